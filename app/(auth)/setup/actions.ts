@@ -1,0 +1,25 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { defaultCtx } from "@/lib/context";
+import { ApiError } from "@/lib/errors";
+import { createFirstOwner } from "@/lib/users/create-first-owner";
+
+export interface SetupState {
+  error?: string;
+  field?: string;
+}
+
+export async function createFirstOwnerAction(_previous: SetupState, form: FormData): Promise<SetupState> {
+  try {
+    await createFirstOwner(defaultCtx(), {
+      email: String(form.get("email") ?? ""),
+      password: String(form.get("password") ?? ""),
+      workspaceName: String(form.get("workspaceName") ?? ""),
+    });
+  } catch (error) {
+    if (error instanceof ApiError) return { error: error.message, field: error.param };
+    throw error;
+  }
+  redirect("/signin?setup=done");
+}

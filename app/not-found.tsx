@@ -1,0 +1,11 @@
+import Link from "next/link";
+
+export default function NotFound() {
+  return (
+    <main className="centered card">
+      <h1>Not found</h1>
+      <p className="muted">There is nothing here.</p>
+      <Link href="/">Back to the dashboard</Link>
+    </main>
+  );
+}

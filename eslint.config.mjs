@@ -1,0 +1,29 @@
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTypescript from "eslint-config-next/typescript";
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTypescript,
+  globalIgnores([".next/**", ".data/**", "node_modules/**", "next-env.d.ts", "drizzle/**", "test-results/**", "playwright-report/**"]),
+  {
+    // Pages and route handlers go through lib/ verbs; only lib/ and scripts/ talk to the database.
+    files: ["app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/lib/db/*", "**/lib/db/*"], message: "Call a lib/<domain> verb instead of the database." },
+            { group: ["drizzle-orm", "drizzle-orm/*", "postgres"], message: "Call a lib/<domain> verb instead of the database." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+]);

@@ -1,0 +1,19 @@
+import { workspaceBilling } from "@/lib/db/schema";
+import type { Ctx } from "@/lib/context";
+import { DAY_MS, TRIAL_DAYS, TRIAL_SEND_ALLOWANCE } from "./plan-defaults";
+
+/**
+ * Puts a new workspace on the ladder: a trial when its owner has not had one,
+ * read-only (until a plan is chosen) when they have.
+ */
+export async function startBilling(ctx: Ctx, workspaceId: string, ownerHadTrial: boolean): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.insert(workspaceBilling).values({
+    workspaceId,
+    stage: ownerHadTrial ? "read_only" : "trial",
+    stageEnteredAt: now,
+    trialEndsAt: ownerHadTrial ? null : new Date(now.getTime() + TRIAL_DAYS * DAY_MS),
+    sendAllowance: ownerHadTrial ? 0 : TRIAL_SEND_ALLOWANCE,
+    periodStartedAt: now,
+  });
+}

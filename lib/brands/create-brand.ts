@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { brands } from "@/lib/db/schema";
+import type { Ctx } from "@/lib/context";
+import { newId } from "@/lib/ids";
+import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
+import { emailField, nameField, urlField } from "@/lib/validation/fields";
+import { parseInput } from "@/lib/validation/parse-input";
+
+const createBrandSchema = z.strictObject({
+  workspaceId: z.string(),
+  name: nameField,
+  legalName: nameField,
+  postalAddress: z.string().trim().min(1, "must not be empty").max(500),
+  websiteUrl: urlField,
+  senderEmail: emailField,
+});
+
+/** A new brand starts in review: it cannot send until the service approves it. */
+export async function createBrand(ctx: Ctx, input: z.input<typeof createBrandSchema>): Promise<{ brandId: string }> {
+  const values = parseInput(createBrandSchema, input);
+  await getWorkspaceOrThrow(ctx, values.workspaceId);
+  const brandId = newId("br");
+  await ctx.db.insert(brands).values({ id: brandId, ...values });
+  return { brandId };
+}

@@ -1,0 +1,27 @@
+/**
+ * Email addresses as the service stores and compares them: trimmed, Unicode
+ * NFC, lower-cased. At most 320 characters, local part 64, domain 255; IDN
+ * domains are accepted.
+ */
+export function normalizeEmail(raw: string): string {
+  return raw.trim().normalize("NFC").toLowerCase();
+}
+
+const LOCAL_PART = /^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+(\.[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+)*$/u;
+const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
+
+/** Whether a normalised address is one the service accepts. */
+export function isValidEmail(email: string): boolean {
+  if (email.length > 320) return false;
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return false;
+  const local = email.slice(0, at);
+  const domain = email.slice(at + 1);
+  if (local.length > 64 || domain.length === 0 || domain.length > 255) return false;
+  if (!LOCAL_PART.test(local)) return false;
+  const labels = domain.split(".");
+  if (labels.length < 2) return false;
+  if (!labels.every((label) => DOMAIN_LABEL.test(label))) return false;
+  // A top-level domain is never all digits (rules out bare IPv4 addresses).
+  return !/^\d+$/.test(labels.at(-1)!);
+}

@@ -1,0 +1,61 @@
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { at, createdAt, id, updatedAt } from "./columns";
+import { workspaces } from "./workspaces";
+
+export const BRAND_REVIEW_STATUSES = ["pending", "approved", "rejected"] as const;
+
+export const brands = pgTable(
+  "brands",
+  {
+    id: id("id").primaryKey(),
+    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    legalName: text("legal_name").notNull(),
+    postalAddress: text("postal_address").notNull(),
+    websiteUrl: text("website_url").notNull(),
+    senderEmail: text("sender_email").notNull(),
+    replyTo: text("reply_to"),
+    logoUrl: text("logo_url"),
+    primaryColor: text("primary_color"),
+    domainId: id("domain_id"),
+    /** Editing name, legal name, sender or postal address puts the brand back to `pending` and pauses its sending. */
+    reviewStatus: text("review_status", { enum: BRAND_REVIEW_STATUSES }).notNull().default("pending"),
+    reviewedAt: at("reviewed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("brands_workspace_idx").on(t.workspaceId, t.id)],
+);
+
+export const CARRIER_STATUSES = ["not_registered", "pending", "registered", "failed"] as const;
+
+/** A sending domain: DNS-verified and, separately, registered with the mail carrier. */
+export const sendingDomains = pgTable(
+  "sending_domains",
+  {
+    id: id("id").primaryKey(),
+    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    hostname: text("hostname").notNull(),
+    dkimSelector: text("dkim_selector").notNull(),
+    dkimPublicKey: text("dkim_public_key").notNull(),
+    dkimPrivateKey: text("dkim_private_key").notNull(),
+    dnsVerifiedAt: at("dns_verified_at"),
+    carrierStatus: text("carrier_status", { enum: CARRIER_STATUSES }).notNull().default("not_registered"),
+    carrierError: text("carrier_error"),
+    lastCheckedAt: at("last_checked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("sending_domains_workspace_hostname_key").on(t.workspaceId, t.hostname)],
+);
+
+/** Addresses a workspace proved it owns; before approval these are the only recipients it can mail. */
+export const verifiedAddresses = pgTable(
+  "verified_addresses",
+  {
+    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    verifiedAt: at("verified_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("verified_addresses_key").on(t.workspaceId, t.email)],
+);

@@ -1,0 +1,42 @@
+import { index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { at, createdAt, id, updatedAt } from "./columns";
+import { workspaces } from "./workspaces";
+
+export type AttributeValue = string | number | boolean;
+
+export const contacts = pgTable(
+  "contacts",
+  {
+    id: id("id").primaryKey(),
+    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    /** Normalised: trimmed, NFC, lower-case. Unique per workspace. */
+    email: text("email").notNull(),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    attributes: jsonb("attributes").$type<Record<string, AttributeValue>>().notNull().default({}),
+    /** Opted out of everything (scope `all`). */
+    optedOutAt: at("opted_out_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("contacts_workspace_email_key").on(t.workspaceId, t.email),
+    // GET /v1/contacts: keyset pagination newest first (id order is creation order).
+    index("contacts_workspace_idx").on(t.workspaceId, t.id),
+  ],
+);
+
+export const ATTRIBUTE_TYPES = ["string", "number", "boolean", "date"] as const;
+export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
+
+/** Custom contact attributes a workspace has defined; no other keys are accepted. */
+export const attributeDefinitions = pgTable(
+  "attribute_definitions",
+  {
+    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    type: text("type", { enum: ATTRIBUTE_TYPES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.key] })],
+);

@@ -1,0 +1,42 @@
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { at, createdAt, id, updatedAt } from "./columns";
+import { campaigns } from "./campaigns";
+import { contacts } from "./contacts";
+import { workspaces } from "./workspaces";
+
+/** queued → sending → accepted; or failed (never left the service) / cancelled (never sent). */
+export const SEND_STATES = ["queued", "sending", "accepted", "failed", "cancelled"] as const;
+export type SendState = (typeof SEND_STATES)[number];
+export const BOUNCE_TYPES = ["permanent", "transient", "undetermined"] as const;
+
+/** One recipient of one campaign. `id` is the send_id, also the provider idempotency key. */
+export const sends = pgTable(
+  "sends",
+  {
+    id: id("id").primaryKey(),
+    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    campaignId: id("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    contactId: id("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    state: text("state", { enum: SEND_STATES }).notNull().default("queued"),
+    failureReason: text("failure_reason"),
+    providerMessageId: text("provider_message_id"),
+    acceptedAt: at("accepted_at"),
+    deliveredAt: at("delivered_at"),
+    bouncedAt: at("bounced_at"),
+    bounceType: text("bounce_type", { enum: BOUNCE_TYPES }),
+    complainedAt: at("complained_at"),
+    openedAt: at("opened_at"),
+    clickedAt: at("clicked_at"),
+    unsubscribedAt: at("unsubscribed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Exactly one send per recipient per campaign, whatever crashes and retries happen.
+    uniqueIndex("sends_campaign_contact_key").on(t.campaignId, t.contactId),
+    // Dispatch takes the next batch of queued sends of a campaign.
+    index("sends_campaign_state_idx").on(t.campaignId, t.state, t.id),
+    index("sends_provider_message_idx").on(t.providerMessageId),
+  ],
+);

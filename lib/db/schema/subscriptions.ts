@@ -1,0 +1,57 @@
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { at, createdAt, id, updatedAt } from "./columns";
+import { contacts } from "./contacts";
+import { topics } from "./topics";
+import { workspaces } from "./workspaces";
+
+export const SUBSCRIPTION_STATES = ["pending", "subscribed", "unsubscribed"] as const;
+export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
+export const SUBSCRIPTION_SOURCES = ["double_opt_in", "api", "import", "dashboard"] as const;
+export type SubscriptionSource = (typeof SUBSCRIPTION_SOURCES)[number];
+
+/** One contact's consent to one topic, with the evidence of it. */
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: id("id").primaryKey(),
+    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    contactId: id("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    topicId: id("topic_id").notNull().references(() => topics.id, { onDelete: "cascade" }),
+    state: text("state", { enum: SUBSCRIPTION_STATES }).notNull(),
+    /** How the subscription became `subscribed`. */
+    source: text("source", { enum: SUBSCRIPTION_SOURCES }),
+    confirmationSentAt: at("confirmation_sent_at"),
+    confirmedAt: at("confirmed_at"),
+    confirmedIp: text("confirmed_ip"),
+    confirmedUserAgent: text("confirmed_user_agent"),
+    subscribedAt: at("subscribed_at"),
+    unsubscribedAt: at("unsubscribed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("subscriptions_contact_topic_key").on(t.contactId, t.topicId),
+    // Topic subscribers (audience snapshot, subscriber_count, the topic_id filter on contacts).
+    index("subscriptions_topic_state_idx").on(t.topicId, t.state, t.contactId),
+  ],
+);
+
+/**
+ * A double opt-in mail that was asked for. Recorded with the pending
+ * subscription; the confirmation workflow mails it (or not, when the
+ * de-duplication window says so) and stamps `mailedAt` / `skippedReason`.
+ */
+export const confirmationRequests = pgTable(
+  "confirmation_requests",
+  {
+    id: id("id").primaryKey(),
+    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    subscriptionId: id("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    requestedAt: at("requested_at").notNull(),
+    mailedAt: at("mailed_at"),
+    skippedReason: text("skipped_reason"),
+  },
+  // The de-duplication windows look back by address.
+  (t) => [index("confirmation_requests_email_idx").on(t.workspaceId, t.email, t.requestedAt)],
+);

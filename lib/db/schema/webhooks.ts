@@ -1,0 +1,61 @@
+import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { at, createdAt, id, updatedAt } from "./columns";
+import { events } from "./events";
+import { workspaces } from "./workspaces";
+
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: id("id").primaryKey(),
+    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    /** Empty means every event type. */
+    eventTypes: text("event_types").array().notNull().default([]),
+    /** Needed in clear to sign each delivery; shown to the sender once. */
+    signingSecret: text("signing_secret").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    disabledAt: at("disabled_at"),
+    disabledReason: text("disabled_reason"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhook_endpoints_workspace_idx").on(t.workspaceId)],
+);
+
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+
+/** One event to one endpoint, retried on the schedule until it succeeds or gives up. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: id("id").primaryKey(),
+    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    endpointId: id("endpoint_id").notNull().references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: id("event_id").notNull().references(() => events.id, { onDelete: "cascade" }),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    nextAttemptAt: at("next_attempt_at"),
+    lastAttemptAt: at("last_attempt_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_endpoint_event_key").on(t.endpointId, t.eventId),
+    // The deliverer picks due deliveries.
+    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+  ],
+);
+
+/** Every attempt, with what the receiver answered, for the dashboard and the CLI. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: id("id").primaryKey(),
+    deliveryId: id("delivery_id").notNull().references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attemptedAt: at("attempted_at").notNull(),
+    statusCode: integer("status_code"),
+    latencyMs: integer("latency_ms"),
+    responseExcerpt: text("response_excerpt"),
+    error: text("error"),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId)],
+);

@@ -1,0 +1,14 @@
+import { pgTable, text } from "drizzle-orm/pg-core";
+import { at, createdAt, id } from "./columns";
+
+export const MERGE_POLICIES = ["keep_existing", "overwrite", "per_field"] as const;
+export type MergePolicy = (typeof MERGE_POLICIES)[number];
+
+export const workspaces = pgTable("workspaces", {
+  id: id("id").primaryKey(),
+  name: text("name").notNull(),
+  mergePolicy: text("merge_policy", { enum: MERGE_POLICIES }).notNull().default("per_field"),
+  /** Set when the service's review is done; until then the workspace mails only its verified addresses. */
+  approvedAt: at("approved_at"),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,46 @@
+import { randomBytes } from "node:crypto";
+import { monotonicFactory } from "ulid";
+
+// Every identifier and token comes from this module.
+
+const nextUlid = monotonicFactory();
+
+export type IdPrefix =
+  | "ws" | "usr" | "br" | "dom" | "tp" | "ls" | "ct" | "sub" | "sup" | "key"
+  | "cmp" | "snd" | "wh" | "evt" | "whd" | "wha";
+
+/**
+ * A type prefix plus a ULID, lower-cased. ULIDs sort by creation time, so
+ * newest-first order is id order (ids are stored with the "C" collation).
+ */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${nextUlid().toLowerCase()}`;
+}
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** Uniformly random base62 text (rejection sampling keeps it unbiased). */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function toBase62(value: number, width: number): string {
+  let out = "";
+  let rest = value;
+  do {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  } while (rest > 0);
+  return out.padStart(width, "0");
+}
+
+/** Random bytes as URL-safe text, for secrets and signed-token nonces. */
+export function randomSecret(bytes = 32): string {
+  return randomBytes(bytes).toString("base64url");
+}

