@@ -39,6 +39,7 @@ export async function createApiKey(ctx: Ctx, input: z.input<typeof createApiKeyS
     keyHash: hashKey(key),
     displayPrefix: keyPrefix(values.kind, values.environment),
     last4: key.slice(-4),
+    createdAt: ctx.clock.now(),
   });
   return { keyId, key };
 }

@@ -15,5 +15,6 @@ export async function startBilling(ctx: Ctx, workspaceId: string, ownerHadTrial:
     trialEndsAt: ownerHadTrial ? null : new Date(now.getTime() + TRIAL_DAYS * DAY_MS),
     sendAllowance: ownerHadTrial ? 0 : TRIAL_SEND_ALLOWANCE,
     periodStartedAt: now,
+    createdAt: now,
   });
 }

@@ -20,6 +20,6 @@ export async function createBrand(ctx: Ctx, input: z.input<typeof createBrandSch
   const values = parseInput(createBrandSchema, input);
   await getWorkspaceOrThrow(ctx, values.workspaceId);
   const brandId = newId("br");
-  await ctx.db.insert(brands).values({ id: brandId, ...values });
+  await ctx.db.insert(brands).values({ id: brandId, ...values, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
   return { brandId };
 }

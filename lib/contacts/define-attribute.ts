@@ -23,7 +23,7 @@ export async function defineAttribute(ctx: Ctx, input: z.input<typeof defineAttr
   await getWorkspaceOrThrow(ctx, workspaceId);
   const [row] = await ctx.db
     .insert(attributeDefinitions)
-    .values({ workspaceId, key, type })
+    .values({ workspaceId, key, type, createdAt: ctx.clock.now() })
     .onConflictDoUpdate({ target: [attributeDefinitions.workspaceId, attributeDefinitions.key], set: { key } })
     .returning();
   if (row!.type !== type) {

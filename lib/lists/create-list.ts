@@ -17,6 +17,6 @@ export async function createList(ctx: Ctx, input: z.input<typeof createListSchem
   const values = parseInput(createListSchema, input);
   await getBrandOrThrow(ctx, values.brandId, values.workspaceId);
   const listId = newId("ls");
-  await ctx.db.insert(lists).values({ id: listId, ...values });
+  await ctx.db.insert(lists).values({ id: listId, ...values, createdAt: ctx.clock.now() });
   return { listId };
 }

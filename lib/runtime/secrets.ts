@@ -6,7 +6,7 @@ import { randomSecret } from "@/lib/ids";
 export const SECRET_NAMES = ["AUTH_SECRET", "CURSOR_SECRET", "TOKEN_SECRET", "EMBEDDED_PG_PASSWORD"] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
-export function loadSecrets(dataDir: string, env: NodeJS.ProcessEnv = process.env): Record<SecretName, string> {
+export function loadSecrets(dataDir: string, env: Partial<Record<string, string>> = process.env): Record<SecretName, string> {
   const file = path.join(dataDir, "secrets.json");
   const stored: Partial<Record<SecretName, string>> = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
   let changed = false;
@@ -23,7 +23,7 @@ export function loadSecrets(dataDir: string, env: NodeJS.ProcessEnv = process.en
 }
 
 /** Puts the secrets into the environment (without overriding what is set) for this process and its children. */
-export function applySecrets(dataDir: string, env: NodeJS.ProcessEnv = process.env): void {
+export function applySecrets(dataDir: string, env: Partial<Record<string, string>> = process.env): void {
   const secrets = loadSecrets(dataDir, env);
   for (const name of SECRET_NAMES) env[name] ||= secrets[name];
 }

@@ -19,6 +19,6 @@ export async function createTopic(ctx: Ctx, input: z.input<typeof createTopicSch
   const values = parseInput(createTopicSchema, input);
   await getBrandOrThrow(ctx, values.brandId, values.workspaceId);
   const topicId = newId("tp");
-  await ctx.db.insert(topics).values({ id: topicId, ...values });
+  await ctx.db.insert(topics).values({ id: topicId, ...values, createdAt: ctx.clock.now() });
   return { topicId };
 }

@@ -35,7 +35,7 @@ export async function createUser(ctx: Ctx, input: z.input<typeof createUserSchem
     }
     await tx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id));
     if (workspaceId) {
-      await tx.db.insert(memberships).values({ workspaceId, userId: user.id, role: "member" }).onConflictDoNothing();
+      await tx.db.insert(memberships).values({ workspaceId, userId: user.id, role: "member", createdAt: tx.clock.now() }).onConflictDoNothing();
     }
     return { userId: user.id };
   });

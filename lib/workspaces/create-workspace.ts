@@ -19,8 +19,8 @@ export async function createWorkspace(ctx: Ctx, input: z.input<typeof createWork
   return withTransaction(ctx, async (tx) => {
     const owner = await findOrInviteUser(tx, ownerEmail);
     const workspaceId = newId("ws");
-    await tx.db.insert(workspaces).values({ id: workspaceId, name });
-    await tx.db.insert(memberships).values({ workspaceId, userId: owner.id, role: "owner" });
+    await tx.db.insert(workspaces).values({ id: workspaceId, name, createdAt: tx.clock.now() });
+    await tx.db.insert(memberships).values({ workspaceId, userId: owner.id, role: "owner", createdAt: tx.clock.now() });
     await startBilling(tx, workspaceId, owner.trialUsedAt !== null);
     if (!owner.trialUsedAt) await tx.db.update(users).set({ trialUsedAt: tx.clock.now() }).where(eq(users.id, owner.id));
     return { workspaceId, ownerUserId: owner.id };

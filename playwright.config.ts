@@ -1,0 +1,34 @@
+import { defineConfig } from "@playwright/test";
+
+// Run through `npm test` (scripts/test.ts), which builds the app and gives each run a fresh database.
+const port = Number(process.env.E2E_PORT || 3210);
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 30_000,
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_RESULTS_FILE || ".data/e2e-results.json" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    launchOptions: {
+      // Debian's Chromium: Playwright's own browser download cannot be fetched here.
+      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
+    },
+  },
+  projects: [{ name: "ui", use: { browserName: "chromium" } }],
+  webServer: {
+    command: "npx tsx scripts/serve.ts start",
+    url: `${baseURL}/signin`,
+    env: { ...(process.env as Record<string, string>), PORT: String(port), APP_URL: baseURL },
+    reuseExistingServer: false,
+    timeout: 180_000,
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+});

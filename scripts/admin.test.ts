@@ -1,0 +1,158 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { hashKey } from "@/lib/api-keys/key-format";
+import { getDb } from "@/lib/db/client";
+import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
+import { apiKeys, attributeDefinitions, brands, memberships, topics, workspaces } from "@/lib/db/schema";
+import { resolveDataDir } from "@/lib/runtime/data-dir";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI exactly as operators do: `npm run -s admin -- <args>`. */
+function admin(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn("npm", ["run", "-s", "admin", "--", ...args], { env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** With --json a command prints exactly one JSON object on stdout. */
+async function adminJson<K extends string>(args: string[], env: Record<string, string> = {}): Promise<Record<K, string>> {
+  const run = await admin([...args, "--json"], env);
+  expect(run.code, run.stderr).toBe(0);
+  const lines = run.stdout.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  const parsed = JSON.parse(lines[0]!);
+  expect(typeof parsed).toBe("object");
+  return parsed;
+}
+
+describe("admin CLI", () => {
+  it("creates every object and prints the documented JSON", async () => {
+    const db = getDb();
+    const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Acme", "--owner", "ops@acme.test"]);
+    expect(workspace_id).toMatch(/^ws_[0-9a-z]{26}$/);
+    expect(await db.select().from(memberships).where(eq(memberships.workspaceId, workspace_id))).toMatchObject([{ role: "owner" }]);
+
+    const approved = await adminJson<"workspace_id" | "approved_at">(["workspace:approve", "--workspace", workspace_id]);
+    expect(approved).toEqual({ workspace_id, approved_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect((await db.select().from(workspaces).where(eq(workspaces.id, workspace_id)))[0]!.approvedAt).not.toBeNull();
+
+    const { brand_id } = await adminJson<"brand_id">([
+      "brand:create", "--workspace", workspace_id, "--name", "Acme", "--legal-name", "Acme Ltd",
+      "--postal-address", "1 Road, Town", "--website-url", "https://acme.test", "--sender-email", "News@Acme.test",
+    ]);
+    expect(brand_id).toMatch(/^br_/);
+    expect((await db.select().from(brands).where(eq(brands.id, brand_id)))[0]).toMatchObject({ senderEmail: "news@acme.test", reviewStatus: "pending" });
+    expect(await adminJson<"brand_id" | "review_status">(["brand:approve", "--brand", brand_id])).toEqual({ brand_id, review_status: "approved" });
+
+    const { topic_id } = await adminJson<"topic_id">(["topic:create", "--workspace", workspace_id, "--brand", brand_id, "--name", "News", "--description", "Weekly news"]);
+    const { topic_id: direct } = await adminJson<"topic_id">(["topic:create", "--workspace", workspace_id, "--brand", brand_id, "--name", "Direct", "--no-confirmation"]);
+    const topicRows = await db.select().from(topics).where(eq(topics.workspaceId, workspace_id));
+    expect(topicRows.find((t) => t.id === topic_id)).toMatchObject({ requiresConfirmation: true, description: "Weekly news" });
+    expect(topicRows.find((t) => t.id === direct)).toMatchObject({ requiresConfirmation: false });
+    const archived = await adminJson<"topic_id" | "archived_at">(["topic:archive", "--topic", direct]);
+    expect(archived).toEqual({ topic_id: direct, archived_at: expect.any(String) });
+
+    const { list_id } = await adminJson<"list_id">(["list:create", "--workspace", workspace_id, "--brand", brand_id, "--name", "VIP"]);
+    expect(list_id).toMatch(/^ls_/);
+
+    expect(await adminJson<"key" | "type">(["attribute:define", "--workspace", workspace_id, "--key", "plan", "--type", "string"])).toEqual({ key: "plan", type: "string" });
+    expect(await db.select().from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, workspace_id))).toMatchObject([{ key: "plan", type: "string" }]);
+
+    const secret = await adminJson<"key_id" | "key">(["key:create", "--workspace", workspace_id, "--type", "secret", "--env", "live", "--brand", brand_id]);
+    expect(secret).toEqual({ key_id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^sk_live_/) });
+    const publishable = await adminJson<"key_id" | "key">([
+      "key:create", "--workspace", workspace_id, "--type", "publishable", "--env", "test",
+      "--origin", "https://acme.test", "--origin", "http://localhost:8080/",
+    ]);
+    expect(publishable.key).toMatch(/^pk_test_/);
+    const [stored] = await db.select().from(apiKeys).where(eq(apiKeys.id, publishable.key_id));
+    expect(stored).toMatchObject({ keyHash: hashKey(publishable.key), allowedOrigins: ["https://acme.test", "http://localhost:8080"], brandId: null });
+    expect(JSON.stringify(stored)).not.toContain(publishable.key);
+
+    expect(await adminJson<"key_id" | "revoked_at">(["key:revoke", "--key", secret.key_id])).toEqual({ key_id: secret.key_id, revoked_at: expect.any(String) });
+
+    const { user_id } = await adminJson<"user_id">(["user:create", "--email", "member@acme.test", "--password", "long enough", "--workspace", workspace_id]);
+    expect(await db.select().from(memberships).where(eq(memberships.userId, user_id))).toMatchObject([{ workspaceId: workspace_id, role: "member" }]);
+  });
+
+  it("errors go to stderr with a non-zero exit and nothing on stdout", async () => {
+    const unknown = await admin(["nope:create"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "nope:create"');
+    expect(unknown.stdout).toBe("");
+
+    const missing = await admin(["workspace:create", "--name", "X", "--json"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("missing --owner");
+    expect(missing.stdout).toBe("");
+
+    const badOption = await admin(["workspace:create", "--name", "X", "--owner", "a@b.co", "--colour", "red"]);
+    expect(badOption.code).toBe(2);
+    expect(badOption.stderr).toContain("--colour");
+
+    const notFound = await admin(["brand:create", "--workspace", "ws_00000000000000000000000000", "--name", "B", "--legal-name", "B",
+      "--postal-address", "A", "--website-url", "https://b.test", "--sender-email", "b@b.test", "--json"]);
+    expect(notFound.code).toBe(1);
+    expect(notFound.stderr).toContain("workspace_not_found");
+    expect(notFound.stdout).toBe("");
+
+    const invalid = await admin(["attribute:define", "--workspace", "ws_x", "--key", "plan", "--type", "colour", "--json"]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain("validation_failed (type)");
+  });
+
+  it("help lists every command", async () => {
+    const help = await admin(["help"]);
+    expect(help.code).toBe(0);
+    for (const command of ["workspace:create", "workspace:approve", "brand:create", "brand:approve", "topic:create", "topic:archive", "list:create", "attribute:define", "key:create", "key:revoke", "user:create"]) {
+      expect(help.stdout).toContain(command);
+    }
+  });
+});
+
+describe("admin CLI on the embedded default", () => {
+  const dataDir = path.join(resolveDataDir({ DATA_DIR: ".data" }), `cli-test-${process.pid}-${Date.now()}`);
+  const env = { DATABASE_URL: "", DATA_DIR: dataDir };
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const serverRunning = () => existsSync(path.join(dataDir, "pg", "postmaster.pid"));
+
+  it("starts the embedded database when the app is down, and stops it afterwards", async () => {
+    const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Solo", "--owner", "solo@example.com"], env);
+    expect(serverRunning()).toBe(false);
+    expect(JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"))).toHaveProperty("AUTH_SECRET");
+    // The data is still there for the next command.
+    const { brand_id } = await adminJson<"brand_id">(["brand:create", "--workspace", workspace_id, "--name", "Solo", "--legal-name", "Solo Ltd",
+      "--postal-address", "2 Lane", "--website-url", "https://solo.test", "--sender-email", "hi@solo.test"], env);
+    expect(brand_id).toMatch(/^br_/);
+  });
+
+  it("uses the running embedded server (the app's) and leaves it running", async () => {
+    const secrets = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
+    const app = await startEmbeddedPostgres({ dataDir, password: secrets.EMBEDDED_PG_PASSWORD });
+    try {
+      const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Shared", "--owner", "shared@example.com"], env);
+      expect(serverRunning()).toBe(true);
+      const postgres = (await import("postgres")).default;
+      const sql = postgres(app.url, { max: 1 });
+      const rows = await sql`select name from workspaces where id = ${workspace_id}`;
+      await sql.end();
+      expect(rows).toEqual([{ name: "Shared" }]);
+    } finally {
+      await app.stop();
+    }
+  });
+});

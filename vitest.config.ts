@@ -1,0 +1,21 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@/": root,
+      // lib/ modules mark themselves server-only; tests are server code.
+      "server-only": fileURLToPath(new URL("node_modules/server-only/empty.js", import.meta.url)),
+    },
+  },
+  test: {
+    include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "app/**/*.test.ts", "inngest/**/*.test.ts"],
+    globalSetup: ["./lib/testing/global-setup.ts"],
+    setupFiles: ["./lib/testing/database-per-file.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});
