@@ -1,0 +1,95 @@
+import { z } from "zod";
+import type { Caller } from "@/lib/caller";
+import { defaultCtx, type Ctx } from "@/lib/context";
+import { ApiError } from "@/lib/errors";
+import { authenticate, type AuthenticatedKey } from "./authenticate";
+import { checkOrigin } from "./check-origin";
+import { checkWorkspaceActive } from "./check-workspace-active";
+import { corsHeaders } from "./cors";
+import { toErrorResponse } from "./error-response";
+import { parsePageRequest, type PageRequest } from "./pagination";
+import { consumeRateLimit, rateLimitHeaders, type Bucket } from "./rate-limit";
+import { readJsonBody, readQuery } from "./read-input";
+
+interface RouteOptions<Q extends z.ZodType, B extends z.ZodType> {
+  /** `any` admits publishable keys too: only POST /v1/subscribe. */
+  key: "secret" | "any";
+  bucket: Bucket;
+  query?: Q;
+  /** Accepts `limit` and `cursor` (see Pagination). */
+  paginated?: boolean;
+  body?: B;
+  /** Answers browsers (CORS): only POST /v1/subscribe. */
+  cors?: boolean;
+}
+
+export interface RouteInput<Q, B> {
+  ctx: Ctx;
+  caller: Caller;
+  key: AuthenticatedKey;
+  query: Q;
+  body: B;
+  params: Record<string, string>;
+  /** Present on paginated routes; `scope` binds cursors to the list they came from. */
+  page: PageRequest & { scope: string };
+}
+
+export interface RouteResult {
+  status?: number;
+  body: unknown;
+}
+
+type NextContext = { params: Promise<Record<string, string | string[]>> };
+
+/**
+ * The /v1 pipeline, in order: Authorization → key by hash → revoked →
+ * publishable keys only on subscribe → origin allowlist → inactive workspace
+ * → rate limit → strict input → handler. Every error leaves in the contract's
+ * shape, and every answer after the rate limit carries the RateLimit headers.
+ */
+export function apiRoute<Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodType = z.ZodUndefined>(
+  options: RouteOptions<Q, B>,
+  handler: (input: RouteInput<z.infer<Q>, z.infer<B>>) => Promise<RouteResult>,
+) {
+  return async (request: Request, context: NextContext): Promise<Response> => {
+    const origin = options.cors ? request.headers.get("origin") : null;
+    let headers: Record<string, string> = options.cors ? corsHeaders(origin) : {};
+    try {
+      const ctx = defaultCtx();
+      const key = await authenticate(ctx, request.headers.get("authorization"));
+      if (key.kind === "publishable" && options.key !== "any") {
+        throw new ApiError({ type: "permission_error", code: "publishable_key_not_allowed", message: "Publishable keys can only call POST /v1/subscribe; use a secret key." });
+      }
+      if (key.kind === "publishable") {
+        try {
+          checkOrigin(key.allowedOrigins, origin);
+        } catch (error) {
+          headers = {}; // a refused origin gets no CORS grant
+          throw error;
+        }
+      }
+      checkWorkspaceActive(key.billingStage, request.method);
+      const limits = await consumeRateLimit(ctx, key.keyId, options.bucket);
+      headers = { ...headers, ...rateLimitHeaders(limits) };
+
+      const url = new URL(request.url);
+      const params = await resolveParams(context);
+      const query = readQuery(url.searchParams, options.query ?? z.strictObject({}), options.paginated ?? false) as z.infer<Q>;
+      const scope = `${url.pathname}|${key.workspaceId}|${key.brandId ?? ""}|${JSON.stringify(query)}`;
+      const page = options.paginated ? { ...parsePageRequest(url.searchParams, scope), scope } : { limit: 0, afterId: null, scope };
+      const body = (options.body ? await readJsonBody(request, options.body) : undefined) as z.infer<B>;
+      const caller: Caller = { workspaceId: key.workspaceId, brandId: key.brandId, mode: key.environment };
+
+      const result = await handler({ ctx, caller, key, query, body, params, page });
+      return Response.json(result.body, { status: result.status ?? 200, headers });
+    } catch (error) {
+      return toErrorResponse(error, headers);
+    }
+  };
+}
+
+async function resolveParams(context: NextContext | undefined): Promise<Record<string, string>> {
+  const raw = context?.params ? await context.params : {};
+  return Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, Array.isArray(value) ? value.join("/") : value]));
+}
+

@@ -1,0 +1,87 @@
+import { sql } from "drizzle-orm";
+import type { Ctx } from "@/lib/context";
+import { ApiError } from "@/lib/errors";
+
+/** Requests per minute per key, by bucket (DECISIONS.md). Each GET route has a bucket of its own. */
+export const BUCKET_LIMITS = {
+  subscribe: 30,
+  "contacts.create": 120,
+  "contacts.list": 120,
+  "contacts.get": 120,
+  "topics.list": 120,
+  "lists.list": 120,
+  "lists.members": 60,
+  "suppressions.list": 120,
+  "suppressions.write": 120,
+  reports: 30,
+} as const;
+export type Bucket = keyof typeof BUCKET_LIMITS;
+
+const WINDOW_MS = 60_000;
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    "RateLimit-Limit": String(state.limit),
+    "RateLimit-Remaining": String(state.remaining),
+    "RateLimit-Reset": String(state.resetSeconds),
+  };
+}
+
+/**
+ * Counts this request and decides. Sliding window: the previous minute's
+ * count, weighted by how much of it still overlaps the last 60 seconds, plus
+ * this minute's. Counts live in PostgreSQL (one round trip) so every app
+ * instance shares them. Refused requests count too: hammering keeps a key out.
+ */
+export async function consumeRateLimit(ctx: Ctx, keyId: string, bucket: Bucket): Promise<RateLimitState> {
+  const limit = BUCKET_LIMITS[bucket];
+  const now = ctx.clock.now().getTime();
+  const windowStart = now - (now % WINDOW_MS);
+  const rows = await ctx.db.execute<{ current: number; previous: number }>(sql`
+    with counted as (
+      insert into rate_limit_windows (key_id, bucket, window_start, count)
+      values (${keyId}, ${bucket}, ${new Date(windowStart).toISOString()}, 1)
+      on conflict (key_id, bucket, window_start) do update set count = rate_limit_windows.count + 1
+      returning count
+    )
+    select (select count from counted) as current,
+           coalesce((select count from rate_limit_windows
+                     where key_id = ${keyId} and bucket = ${bucket} and window_start = ${new Date(windowStart - WINDOW_MS).toISOString()}), 0) as previous`);
+  const current = Number(rows[0]!.current);
+  const previous = Number(rows[0]!.previous);
+  const elapsed = now - windowStart;
+  const untilWindowEnd = WINDOW_MS - elapsed;
+  const weightedPrevious = (previous * untilWindowEnd) / WINDOW_MS;
+  const used = weightedPrevious + current;
+  const state = { limit, remaining: Math.max(0, Math.floor(limit - used)), resetSeconds: Math.max(1, Math.ceil(untilWindowEnd / 1000)) };
+
+  if (Math.random() < 0.001) void sweepOldWindows(ctx, now);
+  if (used <= limit) return state;
+
+  const retryAfterMs =
+    current >= limit
+      ? // Wait for this minute to become the previous one and decay below the limit.
+        untilWindowEnd + WINDOW_MS * (1 - limit / (current + 1))
+      : // The previous minute's weight has to decay enough.
+        untilWindowEnd - ((limit - current) * WINDOW_MS) / Math.max(previous, 1);
+  const retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  throw new ApiError({
+    type: "rate_limit_error",
+    code: "rate_limited",
+    message: `Too many requests for this key. Retry after ${retryAfter} seconds.`,
+    headers: { ...rateLimitHeaders(state), "Retry-After": String(retryAfter) },
+  });
+}
+
+/** Windows older than two minutes can no longer matter. */
+async function sweepOldWindows(ctx: Ctx, now: number): Promise<void> {
+  await ctx.db
+    .execute(sql`delete from rate_limit_windows where window_start < ${new Date(now - 2 * WINDOW_MS).toISOString()}`)
+    .catch(() => {});
+}

@@ -1,0 +1,35 @@
+import type { z } from "zod";
+import { ApiError, validationFailed } from "@/lib/errors";
+import { parseInput } from "@/lib/validation/parse-input";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const tooLarge = () => new ApiError({ type: "invalid_request_error", code: "body_too_large", param: "body", message: "Request bodies are limited to 1 MiB." });
+
+/** A JSON object body, strictly validated: unknown fields are `validation_failed` naming the field. */
+export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) throw validationFailed("body", "Send a JSON body with `Content-Type: application/json`.");
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = await request.arrayBuffer();
+  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw validationFailed("body", "The body is not valid JSON.");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw validationFailed("body", "The body must be a JSON object.");
+  return parseInput(schema, body);
+}
+
+/** Query parameters other than `limit` and `cursor`, strictly: an unknown one is `validation_failed`. */
+export function readQuery<S extends z.ZodType>(query: URLSearchParams, schema: S, paginated: boolean): z.infer<S> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of query) {
+    if (paginated && (name === "limit" || name === "cursor")) continue;
+    if (name in values) throw validationFailed(name, `Give \`${name}\` once.`);
+    values[name] = value;
+  }
+  return parseInput(schema, values);
+}
