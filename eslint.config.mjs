@@ -13,8 +13,9 @@ export default defineConfig([
       "no-restricted-imports": [
         "error",
         {
+          // Types may be shared; values (the client, tables, query builders) may not.
           patterns: [
-            { group: ["@/lib/db/*", "**/lib/db/*"], message: "Call a lib/<domain> verb instead of the database." },
+            { group: ["@/lib/db/*", "**/lib/db/*"], message: "Call a lib/<domain> verb instead of the database.", allowTypeImports: true },
             { group: ["drizzle-orm", "drizzle-orm/*", "postgres"], message: "Call a lib/<domain> verb instead of the database." },
           ],
         },

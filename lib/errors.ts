@@ -41,6 +41,6 @@ export function validationFailed(param: string, message: string): ApiError {
   return new ApiError({ type: "invalid_request_error", code: "validation_failed", message, param });
 }
 
-export function notFound(code: string, message: string): ApiError {
-  return new ApiError({ type: "not_found_error", code, message });
+export function notFound(code: string, message: string, param?: string): ApiError {
+  return new ApiError({ type: "not_found_error", code, message, param });
 }

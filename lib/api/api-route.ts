@@ -47,7 +47,7 @@ type NextContext = { params: Promise<Record<string, string | string[]>> };
  * → rate limit → strict input → handler. Every error leaves in the contract's
  * shape, and every answer after the rate limit carries the RateLimit headers.
  */
-export function apiRoute<Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodType = z.ZodUndefined>(
+export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>>, B extends z.ZodType = z.ZodUndefined>(
   options: RouteOptions<Q, B>,
   handler: (input: RouteInput<z.infer<Q>, z.infer<B>>) => Promise<RouteResult>,
 ) {

@@ -17,8 +17,13 @@ export function isValidEmail(email: string): boolean {
   if (at <= 0) return false;
   const local = email.slice(0, at);
   const domain = email.slice(at + 1);
-  if (local.length > 64 || domain.length === 0 || domain.length > 255) return false;
-  if (!LOCAL_PART.test(local)) return false;
+  if (local.length > 64) return false;
+  return LOCAL_PART.test(local) && isValidDomain(domain);
+}
+
+/** A bare hostname: dot-separated labels, at most 255 characters, no scheme, port or path. */
+export function isValidDomain(domain: string): boolean {
+  if (domain.length === 0 || domain.length > 255) return false;
   const labels = domain.split(".");
   if (labels.length < 2) return false;
   if (!labels.every((label) => DOMAIN_LABEL.test(label))) return false;

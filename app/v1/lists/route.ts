@@ -1,0 +1,20 @@
+import { apiRoute } from "@/lib/api/api-route";
+import { toListBody } from "@/lib/api/pagination";
+import { listLists, type ListView } from "@/lib/lists/list-lists";
+
+function serializeList(list: ListView) {
+  return {
+    id: list.id,
+    name: list.name,
+    description: list.description,
+    brand_id: list.brandId,
+    member_count: list.memberCount,
+    created_at: list.createdAt.toISOString(),
+  };
+}
+
+// GET /v1/lists
+export const GET = apiRoute({ key: "secret", bucket: "lists.list", paginated: true }, async ({ ctx, caller, page }) => {
+  const rows = await listLists(ctx, caller, page);
+  return { body: toListBody(rows, page, page.scope, serializeList) };
+});

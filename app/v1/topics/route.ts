@@ -1,0 +1,21 @@
+import { apiRoute } from "@/lib/api/api-route";
+import { toListBody } from "@/lib/api/pagination";
+import { listTopics, type TopicView } from "@/lib/topics/list-topics";
+
+function serializeTopic(topic: TopicView) {
+  return {
+    id: topic.id,
+    name: topic.name,
+    description: topic.description,
+    brand_id: topic.brandId,
+    requires_confirmation: topic.requiresConfirmation,
+    subscriber_count: topic.subscriberCount,
+    created_at: topic.createdAt.toISOString(),
+  };
+}
+
+// GET /v1/topics — topics are created in the dashboard, never through the API.
+export const GET = apiRoute({ key: "secret", bucket: "topics.list", paginated: true }, async ({ ctx, caller, page }) => {
+  const rows = await listTopics(ctx, caller, page);
+  return { body: toListBody(rows, page, page.scope, serializeTopic) };
+});

@@ -1,0 +1,22 @@
+import { sql, type SQL } from "drizzle-orm";
+import { contacts, subscriptions, suppressions } from "@/lib/db/schema";
+
+export const CONTACT_STATUSES = ["subscribed", "unsubscribed", "bounced", "complained"] as const;
+export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+
+/**
+ * A contact's status, derived (never stored), as DECISIONS.md reads it:
+ * complained if a complaint suppression covers the address; else bounced if a
+ * permanent-bounce suppression does; else unsubscribed if they opted out of
+ * everything, or opted out of a topic and hold no confirmed subscription;
+ * else subscribed. Used in SELECT lists and WHERE clauses over `contacts`.
+ */
+export function contactStatusSql(): SQL<ContactStatus> {
+  return sql<ContactStatus>`(case
+    when exists (select 1 from ${suppressions} sc where sc.workspace_id = ${contacts.workspaceId} and sc.email = ${contacts.email} and sc.reason = 'complaint') then 'complained'
+    when exists (select 1 from ${suppressions} sb where sb.workspace_id = ${contacts.workspaceId} and sb.email = ${contacts.email} and sb.reason = 'bounce') then 'bounced'
+    when ${contacts.optedOutAt} is not null then 'unsubscribed'
+    when exists (select 1 from ${subscriptions} su where su.contact_id = ${contacts.id} and su.state = 'unsubscribed')
+     and not exists (select 1 from ${subscriptions} ss where ss.contact_id = ${contacts.id} and ss.state = 'subscribed') then 'unsubscribed'
+    else 'subscribed' end)`;
+}

@@ -1,0 +1,32 @@
+import { and, eq } from "drizzle-orm";
+import type { Ctx } from "@/lib/context";
+import { contacts } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
+
+export type ContactRow = typeof contacts.$inferSelect;
+
+/**
+ * The workspace's contact for this (normalised) address, created if missing,
+ * locked for the rest of the transaction so concurrent writes to one address
+ * merge one after the other instead of racing.
+ */
+export async function lockOrCreateContact(
+  ctx: Ctx,
+  workspaceId: string,
+  email: string,
+  initial: Pick<ContactRow, "firstName" | "lastName" | "attributes">,
+): Promise<{ contact: ContactRow; created: boolean }> {
+  const now = ctx.clock.now();
+  const [inserted] = await ctx.db
+    .insert(contacts)
+    .values({ id: newId("ct"), workspaceId, email, ...initial, createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted) return { contact: inserted, created: true };
+  const [existing] = await ctx.db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.email, email)))
+    .for("update");
+  return { contact: existing!, created: false };
+}

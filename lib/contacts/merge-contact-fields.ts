@@ -1,0 +1,47 @@
+import type { AttributeValue, MergePolicy } from "@/lib/db/schema";
+
+export interface ContactFields {
+  firstName: string | null;
+  lastName: string | null;
+  attributes: Record<string, AttributeValue>;
+}
+
+export interface IncomingFields {
+  firstName?: string | null;
+  lastName?: string | null;
+  attributes?: Record<string, AttributeValue | null>;
+}
+
+const isBlank = (value: unknown) => value === undefined || value === null || value === "";
+
+function mergeValue<T>(policy: MergePolicy, stored: T | null | undefined, incoming: T | null | undefined, given: boolean): T | null | undefined {
+  if (!given) return stored;
+  switch (policy) {
+    case "keep_existing":
+      return isBlank(stored) ? incoming : stored;
+    case "overwrite":
+      return incoming;
+    case "per_field":
+      return isBlank(incoming) ? stored : incoming;
+  }
+}
+
+/**
+ * A repeated address merges rather than duplicates. keep_existing: stored
+ * values win, blanks are still filled; overwrite: incoming wins; per_field
+ * (the default): incoming wins only where it is non-empty. A field the request
+ * does not mention is never touched.
+ */
+export function mergeContactFields(policy: MergePolicy, stored: ContactFields, incoming: IncomingFields): ContactFields {
+  const attributes: Record<string, AttributeValue> = { ...stored.attributes };
+  for (const [key, value] of Object.entries(incoming.attributes ?? {})) {
+    const merged = mergeValue(policy, stored.attributes[key], value, true);
+    if (merged === null || merged === undefined || merged === "") delete attributes[key];
+    else attributes[key] = merged;
+  }
+  return {
+    firstName: (mergeValue(policy, stored.firstName, incoming.firstName, "firstName" in incoming && incoming.firstName !== undefined) ?? null) || null,
+    lastName: (mergeValue(policy, stored.lastName, incoming.lastName, "lastName" in incoming && incoming.lastName !== undefined) ?? null) || null,
+    attributes,
+  };
+}

@@ -1,0 +1,63 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Caller } from "@/lib/caller";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { contacts, subscriptions, workspaces, type AttributeValue } from "@/lib/db/schema";
+import { ApiError } from "@/lib/errors";
+import { subscribeDirectly } from "@/lib/subscriptions/subscribe-directly";
+import { getTopicForCaller } from "@/lib/topics/get-topic-for-caller";
+import { validateAttributes } from "./attributes";
+import { getContactOrThrow, type ContactView } from "./contact-view";
+import { lockOrCreateContact } from "./lock-contact";
+import { mergeContactFields } from "./merge-contact-fields";
+
+export interface UpsertContactInput {
+  email: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  attributes?: Record<string, unknown>;
+  topicIds?: string[];
+}
+
+const contactUnsubscribed = () =>
+  new ApiError({
+    type: "invalid_request_error",
+    code: "contact_unsubscribed",
+    param: "email",
+    message: "This address opted out. Only the person can resubscribe, from a link in mail they received.",
+  });
+
+/**
+ * POST /v1/contacts: create, or merge into the contact with this address under
+ * the workspace merge policy. `topicIds` subscribe directly (the caller
+ * asserts consent, source `api`). An unsubscribed contact, or one that opted
+ * out of a requested topic, refuses the whole request and nothing is written.
+ */
+export async function upsertContact(ctx: Ctx, caller: Caller, input: UpsertContactInput): Promise<{ contact: ContactView; created: boolean }> {
+  return withTransaction(ctx, async (tx) => {
+    const topicIds = [...new Set(input.topicIds ?? [])];
+    const topics = [];
+    for (const [index, topicId] of topicIds.entries()) topics.push(await getTopicForCaller(tx, caller, topicId, `topic_ids.${index}`));
+    const attributes = await validateAttributes(tx, caller.workspaceId, input.attributes ?? {});
+
+    const initial = mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, { ...input, attributes });
+    const { contact, created } = await lockOrCreateContact(tx, caller.workspaceId, input.email, initial);
+    if (!created) {
+      const current = await getContactOrThrow(tx, caller.workspaceId, contact.id);
+      if (current.status === "unsubscribed") throw contactUnsubscribed();
+      if (topicIds.length > 0) {
+        const optedOut = await tx.db
+          .select({ topicId: subscriptions.topicId })
+          .from(subscriptions)
+          .where(and(eq(subscriptions.contactId, contact.id), inArray(subscriptions.topicId, topicIds), eq(subscriptions.state, "unsubscribed")));
+        if (optedOut.length > 0) throw contactUnsubscribed();
+      }
+      const [workspace] = await tx.db.select({ mergePolicy: workspaces.mergePolicy }).from(workspaces).where(eq(workspaces.id, caller.workspaceId));
+      const merged = mergeContactFields(workspace!.mergePolicy, contact, { ...input, attributes: attributes as Record<string, AttributeValue | null> });
+      if (JSON.stringify(merged) !== JSON.stringify({ firstName: contact.firstName, lastName: contact.lastName, attributes: contact.attributes })) {
+        await tx.db.update(contacts).set({ ...merged, updatedAt: tx.clock.now() }).where(eq(contacts.id, contact.id));
+      }
+    }
+    await subscribeDirectly(tx, caller, contact, topics, "api");
+    return { contact: await getContactOrThrow(tx, caller.workspaceId, contact.id), created };
+  });
+}

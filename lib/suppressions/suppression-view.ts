@@ -1,0 +1,3 @@
+import { suppressions } from "@/lib/db/schema";
+
+export type SuppressionRow = typeof suppressions.$inferSelect;
