@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { contacts, subscriptions, suppressions } from "@/lib/db/schema";
+import { subscriptions, suppressions } from "@/lib/db/schema";
 
 export const CONTACT_STATUSES = ["subscribed", "unsubscribed", "bounced", "complained"] as const;
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
@@ -12,11 +12,13 @@ export type ContactStatus = (typeof CONTACT_STATUSES)[number];
  * else subscribed. Used in SELECT lists and WHERE clauses over `contacts`.
  */
 export function contactStatusSql(): SQL<ContactStatus> {
+  // Outer columns are written qualified on purpose: in a one-table query Drizzle renders
+  // ${contacts.email} as a bare "email", which inside a subquery would bind to the subquery's table.
   return sql<ContactStatus>`(case
-    when exists (select 1 from ${suppressions} sc where sc.workspace_id = ${contacts.workspaceId} and sc.email = ${contacts.email} and sc.reason = 'complaint') then 'complained'
-    when exists (select 1 from ${suppressions} sb where sb.workspace_id = ${contacts.workspaceId} and sb.email = ${contacts.email} and sb.reason = 'bounce') then 'bounced'
-    when ${contacts.optedOutAt} is not null then 'unsubscribed'
-    when exists (select 1 from ${subscriptions} su where su.contact_id = ${contacts.id} and su.state = 'unsubscribed')
-     and not exists (select 1 from ${subscriptions} ss where ss.contact_id = ${contacts.id} and ss.state = 'subscribed') then 'unsubscribed'
+    when exists (select 1 from ${suppressions} sc where sc.workspace_id = "contacts"."workspace_id" and sc.email = "contacts"."email" and sc.reason = 'complaint') then 'complained'
+    when exists (select 1 from ${suppressions} sb where sb.workspace_id = "contacts"."workspace_id" and sb.email = "contacts"."email" and sb.reason = 'bounce') then 'bounced'
+    when "contacts"."opted_out_at" is not null then 'unsubscribed'
+    when exists (select 1 from ${subscriptions} su where su.contact_id = "contacts"."id" and su.state = 'unsubscribed')
+     and not exists (select 1 from ${subscriptions} ss where ss.contact_id = "contacts"."id" and ss.state = 'subscribed') then 'unsubscribed'
     else 'subscribed' end)`;
 }

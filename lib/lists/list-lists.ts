@@ -20,7 +20,7 @@ export async function listLists(ctx: Ctx, caller: Caller, page: { limit: number;
       name: lists.name,
       description: lists.description,
       brandId: lists.brandId,
-      memberCount: sql<number>`(select count(*) from ${listMembers} m where m.list_id = ${lists.id})::int`,
+      memberCount: sql<number>`(select count(*) from ${listMembers} m where m.list_id = "lists"."id")::int`,
       createdAt: lists.createdAt,
     })
     .from(lists)

@@ -1,4 +1,6 @@
+import { and, eq } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
+import { contacts, subscriptions, workspaceBilling, type BillingStage } from "@/lib/db/schema";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { createBrand } from "@/lib/brands/create-brand";
 import { createTopic } from "@/lib/topics/create-topic";
@@ -29,4 +31,21 @@ export async function seedTopic(ctx: Ctx, workspaceId: string, brandId: string, 
 
 export async function seedKey(ctx: Ctx, workspaceId: string, opts: Partial<Parameters<typeof createApiKey>[1]> = {}) {
   return createApiKey(ctx, { workspaceId, kind: "secret", environment: "live", ...opts });
+}
+
+/** Until the consent pages exist, an opt-out is written directly: subscription unsubscribed, or everything. */
+export async function optOut(ctx: Ctx, contactId: string, topicId: string | "all") {
+  const now = ctx.clock.now();
+  if (topicId === "all") {
+    await ctx.db.update(contacts).set({ optedOutAt: now }).where(eq(contacts.id, contactId));
+    return;
+  }
+  await ctx.db
+    .update(subscriptions)
+    .set({ state: "unsubscribed", unsubscribedAt: now })
+    .where(and(eq(subscriptions.contactId, contactId), eq(subscriptions.topicId, topicId)));
+}
+
+export async function setBillingStage(ctx: Ctx, workspaceId: string, stage: BillingStage) {
+  await ctx.db.update(workspaceBilling).set({ stage }).where(eq(workspaceBilling.workspaceId, workspaceId));
 }

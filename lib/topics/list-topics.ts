@@ -22,7 +22,7 @@ export async function listTopics(ctx: Ctx, caller: Caller, page: { limit: number
       description: topics.description,
       brandId: topics.brandId,
       requiresConfirmation: topics.requiresConfirmation,
-      subscriberCount: sql<number>`(select count(*) from ${subscriptions} s where s.topic_id = ${topics.id} and s.state = 'subscribed')::int`,
+      subscriberCount: sql<number>`(select count(*) from ${subscriptions} s where s.topic_id = "topics"."id" and s.state = 'subscribed')::int`,
       createdAt: topics.createdAt,
     })
     .from(topics)

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "@/lib/errors";
+import { apiClient } from "@/lib/testing/api-client";
+import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
+import { consumeRateLimit } from "./rate-limit";
+
+const { ctx } = testCtx();
+
+async function exhaust(call: () => Promise<{ status: number }>, times: number) {
+  const statuses = [];
+  for (let i = 0; i < times; i++) statuses.push((await call()).status);
+  return statuses;
+}
+
+describe("Limits", () => {
+  it("every /v1 response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const { key } = await seedKey(ctx, workspaceId);
+    const first = await apiClient(key).get("/v1/contacts");
+    expect(first.headers.get("ratelimit-limit")).toBe("120");
+    expect(first.headers.get("ratelimit-remaining")).toBe("119");
+    expect(Number(first.headers.get("ratelimit-reset"))).toBeGreaterThanOrEqual(1);
+    expect(Number(first.headers.get("ratelimit-reset"))).toBeLessThanOrEqual(60);
+    const invalid = await apiClient(key).get("/v1/contacts?limit=0");
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get("ratelimit-remaining")).toBe("118");
+  });
+
+  it("POST /v1/subscribe: 30 per minute; exceeded is 429 rate_limited with Retry-After seconds", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    const topicId = await seedTopic(ctx, workspaceId, brandId);
+    const { key } = await seedKey(ctx, workspaceId, { kind: "publishable" });
+    const client = apiClient(key);
+    const statuses = await exhaust(() => client.post("/v1/subscribe", { topic_id: topicId, email: "flood@example.com" }), 30);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const refused = await client.post("/v1/subscribe", { topic_id: topicId, email: "flood@example.com" });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ type: "rate_limit_error", code: "rate_limited" });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get("ratelimit-remaining")).toBe("0");
+  });
+
+  it("rate limit basis is per API key, per minute, by route: buckets and keys do not share counts", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const a = await seedKey(ctx, workspaceId);
+    const b = await seedKey(ctx, workspaceId);
+    await exhaust(() => apiClient(a.key).post("/v1/lists/ls_x/members", { contact_ids: ["ct_x"] }), 60);
+    expect((await apiClient(a.key).delete("/v1/lists/ls_x/members", { contact_ids: ["ct_x"] })).status).toBe(429); // POST and DELETE share lists.members
+    expect((await apiClient(a.key).get("/v1/lists")).status).toBe(200); // another bucket
+    expect((await apiClient(b.key).post("/v1/lists/ls_x/members", { contact_ids: ["ct_x"] })).status).toBe(404); // another key
+  });
+
+  it("each bucket has the limit of DECISIONS.md", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const { key } = await seedKey(ctx, workspaceId);
+    const limit = async (method: "get" | "post" | "delete", path: string, body?: unknown) =>
+      (await (method === "get" ? apiClient(key).get(path) : apiClient(key)[method](path, body))).headers.get("ratelimit-limit");
+    expect(await limit("post", "/v1/contacts", {})).toBe("120");
+    expect(await limit("get", "/v1/contacts/ct_x")).toBe("120");
+    expect(await limit("get", "/v1/topics")).toBe("120");
+    expect(await limit("get", "/v1/suppressions")).toBe("120");
+    expect(await limit("post", "/v1/suppressions", {})).toBe("120");
+    expect(await limit("delete", "/v1/suppressions/sup_x")).toBe("120");
+    expect(await limit("post", "/v1/lists/ls_x/members", {})).toBe("60");
+  });
+
+  it("the window slides: the previous minute's count weighs by how much of it still overlaps", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const { keyId } = await seedKey(ctx, workspaceId);
+    const { ctx: timed, clock } = testCtx(new Date("2026-06-01T12:00:00.000Z"));
+    for (let i = 0; i < 30; i++) await consumeRateLimit(timed, keyId, "subscribe");
+    await expect(consumeRateLimit(timed, keyId, "subscribe")).rejects.toBeInstanceOf(ApiError);
+    // 15 s into the next minute, 3/4 of the 31 counted requests still weigh (23.25), plus this one: 5 of 30 remain.
+    clock.set(new Date("2026-06-01T12:01:15.000Z"));
+    const state = await consumeRateLimit(timed, keyId, "subscribe");
+    expect(state.remaining).toBe(5);
+    // Two minutes on, nothing of the burst counts.
+    clock.set(new Date("2026-06-01T12:03:00.000Z"));
+    expect((await consumeRateLimit(timed, keyId, "subscribe")).remaining).toBe(29);
+  });
+});
