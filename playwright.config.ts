@@ -20,7 +20,10 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
     },
   },
-  projects: [{ name: "ui", use: { browserName: "chromium" } }],
+  projects: [
+    { name: "api", testMatch: "api.spec.ts" },
+    { name: "ui", testIgnore: "api.spec.ts", use: { browserName: "chromium" } },
+  ],
   webServer: {
     command: "npx tsx scripts/serve.ts start",
     url: `${baseURL}/signin`,

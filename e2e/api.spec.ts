@@ -1,0 +1,66 @@
+import { expect, test } from "@playwright/test";
+import { admin } from "./admin-cli";
+
+// The /v1 API through the built server (Next.js routing, real HTTP), with keys made by the admin CLI.
+test.describe.configure({ mode: "serial" });
+
+let secret: string;
+let publishable: string;
+let topicId: string;
+let listId: string;
+
+test.beforeAll(() => {
+  const { workspace_id: workspace } = admin<"workspace_id">("workspace:create", "--name", "API Co", "--owner", "api@example.com");
+  const { brand_id: brand } = admin<"brand_id">("brand:create", "--workspace", workspace, "--name", "API Co", "--legal-name", "API Co Ltd",
+    "--postal-address", "1 Loop", "--website-url", "https://api.example", "--sender-email", "news@api.example");
+  topicId = admin<"topic_id">("topic:create", "--workspace", workspace, "--brand", brand, "--name", "Updates").topic_id;
+  listId = admin<"list_id">("list:create", "--workspace", workspace, "--brand", brand, "--name", "Beta").list_id;
+  secret = admin<"key">("key:create", "--workspace", workspace, "--type", "secret", "--env", "live").key;
+  publishable = admin<"key">("key:create", "--workspace", workspace, "--type", "publishable", "--env", "live", "--origin", "https://shop.example").key;
+});
+
+test("a signup form on the sender's site subscribes through CORS with a publishable key", async ({ request }) => {
+  const preflight = await request.fetch("/v1/subscribe", {
+    method: "OPTIONS",
+    headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" },
+  });
+  expect(preflight.status()).toBe(204);
+  expect(preflight.headers()["access-control-allow-origin"]).toBe("https://shop.example");
+  const response = await request.post("/v1/subscribe", {
+    headers: { authorization: `Bearer ${publishable}`, origin: "https://shop.example" },
+    data: { topic_id: topicId, email: "reader@example.com" },
+  });
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toEqual({ data: { status: "confirmation_sent" } });
+  expect(response.headers()["access-control-allow-origin"]).toBe("https://shop.example");
+  expect(response.headers()["ratelimit-limit"]).toBe("30");
+});
+
+test("contacts, list members and suppressions answer in the contract's shapes over HTTP", async ({ request }) => {
+  const headers = { authorization: `Bearer ${secret}` };
+  const created = await request.post("/v1/contacts", { headers, data: { email: "http@example.com", topic_ids: [topicId] } });
+  expect(created.status()).toBe(201);
+  const contactId = (await created.json()).data.id;
+  const added = await request.post(`/v1/lists/${listId}/members`, { headers, data: { contact_ids: [contactId] } });
+  expect(await added.json()).toEqual({ data: { added: 1, already_members: 0, member_count: 1 } });
+  const removed = await request.delete(`/v1/lists/${listId}/members`, { headers, data: { contact_ids: [contactId] } });
+  expect(await removed.json()).toEqual({ data: { removed: 1, member_count: 0 } });
+  const page = await request.get("/v1/contacts?limit=1", { headers });
+  expect((await page.json()).meta).toMatchObject({ limit: 1, has_more: true });
+  const suppression = await request.post("/v1/suppressions", { headers, data: { domain: "blocked.example" } });
+  expect(suppression.status()).toBe(201);
+  const deleted = await request.delete(`/v1/suppressions/${(await suppression.json()).data.id}`, { headers });
+  expect(deleted.status()).toBe(200);
+});
+
+test("errors over HTTP: missing key, publishable key off subscribe, unknown route", async ({ request }) => {
+  const missing = await request.get("/v1/contacts");
+  expect(missing.status()).toBe(401);
+  expect((await missing.json()).error.code).toBe("missing_api_key");
+  const publishableOnContacts = await request.get("/v1/contacts", { headers: { authorization: `Bearer ${publishable}`, origin: "https://shop.example" } });
+  expect(publishableOnContacts.status()).toBe(403);
+  expect((await publishableOnContacts.json()).error.code).toBe("publishable_key_not_allowed");
+  const unknown = await request.get("/v1/campaigns", { headers: { authorization: `Bearer ${secret}` } });
+  expect(unknown.status()).toBe(404);
+  expect((await unknown.json()).error).toMatchObject({ type: "not_found_error", code: "route_not_found" });
+});
