@@ -1,14 +1,14 @@
-import { eq } from "drizzle-orm";
-import { apiKeys, workspaceBilling, type BillingStage } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
+import { rawClient } from "@/lib/db/client";
+import type { BillingStage, KeyEnvironment, KeyKind } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { hashKey, parseKey } from "@/lib/api-keys/key-format";
 
 export interface AuthenticatedKey {
   keyId: string;
   workspaceId: string;
-  kind: "secret" | "publishable";
-  environment: "live" | "test";
+  kind: KeyKind;
+  environment: KeyEnvironment;
   brandId: string | null;
   allowedOrigins: string[];
   billingStage: BillingStage | null;
@@ -21,28 +21,19 @@ const invalid = () => new ApiError({ type: "authentication_error", code: "invali
 /**
  * `Authorization: Bearer <key>` and nothing else. A key with a bad checksum is
  * refused without a database look-up; a known key is looked up by its hash on
- * every request, so revocation takes effect on the next one.
+ * every request (never cached), so revocation takes effect on the next one.
  */
 export async function authenticate(ctx: Ctx, authorization: string | null): Promise<AuthenticatedKey> {
   const match = authorization ? /^Bearer ([^\s]+)$/.exec(authorization) : null;
   if (!match) throw missing();
   const key = match[1]!;
   if (!parseKey(key)) throw invalid();
-  const [row] = await ctx.db
-    .select({
-      keyId: apiKeys.id,
-      workspaceId: apiKeys.workspaceId,
-      kind: apiKeys.kind,
-      environment: apiKeys.environment,
-      brandId: apiKeys.brandId,
-      allowedOrigins: apiKeys.allowedOrigins,
-      revokedAt: apiKeys.revokedAt,
-      billingStage: workspaceBilling.stage,
-    })
-    .from(apiKeys)
-    .leftJoin(workspaceBilling, eq(workspaceBilling.workspaceId, apiKeys.workspaceId))
-    .where(eq(apiKeys.keyHash, hashKey(key)));
-  if (!row || row.revokedAt) throw invalid();
-  const { revokedAt: _revoked, ...authenticated } = row;
-  return authenticated;
+  const sql = rawClient(ctx.db);
+  const [row] = await sql<AuthenticatedKey[]>`
+    select k.id as "keyId", k.workspace_id as "workspaceId", k.kind, k.environment, k.brand_id as "brandId",
+           k.allowed_origins as "allowedOrigins", b.stage as "billingStage"
+    from api_keys k left join workspace_billing b on b.workspace_id = k.workspace_id
+    where k.key_hash = ${hashKey(key)} and k.revoked_at is null`;
+  if (!row) throw invalid();
+  return row;
 }

@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
+import { rawClient } from "@/lib/db/client";
 import { ApiError } from "@/lib/errors";
 
 /** Requests per minute per key, by bucket (DECISIONS.md). Each GET route has a bucket of its own. */
@@ -43,7 +43,8 @@ export async function consumeRateLimit(ctx: Ctx, keyId: string, bucket: Bucket):
   const limit = BUCKET_LIMITS[bucket];
   const now = ctx.clock.now().getTime();
   const windowStart = now - (now % WINDOW_MS);
-  const rows = await ctx.db.execute<{ current: number; previous: number }>(sql`
+  const sql = rawClient(ctx.db);
+  const rows = await sql<{ current: number; previous: number }[]>`
     with counted as (
       insert into rate_limit_windows (key_id, bucket, window_start, count)
       values (${keyId}, ${bucket}, ${new Date(windowStart).toISOString()}, 1)
@@ -52,7 +53,7 @@ export async function consumeRateLimit(ctx: Ctx, keyId: string, bucket: Bucket):
     )
     select (select count from counted) as current,
            coalesce((select count from rate_limit_windows
-                     where key_id = ${keyId} and bucket = ${bucket} and window_start = ${new Date(windowStart - WINDOW_MS).toISOString()}), 0) as previous`);
+                     where key_id = ${keyId} and bucket = ${bucket} and window_start = ${new Date(windowStart - WINDOW_MS).toISOString()}), 0) as previous`;
   const current = Number(rows[0]!.current);
   const previous = Number(rows[0]!.previous);
   const elapsed = now - windowStart;
@@ -81,7 +82,6 @@ export async function consumeRateLimit(ctx: Ctx, keyId: string, bucket: Bucket):
 
 /** Windows older than two minutes can no longer matter. */
 async function sweepOldWindows(ctx: Ctx, now: number): Promise<void> {
-  await ctx.db
-    .execute(sql`delete from rate_limit_windows where window_start < ${new Date(now - 2 * WINDOW_MS).toISOString()}`)
-    .catch(() => {});
+  const sql = rawClient(ctx.db);
+  await sql`delete from rate_limit_windows where window_start < ${new Date(now - 2 * WINDOW_MS).toISOString()}`.catch(() => {});
 }

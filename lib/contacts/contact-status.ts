@@ -1,5 +1,4 @@
 import { sql, type SQL } from "drizzle-orm";
-import { subscriptions, suppressions } from "@/lib/db/schema";
 
 export const CONTACT_STATUSES = ["subscribed", "unsubscribed", "bounced", "complained"] as const;
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
@@ -9,16 +8,19 @@ export type ContactStatus = (typeof CONTACT_STATUSES)[number];
  * complained if a complaint suppression covers the address; else bounced if a
  * permanent-bounce suppression does; else unsubscribed if they opted out of
  * everything, or opted out of a topic and hold no confirmed subscription;
- * else subscribed. Used in SELECT lists and WHERE clauses over `contacts`.
+ * else subscribed. An expression over a row of "contacts", as SQL text so that
+ * Drizzle queries and the raw hot-path queries share the one rule.
+ * Outer columns are qualified on purpose: inside the subqueries a bare
+ * "email" would bind to the subquery's own table.
  */
+export const CONTACT_STATUS_SQL = `(case
+  when exists (select 1 from suppressions sc where sc.workspace_id = "contacts"."workspace_id" and sc.email = "contacts"."email" and sc.reason = 'complaint') then 'complained'
+  when exists (select 1 from suppressions sb where sb.workspace_id = "contacts"."workspace_id" and sb.email = "contacts"."email" and sb.reason = 'bounce') then 'bounced'
+  when "contacts"."opted_out_at" is not null then 'unsubscribed'
+  when exists (select 1 from subscriptions su where su.contact_id = "contacts"."id" and su.state = 'unsubscribed')
+   and not exists (select 1 from subscriptions ss where ss.contact_id = "contacts"."id" and ss.state = 'subscribed') then 'unsubscribed'
+  else 'subscribed' end)`;
+
 export function contactStatusSql(): SQL<ContactStatus> {
-  // Outer columns are written qualified on purpose: in a one-table query Drizzle renders
-  // ${contacts.email} as a bare "email", which inside a subquery would bind to the subquery's table.
-  return sql<ContactStatus>`(case
-    when exists (select 1 from ${suppressions} sc where sc.workspace_id = "contacts"."workspace_id" and sc.email = "contacts"."email" and sc.reason = 'complaint') then 'complained'
-    when exists (select 1 from ${suppressions} sb where sb.workspace_id = "contacts"."workspace_id" and sb.email = "contacts"."email" and sb.reason = 'bounce') then 'bounced'
-    when "contacts"."opted_out_at" is not null then 'unsubscribed'
-    when exists (select 1 from ${subscriptions} su where su.contact_id = "contacts"."id" and su.state = 'unsubscribed')
-     and not exists (select 1 from ${subscriptions} ss where ss.contact_id = "contacts"."id" and ss.state = 'subscribed') then 'unsubscribed'
-    else 'subscribed' end)`;
+  return sql<ContactStatus>`${sql.raw(CONTACT_STATUS_SQL)}`;
 }

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Caller } from "@/lib/caller";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { confirmationRequests, contacts, subscriptions } from "@/lib/db/schema";
@@ -42,10 +42,13 @@ export async function subscribeFromForm(ctx: Ctx, caller: Caller, submission: Fo
     const { contact, created } = await lockOrCreateContact(tx, caller.workspaceId, submission.email, initial);
     if (contact.optedOutAt) return answer;
 
-    const [existing] = await tx.db
-      .select()
-      .from(subscriptions)
-      .where(and(eq(subscriptions.contactId, contact.id), eq(subscriptions.topicId, topic.id)));
+    // A contact made just now has no subscriptions: skip the look-up (this is the form's common path).
+    const [existing] = created
+      ? []
+      : await tx.db
+          .select({ id: subscriptions.id, state: subscriptions.state })
+          .from(subscriptions)
+          .where(and(eq(subscriptions.contactId, contact.id), eq(subscriptions.topicId, topic.id)));
     if (existing && existing.state !== "pending") return answer; // subscribed: not re-mailed; unsubscribed: not resurrected
 
     if (!created) {
@@ -59,14 +62,22 @@ export async function subscribeFromForm(ctx: Ctx, caller: Caller, submission: Fo
       return answer;
     }
     const now = tx.clock.now();
-    const subscriptionId = existing?.id ?? newId("sub");
-    if (!existing) {
-      await tx.db.insert(subscriptions).values({ id: subscriptionId, workspaceId: caller.workspaceId, contactId: contact.id, topicId: topic.id, state: "pending", createdAt: now, updatedAt: now });
+    const live = caller.mode === "live"; // test keys write the audience but mail nothing
+    if (existing) {
+      if (live) await tx.db.insert(confirmationRequests).values({ id: newId("cfr"), workspaceId: caller.workspaceId, subscriptionId: existing.id, email: contact.email, requestedAt: now });
+      return answer;
     }
-    // Test keys write the audience but mail nothing.
-    if (caller.mode === "live") {
-      await tx.db.insert(confirmationRequests).values({ id: newId("cfr"), workspaceId: caller.workspaceId, subscriptionId, email: contact.email, requestedAt: now });
-    }
+    const subscriptionId = newId("sub");
+    const insertPending = sql`insert into ${subscriptions} (id, workspace_id, contact_id, topic_id, state, created_at, updated_at)
+      values (${subscriptionId}, ${caller.workspaceId}, ${contact.id}, ${topic.id}, 'pending', ${now.toISOString()}, ${now.toISOString()})`;
+    // The pending subscription and its confirmation request in one statement: this is the form's common path.
+    await tx.db.execute(
+      live
+        ? sql`with pending as (${insertPending} returning id)
+              insert into ${confirmationRequests} (id, workspace_id, subscription_id, email, requested_at)
+              select ${newId("cfr")}, ${caller.workspaceId}, pending.id, ${contact.email}, ${now.toISOString()} from pending`
+        : insertPending,
+    );
     return answer;
   });
 }
