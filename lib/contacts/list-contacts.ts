@@ -1,7 +1,6 @@
 import type { Caller } from "@/lib/caller";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
-import type { AttributeValue } from "@/lib/db/schema";
 import { getTopicForCaller } from "@/lib/topics/get-topic-for-caller";
 import { CONTACT_STATUS_SQL, type ContactStatus } from "./contact-status";
 import type { ContactView } from "./contact-view";
@@ -11,15 +10,8 @@ export interface ContactFilters {
   topicId?: string;
 }
 
-interface Row {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  status: ContactStatus;
-  attributes: Record<string, AttributeValue>;
-  createdAt: string;
-}
+/** As the driver returns it: the timestamp is formatted in SQL. */
+type Row = Omit<ContactView, "createdAt"> & { createdAt: string };
 
 /**
  * Newest first, keyset-paginated on id (creation order); returns up to
