@@ -13,3 +13,4 @@ export * from "./sends";
 export * from "./events";
 export * from "./webhooks";
 export * from "./rate-limits";
+export * from "./mail-messages";

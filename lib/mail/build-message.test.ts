@@ -1,0 +1,56 @@
+import { simpleParser } from "mailparser";
+import { describe, expect, it } from "vitest";
+import { fixedClock } from "@/lib/clock";
+import { buildMessage } from "./build-message";
+import type { OutgoingMessage } from "./outgoing-message";
+
+const clock = fixedClock(new Date("2026-05-04T09:30:00.000Z"));
+
+const message: OutgoingMessage = {
+  workspaceId: null,
+  idempotencyKey: "snd_01abc",
+  from: { name: "Café Brand", address: "news@brand.example" },
+  replyTo: "support@brand.example",
+  to: "reader@example.com",
+  subject: "Grüße — this week's news",
+  text: "Hello Zoë,\nread more at https://brand.example/news",
+  html: "<p>Hello Zoë,</p><p><a href=\"https://brand.example/news?a=1&amp;b=2\">Read more</a></p>",
+  headers: { "List-Id": "<news.brand.example>", "List-Unsubscribe": "<https://app.example/u/tok>" },
+};
+
+describe("message builder", () => {
+  it("builds a complete RFC 5322 message: multipart text and HTML, Message-ID, Date, From with the brand's name, Reply-To", async () => {
+    const built = await buildMessage(message, clock);
+    const raw = built.raw.toString("utf8");
+    expect(raw).toMatch(/^Content-Type: multipart\/alternative;/m);
+    expect(raw).toMatch(/^MIME-Version: 1\.0$/m);
+    const parsed = await simpleParser(built.raw);
+    expect(parsed.from?.value).toEqual([{ name: "Café Brand", address: "news@brand.example" }]);
+    expect(parsed.replyTo?.value[0]?.address).toBe("support@brand.example");
+    expect((parsed.to as { value: { address: string }[] }).value[0]!.address).toBe("reader@example.com");
+    expect(parsed.subject).toBe("Grüße — this week's news");
+    expect(parsed.messageId).toBe("<snd_01abc@brand.example>");
+    expect(built.messageId).toBe("<snd_01abc@brand.example>");
+    expect(parsed.date?.toISOString()).toBe("2026-05-04T09:30:00.000Z");
+    expect(parsed.text?.trim()).toBe(message.text);
+    expect(parsed.html).toContain("Hello Zoë");
+    expect(parsed.headerLines.find((h) => h.key === "list-id")?.line).toBe("List-ID: <news.brand.example>");
+    expect(built.envelope).toEqual({ from: "news@brand.example", to: "reader@example.com" });
+  });
+
+  it("non-ASCII headers are RFC 2047 encoded and every line stays within 998 octets", async () => {
+    const built = await buildMessage({ ...message, html: `<p>${"long line ".repeat(500)}</p>` }, clock);
+    const raw = built.raw.toString("utf8");
+    expect(raw).toMatch(/^Subject: =\?UTF-8\?/m);
+    expect(raw).toMatch(/^From: =\?UTF-8\?.*<news@brand\.example>$/m);
+    for (const line of raw.split("\r\n")) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(998);
+  });
+
+  it("subjects and headers never carry CR or LF: no header can be injected", async () => {
+    const built = await buildMessage({ ...message, subject: "Hi\r\nBcc: victim@example.com", headers: { "X-Note": "a\nBcc: other@example.com" } }, clock);
+    const parsed = await simpleParser(built.raw);
+    expect(parsed.bcc).toBeUndefined();
+    expect(parsed.headers.has("bcc")).toBe(false);
+    expect(parsed.subject).toBe("Hi Bcc: victim@example.com");
+  });
+});

@@ -1,0 +1,23 @@
+/** One message to one recipient, before it is built into RFC 5322 bytes or handed to a provider. */
+export interface OutgoingMessage {
+  workspaceId: string | null;
+  /**
+   * Stable per message (a send id, a confirmation request id): it becomes the
+   * Message-ID and the provider's idempotency key, so a retried step never
+   * mails twice where the transport can prevent it.
+   */
+  idempotencyKey: string;
+  from: { name: string; address: string };
+  replyTo?: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Extra headers, e.g. List-Unsubscribe and List-Id on campaign mail. */
+  headers?: Record<string, string>;
+}
+
+export interface SentMessage {
+  /** The provider's id for the message (the local mailbox's row id for `local`). */
+  providerMessageId: string;
+}

@@ -1,0 +1,111 @@
+import { generateKeyPairSync } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { dkimVerify } from "mailauth/lib/dkim/verify";
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testCtx } from "@/lib/testing/test-context";
+import { smtpTransport } from "./smtp-transport";
+
+const { ctx } = testCtx();
+const received: { from: string; to: string[]; raw: Buffer }[] = [];
+let server: SMTPServer;
+let port: number;
+let connections = 0;
+
+// A real SMTP peer on loopback: it records the envelope and the exact bytes it was given.
+beforeAll(async () => {
+  server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const dkimRecord = `v=DKIM1; k=rsa; p=${publicKey.export({ type: "spki", format: "der" }).toString("base64")}`;
+
+const message = {
+  workspaceId: null,
+  idempotencyKey: "snd_smtp_1",
+  from: { name: "Brand News", address: "news@brand.example" },
+  replyTo: "help@brand.example",
+  to: "reader@example.com",
+  subject: "This week",
+  text: "Plain text body",
+  html: "<p>HTML body</p>",
+  headers: {
+    "List-Unsubscribe": "<https://app.example/u/token>",
+    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    "List-Id": "<news.brand.example>",
+  },
+};
+
+describe("SMTP transport", () => {
+  it("delivers to a real SMTP server: envelope, headers and both parts as built", async () => {
+    const transport = smtpTransport({ url: `smtp://127.0.0.1:${port}` });
+    const { providerMessageId } = await transport.send(ctx, message);
+    await transport.close();
+    const mail = received.at(-1)!;
+    expect(mail.from).toBe("news@brand.example");
+    expect(mail.to).toEqual(["reader@example.com"]);
+    const parsed = await simpleParser(mail.raw);
+    expect(parsed.messageId).toBe(providerMessageId);
+    expect(parsed.from?.value[0]).toEqual({ name: "Brand News", address: "news@brand.example" });
+    expect(parsed.replyTo?.value[0]?.address).toBe("help@brand.example");
+    expect(parsed.text?.trim()).toBe("Plain text body");
+    expect(parsed.html).toContain("<p>HTML body</p>");
+    expect(parsed.headerLines.find((h) => h.key === "list-unsubscribe-post")?.line).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+  });
+
+  it("signs with DKIM when a key is configured, covering the List-Unsubscribe headers, and a real verifier accepts it", async () => {
+    const transport = smtpTransport({
+      url: `smtp://127.0.0.1:${port}`,
+      dkim: { domainName: "brand.example", keySelector: "mail", privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString() },
+    });
+    await transport.send(ctx, { ...message, idempotencyKey: "snd_smtp_2" });
+    await transport.close();
+    const mail = received.at(-1)!;
+    const resolver = async (name: string, type: string) => {
+      if (type === "TXT" && name === "mail._domainkey.brand.example") return [[dkimRecord]];
+      throw Object.assign(new Error(`no ${type} record for ${name}`), { code: "ENOTFOUND" });
+    };
+    const result = await dkimVerify(mail.raw, { resolver });
+    const signature = result.results[0]!;
+    expect(signature.status.result).toBe("pass");
+    expect(signature.signingDomain).toBe("brand.example");
+    const signedHeaders = (signature as unknown as { signingHeaders: { keys: string } }).signingHeaders.keys.toLowerCase();
+    expect(signedHeaders).toContain("list-unsubscribe");
+    expect(signedHeaders).toContain("list-unsubscribe-post");
+
+    // Tampering with a signed header breaks the signature.
+    const tampered = Buffer.from(mail.raw.toString("utf8").replace("Subject: This week", "Subject: Changed!!"));
+    expect((await dkimVerify(tampered, { resolver })).results[0]!.status.result).toBe("fail");
+  });
+
+  it("sends a batch over pooled connections", async () => {
+    const before = received.length;
+    const connectionsBefore = connections;
+    const transport = smtpTransport({ url: `smtp://127.0.0.1:${port}`, maxConnections: 2 });
+    const batch = Array.from({ length: 6 }, (_, i) => ({ ...message, idempotencyKey: `snd_batch_${i}`, to: `r${i}@example.com` }));
+    const sent = await transport.sendBatch(ctx, batch);
+    await transport.close();
+    expect(sent).toHaveLength(6);
+    expect(received.slice(before).map((m) => m.to[0]).sort()).toEqual(batch.map((m) => m.to).sort());
+    expect(connections - connectionsBefore).toBeLessThanOrEqual(2);
+  });
+});
