@@ -8,7 +8,10 @@ interface WorkspaceLink {
   name: string;
 }
 
-/** The user's workspaces, each with the screens that exist for it. */
+// The screens a workspace has besides its overview (the workspace's own link).
+const SCREENS = [{ path: "/mailbox", label: "Local mailbox" }];
+
+/** The user's workspaces; the open one lists its screens. */
 export function WorkspaceNav({ workspaces }: { workspaces: WorkspaceLink[] }) {
   const pathname = usePathname();
   return (
@@ -17,12 +20,24 @@ export function WorkspaceNav({ workspaces }: { workspaces: WorkspaceLink[] }) {
       {workspaces.length === 0 && <p className="muted">You are not a member of any workspace yet.</p>}
       <ul>
         {workspaces.map((workspace) => {
-          const href = `/w/${workspace.id}`;
+          const base = `/w/${workspace.id}`;
+          const open = pathname === base || pathname.startsWith(`${base}/`);
           return (
             <li key={workspace.id}>
-              <Link href={href} aria-current={pathname === href ? "page" : undefined}>
+              <Link href={base} aria-current={pathname === base ? "page" : undefined}>
                 {workspace.name}
               </Link>
+              {open && (
+                <ul>
+                  {SCREENS.map((screen) => (
+                    <li key={screen.path}>
+                      <Link href={`${base}${screen.path}`} aria-current={pathname === `${base}${screen.path}` ? "page" : undefined}>
+                        {screen.label}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              )}
             </li>
           );
         })}

@@ -114,10 +114,28 @@ describe("admin CLI", () => {
     expect(invalid.stderr).toContain("validation_failed (type)");
   });
 
+  it("mailbox:list prints the local mailbox as {\"messages\":[{id,to,from,subject,headers,text,html,links,sent_at}]}", async () => {
+    const { localTransport } = await import("@/lib/mail/transports/local-transport");
+    const { defaultCtx } = await import("@/lib/context");
+    await localTransport().send(defaultCtx(), {
+      workspaceId: null, idempotencyKey: "cli-mail-1", from: { name: "Brand", address: "news@brand.example" }, to: "cli@example.com",
+      subject: "Please confirm", text: "https://app.example/confirm/1", html: '<a href="https://app.example/confirm/1">Confirm</a>',
+    });
+    const run = await admin(["mailbox:list", "--to", "CLI@example.com", "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const { messages } = JSON.parse(run.stdout);
+    expect(messages).toEqual([{
+      id: expect.stringMatching(/^msg_/), to: "cli@example.com", from: "news@brand.example", subject: "Please confirm",
+      headers: expect.objectContaining({ Subject: "Please confirm", "Message-ID": "<cli-mail-1@brand.example>" }),
+      text: expect.stringContaining("https://app.example/confirm/1"), html: expect.stringContaining("Confirm"),
+      links: ["https://app.example/confirm/1"], sent_at: expect.any(String),
+    }]);
+  });
+
   it("help lists every command", async () => {
     const help = await admin(["help"]);
     expect(help.code).toBe(0);
-    for (const command of ["workspace:create", "workspace:approve", "brand:create", "brand:approve", "topic:create", "topic:archive", "list:create", "attribute:define", "key:create", "key:revoke", "user:create"]) {
+    for (const command of ["workspace:create", "workspace:approve", "brand:create", "brand:approve", "topic:create", "topic:archive", "list:create", "attribute:define", "key:create", "key:revoke", "user:create", "mailbox:list"]) {
       expect(help.stdout).toContain(command);
     }
   });

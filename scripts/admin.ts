@@ -38,7 +38,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     const result = await command.run(defaultCtx(), values);
     if (values.json) process.stdout.write(JSON.stringify(result) + "\n");
-    else for (const [key, value] of Object.entries(result)) process.stdout.write(`${key}: ${value}\n`);
+    else for (const [key, value] of Object.entries(result)) process.stdout.write(`${key}: ${typeof value === "object" ? JSON.stringify(value, null, 2) : value}\n`);
   } catch (error) {
     if (error instanceof ApiError) fail(`${error.code}${error.param ? ` (${error.param})` : ""}: ${error.message}`, 1);
     throw error;

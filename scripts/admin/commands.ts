@@ -6,6 +6,7 @@ import { approveBrand } from "@/lib/brands/approve-brand";
 import { createBrand } from "@/lib/brands/create-brand";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { createList } from "@/lib/lists/create-list";
+import { listMailbox } from "@/lib/mail/list-mailbox";
 import { archiveTopic } from "@/lib/topics/archive-topic";
 import { createTopic } from "@/lib/topics/create-topic";
 import { createUser } from "@/lib/users/create-user";
@@ -140,6 +141,17 @@ export const commands: Record<string, AdminCommand> = {
     run: async (ctx, v) => {
       const { keyId, revokedAt } = await revokeApiKey(ctx, str(v, "key"));
       return { key_id: keyId, revoked_at: revokedAt.toISOString() };
+    },
+  },
+  "mailbox:list": {
+    summary: "[--to EMAIL] [--workspace ID] [--limit N]   (the local transport's mailbox, newest first)",
+    options: { to: string, workspace: string, limit: string },
+    required: [],
+    run: async (ctx, v) => {
+      const messages = await listMailbox(ctx, { to: opt(v, "to"), workspaceId: opt(v, "workspace"), limit: Number(opt(v, "limit") ?? 50) });
+      return {
+        messages: messages.map((m) => ({ id: m.id, to: m.to, from: m.from, subject: m.subject, headers: m.headers, text: m.text, html: m.html, links: m.links, sent_at: m.sentAt.toISOString() })),
+      };
     },
   },
   "user:create": {

@@ -2,9 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/auth/current-user";
 import { defaultCtx } from "@/lib/context";
-import { ApiError } from "@/lib/errors";
-import { assertMember } from "@/lib/workspaces/assert-member";
 import { getWorkspaceOverview } from "@/lib/workspaces/get-workspace-overview";
+import { requireMembership } from "@/lib/workspaces/require-membership";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -12,12 +11,7 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
   const { workspaceId } = await params;
   const user = await requireUser();
   const ctx = defaultCtx();
-  try {
-    await assertMember(ctx, user.id, workspaceId);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) notFound();
-    throw error;
-  }
+  await requireMembership(ctx, user.id, workspaceId, notFound);
   const { workspace, counts, billing } = await getWorkspaceOverview(ctx, workspaceId);
   const stats: [string, number][] = [
     ["Contacts", counts.contacts],

@@ -1,0 +1,68 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { requireUser } from "@/lib/auth/current-user";
+import { defaultCtx } from "@/lib/context";
+import { getMailTransport } from "@/lib/mail/get-mail-transport";
+import { listMailbox } from "@/lib/mail/list-mailbox";
+import { requireMembership } from "@/lib/workspaces/require-membership";
+
+export const metadata: Metadata = { title: "Local mailbox" };
+
+/** What the local transport "sent" for this workspace: headers, rendered HTML, clickable links. */
+export default async function MailboxPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+  const { workspaceId } = await params;
+  const user = await requireUser();
+  const ctx = defaultCtx();
+  await requireMembership(ctx, user.id, workspaceId, notFound);
+  const messages = await listMailbox(ctx, { workspaceId, limit: 50 });
+  const transport = getMailTransport().name;
+  return (
+    <>
+      <h1>Local mailbox</h1>
+      {transport !== "local" && (
+        <p className="muted">Mail goes out through the {transport} transport; only mail sent while the local transport was active is kept here.</p>
+      )}
+      {messages.length === 0 && <p className="muted">No mail yet. Confirmation and campaign mail for this workspace will appear here.</p>}
+      <ol className="mailbox">
+        {messages.map((message) => (
+          <li key={message.id} className="card message" data-testid="mailbox-message">
+            <h2>{message.subject}</h2>
+            <p className="muted">
+              To <strong>{message.to}</strong> from {message.headers["From"] ?? message.from} · <time dateTime={message.sentAt.toISOString()}>{message.sentAt.toISOString().replace("T", " ").slice(0, 19)} UTC</time>
+            </p>
+            {message.links.length > 0 && (
+              <nav aria-label={`Links in "${message.subject}"`}>
+                <ul className="links">
+                  {message.links.map((link) => (
+                    <li key={link}>
+                      <a href={link}>{link}</a>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            )}
+            {message.html && (
+              // Sandboxed: the message's own markup runs no script and cannot reach the dashboard.
+              <iframe className="rendered" title={`HTML of "${message.subject}"`} sandbox="allow-popups allow-popups-to-escape-sandbox" srcDoc={`<base target="_blank">${message.html}`} />
+            )}
+            <details>
+              <summary>Headers</summary>
+              <dl className="headers">
+                {Object.entries(message.headers).map(([name, value]) => (
+                  <div key={name}>
+                    <dt>{name}</dt>
+                    <dd>{value}</dd>
+                  </div>
+                ))}
+              </dl>
+            </details>
+            <details>
+              <summary>Text part</summary>
+              <pre>{message.text}</pre>
+            </details>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
