@@ -1,0 +1,34 @@
+import { signToken } from "@/lib/tokens/signed-token";
+
+function appUrl(): string {
+  return (process.env.APP_URL || "http://localhost:3000").replace(/\/+$/, "");
+}
+
+/** The double opt-in link: names the confirmation request (and so its subscription and sending time). */
+export function confirmationUrl(requestId: string): string {
+  return `${appUrl()}/confirm/${signToken("confirm", { r: requestId })}`;
+}
+
+export interface UnsubscribeTarget {
+  contactId: string;
+  topicId: string;
+  campaignId?: string;
+}
+
+function unsubscribeToken(target: UnsubscribeTarget): string {
+  return signToken("unsubscribe", { c: target.contactId, t: target.topicId, ...(target.campaignId ? { m: target.campaignId } : {}) });
+}
+
+/** The page people see: its button unsubscribes, and it leads to the preference centre. */
+export function unsubscribePageUrl(target: UnsubscribeTarget): string {
+  return `${appUrl()}/unsubscribe/${unsubscribeToken(target)}`;
+}
+
+/** The List-Unsubscribe URI: RFC 8058 one-click POST; a GET only shows the page. */
+export function oneClickUnsubscribeUrl(target: UnsubscribeTarget): string {
+  return `${appUrl()}/u/${unsubscribeToken(target)}`;
+}
+
+export function preferencesUrl(contactId: string, brandId: string, campaignId?: string): string {
+  return `${appUrl()}/preferences/${signToken("preferences", { c: contactId, b: brandId, ...(campaignId ? { m: campaignId } : {}) })}`;
+}
