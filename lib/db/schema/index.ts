@@ -14,3 +14,4 @@ export * from "./events";
 export * from "./webhooks";
 export * from "./rate-limits";
 export * from "./mail-messages";
+export * from "./workflows";

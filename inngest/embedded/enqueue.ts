@@ -1,0 +1,53 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Ctx } from "@/lib/context";
+import { workflowRuns, type RunEvent } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
+import type { RegisteredFunction } from "./registry";
+
+export interface OutgoingEvent {
+  readonly name: string;
+  readonly data?: unknown;
+  /** Sending the same id again starts nothing new (Inngest's event de-duplication). */
+  readonly id?: string;
+  readonly ts?: number;
+}
+
+/**
+ * Turns events into runs of the functions they trigger, in the caller's
+ * transaction when there is one: a state change and the workflow it starts
+ * are committed together or not at all. Also cancels pending runs that an
+ * event cancels (`cancelOn`).
+ */
+export async function enqueueEvents(ctx: Ctx, registry: RegisteredFunction[], events: readonly OutgoingEvent[]): Promise<string[]> {
+  const now = ctx.clock.now();
+  const ids: string[] = [];
+  for (const outgoing of events) {
+    const event: RunEvent = {
+      id: outgoing.id ?? newId("ev"),
+      name: outgoing.name,
+      data: (outgoing.data ?? {}) as Record<string, unknown>,
+      ts: outgoing.ts ?? now.getTime(),
+    };
+    ids.push(event.id);
+    for (const registered of registry) {
+      for (const cancel of registered.cancelOn.filter((c) => c.event === event.name)) {
+        await ctx.db
+          .update(workflowRuns)
+          .set({ status: "cancelled", updatedAt: now })
+          .where(
+            and(
+              eq(workflowRuns.functionId, registered.slug),
+              eq(workflowRuns.status, "pending"),
+              sql`${workflowRuns.event}->'data'->${cancel.key} = ${JSON.stringify(event.data[cancel.key] ?? null)}::jsonb`,
+            ),
+          );
+      }
+      if (!registered.events.includes(event.name)) continue;
+      await ctx.db
+        .insert(workflowRuns)
+        .values({ id: newId("run"), functionId: registered.slug, event, wakeAt: now, createdAt: now, updatedAt: now })
+        .onConflictDoNothing();
+    }
+  }
+  return ids;
+}

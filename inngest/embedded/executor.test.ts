@@ -1,0 +1,218 @@
+import { spawn } from "node:child_process";
+import { eq, sql } from "drizzle-orm";
+import { eventType, NonRetriableError } from "inngest";
+import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { inngest, routeEmbeddedEvents } from "@/inngest/client";
+import { workflowRuns } from "@/lib/db/schema";
+import { testCtx } from "@/lib/testing/test-context";
+import { createEmbeddedExecutor, retryDelayMs } from "./executor";
+import { crashFunction, crashTest } from "./testing/crash-function";
+
+const { ctx, clock } = testCtx(new Date("2026-03-01T08:00:00.000Z"));
+const effects: string[] = [];
+const countOf = (name: string) => effects.filter((e) => e === name).length;
+
+const stepped = eventType("test/stepped", { schema: z.object({ who: z.string() }) });
+const flaky = eventType("test/flaky");
+const doomed = eventType("test/doomed");
+const parallel = eventType("test/parallel");
+const waiting = eventType("test/waiting");
+const campaignEvent = eventType("test/campaign.started");
+const campaignCancelled = eventType("test/campaign.cancelled");
+
+let flakyFailures = 0;
+const functions = [
+  inngest.createFunction({ id: "stepped", triggers: [stepped] }, async ({ event, step }) => {
+    const greeting = await step.run("greet", () => {
+      effects.push("greet");
+      return `hello ${event.data.who}`;
+    });
+    await step.sleep("nap", "1h");
+    const shout = await step.run("shout", () => {
+      effects.push("shout");
+      return greeting.toUpperCase();
+    });
+    await step.sendEvent("follow-up", { name: "test/flaky", data: {} });
+    return { greeting, shout };
+  }),
+  inngest.createFunction({ id: "flaky", triggers: [flaky], retries: 3 }, async ({ step }) =>
+    step.run("wobble", () => {
+      effects.push("wobble");
+      if (flakyFailures-- > 0) throw new Error("not yet");
+      return "steady";
+    }),
+  ),
+  inngest.createFunction({ id: "doomed", triggers: [doomed], retries: 1 }, async ({ step }) => {
+    try {
+      await step.run("always-fails", () => {
+        effects.push("always-fails");
+        throw new NonRetriableError("no point retrying");
+      });
+    } catch {
+      effects.push("caught");
+    }
+    throw new NonRetriableError("the function gives up");
+  }),
+  inngest.createFunction({ id: "parallel", triggers: [parallel] }, async ({ step }) => {
+    const [a, b] = await Promise.all([step.run("a", () => (effects.push("a"), 1)), step.run("b", () => (effects.push("b"), 2))]);
+    return a + b;
+  }),
+  inngest.createFunction({ id: "waiting", triggers: [waiting] }, async ({ step }) => {
+    await step.waitForEvent("wait", { event: "test/never", timeout: "1h" });
+  }),
+  inngest.createFunction(
+    { id: "campaign", triggers: [campaignEvent], cancelOn: [{ event: "test/campaign.cancelled", if: "event.data.campaignId == async.data.campaignId" }] },
+    async ({ step }) => {
+      await step.sleep("until-send-time", "1d");
+      await step.run("send", () => effects.push("campaign-sent"));
+    },
+  ),
+];
+const executor = createEmbeddedExecutor({ client: inngest, functions });
+routeEmbeddedEvents((events) => executor.enqueue(ctx, events));
+
+const runsOf = (slug: string) => ctx.db.select().from(workflowRuns).where(eq(workflowRuns.functionId, `mailservice-${slug}`));
+
+describe("embedded executor", () => {
+  it("events start runs; memoised steps are not run again on replay; sleep waits until its time", async () => {
+    await executor.enqueue(ctx, [{ name: "test/stepped", data: { who: "ada" } }]);
+    await executor.runDue(ctx);
+    expect(countOf("greet")).toBe(1);
+    expect(countOf("shout")).toBe(0);
+    const [sleeping] = await runsOf("stepped");
+    expect(sleeping).toMatchObject({ status: "pending", wakeAt: new Date("2026-03-01T09:00:00.000Z") });
+
+    clock.advance(30 * 60_000);
+    await executor.runDue(ctx);
+    expect(countOf("shout")).toBe(0);
+
+    clock.advance(30 * 60_000);
+    await executor.runDue(ctx);
+    expect(countOf("greet")).toBe(1);
+    expect(countOf("shout")).toBe(1);
+    const [done] = await runsOf("stepped");
+    expect(done).toMatchObject({ status: "completed", result: { greeting: "hello ada", shout: "HELLO ADA" } });
+    // step.sendEvent went to the embedded queue and started the flaky function.
+    expect(await runsOf("flaky")).toHaveLength(1);
+  });
+
+  it("an event id starts a function at most once, however often it is sent", async () => {
+    await executor.enqueue(ctx, [{ name: "test/parallel", id: "once-only" }]);
+    await executor.enqueue(ctx, [{ name: "test/parallel", id: "once-only" }]);
+    await inngest.send({ name: "test/parallel", id: "once-only", data: {} });
+    expect((await runsOf("parallel")).filter((r) => r.event.id === "once-only")).toHaveLength(1);
+  });
+
+  it("parallel steps each run once and the function sees both results", async () => {
+    await executor.runDue(ctx);
+    const [run] = (await runsOf("parallel")).filter((r) => r.event.id === "once-only");
+    expect(run).toMatchObject({ status: "completed", result: 3 });
+    expect([countOf("a"), countOf("b")]).toEqual([1, 1]);
+  });
+
+  it("a failing step is retried with growing backoff and its memo is kept once it succeeds", async () => {
+    await ctx.db.delete(workflowRuns).where(eq(workflowRuns.functionId, "mailservice-flaky"));
+    flakyFailures = 2;
+    const before = countOf("wobble");
+    await executor.enqueue(ctx, [{ name: "test/flaky" }]);
+    await executor.runDue(ctx);
+    let [run] = await runsOf("flaky");
+    expect(run).toMatchObject({ status: "pending", attempt: 1, error: "not yet" });
+    const firstWait = run!.wakeAt.getTime() - clock.now().getTime();
+    expect(firstWait).toBeGreaterThanOrEqual(1000);
+
+    clock.advance(firstWait);
+    await executor.runDue(ctx);
+    [run] = await runsOf("flaky");
+    expect(run!.attempt).toBe(2);
+    expect(run!.wakeAt.getTime() - clock.now().getTime()).toBeGreaterThanOrEqual(2000);
+
+    clock.advance(60_000);
+    await executor.runDue(ctx);
+    [run] = await runsOf("flaky");
+    expect(run).toMatchObject({ status: "completed", result: "steady", attempt: 0 });
+    expect(countOf("wobble") - before).toBe(3);
+    expect(retryDelayMs(20)).toBeLessThanOrEqual(11 * 60_000);
+  });
+
+  it("a non-retriable failure is given to the function once, and a function that gives up fails its run", async () => {
+    await executor.enqueue(ctx, [{ name: "test/doomed" }]);
+    await executor.runDue(ctx);
+    const [run] = await runsOf("doomed");
+    expect(run).toMatchObject({ status: "failed", error: "the function gives up" });
+    expect([countOf("always-fails"), countOf("caught")]).toEqual([1, 1]);
+  });
+
+  it("a function that uses a step tool the executor does not support fails its run", async () => {
+    await executor.enqueue(ctx, [{ name: "test/waiting" }]);
+    await executor.runDue(ctx);
+    const [run] = await runsOf("waiting");
+    expect(run).toMatchObject({ status: "failed", error: "step tool not supported by the embedded executor: WaitForEvent" });
+  });
+
+  it("cancellation: an event named in cancelOn cancels the matching pending runs only", async () => {
+    await executor.enqueue(ctx, [{ name: "test/campaign.started", data: { campaignId: "cmp_1" } }, { name: "test/campaign.started", data: { campaignId: "cmp_2" } }]);
+    await executor.runDue(ctx);
+    await executor.enqueue(ctx, [{ name: "test/campaign.cancelled", data: { campaignId: "cmp_1" } }]);
+    clock.advance(24 * 60 * 60_000);
+    await executor.runDue(ctx);
+    const runs = await runsOf("campaign");
+    expect(runs.map((r) => [r.event.data.campaignId, r.status]).sort()).toEqual([["cmp_1", "cancelled"], ["cmp_2", "completed"]]);
+    expect(countOf("campaign-sent")).toBe(1);
+  });
+
+  it("functions asking for what the executor cannot do are refused at start", () => {
+    const withIf = inngest.createFunction({ id: "filtered", triggers: [{ event: "test/x", if: "event.data.a == 1" }] }, async () => null);
+    expect(() => createEmbeddedExecutor({ client: inngest, functions: [withIf] })).toThrow("trigger expressions are not supported");
+    const oddCancel = inngest.createFunction({ id: "odd", triggers: [{ event: "test/x" }], cancelOn: [{ event: "test/y", if: "event.data.a > 1" }] }, async () => null);
+    expect(() => createEmbeddedExecutor({ client: inngest, functions: [oddCancel] })).toThrow("cancelOn supports only");
+  });
+
+  it("crons start a run when due, once per due time even with two executors", async () => {
+    const ticks: string[] = [];
+    const cronFunction = inngest.createFunction({ id: "every-five", triggers: [{ cron: "*/5 * * * *" }] }, async ({ step }) => step.run("tick", () => ticks.push("tick")));
+    const first = createEmbeddedExecutor({ client: inngest, functions: [cronFunction] });
+    const second = createEmbeddedExecutor({ client: inngest, functions: [cronFunction] });
+    clock.set(new Date("2026-03-02T10:01:00.000Z"));
+    await first.start(ctx, 60_000);
+    await first.stop();
+    await Promise.all([first.runDue(ctx), second.runDue(ctx)]);
+    expect(ticks).toHaveLength(0);
+    clock.set(new Date("2026-03-02T10:05:00.000Z"));
+    await Promise.all([first.runDue(ctx), second.runDue(ctx)]);
+    expect(ticks).toHaveLength(1);
+    clock.set(new Date("2026-03-02T10:12:00.000Z"));
+    await Promise.all([first.runDue(ctx), second.runDue(ctx)]);
+    expect(ticks).toHaveLength(2);
+  });
+});
+
+describe("embedded executor across a crash", () => {
+  afterAll(() => ctx.db.execute(sql`drop table if exists crash_effects`));
+
+  it("a process killed between two steps is resumed by another without re-running the finished step", async () => {
+    await ctx.db.execute(sql`create table crash_effects (step text not null, at timestamptz not null default now())`);
+    const crashExecutor = createEmbeddedExecutor({ client: inngest, functions: [crashFunction], leaseMs: 1000 });
+    const realCtx = { ...ctx, clock: { now: () => new Date() } };
+    await crashExecutor.enqueue(realCtx, [{ name: crashTest.name }]);
+
+    const child = spawn("npx", ["tsx", "--conditions=react-server", "inngest/embedded/testing/crash-child.ts"], {
+      env: { ...process.env, CRASH: "1" },
+      stdio: "ignore",
+    });
+    const effectsNow = async () => (await ctx.db.execute<{ step: string }>(sql`select step from crash_effects order by at`)).map((r) => r.step);
+    for (let i = 0; i < 300 && !(await effectsNow()).includes("second"); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await effectsNow()).toEqual(["first", "second"]);
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+
+    // The dead executor's lease runs out; a fresh one takes the run over.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await crashExecutor.runDue(realCtx);
+    const [run] = await ctx.db.select().from(workflowRuns).where(eq(workflowRuns.functionId, "mailservice-crash-test"));
+    expect(run).toMatchObject({ status: "completed", result: "second done" });
+    // The finished step ran once; the interrupted one ran again (steps are at-least-once, hence idempotent).
+    expect(await effectsNow()).toEqual(["first", "second", "second"]);
+  });
+});

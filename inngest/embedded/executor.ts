@@ -1,0 +1,235 @@
+import { and, asc, eq, isNull, lt, lte, or } from "drizzle-orm";
+import { durationToMs, type Inngest, type InngestFunction } from "inngest";
+import { serve } from "inngest/edge";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { workflowRuns, type MemoisedStep } from "@/lib/db/schema";
+import { fireDueCrons, scheduleCrons } from "./crons";
+import { enqueueEvents, type OutgoingEvent } from "./enqueue";
+import { registerFunctions, type RegisteredFunction } from "./registry";
+
+type Run = typeof workflowRuns.$inferSelect;
+
+interface Op {
+  op: string;
+  id: string;
+  name?: string;
+  data?: unknown;
+  error?: { name: string; message: string; stack?: string };
+}
+
+export interface ExecutorOptions {
+  client: Inngest.Any;
+  functions: InngestFunction.Any[];
+  /** How long a claimed run stays with one executor; after that (a crash) another takes it over. */
+  leaseMs?: number;
+  pollMs?: number;
+}
+
+const MAX_BACKOFF_MS = 10 * 60_000;
+
+/** 1 s, 2 s, 4 s … up to 10 min, with up to 10 % jitter. */
+export function retryDelayMs(attempt: number): number {
+  const base = Math.min(1000 * 2 ** Math.max(0, attempt - 1), MAX_BACKOFF_MS);
+  return Math.round(base * (1 + Math.random() * 0.1));
+}
+
+/**
+ * Runs Inngest functions without an Inngest server. Each run lives in
+ * workflow_runs; the executor claims a due run, calls the SDK's own serve
+ * handler in-process with the run's memoised steps (the request an Inngest
+ * server would send), stores what the SDK reports (a step's result, a sleep,
+ * a retriable error) and calls again until the function returns. Replay
+ * semantics are the SDK's own: memoised steps are not run again. Only the
+ * step tools our functions use are supported; any other op fails the run.
+ */
+export function createEmbeddedExecutor(options: ExecutorOptions) {
+  const registry = registerFunctions(options.client, options.functions);
+  const bySlug = new Map(registry.map((r) => [r.slug, r]));
+  const handler = serve({ client: options.client, functions: options.functions });
+  const leaseMs = options.leaseMs ?? 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  let draining: Promise<number> | undefined;
+
+  async function invoke(run: Run, registered: RegisteredFunction, stepId = "step", disableImmediate = false) {
+    const body = {
+      event: run.event,
+      events: [run.event],
+      steps: run.steps,
+      ctx: {
+        run_id: run.id,
+        attempt: run.attempt,
+        max_attempts: registered.maxAttempts,
+        disable_immediate_execution: disableImmediate,
+        use_api: false,
+        stack: { stack: run.stepOrder, current: run.stepOrder.length },
+      },
+      version: 2,
+    };
+    const url = `http://embedded.local/api/inngest?fnId=${encodeURIComponent(registered.slug)}&stepId=${encodeURIComponent(stepId)}`;
+    const response = await handler(
+      new Request(url, {
+        method: "POST",
+        headers: { host: "embedded.local", "content-type": "application/json", "x-inngest-req-version": "2" },
+        body: JSON.stringify(body),
+      }),
+    );
+    const text = await response.text();
+    return {
+      status: response.status,
+      retriable: response.headers.get("x-inngest-no-retry") !== "true",
+      retryAfter: response.headers.get("x-inngest-retry-after"),
+      body: text ? (JSON.parse(text) as unknown) : null,
+    };
+  }
+
+  /** Claims the next due run, or null. Skips rows another executor holds. */
+  async function claim(ctx: Ctx): Promise<Run | null> {
+    const now = ctx.clock.now();
+    return withTransaction(ctx, async (tx) => {
+      const [due] = await tx.db
+        .select()
+        .from(workflowRuns)
+        .where(and(eq(workflowRuns.status, "pending"), lte(workflowRuns.wakeAt, now), or(isNull(workflowRuns.leaseUntil), lt(workflowRuns.leaseUntil, now))))
+        .orderBy(asc(workflowRuns.wakeAt))
+        .limit(1)
+        .for("update", { skipLocked: true });
+      if (!due) return null;
+      const leaseUntil = new Date(now.getTime() + leaseMs);
+      await tx.db.update(workflowRuns).set({ leaseUntil }).where(eq(workflowRuns.id, due.id));
+      return { ...due, leaseUntil };
+    });
+  }
+
+  /**
+   * Saves progress only while this executor still holds the lease; false means
+   * it lost the run. A run that goes on at once keeps the lease; one that
+   * waits (sleep, backoff) or has ended releases it.
+   */
+  async function save(ctx: Ctx, run: Run, changes: Partial<Run>): Promise<boolean> {
+    const now = ctx.clock.now();
+    const continuing = (changes.status ?? "pending") === "pending" && (changes.wakeAt ?? run.wakeAt).getTime() <= now.getTime();
+    const leaseUntil = continuing ? new Date(now.getTime() + leaseMs) : null;
+    const saved = await ctx.db
+      .update(workflowRuns)
+      .set({ ...changes, leaseUntil, updatedAt: now })
+      .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.leaseUntil, run.leaseUntil!), eq(workflowRuns.status, "pending")))
+      .returning({ id: workflowRuns.id });
+    if (saved.length === 0) return false;
+    Object.assign(run, changes, { leaseUntil });
+    return true;
+  }
+
+  /** Applies one op the SDK reported; returns when the run should next be called (null: at once). */
+  function applyOp(ctx: Ctx, run: Run, op: Op, retryAfter: string | null): Partial<Run> | "unsupported" {
+    const now = ctx.clock.now().getTime();
+    const memoise = (step: MemoisedStep) => ({ steps: { ...run.steps, [op.id]: step }, stepOrder: [...run.stepOrder, op.id], attempt: 0 });
+    switch (op.op) {
+      case "StepRun":
+        return { ...memoise({ type: "data", data: op.data ?? null }), wakeAt: new Date(now) };
+      case "StepFailed":
+        return { ...memoise({ type: "error", error: op.error ?? { name: "Error", message: "step failed" } }), wakeAt: new Date(now) };
+      case "StepError": {
+        const attempt = run.attempt + 1;
+        const delay = retryAfter ? retryAfterMs(retryAfter, now) : retryDelayMs(attempt);
+        return { attempt, wakeAt: new Date(now + delay), error: op.error?.message ?? null };
+      }
+      case "Sleep": {
+        const name = op.name ?? "0s";
+        const wakeAt = /^\d{4}-\d\d-\d\dT/.test(name) ? new Date(name) : new Date(now + durationToMs(name as "1s"));
+        // The run is not called again before wakeAt, so the sleep can be memoised as done now.
+        return { ...memoise({ type: "data", data: null }), wakeAt };
+      }
+      default:
+        return "unsupported";
+    }
+  }
+
+  /** Calls the function until it finishes or has to wait (sleep, retry backoff). */
+  async function advance(ctx: Ctx, run: Run): Promise<void> {
+    const registered = bySlug.get(run.functionId);
+    if (!registered) {
+      await save(ctx, run, { status: "failed", error: `no function ${run.functionId} is registered` });
+      return;
+    }
+    for (;;) {
+      const response = await invoke(run, registered);
+      if (response.status === 200) {
+        await save(ctx, run, { status: "completed", result: response.body ?? null, error: null });
+        return;
+      }
+      if (response.status !== 206) {
+        const message = describeError(response.body);
+        const attempt = run.attempt + 1;
+        const finished = !response.retriable || attempt >= registered.maxAttempts;
+        const now = ctx.clock.now().getTime();
+        await save(ctx, run, finished ? { status: "failed", error: message } : { attempt, error: message, wakeAt: new Date(now + retryDelayMs(attempt)) });
+        return;
+      }
+      const ops = response.body as Op[];
+      // Parallel steps come back planned: run each on its own, then carry on.
+      const performed = ops.every((op) => op.op === "StepPlanned")
+        ? await Promise.all(ops.map(async (planned) => ((await invoke(run, registered, planned.id, true)).body as Op[])[0]!))
+        : ops;
+      let changes: Partial<Run> = {};
+      for (const op of performed) {
+        const applied = applyOp(ctx, { ...run, ...changes } as Run, op, response.retryAfter);
+        if (applied === "unsupported") {
+          await save(ctx, run, { status: "failed", error: `step tool not supported by the embedded executor: ${op.op}` });
+          return;
+        }
+        changes = { ...changes, ...applied };
+      }
+      if (!(await save(ctx, run, changes))) return;
+      if (run.wakeAt.getTime() > ctx.clock.now().getTime()) return;
+    }
+  }
+
+  /** Runs everything due now, one run at a time; resolves with how many runs were worked on. */
+  async function runDue(ctx: Ctx): Promise<number> {
+    await fireDueCrons(ctx, registry);
+    let count = 0;
+    for (let run = await claim(ctx); run; run = await claim(ctx)) {
+      count++;
+      try {
+        await advance(ctx, run);
+      } catch (error) {
+        // A fault of ours, not the function's: leave the run to be retried when the lease expires.
+        console.error(`embedded executor: run ${run.id} of ${run.functionId}`, error);
+      }
+    }
+    return count;
+  }
+
+  return {
+    registry,
+    enqueue: (ctx: Ctx, events: readonly OutgoingEvent[]) => enqueueEvents(ctx, registry, events),
+    runDue,
+    /** Polls for due runs until stop(); a restart picks up every unfinished run from the database. */
+    async start(ctx: Ctx, pollMs = options.pollMs ?? 250) {
+      await scheduleCrons(ctx, registry);
+      const tick = () => {
+        draining ??= runDue(ctx).finally(() => (draining = undefined));
+      };
+      timer = setInterval(tick, pollMs);
+      timer.unref();
+      tick();
+    },
+    async stop() {
+      clearInterval(timer);
+      await draining;
+    },
+  };
+}
+
+export type EmbeddedExecutor = ReturnType<typeof createEmbeddedExecutor>;
+
+function retryAfterMs(value: string, now: number): number {
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  return Math.max(0, new Date(value).getTime() - now);
+}
+
+function describeError(body: unknown): string {
+  if (body && typeof body === "object" && "message" in body) return String((body as { message: unknown }).message);
+  return JSON.stringify(body);
+}
