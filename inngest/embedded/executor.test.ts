@@ -154,7 +154,7 @@ describe("embedded executor", () => {
   it("cancellation: an event named in cancelOn cancels the matching pending runs only", async () => {
     await executor.enqueue(ctx, [{ name: "test/campaign.started", data: { campaignId: "cmp_1" } }, { name: "test/campaign.started", data: { campaignId: "cmp_2" } }]);
     await executor.runDue(ctx);
-    await executor.enqueue(ctx, [{ name: "test/campaign.cancelled", data: { campaignId: "cmp_1" } }]);
+    await executor.enqueue(ctx, [{ name: campaignCancelled.name, data: { campaignId: "cmp_1" } }]);
     clock.advance(24 * 60 * 60_000);
     await executor.runDue(ctx);
     const runs = await runsOf("campaign");
