@@ -7,6 +7,8 @@ import { lockOrCreateContact } from "@/lib/contacts/lock-contact";
 import { mergeContactFields } from "@/lib/contacts/merge-contact-fields";
 import { newId } from "@/lib/ids";
 import { getTopicForCaller } from "@/lib/topics/get-topic-for-caller";
+import { emitEvents } from "@/inngest/emit";
+import { confirmationRequested } from "@/inngest/events";
 import { subscribeDirectly } from "./subscribe-directly";
 
 export interface FormSubmission {
@@ -63,8 +65,14 @@ export async function subscribeFromForm(ctx: Ctx, caller: Caller, submission: Fo
     }
     const now = tx.clock.now();
     const live = caller.mode === "live"; // test keys write the audience but mail nothing
+    const requestId = newId("cfr");
+    // The confirmation workflow starts in this transaction: a recorded request is never left unmailed.
+    const requestMail = () => emitEvents(tx, [{ name: confirmationRequested.name, id: requestId, data: { requestId } }]);
     if (existing) {
-      if (live) await tx.db.insert(confirmationRequests).values({ id: newId("cfr"), workspaceId: caller.workspaceId, subscriptionId: existing.id, email: contact.email, requestedAt: now });
+      if (live) {
+        await tx.db.insert(confirmationRequests).values({ id: requestId, workspaceId: caller.workspaceId, subscriptionId: existing.id, email: contact.email, requestedAt: now });
+        await requestMail();
+      }
       return answer;
     }
     const subscriptionId = newId("sub");
@@ -75,9 +83,10 @@ export async function subscribeFromForm(ctx: Ctx, caller: Caller, submission: Fo
       live
         ? sql`with pending as (${insertPending} returning id)
               insert into ${confirmationRequests} (id, workspace_id, subscription_id, email, requested_at)
-              select ${newId("cfr")}, ${caller.workspaceId}, pending.id, ${contact.email}, ${now.toISOString()} from pending`
+              select ${requestId}, ${caller.workspaceId}, pending.id, ${contact.email}, ${now.toISOString()} from pending`
         : insertPending,
     );
+    if (live) await requestMail();
     return answer;
   });
 }

@@ -1,0 +1,100 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inngest, routeEmbeddedEvents } from "@/inngest/client";
+import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
+import { functions } from "@/inngest";
+import { setWorkflowCtx } from "@/inngest/workflow-ctx";
+import { confirmationRequests, contacts, subscriptions } from "@/lib/db/schema";
+import { listMailbox } from "@/lib/mail/list-mailbox";
+import { createSuppression } from "@/lib/suppressions/create-suppression";
+import { verifyToken } from "@/lib/tokens/signed-token";
+import { apiClient } from "@/lib/testing/api-client";
+import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
+
+// API calls stamp rows with the real time; the workflow clock starts ahead of it so their runs are due.
+const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
+const executor = createEmbeddedExecutor({ client: inngest, functions });
+beforeAll(() => {
+  setWorkflowCtx(ctx);
+  routeEmbeddedEvents((events) => executor.enqueue(ctx, events));
+});
+afterAll(() => setWorkflowCtx(undefined));
+
+async function setup(environment: "live" | "test" = "live") {
+  const { workspaceId, brandId } = await seedWorkspace(ctx);
+  const topicId = await seedTopic(ctx, workspaceId, brandId);
+  const form = apiClient((await seedKey(ctx, workspaceId, { kind: "publishable", environment })).key);
+  const subscribe = (email: string, topic = topicId) => form.post("/v1/subscribe", { topic_id: topic, email });
+  return { workspaceId, brandId, topicId, subscribe };
+}
+const mailTo = (workspaceId: string, to: string) => listMailbox(ctx, { workspaceId, to });
+
+describe("double opt-in confirmation mail", () => {
+  it("goes from the topic's brand to the address, with a signed confirmation link and the brand's postal address", async () => {
+    const { workspaceId, topicId, subscribe } = await setup();
+    await subscribe("new@example.com");
+    await executor.runDue(ctx);
+    const [mail] = await mailTo(workspaceId, "new@example.com");
+    expect(mail).toBeDefined();
+    expect(mail!.headers.From).toMatch(/^Brand .* <news-.*@brand\.example\.com>$/);
+    expect(mail!.subject).toMatch(/^Confirm your subscription to Topic /);
+    expect(mail!.text).toContain("1 Main Street, Springfield");
+    const link = mail!.links.find((l) => l.includes("/confirm/"))!;
+    expect(link.startsWith(`${process.env.APP_URL}/confirm/`)).toBe(true);
+    const payload = verifyToken<{ r: string }>("confirm", link.split("/confirm/")[1]!);
+    const [request] = await ctx.db.select().from(confirmationRequests).where(eq(confirmationRequests.id, payload!.r));
+    expect(request).toMatchObject({ email: "new@example.com", mailedAt: clock.now() });
+    const [subscription] = await ctx.db
+      .select({ sentAt: subscriptions.confirmationSentAt })
+      .from(subscriptions)
+      .innerJoin(contacts, eq(contacts.id, subscriptions.contactId))
+      .where(and(eq(subscriptions.topicId, topicId), eq(contacts.email, "new@example.com")));
+    expect(subscription!.sentAt).toEqual(clock.now());
+  });
+
+  it("a second confirmation to the same address within 10 minutes is not sent, yet the call still answers confirmation_sent", async () => {
+    const { workspaceId, subscribe } = await setup();
+    expect((await subscribe("again@example.com")).body).toEqual({ data: { status: "confirmation_sent" } });
+    await executor.runDue(ctx);
+    clock.advance(9 * 60_000);
+    expect((await subscribe("again@example.com")).body).toEqual({ data: { status: "confirmation_sent" } });
+    await executor.runDue(ctx);
+    expect(await mailTo(workspaceId, "again@example.com")).toHaveLength(1);
+    clock.advance(2 * 60_000);
+    await subscribe("again@example.com");
+    await executor.runDue(ctx);
+    expect(await mailTo(workspaceId, "again@example.com")).toHaveLength(2);
+  });
+
+  it("at most 5 confirmation mails per address per 24 hours across topics", async () => {
+    const { workspaceId, brandId, subscribe } = await setup();
+    for (let i = 0; i < 7; i++) await subscribe("busy@example.com", await seedTopic(ctx, workspaceId, brandId));
+    await executor.runDue(ctx);
+    expect(await mailTo(workspaceId, "busy@example.com")).toHaveLength(5);
+    const skipped = await ctx.db.select().from(confirmationRequests).where(and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.skippedReason, "daily_limit")));
+    expect(skipped).toHaveLength(2);
+  });
+
+  it("concurrent submissions for one address mail once", async () => {
+    const { workspaceId, subscribe } = await setup();
+    await Promise.all(Array.from({ length: 5 }, () => subscribe("burst@example.com")));
+    await Promise.all([executor.runDue(ctx), executor.runDue(ctx)]);
+    expect(await mailTo(workspaceId, "burst@example.com")).toHaveLength(1);
+  });
+
+  it("a suppressed address (or domain) gets no confirmation mail", async () => {
+    const { workspaceId, subscribe } = await setup();
+    await createSuppression(ctx, { workspaceId }, { domain: "blocked.example" });
+    await subscribe("someone@blocked.example");
+    await executor.runDue(ctx);
+    expect(await mailTo(workspaceId, "someone@blocked.example")).toEqual([]);
+  });
+
+  it("test keys send nothing", async () => {
+    const { workspaceId, subscribe } = await setup("test");
+    await subscribe("test@example.com");
+    await executor.runDue(ctx);
+    expect(await mailTo(workspaceId, "test@example.com")).toEqual([]);
+  });
+});

@@ -1,0 +1,13 @@
+import { defaultCtx } from "@/lib/context";
+import { inngest, routeEmbeddedEvents } from "./client";
+import { createEmbeddedExecutor } from "./embedded/executor";
+import { functions } from "./index";
+import { workflowsAreEmbedded } from "./mode";
+
+/** In the app process: start the embedded executor unless an Inngest server runs the workflows. */
+export async function startWorkflows(): Promise<void> {
+  if (!workflowsAreEmbedded()) return;
+  const executor = createEmbeddedExecutor({ client: inngest, functions });
+  routeEmbeddedEvents((events) => executor.enqueue(defaultCtx(), events));
+  await executor.start(defaultCtx());
+}

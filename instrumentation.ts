@@ -1,0 +1,6 @@
+// Runs once when a Next.js server starts: the embedded workflow executor lives in the app process.
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;
+  const { startWorkflows } = await import("./inngest/start");
+  await startWorkflows();
+}

@@ -1,0 +1,58 @@
+import { and, count, eq, gt, isNotNull, ne, or, sql } from "drizzle-orm";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { confirmationRequests, subscriptions, suppressions } from "@/lib/db/schema";
+import { DAILY_LIMIT, DAILY_WINDOW_MS, SAME_TOPIC_WINDOW_MS } from "./confirmation-windows";
+
+export type ConfirmationDecision = { send: true } | { send: false; reason: string };
+
+/**
+ * Decides whether a requested confirmation mail goes out, and records the
+ * decision: `mailedAt` reserves the slot in the windows before anything is
+ * sent, so two submissions at once cannot both mail. Deciding again gives the
+ * recorded answer (workflow steps may be retried).
+ */
+export async function decideConfirmation(ctx: Ctx, requestId: string): Promise<ConfirmationDecision> {
+  return withTransaction(ctx, async (tx) => {
+    const [request] = await tx.db
+      .select({ request: confirmationRequests, state: subscriptions.state, topicId: subscriptions.topicId })
+      .from(confirmationRequests)
+      .innerJoin(subscriptions, eq(subscriptions.id, confirmationRequests.subscriptionId))
+      .where(eq(confirmationRequests.id, requestId));
+    if (!request) return { send: false, reason: "unknown_request" };
+    const { workspaceId, email } = request.request;
+    // One decision at a time per address of a workspace.
+    await tx.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`${workspaceId}:${email}`}))`);
+    const [fresh] = await tx.db.select().from(confirmationRequests).where(eq(confirmationRequests.id, requestId));
+    if (fresh!.mailedAt) return { send: true };
+    if (fresh!.skippedReason) return { send: false, reason: fresh!.skippedReason };
+
+    const skip = async (reason: string): Promise<ConfirmationDecision> => {
+      await tx.db.update(confirmationRequests).set({ skippedReason: reason }).where(eq(confirmationRequests.id, requestId));
+      return { send: false, reason };
+    };
+    if (request.state !== "pending") return skip("not_pending");
+    const domain = email.slice(email.lastIndexOf("@") + 1);
+    const [blocked] = await tx.db
+      .select({ id: suppressions.id })
+      .from(suppressions)
+      .where(and(eq(suppressions.workspaceId, workspaceId), or(eq(suppressions.email, email), eq(suppressions.domain, domain))));
+    if (blocked) return skip("suppressed");
+
+    const now = ctx.clock.now().getTime();
+    const mailed = and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.email, email), isNotNull(confirmationRequests.mailedAt), ne(confirmationRequests.id, requestId));
+    const [sameTopic] = await tx.db
+      .select({ n: count() })
+      .from(confirmationRequests)
+      .innerJoin(subscriptions, eq(subscriptions.id, confirmationRequests.subscriptionId))
+      .where(and(mailed, eq(subscriptions.topicId, request.topicId), gt(confirmationRequests.mailedAt, new Date(now - SAME_TOPIC_WINDOW_MS))));
+    if (sameTopic!.n > 0) return skip("recently_sent");
+    const [today] = await tx.db
+      .select({ n: count() })
+      .from(confirmationRequests)
+      .where(and(mailed, gt(confirmationRequests.mailedAt, new Date(now - DAILY_WINDOW_MS))));
+    if (today!.n >= DAILY_LIMIT) return skip("daily_limit");
+
+    await tx.db.update(confirmationRequests).set({ mailedAt: ctx.clock.now() }).where(eq(confirmationRequests.id, requestId));
+    return { send: true };
+  });
+}

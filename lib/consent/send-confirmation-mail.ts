@@ -1,0 +1,35 @@
+import { eq } from "drizzle-orm";
+import type { Ctx } from "@/lib/context";
+import { brands, confirmationRequests, subscriptions, topics } from "@/lib/db/schema";
+import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+import { renderConfirmationMail } from "./confirmation-mail";
+import { confirmationUrl } from "./links";
+
+/**
+ * Mails a confirmation that decideConfirmation let through, from the topic's
+ * brand. The request id is the idempotency key: a retried step does not mail
+ * twice where the transport can prevent it.
+ */
+export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, requestId: string): Promise<{ providerMessageId: string }> {
+  const [row] = await ctx.db
+    .select({ request: confirmationRequests, topic: topics, brand: brands, subscriptionId: subscriptions.id })
+    .from(confirmationRequests)
+    .innerJoin(subscriptions, eq(subscriptions.id, confirmationRequests.subscriptionId))
+    .innerJoin(topics, eq(topics.id, subscriptions.topicId))
+    .innerJoin(brands, eq(brands.id, topics.brandId))
+    .where(eq(confirmationRequests.id, requestId));
+  if (!row?.request.mailedAt) throw new Error(`confirmation ${requestId} was not cleared for sending`);
+  const { subject, text, html } = renderConfirmationMail({ brand: row.brand, topic: row.topic, confirmUrl: confirmationUrl(requestId) });
+  const sent = await transport.send(ctx, {
+    workspaceId: row.request.workspaceId,
+    idempotencyKey: requestId,
+    from: { name: row.brand.name, address: row.brand.senderEmail },
+    replyTo: row.brand.replyTo ?? undefined,
+    to: row.request.email,
+    subject,
+    text,
+    html,
+  });
+  await ctx.db.update(subscriptions).set({ confirmationSentAt: row.request.mailedAt, updatedAt: ctx.clock.now() }).where(eq(subscriptions.id, row.subscriptionId));
+  return sent;
+}
