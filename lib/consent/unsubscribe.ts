@@ -1,0 +1,76 @@
+import { and, eq, inArray, ne } from "drizzle-orm";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { contacts, subscriptions, topics } from "@/lib/db/schema";
+import { recordEvent } from "@/lib/events/record-event";
+import { newId } from "@/lib/ids";
+
+export type UnsubscribeScope = "topic" | "brand" | "all";
+
+export interface UnsubscribeRequest {
+  contactId: string;
+  scope: UnsubscribeScope;
+  /** Required for scope topic. */
+  topicId?: string;
+  /** Required for scope brand (for topic it is the topic's). */
+  brandId?: string;
+  /** The campaign whose link was used, when there was one. */
+  campaignId?: string;
+}
+
+/**
+ * The person opts out: of one topic (the default of every unsubscribe
+ * link), of every topic of a brand, or of everything. Idempotent: doing it
+ * again changes nothing and records nothing. Records contact.unsubscribed
+ * with the scope, the topic and brand, and the campaign whose link was used.
+ */
+export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promise<{ changed: boolean }> {
+  return withTransaction(ctx, async (tx) => {
+    const [contact] = await tx.db.select().from(contacts).where(eq(contacts.id, request.contactId)).for("update");
+    if (!contact) return { changed: false };
+    const now = tx.clock.now();
+    let topicIds: string[] = [];
+    let topic: typeof topics.$inferSelect | undefined;
+    if (request.scope === "topic") {
+      [topic] = await tx.db.select().from(topics).where(and(eq(topics.id, request.topicId!), eq(topics.workspaceId, contact.workspaceId)));
+      if (!topic) return { changed: false };
+      topicIds = [topic.id];
+      // An opt-out is recorded even without a subscription row, so the wish is kept.
+      await tx.db
+        .insert(subscriptions)
+        .values({ id: newId("sub"), workspaceId: contact.workspaceId, contactId: contact.id, topicId: topic.id, state: "unsubscribed", unsubscribedAt: now, createdAt: now, updatedAt: now })
+        .onConflictDoNothing();
+    } else if (request.scope === "brand") {
+      const brandTopics = await tx.db.select({ id: topics.id }).from(topics).where(and(eq(topics.brandId, request.brandId!), eq(topics.workspaceId, contact.workspaceId)));
+      topicIds = brandTopics.map((t) => t.id);
+    }
+    const changedRows = await tx.db
+      .update(subscriptions)
+      .set({ state: "unsubscribed", unsubscribedAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(subscriptions.contactId, contact.id),
+          ne(subscriptions.state, "unsubscribed"),
+          request.scope === "all" ? undefined : topicIds.length > 0 ? inArray(subscriptions.topicId, topicIds) : eq(subscriptions.id, ""),
+        ),
+      )
+      .returning({ id: subscriptions.id });
+    let changed = changedRows.length > 0;
+    if (request.scope === "all" && !contact.optedOutAt) {
+      await tx.db.update(contacts).set({ optedOutAt: now, updatedAt: now }).where(eq(contacts.id, contact.id));
+      changed = true;
+    }
+    if (changed) {
+      await recordEvent(tx, { workspaceId: contact.workspaceId, mode: "live" }, "contact.unsubscribed", {
+        contact_id: contact.id,
+        email: contact.email,
+        scope: request.scope,
+        topic_id: topic?.id ?? null,
+        topic_name: topic?.name ?? null,
+        brand_id: topic?.brandId ?? (request.scope === "brand" ? request.brandId : null) ?? null,
+        campaign_id: request.campaignId ?? null,
+        occurred_at: now.toISOString(),
+      }, now);
+    }
+    return { changed };
+  });
+}
