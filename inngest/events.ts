@@ -5,3 +5,8 @@ import { z } from "zod";
 export const confirmationRequested = eventType("consent/confirmation.requested", {
   schema: z.object({ requestId: z.string() }),
 });
+
+/** A double opt-in was confirmed by the person. */
+export const subscriptionConfirmed = eventType("consent/subscription.confirmed", {
+  schema: z.object({ subscriptionId: z.string() }),
+});

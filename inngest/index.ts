@@ -1,4 +1,5 @@
 import { confirmation } from "./functions/confirmation";
+import { welcome } from "./functions/welcome";
 
 /** Every workflow of the service, served at /api/inngest and run by the embedded executor. */
-export const functions = [confirmation];
+export const functions = [confirmation, welcome];

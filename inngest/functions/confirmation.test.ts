@@ -91,6 +91,28 @@ describe("double opt-in confirmation mail", () => {
     expect(await mailTo(workspaceId, "someone@blocked.example")).toEqual([]);
   });
 
+  it("after confirmation a welcome mail carries List-Unsubscribe, List-Unsubscribe-Post, List-Id and visible unsubscribe and preference links with the postal address", async () => {
+    const { workspaceId, subscribe } = await setup();
+    await subscribe("welcome@example.com");
+    await executor.runDue(ctx);
+    const [confirmationMail] = await mailTo(workspaceId, "welcome@example.com");
+    const token = confirmationMail!.links.find((l) => l.includes("/confirm/"))!.split("/confirm/")[1]!;
+    const { confirmSubscription } = await import("@/lib/consent/confirm-subscription");
+    expect((await confirmSubscription(ctx, token, { ip: null, userAgent: null })).outcome).toBe("confirmed");
+    await executor.runDue(ctx);
+    const [welcome] = await mailTo(workspaceId, "welcome@example.com");
+    expect(welcome!.subject).toMatch(/^You're subscribed to /);
+    expect(welcome!.headers["List-Unsubscribe"]).toMatch(new RegExp(`^<${process.env.APP_URL}/u/[\\w-]+\\.[\\w-]+>$`));
+    expect(welcome!.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    expect(welcome!.headers["List-ID"]).toMatch(/^<tp-[0-9a-z]+\.brand\.example\.com>$/);
+    expect(welcome!.links.some((l) => l.includes("/unsubscribe/"))).toBe(true);
+    expect(welcome!.links.some((l) => l.includes("/preferences/"))).toBe(true);
+    for (const part of [welcome!.text, welcome!.html]) {
+      expect(part).toContain("1 Main Street, Springfield");
+      expect(part).toContain("/unsubscribe/");
+    }
+  });
+
   it("test keys send nothing", async () => {
     const { workspaceId, subscribe } = await setup("test");
     await subscribe("test@example.com");

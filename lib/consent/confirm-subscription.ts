@@ -3,6 +3,8 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, confirmationRequests, contacts, subscriptions, topics } from "@/lib/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
 import { verifyToken } from "@/lib/tokens/signed-token";
+import { emitEvents } from "@/inngest/emit";
+import { subscriptionConfirmed } from "@/inngest/events";
 import { CONFIRMATION_VALIDITY_MS } from "./confirmation-windows";
 import type { BrandRow, TopicRow } from "./load-consent-context";
 
@@ -59,6 +61,7 @@ export async function confirmSubscription(ctx: Ctx, token: string, evidence: { i
       source: "double_opt_in",
       occurred_at: now.toISOString(),
     }, now);
+    await emitEvents(tx, [{ name: subscriptionConfirmed.name, id: `confirmed-${row.subscription.id}`, data: { subscriptionId: row.subscription.id } }]);
     return { outcome: "confirmed", ...base };
   });
 }

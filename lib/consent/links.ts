@@ -1,4 +1,4 @@
-import { signToken } from "@/lib/tokens/signed-token";
+import { signToken, verifyToken } from "@/lib/tokens/signed-token";
 
 function appUrl(): string {
   return (process.env.APP_URL || "http://localhost:3000").replace(/\/+$/, "");
@@ -31,4 +31,15 @@ export function oneClickUnsubscribeUrl(target: UnsubscribeTarget): string {
 
 export function preferencesUrl(contactId: string, brandId: string, campaignId?: string): string {
   return `${appUrl()}/preferences/${signToken("preferences", { c: contactId, b: brandId, ...(campaignId ? { m: campaignId } : {}) })}`;
+}
+
+/** What an unsubscribe link names, or null for a forged or altered one. */
+export function readUnsubscribeToken(token: string): UnsubscribeTarget | null {
+  const payload = verifyToken<{ c: string; t: string; m?: string }>("unsubscribe", token);
+  return payload ? { contactId: payload.c, topicId: payload.t, ...(payload.m ? { campaignId: payload.m } : {}) } : null;
+}
+
+export function readPreferencesToken(token: string): { contactId: string; brandId: string; campaignId?: string } | null {
+  const payload = verifyToken<{ c: string; b: string; m?: string }>("preferences", token);
+  return payload ? { contactId: payload.c, brandId: payload.b, ...(payload.m ? { campaignId: payload.m } : {}) } : null;
 }

@@ -7,8 +7,7 @@ import { lockOrCreateContact } from "@/lib/contacts/lock-contact";
 import { mergeContactFields } from "@/lib/contacts/merge-contact-fields";
 import { newId } from "@/lib/ids";
 import { getTopicForCaller } from "@/lib/topics/get-topic-for-caller";
-import { emitEvents } from "@/inngest/emit";
-import { confirmationRequested } from "@/inngest/events";
+import { emitConfirmationRequested, recordConfirmationRequest } from "@/lib/consent/record-confirmation-request";
 import { subscribeDirectly } from "./subscribe-directly";
 
 export interface FormSubmission {
@@ -65,16 +64,11 @@ export async function subscribeFromForm(ctx: Ctx, caller: Caller, submission: Fo
     }
     const now = tx.clock.now();
     const live = caller.mode === "live"; // test keys write the audience but mail nothing
-    const requestId = newId("cfr");
-    // The confirmation workflow starts in this transaction: a recorded request is never left unmailed.
-    const requestMail = () => emitEvents(tx, [{ name: confirmationRequested.name, id: requestId, data: { requestId } }]);
     if (existing) {
-      if (live) {
-        await tx.db.insert(confirmationRequests).values({ id: requestId, workspaceId: caller.workspaceId, subscriptionId: existing.id, email: contact.email, requestedAt: now });
-        await requestMail();
-      }
+      if (live) await recordConfirmationRequest(tx, { workspaceId: caller.workspaceId, subscriptionId: existing.id, email: contact.email });
       return answer;
     }
+    const requestId = newId("cfr");
     const subscriptionId = newId("sub");
     const insertPending = sql`insert into ${subscriptions} (id, workspace_id, contact_id, topic_id, state, created_at, updated_at)
       values (${subscriptionId}, ${caller.workspaceId}, ${contact.id}, ${topic.id}, 'pending', ${now.toISOString()}, ${now.toISOString()})`;
@@ -86,7 +80,7 @@ export async function subscribeFromForm(ctx: Ctx, caller: Caller, submission: Fo
               select ${requestId}, ${caller.workspaceId}, pending.id, ${contact.email}, ${now.toISOString()} from pending`
         : insertPending,
     );
-    if (live) await requestMail();
+    if (live) await emitConfirmationRequested(tx, requestId);
     return answer;
   });
 }

@@ -1,0 +1,18 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { readPreferencesToken } from "@/lib/consent/links";
+import { savePreferences } from "@/lib/consent/preferences";
+import { unsubscribe } from "@/lib/consent/unsubscribe";
+import { defaultCtx } from "@/lib/context";
+
+export async function savePreferencesAction(token: string, form: FormData): Promise<void> {
+  const link = readPreferencesToken(token);
+  if (!link) redirect(`/preferences/${token}`);
+  const intent = form.get("intent");
+  const ctx = defaultCtx();
+  if (intent === "leave-brand") await unsubscribe(ctx, { contactId: link.contactId, scope: "brand", brandId: link.brandId, campaignId: link.campaignId });
+  else if (intent === "leave-all") await unsubscribe(ctx, { contactId: link.contactId, scope: "all", campaignId: link.campaignId });
+  else await savePreferences(ctx, link, form.getAll("topic").map(String));
+  redirect(`/preferences/${token}?saved=1`);
+}
