@@ -22,7 +22,9 @@ export default defineConfig({
   },
   projects: [
     { name: "api", testMatch: "api.spec.ts" },
-    { name: "ui", testIgnore: "api.spec.ts", use: { browserName: "chromium" } },
+    // The first-run page exists only on an installation without users: it runs before any test makes one.
+    { name: "first-run", testMatch: "sign-in.spec.ts", use: { browserName: "chromium" } },
+    { name: "ui", testIgnore: ["api.spec.ts", "sign-in.spec.ts"], dependencies: ["first-run"], use: { browserName: "chromium" } },
   ],
   webServer: {
     command: "npx tsx scripts/serve.ts start",

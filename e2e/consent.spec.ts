@@ -1,0 +1,101 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { admin } from "./admin-cli";
+
+// Subscribe through the API, confirm from the local mailbox, unsubscribe with one click and through the
+// preference centre, and come back from a mail link: the whole consent life cycle in the built app.
+test.describe.configure({ mode: "serial" });
+
+const owner = { email: "consent-owner@example.com", password: "consent owner pass" };
+const reader = "reader.consent@example.com";
+let workspace: string;
+let topic: string;
+let secret: string;
+let publishable: string;
+
+test.beforeAll(() => {
+  workspace = admin<"workspace_id">("workspace:create", "--name", "Consent Co", "--owner", owner.email).workspace_id;
+  admin("user:create", "--email", owner.email, "--password", owner.password);
+  const brand = admin<"brand_id">("brand:create", "--workspace", workspace, "--name", "Consent Co", "--legal-name", "Consent Company Ltd",
+    "--postal-address", "7 Opt-In Avenue, Springfield", "--website-url", "https://consent.example", "--sender-email", "news@consent.example").brand_id;
+  topic = admin<"topic_id">("topic:create", "--workspace", workspace, "--brand", brand, "--name", "Weekly Digest").topic_id;
+  secret = admin<"key">("key:create", "--workspace", workspace, "--type", "secret", "--env", "live").key;
+  publishable = admin<"key">("key:create", "--workspace", workspace, "--type", "publishable", "--env", "live").key;
+});
+
+async function signIn(page: Page) {
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(owner.email);
+  await page.getByLabel("Password").fill(owner.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("signed-in-as")).toHaveText(owner.email);
+}
+
+/** Opens the local mailbox until a message with this subject has arrived (the workflows run in the background). */
+async function openMail(page: Page, subject: RegExp) {
+  const message = page.getByTestId("mailbox-message").filter({ has: page.getByRole("heading", { name: subject }) });
+  await expect(async () => {
+    await page.goto(`/w/${workspace}/mailbox`);
+    await expect(message.first()).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  return message.first();
+}
+
+async function subscribedEmails(request: APIRequestContext): Promise<string[]> {
+  const response = await request.get(`/v1/contacts?topic_id=${topic}`, { headers: { authorization: `Bearer ${secret}` } });
+  return (await response.json()).data.map((c: { email: string }) => c.email);
+}
+
+test("subscribe through the API, then confirm from the mail in the local mailbox", async ({ page, request }) => {
+  const response = await request.post("/v1/subscribe", { headers: { authorization: `Bearer ${publishable}` }, data: { topic_id: topic, email: reader } });
+  expect(await response.json()).toEqual({ data: { status: "confirmation_sent" } });
+  expect(await subscribedEmails(request)).toEqual([]);
+
+  await signIn(page);
+  const mail = await openMail(page, /Confirm your subscription to Weekly Digest/);
+  await expect(mail).toContainText(reader);
+  await mail.getByRole("link", { name: /\/confirm\// }).click();
+  await expect(page.getByRole("heading", { name: "You are subscribed" })).toBeVisible();
+  await expect(page.getByText("7 Opt-In Avenue, Springfield")).toBeVisible();
+  expect(await subscribedEmails(request)).toEqual([reader]);
+
+  // A second visit (or a mail scanner) changes nothing.
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Already confirmed" })).toBeVisible();
+});
+
+test("one-click unsubscribe: a cookieless POST to the List-Unsubscribe URI", async ({ page, playwright, request }) => {
+  await signIn(page);
+  const mail = await openMail(page, /You're subscribed to Weekly Digest/);
+  await mail.getByText("Headers").click();
+  const header = await mail.locator("dt", { hasText: /^List-Unsubscribe$/ }).locator("xpath=following-sibling::dd").textContent();
+  const oneClick = header!.replace(/^<|>$/g, "");
+  const cookieless = await playwright.request.newContext();
+  const response = await cookieless.post(oneClick, { form: { "List-Unsubscribe": "One-Click" } });
+  expect(response.status()).toBe(200);
+  await cookieless.dispose();
+  expect(await subscribedEmails(request)).toEqual([]);
+});
+
+test("resubscribe from the link in mail already sent, then leave through the preference centre", async ({ page, request }) => {
+  await signIn(page);
+  const mail = await openMail(page, /You're subscribed to Weekly Digest/);
+  await mail.getByRole("link", { name: /\/unsubscribe\// }).click();
+  await expect(page.getByRole("heading", { name: "You are unsubscribed from Weekly Digest" })).toBeVisible();
+  await page.getByRole("button", { name: "Resubscribe to Weekly Digest" }).click();
+  await expect(page.getByRole("status")).toContainText("Welcome back");
+  expect(await subscribedEmails(request)).toEqual([reader]);
+
+  await page.getByRole("link", { name: /Choose which emails you get/ }).click();
+  await expect(page.getByRole("heading", { name: "Emails from Consent Co" })).toBeVisible();
+  const box = page.getByRole("checkbox", { name: /Weekly Digest/ });
+  await expect(box).toBeChecked();
+  await box.uncheck();
+  await page.getByRole("button", { name: "Save choices" }).click();
+  await expect(page.getByRole("status")).toHaveText("Your choices are saved.");
+  expect(await subscribedEmails(request)).toEqual([]);
+
+  await page.getByRole("button", { name: "Unsubscribe from everything" }).click();
+  await expect(page.getByText("You have unsubscribed from everything")).toBeVisible();
+  const contacts = await request.get("/v1/contacts?status=unsubscribed", { headers: { authorization: `Bearer ${secret}` } });
+  expect((await contacts.json()).data.map((c: { email: string }) => c.email)).toEqual([reader]);
+});
