@@ -99,3 +99,27 @@ test("resubscribe from the link in mail already sent, then leave through the pre
   const contacts = await request.get("/v1/contacts?status=unsubscribed", { headers: { authorization: `Bearer ${secret}` } });
   expect((await contacts.json()).data.map((c: { email: string }) => c.email)).toEqual([reader]);
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the unsubscribe page and the preference centre work as plain HTML forms", async ({ page, request }) => {
+    // The reader opted out of everything above; the welcome mail's link brings them back, scripts off.
+    const { messages } = admin<"messages", { subject: string; links: string[] }[]>("mailbox:list", "--to", reader);
+    const welcome = messages.find((m) => m.subject.startsWith("You're subscribed"))!;
+    await page.goto(welcome.links.find((link) => link.includes("/unsubscribe/"))!);
+    await page.getByRole("button", { name: "Resubscribe to Weekly Digest" }).click();
+    await expect(page.getByRole("status")).toContainText("Welcome back");
+    expect(await subscribedEmails(request)).toEqual([reader]);
+
+    await page.getByRole("button", { name: "Unsubscribe" }).click();
+    await expect(page.getByRole("heading", { name: "You are unsubscribed from Weekly Digest" })).toBeVisible();
+    expect(await subscribedEmails(request)).toEqual([]);
+
+    await page.getByRole("link", { name: /Choose which emails you get/ }).click();
+    await page.getByRole("checkbox", { name: /Weekly Digest/ }).check();
+    await page.getByRole("button", { name: "Save choices" }).click();
+    await expect(page.getByRole("status")).toHaveText("Your choices are saved.");
+    expect(await subscribedEmails(request)).toEqual([reader]);
+  });
+});
