@@ -123,3 +123,17 @@ test.describe("without JavaScript", () => {
     expect(await subscribedEmails(request)).toEqual([reader]);
   });
 });
+
+test("the local mailbox's buttons report provider outcomes: a complaint suppresses the address for good", async ({ page, request }) => {
+  await signIn(page);
+  const mail = await openMail(page, /You're subscribed to Weekly Digest/);
+  await mail.getByRole("button", { name: "Complaint" }).click();
+  await expect(page.getByRole("status")).toContainText("complained");
+  const headers = { authorization: `Bearer ${secret}` };
+  const suppressions = (await (await request.get("/v1/suppressions", { headers })).json()).data;
+  expect(suppressions).toEqual([expect.objectContaining({ email: reader, reason: "complaint" })]);
+  const contacts = (await (await request.get("/v1/contacts?status=complained", { headers })).json()).data;
+  expect(contacts.map((c: { email: string }) => c.email)).toEqual([reader]);
+  const removal = await request.delete(`/v1/suppressions/${suppressions[0].id}`, { headers });
+  expect((await removal.json()).error.code).toBe("suppression_not_removable");
+});

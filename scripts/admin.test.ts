@@ -132,10 +132,27 @@ describe("admin CLI", () => {
     }]);
   });
 
+  it("mailbox:event reports a provider outcome for a stored message: a complaint suppresses the address", async () => {
+    const { localTransport } = await import("@/lib/mail/transports/local-transport");
+    const { defaultCtx } = await import("@/lib/context");
+    const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Outcomes", "--owner", "o@outcomes.test"]);
+    const { providerMessageId } = await localTransport().send(defaultCtx(), {
+      workspaceId: workspace_id, idempotencyKey: "cli-outcome-1", from: { name: "B", address: "b@outcomes.test" }, to: "victim@example.com",
+      subject: "Hello", text: "hi", html: "<p>hi</p>",
+    });
+    expect(await adminJson(["mailbox:event", "--message", providerMessageId, "--type", "complained"])).toEqual({ message_id: providerMessageId, type: "complained", suppressed: true });
+    const { suppressions } = await import("@/lib/db/schema");
+    expect(await getDb().select({ reason: suppressions.reason }).from(suppressions).where(eq(suppressions.workspaceId, workspace_id))).toEqual([{ reason: "complaint" }]);
+    const bad = await admin(["mailbox:event", "--message", providerMessageId, "--type", "exploded"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("validation_failed (type)");
+    expect((await admin(["mailbox:event", "--message", "msg_nope", "--type", "delivered"])).stderr).toContain("message_not_found");
+  });
+
   it("help lists every command", async () => {
     const help = await admin(["help"]);
     expect(help.code).toBe(0);
-    for (const command of ["workspace:create", "workspace:approve", "brand:create", "brand:approve", "topic:create", "topic:archive", "list:create", "attribute:define", "key:create", "key:revoke", "user:create", "mailbox:list"]) {
+    for (const command of ["workspace:create", "workspace:approve", "brand:create", "brand:approve", "topic:create", "topic:archive", "list:create", "attribute:define", "key:create", "key:revoke", "user:create", "mailbox:list", "mailbox:event"]) {
       expect(help.stdout).toContain(command);
     }
   });

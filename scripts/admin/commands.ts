@@ -7,6 +7,9 @@ import { createBrand } from "@/lib/brands/create-brand";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { createList } from "@/lib/lists/create-list";
 import { listMailbox } from "@/lib/mail/list-mailbox";
+import { simulateOutcome } from "@/lib/mail/simulate-outcome";
+import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
+import { validationFailed } from "@/lib/errors";
 import { archiveTopic } from "@/lib/topics/archive-topic";
 import { createTopic } from "@/lib/topics/create-topic";
 import { createUser } from "@/lib/users/create-user";
@@ -152,6 +155,20 @@ export const commands: Record<string, AdminCommand> = {
       return {
         messages: messages.map((m) => ({ id: m.id, to: m.to, from: m.from, subject: m.subject, headers: m.headers, text: m.text, html: m.html, links: m.links, sent_at: m.sentAt.toISOString() })),
       };
+    },
+  },
+  "mailbox:event": {
+    summary: "--message ID --type delivered|bounced|complained [--bounce-type permanent|transient|undetermined]   (what a provider would report)",
+    options: { message: string, type: string, "bounce-type": string },
+    required: ["message", "type"],
+    run: async (ctx, v) => {
+      const type = str(v, "type");
+      const bounceType = opt(v, "bounce-type") ?? "permanent";
+      if (!["delivered", "bounced", "complained"].includes(type)) throw validationFailed("type", "type: must be delivered, bounced or complained.");
+      if (!["permanent", "transient", "undetermined"].includes(bounceType)) throw validationFailed("bounce-type", "bounce-type: must be permanent, transient or undetermined.");
+      const outcome: DeliveryOutcome = type === "bounced" ? { type: "bounced", bounceType: bounceType as "permanent" } : { type: type as "delivered" | "complained" };
+      const { suppressed } = await simulateOutcome(ctx, str(v, "message"), outcome);
+      return { message_id: str(v, "message"), type, ...(type === "bounced" ? { bounce_type: bounceType } : {}), suppressed };
     },
   },
   "user:create": {

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -16,6 +16,8 @@ export const contacts = pgTable(
     attributes: jsonb("attributes").$type<Record<string, AttributeValue>>().notNull().default({}),
     /** Opted out of everything (scope `all`). */
     optedOutAt: at("opted_out_at"),
+    /** Transient bounces in a row with no delivery between; at 5 the address gets a soft_bounce suppression. */
+    transientBounceStreak: integer("transient_bounce_streak").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -5,12 +5,14 @@ import { defaultCtx } from "@/lib/context";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import { requireMembership } from "@/lib/workspaces/require-membership";
+import { simulateOutcomeAction } from "./actions";
 
 export const metadata: Metadata = { title: "Local mailbox" };
 
 /** What the local transport "sent" for this workspace: headers, rendered HTML, clickable links. */
-export default async function MailboxPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+export default async function MailboxPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: Promise<{ reported?: string }> }) {
   const { workspaceId } = await params;
+  const { reported } = await searchParams;
   const user = await requireUser();
   const ctx = defaultCtx();
   await requireMembership(ctx, user.id, workspaceId, notFound);
@@ -22,6 +24,7 @@ export default async function MailboxPage({ params }: { params: Promise<{ worksp
       {transport !== "local" && (
         <p className="muted">Mail goes out through the {transport} transport; only mail sent while the local transport was active is kept here.</p>
       )}
+      {reported && <p role="status">Reported “{reported.replace("-", " ")}” as the provider would.</p>}
       {messages.length === 0 && <p className="muted">No mail yet. Confirmation and campaign mail for this workspace will appear here.</p>}
       <ol className="mailbox">
         {messages.map((message) => (
@@ -45,6 +48,13 @@ export default async function MailboxPage({ params }: { params: Promise<{ worksp
               // Sandboxed: the message's own markup runs no script and cannot reach the dashboard.
               <iframe className="rendered" title={`HTML of "${message.subject}"`} sandbox="allow-popups allow-popups-to-escape-sandbox" srcDoc={`<base target="_blank">${message.html}`} />
             )}
+            <form className="outcomes" action={simulateOutcomeAction.bind(null, workspaceId, message.id)}>
+              <span className="muted">Simulate the provider:</span>
+              <button className="button secondary" type="submit" name="outcome" value="delivered">Delivered</button>
+              <button className="button secondary" type="submit" name="outcome" value="bounce-permanent">Bounce (permanent)</button>
+              <button className="button secondary" type="submit" name="outcome" value="bounce-transient">Bounce (transient)</button>
+              <button className="button secondary" type="submit" name="outcome" value="complained">Complaint</button>
+            </form>
             <details>
               <summary>Headers</summary>
               <dl className="headers">

@@ -1,0 +1,24 @@
+"use server";
+
+import { notFound, redirect } from "next/navigation";
+import { requireUser } from "@/lib/auth/current-user";
+import { defaultCtx } from "@/lib/context";
+import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
+import { simulateOutcome } from "@/lib/mail/simulate-outcome";
+import { requireMembership } from "@/lib/workspaces/require-membership";
+
+const OUTCOMES: Record<string, DeliveryOutcome> = {
+  delivered: { type: "delivered" },
+  "bounce-permanent": { type: "bounced", bounceType: "permanent" },
+  "bounce-transient": { type: "bounced", bounceType: "transient" },
+  complained: { type: "complained" },
+};
+
+export async function simulateOutcomeAction(workspaceId: string, messageId: string, form: FormData): Promise<void> {
+  const user = await requireUser();
+  const ctx = defaultCtx();
+  await requireMembership(ctx, user.id, workspaceId, notFound);
+  const outcome = OUTCOMES[String(form.get("outcome"))];
+  if (outcome) await simulateOutcome(ctx, messageId, outcome, workspaceId);
+  redirect(`/w/${workspaceId}/mailbox?reported=${encodeURIComponent(String(form.get("outcome")))}`);
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "contacts" ADD COLUMN "transient_bounce_streak" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,23 @@
+import { eq } from "drizzle-orm";
+import type { Ctx } from "@/lib/context";
+import { mailMessages } from "@/lib/db/schema";
+import { applyDeliveryOutcome, type DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
+import { notFound } from "@/lib/errors";
+
+/**
+ * The local mailbox stands in for a provider: its buttons (and `mailbox:event`)
+ * report what a real provider would, through the same code path.
+ */
+export async function simulateOutcome(
+  ctx: Ctx,
+  messageId: string,
+  outcome: DeliveryOutcome,
+  /** From the dashboard: a message of another workspace is not found. */
+  workspaceId?: string,
+): Promise<{ workspaceId: string | null; suppressed: boolean }> {
+  const [message] = await ctx.db.select().from(mailMessages).where(eq(mailMessages.id, messageId));
+  if (!message || (workspaceId && message.workspaceId !== workspaceId)) throw notFound("message_not_found", `No message ${messageId} in the local mailbox.`);
+  if (!message.workspaceId) return { workspaceId: null, suppressed: false };
+  const { suppressed } = await applyDeliveryOutcome(ctx, message.workspaceId, message.toAddress, outcome);
+  return { workspaceId: message.workspaceId, suppressed };
+}
