@@ -5,7 +5,7 @@ import { welcome } from "./welcome";
 
 // The functions' step logic with the steps mocked; the embedded executor tests run them for real.
 describe("workflow step logic", () => {
-  const requested = [{ name: "consent/confirmation.requested", data: { requestId: "cfr_1" } }];
+  const requested: [{ name: string; data: { requestId: string } }] = [{ name: "consent/confirmation.requested", data: { requestId: "cfr_1" } }];
 
   it("confirmation: a request the windows turn down is not mailed", async () => {
     const t = new InngestTestEngine({ function: confirmation });
