@@ -20,6 +20,7 @@ const parallel = eventType("test/parallel");
 const waiting = eventType("test/waiting");
 const campaignEvent = eventType("test/campaign.started");
 const campaignCancelled = eventType("test/campaign.cancelled");
+const scheduled = eventType("test/scheduled", { schema: z.object({ at: z.string() }) });
 
 let flakyFailures = 0;
 const functions = [
@@ -58,6 +59,10 @@ const functions = [
     const [a, b] = await Promise.all([step.run("a", () => (effects.push("a"), 1)), step.run("b", () => (effects.push("b"), 2))]);
     return a + b;
   }),
+  inngest.createFunction({ id: "scheduled", triggers: [scheduled] }, async ({ event, step }) => {
+    await step.sleepUntil("until-time", event.data.at);
+    return step.run("at-time", () => effects.push("at-time"));
+  }),
   inngest.createFunction({ id: "waiting", triggers: [waiting] }, async ({ step }) => {
     await step.waitForEvent("wait", { event: "test/never", timeout: "1h" });
   }),
@@ -95,6 +100,21 @@ describe("embedded executor", () => {
     expect(done).toMatchObject({ status: "completed", result: { greeting: "hello ada", shout: "HELLO ADA" } });
     // step.sendEvent went to the embedded queue and started the flaky function.
     expect(await runsOf("flaky")).toHaveLength(1);
+  });
+
+  it("sleepUntil wakes the run at the given time, not before", async () => {
+    const at = new Date(clock.now().getTime() + 3 * 24 * 60 * 60_000);
+    await executor.enqueue(ctx, [{ name: "test/scheduled", data: { at: at.toISOString() } }]);
+    await executor.runDue(ctx);
+    const [waitingRun] = await runsOf("scheduled");
+    expect(waitingRun).toMatchObject({ status: "pending", wakeAt: at });
+    clock.set(new Date(at.getTime() - 1000));
+    await executor.runDue(ctx);
+    expect(countOf("at-time")).toBe(0);
+    clock.set(at);
+    await executor.runDue(ctx);
+    expect(countOf("at-time")).toBe(1);
+    expect((await runsOf("scheduled"))[0]!.status).toBe("completed");
   });
 
   it("an event id starts a function at most once, however often it is sent", async () => {
