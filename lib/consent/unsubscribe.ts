@@ -43,17 +43,20 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
       const brandTopics = await tx.db.select({ id: topics.id }).from(topics).where(and(eq(topics.brandId, request.brandId!), eq(topics.workspaceId, contact.workspaceId)));
       topicIds = brandTopics.map((t) => t.id);
     }
-    const changedRows = await tx.db
-      .update(subscriptions)
-      .set({ state: "unsubscribed", unsubscribedAt: now, updatedAt: now })
-      .where(
-        and(
-          eq(subscriptions.contactId, contact.id),
-          ne(subscriptions.state, "unsubscribed"),
-          request.scope === "all" ? undefined : topicIds.length > 0 ? inArray(subscriptions.topicId, topicIds) : eq(subscriptions.id, ""),
-        ),
-      )
-      .returning({ id: subscriptions.id });
+    const leaving = request.scope === "all" || topicIds.length > 0;
+    const changedRows = leaving
+      ? await tx.db
+          .update(subscriptions)
+          .set({ state: "unsubscribed", unsubscribedAt: now, updatedAt: now })
+          .where(
+            and(
+              eq(subscriptions.contactId, contact.id),
+              ne(subscriptions.state, "unsubscribed"),
+              request.scope === "all" ? undefined : inArray(subscriptions.topicId, topicIds),
+            ),
+          )
+          .returning({ id: subscriptions.id })
+      : [];
     let changed = changedRows.length > 0;
     if (request.scope === "all" && !contact.optedOutAt) {
       await tx.db.update(contacts).set({ optedOutAt: now, updatedAt: now }).where(eq(contacts.id, contact.id));
