@@ -10,3 +10,8 @@ export const confirmationRequested = eventType("consent/confirmation.requested",
 export const subscriptionConfirmed = eventType("consent/subscription.confirmed", {
   schema: z.object({ subscriptionId: z.string() }),
 });
+
+/** Start (or carry on) dispatching a campaign: at its scheduled time, or now. */
+export const campaignDispatchRequested = eventType("campaign/dispatch.requested", {
+  schema: z.object({ campaignId: z.string(), at: z.string().nullable() }),
+});

@@ -1,5 +1,6 @@
 import { confirmation } from "./functions/confirmation";
+import { dispatchCampaign } from "./functions/dispatch-campaign";
 import { welcome } from "./functions/welcome";
 
 /** Every workflow of the service, served at /api/inngest and run by the embedded executor. */
-export const functions = [confirmation, welcome];
+export const functions = [confirmation, welcome, dispatchCampaign];

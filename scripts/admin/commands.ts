@@ -7,9 +7,15 @@ import { createBrand } from "@/lib/brands/create-brand";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { createList } from "@/lib/lists/create-list";
 import { listMailbox } from "@/lib/mail/list-mailbox";
+import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
+import { createCampaign } from "@/lib/campaigns/save-campaign";
+import { showCampaign } from "@/lib/campaigns/show-campaign";
+import { campaigns } from "@/lib/db/schema";
+import { eq } from "drizzle-orm";
+import { readFileSync } from "node:fs";
 import { simulateOutcome } from "@/lib/mail/simulate-outcome";
 import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
-import { validationFailed } from "@/lib/errors";
+import { notFound, validationFailed } from "@/lib/errors";
 import { archiveTopic } from "@/lib/topics/archive-topic";
 import { createTopic } from "@/lib/topics/create-topic";
 import { createUser } from "@/lib/users/create-user";
@@ -171,6 +177,49 @@ export const commands: Record<string, AdminCommand> = {
       return { message_id: str(v, "message"), type, ...(type === "bounced" ? { bounce_type: bounceType } : {}), suppressed };
     },
   },
+  "campaign:create": {
+    summary: "--workspace ID --brand ID --topic ID [--list ID] --name N --subject S --html FILE [--text FILE]",
+    options: { workspace: string, brand: string, topic: string, list: string, name: string, subject: string, html: string, text: string },
+    required: ["workspace", "brand", "topic", "name", "subject", "html"],
+    run: async (ctx, v) => {
+      const { campaignId } = await createCampaign(ctx, {
+        workspaceId: str(v, "workspace"),
+        brandId: str(v, "brand"),
+        topicId: str(v, "topic"),
+        listId: opt(v, "list"),
+        name: str(v, "name"),
+        subject: str(v, "subject"),
+        html: readFileSync(str(v, "html"), "utf8"),
+        text: opt(v, "text") ? readFileSync(str(v, "text"), "utf8") : undefined,
+      });
+      return { campaign_id: campaignId };
+    },
+  },
+  ...campaignAction("campaign:send", (ctx, w, id) => sendCampaignNow(ctx, w, id)),
+  ...campaignAction("campaign:unschedule", (ctx, w, id) => unscheduleCampaign(ctx, w, id)),
+  ...campaignAction("campaign:pause", (ctx, w, id) => pauseCampaign(ctx, w, id)),
+  ...campaignAction("campaign:resume", (ctx, w, id) => resumeCampaign(ctx, w, id)),
+  ...campaignAction("campaign:cancel", async (ctx, w, id) => (await cancelCampaign(ctx, w, id)).campaign),
+  "campaign:schedule": {
+    summary: "--campaign ID --at TIMESTAMP",
+    options: { campaign: string, at: string },
+    required: ["campaign", "at"],
+    run: async (ctx, v) => {
+      const at = new Date(str(v, "at"));
+      if (Number.isNaN(at.getTime())) throw validationFailed("at", "at: must be a timestamp such as 2026-12-01T09:00:00Z.");
+      const campaign = await scheduleCampaign(ctx, await workspaceOf(ctx, str(v, "campaign")), str(v, "campaign"), at);
+      return { campaign_id: campaign.id, status: campaign.status, scheduled_at: at.toISOString() };
+    },
+  },
+  "campaign:show": {
+    summary: "--campaign ID   (counts, and each recipient not sent to with the reason)",
+    options: { campaign: string },
+    required: ["campaign"],
+    run: async (ctx, v) => {
+      const { campaign, counts, skipped } = await showCampaign(ctx, str(v, "campaign"));
+      return { campaign_id: campaign.id, status: campaign.status, counts, skipped };
+    },
+  },
   "user:create": {
     summary: "--email E --password P [--workspace ID]",
     options: { email: string, password: string, workspace: string },
@@ -181,3 +230,24 @@ export const commands: Record<string, AdminCommand> = {
     },
   },
 };
+
+async function workspaceOf(ctx: Ctx, campaignId: string): Promise<string> {
+  const [campaign] = await ctx.db.select({ workspaceId: campaigns.workspaceId }).from(campaigns).where(eq(campaigns.id, campaignId));
+  if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
+  return campaign.workspaceId;
+}
+
+/** The status commands share one shape: --campaign ID → {campaign_id, status}. */
+function campaignAction(name: string, act: (ctx: Ctx, workspaceId: string, campaignId: string) => Promise<{ id: string; status: string }>): Record<string, AdminCommand> {
+  return {
+    [name]: {
+      summary: "--campaign ID",
+      options: { campaign: string },
+      required: ["campaign"],
+      run: async (ctx, v) => {
+        const campaign = await act(ctx, await workspaceOf(ctx, str(v, "campaign")), str(v, "campaign"));
+        return { campaign_id: campaign.id, status: campaign.status };
+      },
+    },
+  };
+}

@@ -19,6 +19,8 @@ export const sends = pgTable(
     contactId: id("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
     state: text("state", { enum: SEND_STATES }).notNull().default("queued"),
+    /** The dispatch run that moved it to `sending`: after a crash that run (and no other) sends it again. */
+    claimedBy: text("claimed_by"),
     failureReason: text("failure_reason"),
     providerMessageId: text("provider_message_id"),
     acceptedAt: at("accepted_at"),

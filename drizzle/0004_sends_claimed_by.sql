@@ -1,0 +1,1 @@
+ALTER TABLE "sends" ADD COLUMN "claimed_by" text;

@@ -1,0 +1,246 @@
+import { spawn } from "node:child_process";
+import { and, count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inngest, routeEmbeddedEvents } from "@/inngest/client";
+import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
+import { functions } from "@/inngest";
+import { setWorkflowCtx } from "@/inngest/workflow-ctx";
+import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
+import { createCampaign } from "@/lib/campaigns/save-campaign";
+import { showCampaign } from "@/lib/campaigns/show-campaign";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { events, mailMessages, sends, verifiedAddresses, workspaceBilling } from "@/lib/db/schema";
+import { createList } from "@/lib/lists/create-list";
+import { addListMembers } from "@/lib/lists/list-membership";
+import { listMailbox } from "@/lib/mail/list-mailbox";
+import { createSuppression } from "@/lib/suppressions/create-suppression";
+import { subscribeFromForm } from "@/lib/subscriptions/subscribe-from-form";
+import { seedTopic, seedWorkspace, optOut } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
+import { systemClock } from "@/lib/clock";
+import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+
+const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
+const executor = createEmbeddedExecutor({ client: inngest, functions });
+beforeAll(() => {
+  setWorkflowCtx(ctx);
+  routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
+});
+afterAll(() => {
+  setWorkflowCtx(undefined);
+  delete process.env.DISPATCH_BATCH_SIZE;
+  delete process.env.DISPATCH_BATCH_PAUSE_MS;
+});
+
+async function audience(opts: { approved?: boolean; people?: number } = {}) {
+  const { workspaceId, brandId } = await seedWorkspace(ctx);
+  if (opts.approved ?? true) await approveWorkspace(ctx, workspaceId);
+  const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+  const caller = { workspaceId, brandId: null, mode: "live" as const };
+  const ids: string[] = [];
+  for (let i = 0; i < (opts.people ?? 3); i++) ids.push((await upsertContact(ctx, caller, { email: `r${i}@example.com`, firstName: `R${i}`, topicIds: [topicId] })).contact.id);
+  const base = { workspaceId, brandId, topicId, name: "News", subject: "Hi {{contact.first_name}}", html: "<p>Hello {{contact.first_name}} from {{brand.name}}</p>" };
+  return { workspaceId, brandId, topicId, caller, ids, base };
+}
+const mailOf = (workspaceId: string) => listMailbox(ctx, { workspaceId, limit: 1000 });
+const eventTypes = async (workspaceId: string) => (await ctx.db.select().from(events).where(eq(events.workspaceId, workspaceId))).map((e) => e.type);
+async function drain(times = 20) {
+  for (let i = 0; i < times; i++) {
+    clock.advance(1000);
+    await executor.runDue(ctx);
+  }
+}
+
+describe("campaign dispatch", () => {
+  it("audience = confirmed subscribers of the topic, narrowed to the list, minus suppressed addresses and domains and opted-out people, each once", async () => {
+    const { workspaceId, brandId, topicId, caller, base } = await audience({ people: 0 });
+    const { listId } = await createList(ctx, { workspaceId, brandId, name: "Beta" });
+    const make = async (email: string, topics = [topicId]) => (await upsertContact(ctx, caller, { email, firstName: "X", topicIds: topics })).contact.id;
+    const inList = await Promise.all(["in@example.com", "blocked@example.com", "someone@blocked-domain.example", "left@example.com"].map((e) => make(e)));
+    await make("not-in-list@example.com");
+    const other = await seedTopic(ctx, workspaceId, brandId);
+    const otherTopicOnly = await make("other-topic@example.com", [other]);
+    await subscribeFromForm(ctx, caller, { topicId, email: "pending@example.com" });
+    await addListMembers(ctx, caller, listId, [...inList, otherTopicOnly]);
+    await createSuppression(ctx, { workspaceId }, { email: "blocked@example.com" });
+    await createSuppression(ctx, { workspaceId }, { domain: "blocked-domain.example" });
+    await optOut(ctx, inList[3]!, "all");
+
+    const { campaignId } = await createCampaign(ctx, { ...base, listId });
+    await sendCampaignNow(ctx, workspaceId, campaignId);
+    await drain(3);
+    const mail = await mailOf(workspaceId);
+    expect(mail.map((m) => m.to)).toEqual(["in@example.com"]);
+    const { campaign, counts } = await showCampaign(ctx, campaignId);
+    expect(campaign).toMatchObject({ status: "sent", recipientCount: 1 });
+    expect(counts).toMatchObject({ recipients: 1, accepted: 1, failed: 0, skipped: 0 });
+    expect(await eventTypes(workspaceId)).toEqual(expect.arrayContaining(["campaign.sending", "campaign.sent"]));
+  });
+
+  it("every campaign mail carries the unsubscribe link and the one-click headers, the brand's postal address and merged values", async () => {
+    const { workspaceId, base } = await audience({ people: 1 });
+    const { campaignId } = await createCampaign(ctx, base);
+    await sendCampaignNow(ctx, workspaceId, campaignId);
+    await drain(3);
+    const [mail] = await mailOf(workspaceId);
+    expect(mail!.subject).toBe("Hi R0");
+    expect(mail!.html).toContain("Hello R0 from Brand");
+    expect(mail!.headers["List-Unsubscribe"]).toMatch(/^<http.*\/u\/.+>$/);
+    expect(mail!.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    expect(mail!.headers["List-ID"]).toBeDefined();
+    for (const part of [mail!.text, mail!.html]) expect(part).toContain("1 Main Street, Springfield");
+    expect(mail!.links.some((l) => l.includes("/unsubscribe/"))).toBe(true);
+    const [send] = await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId));
+    expect(mail!.headers["Message-ID"]).toBe(`<${send!.id}@${mail!.from.split("@")[1]}>`);
+  });
+
+  it("a recipient missing a used merge tag is skipped: no mail, not counted, email.failed with the tag, listed by campaign:show", async () => {
+    const { workspaceId, caller, topicId, base } = await audience({ people: 2 });
+    await upsertContact(ctx, caller, { email: "nameless@example.com", topicIds: [topicId] });
+    const { campaignId } = await createCampaign(ctx, base);
+    await sendCampaignNow(ctx, workspaceId, campaignId);
+    await drain(3);
+    expect((await mailOf(workspaceId)).map((m) => m.to).sort()).toEqual(["r0@example.com", "r1@example.com"]);
+    const { counts, skipped } = await showCampaign(ctx, campaignId);
+    expect(counts).toMatchObject({ recipients: 3, accepted: 2, skipped: 1 });
+    expect(skipped).toEqual([{ email: "nameless@example.com", reason: "missing_merge_tag:contact.first_name" }]);
+    const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
+    expect(billing!.sendsUsed).toBe(2);
+    const failed = (await ctx.db.select().from(events).where(and(eq(events.workspaceId, workspaceId), eq(events.type, "email.failed"))))[0]!;
+    expect(failed.data).toMatchObject({ email: "nameless@example.com", reason: "missing_merge_tag:contact.first_name", campaign_id: campaignId, send_id: expect.stringMatching(/^snd_/) });
+    const sent = (await ctx.db.select().from(events).where(and(eq(events.workspaceId, workspaceId), eq(events.type, "campaign.sent"))))[0]!;
+    expect(sent.data).toMatchObject({ status: "sent", recipient_count: 3, skipped: 1, failed: 0 });
+  });
+
+  it("a workspace in review sends only to its verified addresses; others fail with recipient_not_verified and are not counted", async () => {
+    const { workspaceId, base } = await audience({ approved: false, people: 2 });
+    await ctx.db.insert(verifiedAddresses).values({ workspaceId, email: "r1@example.com", verifiedAt: clock.now() });
+    const { campaignId } = await createCampaign(ctx, base);
+    await sendCampaignNow(ctx, workspaceId, campaignId);
+    await drain(3);
+    expect((await mailOf(workspaceId)).map((m) => m.to)).toEqual(["r1@example.com"]);
+    expect((await showCampaign(ctx, campaignId)).skipped).toEqual([{ email: "r0@example.com", reason: "recipient_not_verified" }]);
+  });
+
+  it("pause stops between batches and resume continues where it stopped: everyone once", async () => {
+    process.env.DISPATCH_BATCH_SIZE = "2";
+    process.env.DISPATCH_BATCH_PAUSE_MS = "1000";
+    try {
+      const { workspaceId, base } = await audience({ people: 6 });
+      const { campaignId } = await createCampaign(ctx, base);
+      await sendCampaignNow(ctx, workspaceId, campaignId);
+      await executor.runDue(ctx);
+      expect(await mailOf(workspaceId)).toHaveLength(2);
+      await pauseCampaign(ctx, workspaceId, campaignId);
+      await drain(3);
+      expect(await mailOf(workspaceId)).toHaveLength(2);
+      expect((await showCampaign(ctx, campaignId)).campaign.status).toBe("paused");
+      await resumeCampaign(ctx, workspaceId, campaignId);
+      await drain(10);
+      const mail = await mailOf(workspaceId);
+      expect(mail.map((m) => m.to).sort()).toEqual(["r0@example.com", "r1@example.com", "r2@example.com", "r3@example.com", "r4@example.com", "r5@example.com"]);
+      expect((await showCampaign(ctx, campaignId)).campaign.status).toBe("sent");
+      expect(await eventTypes(workspaceId)).toEqual(expect.arrayContaining(["campaign.paused", "campaign.sent"]));
+    } finally {
+      delete process.env.DISPATCH_BATCH_SIZE;
+      delete process.env.DISPATCH_BATCH_PAUSE_MS;
+    }
+  });
+
+  it("cancelled mid-send: queued recipients are not sent to and their quota is refunded; campaign.cancelled fires", async () => {
+    process.env.DISPATCH_BATCH_SIZE = "2";
+    process.env.DISPATCH_BATCH_PAUSE_MS = "1000";
+    try {
+      const { workspaceId, base } = await audience({ people: 5 });
+      const { campaignId } = await createCampaign(ctx, base);
+      await sendCampaignNow(ctx, workspaceId, campaignId);
+      await executor.runDue(ctx);
+      const { refunded } = await cancelCampaign(ctx, workspaceId, campaignId);
+      expect(refunded).toBe(3);
+      await drain(5);
+      expect(await mailOf(workspaceId)).toHaveLength(2);
+      const { campaign, counts } = await showCampaign(ctx, campaignId);
+      expect(campaign.status).toBe("cancelled");
+      expect(counts).toMatchObject({ accepted: 2, cancelled: 3 });
+      const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
+      expect(billing!.sendsUsed).toBe(2);
+      expect(await eventTypes(workspaceId)).toContain("campaign.cancelled");
+    } finally {
+      delete process.env.DISPATCH_BATCH_SIZE;
+      delete process.env.DISPATCH_BATCH_PAUSE_MS;
+    }
+  });
+
+  it("a scheduled campaign waits for its time; unscheduled before it, nothing is sent", async () => {
+    const { workspaceId, base } = await audience({ people: 1 });
+    const { campaignId } = await createCampaign(ctx, base);
+    const at = new Date(clock.now().getTime() + 2 * 60 * 60_000);
+    await scheduleCampaign(ctx, workspaceId, campaignId, at);
+    await drain(2);
+    expect(await mailOf(workspaceId)).toHaveLength(0);
+    clock.set(at);
+    await drain(2);
+    expect(await mailOf(workspaceId)).toHaveLength(1);
+
+    const second = await createCampaign(ctx, { ...base, name: "Later" });
+    const later = new Date(clock.now().getTime() + 60 * 60_000);
+    await scheduleCampaign(ctx, workspaceId, second.campaignId, later);
+    await unscheduleCampaign(ctx, workspaceId, second.campaignId);
+    clock.set(later);
+    await drain(2);
+    expect(await mailOf(workspaceId)).toHaveLength(1);
+    expect((await showCampaign(ctx, second.campaignId)).campaign.status).toBe("draft");
+  });
+
+  it("two dispatch runs racing on one campaign send every recipient exactly once", async () => {
+    process.env.DISPATCH_BATCH_SIZE = "3";
+    try {
+      const { workspaceId, base } = await audience({ people: 12 });
+      const { campaignId } = await createCampaign(ctx, base);
+      await sendCampaignNow(ctx, workspaceId, campaignId);
+      // A second request for the same campaign: two runs, two executors, at once.
+      await executor.enqueue(ctx, [{ name: "campaign/dispatch.requested", id: `race-${campaignId}`, data: { campaignId, at: null } }]);
+      const second = createEmbeddedExecutor({ client: inngest, functions });
+      await Promise.all([executor.runDue(ctx), second.runDue(ctx)]);
+      await drain(3);
+      const mail = await mailOf(workspaceId);
+      expect(mail).toHaveLength(12);
+      expect(new Set(mail.map((m) => m.to)).size).toBe(12);
+      expect((await showCampaign(ctx, campaignId)).counts).toMatchObject({ recipients: 12, accepted: 12 });
+    } finally {
+      delete process.env.DISPATCH_BATCH_SIZE;
+    }
+  });
+});
+
+describe("campaign dispatch across a crash", () => {
+  it("killing the worker at any moment during dispatch and restarting sends every recipient exactly once", async () => {
+    const { workspaceId, base } = await audience({ people: 200 });
+    const { campaignId } = await createCampaign(ctx, base);
+    // The worker runs on real time: queue the dispatch on real time too.
+    await sendCampaignNow({ ...ctx, clock: systemClock }, workspaceId, campaignId);
+    const mailed = async () => (await ctx.db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.workspaceId, workspaceId)))[0]!.n;
+
+    // The worker sends 20 a batch with a second between batches; it is killed mid-campaign.
+    const child = spawn("npx", ["tsx", "--conditions=react-server", "inngest/embedded/testing/dispatch-child.ts"], {
+      env: { ...process.env, DISPATCH_BATCH_SIZE: "20", DISPATCH_BATCH_PAUSE_MS: "1000" },
+      stdio: "ignore",
+    });
+    for (let i = 0; i < 300 && (await mailed()) < 40; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    const before = await mailed();
+    expect(before).toBeGreaterThanOrEqual(40);
+    expect(before).toBeLessThan(200);
+
+    // Its lease runs out and this process carries the same run on.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await drain(10);
+    const mail = await mailOf(workspaceId);
+    expect(mail).toHaveLength(200);
+    expect(new Set(mail.map((m) => m.to)).size).toBe(200);
+    const { campaign, counts } = await showCampaign(ctx, campaignId);
+    expect(campaign.status).toBe("sent");
+    expect(counts).toMatchObject({ recipients: 200, accepted: 200, queued: 0 });
+  });
+});

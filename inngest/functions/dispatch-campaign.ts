@@ -1,0 +1,48 @@
+import { eq } from "drizzle-orm";
+import { inngest } from "@/inngest/client";
+import { campaignDispatchRequested } from "@/inngest/events";
+import { workflowCtx } from "@/inngest/workflow-ctx";
+import { completeCampaign } from "@/lib/campaigns/complete-campaign";
+import { sendNextBatch } from "@/lib/campaigns/send-batch";
+import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
+import { campaigns } from "@/lib/db/schema";
+import { getMailTransport } from "@/lib/mail/get-mail-transport";
+
+/** Recipients per batch and the pause between batches: the provider's throttle (configuration). */
+const batchSize = () => Number(process.env.DISPATCH_BATCH_SIZE || 500);
+const batchPauseMs = () => Number(process.env.DISPATCH_BATCH_PAUSE_MS || 0);
+
+/**
+ * Waits for the scheduled time, snapshots the audience into sends, then
+ * sends batch after batch, checking between batches whether the campaign was
+ * paused or cancelled, and finally records campaign.sent.
+ */
+export const dispatchCampaign = inngest.createFunction(
+  { id: "dispatch-campaign", triggers: [campaignDispatchRequested], retries: 5 },
+  async ({ event, step, runId }) => {
+    const { campaignId, at } = event.data;
+    if (at) {
+      await step.sleepUntil("wait-for-schedule", at);
+      const due = await step.run("start-if-still-scheduled", () => startScheduled(campaignId, at));
+      if (!due) return { stopped: "unscheduled" };
+    }
+    const snapshot = await step.run("snapshot-audience", () => snapshotAudience(workflowCtx(), campaignId));
+    if (snapshot.status !== "sending") return { stopped: snapshot.status };
+    for (let batch = 0; ; batch++) {
+      const result = await step.run(`batch-${batch}`, () => sendNextBatch(workflowCtx(), getMailTransport(), campaignId, batchSize(), runId));
+      if (result.stopped) return { stopped: result.stopped };
+      if (result.remaining === 0) break;
+      if (batchPauseMs() > 0) await step.sleep(`throttle-${batch}`, `${batchPauseMs()}ms`);
+    }
+    return step.run("complete", () => completeCampaign(workflowCtx(), campaignId));
+  },
+);
+
+/** A scheduled campaign starts only if it is still scheduled for this time (it may have been unscheduled or moved). */
+async function startScheduled(campaignId: string, at: string): Promise<boolean> {
+  const ctx = workflowCtx();
+  const [campaign] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
+  if (!campaign || campaign.status !== "scheduled" || campaign.scheduledAt?.toISOString() !== at) return false;
+  await ctx.db.update(campaigns).set({ status: "sending", updatedAt: ctx.clock.now() }).where(eq(campaigns.id, campaignId));
+  return true;
+}

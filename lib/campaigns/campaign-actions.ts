@@ -1,0 +1,82 @@
+import { and, eq, sql } from "drizzle-orm";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { campaigns, sends, workspaceBilling, type CampaignStatus } from "@/lib/db/schema";
+import { notFound } from "@/lib/errors";
+import { emitEvents } from "@/inngest/emit";
+import { campaignDispatchRequested } from "@/inngest/events";
+import { recordCampaignEvent } from "./campaign-events";
+import { assertCanMove } from "./campaign-status";
+
+type CampaignRow = typeof campaigns.$inferSelect;
+
+async function move(ctx: Ctx, workspaceId: string, campaignId: string, to: CampaignStatus, changes: Partial<CampaignRow> = {}) {
+  const [campaign] = await ctx.db.select().from(campaigns).where(and(eq(campaigns.id, campaignId), eq(campaigns.workspaceId, workspaceId))).for("update");
+  if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
+  assertCanMove(campaign.status, to);
+  const now = ctx.clock.now();
+  const [moved] = await ctx.db.update(campaigns).set({ ...changes, status: to, updatedAt: now }).where(eq(campaigns.id, campaignId)).returning();
+  return { before: campaign, campaign: moved! };
+}
+
+/** A dispatch run per request; the event id makes a repeated request start nothing new. */
+function requestDispatch(ctx: Ctx, campaign: CampaignRow, at: Date | null, attempt: string) {
+  return emitEvents(ctx, [{ name: campaignDispatchRequested.name, id: `dispatch-${campaign.id}-${attempt}`, data: { campaignId: campaign.id, at: at?.toISOString() ?? null } }]);
+}
+
+export function sendCampaignNow(ctx: Ctx, workspaceId: string, campaignId: string) {
+  return withTransaction(ctx, async (tx) => {
+    const { campaign } = await move(tx, workspaceId, campaignId, "sending", { scheduledAt: null });
+    await requestDispatch(tx, campaign, null, `now-${tx.clock.now().getTime()}`);
+    return campaign;
+  });
+}
+
+export function scheduleCampaign(ctx: Ctx, workspaceId: string, campaignId: string, at: Date) {
+  return withTransaction(ctx, async (tx) => {
+    const { campaign } = await move(tx, workspaceId, campaignId, "scheduled", { scheduledAt: at });
+    await requestDispatch(tx, campaign, at, `at-${at.getTime()}`);
+    return campaign;
+  });
+}
+
+/** Back to draft; the waiting dispatch run finds it no longer scheduled and does nothing. */
+export function unscheduleCampaign(ctx: Ctx, workspaceId: string, campaignId: string) {
+  return withTransaction(ctx, async (tx) => (await move(tx, workspaceId, campaignId, "draft", { scheduledAt: null })).campaign);
+}
+
+/** Stops between batches; resume carries on where it stopped. */
+export function pauseCampaign(ctx: Ctx, workspaceId: string, campaignId: string) {
+  return withTransaction(ctx, async (tx) => {
+    const { campaign } = await move(tx, workspaceId, campaignId, "paused", { pausedAt: tx.clock.now() });
+    await recordCampaignEvent(tx, campaign, "campaign.paused");
+    return campaign;
+  });
+}
+
+export function resumeCampaign(ctx: Ctx, workspaceId: string, campaignId: string) {
+  return withTransaction(ctx, async (tx) => {
+    const { campaign } = await move(tx, workspaceId, campaignId, "sending", { pausedAt: null });
+    await requestDispatch(tx, campaign, null, `resume-${tx.clock.now().getTime()}`);
+    return campaign;
+  });
+}
+
+/** Queued recipients are not sent to and their reserved allowance is refunded. */
+export function cancelCampaign(ctx: Ctx, workspaceId: string, campaignId: string) {
+  return withTransaction(ctx, async (tx) => {
+    const { before, campaign } = await move(tx, workspaceId, campaignId, "cancelled", { cancelledAt: tx.clock.now() });
+    const dropped = await tx.db
+      .update(sends)
+      .set({ state: "cancelled", updatedAt: tx.clock.now() })
+      .where(and(eq(sends.campaignId, campaignId), eq(sends.state, "queued")))
+      .returning({ id: sends.id });
+    if (dropped.length > 0) {
+      await tx.db
+        .update(workspaceBilling)
+        .set({ sendsUsed: sql`greatest(${workspaceBilling.sendsUsed} - ${dropped.length}, 0)` })
+        .where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
+    }
+    if (before.status !== "scheduled") await recordCampaignEvent(tx, campaign, "campaign.cancelled");
+    return { campaign, refunded: dropped.length };
+  });
+}

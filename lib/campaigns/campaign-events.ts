@@ -1,0 +1,20 @@
+import type { Ctx } from "@/lib/context";
+import { CAMPAIGN_STATUSES, type campaigns } from "@/lib/db/schema";
+import { recordEvent, type EventType } from "@/lib/events/record-event";
+
+type CampaignRow = typeof campaigns.$inferSelect;
+
+/** campaign.* payload of the spec; an unknown status is reported as null rather than guessed. */
+export async function recordCampaignEvent(ctx: Ctx, campaign: CampaignRow, type: EventType, extra: Record<string, unknown> = {}): Promise<void> {
+  const now = ctx.clock.now();
+  await recordEvent(ctx, { workspaceId: campaign.workspaceId, mode: "live" }, type, {
+    campaign_id: campaign.id,
+    campaign_name: campaign.name,
+    subject: campaign.subject,
+    brand_id: campaign.brandId,
+    status: (CAMPAIGN_STATUSES as readonly string[]).includes(campaign.status) ? campaign.status : null,
+    recipient_count: campaign.recipientCount,
+    occurred_at: now.toISOString(),
+    ...extra,
+  }, now);
+}

@@ -1,0 +1,147 @@
+import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { brands, campaigns, contacts, sends, suppressions, verifiedAddresses, workspaceBilling, workspaces } from "@/lib/db/schema";
+import { consentFooter, listHeaders } from "@/lib/consent/list-headers";
+import { recordEvent } from "@/lib/events/record-event";
+import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
+import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+import { renderMergeTags, type MergeValues } from "./merge-tags";
+
+export interface BatchResult {
+  sent: number;
+  failed: number;
+  remaining: number;
+  /** Set when the campaign is no longer sending (paused, cancelled): dispatch stops between batches. */
+  stopped: string | null;
+}
+
+type Claimed = { id: string; contact_id: string; email: string };
+
+/**
+ * Sends the next batch of a campaign. Sends move queued → sending → accepted
+ * in the database; a batch interrupted by a crash leaves rows in `sending`
+ * marked with the claiming run, which takes them first when it resumes and
+ * sends them again with the same send_id as idempotency key (local and
+ * Resend drop the duplicate; SMTP has no such key, so at most one batch can
+ * repeat there). Another run racing on the same campaign never takes them. A recipient missing a used
+ * merge tag, not verified while the workspace is in review, or suppressed
+ * since the snapshot becomes a `failed` send that is not counted.
+ */
+/** Rows left in `sending` by a run that died for good are taken over after this long. */
+const ABANDONED_AFTER_MS = 10 * 60_000;
+
+export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaignId: string, size: number, claimant: string): Promise<BatchResult> {
+  const claim = await withTransaction(ctx, async (tx) => {
+    const [campaign] = await tx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
+    if (!campaign || campaign.status !== "sending") return { stopped: campaign?.status ?? "missing" } as const;
+    const now = tx.clock.now();
+    const rows = await tx.db.execute<Claimed>(sql`
+      update ${sends} set state = 'sending', claimed_by = ${claimant}, updated_at = ${now.toISOString()}
+      where id in (
+        select id from ${sends}
+        where campaign_id = ${campaignId}
+          and (state = 'queued'
+               or (state = 'sending' and (claimed_by = ${claimant} or updated_at < ${new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString()})))
+        order by state desc, id
+        limit ${size}
+        for update skip locked)
+      returning id, contact_id, email`);
+    return { campaign, rows: [...rows] };
+  });
+  if ("stopped" in claim) return { sent: 0, failed: 0, remaining: 0, stopped: claim.stopped ?? "missing" };
+  const { campaign, rows } = claim;
+  if (rows.length === 0) return { sent: 0, failed: 0, remaining: 0, stopped: null };
+
+  const [brand] = await ctx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
+  const [workspace] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, campaign.workspaceId));
+  const emails = rows.map((r) => r.email);
+  const people = new Map(
+    (await ctx.db.select().from(contacts).where(inArray(contacts.id, rows.map((r) => r.contact_id)))).map((c) => [c.id, c]),
+  );
+  const blocked = await ctx.db
+    .select({ email: suppressions.email, domain: suppressions.domain })
+    .from(suppressions)
+    .where(and(eq(suppressions.workspaceId, campaign.workspaceId), or(inArray(suppressions.email, emails), inArray(suppressions.domain, emails.map((e) => e.split("@")[1]!)))));
+  const verified = workspace!.approvedAt
+    ? null
+    : new Set((await ctx.db.select({ email: verifiedAddresses.email }).from(verifiedAddresses).where(and(eq(verifiedAddresses.workspaceId, campaign.workspaceId), inArray(verifiedAddresses.email, emails)))).map((v) => v.email));
+
+  const failures: { id: string; reason: string; contactId: string; email: string }[] = [];
+  const messages: OutgoingMessage[] = [];
+  for (const row of rows) {
+    const contact = people.get(row.contact_id)!;
+    const fail = (reason: string) => failures.push({ id: row.id, reason, contactId: row.contact_id, email: row.email });
+    if (blocked.some((b) => b.email === row.email || b.domain === row.email.split("@")[1])) {
+      fail("suppressed");
+      continue;
+    }
+    if (verified && !verified.has(row.email)) {
+      fail("recipient_not_verified");
+      continue;
+    }
+    const values: MergeValues = (tag) => {
+      const [namespace, name] = tag.split(".") as [string, string];
+      if (namespace === "brand") return { name: brand!.name, legal_name: brand!.legalName, postal_address: brand!.postalAddress, website_url: brand!.websiteUrl }[name];
+      if (name === "email") return contact.email;
+      if (name === "first_name") return contact.firstName;
+      if (name === "last_name") return contact.lastName;
+      const attribute = contact.attributes[name];
+      return attribute === undefined ? undefined : String(attribute);
+    };
+    const subject = renderMergeTags(campaign.subject, values, "header");
+    const html = renderMergeTags(campaign.html, values, "html");
+    const text = renderMergeTags(campaign.text ?? "", values, "text");
+    const missing = "missing" in subject ? subject.missing : "missing" in html ? html.missing : "missing" in text ? text.missing : null;
+    if (missing) {
+      fail(`missing_merge_tag:${missing}`);
+      continue;
+    }
+    // Every campaign mail carries the one-click headers and the visible links: nothing is sent without them.
+    const target = { contactId: contact.id, topicId: campaign.topicId, campaignId: campaign.id };
+    const footer = consentFooter(target, brand!);
+    messages.push({
+      workspaceId: campaign.workspaceId,
+      idempotencyKey: row.id,
+      from: { name: brand!.name, address: brand!.senderEmail },
+      replyTo: brand!.replyTo ?? undefined,
+      to: row.email,
+      subject: (subject as { text: string }).text,
+      html: `${(html as { text: string }).text}${footer.html}`,
+      text: `${(text as { text: string }).text || ""}${footer.text}`,
+      headers: listHeaders(target, brand!),
+    });
+  }
+
+  const now = ctx.clock.now();
+  if (failures.length > 0) {
+    await withTransaction(ctx, async (tx) => {
+      await tx.db.execute(sql`
+        update ${sends} set state = 'failed', failure_reason = v.reason, updated_at = ${now.toISOString()}
+        from json_to_recordset(${JSON.stringify(failures)}::json) as v(id text, reason text)
+        where ${sends}.id = v.id`);
+      // A send that never left the service is not counted against the plan.
+      await tx.db.update(workspaceBilling).set({ sendsUsed: sql`greatest(${workspaceBilling.sendsUsed} - ${failures.length}, 0)` }).where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
+      for (const failure of failures) {
+        await recordEvent(tx, { workspaceId: campaign.workspaceId, mode: "live" }, "email.failed", {
+          send_id: failure.id,
+          campaign_id: campaign.id,
+          campaign_name: campaign.name,
+          contact_id: failure.contactId,
+          email: failure.email,
+          reason: failure.reason,
+          occurred_at: now.toISOString(),
+        }, now);
+      }
+    });
+  }
+  if (messages.length > 0) {
+    const sent = await transport.sendBatch(ctx, messages);
+    const accepted = messages.map((message, i) => ({ id: message.idempotencyKey, pid: sent[i]!.providerMessageId }));
+    await ctx.db.execute(sql`
+      update ${sends} set state = 'accepted', provider_message_id = v.pid, accepted_at = ${now.toISOString()}, updated_at = ${now.toISOString()}
+      from json_to_recordset(${JSON.stringify(accepted)}::json) as v(id text, pid text)
+      where ${sends}.id = v.id and ${sends}.state = 'sending'`);
+  }
+  const [left] = await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from ${sends} where campaign_id = ${campaignId} and state in ('queued', 'sending')`);
+  return { sent: messages.length, failed: failures.length, remaining: Number(left!.n), stopped: null };
+}
