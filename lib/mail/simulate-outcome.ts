@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { mailMessages } from "@/lib/db/schema";
 import { applyDeliveryOutcome, type DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
+import { recordProviderEvent } from "@/lib/deliverability/record-provider-event";
 import { notFound } from "@/lib/errors";
 
 /**
@@ -18,6 +19,9 @@ export async function simulateOutcome(
   const [message] = await ctx.db.select().from(mailMessages).where(eq(mailMessages.id, messageId));
   if (!message || (workspaceId && message.workspaceId !== workspaceId)) throw notFound("message_not_found", `No message ${messageId} in the local mailbox.`);
   if (!message.workspaceId) return { workspaceId: null, suppressed: false };
+  // Campaign mail is keyed by its send id: the outcome is the send's, with its email.* event.
+  const recorded = await recordProviderEvent(ctx, { ...outcome, sendId: message.idempotencyKey, occurredAt: ctx.clock.now() });
+  if (recorded.matched) return { workspaceId: message.workspaceId, suppressed: recorded.suppressed };
   const { suppressed } = await applyDeliveryOutcome(ctx, message.workspaceId, message.toAddress, outcome);
   return { workspaceId: message.workspaceId, suppressed };
 }

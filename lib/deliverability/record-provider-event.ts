@@ -1,0 +1,50 @@
+import { eq } from "drizzle-orm";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { campaigns, sends } from "@/lib/db/schema";
+import { recordEvent } from "@/lib/events/record-event";
+import { applyDeliveryOutcome, type DeliveryOutcome } from "./apply-delivery-outcome";
+
+export type ProviderEvent = DeliveryOutcome & {
+  /** Our send id, or the provider's id for the message. */
+  sendId?: string;
+  providerMessageId?: string;
+  /** Provider's wording, not for parsing. */
+  reason?: string;
+  complaintType?: string;
+  /** When it happened at the provider. */
+  occurredAt: Date;
+};
+
+/**
+ * A provider's report about one campaign send: stamps the send (each outcome
+ * once), applies it to the audience (suppressions, contact status) and
+ * records the matching email.* event. Returns false when no send matches
+ * (mail that is not campaign mail, such as confirmations).
+ */
+export async function recordProviderEvent(ctx: Ctx, event: ProviderEvent): Promise<{ matched: boolean; suppressed: boolean }> {
+  return withTransaction(ctx, async (tx) => {
+    const key = event.sendId ? eq(sends.id, event.sendId) : event.providerMessageId ? eq(sends.providerMessageId, event.providerMessageId) : undefined;
+    if (!key) return { matched: false, suppressed: false };
+    const [row] = await tx.db
+      .select({ send: sends, campaignName: campaigns.name })
+      .from(sends)
+      .innerJoin(campaigns, eq(campaigns.id, sends.campaignId))
+      .where(key)
+      .for("update", { of: sends });
+    if (!row) return { matched: false, suppressed: false };
+    const { send } = row;
+    const stamp =
+      event.type === "delivered" ? (send.deliveredAt ? null : { deliveredAt: event.occurredAt })
+      : event.type === "complained" ? (send.complainedAt ? null : { complainedAt: event.occurredAt })
+      : send.bouncedAt && send.bounceType === event.bounceType ? null : { bouncedAt: event.occurredAt, bounceType: event.bounceType };
+    if (!stamp) return { matched: true, suppressed: false }; // reported before: nothing new
+    await tx.db.update(sends).set({ ...stamp, updatedAt: tx.clock.now() }).where(eq(sends.id, send.id));
+    const { suppressed } = await applyDeliveryOutcome(tx, send.workspaceId, send.email, event);
+    const base = { send_id: send.id, campaign_id: send.campaignId, campaign_name: row.campaignName, contact_id: send.contactId, email: send.email, occurred_at: event.occurredAt.toISOString() };
+    const caller = { workspaceId: send.workspaceId, mode: "live" as const };
+    if (event.type === "delivered") await recordEvent(tx, caller, "email.delivered", base, event.occurredAt);
+    if (event.type === "bounced") await recordEvent(tx, caller, "email.bounced", { ...base, bounce_type: event.bounceType, reason: event.reason ?? null, suppressed }, event.occurredAt);
+    if (event.type === "complained") await recordEvent(tx, caller, "email.complained", { ...base, complaint_type: event.complaintType ?? null, suppressed: true }, event.occurredAt);
+    return { matched: true, suppressed };
+  });
+}
