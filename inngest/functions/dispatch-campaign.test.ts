@@ -79,10 +79,14 @@ describe("campaign dispatch", () => {
 
   it("every campaign mail carries the unsubscribe link and the one-click headers, the brand's postal address and merged values", async () => {
     const { workspaceId, base } = await audience({ people: 1 });
-    const { campaignId } = await createCampaign(ctx, base);
+    const { campaignId } = await createCampaign(ctx, { ...base, html: `${base.html}<a href="https://shop.example/new">New</a>` });
     await sendCampaignNow(ctx, workspaceId, campaignId);
     await drain(3);
     const [mail] = await mailOf(workspaceId);
+    // Body links are tracked (signed redirect); the consent links are not.
+    expect(mail!.links.some((l) => l.includes("/t/c/"))).toBe(true);
+    expect(mail!.links).not.toContain("https://shop.example/new");
+    expect(mail!.html).toMatch(/<img src="[^"]*\/t\/o\//);
     expect(mail!.subject).toBe("Hi R0");
     expect(mail!.html).toContain("Hello R0 from Brand");
     expect(mail!.headers["List-Unsubscribe"]).toMatch(/^<http.*\/u\/.+>$/);

@@ -5,6 +5,7 @@ import { consentFooter, listHeaders } from "@/lib/consent/list-headers";
 import { recordEvent } from "@/lib/events/record-event";
 import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+import { addTracking } from "@/lib/tracking/tracking-links";
 import { renderMergeTags, type MergeValues } from "./merge-tags";
 
 export interface BatchResult {
@@ -106,7 +107,7 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
       replyTo: brand!.replyTo ?? undefined,
       to: row.email,
       subject: (subject as { text: string }).text,
-      html: `${(html as { text: string }).text}${footer.html}`,
+      html: `${addTracking((html as { text: string }).text, row.id)}${footer.html}`,
       text: `${(text as { text: string }).text || ""}${footer.text}`,
       headers: listHeaders(target, brand!),
     });

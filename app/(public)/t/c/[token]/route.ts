@@ -1,0 +1,15 @@
+import { defaultCtx } from "@/lib/context";
+import { countryFrom, describeClient } from "@/lib/tracking/describe-client";
+import { recordClick } from "@/lib/tracking/record-engagement";
+import { readClickToken } from "@/lib/tracking/tracking-links";
+
+// GET /t/c/{token} — a tracked link: records the click and redirects to the URL signed into the token, nowhere else.
+export async function GET(request: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
+  const click = readClickToken((await params).token);
+  if (!click) return new Response("This link is not valid.", { status: 400 });
+  const { deviceType, client } = describeClient(request.headers.get("user-agent"));
+  await recordClick(defaultCtx(), click.sendId, { url: click.url, country: countryFrom(request.headers), deviceType, client }).catch((error) =>
+    console.error("click not recorded", error),
+  );
+  return new Response(null, { status: 302, headers: { location: click.url, "cache-control": "no-store" } });
+}
