@@ -9,8 +9,9 @@ import { recordCampaignEvent } from "./campaign-events";
  * narrowed to the list when there is one, minus addresses and domains that
  * are suppressed and people who opted out of everything; each contact once.
  * The send allowance is reserved for them, the campaign becomes `sending`
- * and campaign.sending is recorded. Done once: a retried step finds the
- * snapshot taken and changes nothing.
+ * and campaign.sending is recorded. Done once, in one transaction with the
+ * campaign row locked: a retried step finds the snapshot taken and changes
+ * nothing, and a failed one left nothing behind.
  */
 export async function snapshotAudience(ctx: Ctx, campaignId: string): Promise<{ status: string; recipients: number }> {
   return withTransaction(ctx, async (tx) => {
@@ -28,10 +29,9 @@ export async function snapshotAudience(ctx: Ctx, campaignId: string): Promise<{ 
         join contacts c on c.id = s.contact_id
         where s.topic_id = ${campaign.topicId} and s.state = 'subscribed' and c.opted_out_at is null
           ${campaign.listId ? sql`and exists (select 1 from list_members m where m.list_id = ${campaign.listId} and m.contact_id = c.id)` : sql``}
-          and not exists (
-            select 1 from suppressions x
-            where x.workspace_id = c.workspace_id and (x.email = c.email or x.domain = split_part(c.email, '@', 2)))
-        on conflict (campaign_id, contact_id) do nothing
+          -- Two probes, each on its own unique index; one OR-ed probe would use neither.
+          and not exists (select 1 from suppressions x where x.workspace_id = c.workspace_id and x.email = c.email)
+          and not exists (select 1 from suppressions x where x.workspace_id = c.workspace_id and x.domain = split_part(c.email, '@', 2))
         returning 1)
       select count(*)::int as n from added`);
     const recipients = Number(inserted[0]!.n);

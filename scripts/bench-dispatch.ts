@@ -1,0 +1,109 @@
+// npm run bench:dispatch — on a fresh embedded database:
+//  1. the audience snapshot of a campaign to 1,000,000 confirmed subscribers (list filter, 1 % suppressed);
+//  2. dispatch of 100,000 mails through the SMTP transport to a local SMTP sink, run by the embedded
+//     executor as the app runs it, with peak memory of this process.
+// Options: --subscribers N (default 1000000), --mails N (default 100000), --batch N (default 500).
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { eq, sql } from "drizzle-orm";
+
+const { values: options } = parseArgs({
+  options: { subscribers: { type: "string", default: "1000000" }, mails: { type: "string", default: "100000" }, batch: { type: "string", default: "500" } },
+});
+const SUBSCRIBERS = Number(options.subscribers);
+const MAILS = Number(options.mails);
+const SINK_PORT = 2526;
+
+const dataDir = path.resolve(".data", `bench-dispatch-${Date.now()}`);
+process.env.DATA_DIR = dataDir;
+delete process.env.DATABASE_URL;
+process.env.MAIL_TRANSPORT = "smtp";
+process.env.SMTP_URL = `smtp://127.0.0.1:${SINK_PORT}`;
+process.env.SMTP_POOL_SIZE = "8";
+process.env.DISPATCH_BATCH_SIZE = options.batch;
+
+// Imported after the environment is set: the transport and pool read it.
+const { openDatabase } = await import("@/lib/db/database");
+const { defaultCtx } = await import("@/lib/context");
+const { closeDb } = await import("@/lib/db/client");
+const { campaigns } = await import("@/lib/db/schema");
+const { snapshotAudience } = await import("@/lib/campaigns/snapshot-audience");
+const { sendCampaignNow } = await import("@/lib/campaigns/campaign-actions");
+const { createEmbeddedExecutor } = await import("@/inngest/embedded/executor");
+const { inngest, routeEmbeddedEvents } = await import("@/inngest/client");
+const { functions } = await import("@/inngest");
+const { getMailTransport } = await import("@/lib/mail/get-mail-transport");
+
+const database = await openDatabase();
+const ctx = defaultCtx();
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+const seconds = (ms: number) => (ms / 1000).toFixed(2);
+
+try {
+  // A workspace with two topics: one of SUBSCRIBERS confirmed subscribers (all on the list, 1 % suppressed), one of MAILS.
+  const ws = "ws_bench0000000000000000000000";
+  const br = "br_bench0000000000000000000000";
+  const big = "tp_bench0000000000000000000big";
+  const small = "tp_bench000000000000000000small";
+  const list = "ls_bench0000000000000000000000";
+  const seedStart = Date.now();
+  await ctx.db.execute(sql`insert into workspaces (id, name, approved_at) values (${ws}, 'Bench', now())`);
+  await ctx.db.execute(sql`insert into workspace_billing (workspace_id, stage, stage_entered_at, send_allowance, period_started_at) values (${ws}, 'active', now(), 10000000, now())`);
+  await ctx.db.execute(sql`insert into brands (id, workspace_id, name, legal_name, postal_address, website_url, sender_email, review_status) values (${br}, ${ws}, 'Bench', 'Bench Ltd', '1 Way', 'https://bench.example', 'news@bench.example', 'approved')`);
+  await ctx.db.execute(sql`insert into topics (id, workspace_id, brand_id, name, requires_confirmation) values (${big}, ${ws}, ${br}, 'Big', false), (${small}, ${ws}, ${br}, 'Small', false)`);
+  await ctx.db.execute(sql`insert into lists (id, workspace_id, brand_id, name) values (${list}, ${ws}, ${br}, 'Everyone')`);
+  const total = Math.max(SUBSCRIBERS, MAILS);
+  for (let start = 0; start < total; start += 250_000) {
+    const end = Math.min(start + 250_000, total) - 1;
+    await ctx.db.execute(sql`insert into contacts (id, workspace_id, email, first_name)
+      select 'ct_' || lpad(to_hex(i), 26, '0'), ${ws}, 'person' || i || '@bench.example', 'P' || i from generate_series(${start}::int, ${end}::int) i`);
+  }
+  await ctx.db.execute(sql`insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source)
+    select 'sub_b' || lpad(to_hex(i), 25, '0'), ${ws}, 'ct_' || lpad(to_hex(i), 26, '0'), ${big}, 'subscribed', 'api' from generate_series(0, ${SUBSCRIBERS - 1}::int) i`);
+  await ctx.db.execute(sql`insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source)
+    select 'sub_s' || lpad(to_hex(i), 25, '0'), ${ws}, 'ct_' || lpad(to_hex(i), 26, '0'), ${small}, 'subscribed', 'api' from generate_series(0, ${MAILS - 1}::int) i`);
+  await ctx.db.execute(sql`insert into list_members (list_id, contact_id, workspace_id) select ${list}, 'ct_' || lpad(to_hex(i), 26, '0'), ${ws} from generate_series(0, ${SUBSCRIBERS - 1}::int) i`);
+  await ctx.db.execute(sql`insert into suppressions (id, workspace_id, email, reason)
+    select 'sup_' || lpad(to_hex(i), 26, '0'), ${ws}, 'person' || i || '@bench.example', 'manual' from generate_series(0, ${SUBSCRIBERS - 1}::int, 100) i where i >= ${MAILS}::int`);
+  await ctx.db.execute(sql`analyze`);
+  console.log(`seeded ${total.toLocaleString("en")} contacts in ${seconds(Date.now() - seedStart)} s`);
+
+  // 1. The audience snapshot.
+  const bigCampaign = "cmp_bench000000000000000000big";
+  await ctx.db.insert(campaigns).values({ id: bigCampaign, workspaceId: ws, brandId: br, topicId: big, listId: list, name: "Big", subject: "Hi", html: "<p>Hi</p>", status: "sending" });
+  const snapStart = Date.now();
+  const { recipients } = await snapshotAudience(ctx, bigCampaign);
+  const snapMs = Date.now() - snapStart;
+  console.log(`snapshot: ${recipients.toLocaleString("en")} recipients of ${SUBSCRIBERS.toLocaleString("en")} subscribers in ${seconds(snapMs)} s (goal ≤ 5 s)`);
+
+  // 2. Dispatch through SMTP to the sink, run by the embedded executor.
+  // Started with node itself (not npx) so that SIGTERM reaches it and it reports what it received.
+  const sink = spawn(process.execPath, ["--import", "tsx", "scripts/bench/smtp-sink.ts"], { env: { ...process.env, PORT: String(SINK_PORT) }, stdio: ["ignore", "pipe", "inherit"] });
+  let sinkOutput = "";
+  sink.stdout.on("data", (chunk) => (sinkOutput += chunk));
+  while (!sinkOutput.includes("ready")) await new Promise((resolve) => setTimeout(resolve, 100));
+  const executor = createEmbeddedExecutor({ client: inngest, functions });
+  routeEmbeddedEvents((events) => executor.enqueue(ctx, events));
+  const smallCampaign = "cmp_bench00000000000000000small";
+  await ctx.db.insert(campaigns).values({ id: smallCampaign, workspaceId: ws, brandId: br, topicId: small, name: "Small", subject: "Hello {{contact.first_name}}", html: '<p>Hello {{contact.first_name}}, see <a href="https://bench.example/news">the news</a>.</p>', text: "Hello {{contact.first_name}}" });
+  peakRss = process.memoryUsage().rss;
+  const sendStart = Date.now();
+  await sendCampaignNow(ctx, ws, smallCampaign);
+  while ((await ctx.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, smallCampaign)))[0]!.status !== "sent") {
+    await executor.runDue(ctx);
+  }
+  const sendMs = Date.now() - sendStart;
+  sink.kill("SIGTERM");
+  await new Promise((resolve) => sink.once("exit", resolve));
+  await getMailTransport().close();
+  console.log(`dispatch: ${MAILS.toLocaleString("en")} mails through SMTP in ${seconds(sendMs)} s = ${Math.round(MAILS / (sendMs / 1000)).toLocaleString("en")} mails/s (goal ≥ 1,000/s); sink ${sinkOutput.trim().split("\n").at(-1)}`);
+  console.log(`peak memory of the dispatching process: ${Math.round(peakRss / 1024 / 1024)} MiB RSS (batch ${options.batch}, ${process.env.SMTP_POOL_SIZE} SMTP connections)`);
+} finally {
+  clearInterval(sampler);
+  await closeDb();
+  await database.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
