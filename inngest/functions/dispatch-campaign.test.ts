@@ -65,6 +65,9 @@ describe("campaign dispatch", () => {
     await createSuppression(ctx, { workspaceId }, { email: "blocked@example.com" });
     await createSuppression(ctx, { workspaceId }, { domain: "blocked-domain.example" });
     await optOut(ctx, inList[3]!, "all");
+    // A domain suppression blocks every address at that domain, now and later.
+    const later = await make("newcomer@blocked-domain.example");
+    await addListMembers(ctx, caller, listId, [later]);
 
     const { campaignId } = await createCampaign(ctx, { ...base, listId });
     await sendCampaignNow(ctx, workspaceId, campaignId);

@@ -2,6 +2,7 @@ import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, campaigns, contacts, sends, suppressions, verifiedAddresses, workspaceBilling, workspaces } from "@/lib/db/schema";
 import { consentFooter, listHeaders } from "@/lib/consent/list-headers";
+import { emailEventBase } from "@/lib/events/email-event-base";
 import { recordEvent } from "@/lib/events/record-event";
 import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
@@ -123,15 +124,8 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
       // A send that never left the service is not counted against the plan.
       await tx.db.update(workspaceBilling).set({ sendsUsed: sql`greatest(${workspaceBilling.sendsUsed} - ${failures.length}, 0)` }).where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
       for (const failure of failures) {
-        await recordEvent(tx, { workspaceId: campaign.workspaceId, mode: "live" }, "email.failed", {
-          send_id: failure.id,
-          campaign_id: campaign.id,
-          campaign_name: campaign.name,
-          contact_id: failure.contactId,
-          email: failure.email,
-          reason: failure.reason,
-          occurred_at: now.toISOString(),
-        }, now);
+        const send = { id: failure.id, campaignId: campaign.id, contactId: failure.contactId, email: failure.email };
+        await recordEvent(tx, { workspaceId: campaign.workspaceId, mode: "live" }, "email.failed", { ...emailEventBase(send, campaign.name, now), reason: failure.reason }, now);
       }
     });
   }

@@ -1,8 +1,5 @@
+import { appUrl } from "@/lib/runtime/app-url";
 import { signToken, verifyToken } from "@/lib/tokens/signed-token";
-
-function appUrl(): string {
-  return (process.env.APP_URL || "http://localhost:3000").replace(/\/+$/, "");
-}
 
 /** The double opt-in link: names the confirmation request (and so its subscription and sending time). */
 export function confirmationUrl(requestId: string): string {

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
+import { emailEventBase } from "@/lib/events/email-event-base";
 import { recordEvent } from "@/lib/events/record-event";
 import { applyDeliveryOutcome, type DeliveryOutcome } from "./apply-delivery-outcome";
 
@@ -40,7 +41,7 @@ export async function recordProviderEvent(ctx: Ctx, event: ProviderEvent): Promi
     if (!stamp) return { matched: true, suppressed: false }; // reported before: nothing new
     await tx.db.update(sends).set({ ...stamp, updatedAt: tx.clock.now() }).where(eq(sends.id, send.id));
     const { suppressed } = await applyDeliveryOutcome(tx, send.workspaceId, send.email, event);
-    const base = { send_id: send.id, campaign_id: send.campaignId, campaign_name: row.campaignName, contact_id: send.contactId, email: send.email, occurred_at: event.occurredAt.toISOString() };
+    const base = emailEventBase(send, row.campaignName, event.occurredAt);
     const caller = { workspaceId: send.workspaceId, mode: "live" as const };
     if (event.type === "delivered") await recordEvent(tx, caller, "email.delivered", base, event.occurredAt);
     if (event.type === "bounced") await recordEvent(tx, caller, "email.bounced", { ...base, bounce_type: event.bounceType, reason: event.reason ?? null, suppressed }, event.occurredAt);

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
+import { emailEventBase } from "@/lib/events/email-event-base";
 import { recordEvent } from "@/lib/events/record-event";
 import type { DeviceType } from "./describe-client";
 
@@ -14,8 +15,7 @@ async function loadSend(ctx: Ctx, sendId: string) {
 }
 
 function base(row: NonNullable<Awaited<ReturnType<typeof loadSend>>>, at: Date) {
-  const { send } = row;
-  return { send_id: send.id, campaign_id: send.campaignId, campaign_name: row.campaignName, contact_id: send.contactId, email: send.email, occurred_at: at.toISOString() };
+  return emailEventBase(row.send, row.campaignName, at);
 }
 
 /** The pixel loaded: weak evidence only (image proxies and prefetching load it too). */

@@ -1,9 +1,6 @@
 import { signToken, verifyToken } from "@/lib/tokens/signed-token";
 import { escapeHtml } from "@/lib/mail/escape-html";
-
-function appUrl(): string {
-  return (process.env.APP_URL || "http://localhost:3000").replace(/\/+$/, "");
-}
+import { appUrl } from "@/lib/runtime/app-url";
 
 export function openPixelUrl(sendId: string): string {
   return `${appUrl()}/t/o/${signToken("open", { s: sendId })}`;

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { BrandFooter } from "@/components/brand-footer";
+import { InvalidLink } from "@/components/invalid-link";
 import { confirmSubscription } from "@/lib/consent/confirm-subscription";
 import { defaultCtx } from "@/lib/context";
 import { signUpAgainAction } from "./actions";
@@ -16,12 +17,7 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
   const result = await confirmSubscription(defaultCtx(), token, { ip, userAgent: requestHeaders.get("user-agent") });
 
   if (result.outcome === "invalid") {
-    return (
-      <>
-        <h1>This link does not work</h1>
-        <p>It may have been copied incompletely. Open it again from the email you received.</p>
-      </>
-    );
+    return <InvalidLink />;
   }
   const { brand, topic } = result;
   return (

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { BrandFooter } from "@/components/brand-footer";
+import { InvalidLink } from "@/components/invalid-link";
 import { readPreferencesToken } from "@/lib/consent/links";
 import { loadPreferences } from "@/lib/consent/preferences";
 import { defaultCtx } from "@/lib/context";
@@ -14,12 +15,7 @@ export default async function PreferencesPage({ params, searchParams }: { params
   const link = readPreferencesToken(token);
   const preferences = link ? await loadPreferences(defaultCtx(), link.contactId, link.brandId) : null;
   if (!preferences) {
-    return (
-      <>
-        <h1>This link does not work</h1>
-        <p>It may have been copied incompletely. Open it again from the email you received.</p>
-      </>
-    );
+    return <InvalidLink />;
   }
   const save = savePreferencesAction.bind(null, token);
   return (

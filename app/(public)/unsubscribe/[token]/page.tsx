@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { BrandFooter } from "@/components/brand-footer";
+import { InvalidLink } from "@/components/invalid-link";
 import { readUnsubscribeToken } from "@/lib/consent/links";
 import { getUnsubscribeView } from "@/lib/consent/unsubscribe-view";
 import { defaultCtx } from "@/lib/context";
@@ -14,12 +15,7 @@ export default async function UnsubscribePage({ params, searchParams }: { params
   const target = readUnsubscribeToken(token);
   const view = target ? await getUnsubscribeView(defaultCtx(), target) : null;
   if (!view) {
-    return (
-      <>
-        <h1>This link does not work</h1>
-        <p>It may have been copied incompletely. Open it again from the email you received.</p>
-      </>
-    );
+    return <InvalidLink />;
   }
   return (
     <>
