@@ -15,3 +15,8 @@ export const subscriptionConfirmed = eventType("consent/subscription.confirmed",
 export const campaignDispatchRequested = eventType("campaign/dispatch.requested", {
   schema: z.object({ campaignId: z.string(), at: z.string().nullable() }),
 });
+
+/** Deliver one event to one endpoint (a delivery row), retrying on the schedule; `generation` says which run owns it. */
+export const webhookDeliveryRequested = eventType("webhook/delivery.requested", {
+  schema: z.object({ deliveryId: z.string(), generation: z.number(), orderKey: z.string() }),
+});

@@ -7,7 +7,7 @@ import { workflowsAreEmbedded } from "./mode";
 /** In the app process: start the embedded executor unless an Inngest server runs the workflows. */
 export async function startWorkflows(): Promise<void> {
   if (!workflowsAreEmbedded()) return;
-  const executor = createEmbeddedExecutor({ client: inngest, functions });
+  const executor = createEmbeddedExecutor({ client: inngest, functions, workers: Number(process.env.WORKFLOW_WORKERS || 8) });
   routeEmbeddedEvents((events) => executor.enqueue(defaultCtx(), events));
   await executor.start(defaultCtx());
 }

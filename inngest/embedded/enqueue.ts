@@ -43,9 +43,10 @@ export async function enqueueEvents(ctx: Ctx, registry: RegisteredFunction[], ev
           );
       }
       if (!registered.events.includes(event.name)) continue;
+      const concurrencyKey = registered.concurrencyKey === null ? null : `${registered.slug}:${String(event.data[registered.concurrencyKey] ?? "")}`;
       await ctx.db
         .insert(workflowRuns)
-        .values({ id: newId("run"), functionId: registered.slug, event, wakeAt: now, createdAt: now, updatedAt: now })
+        .values({ id: newId("run"), functionId: registered.slug, event, wakeAt: now, concurrencyKey, createdAt: now, updatedAt: now })
         .onConflictDoNothing();
     }
   }

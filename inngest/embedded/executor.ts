@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, lte, or } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import { durationToMs, type Inngest, type InngestFunction } from "inngest";
 import { serve } from "inngest/edge";
 import { withTransaction, type Ctx } from "@/lib/context";
@@ -23,6 +23,8 @@ export interface ExecutorOptions {
   /** How long a claimed run stays with one executor; after that (a crash) another takes it over. */
   leaseMs?: number;
   pollMs?: number;
+  /** Runs worked on at once. A run waiting on the network (a webhook receiver, a provider) holds one. */
+  workers?: number;
 }
 
 const MAX_BACKOFF_MS = 10 * 60_000;
@@ -47,8 +49,12 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
   const bySlug = new Map(registry.map((r) => [r.slug, r]));
   const handler = serve({ client: options.client, functions: options.functions });
   const leaseMs = options.leaseMs ?? 60_000;
+  const workers = options.workers ?? 1;
   let timer: NodeJS.Timeout | undefined;
   let draining: Promise<number> | undefined;
+  /** Concurrency keys of the runs this executor is working on; claims are made one at a time. */
+  const keysInHand = new Set<string>();
+  let claiming: Promise<unknown> = Promise.resolve();
 
   async function invoke(run: Run, registered: RegisteredFunction, stepId = "step", disableImmediate = false) {
     const body = {
@@ -82,20 +88,47 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
     };
   }
 
-  /** Claims the next due run, or null. Skips rows another executor holds. */
-  async function claim(ctx: Ctx): Promise<Run | null> {
+  /**
+   * Claims the next due run, or null. Skips rows another executor holds, and
+   * runs whose concurrency key is taken: by a run in this executor's hands or
+   * by a leased run elsewhere. Claims are serialised within the executor, so
+   * of two due runs sharing a key the older is always taken first.
+   */
+  function claim(ctx: Ctx): Promise<Run | null> {
+    const claimed = claiming.then(() => claimOne(ctx));
+    claiming = claimed.catch(() => undefined);
+    return claimed;
+  }
+
+  async function claimOne(ctx: Ctx): Promise<Run | null> {
     const now = ctx.clock.now();
+    const taken = [...keysInHand];
     return withTransaction(ctx, async (tx) => {
       const [due] = await tx.db
         .select()
         .from(workflowRuns)
-        .where(and(eq(workflowRuns.status, "pending"), lte(workflowRuns.wakeAt, now), or(isNull(workflowRuns.leaseUntil), lt(workflowRuns.leaseUntil, now))))
-        .orderBy(asc(workflowRuns.wakeAt))
+        .where(
+          and(
+            eq(workflowRuns.status, "pending"),
+            lte(workflowRuns.wakeAt, now),
+            or(isNull(workflowRuns.leaseUntil), lt(workflowRuns.leaseUntil, now)),
+            or(
+              isNull(workflowRuns.concurrencyKey),
+              and(
+                taken.length ? notInArray(workflowRuns.concurrencyKey, taken) : undefined,
+                // Qualified by hand: in a one-table select Drizzle renders a column bare, which would bind to `held`.
+                sql`not exists (select 1 from workflow_runs held where held.concurrency_key = "workflow_runs"."concurrency_key" and held.status = 'pending' and held.lease_until >= ${now.toISOString()}::timestamptz)`,
+              ),
+            ),
+          ),
+        )
+        .orderBy(asc(workflowRuns.wakeAt), asc(workflowRuns.id))
         .limit(1)
         .for("update", { skipLocked: true });
       if (!due) return null;
       const leaseUntil = new Date(now.getTime() + leaseMs);
       await tx.db.update(workflowRuns).set({ leaseUntil }).where(eq(workflowRuns.id, due.id));
+      if (due.concurrencyKey) keysInHand.add(due.concurrencyKey);
       return { ...due, leaseUntil };
     });
   }
@@ -184,19 +217,24 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
     }
   }
 
-  /** Runs everything due now, one run at a time; resolves with how many runs were worked on. */
+  /** Runs everything due now, with `workers` runs at a time; resolves with how many runs were worked on. */
   async function runDue(ctx: Ctx): Promise<number> {
     await fireDueCrons(ctx, registry);
     let count = 0;
-    for (let run = await claim(ctx); run; run = await claim(ctx)) {
-      count++;
-      try {
-        await advance(ctx, run);
-      } catch (error) {
-        // A fault of ours, not the function's: leave the run to be retried when the lease expires.
-        console.error(`embedded executor: run ${run.id} of ${run.functionId}`, error);
+    const worker = async () => {
+      for (let run = await claim(ctx); run; run = await claim(ctx)) {
+        count++;
+        try {
+          await advance(ctx, run);
+        } catch (error) {
+          // A fault of ours, not the function's: leave the run to be retried when the lease expires.
+          console.error(`embedded executor: run ${run.id} of ${run.functionId}`, error);
+        } finally {
+          if (run.concurrencyKey) keysInHand.delete(run.concurrencyKey);
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: workers }, worker));
     return count;
   }
 

@@ -1,7 +1,8 @@
 import type { Caller } from "@/lib/caller";
-import type { Ctx } from "@/lib/context";
+import { withTransaction, type Ctx } from "@/lib/context";
 import { events } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+import { queueDeliveries } from "@/lib/webhooks/queue-deliveries";
 
 export const EVENT_TYPES = [
   "contact.subscribed", "contact.unsubscribed",
@@ -11,9 +12,9 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
- * Writes an event to the outbox, in the caller's transaction so it exists
- * exactly when the change does. Test-key actions record nothing: no webhook
- * ever fires for them.
+ * Writes an event to the outbox with a delivery for each endpoint that wants
+ * it, in the caller's transaction so they exist exactly when the change does.
+ * Test-key actions record nothing: no webhook ever fires for them.
  */
 export async function recordEvent(
   ctx: Ctx,
@@ -23,5 +24,9 @@ export async function recordEvent(
   occurredAt: Date,
 ): Promise<void> {
   if (caller.mode === "test") return;
-  await ctx.db.insert(events).values({ id: newId("evt"), workspaceId: caller.workspaceId, type, data, occurredAt, createdAt: ctx.clock.now() });
+  await withTransaction(ctx, async (tx) => {
+    const event = { id: newId("evt"), workspaceId: caller.workspaceId, type, data, occurredAt, createdAt: tx.clock.now() };
+    await tx.db.insert(events).values(event);
+    await queueDeliveries(tx, event);
+  });
 }

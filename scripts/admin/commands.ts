@@ -1,24 +1,25 @@
+import { readFileSync } from "node:fs";
 import type { ParseArgsConfig } from "node:util";
-import type { Ctx } from "@/lib/context";
+import { eq } from "drizzle-orm";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { approveBrand } from "@/lib/brands/approve-brand";
 import { createBrand } from "@/lib/brands/create-brand";
-import { defineAttribute } from "@/lib/contacts/define-attribute";
-import { createList } from "@/lib/lists/create-list";
-import { listMailbox } from "@/lib/mail/list-mailbox";
 import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
+import { defineAttribute } from "@/lib/contacts/define-attribute";
+import type { Ctx } from "@/lib/context";
 import { campaigns } from "@/lib/db/schema";
-import { eq } from "drizzle-orm";
-import { readFileSync } from "node:fs";
-import { simulateOutcome } from "@/lib/mail/simulate-outcome";
 import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
 import { notFound, validationFailed } from "@/lib/errors";
+import { createList } from "@/lib/lists/create-list";
+import { listMailbox } from "@/lib/mail/list-mailbox";
+import { simulateOutcome } from "@/lib/mail/simulate-outcome";
 import { archiveTopic } from "@/lib/topics/archive-topic";
 import { createTopic } from "@/lib/topics/create-topic";
 import { createUser } from "@/lib/users/create-user";
+import { createEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
@@ -218,6 +219,54 @@ export const commands: Record<string, AdminCommand> = {
     run: async (ctx, v) => {
       const { campaign, counts, skipped } = await showCampaign(ctx, str(v, "campaign"));
       return { campaign_id: campaign.id, status: campaign.status, counts, skipped };
+    },
+  },
+  "webhook:create": {
+    summary: "--workspace ID --url U [--event E]...   (no --event: every event; prints the signing secret once)",
+    options: { workspace: string, url: string, event: { type: "string", multiple: true } },
+    required: ["workspace", "url"],
+    run: async (ctx, v) => {
+      const { endpointId, secret } = await createEndpoint(ctx, { workspaceId: str(v, "workspace"), url: str(v, "url"), eventTypes: (v.event as string[] | undefined) ?? [] });
+      return { endpoint_id: endpointId, secret };
+    },
+  },
+  "webhook:rotate": {
+    summary: "--endpoint ID   (new signing secret for the next delivery; deliveries being retried are retried with it now)",
+    options: { endpoint: string },
+    required: ["endpoint"],
+    run: async (ctx, v) => {
+      const { secret, retried } = await rotateSecret(ctx, str(v, "endpoint"));
+      return { secret, retried };
+    },
+  },
+  "webhook:deliveries": {
+    summary: "--endpoint ID   (every delivery with each attempt: status code, latency, response excerpt)",
+    options: { endpoint: string },
+    required: ["endpoint"],
+    run: async (ctx, v) => {
+      const { endpoint, deliveries } = await listDeliveries(ctx, str(v, "endpoint"));
+      return {
+        endpoint_id: endpoint.id,
+        url: endpoint.url,
+        enabled: endpoint.enabled,
+        disabled_at: endpoint.disabledAt?.toISOString() ?? null,
+        disabled_reason: endpoint.disabledReason,
+        deliveries: deliveries.map((delivery) => ({
+          delivery_id: delivery.id,
+          event_id: delivery.eventId,
+          event_type: delivery.eventType,
+          status: delivery.status,
+          attempt_count: delivery.attemptCount,
+          next_attempt_at: delivery.nextAttemptAt?.toISOString() ?? null,
+          attempts: delivery.attempts.map((attempt) => ({
+            attempted_at: attempt.attemptedAt.toISOString(),
+            status_code: attempt.statusCode,
+            latency_ms: attempt.latencyMs,
+            response_excerpt: attempt.responseExcerpt,
+            error: attempt.error,
+          })),
+        })),
+      };
     },
   },
   "user:create": {

@@ -16,6 +16,9 @@ export const webhookEndpoints = pgTable(
     enabled: boolean("enabled").notNull().default(true),
     disabledAt: at("disabled_at"),
     disabledReason: text("disabled_reason"),
+    /** First failed attempt since the last success; failing for 5 days disables the endpoint. */
+    failingSince: at("failing_since"),
+    secretRotatedAt: at("secret_rotated_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -35,6 +38,14 @@ export const webhookDeliveries = pgTable(
     status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
     attemptCount: integer("attempt_count").notNull().default(0),
     nextAttemptAt: at("next_attempt_at"),
+    /**
+     * Which run owns the retries. A secret rotation starts a new run for every
+     * delivery still being retried, so it is retried with the new secret at
+     * once; the superseded run finds its generation stale and stops.
+     */
+    generation: integer("generation").notNull().default(0),
+    /** Deliveries with the same key (endpoint + contact, or campaign) are made one at a time, in event order. */
+    orderKey: text("order_key").notNull(),
     lastAttemptAt: at("last_attempt_at"),
     createdAt: createdAt(),
   },

@@ -35,6 +35,8 @@ export const workflowRuns = pgTable(
     wakeAt: at("wake_at").notNull(),
     /** Set while an executor works on the run; an expired lease means that executor died. */
     leaseUntil: at("lease_until"),
+    /** Runs sharing a key run one at a time, oldest first (the function's `concurrency` key, limit 1). */
+    concurrencyKey: text("concurrency_key"),
     result: jsonb("result"),
     error: text("error"),
     createdAt: createdAt(),
@@ -43,6 +45,8 @@ export const workflowRuns = pgTable(
   (t) => [
     // The executor claims the next due pending run.
     index("workflow_runs_due_idx").on(t.status, t.wakeAt),
+    // A claim skips a run whose key another pending run holds a lease on.
+    index("workflow_runs_concurrency_idx").on(t.concurrencyKey).where(sql`${t.status} = 'pending' and ${t.concurrencyKey} is not null`),
     // An event id starts a function at most once, however often it is sent.
     uniqueIndex("workflow_runs_function_event_key").on(t.functionId, sqlEventId(t.event)),
   ],

@@ -1,0 +1,278 @@
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { inngest, routeEmbeddedEvents } from "@/inngest/client";
+import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
+import { functions } from "@/inngest";
+import { setWorkflowCtx } from "@/inngest/workflow-ctx";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { resubscribe } from "@/lib/consent/resubscribe";
+import { unsubscribe } from "@/lib/consent/unsubscribe";
+import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { apiClient } from "@/lib/testing/api-client";
+import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
+import { readmeVerifyWebhook, startWebhookReceiver } from "@/lib/testing/webhook-receiver";
+import { createEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
+import { RETRY_DELAYS_MS } from "@/lib/webhooks/retry-schedule";
+
+// API calls stamp rows with the real time; the workflow clock starts ahead of it so their runs are due.
+const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
+const executor = createEmbeddedExecutor({ client: inngest, functions, workers: 4 });
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+beforeAll(() => {
+  setWorkflowCtx(ctx);
+  routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
+});
+afterAll(() => setWorkflowCtx(undefined));
+beforeEach(async () => {
+  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "1";
+  receiver = await startWebhookReceiver();
+});
+afterEach(async () => {
+  delete process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  await receiver.close();
+});
+
+async function setup(eventTypes: string[] = []) {
+  const { workspaceId, brandId } = await seedWorkspace(ctx);
+  const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+  const { endpointId, secret } = await createEndpoint(ctx, { workspaceId, url: receiver.url, eventTypes });
+  const subscribe = async (email: string) =>
+    (await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email, topicIds: [topicId] })).contact;
+  return { workspaceId, brandId, topicId, endpointId, secret, subscribe };
+}
+
+const verify = readmeVerifyWebhook();
+
+describe("webhook delivery", () => {
+  it("delivers the envelope {id, type, created_at, data} with X-Service-Signature, X-Service-Event-Id and X-Service-Event-Type", async () => {
+    const { secret, subscribe } = await setup();
+    const contact = await subscribe("first@example.com");
+    await executor.runDue(ctx);
+    expect(receiver.received).toHaveLength(1);
+    const [webhook] = receiver.received;
+    expect(webhook!.headers["content-type"]).toBe("application/json");
+    expect(webhook!.body).toEqual({ id: expect.stringMatching(/^evt_/), type: "contact.subscribed", created_at: expect.any(String), data: expect.objectContaining({ contact_id: contact.id }) });
+    expect(webhook!.headers["x-service-event-id"]).toBe(webhook!.body.id);
+    expect(webhook!.headers["x-service-event-type"]).toBe("contact.subscribed");
+    expect(webhook!.headers["x-service-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(webhook!.headers["x-service-signature"]).toContain(`t=${clock.now().getTime()},`);
+    expect(verify(secret, webhook!.headers["x-service-signature"] as string, webhook!.rawBody, clock.now().getTime())).toBe(true);
+  });
+
+  it("an endpoint gets only the event types it asked for; no types means all twelve", async () => {
+    const { workspaceId, subscribe, topicId } = await setup(["contact.unsubscribed"]);
+    const all = await createEndpoint(ctx, { workspaceId, url: `${receiver.url}?all`, eventTypes: [] });
+    const contact = await subscribe("picky@example.com");
+    await unsubscribe(ctx, { contactId: contact.id, scope: "topic", topicId });
+    await executor.runDue(ctx);
+    const typesAt = (url: string) => receiver.received.filter((w) => w.url === url).map((w) => w.body.type);
+    expect(typesAt("/hooks")).toEqual(["contact.unsubscribed"]);
+    expect(typesAt("/hooks?all")).toEqual(["contact.subscribed", "contact.unsubscribed"]);
+    const { deliveries } = await listDeliveries(ctx, all.endpointId);
+    expect(deliveries.map((d) => d.eventType)).toEqual(["contact.subscribed", "contact.unsubscribed"]);
+  });
+
+  it("the receiver recipe of the README accepts genuine deliveries and rejects a tampered body, a wrong secret, a missing t or v1, and a timestamp older than 5 minutes", async () => {
+    const { secret, subscribe } = await setup();
+    // The receiver implements the recipe and answers 401 when it fails, as the README says.
+    receiver.respondWith((webhook, response) => {
+      const ok = verify(secret, webhook.headers["x-service-signature"] as string, webhook.rawBody, clock.now().getTime());
+      response.writeHead(ok ? 200 : 401).end(ok ? "ok" : "bad signature");
+    });
+    await subscribe("recipe@example.com");
+    await executor.runDue(ctx);
+    const [webhook] = receiver.received;
+    const header = webhook!.headers["x-service-signature"] as string;
+    const [tPart, v1Part] = header.split(",");
+    const now = clock.now().getTime();
+    expect(verify(secret, header, webhook!.rawBody, now)).toBe(true);
+    expect(verify(secret, header, Buffer.from(webhook!.rawBody.toString().replace("recipe@", "tampered@")), now)).toBe(false);
+    expect(verify("whsec_wrong", header, webhook!.rawBody, now)).toBe(false);
+    expect(verify(secret, v1Part!, webhook!.rawBody, now)).toBe(false);
+    expect(verify(secret, tPart!, webhook!.rawBody, now)).toBe(false);
+    expect(verify(secret, header, webhook!.rawBody, now + 5 * 60_000 + 1)).toBe(false);
+    expect(verify(secret, header, webhook!.rawBody, now + 5 * 60_000)).toBe(true);
+    const { deliveries } = await listDeliveries(ctx, (await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.signingSecret, secret)))[0]!.id);
+    expect(deliveries[0]).toMatchObject({ status: "succeeded", attemptCount: 1 });
+    expect(deliveries[0]!.attempts[0]).toMatchObject({ statusCode: 200, responseExcerpt: "ok", error: null });
+  });
+
+  it("a failed delivery is retried after 30 s, 2 min, 10 min, 1 h, 3 h, 6 h, 12 h and 24 h with up to 10 % jitter, then given up", async () => {
+    receiver.respondWith((_, response) => response.writeHead(500).end("down"));
+    const { endpointId, subscribe } = await setup();
+    await subscribe("retry@example.com");
+    await executor.runDue(ctx);
+    for (const delay of RETRY_DELAYS_MS) {
+      clock.advance(delay - 1);
+      await executor.runDue(ctx);
+      clock.advance(Math.ceil(delay * 0.1) + 1);
+      await executor.runDue(ctx);
+    }
+    const { deliveries } = await listDeliveries(ctx, endpointId);
+    const times = deliveries[0]!.attempts.map((attempt) => attempt.attemptedAt.getTime());
+    expect(times).toHaveLength(9);
+    RETRY_DELAYS_MS.forEach((delay, index) => {
+      const waited = times[index + 1]! - times[index]!;
+      expect(waited).toBeGreaterThanOrEqual(delay);
+      expect(waited).toBeLessThanOrEqual(delay * 1.1 + 1);
+    });
+    expect(deliveries[0]).toMatchObject({ status: "failed", attemptCount: 9, nextAttemptAt: null });
+    expect(deliveries[0]!.attempts.every((attempt) => attempt.statusCode === 500 && attempt.responseExcerpt === "down")).toBe(true);
+    clock.advance(7 * 24 * 3_600_000);
+    await executor.runDue(ctx);
+    expect(receiver.received).toHaveLength(9);
+  });
+
+  it("rotation: the new secret signs the next delivery, and deliveries that failed during the rotation are retried with it at once", async () => {
+    const { endpointId, subscribe } = await setup();
+    let expected = "whsec_not_yet_known";
+    receiver.respondWith((webhook, response) => {
+      const ok = verify(expected, webhook.headers["x-service-signature"] as string, webhook.rawBody, clock.now().getTime());
+      response.writeHead(ok ? 204 : 401).end();
+    });
+    await subscribe("rotate@example.com");
+    await executor.runDue(ctx);
+    expect((await listDeliveries(ctx, endpointId)).deliveries[0]).toMatchObject({ status: "pending", attemptCount: 1 });
+
+    const { secret, retried } = await rotateSecret(ctx, endpointId);
+    expected = secret;
+    expect(retried).toBe(1);
+    await executor.runDue(ctx); // no time passes: the retry does not wait for its schedule
+    const { deliveries } = await listDeliveries(ctx, endpointId);
+    expect(deliveries[0]).toMatchObject({ status: "succeeded", attemptCount: 2 });
+    expect(deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([401, 204]);
+
+    // The superseded run wakes at its old retry time and sends nothing more.
+    clock.advance(RETRY_DELAYS_MS[0] * 1.1 + 1);
+    await executor.runDue(ctx);
+    expect(receiver.received).toHaveLength(2);
+
+    await subscribe("after-rotation@example.com");
+    await executor.runDue(ctx);
+    expect(receiver.received).toHaveLength(3);
+    expect(verify(secret, receiver.received[2]!.headers["x-service-signature"] as string, receiver.received[2]!.rawBody, clock.now().getTime())).toBe(true);
+  });
+
+  it("events for one contact reach a healthy endpoint in the order they happened, and each carries a stable event id", async () => {
+    const { subscribe, topicId } = await setup();
+    // A slow receiver: unordered deliveries would overlap.
+    const answeredAt = new Map<string, number>();
+    receiver.respondWith((webhook, response) => setTimeout(() => {
+      answeredAt.set(webhook.body.id, performance.now());
+      response.writeHead(204).end();
+    }, 30));
+    const first = await subscribe("order-a@example.com");
+    const second = await subscribe("order-b@example.com");
+    for (const contact of [first, second]) {
+      await unsubscribe(ctx, { contactId: contact.id, scope: "topic", topicId });
+      await resubscribe(ctx, { contactId: contact.id, topicId });
+      await unsubscribe(ctx, { contactId: contact.id, scope: "all" });
+    }
+    await executor.runDue(ctx);
+    for (const contact of [first, second]) {
+      const mine = receiver.received.filter((w) => w.body.data.contact_id === contact.id);
+      expect(mine.map((w) => [w.body.type, w.body.data.scope ?? null])).toEqual([
+        ["contact.subscribed", null],
+        ["contact.unsubscribed", "topic"],
+        ["contact.subscribed", null],
+        ["contact.unsubscribed", "all"],
+      ]);
+      const ids = mine.map((w) => w.body.id);
+      expect([...ids].sort()).toEqual(ids);
+      // Each one is sent only after the previous one was answered.
+      mine.slice(1).forEach((webhook, index) => expect(webhook.receivedAt).toBeGreaterThanOrEqual(answeredAt.get(mine[index]!.body.id)!));
+    }
+  });
+
+  it("a retry carries the same event id as the first attempt", async () => {
+    let calls = 0;
+    receiver.respondWith((_, response) => response.writeHead(calls++ === 0 ? 503 : 200).end());
+    const { subscribe } = await setup();
+    await subscribe("dedupe@example.com");
+    await executor.runDue(ctx);
+    clock.advance(RETRY_DELAYS_MS[0] * 1.1 + 1);
+    await executor.runDue(ctx);
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received[1]!.body.id).toBe(receiver.received[0]!.body.id);
+    expect(receiver.received[1]!.rawBody.equals(receiver.received[0]!.rawBody)).toBe(true);
+  });
+
+  it("a redirect is not followed: a 3xx is a failed attempt", async () => {
+    receiver.respondWith((webhook, response) => {
+      if (webhook.headers["x-followed"]) return response.writeHead(204).end();
+      response.writeHead(307, { location: `${receiver.url}?moved` }).end();
+    });
+    const { endpointId, subscribe } = await setup();
+    await subscribe("redirect@example.com");
+    await executor.runDue(ctx);
+    expect(receiver.received).toHaveLength(1);
+    const { deliveries } = await listDeliveries(ctx, endpointId);
+    expect(deliveries[0]).toMatchObject({ status: "pending", attemptCount: 1 });
+    expect(deliveries[0]!.attempts[0]).toMatchObject({ statusCode: 307, error: "receiver answered 307" });
+  });
+
+  it("a receiver that does not answer within 10 s fails the attempt", { timeout: 30_000 }, async () => {
+    receiver.respondWith(() => undefined);
+    const { endpointId, subscribe } = await setup();
+    await subscribe("silent@example.com");
+    await executor.runDue(ctx);
+    const { deliveries } = await listDeliveries(ctx, endpointId);
+    expect(deliveries[0]).toMatchObject({ status: "pending", attemptCount: 1 });
+    expect(deliveries[0]!.attempts[0]!.error).toBe("no answer within 10 s");
+    expect(deliveries[0]!.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it("an endpoint whose every attempt has failed for 5 days is disabled and gets nothing more", async () => {
+    receiver.respondWith((_, response) => response.writeHead(500).end());
+    const { endpointId, subscribe } = await setup();
+    let n = 0;
+    // A new failing event every 23 hours: each retry series lasts about two days, so attempts keep failing.
+    for (let step = 0; step < 5; step++) {
+      await subscribe(`daily-${n++}@example.com`);
+      await executor.runDue(ctx);
+      clock.advance(23 * 3_600_000);
+      await executor.runDue(ctx);
+    }
+    let [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    expect(endpoint!.enabled).toBe(true); // failing for 4 days 19 hours
+    clock.advance(5 * 3_600_000);
+    await subscribe(`daily-${n++}@example.com`);
+    await executor.runDue(ctx);
+    [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    expect(endpoint).toMatchObject({ enabled: false, disabledReason: "every attempt failed for 5 days" });
+    const before = receiver.received.length;
+    await subscribe("after-disable@example.com");
+    clock.advance(24 * 3_600_000);
+    await executor.runDue(ctx);
+    expect(receiver.received).toHaveLength(before);
+    const pending = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+    expect(pending.every((delivery) => delivery.status !== "pending")).toBe(true);
+  });
+
+  it("a success ends an endpoint's failing streak", async () => {
+    let failing = true;
+    receiver.respondWith((_, response) => response.writeHead(failing ? 500 : 204).end());
+    const { endpointId, subscribe } = await setup();
+    await subscribe("streak-1@example.com");
+    await executor.runDue(ctx);
+    let [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    expect(endpoint!.failingSince).toEqual(clock.now());
+    failing = false;
+    clock.advance(RETRY_DELAYS_MS[0] * 1.1 + 1);
+    await executor.runDue(ctx);
+    [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    expect(endpoint!.failingSince).toBeNull();
+  });
+
+  it("no webhook ever fires for a test-key action", async () => {
+    const { workspaceId, topicId, endpointId } = await setup();
+    const testKey = apiClient((await seedKey(ctx, workspaceId, { environment: "test" })).key);
+    const created = await testKey.post("/v1/contacts", { email: "quiet@example.com", topic_ids: [topicId] });
+    expect(created.status).toBe(201);
+    await executor.runDue(ctx);
+    expect(receiver.received).toHaveLength(0);
+    expect((await listDeliveries(ctx, endpointId)).deliveries).toHaveLength(0);
+  });
+});

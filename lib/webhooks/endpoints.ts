@@ -1,0 +1,106 @@
+import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints, workspaces } from "@/lib/db/schema";
+import { ApiError, notFound, validationFailed } from "@/lib/errors";
+import { EVENT_TYPES, type EventType } from "@/lib/events/record-event";
+import { newId, randomBase62 } from "@/lib/ids";
+import { requestDeliveryRuns } from "./queue-deliveries";
+import { checkTargetUrl, TargetRefusedError } from "./target-address";
+
+type Endpoint = typeof webhookEndpoints.$inferSelect;
+
+/** One signing secret per endpoint, shown to the sender once. */
+function newSigningSecret(): string {
+  return `whsec_${randomBase62(40)}`;
+}
+
+export async function getEndpointOrThrow(ctx: Ctx, endpointId: string): Promise<Endpoint> {
+  const [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+  if (!endpoint) throw notFound("webhook_endpoint_not_found", `No webhook endpoint ${endpointId}.`, "endpoint");
+  return endpoint;
+}
+
+/** Registers an endpoint. No event types means every event; the target is checked before anything is stored. */
+export async function createEndpoint(
+  ctx: Ctx,
+  input: { workspaceId: string; url: string; eventTypes: string[] },
+): Promise<{ endpointId: string; secret: string }> {
+  const unknown = input.eventTypes.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown) throw validationFailed("event", `Unknown event type ${unknown}; known types: ${EVENT_TYPES.join(", ")}.`);
+  let url: URL;
+  try {
+    url = await checkTargetUrl(input.url);
+  } catch (error) {
+    if (error instanceof TargetRefusedError) throw new ApiError({ type: "invalid_request_error", code: "webhook_target_refused", message: error.message, param: "url" });
+    throw error;
+  }
+  const [workspace] = await ctx.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, input.workspaceId));
+  if (!workspace) throw notFound("workspace_not_found", `No workspace ${input.workspaceId}.`, "workspace");
+  const endpointId = newId("wh");
+  const secret = newSigningSecret();
+  const now = ctx.clock.now();
+  await ctx.db.insert(webhookEndpoints).values({
+    id: endpointId,
+    workspaceId: input.workspaceId,
+    url: url.toString(),
+    eventTypes: [...new Set(input.eventTypes as EventType[])],
+    signingSecret: secret,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { endpointId, secret };
+}
+
+/**
+ * Replaces the signing secret. The next attempt of every delivery is signed
+ * with the new one; deliveries still being retried (they may have failed
+ * because the receiver already expects the new secret) are retried now.
+ */
+export async function rotateSecret(ctx: Ctx, endpointId: string): Promise<{ secret: string; retried: number }> {
+  return withTransaction(ctx, async (tx) => {
+    await getEndpointOrThrow(tx, endpointId);
+    const secret = newSigningSecret();
+    const now = tx.clock.now();
+    await tx.db.update(webhookEndpoints).set({ signingSecret: secret, secretRotatedAt: now, updatedAt: now }).where(eq(webhookEndpoints.id, endpointId));
+    const failing = await tx.db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.lastAttemptAt)));
+    if (failing.length > 0) {
+      const ids = failing.map((row) => row.id);
+      const renewed = await tx.db
+        .update(webhookDeliveries)
+        .set({ generation: sql`${webhookDeliveries.generation} + 1`, nextAttemptAt: now })
+        .where(inArray(webhookDeliveries.id, ids))
+        .returning();
+      await requestDeliveryRuns(tx, renewed);
+    }
+    return { secret, retried: failing.length };
+  });
+}
+
+/** Every delivery to an endpoint, oldest first, each with its event type and attempts. */
+export async function listDeliveries(ctx: Ctx, endpointId: string) {
+  const endpoint = await getEndpointOrThrow(ctx, endpointId);
+  const deliveries = await ctx.db
+    .select({ delivery: webhookDeliveries, eventType: events.type })
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(eq(webhookDeliveries.endpointId, endpointId))
+    .orderBy(asc(webhookDeliveries.id));
+  const attempts = deliveries.length
+    ? await ctx.db
+        .select()
+        .from(webhookAttempts)
+        .where(inArray(webhookAttempts.deliveryId, deliveries.map((row) => row.delivery.id)))
+        .orderBy(asc(webhookAttempts.id))
+    : [];
+  return {
+    endpoint,
+    deliveries: deliveries.map(({ delivery, eventType }) => ({
+      ...delivery,
+      eventType,
+      attempts: attempts.filter((attempt) => attempt.deliveryId === delivery.id),
+    })),
+  };
+}

@@ -1,0 +1,73 @@
+import http from "node:http";
+import https from "node:https";
+import ipaddr from "ipaddr.js";
+import { hostOf, isPublicAddress, privateTargetsAllowed, publicOnlyLookup } from "./target-address";
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+const EXCERPT_BYTES = 1024;
+
+export interface PostResult {
+  statusCode: number | null;
+  latencyMs: number;
+  /** The start of the receiver's answer, for the sender to debug with. */
+  responseExcerpt: string | null;
+  /** Why no answer came (refused target, timeout, connection error). */
+  error: string | null;
+}
+
+// Connections are kept and reused per receiver; a new socket is checked by the lookup when it connects.
+const agents = {
+  "http:": new http.Agent({ keepAlive: true, maxSockets: 16 }),
+  "https:": new https.Agent({ keepAlive: true, maxSockets: 16 }),
+};
+
+/**
+ * POSTs one delivery. Redirects are not followed (a 3xx is a failed attempt),
+ * the whole exchange must finish within 10 s, and unless private targets are
+ * allowed the connection may only go to a public address.
+ */
+export function postWebhook(target: string, body: string, headers: Record<string, string>): Promise<PostResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const url = new URL(target);
+  const guarded = !privateTargetsAllowed();
+  const host = hostOf(url);
+  if (guarded && ipaddr.isValid(host) && !isPublicAddress(host)) {
+    return Promise.resolve({ statusCode: null, latencyMs: 0, responseExcerpt: null, error: `refused: ${host} is not a public address` });
+  }
+  const transport = url.protocol === "https:" ? https : http;
+  return new Promise((settle) => {
+    let settled = false;
+    const resolve = (result: PostResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      settle(result);
+    };
+    const request = transport.request(url, {
+      method: "POST",
+      agent: agents[url.protocol as keyof typeof agents],
+      headers: { ...headers, "content-length": Buffer.byteLength(body) },
+      ...(guarded ? { lookup: publicOnlyLookup as never } : {}),
+    });
+    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`)), DELIVERY_TIMEOUT_MS);
+    request.on("response", (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on("data", (chunk: Buffer) => {
+        if (size < EXCERPT_BYTES) chunks.push(chunk);
+        size += chunk.length;
+      });
+      response.on("end", () => {
+        const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8");
+        resolve({ statusCode: response.statusCode ?? null, latencyMs: elapsed(), responseExcerpt: excerpt || null, error: null });
+      });
+      response.on("error", (error) => resolve({ statusCode: response.statusCode ?? null, latencyMs: elapsed(), responseExcerpt: null, error: error.message }));
+    });
+    request.on("error", (error: NodeJS.ErrnoException) => {
+      const refused = error.code === "ETARGETREFUSED";
+      resolve({ statusCode: null, latencyMs: elapsed(), responseExcerpt: null, error: refused ? `refused: ${error.message}` : error.message });
+    });
+    request.end(body);
+  });
+}

@@ -1,0 +1,80 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { promisify } from "node:util";
+import ipaddr from "ipaddr.js";
+
+/** Self-hosted installs delivering to internal services, and tests with a receiver on loopback. */
+export function privateTargetsAllowed(): boolean {
+  return process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS === "1";
+}
+
+/**
+ * Only ordinary public unicast addresses: this refuses loopback, private,
+ * link-local (which holds the cloud metadata address 169.254.169.254),
+ * unique-local, carrier-grade NAT, multicast, reserved and unspecified
+ * ranges, and IPv4 hidden inside an IPv6 mapping.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return parsed.range() === "unicast";
+}
+
+export class TargetRefusedError extends Error {}
+
+/** A URL's host without IPv6 brackets. */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, "$1");
+}
+
+const lookupAll = promisify(dnsLookup);
+
+/**
+ * Checked when an endpoint is registered: https (plain http only where private
+ * targets are allowed or in development), no credentials in the URL, and every
+ * address the host resolves to public. Delivery checks the addresses again at
+ * connection time, so a name that later resolves elsewhere (DNS rebinding) is
+ * caught there.
+ */
+export async function checkTargetUrl(raw: string): Promise<URL> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TargetRefusedError("url must be an absolute URL");
+  }
+  const httpAllowed = privateTargetsAllowed() || process.env.NODE_ENV === "development";
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && httpAllowed)) throw new TargetRefusedError("url must use https");
+  if (url.username || url.password) throw new TargetRefusedError("url must not carry credentials");
+  if (privateTargetsAllowed()) return url;
+  const host = hostOf(url);
+  const addresses = ipaddr.isValid(host) ? [host] : await resolve(host);
+  const refused = addresses.find((address) => !isPublicAddress(address));
+  if (refused) throw new TargetRefusedError(`url resolves to ${refused}, which is not a public address`);
+  return url;
+}
+
+async function resolve(host: string): Promise<string[]> {
+  try {
+    const found = (await lookupAll(host, { all: true })) as unknown as LookupAddress[];
+    return found.map((entry) => entry.address);
+  } catch {
+    throw new TargetRefusedError(`url host ${host} does not resolve`);
+  }
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for outgoing sockets that refuses non-public addresses: the check
+ * happens on the address actually connected to.
+ */
+export function publicOnlyLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (error, found) => {
+    if (error) return callback(error, []);
+    const refused = found.find((entry) => !isPublicAddress(entry.address));
+    if (refused) return callback(Object.assign(new TargetRefusedError(`${hostname} resolves to ${refused.address}, which is not a public address`), { code: "ETARGETREFUSED" }), []);
+    if (options.all) return callback(null, found);
+    callback(null, found[0]!.address, found[0]!.family);
+  });
+}
