@@ -132,6 +132,31 @@ describe("admin CLI", () => {
     }]);
   });
 
+  it("webhook:create, webhook:rotate and webhook:deliveries print the documented JSON; a refused target exits 1", async () => {
+    const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Hooks", "--owner", "hooks@acme.test"]);
+    const refused = await admin(["webhook:create", "--workspace", workspace_id, "--url", "https://127.0.0.1/in", "--json"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("webhook_target_refused");
+    const created = await adminJson<"endpoint_id" | "secret">(
+      ["webhook:create", "--workspace", workspace_id, "--url", "http://127.0.0.1:9/in", "--event", "contact.subscribed", "--event", "email.bounced"],
+      { WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" },
+    );
+    expect(created).toEqual({ endpoint_id: expect.stringMatching(/^wh_/), secret: expect.stringMatching(/^whsec_[0-9A-Za-z]{40}$/) });
+    const rotated = await adminJson<"secret">(["webhook:rotate", "--endpoint", created.endpoint_id]);
+    expect(rotated).toEqual({ secret: expect.stringMatching(/^whsec_/), retried: 0 });
+    expect(rotated.secret).not.toBe(created.secret);
+    const { recordEvent } = await import("@/lib/events/record-event");
+    const { defaultCtx } = await import("@/lib/context");
+    const now = new Date();
+    await recordEvent(defaultCtx(), { workspaceId: workspace_id, mode: "live" }, "email.bounced", { send_id: "snd_x" }, now);
+    await recordEvent(defaultCtx(), { workspaceId: workspace_id, mode: "live" }, "email.delivered", { send_id: "snd_x" }, now);
+    const listed = await adminJson<string>(["webhook:deliveries", "--endpoint", created.endpoint_id]);
+    expect(listed).toEqual({
+      endpoint_id: created.endpoint_id, url: "http://127.0.0.1:9/in", enabled: true, disabled_at: null, disabled_reason: null,
+      deliveries: [{ delivery_id: expect.stringMatching(/^whd_/), event_id: expect.stringMatching(/^evt_/), event_type: "email.bounced", status: "pending", attempt_count: 0, next_attempt_at: expect.any(String), attempts: [] }],
+    });
+  });
+
   it("mailbox:event reports a provider outcome for a stored message: a complaint suppresses the address", async () => {
     const { localTransport } = await import("@/lib/mail/transports/local-transport");
     const { defaultCtx } = await import("@/lib/context");

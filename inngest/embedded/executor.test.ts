@@ -187,6 +187,8 @@ describe("embedded executor", () => {
     expect(() => createEmbeddedExecutor({ client: inngest, functions: [withIf] })).toThrow("trigger expressions are not supported");
     const oddCancel = inngest.createFunction({ id: "odd", triggers: [{ event: "test/x" }], cancelOn: [{ event: "test/y", if: "event.data.a > 1" }] }, async () => null);
     expect(() => createEmbeddedExecutor({ client: inngest, functions: [oddCancel] })).toThrow("cancelOn supports only");
+    const wideConcurrency = inngest.createFunction({ id: "wide", triggers: [{ event: "test/x" }], concurrency: { key: "event.data.a", limit: 5 } }, async () => null);
+    expect(() => createEmbeddedExecutor({ client: inngest, functions: [wideConcurrency] })).toThrow("concurrency supports only");
   });
 
   it("crons start a run when due, once per due time even with two executors", async () => {

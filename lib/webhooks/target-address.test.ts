@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { inngest, routeEmbeddedEvents } from "@/inngest/client";
+import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
+import { functions } from "@/inngest";
+import { setWorkflowCtx } from "@/inngest/workflow-ctx";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { webhookEndpoints } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
+import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
+import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
+import { createEndpoint, listDeliveries } from "./endpoints";
+import { isPublicAddress } from "./target-address";
+
+const { ctx } = testCtx(new Date(Date.now() + 60 * 60_000));
+afterEach(() => {
+  delete process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+});
+
+async function register(url: string) {
+  const { workspaceId } = await seedWorkspace(ctx);
+  return createEndpoint(ctx, { workspaceId, url, eventTypes: [] }).then(
+    () => null,
+    (error: { code?: string; param?: string; message: string }) => ({ code: error.code, param: error.param, message: error.message }),
+  );
+}
+
+describe("webhook target addresses", () => {
+  it.each([
+    ["loopback", "https://127.0.0.1/hooks"],
+    ["a private network", "https://10.0.0.1/hooks"],
+    ["the cloud metadata address", "https://169.254.169.254/latest/meta-data"],
+    ["IPv6 loopback", "https://[::1]/hooks"],
+    ["IPv4 mapped into IPv6", "https://[::ffff:127.0.0.1]/hooks"],
+    ["a hostname resolving to a private address", "https://localhost/hooks"],
+  ])("registration refuses %s", async (_, url) => {
+    expect(await register(url)).toEqual({ code: "webhook_target_refused", param: "url", message: expect.stringMatching(/not a public address/) });
+  });
+
+  it("registration refuses plain http and credentials in the URL, and accepts a public https target", async () => {
+    expect(await register("http://93.184.215.14/hooks")).toMatchObject({ code: "webhook_target_refused", message: "url must use https" });
+    expect(await register("https://user:pw@93.184.215.14/hooks")).toMatchObject({ code: "webhook_target_refused", message: "url must not carry credentials" });
+    expect(await register("https://93.184.215.14/hooks")).toBeNull();
+  });
+
+  it("registration refuses an unknown event type with validation_failed", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    await expect(createEndpoint(ctx, { workspaceId, url: "https://93.184.215.14/", eventTypes: ["email.sent"] })).rejects.toMatchObject({ code: "validation_failed", param: "event" });
+  });
+
+  it("WEBHOOK_ALLOW_PRIVATE_TARGETS=1 lets an operator register http and loopback targets", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "1";
+    expect(await register("http://127.0.0.1:9/hooks")).toBeNull();
+    expect(await register("http://localhost:9/hooks")).toBeNull();
+  });
+
+  it("classifies addresses: only public unicast is allowed", () => {
+    for (const address of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "::1", "fe80::1", "fd00:ec2::254", "::ffff:10.0.0.1", "::"]) {
+      expect([address, isPublicAddress(address)]).toEqual([address, false]);
+    }
+    for (const address of ["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111"]) expect([address, isPublicAddress(address)]).toEqual([address, true]);
+  });
+
+  it("delivery checks the address again at connection time (DNS rebinding): a target that now resolves to loopback gets nothing", async () => {
+    const receiver = await startWebhookReceiver();
+    const executor = createEmbeddedExecutor({ client: inngest, functions });
+    setWorkflowCtx(ctx);
+    routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
+    try {
+      const { workspaceId, brandId } = await seedWorkspace(ctx);
+      const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+      // Registered while the name was public; by delivery time it points at loopback.
+      const byName = newId("wh");
+      const byAddress = newId("wh");
+      await ctx.db.insert(webhookEndpoints).values([
+        { id: byName, workspaceId, url: `http://localhost:${receiver.port}/hooks`, signingSecret: "whsec_x" },
+        { id: byAddress, workspaceId, url: `http://127.0.0.1:${receiver.port}/hooks`, signingSecret: "whsec_x" },
+      ]);
+      await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email: "rebind@example.com", topicIds: [topicId] });
+      await executor.runDue(ctx);
+      expect(receiver.received).toHaveLength(0);
+      for (const endpointId of [byName, byAddress]) {
+        const { deliveries } = await listDeliveries(ctx, endpointId);
+        expect(deliveries[0]).toMatchObject({ status: "pending", attemptCount: 1 });
+        expect(deliveries[0]!.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/^refused: .*not a public address$/) });
+      }
+    } finally {
+      setWorkflowCtx(undefined);
+      await receiver.close();
+    }
+  });
+});
