@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { durationToMs, type Inngest, type InngestFunction } from "inngest";
 import { serve } from "inngest/edge";
 import { withTransaction, type Ctx } from "@/lib/context";
@@ -89,48 +89,50 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
   }
 
   /**
-   * Claims the next due run, or null. Skips rows another executor holds, and
-   * runs whose concurrency key is taken: by a run in this executor's hands or
-   * by a leased run elsewhere. Claims are serialised within the executor, so
-   * of two due runs sharing a key the older is always taken first.
+   * Claims up to `limit` due runs in one statement. Skips rows another
+   * executor holds, and runs whose concurrency key is taken: by a run in this
+   * executor's hands or by a leased run elsewhere. Of due runs sharing a key
+   * only the oldest is taken, and claims are serialised within the executor,
+   * so same-key runs go one at a time, oldest first.
    */
-  function claim(ctx: Ctx): Promise<Run | null> {
-    const claimed = claiming.then(() => claimOne(ctx));
+  function claim(ctx: Ctx, limit: number): Promise<Run[]> {
+    const claimed = claiming.then(() => claimBatch(ctx, limit));
     claiming = claimed.catch(() => undefined);
     return claimed;
   }
 
-  async function claimOne(ctx: Ctx): Promise<Run | null> {
-    const now = ctx.clock.now();
-    const taken = [...keysInHand];
-    return withTransaction(ctx, async (tx) => {
-      const [due] = await tx.db
-        .select()
-        .from(workflowRuns)
-        .where(
-          and(
-            eq(workflowRuns.status, "pending"),
-            lte(workflowRuns.wakeAt, now),
-            or(isNull(workflowRuns.leaseUntil), lt(workflowRuns.leaseUntil, now)),
-            or(
-              isNull(workflowRuns.concurrencyKey),
-              and(
-                taken.length ? notInArray(workflowRuns.concurrencyKey, taken) : undefined,
-                // Qualified by hand: in a one-table select Drizzle renders a column bare, which would bind to `held`.
-                sql`not exists (select 1 from workflow_runs held where held.concurrency_key = "workflow_runs"."concurrency_key" and held.status = 'pending' and held.lease_until >= ${now.toISOString()}::timestamptz)`,
-              ),
-            ),
-          ),
-        )
-        .orderBy(asc(workflowRuns.wakeAt), asc(workflowRuns.id))
-        .limit(1)
-        .for("update", { skipLocked: true });
-      if (!due) return null;
-      const leaseUntil = new Date(now.getTime() + leaseMs);
-      await tx.db.update(workflowRuns).set({ leaseUntil }).where(eq(workflowRuns.id, due.id));
-      if (due.concurrencyKey) keysInHand.add(due.concurrencyKey);
-      return { ...due, leaseUntil };
+  async function claimBatch(ctx: Ctx, limit: number): Promise<Run[]> {
+    const now = ctx.clock.now().toISOString();
+    const leaseUntil = new Date(ctx.clock.now().getTime() + leaseMs);
+    const notInHand = keysInHand.size ? sql`r.concurrency_key not in (${sql.join([...keysInHand].map((key) => sql`${key}`), sql`, `)})` : sql`true`;
+    // Raw SQL with aliases: in a one-table statement Drizzle renders columns bare, which would bind to the inner tables.
+    const claimed = await withTransaction(ctx, async (tx) => {
+      // A lease lost to a database crash only makes the run claimable again: no need to wait for the disk.
+      await tx.db.execute(sql`set local synchronous_commit = off`);
+      return tx.db
+        .update(workflowRuns)
+        .set({ leaseUntil })
+        .where(sql`"workflow_runs"."id" in (
+          select id from (
+            select distinct on (coalesce(c.concurrency_key, c.id)) c.id, c.wake_at from (
+              select r.id, r.concurrency_key, r.wake_at from workflow_runs r
+              where r.status = 'pending' and r.wake_at <= ${now}::timestamptz
+                and (r.lease_until is null or r.lease_until < ${now}::timestamptz)
+                and (r.concurrency_key is null or (${notInHand} and not exists (
+                  select 1 from workflow_runs held
+                  where held.concurrency_key = r.concurrency_key and held.status = 'pending' and held.lease_until >= ${now}::timestamptz)))
+              order by r.wake_at, r.id
+              limit ${limit * 4 + 16}
+              for update skip locked
+            ) c
+            order by coalesce(c.concurrency_key, c.id), c.wake_at, c.id
+          ) firsts
+          order by wake_at, id
+          limit ${limit})`)
+        .returning();
     });
+    for (const run of claimed) if (run.concurrencyKey) keysInHand.add(run.concurrencyKey);
+    return claimed.sort((a, b) => a.wakeAt.getTime() - b.wakeAt.getTime() || (a.id < b.id ? -1 : 1));
   }
 
   /**
@@ -217,25 +219,36 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
     }
   }
 
-  /** Runs everything due now, with `workers` runs at a time; resolves with how many runs were worked on. */
+  async function work(ctx: Ctx, run: Run): Promise<void> {
+    try {
+      await advance(ctx, run);
+    } catch (error) {
+      // A fault of ours, not the function's: leave the run to be retried when the lease expires.
+      console.error(`embedded executor: run ${run.id} of ${run.functionId}`, error);
+    } finally {
+      if (run.concurrencyKey) keysInHand.delete(run.concurrencyKey);
+    }
+  }
+
+  /**
+   * Runs everything due now, `workers` runs at a time, claiming more as runs
+   * finish (a finished run can free a concurrency key); resolves with how
+   * many runs were worked on.
+   */
   async function runDue(ctx: Ctx): Promise<number> {
     await fireDueCrons(ctx, registry);
     let count = 0;
-    const worker = async () => {
-      for (let run = await claim(ctx); run; run = await claim(ctx)) {
+    const inFlight = new Set<Promise<void>>();
+    for (;;) {
+      const claimed = inFlight.size < workers ? await claim(ctx, workers - inFlight.size) : [];
+      for (const run of claimed) {
         count++;
-        try {
-          await advance(ctx, run);
-        } catch (error) {
-          // A fault of ours, not the function's: leave the run to be retried when the lease expires.
-          console.error(`embedded executor: run ${run.id} of ${run.functionId}`, error);
-        } finally {
-          if (run.concurrencyKey) keysInHand.delete(run.concurrencyKey);
-        }
+        const working: Promise<void> = work(ctx, run).finally(() => inFlight.delete(working));
+        inFlight.add(working);
       }
-    };
-    await Promise.all(Array.from({ length: workers }, worker));
-    return count;
+      if (inFlight.size === 0) return count;
+      if (claimed.length === 0 || inFlight.size >= workers) await Promise.race(inFlight);
+    }
   }
 
   return {

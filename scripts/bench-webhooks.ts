@@ -1,0 +1,86 @@
+// npm run bench:webhooks — on a fresh embedded database: EVENTS events (default 10,000; ten per
+// contact, so per-contact ordering is in play) recorded one transaction each, as the app records
+// them, and fanned out to 3 endpoints on a loopback receiver by the embedded executor running as
+// the app runs it. Prints deliveries per second and the delay from an event's recording to its
+// arrival at the receiver (p50, p99, max).
+// Options: --events N (default 10000), --endpoints N (default 3), --workers N (default 8).
+import { spawn } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { and, eq, sql } from "drizzle-orm";
+
+const { values: options } = parseArgs({
+  options: { events: { type: "string", default: "10000" }, endpoints: { type: "string", default: "3" }, workers: { type: "string", default: "8" } },
+});
+const EVENTS = Number(options.events);
+const ENDPOINTS = Number(options.endpoints);
+const SINK_PORT = 2527;
+
+const dataDir = path.resolve(".data", `bench-webhooks-${Date.now()}`);
+const sinkOut = path.join(dataDir, "arrivals.json");
+process.env.DATA_DIR = dataDir;
+delete process.env.DATABASE_URL;
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "1";
+
+const { openDatabase } = await import("@/lib/db/database");
+const { defaultCtx } = await import("@/lib/context");
+const { closeDb } = await import("@/lib/db/client");
+const { events, webhookDeliveries } = await import("@/lib/db/schema");
+const { recordEvent } = await import("@/lib/events/record-event");
+const { createEndpoint } = await import("@/lib/webhooks/endpoints");
+const { createEmbeddedExecutor } = await import("@/inngest/embedded/executor");
+const { inngest, routeEmbeddedEvents } = await import("@/inngest/client");
+const { functions } = await import("@/inngest");
+
+const database = await openDatabase();
+const ctx = defaultCtx();
+const seconds = (ms: number) => (ms / 1000).toFixed(2);
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+
+try {
+  const ws = "ws_bench0000000000000000000000";
+  await ctx.db.execute(sql`insert into workspaces (id, name, approved_at) values (${ws}, 'Bench', now())`);
+  const sink = spawn(process.execPath, ["--import", "tsx", "scripts/bench/webhook-sink.ts"], { env: { ...process.env, PORT: String(SINK_PORT), OUT: sinkOut }, stdio: ["ignore", "pipe", "inherit"] });
+  let sinkOutput = "";
+  sink.stdout.on("data", (chunk) => (sinkOutput += chunk));
+  while (!sinkOutput.includes("ready")) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let i = 0; i < ENDPOINTS; i++) await createEndpoint(ctx, { workspaceId: ws, url: `http://127.0.0.1:${SINK_PORT}/endpoint-${i}`, eventTypes: [] });
+
+  const executor = createEmbeddedExecutor({ client: inngest, functions, workers: Number(options.workers) });
+  routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
+  await executor.start(ctx, 50);
+
+  const started = Date.now();
+  for (let i = 0; i < EVENTS; i++) {
+    const contact = `ct_bench${String(i % Math.ceil(EVENTS / 10)).padStart(22, "0")}`;
+    const now = new Date();
+    await recordEvent(ctx, { workspaceId: ws, mode: "live" }, "email.opened", {
+      send_id: `snd_bench${String(i).padStart(21, "0")}`, campaign_id: "cmp_bench", campaign_name: "Bench", contact_id: contact,
+      email: `${contact}@bench.example`, occurred_at: now.toISOString(), country: null,
+    }, now);
+  }
+  const recordedMs = Date.now() - started;
+  const expected = EVENTS * ENDPOINTS;
+  for (;;) {
+    const [{ done }] = (await ctx.db.execute(sql`select count(*)::int as done from ${webhookDeliveries} where status = 'succeeded'`)) as unknown as [{ done: number }];
+    if (done >= expected) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const totalMs = Date.now() - started;
+  await executor.stop();
+  sink.kill("SIGTERM");
+  await new Promise((resolve) => sink.once("exit", resolve));
+
+  const createdAt = new Map((await ctx.db.select({ id: events.id, createdAt: events.createdAt }).from(events).where(eq(events.workspaceId, ws))).map((e) => [e.id, e.createdAt.getTime()]));
+  const arrivals = JSON.parse(readFileSync(sinkOut, "utf8")) as [string, number][];
+  const delays = arrivals.map(([key, at]) => at - createdAt.get(key.split("|")[1]!)!).sort((a, b) => a - b);
+  const failed = await ctx.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.workspaceId, ws), eq(webhookDeliveries.status, "failed")));
+  console.log(`recorded ${EVENTS.toLocaleString("en")} events in ${seconds(recordedMs)} s (${Math.round(EVENTS / (recordedMs / 1000)).toLocaleString("en")} events/s, each with ${ENDPOINTS} deliveries queued in its transaction)`);
+  console.log(`delivered ${arrivals.length.toLocaleString("en")} of ${expected.toLocaleString("en")} in ${seconds(totalMs)} s from the first event = ${Math.round(expected / (totalMs / 1000)).toLocaleString("en")} deliveries/s (${options.workers} workers); ${failed.length} failed`);
+  console.log(`event → delivery delay: p50 ${percentile(delays, 50)} ms, p99 ${percentile(delays, 99)} ms, max ${delays.at(-1)} ms`);
+} finally {
+  await closeDb();
+  await database.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
