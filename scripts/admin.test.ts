@@ -56,6 +56,9 @@ describe("admin CLI", () => {
     expect(brand_id).toMatch(/^br_/);
     expect((await db.select().from(brands).where(eq(brands.id, brand_id)))[0]).toMatchObject({ senderEmail: "news@acme.test", reviewStatus: "pending" });
     expect(await adminJson<"brand_id" | "review_status">(["brand:approve", "--brand", brand_id])).toEqual({ brand_id, review_status: "approved" });
+    expect(await adminJson<string>(["brand:update", "--brand", brand_id, "--logo-url", "https://acme.test/logo.png"])).toEqual({ brand_id, review_status: "approved", sending_held: false });
+    expect(await adminJson<string>(["brand:update", "--brand", brand_id, "--legal-name", "Acme Holdings Ltd"])).toEqual({ brand_id, review_status: "pending", sending_held: true });
+    expect(await adminJson<"brand_id" | "review_status">(["brand:approve", "--brand", brand_id])).toEqual({ brand_id, review_status: "approved" });
 
     const { topic_id } = await adminJson<"topic_id">(["topic:create", "--workspace", workspace_id, "--brand", brand_id, "--name", "News", "--description", "Weekly news"]);
     const { topic_id: direct } = await adminJson<"topic_id">(["topic:create", "--workspace", workspace_id, "--brand", brand_id, "--name", "Direct", "--no-confirmation"]);
@@ -177,7 +180,7 @@ describe("admin CLI", () => {
   it("help lists every command", async () => {
     const help = await admin(["help"]);
     expect(help.code).toBe(0);
-    for (const command of ["workspace:create", "workspace:approve", "brand:create", "brand:approve", "topic:create", "topic:archive", "list:create", "attribute:define", "key:create", "key:revoke", "user:create", "mailbox:list", "mailbox:event"]) {
+    for (const command of ["workspace:create", "workspace:approve", "brand:create", "brand:approve", "brand:update", "topic:create", "topic:archive", "list:create", "attribute:define", "key:create", "key:revoke", "user:create", "mailbox:list", "mailbox:event", "webhook:create", "webhook:rotate", "webhook:deliveries"]) {
       expect(help.stdout).toContain(command);
     }
   });

@@ -19,6 +19,8 @@ import { seedTopic, seedWorkspace, optOut } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { systemClock } from "@/lib/clock";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { approveBrand } from "@/lib/brands/approve-brand";
+import { updateBrand } from "@/lib/brands/update-brand";
 
 const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
 const executor = createEmbeddedExecutor({ client: inngest, functions });
@@ -148,6 +150,35 @@ describe("campaign dispatch", () => {
       expect(mail.map((m) => m.to).sort()).toEqual(["r0@example.com", "r1@example.com", "r2@example.com", "r3@example.com", "r4@example.com", "r5@example.com"]);
       expect((await showCampaign(ctx, campaignId)).campaign.status).toBe("sent");
       expect(await eventTypes(workspaceId)).toEqual(expect.arrayContaining(["campaign.paused", "campaign.sent"]));
+    } finally {
+      delete process.env.DISPATCH_BATCH_SIZE;
+      delete process.env.DISPATCH_BATCH_PAUSE_MS;
+    }
+  });
+
+  it("editing a brand's identity pauses its sending until review ends; a cosmetic edit does not", async () => {
+    process.env.DISPATCH_BATCH_SIZE = "2";
+    process.env.DISPATCH_BATCH_PAUSE_MS = "1000";
+    try {
+      const { workspaceId, brandId, base } = await audience({ people: 6 });
+      await updateBrand(ctx, brandId, { websiteUrl: "https://new.brand.example.com", primaryColor: "#112233" });
+      const { campaignId } = await createCampaign(ctx, base);
+      await sendCampaignNow(ctx, workspaceId, campaignId);
+      await executor.runDue(ctx);
+      expect(await mailOf(workspaceId)).toHaveLength(2);
+      const { brand, identityEdited } = await updateBrand(ctx, brandId, { postalAddress: "2 New Road, Shelbyville" });
+      expect(identityEdited).toBe(true);
+      expect(brand).toMatchObject({ reviewStatus: "pending", sendingHeldAt: clock.now() });
+      await drain(5);
+      expect(await mailOf(workspaceId)).toHaveLength(2);
+      expect((await showCampaign(ctx, campaignId)).campaign.status).toBe("sending");
+      await approveBrand(ctx, brandId);
+      await drain(10);
+      const mail = await mailOf(workspaceId);
+      expect(mail).toHaveLength(6);
+      expect(new Set(mail.map((m) => m.to)).size).toBe(6);
+      expect(mail.filter((m) => m.text.includes("2 New Road, Shelbyville"))).toHaveLength(4);
+      expect((await showCampaign(ctx, campaignId)).campaign.status).toBe("sent");
     } finally {
       delete process.env.DISPATCH_BATCH_SIZE;
       delete process.env.DISPATCH_BATCH_PAUSE_MS;

@@ -1,11 +1,15 @@
 import { eq } from "drizzle-orm";
 import { brands } from "@/lib/db/schema";
-import type { Ctx } from "@/lib/context";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { resumeHeldCampaigns } from "@/lib/campaigns/campaign-actions";
 import { getBrandOrThrow } from "./get-brand-or-throw";
 
-/** Ends the service's review of a brand. */
-export async function approveBrand(ctx: Ctx, brandId: string): Promise<{ brandId: string; reviewStatus: "approved" }> {
-  await getBrandOrThrow(ctx, brandId);
-  await ctx.db.update(brands).set({ reviewStatus: "approved", reviewedAt: ctx.clock.now() }).where(eq(brands.id, brandId));
-  return { brandId, reviewStatus: "approved" };
+/** Ends the service's review of a brand; campaigns held by an identity edit carry on. */
+export async function approveBrand(ctx: Ctx, brandId: string): Promise<{ brandId: string; reviewStatus: "approved"; resumed: number }> {
+  return withTransaction(ctx, async (tx) => {
+    const brand = await getBrandOrThrow(tx, brandId);
+    await tx.db.update(brands).set({ reviewStatus: "approved", reviewedAt: tx.clock.now(), sendingHeldAt: null }).where(eq(brands.id, brandId));
+    const resumed = brand.sendingHeldAt ? await resumeHeldCampaigns(tx, brandId) : 0;
+    return { brandId, reviewStatus: "approved", resumed };
+  });
 }

@@ -15,7 +15,11 @@ const createBrandSchema = z.strictObject({
   senderEmail: emailField,
 });
 
-/** A new brand starts in review: it cannot send until the service approves it. */
+/**
+ * A new brand starts in review. Until the workspace itself is approved its
+ * campaigns reach only verified addresses; a later identity edit holds the
+ * brand's sending until that review ends (update-brand).
+ */
 export async function createBrand(ctx: Ctx, input: z.input<typeof createBrandSchema>): Promise<{ brandId: string }> {
   const values = parseInput(createBrandSchema, input);
   await getWorkspaceOrThrow(ctx, values.workspaceId);

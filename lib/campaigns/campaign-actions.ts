@@ -80,3 +80,10 @@ export function cancelCampaign(ctx: Ctx, workspaceId: string, campaignId: string
     return { campaign, refunded: dropped.length };
   });
 }
+
+/** A brand's review ended: every campaign of it still sending gets a dispatch run again (a held one had stopped). */
+export async function resumeHeldCampaigns(ctx: Ctx, brandId: string): Promise<number> {
+  const sending = await ctx.db.select().from(campaigns).where(and(eq(campaigns.brandId, brandId), eq(campaigns.status, "sending")));
+  for (const campaign of sending) await requestDispatch(ctx, campaign, null, `review-ended-${ctx.clock.now().getTime()}`);
+  return sending.length;
+}

@@ -13,7 +13,7 @@ export interface BatchResult {
   sent: number;
   failed: number;
   remaining: number;
-  /** Set when the campaign is no longer sending (paused, cancelled): dispatch stops between batches. */
+  /** Set when the campaign is no longer sending (paused, cancelled) or its brand is held for review: dispatch stops between batches. */
   stopped: string | null;
 }
 
@@ -36,6 +36,9 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
   const claim = await withTransaction(ctx, async (tx) => {
     const [campaign] = await tx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
     if (!campaign || campaign.status !== "sending") return { stopped: campaign?.status ?? "missing" } as const;
+    // An identity edit holds the brand's sending until its review ends; approval starts dispatch again.
+    const [held] = await tx.db.select({ at: brands.sendingHeldAt }).from(brands).where(eq(brands.id, campaign.brandId));
+    if (held?.at) return { stopped: "brand_in_review" } as const;
     const now = tx.clock.now();
     const rows = await tx.db.execute<Claimed>(sql`
       update ${sends} set state = 'sending', claimed_by = ${claimant}, updated_at = ${now.toISOString()}

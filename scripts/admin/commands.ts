@@ -5,6 +5,7 @@ import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { approveBrand } from "@/lib/brands/approve-brand";
 import { createBrand } from "@/lib/brands/create-brand";
+import { updateBrand } from "@/lib/brands/update-brand";
 import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
@@ -79,6 +80,23 @@ export const commands: Record<string, AdminCommand> = {
     run: async (ctx, v) => {
       const { brandId, reviewStatus } = await approveBrand(ctx, str(v, "brand"));
       return { brand_id: brandId, review_status: reviewStatus };
+    },
+  },
+  "brand:update": {
+    summary: "--brand ID [--name N] [--legal-name N] [--postal-address A] [--sender-email E] [--website-url U] [--logo-url U] [--primary-color #RRGGBB]   (an identity edit returns the brand to review and holds its sending)",
+    options: { brand: string, name: string, "legal-name": string, "postal-address": string, "sender-email": string, "website-url": string, "logo-url": string, "primary-color": string },
+    required: ["brand"],
+    run: async (ctx, v) => {
+      const { brand } = await updateBrand(ctx, str(v, "brand"), {
+        name: opt(v, "name"),
+        legalName: opt(v, "legal-name"),
+        postalAddress: opt(v, "postal-address"),
+        senderEmail: opt(v, "sender-email"),
+        websiteUrl: opt(v, "website-url"),
+        logoUrl: opt(v, "logo-url"),
+        primaryColor: opt(v, "primary-color"),
+      });
+      return { brand_id: brand.id, review_status: brand.reviewStatus, sending_held: brand.sendingHeldAt !== null };
     },
   },
   "topic:create": {

@@ -1,0 +1,1 @@
+ALTER TABLE "brands" ADD COLUMN "sending_held_at" timestamp (3) with time zone;
