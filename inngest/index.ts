@@ -1,7 +1,8 @@
 import { confirmation } from "./functions/confirmation";
 import { dispatchCampaign } from "./functions/dispatch-campaign";
+import { foldReportCounters } from "./functions/fold-report-counters";
 import { webhookDelivery } from "./functions/webhook-delivery";
 import { welcome } from "./functions/welcome";
 
 /** Every workflow of the service, served at /api/inngest and run by the embedded executor. */
-export const functions = [confirmation, welcome, dispatchCampaign, webhookDelivery];
+export const functions = [confirmation, welcome, dispatchCampaign, webhookDelivery, foldReportCounters];

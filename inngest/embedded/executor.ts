@@ -238,16 +238,24 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
   async function runDue(ctx: Ctx): Promise<number> {
     await fireDueCrons(ctx, registry);
     let count = 0;
+    let finished = 0;
     const inFlight = new Set<Promise<void>>();
     for (;;) {
+      const finishedBefore = finished;
       const claimed = inFlight.size < workers ? await claim(ctx, workers - inFlight.size) : [];
       for (const run of claimed) {
         count++;
-        const working: Promise<void> = work(ctx, run).finally(() => inFlight.delete(working));
+        const working: Promise<void> = work(ctx, run).finally(() => {
+          finished++;
+          inFlight.delete(working);
+        });
         inFlight.add(working);
       }
+      if (claimed.length > 0 && inFlight.size < workers) continue;
+      // A run that finished while the claim was made may have freed a key the claim still saw taken.
+      if (finished !== finishedBefore) continue;
       if (inFlight.size === 0) return count;
-      if (claimed.length === 0 || inFlight.size >= workers) await Promise.race(inFlight);
+      await Promise.race(inFlight);
     }
   }
 

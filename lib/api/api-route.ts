@@ -32,11 +32,15 @@ export interface RouteInput<Q, B> {
   params: Record<string, string>;
   /** Present on paginated routes; `scope` binds cursors to the list they came from. */
   page: PageRequest & { scope: string };
+  /** The request's `If-None-Match`, for routes that answer 304 (reports). */
+  ifNoneMatch: string | null;
 }
 
 export interface RouteResult {
   status?: number;
+  /** Ignored for a 304, which has no body. */
   body: unknown;
+  headers?: Record<string, string>;
 }
 
 type NextContext = { params: Promise<Record<string, string | string[]>> };
@@ -80,7 +84,9 @@ export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>
       const body = (options.body ? await readJsonBody(request, options.body) : undefined) as z.infer<B>;
       const caller: Caller = { workspaceId: key.workspaceId, brandId: key.brandId, mode: key.environment };
 
-      const result = await handler({ ctx, caller, key, query, body, params, page });
+      const result = await handler({ ctx, caller, key, query, body, params, page, ifNoneMatch: request.headers.get("if-none-match") });
+      headers = { ...headers, ...result.headers };
+      if (result.status === 304) return new Response(null, { status: 304, headers });
       return Response.json(result.body, { status: result.status ?? 200, headers });
     } catch (error) {
       return toErrorResponse(error, headers);

@@ -1,8 +1,9 @@
-import { and, eq, inArray, ne } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { contacts, subscriptions, topics } from "@/lib/db/schema";
+import { contacts, sends, subscriptions, topics } from "@/lib/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
+import { countUnsubscribe } from "@/lib/reports/count-unsubscribe";
 
 export type UnsubscribeScope = "topic" | "brand" | "all";
 
@@ -63,6 +64,15 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
       changed = true;
     }
     if (changed) {
+      const brandId = request.scope === "all" ? null : (topic?.brandId ?? request.brandId ?? null);
+      await countUnsubscribe(tx, { workspaceId: contact.workspaceId, brandId, at: now });
+      // The campaign report's `unsubscribed`: recipients of that campaign who opted out through its mail.
+      if (request.campaignId) {
+        await tx.db
+          .update(sends)
+          .set({ unsubscribedAt: now, updatedAt: now })
+          .where(and(eq(sends.campaignId, request.campaignId), eq(sends.contactId, contact.id), isNull(sends.unsubscribedAt)));
+      }
       await recordEvent(tx, { workspaceId: contact.workspaceId, mode: "live" }, "contact.unsubscribed", {
         contact_id: contact.id,
         email: contact.email,

@@ -2,6 +2,9 @@ import * as contact from "@/app/v1/contacts/[id]/route";
 import * as contacts from "@/app/v1/contacts/route";
 import * as listMembers from "@/app/v1/lists/[id]/members/route";
 import * as lists from "@/app/v1/lists/route";
+import * as activityReport from "@/app/v1/reports/activity/route";
+import * as campaignReport from "@/app/v1/reports/campaigns/route";
+import * as summaryReport from "@/app/v1/reports/summary/route";
 import * as subscribe from "@/app/v1/subscribe/route";
 import * as suppression from "@/app/v1/suppressions/[id]/route";
 import * as suppressions from "@/app/v1/suppressions/route";
@@ -19,6 +22,9 @@ const ROUTES: [RegExp, Record<string, unknown>][] = [
   [/^\/v1\/lists\/(?<id>[^/]+)\/members$/, listMembers],
   [/^\/v1\/suppressions$/, suppressions],
   [/^\/v1\/suppressions\/(?<id>[^/]+)$/, suppression],
+  [/^\/v1\/reports\/summary$/, summaryReport],
+  [/^\/v1\/reports\/campaigns$/, campaignReport],
+  [/^\/v1\/reports\/activity$/, activityReport],
 ];
 
 export interface ApiResponse {

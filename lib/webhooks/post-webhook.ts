@@ -26,7 +26,13 @@ const agents = {
  * the whole exchange must finish within 10 s, and unless private targets are
  * allowed the connection may only go to a public address.
  */
-export function postWebhook(target: string, body: string, headers: Record<string, string>): Promise<PostResult> {
+export async function postWebhook(target: string, body: string, headers: Record<string, string>): Promise<PostResult> {
+  const result = await postOnce(target, body, headers);
+  // A kept connection the receiver closed just as it was reused: the request never reached it, so send it again on a new one.
+  return result.staleConnection ? (await postOnce(target, body, headers)) : result;
+}
+
+function postOnce(target: string, body: string, headers: Record<string, string>): Promise<PostResult & { staleConnection?: boolean }> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const url = new URL(target);
@@ -38,7 +44,7 @@ export function postWebhook(target: string, body: string, headers: Record<string
   const transport = url.protocol === "https:" ? https : http;
   return new Promise((settle) => {
     let settled = false;
-    const resolve = (result: PostResult) => {
+    const resolve = (result: PostResult & { staleConnection?: boolean }) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -66,7 +72,8 @@ export function postWebhook(target: string, body: string, headers: Record<string
     });
     request.on("error", (error: NodeJS.ErrnoException) => {
       const refused = error.code === "ETARGETREFUSED";
-      resolve({ statusCode: null, latencyMs: elapsed(), responseExcerpt: null, error: refused ? `refused: ${error.message}` : error.message });
+      const staleConnection = request.reusedSocket && error.code === "ECONNRESET";
+      resolve({ statusCode: null, latencyMs: elapsed(), responseExcerpt: null, error: refused ? `refused: ${error.message}` : error.message, staleConnection });
     });
     request.end(body);
   });

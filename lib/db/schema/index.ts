@@ -15,3 +15,4 @@ export * from "./webhooks";
 export * from "./rate-limits";
 export * from "./mail-messages";
 export * from "./workflows";
+export * from "./reports";

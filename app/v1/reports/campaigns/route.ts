@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { apiRoute } from "@/lib/api/api-route";
+import { conditionalAnswer, makeEtag } from "@/lib/api/etag";
+import { toListBody } from "@/lib/api/pagination";
+import { listCampaignReport, type CampaignReportRow } from "@/lib/reports/list-campaign-report";
+import { percent } from "@/lib/reports/percent";
+import { reportScope } from "@/lib/reports/report-scope";
+import { readReportVersions } from "@/lib/reports/report-versions";
+import { assertOrdered, parseInstant } from "@/lib/reports/report-window";
+
+const query = z.strictObject({ from: z.string().optional(), to: z.string().optional() });
+
+function serializeRow(row: CampaignReportRow) {
+  const { sentAt, ...rest } = row;
+  return {
+    id: rest.id,
+    name: rest.name,
+    subject: rest.subject,
+    sent_at: sentAt,
+    recipients: rest.recipients,
+    accepted: rest.accepted,
+    delivered: rest.delivered,
+    opened: rest.opened,
+    clicked: rest.clicked,
+    bounced: rest.bounced,
+    complained: rest.complained,
+    unsubscribed: rest.unsubscribed,
+    failed: rest.failed,
+    open_rate: percent(rest.opened, rest.delivered),
+    click_rate: percent(rest.clicked, rest.delivered),
+    bounce_rate: percent(rest.bounced, rest.recipients),
+    complaint_rate: percent(rest.complained, rest.recipients),
+  };
+}
+
+// GET /v1/reports/campaigns — one row per sent campaign, newest first; optional window on send time.
+export const GET = apiRoute({ key: "secret", bucket: "reports", query, paginated: true }, async ({ ctx, caller, query: q, page, ifNoneMatch }) => {
+  const window = { from: parseInstant(q.from, "from"), to: parseInstant(q.to, "to") };
+  assertOrdered(window.from, window.to);
+  const asOf = ctx.clock.now().toISOString();
+  const versions = await readReportVersions(ctx, caller);
+  const scope = reportScope(caller);
+  const etag = makeEtag(["campaigns", scope, versions.brandCampaigns, versions.brandCount, window.from?.toISOString() ?? null, window.to?.toISOString() ?? null, page.limit, page.afterId]);
+  return conditionalAnswer(ifNoneMatch, etag, async () => {
+    const rows = await listCampaignReport(ctx, caller, window, page);
+    return { ...toListBody(rows, page, page.scope, serializeRow), as_of: asOf, scope };
+  });
+});

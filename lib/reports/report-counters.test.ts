@@ -1,0 +1,99 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { deleteSuppression } from "@/lib/suppressions/delete-suppression";
+import { createSuppression } from "@/lib/suppressions/create-suppression";
+import { unsubscribe } from "@/lib/consent/unsubscribe";
+import { recordProviderEvent } from "@/lib/deliverability/record-provider-event";
+import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
+import { CONTACT_STATUS_SQL } from "@/lib/contacts/contact-status";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { addListMembers, removeListMembers } from "@/lib/lists/list-membership";
+import { createList } from "@/lib/lists/create-list";
+import { archiveTopic } from "@/lib/topics/archive-topic";
+import { seedSentCampaign } from "@/lib/testing/report-fixture";
+import { optOut, seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
+import { campaignCounts } from "@/lib/campaigns/campaign-counts";
+import { foldEngagement } from "./fold-engagement";
+
+const { ctx, clock } = testCtx();
+
+/** Every maintained figure of a workspace, to compare with a rebuild from the raw rows. */
+async function snapshot(workspaceId: string) {
+  const read = async (query: ReturnType<typeof sql>) => (await ctx.db.execute(query)).map((row) => ({ ...row }));
+  return {
+    workspace: await read(sql`select contacts_total, contacts_unsubscribed, contacts_bounced, contacts_complained from report_workspace_counters where workspace_id = ${workspaceId}`),
+    brands: await read(sql`select brand_id, lists_total, list_memberships, topics_total, campaigns_total, campaigns_draft, campaigns_scheduled, campaigns_sending, campaigns_paused, campaigns_sent, campaigns_cancelled from report_brand_counters where workspace_id = ${workspaceId} order by brand_id`),
+    campaigns: await read(sql`select campaign_id, recipients, queued, accepted, failed, skipped, cancelled, delivered, bounced, complained, opened, clicked, unsubscribed from report_campaign_counters where workspace_id = ${workspaceId} order by campaign_id`),
+    activity: await read(sql`select grain, bucket_at::text, brand_id, contacts_added, unsubscribes, campaigns_sent, opens, clicks from report_activity where workspace_id = ${workspaceId} and (contacts_added, unsubscribes, campaigns_sent, opens, clicks) <> (0, 0, 0, 0, 0) order by 1, 2, 3`),
+  };
+}
+
+describe("report counters maintained as changes happen", () => {
+  it("after mixed audience, campaign and engagement writes the counters equal a rebuild from the raw rows", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    const other = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    const { listId } = await createList(ctx, { workspaceId, brandId, name: "VIP" });
+    const caller = { workspaceId, brandId: null, mode: "test" as const };
+    const { campaignId, sendIds, contactIds } = await seedSentCampaign(ctx, { workspaceId, brandId, topicId, emails: ["a@example.com", "b@example.com", "c@example.com", "d@example.com"] });
+    await addListMembers(ctx, caller, listId, Object.values(contactIds));
+    await removeListMembers(ctx, caller, listId, [contactIds["d@example.com"]!]);
+    await upsertContact(ctx, caller, { email: "e@example.com", topicIds: [other] });
+    clock.advance(60_000);
+    await recordProviderEvent(ctx, { type: "delivered", sendId: sendIds["a@example.com"], occurredAt: clock.now() });
+    await recordProviderEvent(ctx, { type: "bounced", bounceType: "permanent", sendId: sendIds["b@example.com"], occurredAt: clock.now() });
+    await recordProviderEvent(ctx, { type: "complained", sendId: sendIds["c@example.com"], occurredAt: clock.now() });
+    await recordOpen(ctx, sendIds["a@example.com"]!, { country: null });
+    await recordOpen(ctx, sendIds["a@example.com"]!, { country: null });
+    await recordClick(ctx, sendIds["a@example.com"]!, { url: "https://x.test", country: null, deviceType: null, client: null });
+    await unsubscribe(ctx, { contactId: contactIds["d@example.com"]!, scope: "topic", topicId, campaignId });
+    await optOut(ctx, contactIds["a@example.com"]!, "all");
+    const { suppression } = await createSuppression(ctx, caller, { email: "e@example.com" });
+    await deleteSuppression(ctx, caller, suppression.id);
+    await archiveTopic(ctx, other);
+    await foldEngagement(ctx);
+
+    const maintained = await snapshot(workspaceId);
+    // The rebuild recounts unsubscribes from events; the fixture's direct opt-out recorded none.
+    await ctx.db.execute(sql`select report_rebuild(${workspaceId})`);
+    const rebuilt = await snapshot(workspaceId);
+    expect(maintained.workspace).toEqual(rebuilt.workspace);
+    expect(maintained.brands).toEqual(rebuilt.brands);
+    expect(maintained.campaigns).toEqual(rebuilt.campaigns);
+    expect(maintained.activity).toEqual(rebuilt.activity);
+    expect(maintained.campaigns[0]).toMatchObject({ recipients: "4", accepted: "4", delivered: "1", bounced: "1", complained: "1", opened: "1", clicked: "1", unsubscribed: "1" });
+  });
+
+  it("each contact's maintained status is the one CONTACT_STATUS_SQL derives", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    const caller = { workspaceId, brandId: null, mode: "live" as const };
+    const ids: string[] = [];
+    for (const email of ["s@example.com", "u@example.com", "b@example.com", "c@example.com", "t@example.com"]) {
+      ids.push((await upsertContact(ctx, caller, { email, topicIds: [topicId] })).contact.id);
+    }
+    await optOut(ctx, ids[1]!, "all");
+    await createSuppression(ctx, caller, { email: "b@example.com" }, "bounce");
+    await createSuppression(ctx, caller, { email: "c@example.com" }, "complaint");
+    await optOut(ctx, ids[4]!, topicId);
+    const rows = await ctx.db.execute<{ derived: string; kept: string }>(
+      sql`select ${sql.raw(CONTACT_STATUS_SQL)} as derived, r.status as kept from contacts join report_contact_statuses r on r.contact_id = contacts.id where contacts.workspace_id = ${workspaceId}`,
+    );
+    expect(rows.map((r) => r.kept).sort()).toEqual(["bounced", "complained", "subscribed", "unsubscribed", "unsubscribed"]);
+    for (const row of rows) expect(row.kept).toBe(row.derived);
+  });
+
+  it("first deliveries, opens and clicks reach the counters at the fold; campaign:show's counts fold first", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    const { campaignId, sendIds } = await seedSentCampaign(ctx, { workspaceId, brandId, topicId, emails: ["a@example.com"] });
+    await recordProviderEvent(ctx, { type: "delivered", sendId: sendIds["a@example.com"], occurredAt: clock.now() });
+    await recordOpen(ctx, sendIds["a@example.com"]!, { country: null });
+    const read = async () => (await ctx.db.execute<{ delivered: string; opened: string }>(sql`select delivered, opened from report_campaign_counters where campaign_id = ${campaignId}`))[0];
+    expect(await read()).toEqual({ delivered: "0", opened: "0" });
+    expect(await campaignCounts(ctx, campaignId)).toMatchObject({ delivered: 1, opened: 1, recipients: 1, accepted: 1 });
+    expect(await read()).toEqual({ delivered: "1", opened: "1" });
+    expect(await foldEngagement(ctx)).toBe(0);
+  });
+});

@@ -1,0 +1,38 @@
+import { eq } from "drizzle-orm";
+import type { Ctx } from "@/lib/context";
+import { campaigns, sends } from "@/lib/db/schema";
+import { createCampaign } from "@/lib/campaigns/save-campaign";
+import { completeCampaign } from "@/lib/campaigns/complete-campaign";
+import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+
+/**
+ * A campaign sent now (the clock's time) to these addresses, each subscribed
+ * to the topic first: audience snapshotted, every send accepted, campaign
+ * completed. Returns the send ids by address.
+ */
+export async function seedSentCampaign(
+  ctx: Ctx,
+  opts: { workspaceId: string; brandId: string; topicId: string; name?: string; subject?: string; emails: string[] },
+) {
+  for (const email of opts.emails) {
+    await upsertContact(ctx, { workspaceId: opts.workspaceId, brandId: null, mode: "live" }, { email, topicIds: [opts.topicId] });
+  }
+  const { campaignId } = await createCampaign(ctx, {
+    workspaceId: opts.workspaceId,
+    brandId: opts.brandId,
+    topicId: opts.topicId,
+    name: opts.name ?? "Launch",
+    subject: opts.subject ?? "Hello",
+    html: "<p>Hi</p>",
+  });
+  await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
+  await snapshotAudience(ctx, campaignId);
+  const rows = await ctx.db
+    .update(sends)
+    .set({ state: "accepted", acceptedAt: ctx.clock.now() })
+    .where(eq(sends.campaignId, campaignId))
+    .returning({ id: sends.id, email: sends.email, contactId: sends.contactId });
+  await completeCampaign(ctx, campaignId);
+  return { campaignId, sendIds: Object.fromEntries(rows.map((r) => [r.email, r.id])) as Record<string, string>, contactIds: Object.fromEntries(rows.map((r) => [r.email, r.contactId])) as Record<string, string> };
+}
