@@ -29,7 +29,8 @@ export default defineConfig({
   webServer: {
     command: "npx tsx scripts/serve.ts start",
     url: `${baseURL}/signin`,
-    env: { ...(process.env as Record<string, string>), PORT: String(port), APP_URL: baseURL },
+    // Private targets allowed: the webhook test's receiver listens on loopback.
+    env: { ...(process.env as Record<string, string>), PORT: String(port), APP_URL: baseURL, WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" },
     reuseExistingServer: false,
     timeout: 180_000,
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },

@@ -9,7 +9,10 @@ interface WorkspaceLink {
 }
 
 // The screens a workspace has besides its overview (the workspace's own link).
-const SCREENS = [{ path: "/mailbox", label: "Local mailbox" }];
+const SCREENS = [
+  { path: "/mailbox", label: "Local mailbox" },
+  { path: "/webhooks", label: "Webhooks" },
+];
 
 /** The user's workspaces; the open one lists its screens. */
 export function WorkspaceNav({ workspaces }: { workspaces: WorkspaceLink[] }) {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints, workspaces } from "@/lib/db/schema";
 import { ApiError, notFound, validationFailed } from "@/lib/errors";
@@ -14,8 +14,12 @@ function newSigningSecret(): string {
   return `whsec_${randomBase62(40)}`;
 }
 
-export async function getEndpointOrThrow(ctx: Ctx, endpointId: string): Promise<Endpoint> {
-  const [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+/** With a workspace id, an endpoint of another workspace is not found. */
+export async function getEndpointOrThrow(ctx: Ctx, endpointId: string, workspaceId?: string): Promise<Endpoint> {
+  const [endpoint] = await ctx.db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, endpointId), workspaceId ? eq(webhookEndpoints.workspaceId, workspaceId) : undefined));
   if (!endpoint) throw notFound("webhook_endpoint_not_found", `No webhook endpoint ${endpointId}.`, "endpoint");
   return endpoint;
 }
@@ -56,9 +60,9 @@ export async function createEndpoint(
  * with the new one; deliveries still being retried (they may have failed
  * because the receiver already expects the new secret) are retried now.
  */
-export async function rotateSecret(ctx: Ctx, endpointId: string): Promise<{ secret: string; retried: number }> {
+export async function rotateSecret(ctx: Ctx, endpointId: string, workspaceId?: string): Promise<{ secret: string; retried: number }> {
   return withTransaction(ctx, async (tx) => {
-    await getEndpointOrThrow(tx, endpointId);
+    await getEndpointOrThrow(tx, endpointId, workspaceId);
     const secret = newSigningSecret();
     const now = tx.clock.now();
     await tx.db.update(webhookEndpoints).set({ signingSecret: secret, secretRotatedAt: now, updatedAt: now }).where(eq(webhookEndpoints.id, endpointId));
@@ -79,15 +83,21 @@ export async function rotateSecret(ctx: Ctx, endpointId: string): Promise<{ secr
   });
 }
 
-/** Every delivery to an endpoint, oldest first, each with its event type and attempts. */
-export async function listDeliveries(ctx: Ctx, endpointId: string) {
-  const endpoint = await getEndpointOrThrow(ctx, endpointId);
+/** A workspace's endpoints, oldest first. */
+export function listEndpoints(ctx: Ctx, workspaceId: string): Promise<Endpoint[]> {
+  return ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.workspaceId, workspaceId)).orderBy(asc(webhookEndpoints.id));
+}
+
+/** Deliveries to an endpoint, oldest first (or the newest `limit`), each with its event type and attempts. */
+export async function listDeliveries(ctx: Ctx, endpointId: string, opts: { workspaceId?: string; limit?: number } = {}) {
+  const endpoint = await getEndpointOrThrow(ctx, endpointId, opts.workspaceId);
   const deliveries = await ctx.db
     .select({ delivery: webhookDeliveries, eventType: events.type })
     .from(webhookDeliveries)
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .where(eq(webhookDeliveries.endpointId, endpointId))
-    .orderBy(asc(webhookDeliveries.id));
+    .orderBy(opts.limit ? desc(webhookDeliveries.id) : asc(webhookDeliveries.id))
+    .limit(opts.limit ?? Number.MAX_SAFE_INTEGER);
   const attempts = deliveries.length
     ? await ctx.db
         .select()
