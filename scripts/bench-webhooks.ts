@@ -2,8 +2,9 @@
 // contact, so per-contact ordering is in play) recorded one transaction each, as the app records
 // them, and fanned out to 3 endpoints on a loopback receiver by the embedded executor running as
 // the app runs it. Prints deliveries per second and the delay from an event's recording to its
-// arrival at the receiver (p50, p99, max).
-// Options: --events N (default 10000), --endpoints N (default 3), --workers N (default 8).
+// arrival at the receiver (p50, p99, max). Then a backlog: BACKLOG more events recorded while the
+// executor is stopped, and the rate at which it drains their deliveries once started.
+// Options: --events N (default 10000), --backlog N (default 2000), --endpoints N (default 3), --workers N (default 8).
 import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -11,9 +12,10 @@ import { parseArgs } from "node:util";
 import { and, eq, sql } from "drizzle-orm";
 
 const { values: options } = parseArgs({
-  options: { events: { type: "string", default: "10000" }, endpoints: { type: "string", default: "3" }, workers: { type: "string", default: "8" } },
+  options: { events: { type: "string", default: "10000" }, backlog: { type: "string", default: "2000" }, endpoints: { type: "string", default: "3" }, workers: { type: "string", default: "8" } },
 });
 const EVENTS = Number(options.events);
+const BACKLOG = Number(options.backlog);
 const ENDPOINTS = Number(options.endpoints);
 const SINK_PORT = 2527;
 
@@ -51,34 +53,51 @@ try {
   routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
   await executor.start(ctx, 50);
 
+  // Ten events per contact, so one contact's deliveries to an endpoint are ordered.
+  const recordEvents = async (from: number, count: number) => {
+    for (let i = from; i < from + count; i++) {
+      const contact = `ct_bench${String(Math.floor(i / 10)).padStart(22, "0")}`;
+      const now = new Date();
+      await recordEvent(ctx, { workspaceId: ws, mode: "live" }, "email.opened", {
+        send_id: `snd_bench${String(i).padStart(21, "0")}`, campaign_id: "cmp_bench", campaign_name: "Bench", contact_id: contact,
+        email: `${contact}@bench.example`, occurred_at: now.toISOString(), country: null,
+      }, now);
+    }
+  };
+  const untilDelivered = async (expected: number) => {
+    for (;;) {
+      const [{ done }] = (await ctx.db.execute(sql`select count(*)::int as done from ${webhookDeliveries} where status = 'succeeded'`)) as unknown as [{ done: number }];
+      if (done >= expected) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
   const started = Date.now();
-  for (let i = 0; i < EVENTS; i++) {
-    const contact = `ct_bench${String(i % Math.ceil(EVENTS / 10)).padStart(22, "0")}`;
-    const now = new Date();
-    await recordEvent(ctx, { workspaceId: ws, mode: "live" }, "email.opened", {
-      send_id: `snd_bench${String(i).padStart(21, "0")}`, campaign_id: "cmp_bench", campaign_name: "Bench", contact_id: contact,
-      email: `${contact}@bench.example`, occurred_at: now.toISOString(), country: null,
-    }, now);
-  }
+  await recordEvents(0, EVENTS);
   const recordedMs = Date.now() - started;
   const expected = EVENTS * ENDPOINTS;
-  for (;;) {
-    const [{ done }] = (await ctx.db.execute(sql`select count(*)::int as done from ${webhookDeliveries} where status = 'succeeded'`)) as unknown as [{ done: number }];
-    if (done >= expected) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await untilDelivered(expected);
   const totalMs = Date.now() - started;
+  await executor.stop();
+
+  await recordEvents(EVENTS, BACKLOG);
+  const drainStart = Date.now();
+  await executor.start(ctx, 50);
+  await untilDelivered(expected + BACKLOG * ENDPOINTS);
+  const drainMs = Date.now() - drainStart;
   await executor.stop();
   sink.kill("SIGTERM");
   await new Promise((resolve) => sink.once("exit", resolve));
 
   const createdAt = new Map((await ctx.db.select({ id: events.id, createdAt: events.createdAt }).from(events).where(eq(events.workspaceId, ws))).map((e) => [e.id, e.createdAt.getTime()]));
   const arrivals = JSON.parse(readFileSync(sinkOut, "utf8")) as [string, number][];
-  const delays = arrivals.map(([key, at]) => at - createdAt.get(key.split("|")[1]!)!).sort((a, b) => a - b);
+  const liveIds = new Set([...createdAt.keys()].sort().slice(0, EVENTS));
+  const delays = arrivals.filter(([key]) => liveIds.has(key.split("|")[1]!)).map(([key, at]) => at - createdAt.get(key.split("|")[1]!)!).sort((a, b) => a - b);
   const failed = await ctx.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.workspaceId, ws), eq(webhookDeliveries.status, "failed")));
   console.log(`recorded ${EVENTS.toLocaleString("en")} events in ${seconds(recordedMs)} s (${Math.round(EVENTS / (recordedMs / 1000)).toLocaleString("en")} events/s, each with ${ENDPOINTS} deliveries queued in its transaction)`);
-  console.log(`delivered ${arrivals.length.toLocaleString("en")} of ${expected.toLocaleString("en")} in ${seconds(totalMs)} s from the first event = ${Math.round(expected / (totalMs / 1000)).toLocaleString("en")} deliveries/s (${options.workers} workers); ${failed.length} failed`);
+  console.log(`delivered ${delays.length.toLocaleString("en")} of ${expected.toLocaleString("en")} in ${seconds(totalMs)} s from the first event = ${Math.round(expected / (totalMs / 1000)).toLocaleString("en")} deliveries/s (${options.workers} workers); ${failed.length} failed`);
   console.log(`event → delivery delay: p50 ${percentile(delays, 50)} ms, p99 ${percentile(delays, 99)} ms, max ${delays.at(-1)} ms`);
+  console.log(`backlog: ${(BACKLOG * ENDPOINTS).toLocaleString("en")} queued deliveries drained in ${seconds(drainMs)} s = ${Math.round((BACKLOG * ENDPOINTS) / (drainMs / 1000)).toLocaleString("en")} deliveries/s`);
 } finally {
   await closeDb();
   await database.close();

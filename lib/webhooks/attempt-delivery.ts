@@ -66,7 +66,8 @@ export async function attemptDelivery(ctx: Ctx, deliveryId: string, generation: 
       .update(webhookDeliveries)
       .set({ status, attemptCount: attempt, lastAttemptAt: attemptedAt, nextAttemptAt: retryAt })
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.generation, generation)));
-    await recordEndpointHealth(tx, endpoint.id, succeeded, now);
+    // A success only has a streak to end when the endpoint was failing (as last read: a miss is ended by the next success).
+    if (!succeeded || endpoint.failingSince) await recordEndpointHealth(tx, endpoint.id, succeeded, now);
     if (succeeded) return { done: "succeeded" };
     if (!retryAt) return { done: "gave_up" };
     return { done: false, retryAt: retryAt.toISOString() };
