@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends, workspaceBilling } from "@/lib/db/schema";
+import { bulkIdPrefix } from "@/lib/ids";
 import { recordCampaignEvent } from "./campaign-events";
 
 /**
@@ -19,11 +20,14 @@ export async function snapshotAudience(ctx: Ctx, campaignId: string): Promise<{ 
     if (!campaign) return { status: "missing", recipients: 0 };
     if (campaign.recipientCount !== null || campaign.status !== "sending") return { status: campaign.status, recipients: campaign.recipientCount ?? 0 };
     const now = tx.clock.now();
-    // Send ids: "snd_" + the time in hex + random, so they sort by creation like every other id.
+    // Send ids: "snd_" + the time in hex + a random salt for this snapshot + the row's number, so
+    // they sort by creation like every other id; one salt per snapshot instead of a hash per row
+    // (which cost about a second per 400,000 recipients).
+    const idPrefix = bulkIdPrefix("snd", now);
     const inserted = await tx.db.execute<{ n: number }>(sql`
       with added as (
         insert into ${sends} (id, workspace_id, campaign_id, contact_id, email, state, created_at, updated_at)
-        select 'snd_' || lpad(to_hex((extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0') || substr(md5(random()::text || c.id), 1, 14),
+        select ${idPrefix} || lpad(to_hex(row_number() over ()), 8, '0'),
                c.workspace_id, ${campaign.id}, c.id, c.email, 'queued', ${now.toISOString()}, ${now.toISOString()}
         from subscriptions s
         join contacts c on c.id = s.contact_id
