@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { admin } from "./admin-cli";
+import { signInAs } from "./sign-in-as";
 
 // Subscribe through the API, confirm from the local mailbox, unsubscribe with one click and through the
 // preference centre, and come back from a mail link: the whole consent life cycle in the built app.
@@ -22,14 +23,6 @@ test.beforeAll(() => {
   publishable = admin<"key">("key:create", "--workspace", workspace, "--type", "publishable", "--env", "live").key;
 });
 
-async function signIn(page: Page) {
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(owner.email);
-  await page.getByLabel("Password").fill(owner.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByTestId("signed-in-as")).toHaveText(owner.email);
-}
-
 /** Opens the local mailbox until a message with this subject has arrived (the workflows run in the background). */
 async function openMail(page: Page, subject: RegExp) {
   const message = page.getByTestId("mailbox-message").filter({ has: page.getByRole("heading", { name: subject }) });
@@ -50,7 +43,7 @@ test("subscribe through the API, then confirm from the mail in the local mailbox
   expect(await response.json()).toEqual({ data: { status: "confirmation_sent" } });
   expect(await subscribedEmails(request)).toEqual([]);
 
-  await signIn(page);
+  await signInAs(page, owner);
   const mail = await openMail(page, /Confirm your subscription to Weekly Digest/);
   await expect(mail).toContainText(reader);
   await mail.getByRole("link", { name: /\/confirm\// }).click();
@@ -64,7 +57,7 @@ test("subscribe through the API, then confirm from the mail in the local mailbox
 });
 
 test("one-click unsubscribe: a cookieless POST to the List-Unsubscribe URI", async ({ page, playwright, request }) => {
-  await signIn(page);
+  await signInAs(page, owner);
   const mail = await openMail(page, /You're subscribed to Weekly Digest/);
   await mail.getByText("Headers").click();
   const header = await mail.locator("dt", { hasText: /^List-Unsubscribe$/ }).locator("xpath=following-sibling::dd").textContent();
@@ -77,7 +70,7 @@ test("one-click unsubscribe: a cookieless POST to the List-Unsubscribe URI", asy
 });
 
 test("resubscribe from the link in mail already sent, then leave through the preference centre", async ({ page, request }) => {
-  await signIn(page);
+  await signInAs(page, owner);
   const mail = await openMail(page, /You're subscribed to Weekly Digest/);
   await mail.getByRole("link", { name: /\/unsubscribe\// }).click();
   await expect(page.getByRole("heading", { name: "You are unsubscribed from Weekly Digest" })).toBeVisible();
@@ -125,7 +118,7 @@ test.describe("without JavaScript", () => {
 });
 
 test("the local mailbox's buttons report provider outcomes: a complaint suppresses the address for good", async ({ page, request }) => {
-  await signIn(page);
+  await signInAs(page, owner);
   const mail = await openMail(page, /You're subscribed to Weekly Digest/);
   await mail.getByRole("button", { name: "Complaint" }).click();
   await expect(page.getByRole("status")).toContainText("complained");

@@ -1,6 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { readmeVerifyWebhook, startWebhookReceiver } from "../lib/testing/webhook-receiver";
 import { admin } from "./admin-cli";
+import { signInAs } from "./sign-in-as";
 
 // Add an endpoint in the dashboard, receive a signed delivery on a real receiver, rotate the secret
 // from the dashboard and receive the next delivery signed with the new one.
@@ -24,21 +25,13 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => receiver.close());
 
-async function signIn(page: Page) {
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(owner.email);
-  await page.getByLabel("Password").fill(owner.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByTestId("signed-in-as")).toHaveText(owner.email);
-}
-
 async function delivery(index: number) {
   await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBeGreaterThan(index);
   return receiver.received[index]!;
 }
 
 test("an endpoint added in the dashboard receives signed deliveries, and a secret rotated there signs the next one", async ({ page, request }) => {
-  await signIn(page);
+  await signInAs(page, owner);
   await page.goto(`/w/${workspace}/webhooks`);
   await page.getByLabel("Endpoint URL").fill(receiver.url);
   await page.getByLabel("contact.subscribed").check();
