@@ -64,3 +64,25 @@ test("errors over HTTP: missing key, publishable key off subscribe, unknown rout
   expect(unknown.status()).toBe(404);
   expect((await unknown.json()).error).toMatchObject({ type: "not_found_error", code: "route_not_found" });
 });
+
+test("reports over HTTP: the summary carries an ETag, and If-None-Match with it answers 304 with no body until the audience changes", async ({ request }) => {
+  const headers = { authorization: `Bearer ${secret}` };
+  const first = await request.get("/v1/reports/summary", { headers });
+  expect(first.status()).toBe(200);
+  const body = await first.json();
+  expect(body).toMatchObject({ data: { contacts: expect.any(Object), scope: { type: "workspace", brand_id: null } }, as_of: expect.any(String) });
+  const etag = first.headers()["etag"]!;
+  expect(etag).toBeTruthy();
+
+  const again = await request.get("/v1/reports/summary", { headers: { ...headers, "if-none-match": etag } });
+  expect(again.status()).toBe(304);
+  expect(again.headers()["etag"]).toBe(etag);
+  expect(again.headers()["cache-control"]).toBe("private, max-age=0, must-revalidate");
+  expect(await again.body()).toHaveLength(0);
+
+  await request.post("/v1/contacts", { headers, data: { email: "report.change@example.com" } });
+  const changed = await request.get("/v1/reports/summary", { headers: { ...headers, "if-none-match": etag } });
+  expect(changed.status()).toBe(200);
+  expect((await changed.json()).data.contacts.total).toBe(body.data.contacts.total + 1);
+  expect(changed.headers()["etag"]).not.toBe(etag);
+});
