@@ -180,7 +180,7 @@ describe("admin CLI", () => {
   it("help lists every command", async () => {
     const help = await admin(["help"]);
     expect(help.code).toBe(0);
-    for (const command of ["workspace:create", "workspace:approve", "brand:create", "brand:approve", "brand:update", "topic:create", "topic:archive", "list:create", "attribute:define", "key:create", "key:revoke", "user:create", "mailbox:list", "mailbox:event", "webhook:create", "webhook:rotate", "webhook:deliveries"]) {
+    for (const command of ["workspace:create", "workspace:approve", "brand:create", "brand:approve", "brand:update", "topic:create", "topic:archive", "list:create", "attribute:define", "key:create", "key:revoke", "user:create", "mailbox:list", "mailbox:event", "webhook:create", "webhook:rotate", "webhook:enable", "webhook:deliveries"]) {
       expect(help.stdout).toContain(command);
     }
   });

@@ -12,7 +12,7 @@ import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { readmeVerifyWebhook, startWebhookReceiver } from "@/lib/testing/webhook-receiver";
-import { createEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
+import { createEndpoint, enableEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
 import { RETRY_DELAYS_MS } from "@/lib/webhooks/retry-schedule";
 
 // API calls stamp rows with the real time; the workflow clock starts ahead of it so their runs are due.
@@ -249,6 +249,13 @@ describe("webhook delivery", () => {
     expect(receiver.received).toHaveLength(before);
     const pending = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
     expect(pending.every((delivery) => delivery.status !== "pending")).toBe(true);
+
+    // Enabled again once the receiver is fixed: events from then on are delivered.
+    receiver.respondWith((_, response) => response.writeHead(204).end());
+    expect(await enableEndpoint(ctx, endpointId)).toMatchObject({ enabled: true, disabledAt: null, failingSince: null });
+    await subscribe("after-enable@example.com");
+    await executor.runDue(ctx);
+    expect(receiver.received.at(-1)!.body.data).toMatchObject({ email: "after-enable@example.com" });
   });
 
   it("a success ends an endpoint's failing streak", async () => {

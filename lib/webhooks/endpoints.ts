@@ -83,6 +83,20 @@ export async function rotateSecret(ctx: Ctx, endpointId: string, workspaceId?: s
   });
 }
 
+/**
+ * Turns a disabled endpoint back on (after its receiver was fixed): it gets
+ * events recorded from now on; deliveries given up while it was off stay so.
+ */
+export async function enableEndpoint(ctx: Ctx, endpointId: string, workspaceId?: string): Promise<Endpoint> {
+  await getEndpointOrThrow(ctx, endpointId, workspaceId);
+  const [endpoint] = await ctx.db
+    .update(webhookEndpoints)
+    .set({ enabled: true, disabledAt: null, disabledReason: null, failingSince: null, updatedAt: ctx.clock.now() })
+    .where(eq(webhookEndpoints.id, endpointId))
+    .returning();
+  return endpoint!;
+}
+
 /** A workspace's endpoints, oldest first. */
 export function listEndpoints(ctx: Ctx, workspaceId: string): Promise<Endpoint[]> {
   return ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.workspaceId, workspaceId)).orderBy(asc(webhookEndpoints.id));

@@ -20,7 +20,7 @@ import { simulateOutcome } from "@/lib/mail/simulate-outcome";
 import { archiveTopic } from "@/lib/topics/archive-topic";
 import { createTopic } from "@/lib/topics/create-topic";
 import { createUser } from "@/lib/users/create-user";
-import { createEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
+import { createEndpoint, enableEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
@@ -255,6 +255,15 @@ export const commands: Record<string, AdminCommand> = {
     run: async (ctx, v) => {
       const { secret, retried } = await rotateSecret(ctx, str(v, "endpoint"));
       return { secret, retried };
+    },
+  },
+  "webhook:enable": {
+    summary: "--endpoint ID   (turns a disabled endpoint back on for events from now on)",
+    options: { endpoint: string },
+    required: ["endpoint"],
+    run: async (ctx, v) => {
+      const endpoint = await enableEndpoint(ctx, str(v, "endpoint"));
+      return { endpoint_id: endpoint.id, enabled: endpoint.enabled };
     },
   },
   "webhook:deliveries": {

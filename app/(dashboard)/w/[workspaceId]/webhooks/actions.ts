@@ -5,7 +5,7 @@ import { revalidatePath } from "next/cache";
 import { requireUser } from "@/lib/auth/current-user";
 import { defaultCtx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
-import { createEndpoint, rotateSecret } from "@/lib/webhooks/endpoints";
+import { createEndpoint, enableEndpoint, rotateSecret } from "@/lib/webhooks/endpoints";
 import { requireMembership } from "@/lib/workspaces/require-membership";
 
 /** What a form shows after submitting: the new secret once, or why nothing changed. */
@@ -38,4 +38,10 @@ export async function rotateSecretAction(workspaceId: string, endpointId: string
   const { secret } = await rotateSecret(ctx, endpointId, workspaceId);
   revalidatePath(`/w/${workspaceId}/webhooks`);
   return { secret };
+}
+
+export async function enableEndpointAction(workspaceId: string, endpointId: string): Promise<void> {
+  const ctx = await member(workspaceId);
+  await enableEndpoint(ctx, endpointId, workspaceId);
+  revalidatePath(`/w/${workspaceId}/webhooks`);
 }

@@ -6,7 +6,7 @@ import { defaultCtx } from "@/lib/context";
 import { EVENT_TYPES } from "@/lib/events/record-event";
 import { listDeliveries, listEndpoints } from "@/lib/webhooks/endpoints";
 import { requireMembership } from "@/lib/workspaces/require-membership";
-import { createEndpointAction, rotateSecretAction } from "./actions";
+import { createEndpointAction, enableEndpointAction, rotateSecretAction } from "./actions";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -41,6 +41,11 @@ export default async function WebhooksPage({ params }: { params: Promise<{ works
               {endpoint.secretRotatedAt && <> · secret rotated {when(endpoint.secretRotatedAt)}</>}
             </p>
             <RotateSecretForm action={rotateSecretAction.bind(null, workspaceId, endpoint.id)} />
+            {!endpoint.enabled && (
+              <form action={enableEndpointAction.bind(null, workspaceId, endpoint.id)} className="outcomes">
+                <button className="button secondary" type="submit">Enable again</button>
+              </form>
+            )}
             <table className="deliveries">
               <caption>Latest {RECENT_DELIVERIES} deliveries</caption>
               <thead>
