@@ -26,9 +26,11 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
 /** Query parameters other than `limit` and `cursor`, strictly: an unknown one is `validation_failed`. */
 export function readQuery<S extends z.ZodType>(query: URLSearchParams, schema: S, paginated: boolean): z.infer<S> {
   const values: Record<string, string> = {};
+  const seen = new Set<string>();
   for (const [name, value] of query) {
+    if (seen.has(name)) throw validationFailed(name, `Give \`${name}\` once.`);
+    seen.add(name);
     if (paginated && (name === "limit" || name === "cursor")) continue;
-    if (name in values) throw validationFailed(name, `Give \`${name}\` once.`);
     values[name] = value;
   }
   return parseInput(schema, values);

@@ -33,6 +33,15 @@ describe("provider events on campaign sends", () => {
     expect(await ctx.db.select({ reason: suppressions.reason }).from(suppressions).where(eq(suppressions.workspaceId, workspaceId))).toEqual([{ reason: "bounce" }]);
   });
 
+  it("a send's bounce is recorded once: a weaker bounce reported after a permanent one changes nothing", async () => {
+    const { workspaceId, send } = await seedAcceptedSend(ctx, "p@example.com");
+    await recordProviderEvent(ctx, { type: "bounced", bounceType: "permanent", reason: "no such user", sendId: send.id, occurredAt: clock.now() });
+    await recordProviderEvent(ctx, { type: "bounced", bounceType: "transient", reason: "try later", sendId: send.id, occurredAt: clock.now() });
+    await recordProviderEvent(ctx, { type: "bounced", bounceType: "undetermined", sendId: send.id, occurredAt: clock.now() });
+    expect((await eventsOf(workspaceId, "email.bounced")).map((e) => e.data.bounce_type)).toEqual(["permanent"]);
+    expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]!.bounceType).toBe("permanent");
+  });
+
   it("email.complained: complaint_type and suppressed always true", async () => {
     const { workspaceId, send } = await seedAcceptedSend(ctx, "c@example.com");
     await recordProviderEvent(ctx, { type: "complained", complaintType: "abuse", sendId: send.id, occurredAt: clock.now() });

@@ -37,7 +37,8 @@ export async function recordProviderEvent(ctx: Ctx, event: ProviderEvent): Promi
     const stamp =
       event.type === "delivered" ? (send.deliveredAt ? null : { deliveredAt: event.occurredAt })
       : event.type === "complained" ? (send.complainedAt ? null : { complainedAt: event.occurredAt })
-      : send.bouncedAt && send.bounceType === event.bounceType ? null : { bouncedAt: event.occurredAt, bounceType: event.bounceType };
+      // A send's bounce is recorded once; only a permanent one supersedes a weaker one reported before.
+      : send.bouncedAt && (send.bounceType === "permanent" || event.bounceType !== "permanent") ? null : { bouncedAt: event.occurredAt, bounceType: event.bounceType };
     if (!stamp) return { matched: true, suppressed: false }; // reported before: nothing new
     await tx.db.update(sends).set({ ...stamp, updatedAt: tx.clock.now() }).where(eq(sends.id, send.id));
     const { suppressed } = await applyDeliveryOutcome(tx, send.workspaceId, send.email, event);

@@ -23,8 +23,9 @@ export function parseInstant(value: string | undefined, param: string): Date | u
     if (at.toISOString().slice(0, 10) === value) return at;
   } else if (TIMESTAMP.test(value)) {
     const at = new Date(value);
-    // Date accepts 25:00 or Feb 30 by rolling over: the calendar part must survive the round trip.
-    if (!Number.isNaN(at.getTime()) && (value.endsWith("Z") ? at.toISOString().slice(0, 16) === value.slice(0, 16) : true)) return at;
+    // Date accepts 25:00 or Feb 30 by rolling over: the wall-clock part, read as if it were UTC, must survive the round trip.
+    const wallClock = new Date(`${value.slice(0, 16)}Z`);
+    if (!Number.isNaN(at.getTime()) && !Number.isNaN(wallClock.getTime()) && wallClock.toISOString().slice(0, 16) === value.slice(0, 16)) return at;
   }
   throw validationFailed(param, `\`${param}\` must be a date (YYYY-MM-DD, read as UTC) or a full timestamp such as 2026-01-05T10:00:00.000Z.`);
 }

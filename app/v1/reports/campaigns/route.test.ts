@@ -82,7 +82,9 @@ describe("GET /v1/reports/campaigns", () => {
     expect(await names("?from=2026-03-02T12:00:00.001Z&to=2026-03-03T00:00:00Z")).toEqual([]);
     expect((await api.get("/v1/reports/campaigns?from=yesterday")).body.error).toMatchObject({ code: "validation_failed", param: "from" });
     expect((await api.get("/v1/reports/campaigns?to=2026-02-30")).body.error).toMatchObject({ code: "validation_failed", param: "to" });
+    expect((await api.get("/v1/reports/campaigns?to=2026-02-30T10:00:00%2B01:00")).body.error).toMatchObject({ code: "validation_failed", param: "to" });
     expect((await api.get("/v1/reports/campaigns?from=2026-03-03&to=2026-03-01")).body.error).toMatchObject({ code: "validation_failed", param: "from" });
+    expect((await api.get("/v1/reports/campaigns?limit=5&limit=50")).body.error).toMatchObject({ code: "validation_failed", param: "limit" });
   });
 
   it("paginated like every list: limit and the cursor of meta.next_cursor; other cursors are invalid_cursor", async () => {
