@@ -61,7 +61,7 @@ describe("webhook target addresses", () => {
     for (const address of ["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111"]) expect([address, isPublicAddress(address)]).toEqual([address, true]);
   });
 
-  it("delivery checks the address again at connection time (DNS rebinding): a target that now resolves to loopback gets nothing", async () => {
+  it("delivery checks the address again at connection time (DNS rebinding): a target that now resolves to loopback gets nothing; plain http is refused again", async () => {
     const receiver = await startWebhookReceiver();
     const executor = createEmbeddedExecutor({ client: inngest, functions });
     setWorkflowCtx(ctx);
@@ -73,12 +73,17 @@ describe("webhook target addresses", () => {
       const byName = newId("wh");
       const byAddress = newId("wh");
       await ctx.db.insert(webhookEndpoints).values([
-        { id: byName, workspaceId, url: `http://localhost:${receiver.port}/hooks`, signingSecret: "whsec_x" },
-        { id: byAddress, workspaceId, url: `http://127.0.0.1:${receiver.port}/hooks`, signingSecret: "whsec_x" },
+        { id: byName, workspaceId, url: `https://localhost:${receiver.port}/hooks`, signingSecret: "whsec_x" },
+        { id: byAddress, workspaceId, url: `https://127.0.0.1:${receiver.port}/hooks`, signingSecret: "whsec_x" },
       ]);
       await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email: "rebind@example.com", topicIds: [topicId] });
       await executor.runDue(ctx);
       expect(receiver.received).toHaveLength(0);
+      const plainHttp = newId("wh");
+      await ctx.db.insert(webhookEndpoints).values({ id: plainHttp, workspaceId, url: "http://93.184.215.14/hooks", signingSecret: "whsec_x" });
+      await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email: "plain@example.com", topicIds: [topicId] });
+      await executor.runDue(ctx);
+      expect((await listDeliveries(ctx, plainHttp)).deliveries[0]!.attempts[0]).toMatchObject({ statusCode: null, error: "refused: url must use https" });
       for (const endpointId of [byName, byAddress]) {
         const { deliveries } = await listDeliveries(ctx, endpointId);
         expect(deliveries[0]).toMatchObject({ status: "pending", attemptCount: 1 });

@@ -22,6 +22,12 @@ export function isPublicAddress(address: string): boolean {
 
 export class TargetRefusedError extends Error {}
 
+/** https, or plain http where private targets are allowed or in development. */
+export function schemeAllowed(url: URL): boolean {
+  const httpAllowed = privateTargetsAllowed() || process.env.NODE_ENV === "development";
+  return url.protocol === "https:" || (url.protocol === "http:" && httpAllowed);
+}
+
 /** A URL's host without IPv6 brackets. */
 export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, "$1");
@@ -43,8 +49,7 @@ export async function checkTargetUrl(raw: string): Promise<URL> {
   } catch {
     throw new TargetRefusedError("url must be an absolute URL");
   }
-  const httpAllowed = privateTargetsAllowed() || process.env.NODE_ENV === "development";
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && httpAllowed)) throw new TargetRefusedError("url must use https");
+  if (!schemeAllowed(url)) throw new TargetRefusedError("url must use https");
   if (url.username || url.password) throw new TargetRefusedError("url must not carry credentials");
   if (privateTargetsAllowed()) return url;
   const host = hostOf(url);
