@@ -102,16 +102,21 @@ export function listEndpoints(ctx: Ctx, workspaceId: string): Promise<Endpoint[]
   return ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.workspaceId, workspaceId)).orderBy(asc(webhookEndpoints.id));
 }
 
-/** Deliveries to an endpoint, oldest first (or the newest `limit`), each with its event type and attempts. */
-export async function listDeliveries(ctx: Ctx, endpointId: string, opts: { workspaceId?: string; limit?: number } = {}) {
-  const endpoint = await getEndpointOrThrow(ctx, endpointId, opts.workspaceId);
-  const deliveries = await ctx.db
+/** Every delivery to an endpoint, oldest first, each with its event type and attempts. */
+export async function listDeliveries(ctx: Ctx, endpointId: string) {
+  const endpoint = await getEndpointOrThrow(ctx, endpointId);
+  return { endpoint, deliveries: await deliveriesOf(ctx, endpointId) };
+}
+
+/** An endpoint's deliveries with their event type and attempts: all, oldest first, or the newest `limit`. */
+export async function deliveriesOf(ctx: Ctx, endpointId: string, limit?: number) {
+  const query = ctx.db
     .select({ delivery: webhookDeliveries, eventType: events.type })
     .from(webhookDeliveries)
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .where(eq(webhookDeliveries.endpointId, endpointId))
-    .orderBy(opts.limit ? desc(webhookDeliveries.id) : asc(webhookDeliveries.id))
-    .limit(opts.limit ?? Number.MAX_SAFE_INTEGER);
+    .$dynamic();
+  const deliveries = await (limit ? query.orderBy(desc(webhookDeliveries.id)).limit(limit) : query.orderBy(asc(webhookDeliveries.id)));
   const attempts = deliveries.length
     ? await ctx.db
         .select()
@@ -119,12 +124,9 @@ export async function listDeliveries(ctx: Ctx, endpointId: string, opts: { works
         .where(inArray(webhookAttempts.deliveryId, deliveries.map((row) => row.delivery.id)))
         .orderBy(asc(webhookAttempts.id))
     : [];
-  return {
-    endpoint,
-    deliveries: deliveries.map(({ delivery, eventType }) => ({
-      ...delivery,
-      eventType,
-      attempts: attempts.filter((attempt) => attempt.deliveryId === delivery.id),
-    })),
-  };
+  return deliveries.map(({ delivery, eventType }) => ({
+    ...delivery,
+    eventType,
+    attempts: attempts.filter((attempt) => attempt.deliveryId === delivery.id),
+  }));
 }

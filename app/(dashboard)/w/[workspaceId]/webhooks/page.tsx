@@ -4,7 +4,7 @@ import { CreateEndpointForm, RotateSecretForm } from "@/components/webhook-forms
 import { requireUser } from "@/lib/auth/current-user";
 import { defaultCtx } from "@/lib/context";
 import { EVENT_TYPES } from "@/lib/events/record-event";
-import { listDeliveries, listEndpoints } from "@/lib/webhooks/endpoints";
+import { deliveriesOf, listEndpoints } from "@/lib/webhooks/endpoints";
 import { requireMembership } from "@/lib/workspaces/require-membership";
 import { createEndpointAction, enableEndpointAction, rotateSecretAction } from "./actions";
 
@@ -20,7 +20,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ works
   const ctx = defaultCtx();
   await requireMembership(ctx, user.id, workspaceId, notFound);
   const endpoints = await Promise.all(
-    (await listEndpoints(ctx, workspaceId)).map((endpoint) => listDeliveries(ctx, endpoint.id, { workspaceId, limit: RECENT_DELIVERIES })),
+    (await listEndpoints(ctx, workspaceId)).map(async (endpoint) => ({ endpoint, deliveries: await deliveriesOf(ctx, endpoint.id, RECENT_DELIVERIES) })),
   );
   return (
     <>
