@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
 import { functions } from "@/inngest";
+import { POST as oneClickPost } from "@/app/(public)/u/[token]/route";
 import { setWorkflowCtx } from "@/inngest/workflow-ctx";
 import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
@@ -101,6 +102,22 @@ describe("campaign dispatch", () => {
     expect(mail!.links.some((l) => l.includes("/unsubscribe/"))).toBe(true);
     const [send] = await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId));
     expect(mail!.headers["Message-ID"]).toBe(`<${send!.id}@${mail!.from.split("@")[1]}>`);
+  });
+
+  it("unsubscribing with a campaign mail's one-click link counts for that campaign: the link names the send it came in", async () => {
+    const { workspaceId, topicId, base } = await audience({ people: 2 });
+    const { campaignId } = await createCampaign(ctx, base);
+    await sendCampaignNow(ctx, workspaceId, campaignId);
+    await drain(3);
+    const mail = (await mailOf(workspaceId)).find((m) => m.to === "r1@example.com")!;
+    const url = mail.headers["List-Unsubscribe"]!.slice(1, -1);
+    const token = url.split("/u/")[1]!;
+    const response = await oneClickPost(new Request(url, { method: "POST", body: "List-Unsubscribe=One-Click" }), { params: Promise.resolve({ token }) });
+    expect(response.status).toBe(200);
+    const stamped = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId))).filter((s) => s.unsubscribedAt);
+    expect(stamped.map((s) => s.email)).toEqual(["r1@example.com"]);
+    const [unsubscribed] = await ctx.db.select().from(events).where(and(eq(events.workspaceId, workspaceId), eq(events.type, "contact.unsubscribed")));
+    expect(unsubscribed!.data).toMatchObject({ campaign_id: campaignId, topic_id: topicId });
   });
 
   it("a recipient missing a used merge tag is skipped: no mail, not counted, email.failed with the tag, listed by campaign:show", async () => {

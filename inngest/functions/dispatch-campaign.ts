@@ -3,7 +3,7 @@ import { inngest } from "@/inngest/client";
 import { campaignDispatchRequested } from "@/inngest/events";
 import { workflowCtx } from "@/inngest/workflow-ctx";
 import { completeCampaign } from "@/lib/campaigns/complete-campaign";
-import { sendNextBatch } from "@/lib/campaigns/send-batch";
+import { sendNextBatch, type BatchResult } from "@/lib/campaigns/send-batch";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
 import { campaigns } from "@/lib/db/schema";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
@@ -28,10 +28,14 @@ export const dispatchCampaign = inngest.createFunction(
     }
     const snapshot = await step.run("snapshot-audience", () => snapshotAudience(workflowCtx(), campaignId));
     if (snapshot.status !== "sending") return { stopped: snapshot.status };
+    // Each batch starts after the last send the previous one took: a walk along the campaign's key range.
+    let after: string | null = null;
     for (let batch = 0; ; batch++) {
-      const result = await step.run(`batch-${batch}`, () => sendNextBatch(workflowCtx(), getMailTransport(), campaignId, batchSize(), runId));
+      const from = after;
+      const result: BatchResult = await step.run(`batch-${batch}`, () => sendNextBatch(workflowCtx(), getMailTransport(), campaignId, batchSize(), runId, from));
       if (result.stopped) return { stopped: result.stopped };
-      if (result.remaining === 0) break;
+      if (result.next === null) break;
+      after = result.next;
       if (batchPauseMs() > 0) await step.sleep(`throttle-${batch}`, `${batchPauseMs()}ms`);
     }
     return step.run("complete", () => completeCampaign(workflowCtx(), campaignId));

@@ -4,6 +4,7 @@ import { campaigns, sends, workspaceBilling, type CampaignStatus } from "@/lib/d
 import { notFound } from "@/lib/errors";
 import { emitEvents } from "@/inngest/emit";
 import { campaignDispatchRequested } from "@/inngest/events";
+import { sendsOfCampaign } from "./send-id-range";
 import { recordCampaignEvent } from "./campaign-events";
 import { assertCanMove } from "./campaign-status";
 
@@ -68,16 +69,18 @@ export function cancelCampaign(ctx: Ctx, workspaceId: string, campaignId: string
     const dropped = await tx.db
       .update(sends)
       .set({ state: "cancelled", updatedAt: tx.clock.now() })
-      .where(and(eq(sends.campaignId, campaignId), eq(sends.state, "queued")))
+      .where(and(sendsOfCampaign(campaign.sendIdPrefix), eq(sends.state, "queued")))
       .returning({ id: sends.id });
-    if (dropped.length > 0) {
+    // The allowance is reserved once the snapshot is complete: a cancel during the snapshot has nothing to refund.
+    const refunded = before.recipientCount === null ? 0 : dropped.length;
+    if (refunded > 0) {
       await tx.db
         .update(workspaceBilling)
-        .set({ sendsUsed: sql`greatest(${workspaceBilling.sendsUsed} - ${dropped.length}, 0)` })
+        .set({ sendsUsed: sql`greatest(${workspaceBilling.sendsUsed} - ${refunded}, 0)` })
         .where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
     }
     if (before.status !== "scheduled") await recordCampaignEvent(tx, campaign, "campaign.cancelled");
-    return { campaign, refunded: dropped.length };
+    return { campaign, refunded };
   });
 }
 

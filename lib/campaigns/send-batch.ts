@@ -8,31 +8,36 @@ import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
 import { addTracking } from "@/lib/tracking/tracking-links";
 import { renderMergeTags, type MergeValues } from "./merge-tags";
+import { sendsOfCampaign } from "./send-id-range";
 
 export interface BatchResult {
   sent: number;
   failed: number;
-  remaining: number;
+  /** Where the next batch starts: the last send id this one took; null when nothing was left to take. */
+  next: string | null;
   /** Set when the campaign is no longer sending (paused, cancelled) or its brand is held for review: dispatch stops between batches. */
   stopped: string | null;
 }
 
 type Claimed = { id: string; contact_id: string; email: string };
 
-/**
- * Sends the next batch of a campaign. Sends move queued → sending → accepted
- * in the database; a batch interrupted by a crash leaves rows in `sending`
- * marked with the claiming run, which takes them first when it resumes and
- * sends them again with the same send_id as idempotency key (local and
- * Resend drop the duplicate; SMTP has no such key, so at most one batch can
- * repeat there). Another run racing on the same campaign never takes them. A recipient missing a used
- * merge tag, not verified while the workspace is in review, or suppressed
- * since the snapshot becomes a `failed` send that is not counted.
- */
 /** Rows left in `sending` by a run that died for good are taken over after this long. */
 const ABANDONED_AFTER_MS = 10 * 60_000;
 
-export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaignId: string, size: number, claimant: string): Promise<BatchResult> {
+/**
+ * Sends the next batch of a campaign: the first sends after `after` in the
+ * campaign's key range (see send-id-range.ts), or from its start when
+ * `after` is null or nothing is left after it. Sends move queued → sending →
+ * accepted in the database; a batch interrupted by a crash leaves rows in
+ * `sending` marked with the claiming run, which takes them first when it
+ * resumes (it starts from the same `after`) and sends them again with the
+ * same send_id as idempotency key (local and Resend drop the duplicate; SMTP
+ * has no such key, so at most one batch can repeat there). Another run racing
+ * on the same campaign never takes them. A recipient missing a used merge
+ * tag, not verified while the workspace is in review, or suppressed since
+ * the snapshot becomes a `failed` send that is not counted.
+ */
+export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaignId: string, size: number, claimant: string, after: string | null): Promise<BatchResult> {
   const claim = await withTransaction(ctx, async (tx) => {
     const [campaign] = await tx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
     if (!campaign || campaign.status !== "sending") return { stopped: campaign?.status ?? "missing" } as const;
@@ -40,22 +45,26 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
     const [held] = await tx.db.select({ at: brands.sendingHeldAt }).from(brands).where(eq(brands.id, campaign.brandId));
     if (held?.at) return { stopped: "brand_in_review" } as const;
     const now = tx.clock.now();
-    const rows = await tx.db.execute<Claimed>(sql`
-      update ${sends} set state = 'sending', claimed_by = ${claimant}, updated_at = ${now.toISOString()}
-      where id in (
-        select id from ${sends}
-        where campaign_id = ${campaignId}
-          and (state = 'queued'
-               or (state = 'sending' and (claimed_by = ${claimant} or updated_at < ${new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString()})))
-        order by state desc, id
-        limit ${size}
-        for update skip locked)
-      returning id, contact_id, email`);
-    return { campaign, rows: [...rows] };
+    const claimFrom = (from: string | null) =>
+      tx.db.execute<Claimed>(sql`
+        update ${sends} set state = 'sending', claimed_by = ${claimant}, updated_at = ${now.toISOString()}
+        where id in (
+          select id from ${sends}
+          where ${sendsOfCampaign(campaign.sendIdPrefix)} ${from ? sql`and ${sends.id} > ${from}` : sql``}
+            and (state = 'queued'
+                 or (state = 'sending' and (claimed_by = ${claimant} or updated_at < ${new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString()})))
+          order by id
+          limit ${size}
+          for update skip locked)
+        returning id, contact_id, email`);
+    let rows = [...(await claimFrom(after))];
+    // Past the end: anything taken back since (a run abandoned its batch) lies before the cursor.
+    if (rows.length === 0 && after !== null) rows = [...(await claimFrom(null))];
+    return { campaign, rows };
   });
-  if ("stopped" in claim) return { sent: 0, failed: 0, remaining: 0, stopped: claim.stopped ?? "missing" };
+  if ("stopped" in claim) return { sent: 0, failed: 0, next: null, stopped: claim.stopped ?? "missing" };
   const { campaign, rows } = claim;
-  if (rows.length === 0) return { sent: 0, failed: 0, remaining: 0, stopped: null };
+  if (rows.length === 0) return { sent: 0, failed: 0, next: null, stopped: null };
 
   const [brand] = await ctx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
   const [workspace] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, campaign.workspaceId));
@@ -102,7 +111,7 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
       continue;
     }
     // Every campaign mail carries the one-click headers and the visible links: nothing is sent without them.
-    const target = { contactId: contact.id, topicId: campaign.topicId, campaignId: campaign.id };
+    const target = { contactId: contact.id, topicId: campaign.topicId, campaignId: campaign.id, sendId: row.id };
     const footer = consentFooter(target, brand!);
     messages.push({
       workspaceId: campaign.workspaceId,
@@ -140,6 +149,6 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
       from json_to_recordset(${JSON.stringify(accepted)}::json) as v(id text, pid text)
       where ${sends}.id = v.id and ${sends}.state = 'sending'`);
   }
-  const [left] = await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from ${sends} where campaign_id = ${campaignId} and state in ('queued', 'sending')`);
-  return { sent: messages.length, failed: failures.length, remaining: Number(left!.n), stopped: null };
+  const last = rows.reduce((max, row) => (row.id > max ? row.id : max), rows[0]!.id);
+  return { sent: messages.length, failed: failures.length, next: last, stopped: null };
 }

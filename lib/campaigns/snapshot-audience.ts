@@ -1,50 +1,143 @@
-import { eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { campaigns, sends, workspaceBilling } from "@/lib/db/schema";
+import { audienceSnapshotParts, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
 import { bulkIdPrefix } from "@/lib/ids";
 import { recordCampaignEvent } from "./campaign-events";
 
 /**
- * When dispatch starts: one `sends` row per recipient, each with its own
- * send_id. Recipients are the confirmed subscribers of the campaign's topic,
- * narrowed to the list when there is one, minus addresses and domains that
- * are suppressed and people who opted out of everything; each contact once.
- * The send allowance is reserved for them, the campaign becomes `sending`
- * and campaign.sending is recorded. Done once, in one transaction with the
- * campaign row locked: a retried step finds the snapshot taken and changes
- * nothing, and a failed one left nothing behind.
+ * An audience of at least this many subscribers is written in parts at once. Below it one part is
+ * quicker than finding where to split.
+ */
+export const SPLIT_AUDIENCE_FROM = 20_000;
+/**
+ * Two parts, one per core of the machine this is sized for. Measured with a million recipients: two
+ * parts take 4.0–4.5 s, three 5.0–5.5 s and four 5.4–5.9 s, as the writers contend for the same
+ * pages and counter rows.
+ */
+const SNAPSHOT_PARTS = 2;
+
+type Part = typeof audienceSnapshotParts.$inferSelect;
+
+/**
+ * When dispatch starts: one `sends` row per recipient, each with its own send_id. Recipients are the
+ * confirmed subscribers of the campaign's topic, narrowed to the list when there is one, minus
+ * addresses and domains that are suppressed and people who opted out of everything; each contact once.
+ * The send allowance is reserved for them, the campaign's recipient count is set and campaign.sending
+ * is recorded.
+ *
+ * Three steps, each safe to repeat after a crash:
+ *  1. plan: the campaign's send id prefix and its parts (contact-id ranges), committed once;
+ *  2. the parts, side by side, each in its own transaction that also marks it taken, so a part is
+ *     written once however often the snapshot is retried;
+ *  3. finish: the count, the reservation and the event, once, with the campaign locked.
+ * A million recipients take two single-statement inserts of half a million rows on two connections:
+ * one statement would keep one core busy for twice as long.
  */
 export async function snapshotAudience(ctx: Ctx, campaignId: string): Promise<{ status: string; recipients: number }> {
+  const plan = await planSnapshot(ctx, campaignId);
+  if ("status" in plan) return plan;
+  await Promise.all(plan.parts.map((part) => takeSnapshotPart(ctx, plan.campaign, part)));
+  return finishSnapshot(ctx, campaignId);
+}
+
+type Campaign = typeof campaigns.$inferSelect;
+
+/** Step 1: chooses the send id prefix and the parts, unless an earlier attempt already did. */
+export async function planSnapshot(ctx: Ctx, campaignId: string): Promise<{ status: string; recipients: number } | { campaign: Campaign; parts: Part[] }> {
   return withTransaction(ctx, async (tx) => {
     const [campaign] = await tx.db.select().from(campaigns).where(eq(campaigns.id, campaignId)).for("update");
     if (!campaign) return { status: "missing", recipients: 0 };
     if (campaign.recipientCount !== null || campaign.status !== "sending") return { status: campaign.status, recipients: campaign.recipientCount ?? 0 };
-    const now = tx.clock.now();
-    // Send ids: "snd_" + the time in hex + a random salt for this snapshot + the row's number, so
-    // they sort by creation like every other id; one salt per snapshot instead of a hash per row
-    // (which cost about a second per 400,000 recipients).
-    const idPrefix = bulkIdPrefix("snd", now);
-    const inserted = await tx.db.execute<{ n: number }>(sql`
-      with added as (
+    if (campaign.sendIdPrefix) {
+      const parts = await tx.db.select().from(audienceSnapshotParts).where(eq(audienceSnapshotParts.campaignId, campaignId)).orderBy(asc(audienceSnapshotParts.part));
+      return { campaign, parts };
+    }
+    const splits = await splitPoints(tx, campaign.topicId);
+    const bounds = [null, ...splits, null];
+    const parts: Part[] = bounds.slice(1).map((toContactId, part) => ({ campaignId, part, fromContactId: bounds[part]!, toContactId, recipients: null }));
+    await tx.db.insert(audienceSnapshotParts).values(parts);
+    const sendIdPrefix = bulkIdPrefix("snd", tx.clock.now());
+    await tx.db.update(campaigns).set({ sendIdPrefix }).where(eq(campaigns.id, campaignId));
+    return { campaign: { ...campaign, sendIdPrefix }, parts };
+  });
+}
+
+/**
+ * The contact ids that cut the topic's subscribers into SNAPSHOT_PARTS ranges of equal size, or none
+ * when there are too few to be worth splitting. Index-only walks of (topic, state, contact).
+ */
+async function splitPoints(ctx: Ctx, topicId: string): Promise<string[]> {
+  const [count] = await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from subscriptions where topic_id = ${topicId} and state = 'subscribed'`);
+  const n = Number(count!.n);
+  if (n < SPLIT_AUDIENCE_FROM) return [];
+  const points: string[] = [];
+  for (let k = 1; k < SNAPSHOT_PARTS; k++) {
+    const [row] = await ctx.db.execute<{ contact_id: string }>(sql`
+      select contact_id from subscriptions where topic_id = ${topicId} and state = 'subscribed'
+      order by contact_id offset ${Math.floor((n * k) / SNAPSHOT_PARTS)} limit 1`);
+    points.push(row!.contact_id);
+  }
+  return points;
+}
+
+/**
+ * Step 2, one part: its recipients' sends, with ids of the campaign's prefix, the part's hex digit
+ * and a row number. Skipped when the part was already taken, or when the campaign was cancelled
+ * meanwhile; the campaign is share-locked so a cancel waits for the part rather than missing its rows.
+ */
+export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part): Promise<void> {
+  await withTransaction(ctx, async (tx) => {
+    const [current] = await tx.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, campaign.id)).for("share");
+    if (current?.status !== "sending" && current?.status !== "paused") return;
+    const [open] = await tx.db
+      .select()
+      .from(audienceSnapshotParts)
+      .where(and(eq(audienceSnapshotParts.campaignId, campaign.id), eq(audienceSnapshotParts.part, part.part), isNull(audienceSnapshotParts.recipients)))
+      .for("update");
+    if (!open) return;
+    const now = tx.clock.now().toISOString();
+    const inserted = await tx.db.execute(sql`
         insert into ${sends} (id, workspace_id, campaign_id, contact_id, email, state, created_at, updated_at)
-        select ${idPrefix} || lpad(to_hex(row_number() over ()), 8, '0'),
-               c.workspace_id, ${campaign.id}, c.id, c.email, 'queued', ${now.toISOString()}, ${now.toISOString()}
+        select ${`${campaign.sendIdPrefix}${part.part.toString(16)}`} || lpad(to_hex(row_number() over ()), 7, '0'),
+               c.workspace_id, ${campaign.id}, c.id, c.email, 'queued', ${now}, ${now}
         from subscriptions s
         join contacts c on c.id = s.contact_id
         where s.topic_id = ${campaign.topicId} and s.state = 'subscribed' and c.opted_out_at is null
-          ${campaign.listId ? sql`and exists (select 1 from list_members m where m.list_id = ${campaign.listId} and m.contact_id = c.id)` : sql``}
+          -- The range on each table, not only on contacts: the planner does not carry it across the joins,
+          -- and each part would otherwise read the whole topic and list (measured: 1.6 s instead of 0.7 s for half a million).
+          ${inPart(sql`s.contact_id`, part)} ${inPart(sql`c.id`, part)}
+          ${campaign.listId ? sql`and exists (select 1 from list_members m where m.list_id = ${campaign.listId} and m.contact_id = c.id ${inPart(sql`m.contact_id`, part)})` : sql``}
           -- Two probes, each on its own unique index; one OR-ed probe would use neither.
           and not exists (select 1 from suppressions x where x.workspace_id = c.workspace_id and x.email = c.email)
-          and not exists (select 1 from suppressions x where x.workspace_id = c.workspace_id and x.domain = split_part(c.email, '@', 2))
-        returning 1)
-      select count(*)::int as n from added`);
-    const recipients = Number(inserted[0]!.n);
+          and not exists (select 1 from suppressions x where x.workspace_id = c.workspace_id and x.domain = split_part(c.email, '@', 2))`);
+    await tx.db
+      .update(audienceSnapshotParts)
+      .set({ recipients: inserted.count })
+      .where(and(eq(audienceSnapshotParts.campaignId, campaign.id), eq(audienceSnapshotParts.part, part.part)));
+  });
+}
+
+/** `and` conditions keeping a contact-id column within the part's range. */
+function inPart(column: SQL, part: Part): SQL {
+  return sql`${part.fromContactId ? sql`and ${column} >= ${part.fromContactId}` : sql``} ${part.toContactId ? sql`and ${column} < ${part.toContactId}` : sql``}`;
+}
+
+/** Step 3: once every part is taken, the recipient count, the reservation and campaign.sending. */
+export async function finishSnapshot(ctx: Ctx, campaignId: string): Promise<{ status: string; recipients: number }> {
+  return withTransaction(ctx, async (tx) => {
+    const [campaign] = await tx.db.select().from(campaigns).where(eq(campaigns.id, campaignId)).for("update");
+    if (!campaign) return { status: "missing", recipients: 0 };
+    if (campaign.recipientCount !== null || campaign.status === "cancelled") return { status: campaign.status, recipients: campaign.recipientCount ?? 0 };
+    const parts = await tx.db.select().from(audienceSnapshotParts).where(eq(audienceSnapshotParts.campaignId, campaignId));
+    if (parts.length === 0 || parts.some((part) => part.recipients === null)) throw new Error(`the audience snapshot of ${campaignId} is not complete`);
+    const recipients = parts.reduce((sum, part) => sum + part.recipients!, 0);
+    const now = tx.clock.now();
     await tx.db.update(campaigns).set({ recipientCount: recipients, sentAt: now, updatedAt: now }).where(eq(campaigns.id, campaign.id));
     await tx.db
       .update(workspaceBilling)
       .set({ sendsUsed: sql`${workspaceBilling.sendsUsed} + ${recipients}` })
       .where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
     await recordCampaignEvent(tx, { ...campaign, recipientCount: recipients }, "campaign.sending");
-    return { status: "sending", recipients };
+    return { status: campaign.status, recipients };
   });
 }

@@ -6,14 +6,28 @@ export function confirmationUrl(requestId: string): string {
   return `${appUrl()}/confirm/${signToken("confirm", { r: requestId })}`;
 }
 
-export interface UnsubscribeTarget {
+/** The campaign mail a link came in: the campaign and that recipient's send. */
+export interface CampaignMail {
+  campaignId?: string;
+  sendId?: string;
+}
+
+export interface UnsubscribeTarget extends CampaignMail {
   contactId: string;
   topicId: string;
-  campaignId?: string;
+}
+
+/** Token fields m (campaign) and s (send), present only for campaign mail. */
+function campaignFields(mail: CampaignMail) {
+  return { ...(mail.campaignId ? { m: mail.campaignId } : {}), ...(mail.sendId ? { s: mail.sendId } : {}) };
+}
+
+function readCampaignFields(payload: { m?: string; s?: string }): CampaignMail {
+  return { ...(payload.m ? { campaignId: payload.m } : {}), ...(payload.s ? { sendId: payload.s } : {}) };
 }
 
 function unsubscribeToken(target: UnsubscribeTarget): string {
-  return signToken("unsubscribe", { c: target.contactId, t: target.topicId, ...(target.campaignId ? { m: target.campaignId } : {}) });
+  return signToken("unsubscribe", { c: target.contactId, t: target.topicId, ...campaignFields(target) });
 }
 
 /** The page people see: its button unsubscribes, and it leads to the preference centre. */
@@ -26,17 +40,22 @@ export function oneClickUnsubscribeUrl(target: UnsubscribeTarget): string {
   return `${appUrl()}/u/${unsubscribeToken(target)}`;
 }
 
-export function preferencesUrl(contactId: string, brandId: string, campaignId?: string): string {
-  return `${appUrl()}/preferences/${signToken("preferences", { c: contactId, b: brandId, ...(campaignId ? { m: campaignId } : {}) })}`;
+export function preferencesUrl(contactId: string, brandId: string, mail: CampaignMail = {}): string {
+  return `${appUrl()}/preferences/${signToken("preferences", { c: contactId, b: brandId, ...campaignFields(mail) })}`;
 }
 
 /** What an unsubscribe link names, or null for a forged or altered one. */
 export function readUnsubscribeToken(token: string): UnsubscribeTarget | null {
-  const payload = verifyToken<{ c: string; t: string; m?: string }>("unsubscribe", token);
-  return payload ? { contactId: payload.c, topicId: payload.t, ...(payload.m ? { campaignId: payload.m } : {}) } : null;
+  const payload = verifyToken<{ c: string; t: string; m?: string; s?: string }>("unsubscribe", token);
+  return payload ? { contactId: payload.c, topicId: payload.t, ...readCampaignFields(payload) } : null;
 }
 
-export function readPreferencesToken(token: string): { contactId: string; brandId: string; campaignId?: string } | null {
-  const payload = verifyToken<{ c: string; b: string; m?: string }>("preferences", token);
-  return payload ? { contactId: payload.c, brandId: payload.b, ...(payload.m ? { campaignId: payload.m } : {}) } : null;
+export interface PreferencesLink extends CampaignMail {
+  contactId: string;
+  brandId: string;
+}
+
+export function readPreferencesToken(token: string): PreferencesLink | null {
+  const payload = verifyToken<{ c: string; b: string; m?: string; s?: string }>("preferences", token);
+  return payload ? { contactId: payload.c, brandId: payload.b, ...readCampaignFields(payload) } : null;
 }

@@ -26,7 +26,7 @@ export function listHeaders(target: UnsubscribeTarget, brand: Brand): Record<str
 /** The visible unsubscribe and preference links and the brand's postal address, for both parts. */
 export function consentFooter(target: UnsubscribeTarget, brand: Brand) {
   const unsubscribe = unsubscribePageUrl(target);
-  const preferences = preferencesUrl(target.contactId, brand.id, target.campaignId);
+  const preferences = preferencesUrl(target.contactId, brand.id, target);
   const e = escapeHtml;
   return {
     text: `\n--\nUnsubscribe: ${unsubscribe}\nPreferences: ${preferences}\n${brand.legalName}, ${brand.postalAddress}\n`,

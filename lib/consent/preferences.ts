@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { subscriptions, topics } from "@/lib/db/schema";
+import type { PreferencesLink } from "./links";
 import { loadContactBrand } from "./load-consent-context";
 import { resubscribe } from "./resubscribe";
 import { unsubscribe } from "./unsubscribe";
@@ -32,14 +33,14 @@ export async function loadPreferences(ctx: Ctx, contactId: string, brandId: stri
  * ones unsubscribed (scope topic). Topics outside the person's relationship
  * are ignored, whatever the form sends.
  */
-export async function savePreferences(ctx: Ctx, link: { contactId: string; brandId: string; campaignId?: string }, subscribedTopicIds: string[]) {
+export async function savePreferences(ctx: Ctx, link: PreferencesLink, subscribedTopicIds: string[]) {
   const current = await loadPreferences(ctx, link.contactId, link.brandId);
   if (!current) return;
   const wanted = new Set(subscribedTopicIds);
   for (const topic of current.topics) {
     if (wanted.has(topic.id) && !topic.subscribed) await resubscribe(ctx, { contactId: link.contactId, topicId: topic.id });
     if (!wanted.has(topic.id) && topic.subscribed) {
-      await unsubscribe(ctx, { contactId: link.contactId, scope: "topic", topicId: topic.id, campaignId: link.campaignId });
+      await unsubscribe(ctx, { contactId: link.contactId, scope: "topic", topicId: topic.id, campaignId: link.campaignId, sendId: link.sendId });
     }
   }
 }

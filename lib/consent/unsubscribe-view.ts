@@ -18,6 +18,6 @@ export async function getUnsubscribeView(ctx: Ctx, target: UnsubscribeTarget) {
     topic: { id: found.topic.id, name: found.topic.name },
     brand: found.brand,
     subscribed,
-    preferencesUrl: preferencesUrl(target.contactId, found.brand.id, target.campaignId),
+    preferencesUrl: preferencesUrl(target.contactId, found.brand.id, target),
   };
 }

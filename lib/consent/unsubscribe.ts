@@ -14,8 +14,9 @@ export interface UnsubscribeRequest {
   topicId?: string;
   /** Required for scope brand (for topic it is the topic's). */
   brandId?: string;
-  /** The campaign whose link was used, when there was one. */
+  /** The campaign whose link was used, when there was one, and the send that carried it. */
   campaignId?: string;
+  sendId?: string;
 }
 
 /**
@@ -67,11 +68,11 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
       const brandId = request.scope === "all" ? null : (topic?.brandId ?? request.brandId ?? null);
       await countUnsubscribe(tx, { workspaceId: contact.workspaceId, brandId, at: now });
       // The campaign report's `unsubscribed`: recipients of that campaign who opted out through its mail.
-      if (request.campaignId) {
+      if (request.sendId) {
         await tx.db
           .update(sends)
           .set({ unsubscribedAt: now, updatedAt: now })
-          .where(and(eq(sends.campaignId, request.campaignId), eq(sends.contactId, contact.id), isNull(sends.unsubscribedAt)));
+          .where(and(eq(sends.id, request.sendId), eq(sends.contactId, contact.id), isNull(sends.unsubscribedAt)));
       }
       await recordEvent(tx, { workspaceId: contact.workspaceId, mode: "live" }, "contact.unsubscribed", {
         contact_id: contact.id,

@@ -47,7 +47,7 @@ describe("report counters maintained as changes happen", () => {
     await recordOpen(ctx, sendIds["a@example.com"]!, { country: null });
     await recordOpen(ctx, sendIds["a@example.com"]!, { country: null });
     await recordClick(ctx, sendIds["a@example.com"]!, { url: "https://x.test", country: null, deviceType: null, client: null });
-    await unsubscribe(ctx, { contactId: contactIds["d@example.com"]!, scope: "topic", topicId, campaignId });
+    await unsubscribe(ctx, { contactId: contactIds["d@example.com"]!, scope: "topic", topicId, campaignId, sendId: sendIds["d@example.com"] });
     await optOut(ctx, contactIds["a@example.com"]!, "all");
     const { suppression } = await createSuppression(ctx, caller, { email: "e@example.com" });
     await deleteSuppression(ctx, caller, suppression.id);

@@ -70,7 +70,7 @@ beforeAll(async () => {
   await recordProviderEvent(ctx, { sendId: await sendOf("carol"), type: "complained", complaintType: "abuse", occurredAt: at });
   await recordOpen(ctx, await sendOf("alice"), { country: "DE" });
   await recordClick(ctx, await sendOf("alice"), { url: "https://example.com/offer", country: "DE", deviceType: "desktop", client: "Thunderbird" });
-  await unsubscribe(ctx, { contactId: ids.alice!, scope: "topic", topicId, campaignId });
+  await unsubscribe(ctx, { contactId: ids.alice!, scope: "topic", topicId, campaignId, sendId: await sendOf("alice") });
   const second = await createCampaign(ctx, { ...content, subject: "Second", name: "Halted" });
   await sendCampaignNow(ctx, workspaceId, second.campaignId);
   await pauseCampaign(ctx, workspaceId, second.campaignId);

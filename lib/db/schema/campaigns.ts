@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { brands } from "./brands";
 import { lists } from "./lists";
@@ -28,8 +28,10 @@ export const campaigns = pgTable(
     completedAt: at("completed_at"),
     pausedAt: at("paused_at"),
     cancelledAt: at("cancelled_at"),
-    /** Sends created when dispatch started. */
+    /** Sends created when dispatch started; set when the whole audience snapshot is taken. */
     recipientCount: integer("recipient_count"),
+    /** The start of every send id of this campaign, chosen when the snapshot begins: its sends are one key range. */
+    sendIdPrefix: text("send_id_prefix"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -38,4 +40,22 @@ export const campaigns = pgTable(
     // GET /v1/reports/campaigns: sent campaigns newest first by send time.
     index("campaigns_workspace_sent_idx").on(t.workspaceId, t.sentAt),
   ],
+);
+
+/**
+ * The audience snapshot of a large campaign is taken in parts, one contact-id range each, written
+ * side by side in their own transactions (the machine's cores work at once). A part is taken once:
+ * `recipients` is set in the transaction that wrote its sends, so a retried snapshot skips it.
+ */
+export const audienceSnapshotParts = pgTable(
+  "audience_snapshot_parts",
+  {
+    campaignId: id("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    part: integer("part").notNull(),
+    /** Contact ids from (inclusive) and to (exclusive); null is open-ended. */
+    fromContactId: id("from_contact_id"),
+    toContactId: id("to_contact_id"),
+    recipients: integer("recipients"),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.part] })],
 );

@@ -104,7 +104,7 @@ describe("GET /v1/reports/activity", () => {
     await recordOpen(ctx, a.sendIds["a@example.com"]!, { country: null });
     await recordClick(ctx, a.sendIds["b@example.com"]!, { url: "https://x.test", country: null, deviceType: null, client: null });
     await recordOpen(ctx, b.sendIds["c@example.com"]!, { country: null });
-    await unsubscribe(ctx, { contactId: a.contactIds["a@example.com"]!, scope: "topic", topicId: mine, campaignId: a.campaignId });
+    await unsubscribe(ctx, { contactId: a.contactIds["a@example.com"]!, scope: "topic", topicId: mine, campaignId: a.campaignId, sendId: a.sendIds["a@example.com"] });
     await unsubscribe(ctx, { contactId: b.contactIds["c@example.com"]!, scope: "all" });
     const path = "/v1/reports/activity?from=2026-02-02&to=2026-02-04";
     const etag = (await api.get(path)).headers.get("etag")!;

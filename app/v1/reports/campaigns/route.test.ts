@@ -33,7 +33,7 @@ describe("GET /v1/reports/campaigns", () => {
     await recordOpen(ctx, sendIds["a@example.com"]!, { country: null });
     await recordOpen(ctx, sendIds["b@example.com"]!, { country: null });
     await recordClick(ctx, sendIds["a@example.com"]!, { url: "https://x.test", country: null, deviceType: null, client: null });
-    await unsubscribe(ctx, { contactId: contactIds["b@example.com"]!, scope: "topic", topicId, campaignId });
+    await unsubscribe(ctx, { contactId: contactIds["b@example.com"]!, scope: "topic", topicId, campaignId, sendId: sendIds["b@example.com"] });
     await foldEngagement(ctx);
 
     const response = await api.get("/v1/reports/campaigns");

@@ -1,0 +1,44 @@
+import { asc, eq, inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { campaigns, sends } from "@/lib/db/schema";
+import { getMailTransport } from "@/lib/mail/get-mail-transport";
+import { listMailbox } from "@/lib/mail/list-mailbox";
+import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
+import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { createCampaign } from "./save-campaign";
+import { sendNextBatch } from "./send-batch";
+import { snapshotAudience } from "./snapshot-audience";
+
+const { ctx, clock } = testCtx();
+
+describe("sending batches", () => {
+  it("a batch left in sending by a run that died for good is taken over after 10 minutes, even once another run has walked past it", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    await approveWorkspace(ctx, workspaceId);
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    for (let i = 0; i < 6; i++) await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email: `b${i}@example.com`, topicIds: [topicId] });
+    const { campaignId } = await createCampaign(ctx, { workspaceId, brandId, topicId, name: "Walk", subject: "Hi", html: "<p>Hi</p>" });
+    await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
+    await snapshotAudience(ctx, campaignId);
+    // A run claimed the first two and died before sending them.
+    const first = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId)).orderBy(asc(sends.id))).slice(0, 2);
+    await ctx.db.update(sends).set({ state: "sending", claimedBy: "dead-run", updatedAt: clock.now() }).where(inArray(sends.id, first.map((s) => s.id)));
+
+    const transport = getMailTransport();
+    const walk = async (after: string | null) => sendNextBatch(ctx, transport, campaignId, 2, "live-run", after);
+    const a = await walk(null);
+    const b = await walk(a.next);
+    expect([a.sent, b.sent]).toEqual([2, 2]);
+    // Nothing else can be taken while the dead run's claim is recent: the walk ends.
+    expect((await walk(b.next)).next).toBeNull();
+
+    clock.advance(11 * 60_000);
+    const c = await walk(b.next);
+    expect(c.sent).toBe(2);
+    expect((await walk(c.next)).next).toBeNull();
+    const mail = await listMailbox(ctx, { workspaceId, limit: 100 });
+    expect(mail.map((m) => m.to).sort()).toEqual(["b0", "b1", "b2", "b3", "b4", "b5"].map((b) => `${b}@example.com`));
+  });
+});

@@ -1,0 +1,97 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { audienceSnapshotParts, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
+import { createSuppression } from "@/lib/suppressions/create-suppression";
+import { seedTopic, seedWorkspace, optOut } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
+import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { cancelCampaign } from "./campaign-actions";
+import { createCampaign } from "./save-campaign";
+import { planSnapshot, snapshotAudience, SPLIT_AUDIENCE_FROM, takeSnapshotPart } from "./snapshot-audience";
+
+const { ctx } = testCtx();
+const PEOPLE = SPLIT_AUDIENCE_FROM + 1_000;
+
+/** A campaign about to start sending to PEOPLE confirmed subscribers, written in bulk (one contact id per number). */
+async function largeAudience() {
+  const { workspaceId, brandId } = await seedWorkspace(ctx);
+  await approveWorkspace(ctx, workspaceId);
+  const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+  const tag = topicId.slice(-8);
+  const contactId = (i: number) => `ct_${tag}${String(i).padStart(18, "0")}`;
+  await ctx.db.execute(sql`insert into contacts (id, workspace_id, email)
+    select 'ct_' || ${tag} || lpad(i::text, 18, '0'), ${workspaceId}, 'p' || i || '@' || ${tag} || '.example' from generate_series(0, ${PEOPLE - 1}::int) i`);
+  await ctx.db.execute(sql`insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source)
+    select 'sub_' || ${tag} || lpad(i::text, 18, '0'), ${workspaceId}, 'ct_' || ${tag} || lpad(i::text, 18, '0'), ${topicId}, 'subscribed', 'api' from generate_series(0, ${PEOPLE - 1}::int) i`);
+  const { campaignId } = await createCampaign(ctx, { workspaceId, brandId, topicId, name: "Large", subject: "Hi", html: "<p>Hi</p>" });
+  await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
+  return { workspaceId, campaignId, contactId, tag };
+}
+
+const sendsOf = (campaignId: string) => ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId));
+const sendsUsed = async (workspaceId: string) => (await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId)))[0]!.sendsUsed;
+
+describe("audience snapshot in parts", () => {
+  it("a large audience is written in two contact ranges at once: the audience rule holds in both, each recipient once, every send id in the campaign's key range", async () => {
+    const { workspaceId, campaignId, contactId, tag } = await largeAudience();
+    // Excluded recipients on both sides of the split: a suppressed address and an opted-out person in each half.
+    const caller = { workspaceId, brandId: null, mode: "live" as const };
+    await createSuppression(ctx, caller, { email: `p10@${tag}.example` });
+    await createSuppression(ctx, caller, { email: `p${PEOPLE - 10}@${tag}.example` });
+    await optOut(ctx, contactId(20), "all");
+    await optOut(ctx, contactId(PEOPLE - 20), "all");
+
+    expect(await snapshotAudience(ctx, campaignId)).toEqual({ status: "sending", recipients: PEOPLE - 4 });
+
+    const parts = await ctx.db.select().from(audienceSnapshotParts).where(eq(audienceSnapshotParts.campaignId, campaignId));
+    expect(parts).toHaveLength(2);
+    expect(parts.every((part) => part.recipients! > PEOPLE / 4)).toBe(true);
+    const written = await sendsOf(campaignId);
+    expect(written).toHaveLength(PEOPLE - 4);
+    expect(new Set(written.map((s) => s.contactId)).size).toBe(PEOPLE - 4);
+    for (const excluded of [10, 20, PEOPLE - 10, PEOPLE - 20]) expect(written.some((s) => s.contactId === contactId(excluded))).toBe(false);
+    const [campaign] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
+    expect(written.every((s) => s.id.startsWith(campaign!.sendIdPrefix!) && s.state === "queued")).toBe(true);
+    expect(campaign!.recipientCount).toBe(PEOPLE - 4);
+    expect(await sendsUsed(workspaceId)).toBe(PEOPLE - 4);
+  });
+
+  it("a snapshot cut short after one part is finished by the next attempt, which never writes that part again", async () => {
+    const { workspaceId, campaignId } = await largeAudience();
+    const plan = await planSnapshot(ctx, campaignId);
+    if ("status" in plan) throw new Error("expected a plan");
+    await takeSnapshotPart(ctx, plan.campaign, plan.parts[0]!);
+    const firstPart = (await sendsOf(campaignId)).length;
+    expect(firstPart).toBeGreaterThan(0);
+    expect(await sendsUsed(workspaceId)).toBe(0);
+
+    // The retried step plans again (finding the same plan), takes only the part left, then finishes.
+    expect(await snapshotAudience(ctx, campaignId)).toEqual({ status: "sending", recipients: PEOPLE });
+    await takeSnapshotPart(ctx, plan.campaign, plan.parts[0]!);
+    expect(await snapshotAudience(ctx, campaignId)).toEqual({ status: "sending", recipients: PEOPLE });
+    const written = await sendsOf(campaignId);
+    expect(written).toHaveLength(PEOPLE);
+    expect(new Set(written.map((s) => s.contactId)).size).toBe(PEOPLE);
+    expect(await sendsUsed(workspaceId)).toBe(PEOPLE);
+  });
+
+  it("cancelled during the snapshot: the sends written are cancelled, the rest are never written, and nothing was reserved or refunded", async () => {
+    const { workspaceId, campaignId } = await largeAudience();
+    await ctx.db.update(workspaceBilling).set({ sendsUsed: 7 }).where(eq(workspaceBilling.workspaceId, workspaceId));
+    const plan = await planSnapshot(ctx, campaignId);
+    if ("status" in plan) throw new Error("expected a plan");
+    await takeSnapshotPart(ctx, plan.campaign, plan.parts[0]!);
+
+    const firstPart = (await sendsOf(campaignId)).length;
+    expect(firstPart).toBeGreaterThan(0);
+
+    expect((await cancelCampaign(ctx, workspaceId, campaignId)).refunded).toBe(0);
+    expect(await snapshotAudience(ctx, campaignId)).toEqual({ status: "cancelled", recipients: 0 });
+    await takeSnapshotPart(ctx, plan.campaign, plan.parts[1]!);
+
+    const written = await sendsOf(campaignId);
+    expect(written).toHaveLength(firstPart);
+    expect(written.every((s) => s.state === "cancelled")).toBe(true);
+    expect(await sendsUsed(workspaceId)).toBe(7);
+  });
+});
