@@ -11,6 +11,7 @@ DROP INDEX "sends_campaign_contact_key";--> statement-breakpoint
 DROP INDEX "sends_campaign_state_idx";--> statement-breakpoint
 ALTER TABLE "campaigns" ADD COLUMN "send_id_prefix" text;--> statement-breakpoint
 ALTER TABLE "audience_snapshot_parts" ADD CONSTRAINT "audience_snapshot_parts_campaign_id_campaigns_id_fk" FOREIGN KEY ("campaign_id") REFERENCES "public"."campaigns"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "campaigns_send_id_prefix_key" ON "campaigns" USING btree ("send_id_prefix");--> statement-breakpoint
 CREATE INDEX "sends_campaign_failed_idx" ON "sends" USING btree ("campaign_id") WHERE "sends"."state" = 'failed';--> statement-breakpoint
 -- Campaigns snapshotted before this migration: their send ids share one bulk prefix followed by an 8-hex row number.
 UPDATE "campaigns" SET "send_id_prefix" = p.prefix

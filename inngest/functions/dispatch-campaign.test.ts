@@ -1,16 +1,18 @@
 import { spawn } from "node:child_process";
-import { and, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
 import { functions } from "@/inngest";
 import { POST as oneClickPost } from "@/app/(public)/u/[token]/route";
+import { oneClickUnsubscribeUrl } from "@/lib/consent/links";
 import { setWorkflowCtx } from "@/inngest/workflow-ctx";
 import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
+import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { events, mailMessages, sends, verifiedAddresses, workspaceBilling } from "@/lib/db/schema";
+import { campaigns, events, mailMessages, sends, verifiedAddresses, workspaceBilling } from "@/lib/db/schema";
 import { createList } from "@/lib/lists/create-list";
 import { addListMembers } from "@/lib/lists/list-membership";
 import { listMailbox } from "@/lib/mail/list-mailbox";
@@ -118,6 +120,18 @@ describe("campaign dispatch", () => {
     expect(stamped.map((s) => s.email)).toEqual(["r1@example.com"]);
     const [unsubscribed] = await ctx.db.select().from(events).where(and(eq(events.workspaceId, workspaceId), eq(events.type, "contact.unsubscribed")));
     expect(unsubscribed!.data).toMatchObject({ campaign_id: campaignId, topic_id: topicId });
+  });
+
+  it("a one-click link mailed before links named their send (campaign only) still counts for that campaign", async () => {
+    const { workspaceId, topicId, ids, base } = await audience({ people: 2 });
+    const { campaignId } = await createCampaign(ctx, base);
+    await sendCampaignNow(ctx, workspaceId, campaignId);
+    await drain(3);
+    const url = oneClickUnsubscribeUrl({ contactId: ids[0]!, topicId, campaignId });
+    const response = await oneClickPost(new Request(url, { method: "POST", body: "List-Unsubscribe=One-Click" }), { params: Promise.resolve({ token: url.split("/u/")[1]! }) });
+    expect(response.status).toBe(200);
+    const stamped = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId))).filter((s) => s.unsubscribedAt);
+    expect(stamped.map((s) => s.contactId)).toEqual([ids[0]]);
   });
 
   it("a recipient missing a used merge tag is skipped: no mail, not counted, email.failed with the tag, listed by campaign:show", async () => {
@@ -265,6 +279,30 @@ describe("campaign dispatch", () => {
     } finally {
       delete process.env.DISPATCH_BATCH_SIZE;
     }
+  });
+});
+
+describe("campaign dispatch with sends held by another run", () => {
+  it("a run that finds sends held by another run does not complete the campaign: it waits and takes them over once their claim is abandoned", async () => {
+    const { workspaceId, base } = await audience({ people: 4 });
+    const { campaignId } = await createCampaign(ctx, base);
+    // The snapshot was taken and another run claimed two sends, then died (say, paused and resumed before it came back).
+    await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
+    await snapshotAudience(ctx, campaignId);
+    const held = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId)).orderBy(asc(sends.id))).slice(0, 2);
+    await ctx.db.update(sends).set({ state: "sending", claimedBy: "dead-run", updatedAt: clock.now() }).where(inArray(sends.id, held.map((h) => h.id)));
+
+    await executor.enqueue(ctx, [{ name: "campaign/dispatch.requested", id: `after-crash-${campaignId}`, data: { campaignId, at: null } }]);
+    await drain(5);
+    expect(await mailOf(workspaceId)).toHaveLength(2);
+    expect((await showCampaign(ctx, campaignId)).campaign.status).toBe("sending");
+
+    clock.advance(11 * 60_000);
+    await drain(5);
+    const mail = await mailOf(workspaceId);
+    expect(new Set(mail.map((m) => m.to)).size).toBe(4);
+    expect(mail).toHaveLength(4);
+    expect((await showCampaign(ctx, campaignId)).campaign.status).toBe("sent");
   });
 });
 

@@ -34,7 +34,12 @@ export const dispatchCampaign = inngest.createFunction(
       const from = after;
       const result: BatchResult = await step.run(`batch-${batch}`, () => sendNextBatch(workflowCtx(), getMailTransport(), campaignId, batchSize(), runId, from));
       if (result.stopped) return { stopped: result.stopped };
-      if (result.next === null) break;
+      if (result.next === null) {
+        if (!result.heldElsewhere) break;
+        // Another run holds sends: wait for its batch to finish, or for its claim to be abandoned and
+        // taken over, then walk the campaign again from the start. Completing now could leave them unsent.
+        await step.sleep(`wait-for-claimed-${batch}`, "1m");
+      }
       after = result.next;
       if (batchPauseMs() > 0) await step.sleep(`throttle-${batch}`, `${batchPauseMs()}ms`);
     }

@@ -69,7 +69,7 @@ export function cancelCampaign(ctx: Ctx, workspaceId: string, campaignId: string
     const dropped = await tx.db
       .update(sends)
       .set({ state: "cancelled", updatedAt: tx.clock.now() })
-      .where(and(sendsOfCampaign(campaign.sendIdPrefix), eq(sends.state, "queued")))
+      .where(and(sendsOfCampaign(campaign), eq(sends.state, "queued")))
       .returning({ id: sends.id });
     // The allowance is reserved once the snapshot is complete: a cancel during the snapshot has nothing to refund.
     const refunded = before.recipientCount === null ? 0 : dropped.length;

@@ -7,6 +7,7 @@ import { listMailbox } from "@/lib/mail/list-mailbox";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { cancelCampaign } from "./campaign-actions";
 import { createCampaign } from "./save-campaign";
 import { sendNextBatch } from "./send-batch";
 import { snapshotAudience } from "./snapshot-audience";
@@ -14,7 +15,7 @@ import { snapshotAudience } from "./snapshot-audience";
 const { ctx, clock } = testCtx();
 
 describe("sending batches", () => {
-  it("a batch left in sending by a run that died for good is taken over after 10 minutes, even once another run has walked past it", async () => {
+  it("a batch left in sending by a run that died for good keeps the campaign open and is taken over after 10 minutes, even once another run has walked past it", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     await approveWorkspace(ctx, workspaceId);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
@@ -31,14 +32,33 @@ describe("sending batches", () => {
     const a = await walk(null);
     const b = await walk(a.next);
     expect([a.sent, b.sent]).toEqual([2, 2]);
-    // Nothing else can be taken while the dead run's claim is recent: the walk ends.
-    expect((await walk(b.next)).next).toBeNull();
+    // Nothing else can be taken while the dead run's claim is recent, but the campaign is not done: the walk says so.
+    expect(await walk(b.next)).toMatchObject({ sent: 0, next: null, heldElsewhere: true });
 
     clock.advance(11 * 60_000);
     const c = await walk(b.next);
     expect(c.sent).toBe(2);
-    expect((await walk(c.next)).next).toBeNull();
+    expect(await walk(c.next)).toMatchObject({ sent: 0, next: null, heldElsewhere: false });
     const mail = await listMailbox(ctx, { workspaceId, limit: 100 });
     expect(mail.map((m) => m.to).sort()).toEqual(["b0", "b1", "b2", "b3", "b4", "b5"].map((b) => `${b}@example.com`));
+  });
+});
+
+describe("sending batches of a campaign snapshotted before send id prefixes", () => {
+  it("its sends (random ids, no prefix) are still found by campaign: batches send them and cancel cancels the rest", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    await approveWorkspace(ctx, workspaceId);
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    const people = [];
+    for (let i = 0; i < 4; i++) people.push((await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email: `old${i}@example.com`, topicIds: [topicId] })).contact);
+    const { campaignId } = await createCampaign(ctx, { workspaceId, brandId, topicId, name: "Old", subject: "Hi", html: "<p>Hi</p>" });
+    await ctx.db.update(campaigns).set({ status: "sending", recipientCount: 4, sentAt: clock.now() }).where(eq(campaigns.id, campaignId));
+    await ctx.db.insert(sends).values(people.map((p, i) => ({ id: `snd_old${i}${p.id.slice(-20)}`, workspaceId, campaignId, contactId: p.id, email: p.email })));
+
+    const first = await sendNextBatch(ctx, getMailTransport(), campaignId, 2, "old-run", null);
+    expect(first.sent).toBe(2);
+    expect((await cancelCampaign(ctx, workspaceId, campaignId)).refunded).toBe(2);
+    const states = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId))).map((s) => s.state).sort();
+    expect(states).toEqual(["accepted", "accepted", "cancelled", "cancelled"]);
   });
 });

@@ -15,6 +15,12 @@ export interface BatchResult {
   failed: number;
   /** Where the next batch starts: the last send id this one took; null when nothing was left to take. */
   next: string | null;
+  /**
+   * When nothing was left to take: whether another run still holds some of the campaign's sends (a
+   * batch in flight, or one whose run died, taken over once abandoned). The campaign is not done until
+   * no run does.
+   */
+  heldElsewhere: boolean;
   /** Set when the campaign is no longer sending (paused, cancelled) or its brand is held for review: dispatch stops between batches. */
   stopped: string | null;
 }
@@ -50,7 +56,7 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
         update ${sends} set state = 'sending', claimed_by = ${claimant}, updated_at = ${now.toISOString()}
         where id in (
           select id from ${sends}
-          where ${sendsOfCampaign(campaign.sendIdPrefix)} ${from ? sql`and ${sends.id} > ${from}` : sql``}
+          where ${sendsOfCampaign(campaign)} ${from ? sql`and ${sends.id} > ${from}` : sql``}
             and (state = 'queued'
                  or (state = 'sending' and (claimed_by = ${claimant} or updated_at < ${new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString()})))
           order by id
@@ -60,11 +66,14 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
     let rows = [...(await claimFrom(after))];
     // Past the end: anything taken back since (a run abandoned its batch) lies before the cursor.
     if (rows.length === 0 && after !== null) rows = [...(await claimFrom(null))];
-    return { campaign, rows };
+    if (rows.length > 0) return { campaign, rows, heldElsewhere: false };
+    const [out] = await tx.db.execute<{ held: boolean }>(sql`
+      select exists (select 1 from ${sends} where ${sendsOfCampaign(campaign)} and state in ('queued', 'sending')) as held`);
+    return { campaign, rows, heldElsewhere: Boolean(out!.held) };
   });
-  if ("stopped" in claim) return { sent: 0, failed: 0, next: null, stopped: claim.stopped ?? "missing" };
-  const { campaign, rows } = claim;
-  if (rows.length === 0) return { sent: 0, failed: 0, next: null, stopped: null };
+  if ("stopped" in claim) return { sent: 0, failed: 0, next: null, heldElsewhere: false, stopped: claim.stopped ?? "missing" };
+  const { campaign, rows, heldElsewhere } = claim;
+  if (rows.length === 0) return { sent: 0, failed: 0, next: null, heldElsewhere, stopped: null };
 
   const [brand] = await ctx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
   const [workspace] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, campaign.workspaceId));
@@ -150,5 +159,5 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
       where ${sends}.id = v.id and ${sends}.state = 'sending'`);
   }
   const last = rows.reduce((max, row) => (row.id > max ? row.id : max), rows[0]!.id);
-  return { sent: messages.length, failed: failures.length, next: last, stopped: null };
+  return { sent: messages.length, failed: failures.length, next: last, heldElsewhere: false, stopped: null };
 }

@@ -94,4 +94,30 @@ describe("audience snapshot in parts", () => {
     expect(written.every((s) => s.state === "cancelled")).toBe(true);
     expect(await sendsUsed(workspaceId)).toBe(7);
   });
+  it("a cancel while a part is being written waits for that part, then cancels every send it wrote", async () => {
+    const { workspaceId, campaignId } = await largeAudience();
+    const plan = await planSnapshot(ctx, campaignId);
+    if ("status" in plan) throw new Error("expected a plan");
+    let cancel: Promise<unknown> | undefined;
+    await ctx.db.transaction(async (tx) => {
+      await takeSnapshotPart({ ...ctx, db: tx }, plan.campaign, plan.parts[0]!);
+      // The part's transaction is still open: a cancel made now must not run past its uncommitted sends.
+      cancel = cancelCampaign(ctx, workspaceId, campaignId);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await cancel;
+    const written = await sendsOf(campaignId);
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.filter((s) => s.state !== "cancelled")).toEqual([]);
+  });
+
+  it("two snapshot attempts at once write each recipient once and reserve the allowance once", async () => {
+    const { workspaceId, campaignId } = await largeAudience();
+    const results = await Promise.all([snapshotAudience(ctx, campaignId), snapshotAudience(ctx, campaignId)]);
+    expect(results).toEqual([{ status: "sending", recipients: PEOPLE }, { status: "sending", recipients: PEOPLE }]);
+    const written = await sendsOf(campaignId);
+    expect(written).toHaveLength(PEOPLE);
+    expect(new Set(written.map((s) => s.contactId)).size).toBe(PEOPLE);
+    expect(await sendsUsed(workspaceId)).toBe(PEOPLE);
+  });
 });

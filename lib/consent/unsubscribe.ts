@@ -1,6 +1,7 @@
-import { and, eq, inArray, isNull, ne } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, type SQL } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { contacts, sends, subscriptions, topics } from "@/lib/db/schema";
+import { campaigns, contacts, sends, subscriptions, topics } from "@/lib/db/schema";
+import { sendsOfCampaign } from "@/lib/campaigns/send-id-range";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import { countUnsubscribe } from "@/lib/reports/count-unsubscribe";
@@ -68,11 +69,12 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
       const brandId = request.scope === "all" ? null : (topic?.brandId ?? request.brandId ?? null);
       await countUnsubscribe(tx, { workspaceId: contact.workspaceId, brandId, at: now });
       // The campaign report's `unsubscribed`: recipients of that campaign who opted out through its mail.
-      if (request.sendId) {
+      const send = await sendOfLink(tx, request);
+      if (send) {
         await tx.db
           .update(sends)
           .set({ unsubscribedAt: now, updatedAt: now })
-          .where(and(eq(sends.id, request.sendId), eq(sends.contactId, contact.id), isNull(sends.unsubscribedAt)));
+          .where(and(send, eq(sends.contactId, contact.id), isNull(sends.unsubscribedAt)));
       }
       await recordEvent(tx, { workspaceId: contact.workspaceId, mode: "live" }, "contact.unsubscribed", {
         contact_id: contact.id,
@@ -87,4 +89,15 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
     }
     return { changed };
   });
+}
+
+/**
+ * The send whose link was used. Links name it (token field s); links mailed before they did name only
+ * the campaign, whose sends are then searched for the contact (the caller's condition).
+ */
+async function sendOfLink(ctx: Ctx, request: UnsubscribeRequest): Promise<SQL | null> {
+  if (request.sendId) return eq(sends.id, request.sendId);
+  if (!request.campaignId) return null;
+  const [campaign] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, request.campaignId));
+  return campaign ? sendsOfCampaign(campaign) : null;
 }

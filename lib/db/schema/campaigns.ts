@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { brands } from "./brands";
 import { lists } from "./lists";
@@ -39,6 +39,8 @@ export const campaigns = pgTable(
     index("campaigns_workspace_idx").on(t.workspaceId, t.id),
     // GET /v1/reports/campaigns: sent campaigns newest first by send time.
     index("campaigns_workspace_sent_idx").on(t.workspaceId, t.sentAt),
+    // Two campaigns sharing a prefix would share a key range: a clash fails the plan, which is retried with a new one.
+    uniqueIndex("campaigns_send_id_prefix_key").on(t.sendIdPrefix),
   ],
 );
 
