@@ -40,7 +40,7 @@ export async function savePreferences(ctx: Ctx, link: PreferencesLink, subscribe
   for (const topic of current.topics) {
     if (wanted.has(topic.id) && !topic.subscribed) await resubscribe(ctx, { contactId: link.contactId, topicId: topic.id });
     if (!wanted.has(topic.id) && topic.subscribed) {
-      await unsubscribe(ctx, { contactId: link.contactId, scope: "topic", topicId: topic.id, campaignId: link.campaignId, sendId: link.sendId });
+      await unsubscribe(ctx, { ...link, scope: "topic", topicId: topic.id });
     }
   }
 }

@@ -4,20 +4,19 @@ import { campaigns, contacts, sends, subscriptions, topics } from "@/lib/db/sche
 import { sendsOfCampaign } from "@/lib/campaigns/send-id-range";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
+import type { CampaignMail } from "./links";
 import { countUnsubscribe } from "@/lib/reports/count-unsubscribe";
 
 export type UnsubscribeScope = "topic" | "brand" | "all";
 
-export interface UnsubscribeRequest {
+/** The campaign fields name the mail whose link was used, when there was one. */
+export interface UnsubscribeRequest extends CampaignMail {
   contactId: string;
   scope: UnsubscribeScope;
   /** Required for scope topic. */
   topicId?: string;
   /** Required for scope brand (for topic it is the topic's). */
   brandId?: string;
-  /** The campaign whose link was used, when there was one, and the send that carried it. */
-  campaignId?: string;
-  sendId?: string;
 }
 
 /**

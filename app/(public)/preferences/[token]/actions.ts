@@ -11,8 +11,8 @@ export async function savePreferencesAction(token: string, form: FormData): Prom
   if (!link) redirect(`/preferences/${token}`);
   const intent = form.get("intent");
   const ctx = defaultCtx();
-  if (intent === "leave-brand") await unsubscribe(ctx, { contactId: link.contactId, scope: "brand", brandId: link.brandId, campaignId: link.campaignId, sendId: link.sendId });
-  else if (intent === "leave-all") await unsubscribe(ctx, { contactId: link.contactId, scope: "all", campaignId: link.campaignId, sendId: link.sendId });
+  if (intent === "leave-brand") await unsubscribe(ctx, { ...link, scope: "brand" });
+  else if (intent === "leave-all") await unsubscribe(ctx, { ...link, scope: "all" });
   else await savePreferences(ctx, link, form.getAll("topic").map(String));
   redirect(`/preferences/${token}?saved=1`);
 }

@@ -10,7 +10,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ tok
   if (!new URLSearchParams(body).has("List-Unsubscribe")) {
     return new Response("Send List-Unsubscribe=One-Click, or open the link in a browser.", { status: 400 });
   }
-  await unsubscribe(defaultCtx(), { contactId: target.contactId, scope: "topic", topicId: target.topicId, campaignId: target.campaignId, sendId: target.sendId });
+  await unsubscribe(defaultCtx(), { ...target, scope: "topic" });
   return new Response("You are unsubscribed.", { status: 200, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
 

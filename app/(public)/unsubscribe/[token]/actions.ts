@@ -8,7 +8,7 @@ import { defaultCtx } from "@/lib/context";
 
 export async function unsubscribeAction(token: string): Promise<void> {
   const target = readUnsubscribeToken(token);
-  if (target) await unsubscribe(defaultCtx(), { contactId: target.contactId, scope: "topic", topicId: target.topicId, campaignId: target.campaignId, sendId: target.sendId });
+  if (target) await unsubscribe(defaultCtx(), { ...target, scope: "topic" });
   redirect(`/unsubscribe/${token}?done=unsubscribed`);
 }
 
