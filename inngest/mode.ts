@@ -7,3 +7,21 @@
 export function workflowsAreEmbedded(env: Partial<Record<string, string>> = process.env): boolean {
   return !env.INNGEST_DEV && !env.INNGEST_BASE_URL && !env.INNGEST_SIGNING_KEY;
 }
+
+/**
+ * Why this process must not serve workflows, or null. Whoever can POST to
+ * /api/inngest unsigned can replay a function with forged step results (mark a
+ * campaign sent without mailing it, skip a de-duplication), so a production
+ * start with an Inngest server insists on the signing key, and refuses the dev
+ * server's mode, in which the SDK checks no signature at all.
+ */
+export function workflowConfigProblem(env: Partial<Record<string, string>> = process.env): string | null {
+  if (workflowsAreEmbedded(env) || env.NODE_ENV !== "production") return null;
+  if (env.INNGEST_DEV) {
+    return "INNGEST_DEV is set in production: the Inngest dev mode accepts unsigned calls to /api/inngest. Unset it and give INNGEST_BASE_URL (self-hosted) and INNGEST_SIGNING_KEY.";
+  }
+  if (!env.INNGEST_SIGNING_KEY) {
+    return "INNGEST_BASE_URL is set without INNGEST_SIGNING_KEY: /api/inngest would run workflow steps for anyone. Give the signing key of your Inngest server.";
+  }
+  return null;
+}

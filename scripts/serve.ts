@@ -4,9 +4,15 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import exitHook from "async-exit-hook";
+import { workflowConfigProblem } from "@/inngest/mode";
 import { openDatabase } from "@/lib/db/database";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
+const workflowProblem = workflowConfigProblem({ ...process.env, NODE_ENV: mode === "start" ? "production" : "development" });
+if (workflowProblem) {
+  console.error(`refusing to start: ${workflowProblem}`);
+  process.exit(1);
+}
 const nextBin = path.resolve("node_modules/.bin/next");
 
 const database = await openDatabase({ adoptRunningServer: true });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -22,5 +22,16 @@ describe("secrets", () => {
     expect(fromEnv.AUTH_SECRET).toBe("from-env");
     expect(fromEnv.CURSOR_SECRET).toBe(stored.CURSOR_SECRET);
     expect(JSON.parse(readFileSync(path.join(dir, "secrets.json"), "utf8")).AUTH_SECRET).toBe(stored.AUTH_SECRET);
+  });
+
+  it("secrets.json is readable by its owner only after every write, even when it was broader before", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "secrets-"));
+    const file = path.join(dir, "secrets.json");
+    // An older file, restored from a backup with a broad mode and missing a secret added since.
+    writeFileSync(file, JSON.stringify({ AUTH_SECRET: "kept" }));
+    chmodSync(file, 0o644);
+    const secrets = loadSecrets(dir, {});
+    expect(secrets.AUTH_SECRET).toBe("kept");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { randomSecret } from "@/lib/ids";
 
@@ -16,7 +16,11 @@ export function loadSecrets(dataDir: string, env: Partial<Record<string, string>
       changed = true;
     }
   }
-  if (changed) writeFileSync(file, JSON.stringify(stored, null, 2) + "\n", { mode: 0o600 });
+  if (changed) {
+    writeFileSync(file, JSON.stringify(stored, null, 2) + "\n", { mode: 0o600 });
+    // `mode` applies only when the file is created: a file copied in or restored with a broader mode keeps it otherwise.
+    chmodSync(file, 0o600);
+  }
   const result = {} as Record<SecretName, string>;
   for (const name of SECRET_NAMES) result[name] = env[name] || stored[name]!;
   return result;

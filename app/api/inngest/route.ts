@@ -1,6 +1,4 @@
-import { serve } from "inngest/next";
-import { inngest } from "@/inngest/client";
-import { functions } from "@/inngest";
+import { workflowRouteHandlers } from "@/inngest/serve-route";
 
-// GET, POST, PUT /api/inngest — where an Inngest server (dev, self-hosted or Cloud) calls our functions.
-export const { GET, POST, PUT } = serve({ client: inngest, functions });
+// GET, POST, PUT /api/inngest — where an Inngest server (dev, self-hosted or Cloud) calls our functions; 404 when workflows are embedded.
+export const { GET, POST, PUT } = workflowRouteHandlers();
