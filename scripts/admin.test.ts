@@ -8,6 +8,8 @@ import { getDb } from "@/lib/db/client";
 import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
 import { apiKeys, attributeDefinitions, brands, memberships, topics, workspaces } from "@/lib/db/schema";
 import { resolveDataDir } from "@/lib/runtime/data-dir";
+import { defaultCtx } from "@/lib/context";
+import { runAdmin } from "./admin/run-admin";
 
 interface Run {
   code: number;
@@ -15,8 +17,12 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the CLI exactly as operators do: `npm run -s admin -- <args>`. */
-function admin(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/**
+ * Runs the CLI exactly as operators do: `npm run -s admin -- <args>`. Each
+ * run pays tsx's start-up (seconds on a busy machine), so only the tests of
+ * the process itself (exit codes, the embedded database) use it.
+ */
+function adminProcess(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn("npm", ["run", "-s", "admin", "--", ...args], { env: { ...process.env, ...env } });
     let stdout = "";
@@ -26,6 +32,15 @@ function admin(args: string[], env: Record<string, string> = {}): Promise<Run> {
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
+
+/** The same command in this process, on the test's database: what it prints and its exit code. */
+function admin(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  if (Object.keys(env).length > 0) return adminProcess(args, env);
+  return runAdmin(args, (fn) => fn(defaultCtx()));
+}
+
+// A spawned command's time is the machine's: these tests get several minutes, not a guess at this one's speed.
+const PROCESS_TEST_TIMEOUT_MS = 300_000;
 
 /** With --json a command prints exactly one JSON object on stdout. */
 async function adminJson<K extends string>(args: string[], env: Record<string, string> = {}): Promise<Record<K, string>> {
@@ -184,6 +199,18 @@ describe("admin CLI", () => {
       expect(help.stdout).toContain(command);
     }
   });
+
+  it("the process prints what the command printed and exits with its code: 0 done, 2 usage, 1 refused", { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const help = await adminProcess(["help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("usage: npm run -s admin");
+    const usage = await adminProcess(["nope:create"]);
+    expect(usage).toMatchObject({ code: 2, stdout: "" });
+    expect(usage.stderr).toContain('unknown command "nope:create"');
+    const refused = await adminProcess(["workspace:approve", "--workspace", "ws_00000000000000000000000000", "--json"]);
+    expect(refused).toMatchObject({ code: 1, stdout: "" });
+    expect(refused.stderr).toContain("workspace_not_found");
+  });
 });
 
 describe("admin CLI on the embedded default", () => {
@@ -193,7 +220,7 @@ describe("admin CLI on the embedded default", () => {
 
   const serverRunning = () => existsSync(path.join(dataDir, "pg", "postmaster.pid"));
 
-  it("starts the embedded database when the app is down, and stops it afterwards", async () => {
+  it("starts the embedded database when the app is down, and stops it afterwards", { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
     const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Solo", "--owner", "solo@example.com"], env);
     expect(serverRunning()).toBe(false);
     expect(JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"))).toHaveProperty("AUTH_SECRET");
@@ -203,7 +230,7 @@ describe("admin CLI on the embedded default", () => {
     expect(brand_id).toMatch(/^br_/);
   });
 
-  it("uses the running embedded server (the app's) and leaves it running", async () => {
+  it("uses the running embedded server (the app's) and leaves it running", { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
     const secrets = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
     const app = await startEmbeddedPostgres({ dataDir, password: secrets.EMBEDDED_PG_PASSWORD });
     try {
