@@ -4,6 +4,11 @@ export async function register(): Promise<void> {
   const { workflowConfigProblem } = await import("./inngest/mode");
   const workflowProblem = workflowConfigProblem();
   if (workflowProblem) throw new Error(`refusing to start: ${workflowProblem}`);
+  // Starting without a transport stays possible (a fresh `npm start`), but never silently undelivered.
+  // Not during `next build`, whose prerendering may register too.
+  const { unsetMailTransportWarning } = await import("./lib/mail/mailbox-enabled");
+  const mailWarning = process.env.NEXT_PHASE === "phase-production-build" ? null : unsetMailTransportWarning();
+  if (mailWarning) console.warn(`warning: ${mailWarning}`);
   if (!process.env.DATABASE_URL) return;
   const { startWorkflows } = await import("./inngest/start");
   await startWorkflows();

@@ -21,16 +21,17 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "api", testMatch: "api.spec.ts" },
-    // The first-run page exists only on an installation without users: it runs before any test makes one.
+    // The first-run page exists only on an empty installation (no user, no workspace): it runs before any test makes one.
     { name: "first-run", testMatch: "sign-in.spec.ts", use: { browserName: "chromium" } },
+    { name: "api", testMatch: "api.spec.ts", dependencies: ["first-run"] },
     { name: "ui", testIgnore: ["api.spec.ts", "sign-in.spec.ts"], dependencies: ["first-run"], use: { browserName: "chromium" } },
   ],
   webServer: {
     command: "npx tsx scripts/serve.ts start",
     url: `${baseURL}/signin`,
-    // Private targets allowed: the webhook test's receiver listens on loopback.
-    env: { ...(process.env as Record<string, string>), PORT: String(port), APP_URL: baseURL, WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" },
+    // Private targets allowed: the webhook test's receiver listens on loopback. The consent tests read
+    // mail in the test mailbox, which a production start shows only for the local transport.
+    env: { ...(process.env as Record<string, string>), PORT: String(port), APP_URL: baseURL, WEBHOOK_ALLOW_PRIVATE_TARGETS: "1", MAIL_TRANSPORT: "local" },
     reuseExistingServer: false,
     timeout: 180_000,
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },

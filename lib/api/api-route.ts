@@ -10,6 +10,7 @@ import { toErrorResponse } from "./error-response";
 import { parsePageRequest, type PageRequest } from "./pagination";
 import { consumeRateLimit, rateLimitHeaders, type Bucket } from "./rate-limit";
 import { readJsonBody, readQuery } from "./read-input";
+import { refuseSecretKeyInBrowser } from "./refuse-secret-key-in-browser";
 
 interface RouteOptions<Q extends z.ZodType, B extends z.ZodType> {
   /** `any` admits publishable keys too: only POST /v1/subscribe. */
@@ -47,7 +48,8 @@ type NextContext = { params: Promise<Record<string, string | string[]>> };
 
 /**
  * The /v1 pipeline, in order: Authorization → key by hash → revoked →
- * publishable keys only on subscribe → origin allowlist → inactive workspace
+ * publishable keys only on subscribe → no secret key from a browser (any
+ * Origin) → origin allowlist → inactive workspace
  * → rate limit → strict input → handler. Every error leaves in the contract's
  * shape, and every answer after the rate limit carries the RateLimit headers.
  */
@@ -56,7 +58,7 @@ export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>
   handler: (input: RouteInput<z.infer<Q>, z.infer<B>>) => Promise<RouteResult>,
 ) {
   return async (request: Request, context: NextContext): Promise<Response> => {
-    const origin = options.cors ? request.headers.get("origin") : null;
+    const origin = request.headers.get("origin");
     let headers: Record<string, string> = options.cors ? corsHeaders(origin) : {};
     try {
       const ctx = defaultCtx();
@@ -64,13 +66,12 @@ export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>
       if (key.kind === "publishable" && options.key !== "any") {
         throw new ApiError({ type: "permission_error", code: "publishable_key_not_allowed", message: "Publishable keys can only call POST /v1/subscribe; use a secret key." });
       }
-      if (key.kind === "publishable") {
-        try {
-          checkOrigin(key.allowedOrigins, origin);
-        } catch (error) {
-          headers = {}; // a refused origin gets no CORS grant
-          throw error;
-        }
+      try {
+        refuseSecretKeyInBrowser(key.kind, origin);
+        if (key.kind === "publishable") checkOrigin(key.allowedOrigins, origin);
+      } catch (error) {
+        headers = {}; // a refused browser request gets no CORS grant: the page cannot read the answer
+        throw error;
       }
       checkWorkspaceActive(key.billingStage, request.method);
       const limits = await consumeRateLimit(ctx, key.keyId, options.bucket);

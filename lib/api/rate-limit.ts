@@ -33,6 +33,13 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
   };
 }
 
+/** A limit on one bucket: at most `limit` per sliding window of `windowMs`. */
+export interface RateLimitPolicy {
+  bucket: string;
+  limit: number;
+  windowMs: number;
+}
+
 /**
  * Counts this request and decides. Sliding window: the previous minute's
  * count, weighted by how much of it still overlaps the last 60 seconds, plus
@@ -40,9 +47,28 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
  * instance shares them. Refused requests count too: hammering keeps a key out.
  */
 export async function consumeRateLimit(ctx: Ctx, keyId: string, bucket: Bucket): Promise<RateLimitState> {
-  const limit = BUCKET_LIMITS[bucket];
+  const { state, retryAfterSeconds } = await countRateLimit(ctx, keyId, { bucket, limit: BUCKET_LIMITS[bucket], windowMs: WINDOW_MS });
+  if (retryAfterSeconds === null) return state;
+  throw new ApiError({
+    type: "rate_limit_error",
+    code: "rate_limited",
+    message: `Too many requests for this key. Retry after ${retryAfterSeconds} seconds.`,
+    headers: { ...rateLimitHeaders(state), "Retry-After": String(retryAfterSeconds) },
+  });
+}
+
+/**
+ * The counting behind consumeRateLimit, for any window length (sign-in uses
+ * 15 minutes): counts this request and says how long to wait when it is over
+ * the limit, null when it is within it.
+ */
+export async function countRateLimit(
+  ctx: Ctx,
+  keyId: string,
+  { bucket, limit, windowMs }: RateLimitPolicy,
+): Promise<{ state: RateLimitState; retryAfterSeconds: number | null }> {
   const now = ctx.clock.now().getTime();
-  const windowStart = now - (now % WINDOW_MS);
+  const windowStart = now - (now % windowMs);
   const sql = rawClient(ctx.db);
   const rows = await sql<{ current: number; previous: number }[]>`
     with counted as (
@@ -53,35 +79,29 @@ export async function consumeRateLimit(ctx: Ctx, keyId: string, bucket: Bucket):
     )
     select (select count from counted) as current,
            coalesce((select count from rate_limit_windows
-                     where key_id = ${keyId} and bucket = ${bucket} and window_start = ${new Date(windowStart - WINDOW_MS).toISOString()}), 0) as previous`;
+                     where key_id = ${keyId} and bucket = ${bucket} and window_start = ${new Date(windowStart - windowMs).toISOString()}), 0) as previous`;
   const current = Number(rows[0]!.current);
   const previous = Number(rows[0]!.previous);
   const elapsed = now - windowStart;
-  const untilWindowEnd = WINDOW_MS - elapsed;
-  const weightedPrevious = (previous * untilWindowEnd) / WINDOW_MS;
+  const untilWindowEnd = windowMs - elapsed;
+  const weightedPrevious = (previous * untilWindowEnd) / windowMs;
   const used = weightedPrevious + current;
   const state = { limit, remaining: Math.max(0, Math.floor(limit - used)), resetSeconds: Math.max(1, Math.ceil(untilWindowEnd / 1000)) };
 
-  if (Math.random() < 0.001) void sweepOldWindows(ctx, now);
-  if (used <= limit) return state;
+  if (Math.random() < 0.001) void sweepOldWindows(ctx, bucket, now - 2 * windowMs);
+  if (used <= limit) return { state, retryAfterSeconds: null };
 
   const retryAfterMs =
     current >= limit
-      ? // Wait for this minute to become the previous one and decay below the limit.
-        untilWindowEnd + WINDOW_MS * (1 - limit / (current + 1))
-      : // The previous minute's weight has to decay enough.
-        untilWindowEnd - ((limit - current) * WINDOW_MS) / Math.max(previous, 1);
-  const retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  throw new ApiError({
-    type: "rate_limit_error",
-    code: "rate_limited",
-    message: `Too many requests for this key. Retry after ${retryAfter} seconds.`,
-    headers: { ...rateLimitHeaders(state), "Retry-After": String(retryAfter) },
-  });
+      ? // Wait for this window to become the previous one and decay below the limit.
+        untilWindowEnd + windowMs * (1 - limit / (current + 1))
+      : // The previous window's weight has to decay enough.
+        untilWindowEnd - ((limit - current) * windowMs) / Math.max(previous, 1);
+  return { state, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
 }
 
-/** Windows older than two minutes can no longer matter. */
-async function sweepOldWindows(ctx: Ctx, now: number): Promise<void> {
+/** Windows that ended more than one window ago can no longer matter; each bucket sweeps its own. */
+async function sweepOldWindows(ctx: Ctx, bucket: string, before: number): Promise<void> {
   const sql = rawClient(ctx.db);
-  await sql`delete from rate_limit_windows where window_start < ${new Date(now - 2 * WINDOW_MS).toISOString()}`.catch(() => {});
+  await sql`delete from rate_limit_windows where bucket = ${bucket} and window_start < ${new Date(before).toISOString()}`.catch(() => {});
 }

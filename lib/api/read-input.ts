@@ -1,18 +1,15 @@
 import type { z } from "zod";
-import { ApiError, validationFailed } from "@/lib/errors";
+import { validationFailed } from "@/lib/errors";
+import { readBodyCapped } from "@/lib/http/read-body-capped";
 import { parseInput } from "@/lib/validation/parse-input";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-const tooLarge = () => new ApiError({ type: "invalid_request_error", code: "body_too_large", param: "body", message: "Request bodies are limited to 1 MiB." });
 
 /** A JSON object body, strictly validated: unknown fields are `validation_failed` naming the field. */
 export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(contentType)) throw validationFailed("body", "Send a JSON body with `Content-Type: application/json`.");
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = await readBodyCapped(request, MAX_BODY_BYTES);
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder().decode(bytes));

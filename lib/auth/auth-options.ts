@@ -1,7 +1,10 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { defaultCtx } from "@/lib/context";
-import { verifyCredentials } from "@/lib/users/verify-credentials";
+import { ApiError } from "@/lib/errors";
+import { clientIpFromHeaders } from "@/lib/http/client-ip";
+import { signInWithPassword } from "@/lib/users/sign-in-with-password";
+import { safeCallbackUrl } from "./safe-callback-url";
 
 /** Email + password against the users table; the session is a signed, encrypted JWT cookie. */
 export const authOptions: NextAuthOptions = {
@@ -12,13 +15,23 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      authorize: async (credentials) => {
+      authorize: async (credentials, req) => {
         if (!credentials?.email || !credentials.password) return null;
-        return verifyCredentials(defaultCtx(), credentials.email, credentials.password);
+        try {
+          const ip = clientIpFromHeaders(req?.headers ?? {});
+          return await signInWithPassword(defaultCtx(), { email: credentials.email, password: credentials.password, ip });
+        } catch (error) {
+          // next-auth sends a thrown message to the browser: only ours, never a database error's.
+          if (error instanceof ApiError && error.code === "sign_in_rate_limited") throw new Error(error.message);
+          console.error("sign-in failed", error);
+          throw new Error("SignInUnavailable");
+        }
       },
     }),
   ],
   callbacks: {
+    // Server side of the callbackUrl rule: next-auth stores and follows it too (sign-in, sign-out).
+    redirect: ({ url, baseUrl }) => `${baseUrl}${safeCallbackUrl(url, baseUrl)}`,
     jwt: ({ token, user }) => {
       if (user) token.uid = user.id;
       return token;

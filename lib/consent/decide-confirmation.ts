@@ -1,7 +1,7 @@
 import { and, count, eq, gt, isNotNull, ne, or, sql } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { confirmationRequests, subscriptions, suppressions } from "@/lib/db/schema";
-import { DAILY_LIMIT, DAILY_WINDOW_MS, SAME_TOPIC_WINDOW_MS } from "./confirmation-windows";
+import { ADDRESS_DAILY_LIMIT, DAILY_LIMIT, DAILY_WINDOW_MS, SAME_TOPIC_WINDOW_MS } from "./confirmation-windows";
 
 export type ConfirmationDecision = { send: true } | { send: false; reason: string };
 
@@ -20,8 +20,8 @@ export async function decideConfirmation(ctx: Ctx, requestId: string): Promise<C
       .where(eq(confirmationRequests.id, requestId));
     if (!request) return { send: false, reason: "unknown_request" };
     const { workspaceId, email } = request.request;
-    // One decision at a time per address of a workspace.
-    await tx.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`${workspaceId}:${email}`}))`);
+    // One decision at a time per address, whatever the workspace: the cross-workspace cap counts them all.
+    await tx.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`confirmation:${email}`}))`);
     const [fresh] = await tx.db.select().from(confirmationRequests).where(eq(confirmationRequests.id, requestId));
     if (fresh!.mailedAt) return { send: true };
     if (fresh!.skippedReason) return { send: false, reason: fresh!.skippedReason };
@@ -39,7 +39,8 @@ export async function decideConfirmation(ctx: Ctx, requestId: string): Promise<C
     if (blocked) return skip("suppressed");
 
     const now = ctx.clock.now().getTime();
-    const mailed = and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.email, email), isNotNull(confirmationRequests.mailedAt), ne(confirmationRequests.id, requestId));
+    const mailedAnywhere = and(eq(confirmationRequests.email, email), isNotNull(confirmationRequests.mailedAt), ne(confirmationRequests.id, requestId));
+    const mailed = and(eq(confirmationRequests.workspaceId, workspaceId), mailedAnywhere);
     const [sameTopic] = await tx.db
       .select({ n: count() })
       .from(confirmationRequests)
@@ -51,6 +52,11 @@ export async function decideConfirmation(ctx: Ctx, requestId: string): Promise<C
       .from(confirmationRequests)
       .where(and(mailed, gt(confirmationRequests.mailedAt, new Date(now - DAILY_WINDOW_MS))));
     if (today!.n >= DAILY_LIMIT) return skip("daily_limit");
+    const [everywhere] = await tx.db
+      .select({ n: count() })
+      .from(confirmationRequests)
+      .where(and(mailedAnywhere, gt(confirmationRequests.mailedAt, new Date(now - DAILY_WINDOW_MS))));
+    if (everywhere!.n >= ADDRESS_DAILY_LIMIT) return skip("address_daily_limit");
 
     await tx.db.update(confirmationRequests).set({ mailedAt: ctx.clock.now() }).where(eq(confirmationRequests.id, requestId));
     return { send: true };

@@ -7,6 +7,7 @@ import { subscribeDirectly } from "@/lib/subscriptions/subscribe-directly";
 import { getTopicForCaller } from "@/lib/topics/get-topic-for-caller";
 import { validateAttributes } from "./attributes";
 import { getContactOrThrow, type ContactView } from "./contact-view";
+import { hasOptedOut } from "./has-opted-out";
 import { lockOrCreateContact } from "./lock-contact";
 import { mergeContactFields } from "./merge-contact-fields";
 
@@ -42,8 +43,8 @@ export async function upsertContact(ctx: Ctx, caller: Caller, input: UpsertConta
     const initial = mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, { ...input, attributes });
     const { contact, created } = await lockOrCreateContact(tx, caller.workspaceId, input.email, initial);
     if (!created) {
-      const current = await getContactOrThrow(tx, caller.workspaceId, contact.id);
-      if (current.status === "unsubscribed") throw contactUnsubscribed();
+      // Not the derived status: it ranks bounced and complained above unsubscribed.
+      if (await hasOptedOut(tx, contact.id)) throw contactUnsubscribed();
       if (topicIds.length > 0) {
         const optedOut = await tx.db
           .select({ topicId: subscriptions.topicId })

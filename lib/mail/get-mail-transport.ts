@@ -1,3 +1,4 @@
+import { mailTransportName } from "./mailbox-enabled";
 import { localTransport } from "./transports/local-transport";
 import type { MailTransport } from "./transports/mail-transport";
 import { resendTransport } from "./transports/resend-transport";
@@ -5,14 +6,14 @@ import { smtpTransport } from "./transports/smtp-transport";
 
 const globalForMail = globalThis as unknown as { __mailTransport?: MailTransport };
 
-/** The transport MAIL_TRANSPORT names (default `local`), made once per process. */
+/** The transport MAIL_TRANSPORT names (unset: `local`, with a warning at a production start), made once per process. */
 export function getMailTransport(env: Partial<Record<string, string>> = process.env): MailTransport {
   globalForMail.__mailTransport ??= createMailTransport(env);
   return globalForMail.__mailTransport;
 }
 
 export function createMailTransport(env: Partial<Record<string, string>>): MailTransport {
-  const name = env.MAIL_TRANSPORT || "local";
+  const name = mailTransportName(env);
   switch (name) {
     case "local":
       return localTransport();

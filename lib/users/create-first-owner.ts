@@ -1,28 +1,42 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { users } from "@/lib/db/schema";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { emailField, nameField } from "@/lib/validation/fields";
 import { parseInput } from "@/lib/validation/parse-input";
-import { createUser, passwordField } from "./create-user";
-import { hasAnyUser } from "./has-any-user";
+import { passwordField } from "./create-user";
+import { isSetupOpen } from "./is-setup-open";
+import { hashPassword } from "./password";
 
 const firstOwnerSchema = z.strictObject({ email: emailField, password: passwordField, workspaceName: nameField });
 
 // Serialises concurrent first-run submissions so only one owner is ever created this way.
 const FIRST_RUN_LOCK = 727_002;
 
-/** The first-run page: creates the first user and their workspace, only while nobody can sign in. */
+function setupComplete(): ApiError {
+  return new ApiError({ type: "permission_error", code: "setup_complete", message: "The service is already set up: sign in instead." });
+}
+
+/** The first-run page: creates the first user and their workspace, only on an empty service. */
 export async function createFirstOwner(ctx: Ctx, input: z.input<typeof firstOwnerSchema>): Promise<{ userId: string; workspaceId: string }> {
   const { email, password, workspaceName } = parseInput(firstOwnerSchema, input);
+  // Checked before scrypt too: the page is public, and a closed setup must cost no hashing.
+  if (!(await isSetupOpen(ctx))) throw setupComplete();
+  const passwordHash = await hashPassword(password);
   return withTransaction(ctx, async (tx) => {
     await tx.db.execute(sql`select pg_advisory_xact_lock(${FIRST_RUN_LOCK})`);
-    if (await hasAnyUser(tx)) {
-      throw new ApiError({ type: "permission_error", code: "setup_complete", message: "The service already has an owner: sign in instead." });
-    }
+    if (!(await isSetupOpen(tx))) throw setupComplete();
+    // A fresh row, never an update: the admin CLI does not take the lock, and a user it just made must not get this password.
+    const [user] = await tx.db
+      .insert(users)
+      .values({ id: newId("usr"), email, passwordHash, createdAt: tx.clock.now() })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    if (!user) throw setupComplete();
     const { workspaceId } = await createWorkspace(tx, { name: workspaceName, ownerEmail: email });
-    const { userId } = await createUser(tx, { email, password });
-    return { userId, workspaceId };
+    return { userId: user.id, workspaceId };
   });
 }

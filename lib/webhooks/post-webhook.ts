@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import ipaddr from "ipaddr.js";
-import { hostOf, isPublicAddress, privateTargetsAllowed, publicOnlyLookup, schemeAllowed } from "./target-address";
+import { hostOf, isPublicAddress, PRIVATE_TARGET_MESSAGE, privateTargetsAllowed, publicOnlyLookup, schemeAllowed } from "./target-address";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const EXCERPT_BYTES = 1024;
@@ -41,7 +41,7 @@ function postOnce(target: string, body: string, headers: Record<string, string>)
   // Checked again here: an http endpoint registered while the operator allowed it stays refused once that is off.
   if (!schemeAllowed(url)) return Promise.resolve({ statusCode: null, latencyMs: 0, responseExcerpt: null, error: "refused: url must use https" });
   if (guarded && ipaddr.isValid(host) && !isPublicAddress(host)) {
-    return Promise.resolve({ statusCode: null, latencyMs: 0, responseExcerpt: null, error: `refused: ${host} is not a public address` });
+    return Promise.resolve({ statusCode: null, latencyMs: 0, responseExcerpt: null, error: `refused: ${PRIVATE_TARGET_MESSAGE}` });
   }
   const transport = url.protocol === "https:" ? https : http;
   return new Promise((settle) => {

@@ -7,18 +7,29 @@ export function privateTargetsAllowed(): boolean {
   return process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS === "1";
 }
 
+// IANA's global unicast block: ipaddr.js calls anything outside its named ranges "unicast", which
+// would let through IPv4-compatible addresses (::/96, e.g. ::7f00:1 for 127.0.0.1) and unassigned space.
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
+
 /**
  * Only ordinary public unicast addresses: this refuses loopback, private,
  * link-local (which holds the cloud metadata address 169.254.169.254),
  * unique-local, carrier-grade NAT, multicast, reserved and unspecified
- * ranges, and IPv4 hidden inside an IPv6 mapping.
+ * ranges. Of IPv6 with IPv4 inside, a mapping (::ffff:0:0/96) is judged by its
+ * IPv4; IPv4-compatible (::/96), NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4
+ * (2002::/16), Teredo and SIIT addresses are refused whatever they embed.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === "unicast";
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv4") return parsed.range() === "unicast";
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === "unicast";
+  return v6.range() === "unicast" && v6.match(GLOBAL_UNICAST_V6);
 }
+
+/** Said for every non-public target: never what a name resolved to, which would map the internal network. */
+export const PRIVATE_TARGET_MESSAGE = "This URL points to a private or internal address";
 
 export class TargetRefusedError extends Error {}
 
@@ -54,8 +65,7 @@ export async function checkTargetUrl(raw: string): Promise<URL> {
   if (privateTargetsAllowed()) return url;
   const host = hostOf(url);
   const addresses = ipaddr.isValid(host) ? [host] : await resolve(host);
-  const refused = addresses.find((address) => !isPublicAddress(address));
-  if (refused) throw new TargetRefusedError(`url resolves to ${refused}, which is not a public address`);
+  if (!addresses.every(isPublicAddress)) throw new TargetRefusedError(PRIVATE_TARGET_MESSAGE);
   return url;
 }
 
@@ -77,8 +87,8 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 export function publicOnlyLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true }, (error, found) => {
     if (error) return callback(error, []);
-    const refused = found.find((entry) => !isPublicAddress(entry.address));
-    if (refused) return callback(Object.assign(new TargetRefusedError(`${hostname} resolves to ${refused.address}, which is not a public address`), { code: "ETARGETREFUSED" }), []);
+    // The message lands in the attempt log members can read: no address in it.
+    if (!found.every((entry) => isPublicAddress(entry.address))) return callback(Object.assign(new TargetRefusedError(PRIVATE_TARGET_MESSAGE), { code: "ETARGETREFUSED" }), []);
     if (options.all) return callback(null, found);
     callback(null, found[0]!.address, found[0]!.family);
   });

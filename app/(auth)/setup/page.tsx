@@ -2,13 +2,13 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SetupForm } from "@/components/setup-form";
 import { defaultCtx } from "@/lib/context";
-import { hasAnyUser } from "@/lib/users/has-any-user";
+import { isSetupOpen } from "@/lib/users/is-setup-open";
 
 export const metadata: Metadata = { title: "Set up" };
 
-/** First run: exists only until the first owner has been created. */
+/** First run: exists only on an empty service (no user row, no workspace). */
 export default async function SetupPage() {
-  if (await hasAnyUser(defaultCtx())) redirect("/signin");
+  if (!(await isSetupOpen(defaultCtx()))) redirect("/signin");
   return (
     <main className="centered card">
       <h1>Create the owner account</h1>

@@ -2,22 +2,36 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/sign-in-form";
 import { currentUser } from "@/lib/auth/current-user";
+import { safeCallbackUrl } from "@/lib/auth/safe-callback-url";
 import { defaultCtx } from "@/lib/context";
-import { hasAnyUser } from "@/lib/users/has-any-user";
+import { appUrl } from "@/lib/runtime/app-url";
+import { hasUserWithPassword } from "@/lib/users/has-user-with-password";
+import { isSetupOpen } from "@/lib/users/is-setup-open";
 
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; setup?: string }> }) {
-  if (!(await hasAnyUser(defaultCtx()))) redirect("/setup");
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string | string[]; setup?: string }> }) {
+  const ctx = defaultCtx();
+  if (await isSetupOpen(ctx)) redirect("/setup");
   if (await currentUser()) redirect("/");
+  if (!(await hasUserWithPassword(ctx))) {
+    // Users exist (named owners from the admin CLI) but none has a password: the public first-run page stays closed.
+    return (
+      <main className="centered card">
+        <h1>Sign in</h1>
+        <p role="status">
+          Nobody can sign in yet: no account has a password. On the server, set one with the admin CLI:{" "}
+          <code>npm run -s admin -- user:create --email OWNER_EMAIL --password NEW_PASSWORD</code>
+        </p>
+      </main>
+    );
+  }
   const { callbackUrl, setup } = await searchParams;
-  // Only same-site paths: a callback URL is never an open redirect.
-  const next = callbackUrl?.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/";
   return (
     <main className="centered card">
       <h1>Sign in</h1>
       {setup === "done" && <p className="muted">Your account is ready. Sign in with it.</p>}
-      <SignInForm callbackUrl={next} />
+      <SignInForm callbackUrl={safeCallbackUrl(callbackUrl, appUrl())} />
     </main>
   );
 }

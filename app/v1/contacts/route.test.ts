@@ -132,6 +132,26 @@ describe("POST /v1/contacts", () => {
     expect((await api.post("/v1/contacts", { email: "partial@example.com", first_name: "Fine" })).status).toBe(200);
   });
 
+  it.each(["bounce", "complaint"] as const)("an opted-out contact that also has a %s suppression is still refused contact_unsubscribed, name unchanged", async (reason) => {
+    const { api, workspaceId, brandId } = await setup();
+    const topicId = await seedTopic(ctx, workspaceId, brandId);
+    const email = `suppressed-${reason}@example.com`;
+    const created = await api.post("/v1/contacts", { email, first_name: "Before", topic_ids: [topicId] });
+    await optOut(ctx, created.body.data.id, topicId);
+    await createSuppression(ctx, { workspaceId }, { email }, reason);
+    const everything = await api.post("/v1/contacts", { email: `all-${email}`, first_name: "Before" });
+    await optOut(ctx, everything.body.data.id, "all");
+    await createSuppression(ctx, { workspaceId }, { email: `all-${email}` }, reason);
+
+    for (const [address, id] of [[email, created.body.data.id], [`all-${email}`, everything.body.data.id]]) {
+      const response = await api.post("/v1/contacts", { email: address, first_name: "After" });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({ type: "invalid_request_error", code: "contact_unsubscribed", param: "email" });
+      const [row] = await ctx.db.select().from(contacts).where(eq(contacts.id, id));
+      expect(row!.firstName).toBe("Before");
+    }
+  });
+
   it("each topic id must belong to the workspace, and to the key's brand when the key is brand-scoped", async () => {
     const { workspaceId, brandId } = await setup();
     const other = await seedWorkspace(ctx);

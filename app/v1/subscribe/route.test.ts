@@ -177,6 +177,19 @@ describe("POST /v1/subscribe", () => {
     expect((await api.post("/v1/subscribe", { topic_id: topicId, email: "s@example.com" })).status).toBe(200);
   });
 
+  it("a secret key from a browser (any Origin) is refused secret_key_in_browser, 403, with no CORS grant and nothing written", async () => {
+    const { api, topicId, workspaceId } = await setup();
+    const origin = { headers: { origin: "https://site.example" } };
+    const response = await api.post("/v1/subscribe", { topic_id: topicId, email: "leak@example.com" }, origin);
+    expect(response.status).toBe(403);
+    expect(response.body.error).toMatchObject({ type: "permission_error", code: "secret_key_in_browser", message: expect.stringContaining("publishable key") });
+    expect(response.headers.get("access-control-allow-origin")).toBeNull();
+    expect(await ctx.db.select().from(contacts).where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.email, "leak@example.com")))).toEqual([]);
+    // Every /v1 route: a secret key is never usable in a browser. Sandboxed pages send the origin "null".
+    expect((await api.get("/v1/contacts", origin)).body.error.code).toBe("secret_key_in_browser");
+    expect((await api.post("/v1/contacts", { email: "leak@example.com" }, { headers: { origin: "null" } })).body.error.code).toBe("secret_key_in_browser");
+  });
+
   it("answers browsers: preflight and response echo an allowed Origin and allow Authorization, Content-Type", async () => {
     const { form, topicId } = await setup();
     const { OPTIONS } = await import("./route");

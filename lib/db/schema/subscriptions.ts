@@ -52,6 +52,10 @@ export const confirmationRequests = pgTable(
     mailedAt: at("mailed_at"),
     skippedReason: text("skipped_reason"),
   },
-  // The de-duplication windows look back by address.
-  (t) => [index("confirmation_requests_email_idx").on(t.workspaceId, t.email, t.requestedAt)],
+  (t) => [
+    // The de-duplication windows look back by address.
+    index("confirmation_requests_email_idx").on(t.workspaceId, t.email, t.requestedAt),
+    // decideConfirmation's cross-workspace cap: mails to one address in the last 24 hours, any workspace.
+    index("confirmation_requests_email_mailed_idx").on(t.email, t.mailedAt),
+  ],
 );

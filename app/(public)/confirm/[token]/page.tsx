@@ -4,6 +4,7 @@ import { BrandFooter } from "@/components/brand-footer";
 import { InvalidLink } from "@/components/invalid-link";
 import { confirmSubscription } from "@/lib/consent/confirm-subscription";
 import { defaultCtx } from "@/lib/context";
+import { clientIpFromHeaders } from "@/lib/http/client-ip";
 import { signUpAgainAction } from "./actions";
 
 export const metadata: Metadata = { title: "Confirm your subscription", robots: { index: false } };
@@ -13,7 +14,7 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
   const { token } = await params;
   const { resent } = await searchParams;
   const requestHeaders = await headers();
-  const ip = requestHeaders.get("x-forwarded-for")?.split(",")[0]?.trim() || requestHeaders.get("x-real-ip") || null;
+  const ip = clientIpFromHeaders(requestHeaders);
   const result = await confirmSubscription(defaultCtx(), token, { ip, userAgent: requestHeaders.get("user-agent") });
 
   if (result.outcome === "invalid") {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { oneClickUnsubscribeUrl } from "@/lib/consent/links";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { events, subscriptions } from "@/lib/db/schema";
+import { chunkedBody, streamInit } from "@/lib/testing/chunked-body";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { GET, POST } from "./route";
@@ -18,6 +19,12 @@ async function subscribedLink() {
 }
 const call = (handler: typeof POST, url: string, token: string, body?: string) =>
   handler(new Request(url, { method: body === undefined ? "GET" : "POST", body, headers: body === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" } }), { params: Promise.resolve({ token }) });
+const post = (url: string, token: string, init: RequestInit) => POST(new Request(url, { method: "POST", ...init }), { params: Promise.resolve({ token }) });
+const form = (fields: Record<string, string>) => {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+};
 const stateOf = async (contactId: string, topicId: string) =>
   (await ctx.db.select().from(subscriptions).where(and(eq(subscriptions.contactId, contactId), eq(subscriptions.topicId, topicId))))[0]!.state;
 
@@ -46,5 +53,39 @@ describe("one-click unsubscribe (RFC 8058)", () => {
     expect((await call(POST, url, `${token}x`, "List-Unsubscribe=One-Click")).status).toBe(400);
     expect((await call(POST, url, token, "")).status).toBe(400);
     expect(await stateOf(contactId, topicId)).toBe("subscribed");
+  });
+
+  it("a multipart/form-data body with List-Unsubscribe=One-Click unsubscribes (RFC 8058 §3.1)", async () => {
+    const { topicId, contactId, url, token } = await subscribedLink();
+    const response = await post(url, token, { body: form({ "List-Unsubscribe": "One-Click" }) });
+    expect(response.status).toBe(200);
+    expect(await stateOf(contactId, topicId)).toBe("unsubscribed");
+  });
+
+  it("a multipart/form-data body without List-Unsubscribe, or malformed, is refused and changes nothing", async () => {
+    const { topicId, contactId, url, token } = await subscribedLink();
+    expect((await post(url, token, { body: form({ other: "One-Click" }) })).status).toBe(400);
+    const wrongBoundary = { body: "List-Unsubscribe=One-Click", headers: { "content-type": "multipart/form-data; boundary=nope" } };
+    expect((await post(url, token, wrongBoundary)).status).toBe(400);
+    expect(await stateOf(contactId, topicId)).toBe("subscribed");
+  });
+
+  it("bodies over 256 KiB are refused 413 payload_too_large, chunked ones without being read to their end", async () => {
+    const { topicId, contactId, url, token } = await subscribedLink();
+    const body = chunkedBody(10 * 1024 * 1024, 64 * 1024, "&");
+    const chunked = await post(url, token, { ...streamInit(body.stream), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(chunked.status).toBe(413);
+    expect(await chunked.json()).toMatchObject({ error: { type: "invalid_request_error", code: "payload_too_large", param: "body" } });
+    expect(body.pulled()).toBeLessThanOrEqual(4 + 2); // 4 chunks of 64 KiB fit in 256 KiB
+    const big = `List-Unsubscribe=One-Click&pad=${"x".repeat(256 * 1024)}`;
+    expect((await post(url, token, { body: big, headers: { "content-type": "application/x-www-form-urlencoded", "content-length": "26" } })).status).toBe(413);
+    expect(await stateOf(contactId, topicId)).toBe("subscribed");
+  });
+
+  it("a one-click body of exactly 256 KiB is accepted", async () => {
+    const { topicId, contactId, url, token } = await subscribedLink();
+    const head = "List-Unsubscribe=One-Click&pad=";
+    expect((await call(POST, url, token, head + "x".repeat(256 * 1024 - head.length))).status).toBe(200);
+    expect(await stateOf(contactId, topicId)).toBe("unsubscribed");
   });
 });

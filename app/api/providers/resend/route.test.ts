@@ -4,6 +4,7 @@ import { Webhook } from "svix";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sends, suppressions } from "@/lib/db/schema";
 import { seedAcceptedSend } from "@/lib/testing/campaign-fixture";
+import { chunkedBody, streamInit } from "@/lib/testing/chunked-body";
 import { testCtx } from "@/lib/testing/test-context";
 import { POST } from "./route";
 
@@ -55,5 +56,26 @@ describe("POST /api/providers/resend", () => {
     expect((await POST(new Request(genuine.url, { method: "POST", body: JSON.stringify(payload) }))).status).toBe(401);
     expect((await POST(signed(payload, secret, new Date(Date.now() - 10 * 60_000)))).status).toBe(401);
     expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]!.complainedAt).toBeNull();
+  });
+
+  it("bodies over 256 KiB are refused 413 payload_too_large before verifying, chunked ones without being read to their end", async () => {
+    const { send } = await seedAcceptedSend(ctx, "huge@example.com");
+    const body = chunkedBody(10 * 1024 * 1024, 64 * 1024);
+    const chunked = await POST(new Request("http://localhost/api/providers/resend", { method: "POST", ...streamInit(body.stream) }));
+    expect(chunked.status).toBe(413);
+    expect(await chunked.json()).toMatchObject({ error: { type: "invalid_request_error", code: "payload_too_large", param: "body" } });
+    expect(body.pulled()).toBeLessThanOrEqual(4 + 2); // 4 chunks of 64 KiB fit in 256 KiB
+    const big = signed({ type: "email.complained", created_at: "2026-01-05T10:00:00.000Z", data: { email_id: send.providerMessageId }, pad: "x".repeat(256 * 1024) });
+    const lying = new Request(big.url, { method: "POST", headers: { ...Object.fromEntries(big.headers), "content-length": "100" }, body: await big.text() });
+    expect((await POST(lying)).status).toBe(413);
+    expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]!.complainedAt).toBeNull();
+  });
+
+  it("a signed body of exactly 256 KiB is accepted", async () => {
+    const { send } = await seedAcceptedSend(ctx, "cap@example.com");
+    const payload = { type: "email.complained", created_at: "2026-01-05T10:00:00.000Z", data: { email_id: send.providerMessageId }, pad: "" };
+    payload.pad = "x".repeat(256 * 1024 - JSON.stringify(payload).length);
+    expect((await POST(signed(payload))).status).toBe(200);
+    expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]!.complainedAt).toEqual(expect.any(Date));
   });
 });

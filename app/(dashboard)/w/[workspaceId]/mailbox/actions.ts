@@ -4,6 +4,7 @@ import { notFound, redirect } from "next/navigation";
 import { requireUser } from "@/lib/auth/current-user";
 import { defaultCtx } from "@/lib/context";
 import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
+import { mailboxEnabled } from "@/lib/mail/mailbox-enabled";
 import { simulateOutcome } from "@/lib/mail/simulate-outcome";
 import { requireMembership } from "@/lib/workspaces/require-membership";
 
@@ -15,6 +16,8 @@ const OUTCOMES: Record<string, DeliveryOutcome> = {
 };
 
 export async function simulateOutcomeAction(workspaceId: string, messageId: string, form: FormData): Promise<void> {
+  // A server action is callable by id even when its page is gone: it checks for itself.
+  if (!mailboxEnabled()) notFound();
   const user = await requireUser();
   const ctx = defaultCtx();
   await requireMembership(ctx, user.id, workspaceId, notFound);

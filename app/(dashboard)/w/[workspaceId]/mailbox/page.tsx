@@ -4,13 +4,18 @@ import { requireUser } from "@/lib/auth/current-user";
 import { defaultCtx } from "@/lib/context";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 import { listMailbox } from "@/lib/mail/list-mailbox";
+import { mailboxEnabled, unsetMailTransportWarning } from "@/lib/mail/mailbox-enabled";
 import { requireMembership } from "@/lib/workspaces/require-membership";
 import { simulateOutcomeAction } from "./actions";
 
-export const metadata: Metadata = { title: "Local mailbox" };
+export const metadata: Metadata = { title: "Test mailbox" };
 
-/** What the local transport "sent" for this workspace: headers, rendered HTML, clickable links. */
+/**
+ * What the local transport "sent" for this workspace: headers, rendered HTML, clickable links.
+ * Those are live confirmation and unsubscribe links, so the page exists only where mailboxEnabled() says.
+ */
 export default async function MailboxPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: Promise<{ reported?: string }> }) {
+  if (!mailboxEnabled()) notFound();
   const { workspaceId } = await params;
   const { reported } = await searchParams;
   const user = await requireUser();
@@ -18,12 +23,18 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
   await requireMembership(ctx, user.id, workspaceId, notFound);
   const messages = await listMailbox(ctx, { workspaceId, limit: 50 });
   const transport = getMailTransport().name;
+  const unsetWarning = unsetMailTransportWarning();
   return (
     <>
-      <h1>Local mailbox</h1>
-      {transport !== "local" && (
+      <h1>Test mailbox</h1>
+      {transport === "local" ? (
+        <p role="note">
+          <strong>Test mailbox:</strong> messages are stored here, not delivered.
+        </p>
+      ) : (
         <p className="muted">Mail goes out through the {transport} transport; only mail sent while the local transport was active is kept here.</p>
       )}
+      {unsetWarning && <p className="muted">{unsetWarning}.</p>}
       {reported && <p role="status">Reported “{reported.replace("-", " ")}” as the provider would.</p>}
       {messages.length === 0 && <p className="muted">No mail yet. Confirmation and campaign mail for this workspace will appear here.</p>}
       <ol className="mailbox">

@@ -1,0 +1,1 @@
+CREATE INDEX "confirmation_requests_email_mailed_idx" ON "confirmation_requests" USING btree ("email","mailed_at");
