@@ -32,7 +32,7 @@ test("signing in shows the shell with the user's workspaces", async ({ page }) =
   await signIn(page, owner.email, owner.password);
   await expect(page).toHaveURL(/\/w\/ws_[0-9a-z]+$/);
   await expect(page.getByRole("heading", { level: 1, name: owner.workspace })).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Workspaces" }).getByRole("link", { name: owner.workspace })).toBeVisible();
+  await expect(page.getByRole("button", { name: /Switch workspace/ })).toContainText(owner.workspace);
   await expect(page.getByTestId("signed-in-as")).toHaveText(owner.email);
 });
 
@@ -54,11 +54,15 @@ test("workspaces made with the admin CLI appear for their members; others' works
   const { workspace_id: mine } = admin<"workspace_id">("workspace:create", "--name", "Second Brand Co", "--owner", owner.email);
   const { workspace_id: theirs } = admin<"workspace_id">("workspace:create", "--name", "Someone Else", "--owner", "else@example.com");
   await signIn(page, owner.email, owner.password);
-  const nav = page.getByRole("navigation", { name: "Workspaces" });
-  await nav.getByRole("link", { name: "Second Brand Co" }).click();
+  const switcher = page.getByRole("button", { name: /Switch workspace/ });
+  await switcher.click();
+  await page.getByRole("menuitem", { name: "Second Brand Co" }).click();
   await expect(page).toHaveURL(new RegExp(`/w/${mine}$`));
   await expect(page.getByRole("heading", { level: 1, name: "Second Brand Co" })).toBeVisible();
-  await expect(nav.getByRole("link", { name: "Someone Else" })).toHaveCount(0);
+  await switcher.click();
+  await expect(page.getByRole("menuitem", { name: owner.workspace })).toBeVisible();
+  await expect(page.getByRole("menuitem", { name: "Someone Else" })).toHaveCount(0);
+  await page.keyboard.press("Escape");
 
   const response = await page.goto(`/w/${theirs}`);
   expect(response?.status()).toBe(404);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { hashKey } from "@/lib/api-keys/key-format";
 import { getDb } from "@/lib/db/client";
 import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
@@ -166,8 +167,8 @@ describe("admin CLI", () => {
     const { recordEvent } = await import("@/lib/events/record-event");
     const { defaultCtx } = await import("@/lib/context");
     const now = new Date();
-    await recordEvent(defaultCtx(), { workspaceId: workspace_id, mode: "live" }, "email.bounced", { send_id: "snd_x" }, now);
-    await recordEvent(defaultCtx(), { workspaceId: workspace_id, mode: "live" }, "email.delivered", { send_id: "snd_x" }, now);
+    await recordEvent(defaultCtx(), systemActor("test", workspace_id), "email.bounced", { send_id: "snd_x" }, now);
+    await recordEvent(defaultCtx(), systemActor("test", workspace_id), "email.delivered", { send_id: "snd_x" }, now);
     const listed = await adminJson<string>(["webhook:deliveries", "--endpoint", created.endpoint_id]);
     expect(listed).toEqual({
       endpoint_id: created.endpoint_id, url: "http://127.0.0.1:9/in", enabled: true, disabled_at: null, disabled_reason: null,

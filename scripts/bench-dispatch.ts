@@ -31,6 +31,7 @@ const { closeDb } = await import("@/lib/db/client");
 const { campaigns } = await import("@/lib/db/schema");
 const { snapshotAudience } = await import("@/lib/campaigns/snapshot-audience");
 const { sendCampaignNow } = await import("@/lib/campaigns/campaign-actions");
+const { systemActor } = await import("@/lib/actor");
 const { createEmbeddedExecutor } = await import("@/inngest/embedded/executor");
 const { inngest, routeEmbeddedEvents } = await import("@/inngest/client");
 const { functions } = await import("@/inngest");
@@ -93,7 +94,7 @@ try {
   await ctx.db.insert(campaigns).values({ id: smallCampaign, workspaceId: ws, brandId: br, topicId: small, name: "Small", subject: "Hello {{contact.first_name}}", html: '<p>Hello {{contact.first_name}}, see <a href="https://bench.example/news">the news</a>.</p>', text: "Hello {{contact.first_name}}" });
   peakRss = process.memoryUsage().rss;
   const sendStart = Date.now();
-  await sendCampaignNow(ctx, ws, smallCampaign);
+  await sendCampaignNow(ctx, systemActor("bench", ws), smallCampaign);
   while ((await ctx.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, smallCampaign)))[0]!.status !== "sent") {
     await executor.runDue(ctx);
   }

@@ -48,6 +48,7 @@ const { defaultCtx } = await import("@/lib/context");
 const { closeDb } = await import("@/lib/db/client");
 const { sql } = await import("drizzle-orm");
 const { createApiKey } = await import("@/lib/api-keys/create-api-key");
+const { systemActor } = await import("@/lib/actor");
 const { apiClient } = await import("@/lib/testing/api-client");
 const { foldEngagement } = await import("@/lib/reports/fold-engagement");
 
@@ -114,7 +115,7 @@ try {
 
   // Keys enough to stay under 30 requests per minute each.
   const keys: string[] = [];
-  for (let i = 0; i < Math.ceil((9 * (2 * REQUESTS + 1)) / 25) + 2; i++) keys.push((await createApiKey(ctx, { workspaceId: ws, kind: "secret", environment: "live" })).key);
+  for (let i = 0; i < Math.ceil((9 * (2 * REQUESTS + 1)) / 25) + 2; i++) keys.push((await createApiKey(ctx, systemActor("bench", ws), { kind: "secret", environment: "live" })).key);
   let turn = 0;
   const nextKey = () => keys[Math.floor(turn++ / 25) % keys.length]!;
 

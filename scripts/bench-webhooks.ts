@@ -31,6 +31,7 @@ const { closeDb } = await import("@/lib/db/client");
 const { events, webhookDeliveries } = await import("@/lib/db/schema");
 const { recordEvent } = await import("@/lib/events/record-event");
 const { createEndpoint } = await import("@/lib/webhooks/endpoints");
+const { systemActor } = await import("@/lib/actor");
 const { createEmbeddedExecutor } = await import("@/inngest/embedded/executor");
 const { inngest, routeEmbeddedEvents } = await import("@/inngest/client");
 const { functions } = await import("@/inngest");
@@ -47,7 +48,7 @@ try {
   let sinkOutput = "";
   sink.stdout.on("data", (chunk) => (sinkOutput += chunk));
   while (!sinkOutput.includes("ready")) await new Promise((resolve) => setTimeout(resolve, 100));
-  for (let i = 0; i < ENDPOINTS; i++) await createEndpoint(ctx, { workspaceId: ws, url: `http://127.0.0.1:${SINK_PORT}/endpoint-${i}`, eventTypes: [] });
+  for (let i = 0; i < ENDPOINTS; i++) await createEndpoint(ctx, systemActor("bench", ws), { url: `http://127.0.0.1:${SINK_PORT}/endpoint-${i}`, eventTypes: [] });
 
   const executor = createEmbeddedExecutor({ client: inngest, functions, workers: Number(options.workers) });
   routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
@@ -58,7 +59,7 @@ try {
     for (let i = from; i < from + count; i++) {
       const contact = `ct_bench${String(Math.floor(i / 10)).padStart(22, "0")}`;
       const now = new Date();
-      await recordEvent(ctx, { workspaceId: ws, mode: "live" }, "email.opened", {
+      await recordEvent(ctx, systemActor("bench", ws), "email.opened", {
         send_id: `snd_bench${String(i).padStart(21, "0")}`, campaign_id: "cmp_bench", campaign_name: "Bench", contact_id: contact,
         email: `${contact}@bench.example`, occurred_at: now.toISOString(), country: null,
       }, now);

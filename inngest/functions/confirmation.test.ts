@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
 import { functions } from "@/inngest";
@@ -29,7 +30,7 @@ async function setup(environment: "live" | "test" = "live") {
   const subscribe = (email: string, topic = topicId) => form.post("/v1/subscribe", { topic_id: topic, email });
   return { workspaceId, brandId, topicId, subscribe };
 }
-const mailTo = (workspaceId: string, to: string) => listMailbox(ctx, { workspaceId, to });
+const mailTo = (workspaceId: string, to: string) => listMailbox(ctx, systemActor("test", workspaceId), { to });
 
 describe("double opt-in confirmation mail", () => {
   it("goes from the topic's brand to the address, with a signed confirmation link and the brand's postal address", async () => {
@@ -85,7 +86,7 @@ describe("double opt-in confirmation mail", () => {
       for (let i = 0; i < 4; i++) expect((await subscribe(email, await seedTopic(ctx, workspaceId, brandId))).body).toEqual({ data: { status: "confirmation_sent" } });
     }
     await Promise.all([executor.runDue(ctx), executor.runDue(ctx), executor.runDue(ctx)]);
-    expect(await listMailbox(ctx, { to: email })).toHaveLength(ADDRESS_DAILY_LIMIT);
+    expect(await listMailbox(ctx, systemActor("test"), { to: email })).toHaveLength(ADDRESS_DAILY_LIMIT);
     const skipped = await ctx.db.select().from(confirmationRequests).where(and(eq(confirmationRequests.email, email), eq(confirmationRequests.skippedReason, "address_daily_limit")));
     expect(skipped).toHaveLength(2);
     // A day later the address may be asked again.
@@ -93,7 +94,7 @@ describe("double opt-in confirmation mail", () => {
     const { workspaceId, brandId, subscribe } = workspaces[0]!;
     await subscribe(email, await seedTopic(ctx, workspaceId, brandId));
     await executor.runDue(ctx);
-    expect(await listMailbox(ctx, { to: email })).toHaveLength(ADDRESS_DAILY_LIMIT + 1);
+    expect(await listMailbox(ctx, systemActor("test"), { to: email })).toHaveLength(ADDRESS_DAILY_LIMIT + 1);
   });
 
   it("concurrent submissions for one address mail once", async () => {
@@ -105,7 +106,7 @@ describe("double opt-in confirmation mail", () => {
 
   it("a suppressed address (or domain) gets no confirmation mail", async () => {
     const { workspaceId, subscribe } = await setup();
-    await createSuppression(ctx, { workspaceId }, { domain: "blocked.example" });
+    await createSuppression(ctx, systemActor("test", workspaceId), { domain: "blocked.example" });
     await subscribe("someone@blocked.example");
     await executor.runDue(ctx);
     expect(await mailTo(workspaceId, "someone@blocked.example")).toEqual([]);

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
 import { functions } from "@/inngest";
@@ -41,13 +42,13 @@ async function audience(opts: { approved?: boolean; people?: number } = {}) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   if (opts.approved ?? true) await approveWorkspace(ctx, workspaceId);
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
-  const caller = { workspaceId, brandId: null, mode: "live" as const };
+  const actor = systemActor("test", workspaceId);
   const ids: string[] = [];
-  for (let i = 0; i < (opts.people ?? 3); i++) ids.push((await upsertContact(ctx, caller, { email: `r${i}@example.com`, firstName: `R${i}`, topicIds: [topicId] })).contact.id);
-  const base = { workspaceId, brandId, topicId, name: "News", subject: "Hi {{contact.first_name}}", html: "<p>Hello {{contact.first_name}} from {{brand.name}}</p>" };
-  return { workspaceId, brandId, topicId, caller, ids, base };
+  for (let i = 0; i < (opts.people ?? 3); i++) ids.push((await upsertContact(ctx, actor, { email: `r${i}@example.com`, firstName: `R${i}`, topicIds: [topicId] })).contact.id);
+  const base = { brandId, topicId, name: "News", subject: "Hi {{contact.first_name}}", html: "<p>Hello {{contact.first_name}} from {{brand.name}}</p>" };
+  return { workspaceId, brandId, topicId, actor, ids, base };
 }
-const mailOf = (workspaceId: string) => listMailbox(ctx, { workspaceId, limit: 1000 });
+const mailOf = (workspaceId: string) => listMailbox(ctx, systemActor("test", workspaceId), { limit: 1000 });
 const eventTypes = async (workspaceId: string) => (await ctx.db.select().from(events).where(eq(events.workspaceId, workspaceId))).map((e) => e.type);
 async function drain(times = 20) {
   for (let i = 0; i < times; i++) {
@@ -58,37 +59,37 @@ async function drain(times = 20) {
 
 describe("campaign dispatch", () => {
   it("audience = confirmed subscribers of the topic, narrowed to the list, minus suppressed addresses and domains and opted-out people, each once", async () => {
-    const { workspaceId, brandId, topicId, caller, base } = await audience({ people: 0 });
-    const { listId } = await createList(ctx, { workspaceId, brandId, name: "Beta" });
-    const make = async (email: string, topics = [topicId]) => (await upsertContact(ctx, caller, { email, firstName: "X", topicIds: topics })).contact.id;
+    const { workspaceId, brandId, topicId, actor, base } = await audience({ people: 0 });
+    const { listId } = await createList(ctx, actor, { brandId, name: "Beta" });
+    const make = async (email: string, topics = [topicId]) => (await upsertContact(ctx, actor, { email, firstName: "X", topicIds: topics })).contact.id;
     const inList = await Promise.all(["in@example.com", "blocked@example.com", "someone@blocked-domain.example", "left@example.com"].map((e) => make(e)));
     await make("not-in-list@example.com");
     const other = await seedTopic(ctx, workspaceId, brandId);
     const otherTopicOnly = await make("other-topic@example.com", [other]);
-    await subscribeFromForm(ctx, caller, { topicId, email: "pending@example.com" });
-    await addListMembers(ctx, caller, listId, [...inList, otherTopicOnly]);
-    await createSuppression(ctx, { workspaceId }, { email: "blocked@example.com" });
-    await createSuppression(ctx, { workspaceId }, { domain: "blocked-domain.example" });
+    await subscribeFromForm(ctx, actor, { topicId, email: "pending@example.com" });
+    await addListMembers(ctx, actor, listId, [...inList, otherTopicOnly]);
+    await createSuppression(ctx, actor, { email: "blocked@example.com" });
+    await createSuppression(ctx, actor, { domain: "blocked-domain.example" });
     await optOut(ctx, inList[3]!, "all");
     // A domain suppression blocks every address at that domain, now and later.
     const later = await make("newcomer@blocked-domain.example");
-    await addListMembers(ctx, caller, listId, [later]);
+    await addListMembers(ctx, actor, listId, [later]);
 
-    const { campaignId } = await createCampaign(ctx, { ...base, listId });
-    await sendCampaignNow(ctx, workspaceId, campaignId);
+    const { campaignId } = await createCampaign(ctx, actor, { ...base, listId });
+    await sendCampaignNow(ctx, actor, campaignId);
     await drain(3);
     const mail = await mailOf(workspaceId);
     expect(mail.map((m) => m.to)).toEqual(["in@example.com"]);
-    const { campaign, counts } = await showCampaign(ctx, campaignId);
+    const { campaign, counts } = await showCampaign(ctx, actor, campaignId);
     expect(campaign).toMatchObject({ status: "sent", recipientCount: 1 });
     expect(counts).toMatchObject({ recipients: 1, accepted: 1, failed: 0, skipped: 0 });
     expect(await eventTypes(workspaceId)).toEqual(expect.arrayContaining(["campaign.sending", "campaign.sent"]));
   });
 
   it("every campaign mail carries the unsubscribe link and the one-click headers, the brand's postal address and merged values", async () => {
-    const { workspaceId, base } = await audience({ people: 1 });
-    const { campaignId } = await createCampaign(ctx, { ...base, html: `${base.html}<a href="https://shop.example/new">New</a>` });
-    await sendCampaignNow(ctx, workspaceId, campaignId);
+    const { actor, workspaceId, base } = await audience({ people: 1 });
+    const { campaignId } = await createCampaign(ctx, actor, { ...base, html: `${base.html}<a href="https://shop.example/new">New</a>` });
+    await sendCampaignNow(ctx, actor, campaignId);
     await drain(3);
     const [mail] = await mailOf(workspaceId);
     // Body links are tracked (signed redirect); the consent links are not.
@@ -107,9 +108,9 @@ describe("campaign dispatch", () => {
   });
 
   it("unsubscribing with a campaign mail's one-click link counts for that campaign: the link names the send it came in", async () => {
-    const { workspaceId, topicId, base } = await audience({ people: 2 });
-    const { campaignId } = await createCampaign(ctx, base);
-    await sendCampaignNow(ctx, workspaceId, campaignId);
+    const { actor, workspaceId, topicId, base } = await audience({ people: 2 });
+    const { campaignId } = await createCampaign(ctx, actor, base);
+    await sendCampaignNow(ctx, actor, campaignId);
     await drain(3);
     const mail = (await mailOf(workspaceId)).find((m) => m.to === "r1@example.com")!;
     const url = mail.headers["List-Unsubscribe"]!.slice(1, -1);
@@ -123,9 +124,9 @@ describe("campaign dispatch", () => {
   });
 
   it("a one-click link mailed before links named their send (campaign only) still counts for that campaign", async () => {
-    const { workspaceId, topicId, ids, base } = await audience({ people: 2 });
-    const { campaignId } = await createCampaign(ctx, base);
-    await sendCampaignNow(ctx, workspaceId, campaignId);
+    const { actor, topicId, ids, base } = await audience({ people: 2 });
+    const { campaignId } = await createCampaign(ctx, actor, base);
+    await sendCampaignNow(ctx, actor, campaignId);
     await drain(3);
     const url = oneClickUnsubscribeUrl({ contactId: ids[0]!, topicId, campaignId });
     const response = await oneClickPost(new Request(url, { method: "POST", body: "List-Unsubscribe=One-Click" }), { params: Promise.resolve({ token: url.split("/u/")[1]! }) });
@@ -135,13 +136,13 @@ describe("campaign dispatch", () => {
   });
 
   it("a recipient missing a used merge tag is skipped: no mail, not counted, email.failed with the tag, listed by campaign:show", async () => {
-    const { workspaceId, caller, topicId, base } = await audience({ people: 2 });
-    await upsertContact(ctx, caller, { email: "nameless@example.com", topicIds: [topicId] });
-    const { campaignId } = await createCampaign(ctx, base);
-    await sendCampaignNow(ctx, workspaceId, campaignId);
+    const { workspaceId, actor, topicId, base } = await audience({ people: 2 });
+    await upsertContact(ctx, actor, { email: "nameless@example.com", topicIds: [topicId] });
+    const { campaignId } = await createCampaign(ctx, actor, base);
+    await sendCampaignNow(ctx, actor, campaignId);
     await drain(3);
     expect((await mailOf(workspaceId)).map((m) => m.to).sort()).toEqual(["r0@example.com", "r1@example.com"]);
-    const { counts, skipped } = await showCampaign(ctx, campaignId);
+    const { counts, skipped } = await showCampaign(ctx, actor, campaignId);
     expect(counts).toMatchObject({ recipients: 3, accepted: 2, skipped: 1 });
     expect(skipped).toEqual([{ email: "nameless@example.com", reason: "missing_merge_tag:contact.first_name" }]);
     const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
@@ -153,33 +154,33 @@ describe("campaign dispatch", () => {
   });
 
   it("a workspace in review sends only to its verified addresses; others fail with recipient_not_verified and are not counted", async () => {
-    const { workspaceId, base } = await audience({ approved: false, people: 2 });
+    const { actor, workspaceId, base } = await audience({ approved: false, people: 2 });
     await ctx.db.insert(verifiedAddresses).values({ workspaceId, email: "r1@example.com", verifiedAt: clock.now() });
-    const { campaignId } = await createCampaign(ctx, base);
-    await sendCampaignNow(ctx, workspaceId, campaignId);
+    const { campaignId } = await createCampaign(ctx, actor, base);
+    await sendCampaignNow(ctx, actor, campaignId);
     await drain(3);
     expect((await mailOf(workspaceId)).map((m) => m.to)).toEqual(["r1@example.com"]);
-    expect((await showCampaign(ctx, campaignId)).skipped).toEqual([{ email: "r0@example.com", reason: "recipient_not_verified" }]);
+    expect((await showCampaign(ctx, actor, campaignId)).skipped).toEqual([{ email: "r0@example.com", reason: "recipient_not_verified" }]);
   });
 
   it("pause stops between batches and resume continues where it stopped: everyone once", async () => {
     process.env.DISPATCH_BATCH_SIZE = "2";
     process.env.DISPATCH_BATCH_PAUSE_MS = "1000";
     try {
-      const { workspaceId, base } = await audience({ people: 6 });
-      const { campaignId } = await createCampaign(ctx, base);
-      await sendCampaignNow(ctx, workspaceId, campaignId);
+      const { actor, workspaceId, base } = await audience({ people: 6 });
+      const { campaignId } = await createCampaign(ctx, actor, base);
+      await sendCampaignNow(ctx, actor, campaignId);
       await executor.runDue(ctx);
       expect(await mailOf(workspaceId)).toHaveLength(2);
-      await pauseCampaign(ctx, workspaceId, campaignId);
+      await pauseCampaign(ctx, actor, campaignId);
       await drain(3);
       expect(await mailOf(workspaceId)).toHaveLength(2);
-      expect((await showCampaign(ctx, campaignId)).campaign.status).toBe("paused");
-      await resumeCampaign(ctx, workspaceId, campaignId);
+      expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("paused");
+      await resumeCampaign(ctx, actor, campaignId);
       await drain(10);
       const mail = await mailOf(workspaceId);
       expect(mail.map((m) => m.to).sort()).toEqual(["r0@example.com", "r1@example.com", "r2@example.com", "r3@example.com", "r4@example.com", "r5@example.com"]);
-      expect((await showCampaign(ctx, campaignId)).campaign.status).toBe("sent");
+      expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("sent");
       expect(await eventTypes(workspaceId)).toEqual(expect.arrayContaining(["campaign.paused", "campaign.sent"]));
     } finally {
       delete process.env.DISPATCH_BATCH_SIZE;
@@ -191,25 +192,25 @@ describe("campaign dispatch", () => {
     process.env.DISPATCH_BATCH_SIZE = "2";
     process.env.DISPATCH_BATCH_PAUSE_MS = "1000";
     try {
-      const { workspaceId, brandId, base } = await audience({ people: 6 });
-      await updateBrand(ctx, brandId, { websiteUrl: "https://new.brand.example.com", primaryColor: "#112233" });
-      const { campaignId } = await createCampaign(ctx, base);
-      await sendCampaignNow(ctx, workspaceId, campaignId);
+      const { actor, workspaceId, brandId, base } = await audience({ people: 6 });
+      await updateBrand(ctx, actor, brandId, { websiteUrl: "https://new.brand.example.com", primaryColor: "#112233" });
+      const { campaignId } = await createCampaign(ctx, actor, base);
+      await sendCampaignNow(ctx, actor, campaignId);
       await executor.runDue(ctx);
       expect(await mailOf(workspaceId)).toHaveLength(2);
-      const { brand, identityEdited } = await updateBrand(ctx, brandId, { postalAddress: "2 New Road, Shelbyville" });
+      const { brand, identityEdited } = await updateBrand(ctx, actor, brandId, { postalAddress: "2 New Road, Shelbyville" });
       expect(identityEdited).toBe(true);
       expect(brand).toMatchObject({ reviewStatus: "pending", sendingHeldAt: clock.now() });
       await drain(5);
       expect(await mailOf(workspaceId)).toHaveLength(2);
-      expect((await showCampaign(ctx, campaignId)).campaign.status).toBe("sending");
-      await approveBrand(ctx, brandId);
+      expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("sending");
+      await approveBrand(ctx, actor, brandId);
       await drain(10);
       const mail = await mailOf(workspaceId);
       expect(mail).toHaveLength(6);
       expect(new Set(mail.map((m) => m.to)).size).toBe(6);
       expect(mail.filter((m) => m.text.includes("2 New Road, Shelbyville"))).toHaveLength(4);
-      expect((await showCampaign(ctx, campaignId)).campaign.status).toBe("sent");
+      expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("sent");
     } finally {
       delete process.env.DISPATCH_BATCH_SIZE;
       delete process.env.DISPATCH_BATCH_PAUSE_MS;
@@ -220,15 +221,15 @@ describe("campaign dispatch", () => {
     process.env.DISPATCH_BATCH_SIZE = "2";
     process.env.DISPATCH_BATCH_PAUSE_MS = "1000";
     try {
-      const { workspaceId, base } = await audience({ people: 5 });
-      const { campaignId } = await createCampaign(ctx, base);
-      await sendCampaignNow(ctx, workspaceId, campaignId);
+      const { actor, workspaceId, base } = await audience({ people: 5 });
+      const { campaignId } = await createCampaign(ctx, actor, base);
+      await sendCampaignNow(ctx, actor, campaignId);
       await executor.runDue(ctx);
-      const { refunded } = await cancelCampaign(ctx, workspaceId, campaignId);
+      const { refunded } = await cancelCampaign(ctx, actor, campaignId);
       expect(refunded).toBe(3);
       await drain(5);
       expect(await mailOf(workspaceId)).toHaveLength(2);
-      const { campaign, counts } = await showCampaign(ctx, campaignId);
+      const { campaign, counts } = await showCampaign(ctx, actor, campaignId);
       expect(campaign.status).toBe("cancelled");
       expect(counts).toMatchObject({ accepted: 2, cancelled: 3 });
       const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
@@ -241,32 +242,32 @@ describe("campaign dispatch", () => {
   });
 
   it("a scheduled campaign waits for its time; unscheduled before it, nothing is sent", async () => {
-    const { workspaceId, base } = await audience({ people: 1 });
-    const { campaignId } = await createCampaign(ctx, base);
+    const { actor, workspaceId, base } = await audience({ people: 1 });
+    const { campaignId } = await createCampaign(ctx, actor, base);
     const at = new Date(clock.now().getTime() + 2 * 60 * 60_000);
-    await scheduleCampaign(ctx, workspaceId, campaignId, at);
+    await scheduleCampaign(ctx, actor, campaignId, at);
     await drain(2);
     expect(await mailOf(workspaceId)).toHaveLength(0);
     clock.set(at);
     await drain(2);
     expect(await mailOf(workspaceId)).toHaveLength(1);
 
-    const second = await createCampaign(ctx, { ...base, name: "Later" });
+    const second = await createCampaign(ctx, actor, { ...base, name: "Later" });
     const later = new Date(clock.now().getTime() + 60 * 60_000);
-    await scheduleCampaign(ctx, workspaceId, second.campaignId, later);
-    await unscheduleCampaign(ctx, workspaceId, second.campaignId);
+    await scheduleCampaign(ctx, actor, second.campaignId, later);
+    await unscheduleCampaign(ctx, actor, second.campaignId);
     clock.set(later);
     await drain(2);
     expect(await mailOf(workspaceId)).toHaveLength(1);
-    expect((await showCampaign(ctx, second.campaignId)).campaign.status).toBe("draft");
+    expect((await showCampaign(ctx, actor, second.campaignId)).campaign.status).toBe("draft");
   });
 
   it("two dispatch runs racing on one campaign send every recipient exactly once", async () => {
     process.env.DISPATCH_BATCH_SIZE = "3";
     try {
-      const { workspaceId, base } = await audience({ people: 12 });
-      const { campaignId } = await createCampaign(ctx, base);
-      await sendCampaignNow(ctx, workspaceId, campaignId);
+      const { actor, workspaceId, base } = await audience({ people: 12 });
+      const { campaignId } = await createCampaign(ctx, actor, base);
+      await sendCampaignNow(ctx, actor, campaignId);
       // A second request for the same campaign: two runs, two executors, at once.
       await executor.enqueue(ctx, [{ name: "campaign/dispatch.requested", id: `race-${campaignId}`, data: { campaignId, at: null } }]);
       const second = createEmbeddedExecutor({ client: inngest, functions });
@@ -275,7 +276,7 @@ describe("campaign dispatch", () => {
       const mail = await mailOf(workspaceId);
       expect(mail).toHaveLength(12);
       expect(new Set(mail.map((m) => m.to)).size).toBe(12);
-      expect((await showCampaign(ctx, campaignId)).counts).toMatchObject({ recipients: 12, accepted: 12 });
+      expect((await showCampaign(ctx, actor, campaignId)).counts).toMatchObject({ recipients: 12, accepted: 12 });
     } finally {
       delete process.env.DISPATCH_BATCH_SIZE;
     }
@@ -284,8 +285,8 @@ describe("campaign dispatch", () => {
 
 describe("campaign dispatch with sends held by another run", () => {
   it("a run that finds sends held by another run does not complete the campaign: it waits and takes them over once their claim is abandoned", async () => {
-    const { workspaceId, base } = await audience({ people: 4 });
-    const { campaignId } = await createCampaign(ctx, base);
+    const { actor, workspaceId, base } = await audience({ people: 4 });
+    const { campaignId } = await createCampaign(ctx, actor, base);
     // The snapshot was taken and another run claimed two sends, then died (say, paused and resumed before it came back).
     await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
     await snapshotAudience(ctx, campaignId);
@@ -295,23 +296,23 @@ describe("campaign dispatch with sends held by another run", () => {
     await executor.enqueue(ctx, [{ name: "campaign/dispatch.requested", id: `after-crash-${campaignId}`, data: { campaignId, at: null } }]);
     await drain(5);
     expect(await mailOf(workspaceId)).toHaveLength(2);
-    expect((await showCampaign(ctx, campaignId)).campaign.status).toBe("sending");
+    expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("sending");
 
     clock.advance(11 * 60_000);
     await drain(5);
     const mail = await mailOf(workspaceId);
     expect(new Set(mail.map((m) => m.to)).size).toBe(4);
     expect(mail).toHaveLength(4);
-    expect((await showCampaign(ctx, campaignId)).campaign.status).toBe("sent");
+    expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("sent");
   });
 });
 
 describe("campaign dispatch across a crash", () => {
   it("killing the worker at any moment during dispatch and restarting sends every recipient exactly once", async () => {
-    const { workspaceId, base } = await audience({ people: 200 });
-    const { campaignId } = await createCampaign(ctx, base);
+    const { actor, workspaceId, base } = await audience({ people: 200 });
+    const { campaignId } = await createCampaign(ctx, actor, base);
     // The worker runs on real time: queue the dispatch on real time too.
-    await sendCampaignNow({ ...ctx, clock: systemClock }, workspaceId, campaignId);
+    await sendCampaignNow({ ...ctx, clock: systemClock }, actor, campaignId);
     const mailed = async () => (await ctx.db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.workspaceId, workspaceId)))[0]!.n;
 
     // The worker sends 20 a batch with a second between batches; it is killed mid-campaign.
@@ -332,7 +333,7 @@ describe("campaign dispatch across a crash", () => {
     const mail = await mailOf(workspaceId);
     expect(mail).toHaveLength(200);
     expect(new Set(mail.map((m) => m.to)).size).toBe(200);
-    const { campaign, counts } = await showCampaign(ctx, campaignId);
+    const { campaign, counts } = await showCampaign(ctx, actor, campaignId);
     expect(campaign.status).toBe("sent");
     expect(counts).toMatchObject({ recipients: 200, accepted: 200, queued: 0 });
   });

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
 import { functions } from "@/inngest";
@@ -37,9 +38,9 @@ afterEach(async () => {
 async function setup(eventTypes: string[] = []) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
-  const { endpointId, secret } = await createEndpoint(ctx, { workspaceId, url: receiver.url, eventTypes });
+  const { endpointId, secret } = await createEndpoint(ctx, systemActor("test", workspaceId), { url: receiver.url, eventTypes });
   const subscribe = async (email: string) =>
-    (await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email, topicIds: [topicId] })).contact;
+    (await upsertContact(ctx, systemActor("test", workspaceId), { email, topicIds: [topicId] })).contact;
   return { workspaceId, brandId, topicId, endpointId, secret, subscribe };
 }
 
@@ -63,14 +64,14 @@ describe("webhook delivery", () => {
 
   it("an endpoint gets only the event types it asked for; no types means all twelve", async () => {
     const { workspaceId, subscribe, topicId } = await setup(["contact.unsubscribed"]);
-    const all = await createEndpoint(ctx, { workspaceId, url: `${receiver.url}?all`, eventTypes: [] });
+    const all = await createEndpoint(ctx, systemActor("test", workspaceId), { url: `${receiver.url}?all`, eventTypes: [] });
     const contact = await subscribe("picky@example.com");
     await unsubscribe(ctx, { contactId: contact.id, scope: "topic", topicId });
     await executor.runDue(ctx);
     const typesAt = (url: string) => receiver.received.filter((w) => w.url === url).map((w) => w.body.type);
     expect(typesAt("/hooks")).toEqual(["contact.unsubscribed"]);
     expect(typesAt("/hooks?all")).toEqual(["contact.subscribed", "contact.unsubscribed"]);
-    const { deliveries } = await listDeliveries(ctx, all.endpointId);
+    const { deliveries } = await listDeliveries(ctx, systemActor("test"), all.endpointId);
     expect(deliveries.map((d) => d.eventType)).toEqual(["contact.subscribed", "contact.unsubscribed"]);
   });
 
@@ -94,7 +95,7 @@ describe("webhook delivery", () => {
     expect(verify(secret, tPart!, webhook!.rawBody, now)).toBe(false);
     expect(verify(secret, header, webhook!.rawBody, now + 5 * 60_000 + 1)).toBe(false);
     expect(verify(secret, header, webhook!.rawBody, now + 5 * 60_000)).toBe(true);
-    const { deliveries } = await listDeliveries(ctx, (await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.signingSecret, secret)))[0]!.id);
+    const { deliveries } = await listDeliveries(ctx, systemActor("test"), (await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.signingSecret, secret)))[0]!.id);
     expect(deliveries[0]).toMatchObject({ status: "succeeded", attemptCount: 1 });
     expect(deliveries[0]!.attempts[0]).toMatchObject({ statusCode: 200, responseExcerpt: "ok", error: null });
   });
@@ -110,7 +111,7 @@ describe("webhook delivery", () => {
       clock.advance(Math.ceil(delay * 0.1) + 1);
       await executor.runDue(ctx);
     }
-    const { deliveries } = await listDeliveries(ctx, endpointId);
+    const { deliveries } = await listDeliveries(ctx, systemActor("test"), endpointId);
     const times = deliveries[0]!.attempts.map((attempt) => attempt.attemptedAt.getTime());
     expect(times).toHaveLength(9);
     RETRY_DELAYS_MS.forEach((delay, index) => {
@@ -134,13 +135,13 @@ describe("webhook delivery", () => {
     });
     await subscribe("rotate@example.com");
     await executor.runDue(ctx);
-    expect((await listDeliveries(ctx, endpointId)).deliveries[0]).toMatchObject({ status: "pending", attemptCount: 1 });
+    expect((await listDeliveries(ctx, systemActor("test"), endpointId)).deliveries[0]).toMatchObject({ status: "pending", attemptCount: 1 });
 
-    const { secret, retried } = await rotateSecret(ctx, endpointId);
+    const { secret, retried } = await rotateSecret(ctx, systemActor("test"), endpointId);
     expected = secret;
     expect(retried).toBe(1);
     await executor.runDue(ctx); // no time passes: the retry does not wait for its schedule
-    const { deliveries } = await listDeliveries(ctx, endpointId);
+    const { deliveries } = await listDeliveries(ctx, systemActor("test"), endpointId);
     expect(deliveries[0]).toMatchObject({ status: "succeeded", attemptCount: 2 });
     expect(deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([401, 204]);
 
@@ -208,7 +209,7 @@ describe("webhook delivery", () => {
     await subscribe("redirect@example.com");
     await executor.runDue(ctx);
     expect(receiver.received).toHaveLength(1);
-    const { deliveries } = await listDeliveries(ctx, endpointId);
+    const { deliveries } = await listDeliveries(ctx, systemActor("test"), endpointId);
     expect(deliveries[0]).toMatchObject({ status: "pending", attemptCount: 1 });
     expect(deliveries[0]!.attempts[0]).toMatchObject({ statusCode: 307, error: "receiver answered 307" });
   });
@@ -218,7 +219,7 @@ describe("webhook delivery", () => {
     const { endpointId, subscribe } = await setup();
     await subscribe("silent@example.com");
     await executor.runDue(ctx);
-    const { deliveries } = await listDeliveries(ctx, endpointId);
+    const { deliveries } = await listDeliveries(ctx, systemActor("test"), endpointId);
     expect(deliveries[0]).toMatchObject({ status: "pending", attemptCount: 1 });
     expect(deliveries[0]!.attempts[0]!.error).toBe("no answer within 10 s");
     expect(deliveries[0]!.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(10_000);
@@ -252,7 +253,7 @@ describe("webhook delivery", () => {
 
     // Enabled again once the receiver is fixed: events from then on are delivered.
     receiver.respondWith((_, response) => response.writeHead(204).end());
-    expect(await enableEndpoint(ctx, endpointId)).toMatchObject({ enabled: true, disabledAt: null, failingSince: null });
+    expect(await enableEndpoint(ctx, systemActor("test"), endpointId)).toMatchObject({ enabled: true, disabledAt: null, failingSince: null });
     await subscribe("after-enable@example.com");
     await executor.runDue(ctx);
     expect(receiver.received.at(-1)!.body.data).toMatchObject({ email: "after-enable@example.com" });
@@ -280,6 +281,6 @@ describe("webhook delivery", () => {
     expect(created.status).toBe(201);
     await executor.runDue(ctx);
     expect(receiver.received).toHaveLength(0);
-    expect((await listDeliveries(ctx, endpointId)).deliveries).toHaveLength(0);
+    expect((await listDeliveries(ctx, systemActor("test"), endpointId)).deliveries).toHaveLength(0);
   });
 });

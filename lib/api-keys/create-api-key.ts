@@ -1,36 +1,28 @@
-import { z } from "zod";
-import { KEY_ENVIRONMENTS, KEY_KINDS, apiKeys } from "@/lib/db/schema";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
+import { apiKeys } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
 import { validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { getBrandOrThrow } from "@/lib/brands/get-brand-or-throw";
 import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
-import { originField } from "@/lib/validation/fields";
 import { parseInput } from "@/lib/validation/parse-input";
+import { createApiKeySchema, type CreateApiKeyInput } from "./api-key-schemas";
 import { generateKey, hashKey, keyPrefix } from "./key-format";
 
-const createApiKeySchema = z.strictObject({
-  workspaceId: z.string(),
-  kind: z.enum(KEY_KINDS),
-  environment: z.enum(KEY_ENVIRONMENTS),
-  brandId: z.string().optional(),
-  origins: z.array(originField).max(50).default([]),
-  name: z.string().trim().max(200).default(""),
-});
-
 /** Returns the key in full; this is the only time it exists outside the caller's hands. */
-export async function createApiKey(ctx: Ctx, input: z.input<typeof createApiKeySchema>): Promise<{ keyId: string; key: string }> {
+export async function createApiKey(ctx: Ctx, actor: Actor, input: CreateApiKeyInput): Promise<{ keyId: string; key: string }> {
   const values = parseInput(createApiKeySchema, input);
   if (values.origins.length > 0 && values.kind !== "publishable") {
     throw validationFailed("origins", "origins: only publishable keys carry an origin allowlist.");
   }
-  await getWorkspaceOrThrow(ctx, values.workspaceId);
-  if (values.brandId) await getBrandOrThrow(ctx, values.brandId, values.workspaceId);
+  const workspaceId = requireActorWorkspace(actor);
+  await getWorkspaceOrThrow(ctx, workspaceId);
+  if (values.brandId) await getBrandOrThrow(ctx, actor, values.brandId);
   const key = generateKey(values.kind, values.environment);
   const keyId = newId("key");
   await ctx.db.insert(apiKeys).values({
     id: keyId,
-    workspaceId: values.workspaceId,
+    workspaceId,
     name: values.name,
     kind: values.kind,
     environment: values.environment,

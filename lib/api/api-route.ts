@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Caller } from "@/lib/caller";
+import { apiKeyActor, type WorkspaceActor } from "@/lib/actor";
 import { defaultCtx, type Ctx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
 import { authenticate, type AuthenticatedKey } from "./authenticate";
@@ -26,7 +26,8 @@ interface RouteOptions<Q extends z.ZodType, B extends z.ZodType> {
 
 export interface RouteInput<Q, B> {
   ctx: Ctx;
-  caller: Caller;
+  /** The key, acting in its workspace with its brand lock and mode. */
+  actor: WorkspaceActor;
   key: AuthenticatedKey;
   query: Q;
   body: B;
@@ -83,9 +84,9 @@ export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>
       const scope = `${url.pathname}|${key.workspaceId}|${key.brandId ?? ""}|${JSON.stringify(query)}`;
       const page = options.paginated ? { ...parsePageRequest(url.searchParams, scope), scope } : { limit: 0, afterId: null, scope };
       const body = (options.body ? await readJsonBody(request, options.body) : undefined) as z.infer<B>;
-      const caller: Caller = { workspaceId: key.workspaceId, brandId: key.brandId, mode: key.environment };
+      const actor = apiKeyActor({ keyId: key.keyId, workspaceId: key.workspaceId, brandId: key.brandId, mode: key.environment });
 
-      const result = await handler({ ctx, caller, key, query, body, params, page, ifNoneMatch: request.headers.get("if-none-match") });
+      const result = await handler({ ctx, actor, key, query, body, params, page, ifNoneMatch: request.headers.get("if-none-match") });
       headers = { ...headers, ...result.headers };
       if (result.status === 304) return new Response(null, { status: 304, headers });
       return Response.json(result.body, { status: result.status ?? 200, headers });

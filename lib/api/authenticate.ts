@@ -3,6 +3,7 @@ import { rawClient } from "@/lib/db/client";
 import type { BillingStage, KeyEnvironment, KeyKind } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { hashKey, parseKey } from "@/lib/api-keys/key-format";
+import { touchLastUsed } from "@/lib/api-keys/touch-last-used";
 
 export interface AuthenticatedKey {
   keyId: string;
@@ -35,5 +36,6 @@ export async function authenticate(ctx: Ctx, authorization: string | null): Prom
     from api_keys k left join workspace_billing b on b.workspace_id = k.workspace_id
     where k.key_hash = ${hashKey(key)} and k.revoked_at is null`;
   if (!row) throw invalid();
+  void touchLastUsed(ctx, row.keyId);
   return row;
 }

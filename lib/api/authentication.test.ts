@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { generateKey } from "@/lib/api-keys/key-format";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { ApiError } from "@/lib/errors";
@@ -38,7 +39,7 @@ describe("Authentication", () => {
     const rotated = await seedKey(ctx, workspaceId);
     expect((await apiClient(old.key).get("/v1/topics")).status).toBe(200);
     expect((await apiClient(rotated.key).get("/v1/topics")).status).toBe(200);
-    await revokeApiKey(ctx, old.keyId);
+    await revokeApiKey(ctx, systemActor("test", workspaceId), old.keyId);
     expectError(await apiClient(old.key).get("/v1/topics"), 401, "authentication_error", "invalid_api_key");
     expect((await apiClient(rotated.key).get("/v1/topics")).status).toBe(200);
   });

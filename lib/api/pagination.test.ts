@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
@@ -9,10 +10,10 @@ const { ctx } = testCtx();
 async function workspaceWithContacts(count: number) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   const { key } = await seedKey(ctx, workspaceId);
-  const caller = { workspaceId, brandId: null, mode: "live" as const };
+  const actor = systemActor("test", workspaceId);
   const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push((await upsertContact(ctx, caller, { email: `person${i}@example.com` })).contact.id);
-  return { workspaceId, brandId, key, caller, ids };
+  for (let i = 0; i < count; i++) ids.push((await upsertContact(ctx, actor, { email: `person${i}@example.com` })).contact.id);
+  return { workspaceId, brandId, key, actor, ids };
 }
 
 describe("Pagination", () => {
@@ -46,7 +47,7 @@ describe("Pagination", () => {
   });
 
   it("cursors are anchored to a row: walking all pages returns every row once even while rows are inserted", async () => {
-    const { key, caller, ids } = await workspaceWithContacts(23);
+    const { key, actor, ids } = await workspaceWithContacts(23);
     const seen: string[] = [];
     let cursor: string | null = null;
     let inserted = 0;
@@ -55,7 +56,7 @@ describe("Pagination", () => {
       expect(response.status).toBe(200);
       seen.push(...response.body.data.map((c: { id: string }) => c.id));
       cursor = response.body.meta.next_cursor;
-      await upsertContact(ctx, caller, { email: `late${inserted++}@example.com` });
+      await upsertContact(ctx, actor, { email: `late${inserted++}@example.com` });
     } while (cursor);
     expect(seen.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
     expect(new Set(seen).size).toBe(seen.length);

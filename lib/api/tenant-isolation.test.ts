@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { createList } from "@/lib/lists/create-list";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
@@ -9,7 +10,7 @@ const { ctx } = testCtx();
 async function tenant(name: string) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   const topicId = await seedTopic(ctx, workspaceId, brandId);
-  const { listId } = await createList(ctx, { workspaceId, brandId, name: `${name} list` });
+  const { listId } = await createList(ctx, systemActor("test", workspaceId), { brandId, name: `${name} list` });
   const api = apiClient((await seedKey(ctx, workspaceId)).key);
   const form = apiClient((await seedKey(ctx, workspaceId, { kind: "publishable" })).key);
   const contactId = (await api.post("/v1/contacts", { email: "shared@example.com", first_name: name, topic_ids: [topicId] })).body.data.id;
@@ -51,7 +52,7 @@ describe("tenant isolation", () => {
     const a = await tenant("a");
     const b = await tenant("b");
     const { createSuppression } = await import("@/lib/suppressions/create-suppression");
-    await createSuppression(ctx, { workspaceId: a.workspaceId }, { email: "shared@example.com" }, "complaint");
+    await createSuppression(ctx, systemActor("test", a.workspaceId), { email: "shared@example.com" }, "complaint");
     expect((await a.api.get(`/v1/contacts/${a.contactId}`)).body.data.status).toBe("complained");
     expect((await b.api.get(`/v1/contacts/${b.contactId}`)).body.data.status).toBe("subscribed");
   });

@@ -1,23 +1,11 @@
 import { eq } from "drizzle-orm";
-import { z } from "zod";
+import type { Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands } from "@/lib/db/schema";
-import { emailField, nameField, urlField } from "@/lib/validation/fields";
 import { parseInput } from "@/lib/validation/parse-input";
+import { BRAND_IDENTITY_FIELDS, updateBrandSchema, type UpdateBrandInput } from "./brand-schemas";
 import { getBrandOrThrow } from "./get-brand-or-throw";
 
-const updateBrandSchema = z.strictObject({
-  name: nameField.optional(),
-  legalName: nameField.optional(),
-  postalAddress: z.string().trim().min(1, "must not be empty").max(500).optional(),
-  senderEmail: emailField.optional(),
-  websiteUrl: urlField.optional(),
-  logoUrl: urlField.optional(),
-  primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #1a2b3c").optional(),
-});
-
-/** What recipients judge a sender by; changing any of it needs the service's review again. */
-const IDENTITY = ["name", "legalName", "postalAddress", "senderEmail"] as const;
 
 /**
  * Edits a brand. Changing its identity (name, legal name, sender or postal
@@ -26,11 +14,11 @@ const IDENTITY = ["name", "legalName", "postalAddress", "senderEmail"] as const;
  * the brand is approved. Cosmetic edits (website, logo, colour) change nothing
  * else.
  */
-export async function updateBrand(ctx: Ctx, brandId: string, input: z.input<typeof updateBrandSchema>) {
+export async function updateBrand(ctx: Ctx, actor: Actor, brandId: string, input: UpdateBrandInput) {
   const changes = parseInput(updateBrandSchema, input);
   return withTransaction(ctx, async (tx) => {
-    const brand = await getBrandOrThrow(tx, brandId);
-    const identityEdited = IDENTITY.some((field) => changes[field] !== undefined && changes[field] !== brand[field]);
+    const brand = await getBrandOrThrow(tx, actor, brandId);
+    const identityEdited = BRAND_IDENTITY_FIELDS.some((field) => changes[field] !== undefined && changes[field] !== brand[field]);
     const now = tx.clock.now();
     const [updated] = await tx.db
       .update(brands)

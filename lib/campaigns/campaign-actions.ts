@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { inActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends, workspaceBilling, type CampaignStatus } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
@@ -10,8 +11,8 @@ import { assertCanMove } from "./campaign-status";
 
 type CampaignRow = typeof campaigns.$inferSelect;
 
-async function move(ctx: Ctx, workspaceId: string, campaignId: string, to: CampaignStatus, changes: Partial<CampaignRow> = {}) {
-  const [campaign] = await ctx.db.select().from(campaigns).where(and(eq(campaigns.id, campaignId), eq(campaigns.workspaceId, workspaceId))).for("update");
+async function move(ctx: Ctx, actor: Actor, campaignId: string, to: CampaignStatus, changes: Partial<CampaignRow> = {}) {
+  const [campaign] = await ctx.db.select().from(campaigns).where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId))).for("update");
   if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
   assertCanMove(campaign.status, to);
   const now = ctx.clock.now();
@@ -24,48 +25,48 @@ function requestDispatch(ctx: Ctx, campaign: CampaignRow, at: Date | null, attem
   return emitEvents(ctx, [{ name: campaignDispatchRequested.name, id: `dispatch-${campaign.id}-${attempt}`, data: { campaignId: campaign.id, at: at?.toISOString() ?? null } }]);
 }
 
-export function sendCampaignNow(ctx: Ctx, workspaceId: string, campaignId: string) {
+export function sendCampaignNow(ctx: Ctx, actor: Actor, campaignId: string) {
   return withTransaction(ctx, async (tx) => {
-    const { campaign } = await move(tx, workspaceId, campaignId, "sending", { scheduledAt: null });
+    const { campaign } = await move(tx, actor, campaignId, "sending", { scheduledAt: null });
     await requestDispatch(tx, campaign, null, `now-${tx.clock.now().getTime()}`);
     return campaign;
   });
 }
 
-export function scheduleCampaign(ctx: Ctx, workspaceId: string, campaignId: string, at: Date) {
+export function scheduleCampaign(ctx: Ctx, actor: Actor, campaignId: string, at: Date) {
   return withTransaction(ctx, async (tx) => {
-    const { campaign } = await move(tx, workspaceId, campaignId, "scheduled", { scheduledAt: at });
+    const { campaign } = await move(tx, actor, campaignId, "scheduled", { scheduledAt: at });
     await requestDispatch(tx, campaign, at, `at-${at.getTime()}`);
     return campaign;
   });
 }
 
 /** Back to draft; the waiting dispatch run finds it no longer scheduled and does nothing. */
-export function unscheduleCampaign(ctx: Ctx, workspaceId: string, campaignId: string) {
-  return withTransaction(ctx, async (tx) => (await move(tx, workspaceId, campaignId, "draft", { scheduledAt: null })).campaign);
+export function unscheduleCampaign(ctx: Ctx, actor: Actor, campaignId: string) {
+  return withTransaction(ctx, async (tx) => (await move(tx, actor, campaignId, "draft", { scheduledAt: null })).campaign);
 }
 
 /** Stops between batches; resume carries on where it stopped. */
-export function pauseCampaign(ctx: Ctx, workspaceId: string, campaignId: string) {
+export function pauseCampaign(ctx: Ctx, actor: Actor, campaignId: string) {
   return withTransaction(ctx, async (tx) => {
-    const { campaign } = await move(tx, workspaceId, campaignId, "paused", { pausedAt: tx.clock.now() });
+    const { campaign } = await move(tx, actor, campaignId, "paused", { pausedAt: tx.clock.now() });
     await recordCampaignEvent(tx, campaign, "campaign.paused");
     return campaign;
   });
 }
 
-export function resumeCampaign(ctx: Ctx, workspaceId: string, campaignId: string) {
+export function resumeCampaign(ctx: Ctx, actor: Actor, campaignId: string) {
   return withTransaction(ctx, async (tx) => {
-    const { campaign } = await move(tx, workspaceId, campaignId, "sending", { pausedAt: null });
+    const { campaign } = await move(tx, actor, campaignId, "sending", { pausedAt: null });
     await requestDispatch(tx, campaign, null, `resume-${tx.clock.now().getTime()}`);
     return campaign;
   });
 }
 
 /** Queued recipients are not sent to and their reserved allowance is refunded. */
-export function cancelCampaign(ctx: Ctx, workspaceId: string, campaignId: string) {
+export function cancelCampaign(ctx: Ctx, actor: Actor, campaignId: string) {
   return withTransaction(ctx, async (tx) => {
-    const { before, campaign } = await move(tx, workspaceId, campaignId, "cancelled", { cancelledAt: tx.clock.now() });
+    const { before, campaign } = await move(tx, actor, campaignId, "cancelled", { cancelledAt: tx.clock.now() });
     const dropped = await tx.db
       .update(sends)
       .set({ state: "cancelled", updatedAt: tx.clock.now() })
@@ -85,8 +86,11 @@ export function cancelCampaign(ctx: Ctx, workspaceId: string, campaignId: string
 }
 
 /** A brand's review ended: every campaign of it still sending gets a dispatch run again (a held one had stopped). */
-export async function resumeHeldCampaigns(ctx: Ctx, brandId: string): Promise<number> {
-  const sending = await ctx.db.select().from(campaigns).where(and(eq(campaigns.brandId, brandId), eq(campaigns.status, "sending")));
+export async function resumeHeldCampaigns(ctx: Ctx, actor: Actor, brandId: string): Promise<number> {
+  const sending = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.brandId, brandId), inActorWorkspace(actor, campaigns.workspaceId), eq(campaigns.status, "sending")));
   for (const campaign of sending) await requestDispatch(ctx, campaign, null, `review-ended-${ctx.clock.now().getTime()}`);
   return sending.length;
 }

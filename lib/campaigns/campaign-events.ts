@@ -1,13 +1,18 @@
+import { systemActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { CAMPAIGN_STATUSES, type campaigns } from "@/lib/db/schema";
 import { recordEvent, type EventType } from "@/lib/events/record-event";
 
 type CampaignRow = typeof campaigns.$inferSelect;
 
-/** campaign.* payload of the spec; an unknown status is reported as null rather than guessed. */
+/**
+ * campaign.* payload of the spec; an unknown status is reported as null rather than guessed.
+ * The event is the campaign's, in its workspace, whoever moved it (an operator acting across
+ * workspaces included); it is always recorded, as no test key can move a campaign.
+ */
 export async function recordCampaignEvent(ctx: Ctx, campaign: CampaignRow, type: EventType, extra: Record<string, unknown> = {}): Promise<void> {
   const now = ctx.clock.now();
-  await recordEvent(ctx, { workspaceId: campaign.workspaceId, mode: "live" }, type, {
+  await recordEvent(ctx, systemActor("campaign", campaign.workspaceId), type, {
     campaign_id: campaign.id,
     campaign_name: campaign.name,
     subject: campaign.subject,

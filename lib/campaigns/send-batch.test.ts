@@ -1,5 +1,6 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { campaigns, sends } from "@/lib/db/schema";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
@@ -19,8 +20,8 @@ describe("sending batches", () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     await approveWorkspace(ctx, workspaceId);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
-    for (let i = 0; i < 6; i++) await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email: `b${i}@example.com`, topicIds: [topicId] });
-    const { campaignId } = await createCampaign(ctx, { workspaceId, brandId, topicId, name: "Walk", subject: "Hi", html: "<p>Hi</p>" });
+    for (let i = 0; i < 6; i++) await upsertContact(ctx, systemActor("test", workspaceId), { email: `b${i}@example.com`, topicIds: [topicId] });
+    const { campaignId } = await createCampaign(ctx, systemActor("test", workspaceId), { brandId, topicId, name: "Walk", subject: "Hi", html: "<p>Hi</p>" });
     await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
     await snapshotAudience(ctx, campaignId);
     // A run claimed the first two and died before sending them.
@@ -39,7 +40,7 @@ describe("sending batches", () => {
     const c = await walk(b.next);
     expect(c.sent).toBe(2);
     expect(await walk(c.next)).toMatchObject({ sent: 0, next: null, heldElsewhere: false });
-    const mail = await listMailbox(ctx, { workspaceId, limit: 100 });
+    const mail = await listMailbox(ctx, systemActor("test", workspaceId), { limit: 100 });
     expect(mail.map((m) => m.to).sort()).toEqual(["b0", "b1", "b2", "b3", "b4", "b5"].map((b) => `${b}@example.com`));
   });
 });
@@ -50,14 +51,14 @@ describe("sending batches of a campaign snapshotted before send id prefixes", ()
     await approveWorkspace(ctx, workspaceId);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     const people = [];
-    for (let i = 0; i < 4; i++) people.push((await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email: `old${i}@example.com`, topicIds: [topicId] })).contact);
-    const { campaignId } = await createCampaign(ctx, { workspaceId, brandId, topicId, name: "Old", subject: "Hi", html: "<p>Hi</p>" });
+    for (let i = 0; i < 4; i++) people.push((await upsertContact(ctx, systemActor("test", workspaceId), { email: `old${i}@example.com`, topicIds: [topicId] })).contact);
+    const { campaignId } = await createCampaign(ctx, systemActor("test", workspaceId), { brandId, topicId, name: "Old", subject: "Hi", html: "<p>Hi</p>" });
     await ctx.db.update(campaigns).set({ status: "sending", recipientCount: 4, sentAt: clock.now() }).where(eq(campaigns.id, campaignId));
     await ctx.db.insert(sends).values(people.map((p, i) => ({ id: `snd_old${i}${p.id.slice(-20)}`, workspaceId, campaignId, contactId: p.id, email: p.email })));
 
     const first = await sendNextBatch(ctx, getMailTransport(), campaignId, 2, "old-run", null);
     expect(first.sent).toBe(2);
-    expect((await cancelCampaign(ctx, workspaceId, campaignId)).refunded).toBe(2);
+    expect((await cancelCampaign(ctx, systemActor("test", workspaceId), campaignId)).refunded).toBe(2);
     const states = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId))).map((s) => s.state).sort();
     expect(states).toEqual(["accepted", "accepted", "cancelled", "cancelled"]);
   });

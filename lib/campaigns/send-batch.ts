@@ -1,4 +1,5 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, campaigns, contacts, sends, suppressions, verifiedAddresses, workspaceBilling, workspaces } from "@/lib/db/schema";
 import { consentFooter, listHeaders } from "@/lib/consent/list-headers";
@@ -146,7 +147,7 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
       await tx.db.update(workspaceBilling).set({ sendsUsed: sql`greatest(${workspaceBilling.sendsUsed} - ${failures.length}, 0)` }).where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
       for (const failure of failures) {
         const send = { id: failure.id, campaignId: campaign.id, contactId: failure.contactId, email: failure.email };
-        await recordEvent(tx, { workspaceId: campaign.workspaceId, mode: "live" }, "email.failed", { ...emailEventBase(send, campaign.name, now), reason: failure.reason }, now);
+        await recordEvent(tx, systemActor("workflow:dispatch-campaign", campaign.workspaceId), "email.failed", { ...emailEventBase(send, campaign.name, now), reason: failure.reason }, now);
       }
     });
   }

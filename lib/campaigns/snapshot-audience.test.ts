@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { audienceSnapshotParts, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { seedTopic, seedWorkspace, optOut } from "@/lib/testing/factories";
@@ -23,7 +24,7 @@ async function largeAudience() {
     select 'ct_' || ${tag} || lpad(i::text, 18, '0'), ${workspaceId}, 'p' || i || '@' || ${tag} || '.example' from generate_series(0, ${PEOPLE - 1}::int) i`);
   await ctx.db.execute(sql`insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source)
     select 'sub_' || ${tag} || lpad(i::text, 18, '0'), ${workspaceId}, 'ct_' || ${tag} || lpad(i::text, 18, '0'), ${topicId}, 'subscribed', 'api' from generate_series(0, ${PEOPLE - 1}::int) i`);
-  const { campaignId } = await createCampaign(ctx, { workspaceId, brandId, topicId, name: "Large", subject: "Hi", html: "<p>Hi</p>" });
+  const { campaignId } = await createCampaign(ctx, systemActor("test", workspaceId), { brandId, topicId, name: "Large", subject: "Hi", html: "<p>Hi</p>" });
   await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
   return { workspaceId, campaignId, contactId, tag };
 }
@@ -35,9 +36,9 @@ describe("audience snapshot in parts", () => {
   it("a large audience is written in two contact ranges at once: the audience rule holds in both, each recipient once, every send id in the campaign's key range", async () => {
     const { workspaceId, campaignId, contactId, tag } = await largeAudience();
     // Excluded recipients on both sides of the split: a suppressed address and an opted-out person in each half.
-    const caller = { workspaceId, brandId: null, mode: "live" as const };
-    await createSuppression(ctx, caller, { email: `p10@${tag}.example` });
-    await createSuppression(ctx, caller, { email: `p${PEOPLE - 10}@${tag}.example` });
+    const actor = systemActor("test", workspaceId);
+    await createSuppression(ctx, actor, { email: `p10@${tag}.example` });
+    await createSuppression(ctx, actor, { email: `p${PEOPLE - 10}@${tag}.example` });
     await optOut(ctx, contactId(20), "all");
     await optOut(ctx, contactId(PEOPLE - 20), "all");
 
@@ -85,7 +86,7 @@ describe("audience snapshot in parts", () => {
     const firstPart = (await sendsOf(campaignId)).length;
     expect(firstPart).toBeGreaterThan(0);
 
-    expect((await cancelCampaign(ctx, workspaceId, campaignId)).refunded).toBe(0);
+    expect((await cancelCampaign(ctx, systemActor("test", workspaceId), campaignId)).refunded).toBe(0);
     expect(await snapshotAudience(ctx, campaignId)).toEqual({ status: "cancelled", recipients: 0 });
     await takeSnapshotPart(ctx, plan.campaign, plan.parts[1]!);
 
@@ -102,7 +103,7 @@ describe("audience snapshot in parts", () => {
     await ctx.db.transaction(async (tx) => {
       await takeSnapshotPart({ ...ctx, db: tx }, plan.campaign, plan.parts[0]!);
       // The part's transaction is still open: a cancel made now must not run past its uncommitted sends.
-      cancel = cancelCampaign(ctx, workspaceId, campaignId);
+      cancel = cancelCampaign(ctx, systemActor("test", workspaceId), campaignId);
       await new Promise((resolve) => setTimeout(resolve, 300));
     });
     await cancel;

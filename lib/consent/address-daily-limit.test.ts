@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { withTransaction } from "@/lib/context";
 import { confirmationRequests, subscriptions } from "@/lib/db/schema";
 import { subscribeFromForm } from "@/lib/subscriptions/subscribe-from-form";
@@ -13,7 +14,7 @@ const { ctx } = testCtx(new Date("2026-04-01T12:00:00.000Z"));
 /** A confirmation request for `email` to a new topic of the workspace; returns its id. */
 async function requestIn(workspace: { workspaceId: string; brandId: string }, email: string): Promise<string> {
   const topicId = await seedTopic(ctx, workspace.workspaceId, workspace.brandId);
-  await subscribeFromForm(ctx, { workspaceId: workspace.workspaceId, brandId: null, mode: "live" }, { topicId, email });
+  await subscribeFromForm(ctx, systemActor("test", workspace.workspaceId), { topicId, email });
   const [row] = await ctx.db
     .select({ id: confirmationRequests.id })
     .from(confirmationRequests)

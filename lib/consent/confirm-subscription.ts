@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, confirmationRequests, contacts, subscriptions, topics } from "@/lib/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
@@ -52,7 +53,7 @@ export async function confirmSubscription(ctx: Ctx, token: string, evidence: { i
         updatedAt: now,
       })
       .where(and(eq(subscriptions.id, row.subscription.id), eq(subscriptions.state, "pending")));
-    await recordEvent(tx, { workspaceId: row.request.workspaceId, mode: "live" }, "contact.subscribed", {
+    await recordEvent(tx, systemActor("consent:confirm", row.request.workspaceId), "contact.subscribed", {
       contact_id: row.contact.id,
       email: row.contact.email,
       topic_id: row.topic.id,

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemActor, type WorkspaceActor } from "@/lib/actor";
 import { createBrand } from "@/lib/brands/create-brand";
 import { confirmationRequests, contacts, events, subscriptions } from "@/lib/db/schema";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
@@ -20,14 +21,14 @@ const evidence = { ip: "203.0.113.7", userAgent: "Mozilla/5.0 (Mail test)" };
 async function setup() {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   const topicId = await seedTopic(ctx, workspaceId, brandId);
-  const caller = { workspaceId, brandId: null, mode: "live" as const };
-  return { workspaceId, brandId, topicId, caller };
+  const actor = systemActor("test", workspaceId);
+  return { workspaceId, brandId, topicId, actor };
 }
 
 /** A pending subscription whose confirmation mail went out now; returns the link's token. */
-async function pendingWithMail(caller: { workspaceId: string; brandId: null; mode: "live" }, topicId: string, email: string) {
-  await subscribeFromForm(ctx, caller, { topicId, email });
-  const [request] = await ctx.db.select().from(confirmationRequests).where(and(eq(confirmationRequests.workspaceId, caller.workspaceId), eq(confirmationRequests.email, email)));
+async function pendingWithMail(actor: WorkspaceActor, topicId: string, email: string) {
+  await subscribeFromForm(ctx, actor, { topicId, email });
+  const [request] = await ctx.db.select().from(confirmationRequests).where(and(eq(confirmationRequests.workspaceId, actor.workspaceId), eq(confirmationRequests.email, email)));
   expect(await decideConfirmation(ctx, request!.id)).toEqual({ send: true });
   return signToken("confirm", { r: request!.id });
 }
@@ -44,8 +45,8 @@ const eventsOf = (workspaceId: string, type: string) => ctx.db.select().from(eve
 
 describe("double opt-in confirmation", () => {
   it("a link at most 14 days old confirms: time and IP stored, contact.subscribed with source double_opt_in", async () => {
-    const { workspaceId, topicId, caller, brandId } = await setup();
-    const token = await pendingWithMail(caller, topicId, "ok@example.com");
+    const { workspaceId, topicId, actor, brandId } = await setup();
+    const token = await pendingWithMail(actor, topicId, "ok@example.com");
     clock.advance(13 * 24 * 60 * 60_000);
     const result = await confirmSubscription(ctx, token, evidence);
     expect(result.outcome).toBe("confirmed");
@@ -57,8 +58,8 @@ describe("double opt-in confirmation", () => {
   });
 
   it("confirmation by GET is idempotent: a second visit says already confirmed and records nothing", async () => {
-    const { workspaceId, topicId, caller } = await setup();
-    const token = await pendingWithMail(caller, topicId, "twice@example.com");
+    const { workspaceId, topicId, actor } = await setup();
+    const token = await pendingWithMail(actor, topicId, "twice@example.com");
     expect((await confirmSubscription(ctx, token, evidence)).outcome).toBe("confirmed");
     expect((await confirmSubscription(ctx, token, { ip: "198.51.100.1", userAgent: "scanner" })).outcome).toBe("already_confirmed");
     expect((await stateOf("twice@example.com", topicId))!.confirmedIp).toBe("203.0.113.7");
@@ -66,26 +67,26 @@ describe("double opt-in confirmation", () => {
   });
 
   it("a link older than 14 days is refused and the subscription stays pending", async () => {
-    const { topicId, caller } = await setup();
-    const token = await pendingWithMail(caller, topicId, "late@example.com");
+    const { topicId, actor } = await setup();
+    const token = await pendingWithMail(actor, topicId, "late@example.com");
     clock.advance(14 * 24 * 60 * 60_000 + 1000);
     expect((await confirmSubscription(ctx, token, evidence)).outcome).toBe("expired");
     expect((await stateOf("late@example.com", topicId))!.state).toBe("pending");
   });
 
   it("a forged, altered or unsent link is refused", async () => {
-    const { topicId, caller } = await setup();
-    const token = await pendingWithMail(caller, topicId, "f@example.com");
+    const { topicId, actor } = await setup();
+    const token = await pendingWithMail(actor, topicId, "f@example.com");
     expect(await confirmSubscription(ctx, `${token}x`, evidence)).toEqual({ outcome: "invalid" });
     expect(await confirmSubscription(ctx, signToken("unsubscribe", { r: "x" }), evidence)).toEqual({ outcome: "invalid" });
     expect(await confirmSubscription(ctx, signToken("confirm", { r: "cfr_never_mailed" }), evidence)).toEqual({ outcome: "invalid" });
   });
 
   it("subscriber_count counts confirmed subscriptions only", async () => {
-    const { workspaceId, topicId, caller } = await setup();
+    const { workspaceId, topicId, actor } = await setup();
     const api = apiClient((await seedKey(ctx, workspaceId)).key);
-    const token = await pendingWithMail(caller, topicId, "count@example.com");
-    await subscribeFromForm(ctx, caller, { topicId, email: "other@example.com" });
+    const token = await pendingWithMail(actor, topicId, "count@example.com");
+    await subscribeFromForm(ctx, actor, { topicId, email: "other@example.com" });
     expect((await api.get("/v1/topics")).body.data[0].subscriber_count).toBe(0);
     await confirmSubscription(ctx, token, evidence);
     expect((await api.get("/v1/topics")).body.data[0].subscriber_count).toBe(1);
@@ -95,14 +96,14 @@ describe("double opt-in confirmation", () => {
 describe("unsubscribe, preferences and resubscribe", () => {
   async function subscribed() {
     const base = await setup();
-    const { contact } = await upsertContact(ctx, base.caller, { email: `p${Date.now()}${Math.random()}@example.com`, topicIds: [base.topicId] });
+    const { contact } = await upsertContact(ctx, base.actor, { email: `p${Date.now()}${Math.random()}@example.com`, topicIds: [base.topicId] });
     return { ...base, contactId: contact.id, email: contact.email };
   }
 
   it("the unsubscribe link unsubscribes from the topic only; contact.unsubscribed with scope topic, topic, brand and campaign", async () => {
-    const { workspaceId, brandId, topicId, contactId, email, caller } = await subscribed();
+    const { workspaceId, brandId, topicId, contactId, email, actor } = await subscribed();
     const other = await seedTopic(ctx, workspaceId, brandId);
-    await upsertContact(ctx, caller, { email, topicIds: [other] });
+    await upsertContact(ctx, actor, { email, topicIds: [other] });
     expect(await unsubscribe(ctx, { contactId, scope: "topic", topicId, campaignId: "cmp_1" })).toEqual({ changed: true });
     expect((await stateOf(email, topicId))!.state).toBe("unsubscribed");
     expect((await stateOf(email, other))!.state).toBe("subscribed");
@@ -114,10 +115,10 @@ describe("unsubscribe, preferences and resubscribe", () => {
   });
 
   it("scope brand leaves every topic of the brand and no other brand's", async () => {
-    const { workspaceId, brandId, topicId, contactId, email, caller } = await subscribed();
-    const { brandId: otherBrand } = await createBrand(ctx, { workspaceId, name: "Other", legalName: "Other Ltd", postalAddress: "9 Rd", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
+    const { workspaceId, brandId, topicId, contactId, email, actor } = await subscribed();
+    const { brandId: otherBrand } = await createBrand(ctx, systemActor("test", workspaceId), { name: "Other", legalName: "Other Ltd", postalAddress: "9 Rd", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
     const otherBrandTopic = await seedTopic(ctx, workspaceId, otherBrand);
-    await upsertContact(ctx, caller, { email, topicIds: [otherBrandTopic] });
+    await upsertContact(ctx, actor, { email, topicIds: [otherBrandTopic] });
     await unsubscribe(ctx, { contactId, scope: "brand", brandId });
     expect((await stateOf(email, topicId))!.state).toBe("unsubscribed");
     expect((await stateOf(email, otherBrandTopic))!.state).toBe("subscribed");
@@ -147,10 +148,10 @@ describe("unsubscribe, preferences and resubscribe", () => {
   });
 
   it("the preference centre shows only topics the recipient already has a relationship with, and saves per-topic choices", async () => {
-    const { workspaceId, brandId, topicId, contactId, email, caller } = await subscribed();
+    const { workspaceId, brandId, topicId, contactId, email, actor } = await subscribed();
     const second = await seedTopic(ctx, workspaceId, brandId);
     const unrelated = await seedTopic(ctx, workspaceId, brandId);
-    await upsertContact(ctx, caller, { email, topicIds: [second] });
+    await upsertContact(ctx, actor, { email, topicIds: [second] });
     const prefs = await loadPreferences(ctx, contactId, brandId);
     expect(prefs!.topics.map((t) => t.id).sort()).toEqual([topicId, second].sort());
     expect(prefs!.topics.every((t) => t.subscribed)).toBe(true);

@@ -1,4 +1,5 @@
 import { and, eq, ne } from "drizzle-orm";
+import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { contacts, subscriptions, topics } from "@/lib/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
@@ -29,7 +30,7 @@ export async function resubscribe(ctx: Ctx, request: { contactId: string; topicI
       .returning({ id: subscriptions.id });
     if (changed.length === 0 && !contact.optedOutAt) return { changed: false };
     if (changed.length > 0) {
-      await recordEvent(tx, { workspaceId: contact.workspaceId, mode: "live" }, "contact.subscribed", {
+      await recordEvent(tx, systemActor("consent:resubscribe", contact.workspaceId), "contact.subscribed", {
         contact_id: contact.id,
         email: contact.email,
         topic_id: topic.id,

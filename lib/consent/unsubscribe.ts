@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, ne, type SQL } from "drizzle-orm";
+import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, contacts, sends, subscriptions, topics } from "@/lib/db/schema";
 import { sendsOfCampaign } from "@/lib/campaigns/send-id-range";
@@ -75,7 +76,7 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
           .set({ unsubscribedAt: now, updatedAt: now })
           .where(and(send, eq(sends.contactId, contact.id), isNull(sends.unsubscribedAt)));
       }
-      await recordEvent(tx, { workspaceId: contact.workspaceId, mode: "live" }, "contact.unsubscribed", {
+      await recordEvent(tx, systemActor("consent:unsubscribe", contact.workspaceId), "contact.unsubscribed", {
         contact_id: contact.id,
         email: contact.email,
         scope: request.scope,

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { contacts, type AttributeValue } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
@@ -25,12 +26,12 @@ export const contactViewColumns = {
   createdAt: contacts.createdAt,
 };
 
-/** A contact of another workspace is not found, like one that does not exist. */
-export async function getContactOrThrow(ctx: Ctx, workspaceId: string, contactId: string): Promise<ContactView> {
+/** A contact of another workspace than the actor's is not found, like one that does not exist. */
+export async function getContactOrThrow(ctx: Ctx, actor: Actor, contactId: string): Promise<ContactView> {
   const [contact] = await ctx.db
     .select(contactViewColumns)
     .from(contacts)
-    .where(and(eq(contacts.id, contactId), eq(contacts.workspaceId, workspaceId)));
+    .where(and(eq(contacts.id, contactId), inActorWorkspace(actor, contacts.workspaceId)));
   if (!contact) throw notFound("contact_not_found", `No contact ${contactId}.`);
   return contact;
 }

@@ -1,10 +1,10 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { Caller } from "@/lib/caller";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { contacts, subscriptions, workspaces, type AttributeValue } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { subscribeDirectly } from "@/lib/subscriptions/subscribe-directly";
-import { getTopicForCaller } from "@/lib/topics/get-topic-for-caller";
+import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
 import { validateAttributes } from "./attributes";
 import { getContactOrThrow, type ContactView } from "./contact-view";
 import { hasOptedOut } from "./has-opted-out";
@@ -29,19 +29,20 @@ const contactUnsubscribed = () =>
 
 /**
  * POST /v1/contacts: create, or merge into the contact with this address under
- * the workspace merge policy. `topicIds` subscribe directly (the caller
- * asserts consent, source `api`). An unsubscribed contact, or one that opted
+ * the workspace merge policy. `topicIds` subscribe directly (the actor
+ * asserts consent; source `api`, or `dashboard` for a member). An unsubscribed contact, or one that opted
  * out of a requested topic, refuses the whole request and nothing is written.
  */
-export async function upsertContact(ctx: Ctx, caller: Caller, input: UpsertContactInput): Promise<{ contact: ContactView; created: boolean }> {
+export async function upsertContact(ctx: Ctx, actor: Actor, input: UpsertContactInput): Promise<{ contact: ContactView; created: boolean }> {
+  const workspaceId = requireActorWorkspace(actor);
   return withTransaction(ctx, async (tx) => {
     const topicIds = [...new Set(input.topicIds ?? [])];
     const topics = [];
-    for (const [index, topicId] of topicIds.entries()) topics.push(await getTopicForCaller(tx, caller, topicId, `topic_ids.${index}`));
-    const attributes = await validateAttributes(tx, caller.workspaceId, input.attributes ?? {});
+    for (const [index, topicId] of topicIds.entries()) topics.push(await getTopicForActor(tx, actor, topicId, `topic_ids.${index}`));
+    const attributes = await validateAttributes(tx, workspaceId, input.attributes ?? {});
 
     const initial = mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, { ...input, attributes });
-    const { contact, created } = await lockOrCreateContact(tx, caller.workspaceId, input.email, initial);
+    const { contact, created } = await lockOrCreateContact(tx, workspaceId, input.email, initial);
     if (!created) {
       // Not the derived status: it ranks bounced and complained above unsubscribed.
       if (await hasOptedOut(tx, contact.id)) throw contactUnsubscribed();
@@ -52,13 +53,14 @@ export async function upsertContact(ctx: Ctx, caller: Caller, input: UpsertConta
           .where(and(eq(subscriptions.contactId, contact.id), inArray(subscriptions.topicId, topicIds), eq(subscriptions.state, "unsubscribed")));
         if (optedOut.length > 0) throw contactUnsubscribed();
       }
-      const [workspace] = await tx.db.select({ mergePolicy: workspaces.mergePolicy }).from(workspaces).where(eq(workspaces.id, caller.workspaceId));
+      const [workspace] = await tx.db.select({ mergePolicy: workspaces.mergePolicy }).from(workspaces).where(eq(workspaces.id, workspaceId));
       const merged = mergeContactFields(workspace!.mergePolicy, contact, { ...input, attributes: attributes as Record<string, AttributeValue | null> });
       if (JSON.stringify(merged) !== JSON.stringify({ firstName: contact.firstName, lastName: contact.lastName, attributes: contact.attributes })) {
         await tx.db.update(contacts).set({ ...merged, updatedAt: tx.clock.now() }).where(eq(contacts.id, contact.id));
       }
     }
-    await subscribeDirectly(tx, caller, contact, topics, "api");
-    return { contact: await getContactOrThrow(tx, caller.workspaceId, contact.id), created };
+    // A member adding someone in the dashboard asserts consent as an API caller does; the source says which door.
+    await subscribeDirectly(tx, actor, contact, topics, actor.kind === "user" ? "dashboard" : "api");
+    return { contact: await getContactOrThrow(tx, actor, contact.id), created };
   });
 }

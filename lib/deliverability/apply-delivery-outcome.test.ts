@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { suppressions } from "@/lib/db/schema";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { getContactOrThrow } from "@/lib/contacts/contact-view";
@@ -13,8 +14,8 @@ const { ctx } = testCtx();
 
 async function contact(email: string) {
   const { workspaceId } = await seedWorkspace(ctx);
-  const { contact: created } = await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email });
-  const status = async () => (await getContactOrThrow(ctx, workspaceId, created.id)).status;
+  const { contact: created } = await upsertContact(ctx, systemActor("test", workspaceId), { email });
+  const status = async () => (await getContactOrThrow(ctx, systemActor("test", workspaceId), created.id)).status;
   const reasons = async () => (await ctx.db.select().from(suppressions).where(and(eq(suppressions.workspaceId, workspaceId), eq(suppressions.email, email)))).map((s) => s.reason);
   return { workspaceId, status, reasons };
 }
@@ -33,12 +34,12 @@ describe("delivery outcomes", () => {
     expect(await status()).toBe("complained");
     expect(await reasons()).toEqual(["complaint"]);
     const [row] = await ctx.db.select().from(suppressions).where(eq(suppressions.email, "angry@example.com"));
-    await expect(deleteSuppression(ctx, { workspaceId }, row!.id)).rejects.toMatchObject({ code: "suppression_not_removable" });
+    await expect(deleteSuppression(ctx, systemActor("test", workspaceId), row!.id)).rejects.toMatchObject({ code: "suppression_not_removable" });
   });
 
   it("a complaint on an address already suppressed by hand still counts as a complaint", async () => {
     const { workspaceId, status, reasons } = await contact("manual@example.com");
-    await createSuppression(ctx, { workspaceId }, { email: "manual@example.com" });
+    await createSuppression(ctx, systemActor("test", workspaceId), { email: "manual@example.com" });
     await applyDeliveryOutcome(ctx, workspaceId, "manual@example.com", { type: "complained" });
     expect(await reasons()).toEqual(["complaint"]);
     expect(await status()).toBe("complained");

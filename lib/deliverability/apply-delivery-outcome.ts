@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { contacts, suppressions, type SuppressionReason } from "@/lib/db/schema";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
@@ -7,7 +8,7 @@ import { createSuppression } from "@/lib/suppressions/create-suppression";
 const STRENGTH: Record<SuppressionReason, number> = { manual: 0, soft_bounce: 1, bounce: 2, complaint: 3 };
 
 async function suppress(ctx: Ctx, workspaceId: string, email: string, reason: SuppressionReason, note: string): Promise<void> {
-  const { suppression, created } = await createSuppression(ctx, { workspaceId }, { email, note }, reason);
+  const { suppression, created } = await createSuppression(ctx, systemActor("delivery-outcome", workspaceId), { email, note }, reason);
   if (!created && STRENGTH[reason] > STRENGTH[suppression.reason]) {
     await ctx.db.update(suppressions).set({ reason, note }).where(eq(suppressions.id, suppression.id));
   }

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
 import { emailEventBase } from "@/lib/events/email-event-base";
@@ -43,10 +44,10 @@ export async function recordProviderEvent(ctx: Ctx, event: ProviderEvent): Promi
     await tx.db.update(sends).set({ ...stamp, updatedAt: tx.clock.now() }).where(eq(sends.id, send.id));
     const { suppressed } = await applyDeliveryOutcome(tx, send.workspaceId, send.email, event);
     const base = emailEventBase(send, row.campaignName, event.occurredAt);
-    const caller = { workspaceId: send.workspaceId, mode: "live" as const };
-    if (event.type === "delivered") await recordEvent(tx, caller, "email.delivered", base, event.occurredAt);
-    if (event.type === "bounced") await recordEvent(tx, caller, "email.bounced", { ...base, bounce_type: event.bounceType, reason: event.reason ?? null, suppressed }, event.occurredAt);
-    if (event.type === "complained") await recordEvent(tx, caller, "email.complained", { ...base, complaint_type: event.complaintType ?? null, suppressed: true }, event.occurredAt);
+    const actor = systemActor("provider-event", send.workspaceId);
+    if (event.type === "delivered") await recordEvent(tx, actor, "email.delivered", base, event.occurredAt);
+    if (event.type === "bounced") await recordEvent(tx, actor, "email.bounced", { ...base, bounce_type: event.bounceType, reason: event.reason ?? null, suppressed }, event.occurredAt);
+    if (event.type === "complained") await recordEvent(tx, actor, "email.complained", { ...base, complaint_type: event.complaintType ?? null, suppressed: true }, event.occurredAt);
     return { matched: true, suppressed };
   });
 }

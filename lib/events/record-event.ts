@@ -1,4 +1,4 @@
-import type { Caller } from "@/lib/caller";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { events } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
@@ -14,18 +14,20 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /**
  * Writes an event to the outbox with a delivery for each endpoint that wants
  * it, in the caller's transaction so they exist exactly when the change does.
- * Test-key actions record nothing: no webhook ever fires for them.
+ * It belongs to the actor's workspace. Test-key actions record nothing: no
+ * webhook ever fires for them.
  */
 export async function recordEvent(
   ctx: Ctx,
-  caller: Pick<Caller, "workspaceId" | "mode">,
+  actor: Actor,
   type: EventType,
   data: Record<string, unknown>,
   occurredAt: Date,
 ): Promise<void> {
-  if (caller.mode === "test") return;
+  const workspaceId = requireActorWorkspace(actor);
+  if (actor.mode === "test") return;
   await withTransaction(ctx, async (tx) => {
-    const event = { id: newId("evt"), workspaceId: caller.workspaceId, type, data, occurredAt, createdAt: tx.clock.now() };
+    const event = { id: newId("evt"), workspaceId, type, data, occurredAt, createdAt: tx.clock.now() };
     await tx.db.insert(events).values(event);
     await queueDeliveries(tx, event);
   });

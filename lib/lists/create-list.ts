@@ -1,22 +1,16 @@
-import { z } from "zod";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { lists } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
 import { newId } from "@/lib/ids";
 import { getBrandOrThrow } from "@/lib/brands/get-brand-or-throw";
-import { nameField } from "@/lib/validation/fields";
 import { parseInput } from "@/lib/validation/parse-input";
+import { createListSchema, type CreateListInput } from "./list-schemas";
 
-const createListSchema = z.strictObject({
-  workspaceId: z.string(),
-  brandId: z.string(),
-  name: nameField,
-  description: z.string().trim().max(1000).default(""),
-});
-
-export async function createList(ctx: Ctx, input: z.input<typeof createListSchema>): Promise<{ listId: string }> {
+export async function createList(ctx: Ctx, actor: Actor, input: CreateListInput): Promise<{ listId: string }> {
   const values = parseInput(createListSchema, input);
-  await getBrandOrThrow(ctx, values.brandId, values.workspaceId);
+  const workspaceId = requireActorWorkspace(actor);
+  await getBrandOrThrow(ctx, actor, values.brandId);
   const listId = newId("ls");
-  await ctx.db.insert(lists).values({ id: listId, ...values, createdAt: ctx.clock.now() });
+  await ctx.db.insert(lists).values({ id: listId, workspaceId, ...values, createdAt: ctx.clock.now() });
   return { listId };
 }

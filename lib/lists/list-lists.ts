@@ -1,5 +1,5 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import type { Caller } from "@/lib/caller";
+import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { listMembers, lists } from "@/lib/db/schema";
 
@@ -13,7 +13,7 @@ export interface ListView {
 }
 
 /** Newest first; a brand-locked key sees its brand's lists only. */
-export async function listLists(ctx: Ctx, caller: Caller, page: { limit: number; afterId: string | null }): Promise<ListView[]> {
+export async function listLists(ctx: Ctx, actor: Actor, page: { limit: number; afterId: string | null }): Promise<ListView[]> {
   return ctx.db
     .select({
       id: lists.id,
@@ -26,8 +26,8 @@ export async function listLists(ctx: Ctx, caller: Caller, page: { limit: number;
     .from(lists)
     .where(
       and(
-        eq(lists.workspaceId, caller.workspaceId),
-        caller.brandId ? eq(lists.brandId, caller.brandId) : undefined,
+        inActorWorkspace(actor, lists.workspaceId),
+        actor.brandId ? eq(lists.brandId, actor.brandId) : undefined,
         page.afterId ? lt(lists.id, page.afterId) : undefined,
       ),
     )

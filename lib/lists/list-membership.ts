@@ -1,26 +1,26 @@
 import { and, count, eq, inArray } from "drizzle-orm";
-import type { Caller } from "@/lib/caller";
+import { inActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { contacts, listMembers, lists } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
-/** The caller's list, locked; another workspace's or (for a brand-locked key) another brand's is not found. */
-async function lockListForCaller(ctx: Ctx, caller: Caller, listId: string) {
+/** The actor's list, locked; another workspace's or (for a brand-locked key) another brand's is not found. */
+async function lockListForActor(ctx: Ctx, actor: Actor, listId: string) {
   const [list] = await ctx.db
-    .select({ id: lists.id, brandId: lists.brandId })
+    .select({ id: lists.id, brandId: lists.brandId, workspaceId: lists.workspaceId })
     .from(lists)
-    .where(and(eq(lists.id, listId), eq(lists.workspaceId, caller.workspaceId)))
+    .where(and(eq(lists.id, listId), inActorWorkspace(actor, lists.workspaceId)))
     .for("update");
-  if (!list || (caller.brandId && list.brandId !== caller.brandId)) throw notFound("list_not_found", `No list ${listId}.`);
+  if (!list || (actor.brandId && list.brandId !== actor.brandId)) throw notFound("list_not_found", `No list ${listId}.`);
   return list;
 }
 
-/** Every id must be a contact of the workspace, or the call changes nothing. */
-async function assertContactsExist(ctx: Ctx, caller: Caller, contactIds: string[]) {
+/** Every id must be a contact of the list's workspace, or the call changes nothing. */
+async function assertContactsExist(ctx: Ctx, workspaceId: string, contactIds: string[]) {
   const found = await ctx.db
     .select({ id: contacts.id })
     .from(contacts)
-    .where(and(eq(contacts.workspaceId, caller.workspaceId), inArray(contacts.id, contactIds)));
+    .where(and(eq(contacts.workspaceId, workspaceId), inArray(contacts.id, contactIds)));
   const known = new Set(found.map((c) => c.id));
   const index = contactIds.findIndex((id) => !known.has(id));
   if (index >= 0) throw notFound("contact_not_found", `No contact ${contactIds[index]}.`, `contact_ids.${index}`);
@@ -32,14 +32,15 @@ async function memberCount(ctx: Ctx, listId: string): Promise<number> {
 }
 
 /** Idempotent: contacts already on the list count under `alreadyMembers` and do not fail the call. */
-export async function addListMembers(ctx: Ctx, caller: Caller, listId: string, contactIds: string[]) {
+export async function addListMembers(ctx: Ctx, actor: Actor, listId: string, contactIds: string[]) {
   const ids = [...new Set(contactIds)];
   return withTransaction(ctx, async (tx) => {
-    await lockListForCaller(tx, caller, listId);
-    await assertContactsExist(tx, caller, ids);
+    // The list's workspace, not the actor's: a system actor reaching across workspaces has none.
+    const { workspaceId } = await lockListForActor(tx, actor, listId);
+    await assertContactsExist(tx, workspaceId, ids);
     const inserted = await tx.db
       .insert(listMembers)
-      .values(ids.map((contactId) => ({ listId, contactId, workspaceId: caller.workspaceId, addedAt: tx.clock.now() })))
+      .values(ids.map((contactId) => ({ listId, contactId, workspaceId, addedAt: tx.clock.now() })))
       .onConflictDoNothing()
       .returning({ contactId: listMembers.contactId });
     return { added: inserted.length, alreadyMembers: ids.length - inserted.length, memberCount: await memberCount(tx, listId) };
@@ -47,11 +48,11 @@ export async function addListMembers(ctx: Ctx, caller: Caller, listId: string, c
 }
 
 /** Removing from a list never unsubscribes anyone: consent lives on topics. */
-export async function removeListMembers(ctx: Ctx, caller: Caller, listId: string, contactIds: string[]) {
+export async function removeListMembers(ctx: Ctx, actor: Actor, listId: string, contactIds: string[]) {
   const ids = [...new Set(contactIds)];
   return withTransaction(ctx, async (tx) => {
-    await lockListForCaller(tx, caller, listId);
-    await assertContactsExist(tx, caller, ids);
+    const { workspaceId } = await lockListForActor(tx, actor, listId);
+    await assertContactsExist(tx, workspaceId, ids);
     const removed = await tx.db
       .delete(listMembers)
       .where(and(eq(listMembers.listId, listId), inArray(listMembers.contactId, ids)))

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { extractLinks, listMailbox } from "./list-mailbox";
@@ -26,7 +27,7 @@ describe("local mailbox", () => {
     await transport.send(ctx, mail(workspaceId, "k1", "first@example.com"));
     clock.advance(1000);
     await transport.send(ctx, mail(workspaceId, "k2", "second@example.com"));
-    const messages = await listMailbox(ctx, { workspaceId });
+    const messages = await listMailbox(ctx, systemActor("test", workspaceId));
     expect(messages.map((m) => m.subject)).toEqual(["Message k2", "Message k1"]);
     const [latest] = messages;
     expect(latest).toMatchObject({ to: "second@example.com", from: "news@brand.example", text: expect.stringContaining("text-link") });
@@ -40,8 +41,8 @@ describe("local mailbox", () => {
     const b = await seedWorkspace(ctx);
     await localTransport().send(ctx, mail(a.workspaceId, "ka", "Reader@Example.com".toLowerCase()));
     await localTransport().send(ctx, mail(b.workspaceId, "kb", "reader@example.com"));
-    expect((await listMailbox(ctx, { to: "READER@example.com" })).map((m) => m.subject).sort()).toEqual(["Message ka", "Message kb"]);
-    expect((await listMailbox(ctx, { workspaceId: b.workspaceId })).map((m) => m.subject)).toEqual(["Message kb"]);
+    expect((await listMailbox(ctx, systemActor("test"), { to: "READER@example.com" })).map((m) => m.subject).sort()).toEqual(["Message ka", "Message kb"]);
+    expect((await listMailbox(ctx, systemActor("test", b.workspaceId))).map((m) => m.subject)).toEqual(["Message kb"]);
   });
 
   it("takes links from the text part when there is no HTML", () => {

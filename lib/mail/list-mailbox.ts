@@ -1,5 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { simpleParser } from "mailparser";
+import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { mailMessages } from "@/lib/db/schema";
 import { normalizeEmail } from "@/lib/contacts/email-address";
@@ -17,15 +18,18 @@ export interface MailboxMessage {
   sentAt: Date;
 }
 
-/** Newest first: what the local transport stored, parsed back from its raw bytes. */
-export async function listMailbox(ctx: Ctx, filters: { to?: string; workspaceId?: string; limit?: number } = {}): Promise<MailboxMessage[]> {
+/**
+ * Newest first: what the local transport stored for the actor's workspace, parsed back from its
+ * raw bytes. Mail stored without a workspace is seen only by a system actor across workspaces.
+ */
+export async function listMailbox(ctx: Ctx, actor: Actor, filters: { to?: string; limit?: number } = {}): Promise<MailboxMessage[]> {
   const rows = await ctx.db
     .select()
     .from(mailMessages)
     .where(
       and(
         filters.to ? eq(mailMessages.toAddress, normalizeEmail(filters.to)) : undefined,
-        filters.workspaceId ? eq(mailMessages.workspaceId, filters.workspaceId) : undefined,
+        inActorWorkspace(actor, mailMessages.workspaceId),
       ),
     )
     .orderBy(desc(mailMessages.id))

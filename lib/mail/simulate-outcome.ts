@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { mailMessages } from "@/lib/db/schema";
 import { applyDeliveryOutcome, type DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
@@ -7,17 +8,17 @@ import { notFound } from "@/lib/errors";
 
 /**
  * The local mailbox stands in for a provider: its buttons (and `mailbox:event`)
- * report what a real provider would, through the same code path.
+ * report what a real provider would, through the same code path. A message of
+ * another workspace than the actor's is not found.
  */
 export async function simulateOutcome(
   ctx: Ctx,
+  actor: Actor,
   messageId: string,
   outcome: DeliveryOutcome,
-  /** From the dashboard: a message of another workspace is not found. */
-  workspaceId?: string,
 ): Promise<{ workspaceId: string | null; suppressed: boolean }> {
-  const [message] = await ctx.db.select().from(mailMessages).where(eq(mailMessages.id, messageId));
-  if (!message || (workspaceId && message.workspaceId !== workspaceId)) throw notFound("message_not_found", `No message ${messageId} in the local mailbox.`);
+  const [message] = await ctx.db.select().from(mailMessages).where(and(eq(mailMessages.id, messageId), inActorWorkspace(actor, mailMessages.workspaceId)));
+  if (!message) throw notFound("message_not_found", `No message ${messageId} in the local mailbox.`);
   if (!message.workspaceId) return { workspaceId: null, suppressed: false };
   // Campaign mail is keyed by its send id: the outcome is the send's, with its email.* event.
   const recorded = await recordProviderEvent(ctx, { ...outcome, sendId: message.idempotencyKey, occurredAt: ctx.clock.now() });

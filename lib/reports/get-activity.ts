@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Caller } from "@/lib/caller";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { bucketStarts, rollupCoverage, type Interval } from "./report-window";
 
@@ -17,9 +17,10 @@ export type ActivityRow = { period_start: string } & ActivityCounts;
  */
 export async function getActivity(
   ctx: Ctx,
-  caller: Pick<Caller, "workspaceId" | "brandId">,
+  actor: Actor,
   window: { from: Date; to: Date; interval: Interval },
 ): Promise<{ rows: ActivityRow[]; totals: ActivityCounts }> {
+  const workspaceId = requireActorWorkspace(actor);
   const starts = bucketStarts(window.from, window.to, window.interval);
   const ranges = rollupCoverage(window.from, window.to).map(
     (r) => sql`(grain = ${r.grain} and bucket_at >= ${r.lo.toISOString()} and bucket_at < ${r.hi.toISOString()})`,
@@ -29,8 +30,8 @@ export async function getActivity(
            sum(contacts_added) as contacts_added, sum(unsubscribes) as unsubscribes, sum(campaigns_sent) as campaigns_sent,
            sum(opens) as opens, sum(clicks) as clicks
     from report_activity
-    where workspace_id = ${caller.workspaceId}
-      ${caller.brandId ? sql`and brand_id in (${caller.brandId}, '')` : sql``}
+    where workspace_id = ${workspaceId}
+      ${actor.brandId ? sql`and brand_id in (${actor.brandId}, '')` : sql``}
       and (${sql.join(ranges, sql` or `)})
     group by 1`);
   const byStart = new Map(found.map((row) => [Number(row.start_ms), row]));

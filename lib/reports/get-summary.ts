@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Caller } from "@/lib/caller";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP } from "@/lib/db/client";
 
@@ -17,7 +17,8 @@ export interface Summary {
  * Contacts belong to the workspace, not to a brand, so a brand-scoped key sees
  * the workspace's contact buckets; the send allowance is always workspace-wide.
  */
-export async function getSummary(ctx: Ctx, caller: Pick<Caller, "workspaceId" | "brandId">): Promise<Summary> {
+export async function getSummary(ctx: Ctx, actor: Actor): Promise<Summary> {
+  const workspaceId = requireActorWorkspace(actor);
   const [row] = await ctx.db.execute<Record<string, string | number | null>>(sql`
     select w.contacts_total, w.contacts_unsubscribed, w.contacts_bounced, w.contacts_complained,
            b.*, bl.sends_used, to_char(bl.period_started_at at time zone 'UTC', ${sql.raw(ISO_TIMESTAMP)}) as period_started_at
@@ -28,9 +29,9 @@ export async function getSummary(ctx: Ctx, caller: Pick<Caller, "workspaceId" | 
              coalesce(sum(campaigns_sent), 0) as campaigns_sent, coalesce(sum(campaigns_scheduled), 0) as campaigns_scheduled,
              coalesce(sum(campaigns_draft), 0) as campaigns_draft, coalesce(sum(campaigns_sending), 0) as campaigns_sending
       from report_brand_counters
-      where workspace_id = ${caller.workspaceId} ${caller.brandId ? sql`and brand_id = ${caller.brandId}` : sql``}) b
+      where workspace_id = ${workspaceId} ${actor.brandId ? sql`and brand_id = ${actor.brandId}` : sql``}) b
     left join workspace_billing bl on bl.workspace_id = w.workspace_id
-    where w.workspace_id = ${caller.workspaceId}`);
+    where w.workspace_id = ${workspaceId}`);
   const n = (key: string) => Number(row?.[key] ?? 0);
   const total = n("contacts_total");
   const [unsubscribed, bounced, complained] = [n("contacts_unsubscribed"), n("contacts_bounced"), n("contacts_complained")];

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Caller } from "@/lib/caller";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP } from "@/lib/db/client";
 
@@ -24,26 +24,27 @@ const COUNTS = ["recipients", "accepted", "delivered", "opened", "clicked", "bou
 
 /**
  * Campaigns whose dispatch started (drafts and scheduled ones have no send
- * time and are absent), newest send first, in the caller's scope, with the
+ * time and are absent), newest send first, in the actor's scope, with the
  * maintained counters. Keyset on (sent_at, id): the anchor is the id of the
  * previous page's last row. One more row than asked tells whether more follow.
  */
 export async function listCampaignReport(
   ctx: Ctx,
-  caller: Pick<Caller, "workspaceId" | "brandId">,
+  actor: Actor,
   window: { from?: Date; to?: Date },
   page: { limit: number; afterId: string | null },
 ): Promise<CampaignReportRow[]> {
+  const workspaceId = requireActorWorkspace(actor);
   const rows = await ctx.db.execute<Record<string, string>>(sql`
     select c.id, c.name, c.subject, to_char(c.sent_at at time zone 'UTC', ${sql.raw(ISO_TIMESTAMP)}) as "sentAt",
            k.recipients, k.accepted, k.delivered, k.opened, k.clicked, k.bounced, k.complained, k.unsubscribed, k.failed + k.skipped as failed
     from campaigns c
     join report_campaign_counters k on k.campaign_id = c.id
-    where c.workspace_id = ${caller.workspaceId} and c.sent_at is not null
-      ${caller.brandId ? sql`and c.brand_id = ${caller.brandId}` : sql``}
+    where c.workspace_id = ${workspaceId} and c.sent_at is not null
+      ${actor.brandId ? sql`and c.brand_id = ${actor.brandId}` : sql``}
       ${window.from ? sql`and c.sent_at >= ${window.from.toISOString()}` : sql``}
       ${window.to ? sql`and c.sent_at < ${window.to.toISOString()}` : sql``}
-      ${page.afterId ? sql`and (c.sent_at, c.id) < (select a.sent_at, a.id from campaigns a where a.id = ${page.afterId} and a.workspace_id = ${caller.workspaceId})` : sql``}
+      ${page.afterId ? sql`and (c.sent_at, c.id) < (select a.sent_at, a.id from campaigns a where a.id = ${page.afterId} and a.workspace_id = ${workspaceId})` : sql``}
     order by c.sent_at desc, c.id desc
     limit ${page.limit + 1}`);
   return rows.map((row) => ({

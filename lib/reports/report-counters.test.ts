@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { apiKeyActor, systemActor } from "@/lib/actor";
 import { deleteSuppression } from "@/lib/suppressions/delete-suppression";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { unsubscribe } from "@/lib/consent/unsubscribe";
@@ -34,12 +35,12 @@ describe("report counters maintained as changes happen", () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     const other = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
-    const { listId } = await createList(ctx, { workspaceId, brandId, name: "VIP" });
-    const caller = { workspaceId, brandId: null, mode: "test" as const };
+    const { listId } = await createList(ctx, systemActor("test", workspaceId), { brandId, name: "VIP" });
+    const actor = apiKeyActor({ keyId: "key_test", workspaceId, brandId: null, mode: "test" });
     const { campaignId, sendIds, contactIds } = await seedSentCampaign(ctx, { workspaceId, brandId, topicId, emails: ["a@example.com", "b@example.com", "c@example.com", "d@example.com"] });
-    await addListMembers(ctx, caller, listId, Object.values(contactIds));
-    await removeListMembers(ctx, caller, listId, [contactIds["d@example.com"]!]);
-    await upsertContact(ctx, caller, { email: "e@example.com", topicIds: [other] });
+    await addListMembers(ctx, actor, listId, Object.values(contactIds));
+    await removeListMembers(ctx, actor, listId, [contactIds["d@example.com"]!]);
+    await upsertContact(ctx, actor, { email: "e@example.com", topicIds: [other] });
     clock.advance(60_000);
     await recordProviderEvent(ctx, { type: "delivered", sendId: sendIds["a@example.com"], occurredAt: clock.now() });
     await recordProviderEvent(ctx, { type: "bounced", bounceType: "permanent", sendId: sendIds["b@example.com"], occurredAt: clock.now() });
@@ -49,9 +50,9 @@ describe("report counters maintained as changes happen", () => {
     await recordClick(ctx, sendIds["a@example.com"]!, { url: "https://x.test", country: null, deviceType: null, client: null });
     await unsubscribe(ctx, { contactId: contactIds["d@example.com"]!, scope: "topic", topicId, campaignId, sendId: sendIds["d@example.com"] });
     await optOut(ctx, contactIds["a@example.com"]!, "all");
-    const { suppression } = await createSuppression(ctx, caller, { email: "e@example.com" });
-    await deleteSuppression(ctx, caller, suppression.id);
-    await archiveTopic(ctx, other);
+    const { suppression } = await createSuppression(ctx, actor, { email: "e@example.com" });
+    await deleteSuppression(ctx, actor, suppression.id);
+    await archiveTopic(ctx, actor, other);
     await foldEngagement(ctx);
 
     const maintained = await snapshot(workspaceId);
@@ -68,14 +69,14 @@ describe("report counters maintained as changes happen", () => {
   it("each contact's maintained status is the one CONTACT_STATUS_SQL derives", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
-    const caller = { workspaceId, brandId: null, mode: "live" as const };
+    const actor = systemActor("test", workspaceId);
     const ids: string[] = [];
     for (const email of ["s@example.com", "u@example.com", "b@example.com", "c@example.com", "t@example.com"]) {
-      ids.push((await upsertContact(ctx, caller, { email, topicIds: [topicId] })).contact.id);
+      ids.push((await upsertContact(ctx, actor, { email, topicIds: [topicId] })).contact.id);
     }
     await optOut(ctx, ids[1]!, "all");
-    await createSuppression(ctx, caller, { email: "b@example.com" }, "bounce");
-    await createSuppression(ctx, caller, { email: "c@example.com" }, "complaint");
+    await createSuppression(ctx, actor, { email: "b@example.com" }, "bounce");
+    await createSuppression(ctx, actor, { email: "c@example.com" }, "complaint");
     await optOut(ctx, ids[4]!, topicId);
     const rows = await ctx.db.execute<{ derived: string; kept: string }>(
       sql`select ${sql.raw(CONTACT_STATUS_SQL)} as derived, r.status as kept from contacts join report_contact_statuses r on r.contact_id = contacts.id where contacts.workspace_id = ${workspaceId}`,

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { Caller } from "@/lib/caller";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 
 /**
- * The versions the report figures of a caller's scope are made of: each
+ * The versions the report figures of an actor's scope are made of: each
  * counter row carries a version bumped in the same statement that changes
  * its figures (drizzle/0009_reports_triggers.sql), so an ETag made of them
  * moves when the figures move. One indexed read; read before the figures, so
@@ -21,7 +21,8 @@ export interface ReportVersions {
   periodStartedAt: string;
 }
 
-export async function readReportVersions(ctx: Ctx, caller: Pick<Caller, "workspaceId" | "brandId">): Promise<ReportVersions> {
+export async function readReportVersions(ctx: Ctx, actor: Actor): Promise<ReportVersions> {
+  const workspaceId = requireActorWorkspace(actor);
   const [row] = await ctx.db.execute<Record<keyof ReportVersions, string | number>>(sql`
     select w.version as workspace, w.activity_version as "workspaceActivity",
            b.brands, b."brandCampaigns", b."brandActivity", b."brandCount",
@@ -31,10 +32,10 @@ export async function readReportVersions(ctx: Ctx, caller: Pick<Caller, "workspa
       select coalesce(sum(version), 0) as brands, coalesce(sum(campaigns_version), 0) as "brandCampaigns",
              coalesce(sum(activity_version), 0) as "brandActivity", count(*) as "brandCount"
       from report_brand_counters
-      where workspace_id = ${caller.workspaceId} ${caller.brandId ? sql`and brand_id = ${caller.brandId}` : sql``}) b
+      where workspace_id = ${workspaceId} ${actor.brandId ? sql`and brand_id = ${actor.brandId}` : sql``}) b
     left join workspace_billing bl on bl.workspace_id = w.workspace_id
-    where w.workspace_id = ${caller.workspaceId}`);
-  if (!row) throw new Error(`no report counters for workspace ${caller.workspaceId}`);
+    where w.workspace_id = ${workspaceId}`);
+  if (!row) throw new Error(`no report counters for workspace ${workspaceId}`);
   return {
     workspace: Number(row.workspace),
     workspaceActivity: Number(row.workspaceActivity),

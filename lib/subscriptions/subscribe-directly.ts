@@ -1,30 +1,37 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { Caller } from "@/lib/caller";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { subscriptions, type SubscriptionSource } from "@/lib/db/schema";
+import { notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
-import type { TopicRow } from "@/lib/topics/get-topic-for-caller";
+import type { TopicRow } from "@/lib/topics/get-topic-for-actor";
 
 /**
- * Subscribes a contact to topics without a confirmation mail: the caller
+ * Subscribes a contact to topics without a confirmation mail: the actor
  * asserts consent. New and pending subscriptions become subscribed and fire
  * `contact.subscribed`; subscribed ones are left alone. Unsubscribed ones are
- * never touched here: callers refuse or skip them before calling.
+ * never touched here: callers refuse or skip them before calling. The contact
+ * and topics must be of the actor's workspace.
  */
 export async function subscribeDirectly(
   ctx: Ctx,
-  caller: Caller,
-  contact: { id: string; email: string },
+  actor: Actor,
+  contact: { id: string; email: string; workspaceId: string },
   topics: TopicRow[],
   source: SubscriptionSource,
 ): Promise<string[]> {
+  const workspaceId = requireActorWorkspace(actor);
+  // The callers looked these up for the actor; checked again because a foreign row here would write a subscription across workspaces.
+  if (contact.workspaceId !== workspaceId) throw notFound("contact_not_found", `No contact ${contact.id}.`);
+  const foreign = topics.find((t) => t.workspaceId !== workspaceId);
+  if (foreign) throw notFound("topic_not_found", `No topic ${foreign.id}.`);
   if (topics.length === 0) return [];
   const now = ctx.clock.now();
   const topicIds = topics.map((t) => t.id);
   await ctx.db
     .insert(subscriptions)
-    .values(topics.map((t) => ({ id: newId("sub"), workspaceId: caller.workspaceId, contactId: contact.id, topicId: t.id, state: "pending" as const, createdAt: now, updatedAt: now })))
+    .values(topics.map((t) => ({ id: newId("sub"), workspaceId, contactId: contact.id, topicId: t.id, state: "pending" as const, createdAt: now, updatedAt: now })))
     .onConflictDoNothing();
   const changed = await ctx.db
     .update(subscriptions)
@@ -33,7 +40,7 @@ export async function subscribeDirectly(
     .returning({ topicId: subscriptions.topicId });
   for (const { topicId } of changed) {
     const topic = topics.find((t) => t.id === topicId)!;
-    await recordEvent(ctx, caller, "contact.subscribed", {
+    await recordEvent(ctx, actor, "contact.subscribed", {
       contact_id: contact.id,
       email: contact.email,
       topic_id: topic.id,

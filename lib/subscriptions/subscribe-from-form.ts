@@ -1,12 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Caller } from "@/lib/caller";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { confirmationRequests, contacts, subscriptions } from "@/lib/db/schema";
 import { validateAttributes } from "@/lib/contacts/attributes";
 import { lockOrCreateContact } from "@/lib/contacts/lock-contact";
 import { mergeContactFields } from "@/lib/contacts/merge-contact-fields";
 import { newId } from "@/lib/ids";
-import { getTopicForCaller } from "@/lib/topics/get-topic-for-caller";
+import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
 import { emitConfirmationRequested, recordConfirmationRequest } from "@/lib/consent/record-confirmation-request";
 import { subscribeDirectly } from "./subscribe-directly";
 
@@ -31,16 +31,17 @@ export type FormAnswer = "confirmation_sent" | "subscribed";
  * confirmation request (mailed by the confirmation workflow, which applies
  * the de-duplication windows); other topics subscribe at once.
  */
-export async function subscribeFromForm(ctx: Ctx, caller: Caller, submission: FormSubmission): Promise<FormAnswer> {
+export async function subscribeFromForm(ctx: Ctx, actor: Actor, submission: FormSubmission): Promise<FormAnswer> {
+  const workspaceId = requireActorWorkspace(actor);
   return withTransaction(ctx, async (tx) => {
-    const topic = await getTopicForCaller(tx, caller, submission.topicId);
+    const topic = await getTopicForActor(tx, actor, submission.topicId);
     const answer: FormAnswer = topic.requiresConfirmation ? "confirmation_sent" : "subscribed";
     if (submission.website) return answer;
-    const attributes = await validateAttributes(tx, caller.workspaceId, submission.attributes ?? {});
+    const attributes = await validateAttributes(tx, workspaceId, submission.attributes ?? {});
 
     const incoming = { firstName: submission.firstName, lastName: submission.lastName, attributes };
     const initial = mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, incoming);
-    const { contact, created } = await lockOrCreateContact(tx, caller.workspaceId, submission.email, initial);
+    const { contact, created } = await lockOrCreateContact(tx, workspaceId, submission.email, initial);
     if (contact.optedOutAt) return answer;
 
     // A contact made just now has no subscriptions: skip the look-up (this is the form's common path).
@@ -59,25 +60,25 @@ export async function subscribeFromForm(ctx: Ctx, caller: Caller, submission: Fo
     }
 
     if (!topic.requiresConfirmation) {
-      await subscribeDirectly(tx, caller, contact, [topic], "api");
+      await subscribeDirectly(tx, actor, contact, [topic], "api");
       return answer;
     }
     const now = tx.clock.now();
-    const live = caller.mode === "live"; // test keys write the audience but mail nothing
+    const live = actor.mode === "live"; // test keys write the audience but mail nothing
     if (existing) {
-      if (live) await recordConfirmationRequest(tx, { workspaceId: caller.workspaceId, subscriptionId: existing.id, email: contact.email });
+      if (live) await recordConfirmationRequest(tx, { workspaceId, subscriptionId: existing.id, email: contact.email });
       return answer;
     }
     const requestId = newId("cfr");
     const subscriptionId = newId("sub");
     const insertPending = sql`insert into ${subscriptions} (id, workspace_id, contact_id, topic_id, state, created_at, updated_at)
-      values (${subscriptionId}, ${caller.workspaceId}, ${contact.id}, ${topic.id}, 'pending', ${now.toISOString()}, ${now.toISOString()})`;
+      values (${subscriptionId}, ${workspaceId}, ${contact.id}, ${topic.id}, 'pending', ${now.toISOString()}, ${now.toISOString()})`;
     // The pending subscription and its confirmation request in one statement: this is the form's common path.
     await tx.db.execute(
       live
         ? sql`with pending as (${insertPending} returning id)
               insert into ${confirmationRequests} (id, workspace_id, subscription_id, email, requested_at)
-              select ${requestId}, ${caller.workspaceId}, pending.id, ${contact.email}, ${now.toISOString()} from pending`
+              select ${requestId}, ${workspaceId}, pending.id, ${contact.email}, ${now.toISOString()} from pending`
         : insertPending,
     );
     if (live) await emitConfirmationRequested(tx, requestId);

@@ -1,10 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import type { Caller } from "@/lib/caller";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { suppressions, type SuppressionReason } from "@/lib/db/schema";
+import { validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import type { SuppressionRow } from "./suppression-view";
 
+/** As parsed by createSuppressionSchema (suppression-schemas.ts): normalised, one of the two. */
 export interface SuppressionTarget {
   email?: string;
   domain?: string;
@@ -12,21 +14,24 @@ export interface SuppressionTarget {
 }
 
 /**
- * Blocks an address, or every address at a domain (now and later). Blocking
- * what is already blocked returns the existing row unchanged.
+ * Blocks an address, or every address at a domain (now and later), in the
+ * actor's workspace. Blocking what is already blocked returns the existing
+ * row unchanged.
  */
 export async function createSuppression(
   ctx: Ctx,
-  caller: Pick<Caller, "workspaceId">,
+  actor: Actor,
   target: SuppressionTarget,
   reason: SuppressionReason = "manual",
 ): Promise<{ suppression: SuppressionRow; created: boolean }> {
+  if ((target.email === undefined) === (target.domain === undefined)) throw validationFailed(target.domain ? "domain" : "email", "Give one of `email` or `domain`.");
+  const workspaceId = requireActorWorkspace(actor);
   return withTransaction(ctx, async (tx) => {
     const [inserted] = await tx.db
       .insert(suppressions)
       .values({
         id: newId("sup"),
-        workspaceId: caller.workspaceId,
+        workspaceId,
         email: target.email ?? null,
         domain: target.domain ?? null,
         reason,
@@ -41,7 +46,7 @@ export async function createSuppression(
       .from(suppressions)
       .where(
         and(
-          eq(suppressions.workspaceId, caller.workspaceId),
+          eq(suppressions.workspaceId, workspaceId),
           target.email ? eq(suppressions.email, target.email) : eq(suppressions.domain, target.domain!),
         ),
       );

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { systemActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
@@ -12,8 +13,9 @@ export async function seedAcceptedSend(ctx: Ctx, email = "recipient@example.com"
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   await approveWorkspace(ctx, workspaceId);
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
-  const { contact } = await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email, firstName: "R", topicIds: [topicId] });
-  const { campaignId } = await createCampaign(ctx, { workspaceId, brandId, topicId, name: "Launch", subject: "Hi", html: "<p>Hi</p>" });
+  const actor = systemActor("test", workspaceId);
+  const { contact } = await upsertContact(ctx, actor, { email, firstName: "R", topicIds: [topicId] });
+  const { campaignId } = await createCampaign(ctx, actor, { brandId, topicId, name: "Launch", subject: "Hi", html: "<p>Hi</p>" });
   await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
   await snapshotAudience(ctx, campaignId);
   const [send] = await ctx.db

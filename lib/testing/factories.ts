@@ -1,6 +1,8 @@
 import { and, eq } from "drizzle-orm";
+import { systemActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { contacts, subscriptions, workspaceBilling, type BillingStage } from "@/lib/db/schema";
+import type { CreateApiKeyInput } from "@/lib/api-keys/api-key-schemas";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { createBrand } from "@/lib/brands/create-brand";
 import { createTopic } from "@/lib/topics/create-topic";
@@ -13,8 +15,7 @@ const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 export async function seedWorkspace(ctx: Ctx, opts: { ownerEmail?: string } = {}) {
   const tag = unique();
   const { workspaceId, ownerUserId } = await createWorkspace(ctx, { name: `Workspace ${tag}`, ownerEmail: opts.ownerEmail ?? `owner-${tag}@example.com` });
-  const { brandId } = await createBrand(ctx, {
-    workspaceId,
+  const { brandId } = await createBrand(ctx, systemActor("test", workspaceId), {
     name: `Brand ${tag}`,
     legalName: `Brand ${tag} Ltd`,
     postalAddress: "1 Main Street, Springfield",
@@ -25,12 +26,12 @@ export async function seedWorkspace(ctx: Ctx, opts: { ownerEmail?: string } = {}
 }
 
 export async function seedTopic(ctx: Ctx, workspaceId: string, brandId: string, opts: { requiresConfirmation?: boolean } = {}) {
-  const { topicId } = await createTopic(ctx, { workspaceId, brandId, name: `Topic ${unique()}`, requiresConfirmation: opts.requiresConfirmation ?? true });
+  const { topicId } = await createTopic(ctx, systemActor("test", workspaceId), { brandId, name: `Topic ${unique()}`, requiresConfirmation: opts.requiresConfirmation ?? true });
   return topicId;
 }
 
-export async function seedKey(ctx: Ctx, workspaceId: string, opts: Partial<Parameters<typeof createApiKey>[1]> = {}) {
-  return createApiKey(ctx, { workspaceId, kind: "secret", environment: "live", ...opts });
+export async function seedKey(ctx: Ctx, workspaceId: string, opts: Partial<CreateApiKeyInput> = {}) {
+  return createApiKey(ctx, systemActor("test", workspaceId), { kind: "secret", environment: "live", ...opts });
 }
 
 /** Until the consent pages exist, an opt-out is written directly: subscription unsubscribed, or everything. */

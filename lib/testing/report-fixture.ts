@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { systemActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
@@ -15,11 +16,11 @@ export async function seedSentCampaign(
   ctx: Ctx,
   opts: { workspaceId: string; brandId: string; topicId: string; name?: string; subject?: string; emails: string[] },
 ) {
+  const actor = systemActor("test", opts.workspaceId);
   for (const email of opts.emails) {
-    await upsertContact(ctx, { workspaceId: opts.workspaceId, brandId: null, mode: "live" }, { email, topicIds: [opts.topicId] });
+    await upsertContact(ctx, actor, { email, topicIds: [opts.topicId] });
   }
-  const { campaignId } = await createCampaign(ctx, {
-    workspaceId: opts.workspaceId,
+  const { campaignId } = await createCampaign(ctx, actor, {
     brandId: opts.brandId,
     topicId: opts.topicId,
     name: opts.name ?? "Launch",

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
-import type { Caller } from "@/lib/caller";
+import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { subscriptions, topics } from "@/lib/db/schema";
 
@@ -14,7 +14,7 @@ export interface TopicView {
 }
 
 /** Live topics, newest first; a brand-locked key sees its brand's only. Counts confirmed subscribers only. */
-export async function listTopics(ctx: Ctx, caller: Caller, page: { limit: number; afterId: string | null }): Promise<TopicView[]> {
+export async function listTopics(ctx: Ctx, actor: Actor, page: { limit: number; afterId: string | null }): Promise<TopicView[]> {
   return ctx.db
     .select({
       id: topics.id,
@@ -28,9 +28,9 @@ export async function listTopics(ctx: Ctx, caller: Caller, page: { limit: number
     .from(topics)
     .where(
       and(
-        eq(topics.workspaceId, caller.workspaceId),
+        inActorWorkspace(actor, topics.workspaceId),
         isNull(topics.archivedAt),
-        caller.brandId ? eq(topics.brandId, caller.brandId) : undefined,
+        actor.brandId ? eq(topics.brandId, actor.brandId) : undefined,
         page.afterId ? lt(topics.id, page.afterId) : undefined,
       ),
     )

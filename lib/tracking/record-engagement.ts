@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
 import { emailEventBase } from "@/lib/events/email-event-base";
@@ -25,7 +26,7 @@ export async function recordOpen(ctx: Ctx, sendId: string, details: { country: s
     if (!row) return;
     const now = tx.clock.now();
     if (!row.send.openedAt) await tx.db.update(sends).set({ openedAt: now }).where(eq(sends.id, sendId));
-    await recordEvent(tx, { workspaceId: row.send.workspaceId, mode: "live" }, "email.opened", { ...base(row, now), country: details.country }, now);
+    await recordEvent(tx, systemActor("tracking:open", row.send.workspaceId), "email.opened", { ...base(row, now), country: details.country }, now);
   });
 }
 
@@ -36,7 +37,7 @@ export async function recordClick(ctx: Ctx, sendId: string, details: { url: stri
     if (!row) return;
     const now = tx.clock.now();
     if (!row.send.clickedAt) await tx.db.update(sends).set({ clickedAt: now }).where(eq(sends.id, sendId));
-    await recordEvent(tx, { workspaceId: row.send.workspaceId, mode: "live" }, "email.clicked", {
+    await recordEvent(tx, systemActor("tracking:click", row.send.workspaceId), "email.clicked", {
       ...base(row, now),
       url: details.url,
       country: details.country,

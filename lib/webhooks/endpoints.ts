@@ -1,11 +1,14 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints, workspaces } from "@/lib/db/schema";
 import { ApiError, notFound, validationFailed } from "@/lib/errors";
 import { EVENT_TYPES, type EventType } from "@/lib/events/record-event";
 import { newId, randomBase62 } from "@/lib/ids";
+import { parseInput } from "@/lib/validation/parse-input";
 import { requestDeliveryRuns } from "./queue-deliveries";
 import { checkTargetUrl, TargetRefusedError } from "./target-address";
+import { createEndpointSchema, type CreateEndpointInput } from "./webhook-schemas";
 
 type Endpoint = typeof webhookEndpoints.$inferSelect;
 
@@ -14,40 +17,39 @@ function newSigningSecret(): string {
   return `whsec_${randomBase62(40)}`;
 }
 
-/** With a workspace id, an endpoint of another workspace is not found. */
-export async function getEndpointOrThrow(ctx: Ctx, endpointId: string, workspaceId?: string): Promise<Endpoint> {
+/** An endpoint of another workspace than the actor's is not found. */
+export async function getEndpointOrThrow(ctx: Ctx, actor: Actor, endpointId: string): Promise<Endpoint> {
   const [endpoint] = await ctx.db
     .select()
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, endpointId), workspaceId ? eq(webhookEndpoints.workspaceId, workspaceId) : undefined));
+    .where(and(eq(webhookEndpoints.id, endpointId), inActorWorkspace(actor, webhookEndpoints.workspaceId)));
   if (!endpoint) throw notFound("webhook_endpoint_not_found", `No webhook endpoint ${endpointId}.`, "endpoint");
   return endpoint;
 }
 
-/** Registers an endpoint. No event types means every event; the target is checked before anything is stored. */
-export async function createEndpoint(
-  ctx: Ctx,
-  input: { workspaceId: string; url: string; eventTypes: string[] },
-): Promise<{ endpointId: string; secret: string }> {
-  const unknown = input.eventTypes.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+/** Registers an endpoint in the actor's workspace. No event types means every event; the target is checked before anything is stored. */
+export async function createEndpoint(ctx: Ctx, actor: Actor, input: CreateEndpointInput): Promise<{ endpointId: string; secret: string }> {
+  const values = parseInput(createEndpointSchema, input);
+  const workspaceId = requireActorWorkspace(actor);
+  const unknown = values.eventTypes.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown) throw validationFailed("event", `Unknown event type ${unknown}; known types: ${EVENT_TYPES.join(", ")}.`);
   let url: URL;
   try {
-    url = await checkTargetUrl(input.url);
+    url = await checkTargetUrl(values.url);
   } catch (error) {
     if (error instanceof TargetRefusedError) throw new ApiError({ type: "invalid_request_error", code: "webhook_target_refused", message: error.message, param: "url" });
     throw error;
   }
-  const [workspace] = await ctx.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, input.workspaceId));
-  if (!workspace) throw notFound("workspace_not_found", `No workspace ${input.workspaceId}.`, "workspace");
+  const [workspace] = await ctx.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId));
+  if (!workspace) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`, "workspace");
   const endpointId = newId("wh");
   const secret = newSigningSecret();
   const now = ctx.clock.now();
   await ctx.db.insert(webhookEndpoints).values({
     id: endpointId,
-    workspaceId: input.workspaceId,
+    workspaceId,
     url: url.toString(),
-    eventTypes: [...new Set(input.eventTypes as EventType[])],
+    eventTypes: [...new Set(values.eventTypes as EventType[])],
     signingSecret: secret,
     createdAt: now,
     updatedAt: now,
@@ -60,9 +62,9 @@ export async function createEndpoint(
  * with the new one; deliveries still being retried (they may have failed
  * because the receiver already expects the new secret) are retried now.
  */
-export async function rotateSecret(ctx: Ctx, endpointId: string, workspaceId?: string): Promise<{ secret: string; retried: number }> {
+export async function rotateSecret(ctx: Ctx, actor: Actor, endpointId: string): Promise<{ secret: string; retried: number }> {
   return withTransaction(ctx, async (tx) => {
-    await getEndpointOrThrow(tx, endpointId, workspaceId);
+    await getEndpointOrThrow(tx, actor, endpointId);
     const secret = newSigningSecret();
     const now = tx.clock.now();
     await tx.db.update(webhookEndpoints).set({ signingSecret: secret, secretRotatedAt: now, updatedAt: now }).where(eq(webhookEndpoints.id, endpointId));
@@ -87,8 +89,8 @@ export async function rotateSecret(ctx: Ctx, endpointId: string, workspaceId?: s
  * Turns a disabled endpoint back on (after its receiver was fixed): it gets
  * events recorded from now on; deliveries given up while it was off stay so.
  */
-export async function enableEndpoint(ctx: Ctx, endpointId: string, workspaceId?: string): Promise<Endpoint> {
-  await getEndpointOrThrow(ctx, endpointId, workspaceId);
+export async function enableEndpoint(ctx: Ctx, actor: Actor, endpointId: string): Promise<Endpoint> {
+  await getEndpointOrThrow(ctx, actor, endpointId);
   const [endpoint] = await ctx.db
     .update(webhookEndpoints)
     .set({ enabled: true, disabledAt: null, disabledReason: null, failingSince: null, updatedAt: ctx.clock.now() })
@@ -97,24 +99,27 @@ export async function enableEndpoint(ctx: Ctx, endpointId: string, workspaceId?:
   return endpoint!;
 }
 
-/** A workspace's endpoints, oldest first. */
-export function listEndpoints(ctx: Ctx, workspaceId: string): Promise<Endpoint[]> {
-  return ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.workspaceId, workspaceId)).orderBy(asc(webhookEndpoints.id));
+/** The actor's workspace's endpoints, oldest first. */
+export function listEndpoints(ctx: Ctx, actor: Actor): Promise<Endpoint[]> {
+  return ctx.db.select().from(webhookEndpoints).where(inActorWorkspace(actor, webhookEndpoints.workspaceId)).orderBy(asc(webhookEndpoints.id));
 }
 
 /** Every delivery to an endpoint, oldest first, each with its event type and attempts. */
-export async function listDeliveries(ctx: Ctx, endpointId: string) {
-  const endpoint = await getEndpointOrThrow(ctx, endpointId);
-  return { endpoint, deliveries: await deliveriesOf(ctx, endpointId) };
+export async function listDeliveries(ctx: Ctx, actor: Actor, endpointId: string) {
+  const endpoint = await getEndpointOrThrow(ctx, actor, endpointId);
+  return { endpoint, deliveries: await deliveriesOf(ctx, actor, endpointId) };
 }
 
-/** An endpoint's deliveries with their event type and attempts: all, oldest first, or the newest `limit`. */
-export async function deliveriesOf(ctx: Ctx, endpointId: string, limit?: number) {
+/**
+ * An endpoint's deliveries with their event type and attempts: all, oldest first, or the newest `limit`.
+ * Those of another workspace than the actor's are not there: an endpoint id of another workspace lists nothing.
+ */
+export async function deliveriesOf(ctx: Ctx, actor: Actor, endpointId: string, limit?: number) {
   const query = ctx.db
     .select({ delivery: webhookDeliveries, eventType: events.type })
     .from(webhookDeliveries)
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(eq(webhookDeliveries.endpointId, endpointId))
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), inActorWorkspace(actor, webhookDeliveries.workspaceId)))
     .$dynamic();
   const deliveries = await (limit ? query.orderBy(desc(webhookDeliveries.id)).limit(limit) : query.orderBy(asc(webhookDeliveries.id)));
   const attempts = deliveries.length

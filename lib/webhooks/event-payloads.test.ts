@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
 import { functions } from "@/inngest";
@@ -53,15 +54,15 @@ beforeAll(async () => {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   await approveWorkspace(ctx, workspaceId);
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
-  await createEndpoint(ctx, { workspaceId, url: receiver.url, eventTypes: [] });
-  const caller = { workspaceId, brandId: null, mode: "live" as const };
+  const actor = systemActor("test", workspaceId);
+  await createEndpoint(ctx, actor, { url: receiver.url, eventTypes: [] });
   for (const [name, firstName] of [["alice", "Alice"], ["bob", "Bob"], ["carol", "Carol"], ["dave", undefined]] as const) {
-    ids[name] = (await upsertContact(ctx, caller, { email: `${name}@example.com`, firstName, topicIds: [topicId] })).contact.id;
+    ids[name] = (await upsertContact(ctx, actor, { email: `${name}@example.com`, firstName, topicIds: [topicId] })).contact.id;
   }
-  const content = { workspaceId, brandId, topicId, subject: "Hello {{contact.first_name}}", html: '<p>Hi <a href="https://example.com/offer">offer</a></p>' };
-  const { campaignId } = await createCampaign(ctx, { ...content, name: "Launch" });
+  const content = { brandId, topicId, subject: "Hello {{contact.first_name}}", html: '<p>Hi <a href="https://example.com/offer">offer</a></p>' };
+  const { campaignId } = await createCampaign(ctx, actor, { ...content, name: "Launch" });
   ids.campaign = campaignId;
-  await sendCampaignNow(ctx, workspaceId, campaignId);
+  await sendCampaignNow(ctx, actor, campaignId);
   await executor.runDue(ctx);
   const sendOf = async (name: string) => (await ctx.db.select().from(sends).where(and(eq(sends.campaignId, campaignId), eq(sends.contactId, ids[name]!))))[0]!.id;
   const at = clock.now();
@@ -71,10 +72,10 @@ beforeAll(async () => {
   await recordOpen(ctx, await sendOf("alice"), { country: "DE" });
   await recordClick(ctx, await sendOf("alice"), { url: "https://example.com/offer", country: "DE", deviceType: "desktop", client: "Thunderbird" });
   await unsubscribe(ctx, { contactId: ids.alice!, scope: "topic", topicId, campaignId, sendId: await sendOf("alice") });
-  const second = await createCampaign(ctx, { ...content, subject: "Second", name: "Halted" });
-  await sendCampaignNow(ctx, workspaceId, second.campaignId);
-  await pauseCampaign(ctx, workspaceId, second.campaignId);
-  await cancelCampaign(ctx, workspaceId, second.campaignId);
+  const second = await createCampaign(ctx, actor, { ...content, subject: "Second", name: "Halted" });
+  await sendCampaignNow(ctx, actor, second.campaignId);
+  await pauseCampaign(ctx, actor, second.campaignId);
+  await cancelCampaign(ctx, actor, second.campaignId);
   await executor.runDue(ctx);
   for (const { body } of receiver.received) byType.set(body.type, [...(byType.get(body.type) ?? []), body]);
 });

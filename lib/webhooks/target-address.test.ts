@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
 import { functions } from "@/inngest";
@@ -19,7 +20,7 @@ afterEach(() => {
 
 async function register(url: string) {
   const { workspaceId } = await seedWorkspace(ctx);
-  return createEndpoint(ctx, { workspaceId, url, eventTypes: [] }).then(
+  return createEndpoint(ctx, systemActor("test", workspaceId), { url, eventTypes: [] }).then(
     () => null,
     (error: { code?: string; param?: string; message: string }) => ({ code: error.code, param: error.param, message: error.message }),
   );
@@ -61,7 +62,7 @@ describe("webhook target addresses", () => {
 
   it("registration refuses an unknown event type with validation_failed", async () => {
     const { workspaceId } = await seedWorkspace(ctx);
-    await expect(createEndpoint(ctx, { workspaceId, url: "https://93.184.215.14/", eventTypes: ["email.sent"] })).rejects.toMatchObject({ code: "validation_failed", param: "event" });
+    await expect(createEndpoint(ctx, systemActor("test", workspaceId), { url: "https://93.184.215.14/", eventTypes: ["email.sent"] })).rejects.toMatchObject({ code: "validation_failed", param: "event" });
   });
 
   it("WEBHOOK_ALLOW_PRIVATE_TARGETS=1 lets an operator register http and loopback targets", async () => {
@@ -92,16 +93,16 @@ describe("webhook target addresses", () => {
         { id: byName, workspaceId, url: `https://localhost:${receiver.port}/hooks`, signingSecret: "whsec_x" },
         { id: byAddress, workspaceId, url: `https://127.0.0.1:${receiver.port}/hooks`, signingSecret: "whsec_x" },
       ]);
-      await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email: "rebind@example.com", topicIds: [topicId] });
+      await upsertContact(ctx, systemActor("test", workspaceId), { email: "rebind@example.com", topicIds: [topicId] });
       await executor.runDue(ctx);
       expect(receiver.received).toHaveLength(0);
       const plainHttp = newId("wh");
       await ctx.db.insert(webhookEndpoints).values({ id: plainHttp, workspaceId, url: "http://93.184.215.14/hooks", signingSecret: "whsec_x" });
-      await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email: "plain@example.com", topicIds: [topicId] });
+      await upsertContact(ctx, systemActor("test", workspaceId), { email: "plain@example.com", topicIds: [topicId] });
       await executor.runDue(ctx);
-      expect((await listDeliveries(ctx, plainHttp)).deliveries[0]!.attempts[0]).toMatchObject({ statusCode: null, error: "refused: url must use https" });
+      expect((await listDeliveries(ctx, systemActor("test"), plainHttp)).deliveries[0]!.attempts[0]).toMatchObject({ statusCode: null, error: "refused: url must use https" });
       for (const endpointId of [byName, byAddress]) {
-        const { deliveries } = await listDeliveries(ctx, endpointId);
+        const { deliveries } = await listDeliveries(ctx, systemActor("test"), endpointId);
         expect(deliveries[0]).toMatchObject({ status: "pending", attemptCount: 1 });
         // Whatever the name resolved to stays out of the attempt log.
         expect(deliveries[0]!.attempts[0]).toMatchObject({ statusCode: null, error: `refused: ${PRIVATE_TARGET_MESSAGE}` });

@@ -1,10 +1,12 @@
 import { and, count, eq, isNull } from "drizzle-orm";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { apiKeys, brands, contacts, lists, topics, workspaceBilling } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
 import { getWorkspaceOrThrow } from "./get-workspace-or-throw";
 
-/** What the dashboard's overview shows for one workspace. */
-export async function getWorkspaceOverview(ctx: Ctx, workspaceId: string) {
+/** What the dashboard's overview shows for the actor's workspace. */
+export async function getWorkspaceOverview(ctx: Ctx, actor: Actor) {
+  const workspaceId = requireActorWorkspace(actor);
   const workspace = await getWorkspaceOrThrow(ctx, workspaceId);
   const countOf = async (table: typeof brands | typeof contacts | typeof lists, extra?: ReturnType<typeof isNull>) => {
     const [row] = await ctx.db.select({ n: count() }).from(table).where(and(eq(table.workspaceId, workspaceId), extra));

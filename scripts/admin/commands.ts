@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { ParseArgsConfig } from "node:util";
-import { eq } from "drizzle-orm";
+import { systemActor, type Actor } from "@/lib/actor";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { approveBrand } from "@/lib/brands/approve-brand";
@@ -11,9 +11,8 @@ import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import type { Ctx } from "@/lib/context";
-import { campaigns } from "@/lib/db/schema";
 import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
-import { notFound, validationFailed } from "@/lib/errors";
+import { validationFailed } from "@/lib/errors";
 import { createList } from "@/lib/lists/create-list";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import { simulateOutcome } from "@/lib/mail/simulate-outcome";
@@ -37,6 +36,9 @@ export interface AdminCommand {
 const str = (values: Values, name: string) => values[name] as string;
 const opt = (values: Values, name: string) => values[name] as string | undefined;
 const string = { type: "string" } as const;
+
+// The operator acts as the system: in the workspace a command names, or, for a command naming
+// an object by its id only, across workspaces (the object's own workspace applies).
 
 export const commands: Record<string, AdminCommand> = {
   "workspace:create": {
@@ -62,8 +64,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { workspace: string, name: string, "legal-name": string, "postal-address": string, "website-url": string, "sender-email": string },
     required: ["workspace", "name", "legal-name", "postal-address", "website-url", "sender-email"],
     run: async (ctx, v) => {
-      const { brandId } = await createBrand(ctx, {
-        workspaceId: str(v, "workspace"),
+      const { brandId } = await createBrand(ctx, systemActor("admin-cli", str(v, "workspace")), {
         name: str(v, "name"),
         legalName: str(v, "legal-name"),
         postalAddress: str(v, "postal-address"),
@@ -78,7 +79,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { brand: string },
     required: ["brand"],
     run: async (ctx, v) => {
-      const { brandId, reviewStatus } = await approveBrand(ctx, str(v, "brand"));
+      const { brandId, reviewStatus } = await approveBrand(ctx, systemActor("admin-cli"), str(v, "brand"));
       return { brand_id: brandId, review_status: reviewStatus };
     },
   },
@@ -87,7 +88,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { brand: string, name: string, "legal-name": string, "postal-address": string, "sender-email": string, "website-url": string, "logo-url": string, "primary-color": string },
     required: ["brand"],
     run: async (ctx, v) => {
-      const { brand } = await updateBrand(ctx, str(v, "brand"), {
+      const { brand } = await updateBrand(ctx, systemActor("admin-cli"), str(v, "brand"), {
         name: opt(v, "name"),
         legalName: opt(v, "legal-name"),
         postalAddress: opt(v, "postal-address"),
@@ -104,8 +105,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { workspace: string, brand: string, name: string, description: string, "no-confirmation": { type: "boolean" } },
     required: ["workspace", "brand", "name"],
     run: async (ctx, v) => {
-      const { topicId } = await createTopic(ctx, {
-        workspaceId: str(v, "workspace"),
+      const { topicId } = await createTopic(ctx, systemActor("admin-cli", str(v, "workspace")), {
         brandId: str(v, "brand"),
         name: str(v, "name"),
         description: opt(v, "description"),
@@ -119,7 +119,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { topic: string },
     required: ["topic"],
     run: async (ctx, v) => {
-      const { topicId, archivedAt } = await archiveTopic(ctx, str(v, "topic"));
+      const { topicId, archivedAt } = await archiveTopic(ctx, systemActor("admin-cli"), str(v, "topic"));
       return { topic_id: topicId, archived_at: archivedAt.toISOString() };
     },
   },
@@ -128,8 +128,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { workspace: string, brand: string, name: string, description: string },
     required: ["workspace", "brand", "name"],
     run: async (ctx, v) => {
-      const { listId } = await createList(ctx, {
-        workspaceId: str(v, "workspace"),
+      const { listId } = await createList(ctx, systemActor("admin-cli", str(v, "workspace")), {
         brandId: str(v, "brand"),
         name: str(v, "name"),
         description: opt(v, "description"),
@@ -142,7 +141,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { workspace: string, key: string, type: string },
     required: ["workspace", "key", "type"],
     run: async (ctx, v) => {
-      const result = await defineAttribute(ctx, { workspaceId: str(v, "workspace"), key: str(v, "key"), type: str(v, "type") as "string" });
+      const result = await defineAttribute(ctx, systemActor("admin-cli", str(v, "workspace")), { key: str(v, "key"), type: str(v, "type") as "string" });
       return { key: result.key, type: result.type };
     },
   },
@@ -151,8 +150,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { workspace: string, type: string, env: string, brand: string, origin: { type: "string", multiple: true }, name: string },
     required: ["workspace", "type", "env"],
     run: async (ctx, v) => {
-      const { keyId, key } = await createApiKey(ctx, {
-        workspaceId: str(v, "workspace"),
+      const { keyId, key } = await createApiKey(ctx, systemActor("admin-cli", str(v, "workspace")), {
         kind: str(v, "type") as "secret",
         environment: str(v, "env") as "live",
         brandId: opt(v, "brand"),
@@ -167,7 +165,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { key: string },
     required: ["key"],
     run: async (ctx, v) => {
-      const { keyId, revokedAt } = await revokeApiKey(ctx, str(v, "key"));
+      const { keyId, revokedAt } = await revokeApiKey(ctx, systemActor("admin-cli"), str(v, "key"));
       return { key_id: keyId, revoked_at: revokedAt.toISOString() };
     },
   },
@@ -176,7 +174,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { to: string, workspace: string, limit: string },
     required: [],
     run: async (ctx, v) => {
-      const messages = await listMailbox(ctx, { to: opt(v, "to"), workspaceId: opt(v, "workspace"), limit: Number(opt(v, "limit") ?? 50) });
+      const messages = await listMailbox(ctx, systemActor("admin-cli", opt(v, "workspace")), { to: opt(v, "to"), limit: Number(opt(v, "limit") ?? 50) });
       return {
         messages: messages.map((m) => ({ id: m.id, to: m.to, from: m.from, subject: m.subject, headers: m.headers, text: m.text, html: m.html, links: m.links, sent_at: m.sentAt.toISOString() })),
       };
@@ -192,7 +190,7 @@ export const commands: Record<string, AdminCommand> = {
       if (!["delivered", "bounced", "complained"].includes(type)) throw validationFailed("type", "type: must be delivered, bounced or complained.");
       if (!["permanent", "transient", "undetermined"].includes(bounceType)) throw validationFailed("bounce-type", "bounce-type: must be permanent, transient or undetermined.");
       const outcome: DeliveryOutcome = type === "bounced" ? { type: "bounced", bounceType: bounceType as "permanent" } : { type: type as "delivered" | "complained" };
-      const { suppressed } = await simulateOutcome(ctx, str(v, "message"), outcome);
+      const { suppressed } = await simulateOutcome(ctx, systemActor("admin-cli"), str(v, "message"), outcome);
       return { message_id: str(v, "message"), type, ...(type === "bounced" ? { bounce_type: bounceType } : {}), suppressed };
     },
   },
@@ -201,8 +199,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { workspace: string, brand: string, topic: string, list: string, name: string, subject: string, html: string, text: string },
     required: ["workspace", "brand", "topic", "name", "subject", "html"],
     run: async (ctx, v) => {
-      const { campaignId } = await createCampaign(ctx, {
-        workspaceId: str(v, "workspace"),
+      const { campaignId } = await createCampaign(ctx, systemActor("admin-cli", str(v, "workspace")), {
         brandId: str(v, "brand"),
         topicId: str(v, "topic"),
         listId: opt(v, "list"),
@@ -214,11 +211,11 @@ export const commands: Record<string, AdminCommand> = {
       return { campaign_id: campaignId };
     },
   },
-  ...campaignAction("campaign:send", (ctx, w, id) => sendCampaignNow(ctx, w, id)),
-  ...campaignAction("campaign:unschedule", (ctx, w, id) => unscheduleCampaign(ctx, w, id)),
-  ...campaignAction("campaign:pause", (ctx, w, id) => pauseCampaign(ctx, w, id)),
-  ...campaignAction("campaign:resume", (ctx, w, id) => resumeCampaign(ctx, w, id)),
-  ...campaignAction("campaign:cancel", async (ctx, w, id) => (await cancelCampaign(ctx, w, id)).campaign),
+  ...campaignAction("campaign:send", sendCampaignNow),
+  ...campaignAction("campaign:unschedule", unscheduleCampaign),
+  ...campaignAction("campaign:pause", pauseCampaign),
+  ...campaignAction("campaign:resume", resumeCampaign),
+  ...campaignAction("campaign:cancel", async (ctx, actor, id) => (await cancelCampaign(ctx, actor, id)).campaign),
   "campaign:schedule": {
     summary: "--campaign ID --at TIMESTAMP",
     options: { campaign: string, at: string },
@@ -226,7 +223,7 @@ export const commands: Record<string, AdminCommand> = {
     run: async (ctx, v) => {
       const at = new Date(str(v, "at"));
       if (Number.isNaN(at.getTime())) throw validationFailed("at", "at: must be a timestamp such as 2026-12-01T09:00:00Z.");
-      const campaign = await scheduleCampaign(ctx, await workspaceOf(ctx, str(v, "campaign")), str(v, "campaign"), at);
+      const campaign = await scheduleCampaign(ctx, systemActor("admin-cli"), str(v, "campaign"), at);
       return { campaign_id: campaign.id, status: campaign.status, scheduled_at: at.toISOString() };
     },
   },
@@ -235,7 +232,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { campaign: string },
     required: ["campaign"],
     run: async (ctx, v) => {
-      const { campaign, counts, skipped } = await showCampaign(ctx, str(v, "campaign"));
+      const { campaign, counts, skipped } = await showCampaign(ctx, systemActor("admin-cli"), str(v, "campaign"));
       return { campaign_id: campaign.id, status: campaign.status, counts, skipped };
     },
   },
@@ -244,7 +241,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { workspace: string, url: string, event: { type: "string", multiple: true } },
     required: ["workspace", "url"],
     run: async (ctx, v) => {
-      const { endpointId, secret } = await createEndpoint(ctx, { workspaceId: str(v, "workspace"), url: str(v, "url"), eventTypes: (v.event as string[] | undefined) ?? [] });
+      const { endpointId, secret } = await createEndpoint(ctx, systemActor("admin-cli", str(v, "workspace")), { url: str(v, "url"), eventTypes: (v.event as string[] | undefined) ?? [] });
       return { endpoint_id: endpointId, secret };
     },
   },
@@ -253,7 +250,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { endpoint: string },
     required: ["endpoint"],
     run: async (ctx, v) => {
-      const { secret, retried } = await rotateSecret(ctx, str(v, "endpoint"));
+      const { secret, retried } = await rotateSecret(ctx, systemActor("admin-cli"), str(v, "endpoint"));
       return { secret, retried };
     },
   },
@@ -262,7 +259,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { endpoint: string },
     required: ["endpoint"],
     run: async (ctx, v) => {
-      const endpoint = await enableEndpoint(ctx, str(v, "endpoint"));
+      const endpoint = await enableEndpoint(ctx, systemActor("admin-cli"), str(v, "endpoint"));
       return { endpoint_id: endpoint.id, enabled: endpoint.enabled };
     },
   },
@@ -271,7 +268,7 @@ export const commands: Record<string, AdminCommand> = {
     options: { endpoint: string },
     required: ["endpoint"],
     run: async (ctx, v) => {
-      const { endpoint, deliveries } = await listDeliveries(ctx, str(v, "endpoint"));
+      const { endpoint, deliveries } = await listDeliveries(ctx, systemActor("admin-cli"), str(v, "endpoint"));
       return {
         endpoint_id: endpoint.id,
         url: endpoint.url,
@@ -307,21 +304,15 @@ export const commands: Record<string, AdminCommand> = {
   },
 };
 
-async function workspaceOf(ctx: Ctx, campaignId: string): Promise<string> {
-  const [campaign] = await ctx.db.select({ workspaceId: campaigns.workspaceId }).from(campaigns).where(eq(campaigns.id, campaignId));
-  if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
-  return campaign.workspaceId;
-}
-
 /** The status commands share one shape: --campaign ID → {campaign_id, status}. */
-function campaignAction(name: string, act: (ctx: Ctx, workspaceId: string, campaignId: string) => Promise<{ id: string; status: string }>): Record<string, AdminCommand> {
+function campaignAction(name: string, act: (ctx: Ctx, actor: Actor, campaignId: string) => Promise<{ id: string; status: string }>): Record<string, AdminCommand> {
   return {
     [name]: {
       summary: "--campaign ID",
       options: { campaign: string },
       required: ["campaign"],
       run: async (ctx, v) => {
-        const campaign = await act(ctx, await workspaceOf(ctx, str(v, "campaign")), str(v, "campaign"));
+        const campaign = await act(ctx, systemActor("admin-cli"), str(v, "campaign"));
         return { campaign_id: campaign.id, status: campaign.status };
       },
     },

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { contacts, events, subscriptions, workspaces } from "@/lib/db/schema";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
@@ -46,7 +47,7 @@ describe("POST /v1/contacts", () => {
 
   it("merge policy per field (the default): incoming wins only where non-empty", async () => {
     const { api, workspaceId } = await setup();
-    await defineAttribute(ctx, { workspaceId, key: "plan", type: "string" });
+    await defineAttribute(ctx, systemActor("test", workspaceId), { key: "plan", type: "string" });
     await api.post("/v1/contacts", { email: "m@example.com", first_name: "Old", last_name: "Name", attributes: { plan: "free" } });
     await api.post("/v1/contacts", { email: "m@example.com", first_name: "New", last_name: "", attributes: { plan: "pro" } });
     const [row] = await ctx.db.select().from(contacts).where(eq(contacts.workspaceId, workspaceId));
@@ -138,10 +139,10 @@ describe("POST /v1/contacts", () => {
     const email = `suppressed-${reason}@example.com`;
     const created = await api.post("/v1/contacts", { email, first_name: "Before", topic_ids: [topicId] });
     await optOut(ctx, created.body.data.id, topicId);
-    await createSuppression(ctx, { workspaceId }, { email }, reason);
+    await createSuppression(ctx, systemActor("test", workspaceId), { email }, reason);
     const everything = await api.post("/v1/contacts", { email: `all-${email}`, first_name: "Before" });
     await optOut(ctx, everything.body.data.id, "all");
-    await createSuppression(ctx, { workspaceId }, { email: `all-${email}` }, reason);
+    await createSuppression(ctx, systemActor("test", workspaceId), { email: `all-${email}` }, reason);
 
     for (const [address, id] of [[email, created.body.data.id], [`all-${email}`, everything.body.data.id]]) {
       const response = await api.post("/v1/contacts", { email: address, first_name: "After" });
@@ -157,7 +158,7 @@ describe("POST /v1/contacts", () => {
     const other = await seedWorkspace(ctx);
     const foreignTopic = await seedTopic(ctx, other.workspaceId, other.brandId);
     const { createBrand } = await import("@/lib/brands/create-brand");
-    const { brandId: secondBrand } = await createBrand(ctx, { workspaceId, name: "Second", legalName: "Second Ltd", postalAddress: "2 Road", websiteUrl: "https://second.test", senderEmail: "hi@second.test" });
+    const { brandId: secondBrand } = await createBrand(ctx, systemActor("test", workspaceId), { name: "Second", legalName: "Second Ltd", postalAddress: "2 Road", websiteUrl: "https://second.test", senderEmail: "hi@second.test" });
     const secondBrandTopic = await seedTopic(ctx, workspaceId, secondBrand);
     const locked = apiClient((await seedKey(ctx, workspaceId, { brandId })).key);
 
@@ -172,9 +173,9 @@ describe("POST /v1/contacts", () => {
 
   it("custom attributes must be defined on the workspace and of the right type", async () => {
     const { api, workspaceId } = await setup();
-    await defineAttribute(ctx, { workspaceId, key: "age", type: "number" });
-    await defineAttribute(ctx, { workspaceId, key: "vip", type: "boolean" });
-    await defineAttribute(ctx, { workspaceId, key: "birthday", type: "date" });
+    await defineAttribute(ctx, systemActor("test", workspaceId), { key: "age", type: "number" });
+    await defineAttribute(ctx, systemActor("test", workspaceId), { key: "vip", type: "boolean" });
+    await defineAttribute(ctx, systemActor("test", workspaceId), { key: "birthday", type: "date" });
     const undefinedKey = await api.post("/v1/contacts", { email: "a@example.com", attributes: { shoe_size: 42 } });
     expect(undefinedKey.body.error).toMatchObject({ code: "validation_failed", param: "attributes.shoe_size" });
     const wrongType = await api.post("/v1/contacts", { email: "a@example.com", attributes: { age: "forty" } });
@@ -230,8 +231,8 @@ describe("GET /v1/contacts", () => {
     }
     await optOut(ctx, ids.left!, topicId);
     await optOut(ctx, ids.gone!, "all");
-    await createSuppression(ctx, { workspaceId }, { email: "bounced@example.com" }, "bounce");
-    await createSuppression(ctx, { workspaceId }, { email: "complained@example.com" }, "complaint");
+    await createSuppression(ctx, systemActor("test", workspaceId), { email: "bounced@example.com" }, "bounce");
+    await createSuppression(ctx, systemActor("test", workspaceId), { email: "complained@example.com" }, "complaint");
     const byStatus = async (status: string) => (await api.get(`/v1/contacts?status=${status}`)).body.data.map((c: { email: string }) => c.email).sort();
     expect(await byStatus("subscribed")).toEqual(["fine@example.com"]);
     expect(await byStatus("unsubscribed")).toEqual(["gone@example.com", "left@example.com"]);

@@ -20,14 +20,14 @@ const upsertBody = z.strictObject({
 });
 
 // GET /v1/contacts — newest first, filtered by status or topic.
-export const GET = apiRoute({ key: "secret", bucket: "contacts.list", query: listQuery, paginated: true }, async ({ ctx, caller, query, page }) => {
-  const rows = await listContacts(ctx, caller, { status: query.status, topicId: query.topic_id }, page);
+export const GET = apiRoute({ key: "secret", bucket: "contacts.list", query: listQuery, paginated: true }, async ({ ctx, actor, query, page }) => {
+  const rows = await listContacts(ctx, actor, { status: query.status, topicId: query.topic_id }, page);
   return { body: toListBody(rows, page, page.scope, serializeContact) };
 });
 
 // POST /v1/contacts — create or merge by email; topic_ids subscribe directly.
-export const POST = apiRoute({ key: "secret", bucket: "contacts.create", body: upsertBody }, async ({ ctx, caller, body }) => {
-  const { contact, created } = await upsertContact(ctx, caller, {
+export const POST = apiRoute({ key: "secret", bucket: "contacts.create", body: upsertBody }, async ({ ctx, actor, body }) => {
+  const { contact, created } = await upsertContact(ctx, actor, {
     email: body.email,
     firstName: body.first_name,
     lastName: body.last_name,

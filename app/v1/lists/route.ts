@@ -14,7 +14,7 @@ function serializeList(list: ListView) {
 }
 
 // GET /v1/lists
-export const GET = apiRoute({ key: "secret", bucket: "lists.list", paginated: true }, async ({ ctx, caller, page }) => {
-  const rows = await listLists(ctx, caller, page);
+export const GET = apiRoute({ key: "secret", bucket: "lists.list", paginated: true }, async ({ ctx, actor, page }) => {
+  const rows = await listLists(ctx, actor, page);
   return { body: toListBody(rows, page, page.scope, serializeList) };
 });

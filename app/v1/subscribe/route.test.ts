@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { archiveTopic } from "@/lib/topics/archive-topic";
 import { createBrand } from "@/lib/brands/create-brand";
 import { confirmationRequests, contacts, events, subscriptions } from "@/lib/db/schema";
@@ -123,7 +124,7 @@ describe("POST /v1/subscribe", () => {
     const other = await seedWorkspace(ctx);
     const foreign = await seedTopic(ctx, other.workspaceId, other.brandId);
     const archived = await seedTopic(ctx, workspaceId, brandId);
-    await archiveTopic(ctx, archived);
+    await archiveTopic(ctx, systemActor("test", workspaceId), archived);
     for (const topicId of ["tp_01aaaaaaaaaaaaaaaaaaaaaaaa", foreign, archived]) {
       const response = await form.post("/v1/subscribe", { topic_id: topicId, email: "x@example.com" });
       expect(response.status).toBe(404);
@@ -133,7 +134,7 @@ describe("POST /v1/subscribe", () => {
 
   it("topic_not_on_key_brand (400) when a brand-locked key names another brand's topic", async () => {
     const { workspaceId, brandId, topicId } = await setup();
-    const { brandId: otherBrand } = await createBrand(ctx, { workspaceId, name: "B2", legalName: "B2 Ltd", postalAddress: "3 Way", websiteUrl: "https://b2.test", senderEmail: "hi@b2.test" });
+    const { brandId: otherBrand } = await createBrand(ctx, systemActor("test", workspaceId), { name: "B2", legalName: "B2 Ltd", postalAddress: "3 Way", websiteUrl: "https://b2.test", senderEmail: "hi@b2.test" });
     const locked = apiClient((await seedKey(ctx, workspaceId, { kind: "publishable", brandId: otherBrand })).key);
     const response = await locked.post("/v1/subscribe", { topic_id: topicId, email: "x@example.com" });
     expect(response.status).toBe(400);

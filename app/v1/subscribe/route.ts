@@ -17,8 +17,8 @@ const subscribeBody = z.strictObject({
 });
 
 // POST /v1/subscribe — the signup form's endpoint; the only one a publishable key may call.
-export const POST = apiRoute({ key: "any", bucket: "subscribe", body: subscribeBody, cors: true }, async ({ ctx, caller, body }) => {
-  const status = await subscribeFromForm(ctx, caller, {
+export const POST = apiRoute({ key: "any", bucket: "subscribe", body: subscribeBody, cors: true }, async ({ ctx, actor, body }) => {
+  const status = await subscribeFromForm(ctx, actor, {
     topicId: body.topic_id,
     email: body.email,
     firstName: body.first_name,

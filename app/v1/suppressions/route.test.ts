@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { subscriptions } from "@/lib/db/schema";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { apiClient } from "@/lib/testing/api-client";
@@ -71,7 +72,7 @@ describe("DELETE /v1/suppressions/{id}", () => {
     const topicId = await seedTopic(ctx, workspaceId, brandId);
     const contactId = (await api.post("/v1/contacts", { email: "lifted@example.com", topic_ids: [topicId] })).body.data.id;
     await ctx.db.update(subscriptions).set({ state: "unsubscribed" }).where(eq(subscriptions.contactId, contactId));
-    const { suppression } = await createSuppression(ctx, { workspaceId }, { email: "lifted@example.com" }, "bounce");
+    const { suppression } = await createSuppression(ctx, systemActor("test", workspaceId), { email: "lifted@example.com" }, "bounce");
     expect((await api.get(`/v1/contacts/${contactId}`)).body.data.status).toBe("bounced");
     const response = await api.delete(`/v1/suppressions/${suppression.id}`);
     expect(response.status).toBe(200);
@@ -82,7 +83,7 @@ describe("DELETE /v1/suppressions/{id}", () => {
 
   it("permanent-bounce suppressions can be removed; suppressions created by complaints cannot (suppression_not_removable)", async () => {
     const { api, workspaceId } = await setup();
-    const { suppression: complaint } = await createSuppression(ctx, { workspaceId }, { email: "angry@example.com" }, "complaint");
+    const { suppression: complaint } = await createSuppression(ctx, systemActor("test", workspaceId), { email: "angry@example.com" }, "complaint");
     const response = await api.delete(`/v1/suppressions/${complaint.id}`);
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ type: "invalid_request_error", code: "suppression_not_removable" });

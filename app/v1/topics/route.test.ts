@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { createBrand } from "@/lib/brands/create-brand";
 import { archiveTopic } from "@/lib/topics/archive-topic";
 import { apiClient } from "@/lib/testing/api-client";
@@ -32,11 +33,11 @@ describe("GET /v1/topics", () => {
 
   it("a brand-scoped key sees only that brand's topics; archived topics are not listed", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
-    const { brandId: other } = await createBrand(ctx, { workspaceId, name: "Other", legalName: "Other Ltd", postalAddress: "4 St", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
+    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), { name: "Other", legalName: "Other Ltd", postalAddress: "4 St", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
     const mine = await seedTopic(ctx, workspaceId, brandId);
     const theirs = await seedTopic(ctx, workspaceId, other);
     const archived = await seedTopic(ctx, workspaceId, brandId);
-    await archiveTopic(ctx, archived);
+    await archiveTopic(ctx, systemActor("test", workspaceId), archived);
     const ids = async (key: string) => (await apiClient(key).get("/v1/topics")).body.data.map((t: { id: string }) => t.id).sort();
     expect(await ids((await seedKey(ctx, workspaceId, { brandId })).key)).toEqual([mine]);
     expect(await ids((await seedKey(ctx, workspaceId)).key)).toEqual([mine, theirs].sort());

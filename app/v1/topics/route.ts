@@ -15,7 +15,7 @@ function serializeTopic(topic: TopicView) {
 }
 
 // GET /v1/topics — topics are created in the dashboard, never through the API.
-export const GET = apiRoute({ key: "secret", bucket: "topics.list", paginated: true }, async ({ ctx, caller, page }) => {
-  const rows = await listTopics(ctx, caller, page);
+export const GET = apiRoute({ key: "secret", bucket: "topics.list", paginated: true }, async ({ ctx, actor, page }) => {
+  const rows = await listTopics(ctx, actor, page);
   return { body: toListBody(rows, page, page.scope, serializeTopic) };
 });

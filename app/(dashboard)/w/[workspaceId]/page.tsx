@@ -1,47 +1,90 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
-import { requireUser } from "@/lib/auth/current-user";
-import { defaultCtx } from "@/lib/context";
+import Link from "next/link";
+import { CheckCircle2, Circle } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
+import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { getSetupChecklist, type ChecklistStep } from "@/lib/workspaces/get-setup-checklist";
 import { getWorkspaceOverview } from "@/lib/workspaces/get-workspace-overview";
-import { requireMembership } from "@/lib/workspaces/require-membership";
 
 export const metadata: Metadata = { title: "Overview" };
 
+const STEPS: { step: ChecklistStep; title: string; detail: string; path?: string }[] = [
+  { step: "brand", title: "Add a brand", detail: "Who your mail is from: name, legal name, postal address and sender address.", path: "/brands" },
+  { step: "domain", title: "Verify a sending domain", detail: "Publish the DNS records that let mailbox providers trust your mail." },
+  { step: "review", title: "Pass the review", detail: "The service reviews your workspace and an approved brand; until then you mail only your verified addresses." },
+  { step: "topic", title: "Create a topic", detail: "What people consent to receive; signups and campaigns go to a topic.", path: "/topics" },
+  { step: "key", title: "Create an API key", detail: "A publishable key for your signup form, a secret key for your servers.", path: "/api-keys" },
+  { step: "campaign", title: "Send a first campaign", detail: "One mail to the subscribers of one topic." },
+];
+
 export default async function WorkspaceOverviewPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
-  const user = await requireUser();
-  const ctx = defaultCtx();
-  await requireMembership(ctx, user.id, workspaceId, notFound);
-  const { workspace, counts, billing } = await getWorkspaceOverview(ctx, workspaceId);
-  const stats: [string, number][] = [
-    ["Contacts", counts.contacts],
-    ["Topics", counts.topics],
-    ["Lists", counts.lists],
-    ["Brands", counts.brands],
-    ["Active API keys", counts.activeKeys],
+  const { ctx, actor, workspace } = await getWorkspaceSession(workspaceId);
+  const [{ counts, billing }, checklist] = await Promise.all([getWorkspaceOverview(ctx, actor), getSetupChecklist(ctx, actor)]);
+  const done = STEPS.filter(({ step }) => checklist[step]).length;
+  const stats: [string, number, string][] = [
+    ["Contacts", counts.contacts, "/contacts"],
+    ["Topics", counts.topics, "/topics"],
+    ["Lists", counts.lists, "/lists"],
+    ["Brands", counts.brands, "/brands"],
+    ["Active API keys", counts.activeKeys, "/api-keys"],
   ];
   return (
     <>
-      <h1>{workspace.name}</h1>
-      <p>
-        <span className="badge">{workspace.approved ? "Approved" : "In review: sends only to your verified addresses"}</span>{" "}
-        {billing && <span className="badge">Plan: {billing.stage.replace("_", " ")}</span>}
-      </p>
-      <h2>Overview</h2>
-      <dl className="stats">
-        {stats.map(([label, value]) => (
-          <div className="stat" key={label}>
-            <dt>{label}</dt>
-            <dd>{value.toLocaleString("en")}</dd>
-          </div>
-        ))}
-      </dl>
-      {billing && (
-        <p className="muted">
-          Sends used this period: {billing.sendsUsed.toLocaleString("en")} of {billing.sendAllowance.toLocaleString("en")}
-          {billing.trialEndsAt && <> · trial ends {billing.trialEndsAt.toISOString().slice(0, 10)}</>}
-        </p>
-      )}
+      <PageHeader
+        title={workspace.name}
+        description={
+          <span className="inline-flex flex-wrap items-center gap-2">
+            {workspace.approved ? <Badge variant="success">Approved</Badge> : <Badge variant="warning">In review: mail goes only to your verified addresses</Badge>}
+            {billing && <Badge variant="outline">Plan: {billing.stage.replace("_", " ")}</Badge>}
+          </span>
+        }
+      />
+      <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+        <Card>
+          <CardHeader>
+            <CardTitle>Get ready to send</CardTitle>
+            <CardDescription>
+              {done} of {STEPS.length} done
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ol className="grid gap-3" aria-label="Setup checklist">
+              {STEPS.map(({ step, title, detail, path }) => (
+                <li key={step} className="flex gap-3">
+                  {checklist[step] ? <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-emerald-600" aria-label="Done" /> : <Circle className="mt-0.5 size-5 shrink-0 text-muted-foreground" aria-label="To do" />}
+                  <div className="grid gap-0.5">
+                    <span className="font-medium">{path && !checklist[step] ? <Link className="text-primary hover:underline" href={`/w/${workspaceId}${path}`}>{title}</Link> : title}</span>
+                    <span className="text-sm text-muted-foreground">{detail}</span>
+                  </div>
+                </li>
+              ))}
+            </ol>
+          </CardContent>
+        </Card>
+        <div className="grid content-start gap-3">
+          <dl className="grid grid-cols-2 gap-3">
+            {stats.map(([label, value, path]) => (
+              <div key={label} className="rounded-lg border bg-card p-4">
+                <dt className="text-sm text-muted-foreground">
+                  <Link className="hover:text-foreground hover:underline" href={`/w/${workspaceId}${path}`}>
+                    {label}
+                  </Link>
+                </dt>
+                <dd className="text-2xl font-semibold tabular-nums">{value.toLocaleString("en")}</dd>
+              </div>
+            ))}
+          </dl>
+          {billing && (
+            <p className="text-sm text-muted-foreground">
+              Sends used this period: {billing.sendsUsed.toLocaleString("en")} of {billing.sendAllowance.toLocaleString("en")}
+              {billing.trialEndsAt && <> · trial ends {billing.trialEndsAt.toISOString().slice(0, 10)}</>}
+            </p>
+          )}
+        </div>
+      </div>
     </>
   );
 }

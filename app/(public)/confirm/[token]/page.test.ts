@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { decideConfirmation } from "@/lib/consent/decide-confirmation";
 import { confirmationRequests, subscriptions } from "@/lib/db/schema";
 import { PEER_IP_HEADER, PEER_IP_HEADER_SET } from "@/lib/http/client-ip";
@@ -20,7 +21,7 @@ const PEER = "198.51.100.20";
 async function confirmFrom(headers: Record<string, string>) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   const topicId = await seedTopic(ctx, workspaceId, brandId);
-  await subscribeFromForm(ctx, { workspaceId, brandId: null, mode: "live" }, { topicId, email: "ip@example.com" });
+  await subscribeFromForm(ctx, systemActor("test", workspaceId), { topicId, email: "ip@example.com" });
   const [pending] = await ctx.db.select().from(confirmationRequests).where(eq(confirmationRequests.workspaceId, workspaceId));
   await decideConfirmation(ctx, pending!.id);
   request.headers = new Headers({ [PEER_IP_HEADER]: PEER, ...headers });

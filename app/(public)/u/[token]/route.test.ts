@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { oneClickUnsubscribeUrl } from "@/lib/consent/links";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { events, subscriptions } from "@/lib/db/schema";
@@ -13,7 +14,7 @@ const { ctx } = testCtx();
 async function subscribedLink() {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   const topicId = await seedTopic(ctx, workspaceId, brandId);
-  const { contact } = await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email: "one@example.com", topicIds: [topicId] });
+  const { contact } = await upsertContact(ctx, systemActor("test", workspaceId), { email: "one@example.com", topicIds: [topicId] });
   const url = oneClickUnsubscribeUrl({ contactId: contact.id, topicId, campaignId: "cmp_x" });
   return { workspaceId, topicId, contactId: contact.id, url, token: url.split("/u/")[1]! };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { createBrand } from "@/lib/brands/create-brand";
 import { unsubscribe } from "@/lib/consent/unsubscribe";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
@@ -20,7 +21,7 @@ async function workspace() {
 async function contactsAddedAt(workspaceId: string, instants: string[]) {
   for (const [i, at] of instants.entries()) {
     clock.set(new Date(at));
-    await upsertContact(ctx, { workspaceId, brandId: null, mode: "live" }, { email: `c${i}-${at.replace(/\W/g, "")}@example.com` });
+    await upsertContact(ctx, systemActor("test", workspaceId), { email: `c${i}-${at.replace(/\W/g, "")}@example.com` });
   }
 }
 
@@ -93,7 +94,7 @@ describe("GET /v1/reports/activity", () => {
 
   it("counts campaigns sent, opens and clicks (once folded) and opt-outs; a brand key sees its brand plus workspace-wide rows", async () => {
     const { workspaceId, brandId, api } = await workspace();
-    const { brandId: other } = await createBrand(ctx, { workspaceId, name: "Other", legalName: "Other Ltd", postalAddress: "4 St", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
+    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), { name: "Other", legalName: "Other Ltd", postalAddress: "4 St", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
     const mine = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     const theirs = await seedTopic(ctx, workspaceId, other, { requiresConfirmation: false });
     clock.set(new Date("2026-02-02T09:00:00.000Z"));

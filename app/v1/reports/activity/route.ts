@@ -10,19 +10,19 @@ const query = z.strictObject({ from: z.string().optional(), to: z.string().optio
 const DEFAULT_DAYS = 30;
 
 // GET /v1/reports/activity — interval-aligned series; `to` defaults to now, `from` to 30 days before `to`.
-export const GET = apiRoute({ key: "secret", bucket: "reports", query }, async ({ ctx, caller, query: q, ifNoneMatch }) => {
+export const GET = apiRoute({ key: "secret", bucket: "reports", query }, async ({ ctx, actor, query: q, ifNoneMatch }) => {
   const now = ctx.clock.now();
   const to = parseInstant(q.to, "to") ?? now;
   const from = parseInstant(q.from, "from") ?? new Date(to.getTime() - DEFAULT_DAYS * 86_400_000);
   assertOrdered(from, to);
   const interval = q.interval ?? "day";
   bucketStarts(from, to, interval); // refuses a window over 400 buckets before anything else, 304 included
-  const versions = await readReportVersions(ctx, caller);
-  const scope = reportScope(caller);
+  const versions = await readReportVersions(ctx, actor);
+  const scope = reportScope(actor);
   const period = { from: from.toISOString(), to: to.toISOString(), interval };
   const etag = makeEtag(["activity", scope, versions.workspaceActivity, versions.brandActivity, versions.brandCount, period]);
   return conditionalAnswer(ifNoneMatch, etag, async () => {
-    const { rows, totals } = await getActivity(ctx, caller, { from, to, interval });
+    const { rows, totals } = await getActivity(ctx, actor, { from, to, interval });
     return { data: rows, meta: { limit: MAX_BUCKETS, has_more: false, next_cursor: null }, totals, period, as_of: now.toISOString(), scope };
   });
 });

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { createBrand } from "@/lib/brands/create-brand";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { campaigns } from "@/lib/db/schema";
@@ -25,7 +26,7 @@ describe("GET /v1/reports/campaigns", () => {
     const { workspaceId, brandId, topicId, api } = await workspaceWithTopic();
     const emails = ["a@example.com", "b@example.com", "c@example.com", "d@example.com", "e@example.com", "f@example.com"];
     const { campaignId, sendIds, contactIds } = await seedSentCampaign(ctx, { workspaceId, brandId, topicId, name: "March news", subject: "Spring", emails });
-    await createCampaign(ctx, { workspaceId, brandId, topicId, name: "Draft", subject: "Later", html: "<p>x</p>" });
+    await createCampaign(ctx, systemActor("test", workspaceId), { brandId, topicId, name: "Draft", subject: "Later", html: "<p>x</p>" });
     for (const email of ["a@example.com", "b@example.com", "c@example.com"]) await recordProviderEvent(ctx, { type: "delivered", sendId: sendIds[email], occurredAt: clock.now() });
     await recordProviderEvent(ctx, { type: "bounced", bounceType: "permanent", sendId: sendIds["d@example.com"], occurredAt: clock.now() });
     await recordProviderEvent(ctx, { type: "complained", sendId: sendIds["c@example.com"], occurredAt: clock.now() });
@@ -105,7 +106,7 @@ describe("GET /v1/reports/campaigns", () => {
 
   it("a brand-scoped key sees only its brand's campaigns", async () => {
     const { workspaceId, brandId, topicId } = await workspaceWithTopic();
-    const { brandId: other } = await createBrand(ctx, { workspaceId, name: "Other", legalName: "Other Ltd", postalAddress: "4 St", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
+    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), { name: "Other", legalName: "Other Ltd", postalAddress: "4 St", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
     const theirs = await seedTopic(ctx, workspaceId, other, { requiresConfirmation: false });
     await seedSentCampaign(ctx, { workspaceId, brandId, topicId, name: "Mine", emails: ["m@example.com"] });
     await seedSentCampaign(ctx, { workspaceId, brandId: other, topicId: theirs, name: "Theirs", emails: ["t@example.com"] });

@@ -34,15 +34,15 @@ function serializeRow(row: CampaignReportRow) {
 }
 
 // GET /v1/reports/campaigns — one row per sent campaign, newest first; optional window on send time.
-export const GET = apiRoute({ key: "secret", bucket: "reports", query, paginated: true }, async ({ ctx, caller, query: q, page, ifNoneMatch }) => {
+export const GET = apiRoute({ key: "secret", bucket: "reports", query, paginated: true }, async ({ ctx, actor, query: q, page, ifNoneMatch }) => {
   const window = { from: parseInstant(q.from, "from"), to: parseInstant(q.to, "to") };
   assertOrdered(window.from, window.to);
   const asOf = ctx.clock.now().toISOString();
-  const versions = await readReportVersions(ctx, caller);
-  const scope = reportScope(caller);
+  const versions = await readReportVersions(ctx, actor);
+  const scope = reportScope(actor);
   const etag = makeEtag(["campaigns", scope, versions.brandCampaigns, versions.brandCount, window.from?.toISOString() ?? null, window.to?.toISOString() ?? null, page.limit, page.afterId]);
   return conditionalAnswer(ifNoneMatch, etag, async () => {
-    const rows = await listCampaignReport(ctx, caller, window, page);
+    const rows = await listCampaignReport(ctx, actor, window, page);
     return { ...toListBody(rows, page, page.scope, serializeRow), as_of: asOf, scope };
   });
 });

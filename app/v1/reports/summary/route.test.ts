@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { systemActor } from "@/lib/actor";
 import { createBrand } from "@/lib/brands/create-brand";
 import { createList } from "@/lib/lists/create-list";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
@@ -14,9 +15,9 @@ describe("GET /v1/reports/summary", () => {
   it("answers { data, as_of }: contacts, lists, topics, campaigns, sends (workspace-wide) and scope; ETag on the answer", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
-    await createList(ctx, { workspaceId, brandId, name: "VIP" });
+    await createList(ctx, systemActor("test", workspaceId), { brandId, name: "VIP" });
     await seedSentCampaign(ctx, { workspaceId, brandId, topicId, emails: ["a@example.com", "b@example.com"] });
-    await createCampaign(ctx, { workspaceId, brandId, topicId, name: "Next", subject: "Soon", html: "<p>x</p>" });
+    await createCampaign(ctx, systemActor("test", workspaceId), { brandId, topicId, name: "Next", subject: "Soon", html: "<p>x</p>" });
     const response = await apiClient((await seedKey(ctx, workspaceId)).key).get("/v1/reports/summary");
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -43,8 +44,8 @@ describe("GET /v1/reports/summary", () => {
       ids.push((await api.post("/v1/contacts", { email, topic_ids: email === "n@example.com" ? undefined : [topicId] })).body.data.id);
     }
     await optOut(ctx, ids[1]!, "all");
-    await createSuppression(ctx, { workspaceId }, { email: "b@example.com" }, "bounce");
-    await createSuppression(ctx, { workspaceId }, { email: "c@example.com" }, "complaint");
+    await createSuppression(ctx, systemActor("test", workspaceId), { email: "b@example.com" }, "bounce");
+    await createSuppression(ctx, systemActor("test", workspaceId), { email: "c@example.com" }, "complaint");
     await optOut(ctx, ids[4]!, topicId);
     const { contacts } = (await api.get("/v1/reports/summary")).body.data;
     expect(contacts).toEqual({ total: 6, subscribed: 2, unsubscribed: 2, bounced: 1, complained: 1 });
@@ -53,12 +54,12 @@ describe("GET /v1/reports/summary", () => {
 
   it("a brand-scoped key reports that brand only: scope brand, its lists, topics and campaigns; contacts and sends stay workspace-wide", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
-    const { brandId: other } = await createBrand(ctx, { workspaceId, name: "Other", legalName: "Other Ltd", postalAddress: "4 St", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
+    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), { name: "Other", legalName: "Other Ltd", postalAddress: "4 St", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
     const mine = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     const theirs = await seedTopic(ctx, workspaceId, other, { requiresConfirmation: false });
-    await createList(ctx, { workspaceId, brandId: other, name: "Theirs" });
+    await createList(ctx, systemActor("test", workspaceId), { brandId: other, name: "Theirs" });
     await seedSentCampaign(ctx, { workspaceId, brandId: other, topicId: theirs, emails: ["a@example.com"] });
-    await createCampaign(ctx, { workspaceId, brandId, topicId: mine, name: "Mine", subject: "Hi", html: "<p>x</p>" });
+    await createCampaign(ctx, systemActor("test", workspaceId), { brandId, topicId: mine, name: "Mine", subject: "Hi", html: "<p>x</p>" });
     const body = (await apiClient((await seedKey(ctx, workspaceId, { brandId })).key).get("/v1/reports/summary")).body;
     expect(body.data).toMatchObject({
       contacts: { total: 1 },

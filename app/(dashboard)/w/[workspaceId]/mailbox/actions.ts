@@ -1,6 +1,7 @@
 "use server";
 
 import { notFound, redirect } from "next/navigation";
+import { userActor } from "@/lib/actor";
 import { requireUser } from "@/lib/auth/current-user";
 import { defaultCtx } from "@/lib/context";
 import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
@@ -22,6 +23,6 @@ export async function simulateOutcomeAction(workspaceId: string, messageId: stri
   const ctx = defaultCtx();
   await requireMembership(ctx, user.id, workspaceId, notFound);
   const outcome = OUTCOMES[String(form.get("outcome"))];
-  if (outcome) await simulateOutcome(ctx, messageId, outcome, workspaceId);
+  if (outcome) await simulateOutcome(ctx, userActor(user.id, workspaceId), messageId, outcome);
   redirect(`/w/${workspaceId}/mailbox?reported=${encodeURIComponent(String(form.get("outcome")))}`);
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { userActor } from "@/lib/actor";
 import { requireUser } from "@/lib/auth/current-user";
 import { defaultCtx } from "@/lib/context";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
@@ -21,7 +22,7 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
   const user = await requireUser();
   const ctx = defaultCtx();
   await requireMembership(ctx, user.id, workspaceId, notFound);
-  const messages = await listMailbox(ctx, { workspaceId, limit: 50 });
+  const messages = await listMailbox(ctx, userActor(user.id, workspaceId), { limit: 50 });
   const transport = getMailTransport().name;
   const unsetWarning = unsetMailTransportWarning();
   return (

@@ -2,6 +2,7 @@
 
 import { notFound } from "next/navigation";
 import { revalidatePath } from "next/cache";
+import { userActor } from "@/lib/actor";
 import { requireUser } from "@/lib/auth/current-user";
 import { defaultCtx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
@@ -18,13 +19,13 @@ async function member(workspaceId: string) {
   const user = await requireUser();
   const ctx = defaultCtx();
   await requireMembership(ctx, user.id, workspaceId, notFound);
-  return ctx;
+  return { ctx, actor: userActor(user.id, workspaceId) };
 }
 
 export async function createEndpointAction(workspaceId: string, _previous: SecretState, form: FormData): Promise<SecretState> {
-  const ctx = await member(workspaceId);
+  const { ctx, actor } = await member(workspaceId);
   try {
-    const { secret } = await createEndpoint(ctx, { workspaceId, url: String(form.get("url") ?? ""), eventTypes: form.getAll("event").map(String) });
+    const { secret } = await createEndpoint(ctx, actor, { url: String(form.get("url") ?? ""), eventTypes: form.getAll("event").map(String) });
     revalidatePath(`/w/${workspaceId}/webhooks`);
     return { secret };
   } catch (error) {
@@ -34,14 +35,14 @@ export async function createEndpointAction(workspaceId: string, _previous: Secre
 }
 
 export async function rotateSecretAction(workspaceId: string, endpointId: string, _previous: SecretState): Promise<SecretState> {
-  const ctx = await member(workspaceId);
-  const { secret } = await rotateSecret(ctx, endpointId, workspaceId);
+  const { ctx, actor } = await member(workspaceId);
+  const { secret } = await rotateSecret(ctx, actor, endpointId);
   revalidatePath(`/w/${workspaceId}/webhooks`);
   return { secret };
 }
 
 export async function enableEndpointAction(workspaceId: string, endpointId: string): Promise<void> {
-  const ctx = await member(workspaceId);
-  await enableEndpoint(ctx, endpointId, workspaceId);
+  const { ctx, actor } = await member(workspaceId);
+  await enableEndpoint(ctx, actor, endpointId);
   revalidatePath(`/w/${workspaceId}/webhooks`);
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CreateEndpointForm, RotateSecretForm } from "@/components/webhook-forms";
+import { userActor } from "@/lib/actor";
 import { requireUser } from "@/lib/auth/current-user";
 import { defaultCtx } from "@/lib/context";
 import { EVENT_TYPES } from "@/lib/events/record-event";
@@ -19,8 +20,9 @@ export default async function WebhooksPage({ params }: { params: Promise<{ works
   const user = await requireUser();
   const ctx = defaultCtx();
   await requireMembership(ctx, user.id, workspaceId, notFound);
+  const actor = userActor(user.id, workspaceId);
   const endpoints = await Promise.all(
-    (await listEndpoints(ctx, workspaceId)).map(async (endpoint) => ({ endpoint, deliveries: await deliveriesOf(ctx, endpoint.id, RECENT_DELIVERIES) })),
+    (await listEndpoints(ctx, actor)).map(async (endpoint) => ({ endpoint, deliveries: await deliveriesOf(ctx, actor, endpoint.id, RECENT_DELIVERIES) })),
   );
   return (
     <>

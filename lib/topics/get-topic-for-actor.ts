@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { Caller } from "@/lib/caller";
+import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { topics } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
@@ -7,17 +7,17 @@ import { ApiError, notFound } from "@/lib/errors";
 export type TopicRow = typeof topics.$inferSelect;
 
 /**
- * A live topic of the caller's workspace. Missing, archived and other
+ * A live topic of the actor's workspace. Missing, archived and other
  * workspaces' topics all answer `topic_not_found`, so ids cannot be probed; a
  * brand-locked key naming another brand's topic gets `topic_not_on_key_brand`.
  */
-export async function getTopicForCaller(ctx: Ctx, caller: Caller, topicId: string, param = "topic_id"): Promise<TopicRow> {
+export async function getTopicForActor(ctx: Ctx, actor: Actor, topicId: string, param = "topic_id"): Promise<TopicRow> {
   const [topic] = await ctx.db
     .select()
     .from(topics)
-    .where(and(eq(topics.id, topicId), eq(topics.workspaceId, caller.workspaceId), isNull(topics.archivedAt)));
+    .where(and(eq(topics.id, topicId), inActorWorkspace(actor, topics.workspaceId), isNull(topics.archivedAt)));
   if (!topic) throw notFound("topic_not_found", `No topic ${topicId}.`, param);
-  if (caller.brandId && topic.brandId !== caller.brandId) {
+  if (actor.brandId && topic.brandId !== actor.brandId) {
     throw new ApiError({ type: "invalid_request_error", code: "topic_not_on_key_brand", param, message: `Topic ${topicId} belongs to another brand than this key's.` });
   }
   return topic;

@@ -1,0 +1,22 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { defaultCtx } from "@/lib/context";
+import { ApiError } from "@/lib/errors";
+import { acceptInvitation } from "@/lib/members/accept-invitation";
+
+export interface AcceptState {
+  error?: string;
+}
+
+// Public by design: the signed token in the link is the caller's proof, checked by acceptInvitation.
+export async function acceptInvitationAction(token: string, _previous: AcceptState, form: FormData): Promise<AcceptState> {
+  try {
+    await acceptInvitation(defaultCtx(), { token, password: String(form.get("password") ?? "") });
+  } catch (error) {
+    if (error instanceof ApiError) return { error: error.message };
+    console.error("accepting an invitation failed", error);
+    return { error: "Something went wrong on our side; try again." };
+  }
+  redirect("/signin?setup=done");
+}

@@ -1,0 +1,218 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ContactStatusBadge } from "@/components/contacts/contact-status-badge";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { When } from "@/components/ui/when";
+import { getContactDetails } from "@/lib/contacts/get-contact-details";
+import { findOrNull } from "@/lib/dashboard/find-or-null";
+import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+
+export const metadata: Metadata = { title: "Contact" };
+
+const SOURCES: Record<string, string> = { double_opt_in: "Confirmed by email (double opt-in)", api: "API (consent asserted)", import: "Import (consent asserted)", dashboard: "Dashboard (consent asserted)" };
+
+function outcome(send: { state: string; failureReason: string | null; deliveredAt: Date | null; bouncedAt: Date | null; complainedAt: Date | null; openedAt: Date | null; clickedAt: Date | null; unsubscribedAt: Date | null }): string {
+  if (send.failureReason) return `Not sent: ${send.failureReason}`;
+  const steps = [
+    send.deliveredAt && "delivered",
+    send.bouncedAt && "bounced",
+    send.complainedAt && "complained",
+    send.openedAt && "opened",
+    send.clickedAt && "clicked",
+    send.unsubscribedAt && "unsubscribed",
+  ].filter(Boolean);
+  return steps.length > 0 ? steps.join(", ") : send.state;
+}
+
+export default async function ContactPage({ params }: { params: Promise<{ workspaceId: string; contactId: string }> }) {
+  const { workspaceId, contactId } = await params;
+  const { ctx, actor } = await getWorkspaceSession(workspaceId);
+  const details = await findOrNull(getContactDetails(ctx, actor, contactId));
+  if (!details) notFound();
+  const { contact } = details;
+  const name = [contact.firstName, contact.lastName].filter(Boolean).join(" ");
+  const attributes = Object.entries(contact.attributes);
+  return (
+    <>
+      <PageHeader
+        crumbs={[
+          { label: "Overview", href: `/w/${workspaceId}` },
+          { label: "Contacts", href: `/w/${workspaceId}/contacts` },
+          { label: contact.email },
+        ]}
+        title={contact.email}
+        description={
+          <span className="inline-flex flex-wrap items-center gap-2">
+            <ContactStatusBadge status={contact.status} />
+            {name && <span>{name}</span>}
+            <span>
+              Added <When at={contact.createdAt} />
+            </span>
+            {contact.optedOutAt && (
+              <span>
+                · Opted out of everything <When at={contact.optedOutAt} />
+              </span>
+            )}
+          </span>
+        }
+      />
+      <div className="grid min-w-0 grid-cols-1 gap-6 [&>*]:min-w-0">
+        <Card>
+          <CardHeader>
+            <CardTitle>Subscriptions and consent</CardTitle>
+            <CardDescription>For every topic: how consent was given, when the confirmation was sent and clicked, and from where.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {details.subscriptions.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No subscription yet.</p>
+            ) : (
+              <Table>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Topic</TableHead>
+                    <TableHead>State</TableHead>
+                    <TableHead>Source</TableHead>
+                    <TableHead>Confirmation sent</TableHead>
+                    <TableHead>Confirmed</TableHead>
+                    <TableHead>From</TableHead>
+                    <TableHead>Unsubscribed</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {details.subscriptions.map((subscription) => (
+                    <TableRow key={subscription.topicId}>
+                      <TableCell className="font-medium">{subscription.topicName}</TableCell>
+                      <TableCell>
+                        <Badge variant={subscription.state === "subscribed" ? "success" : subscription.state === "pending" ? "warning" : "secondary"}>{subscription.state}</Badge>
+                      </TableCell>
+                      <TableCell>{subscription.source ? (SOURCES[subscription.source] ?? subscription.source) : "—"}</TableCell>
+                      <TableCell>
+                        <When at={subscription.confirmationSentAt} />
+                      </TableCell>
+                      <TableCell>
+                        <When at={subscription.confirmedAt} />
+                      </TableCell>
+                      <TableCell className="max-w-64 whitespace-normal text-xs">
+                        {subscription.confirmedIp ? (
+                          <>
+                            <div>IP {subscription.confirmedIp}</div>
+                            {subscription.confirmedUserAgent && <div className="text-muted-foreground">{subscription.confirmedUserAgent}</div>}
+                          </>
+                        ) : (
+                          "—"
+                        )}
+                      </TableCell>
+                      <TableCell>
+                        <When at={subscription.unsubscribedAt} />
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+          </CardContent>
+        </Card>
+        <div className="grid gap-6 lg:grid-cols-2">
+          <Card>
+            <CardHeader>
+              <CardTitle>Fields</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
+                <dt className="text-muted-foreground">First name</dt>
+                <dd>{contact.firstName ?? "—"}</dd>
+                <dt className="text-muted-foreground">Last name</dt>
+                <dd>{contact.lastName ?? "—"}</dd>
+                {attributes.map(([key, value]) => (
+                  <div key={key} className="contents">
+                    <dt className="text-muted-foreground">{key}</dt>
+                    <dd>{String(value)}</dd>
+                  </div>
+                ))}
+              </dl>
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>Lists</CardTitle>
+            </CardHeader>
+            <CardContent>
+              {details.lists.length === 0 ? (
+                <p className="text-sm text-muted-foreground">Not on any list.</p>
+              ) : (
+                <ul className="flex flex-wrap gap-2">
+                  {details.lists.map((list) => (
+                    <li key={list.id}>
+                      <Link href={`/w/${workspaceId}/lists/${list.id}`}>
+                        <Badge variant="outline">{list.name}</Badge>
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </CardContent>
+          </Card>
+        </div>
+        <Card>
+          <CardHeader>
+            <CardTitle>Campaigns sent</CardTitle>
+            <CardDescription>The latest 50 sends and what became of them.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {details.sends.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No campaign has been sent to this contact.</p>
+            ) : (
+              <Table>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Campaign</TableHead>
+                    <TableHead>Sent</TableHead>
+                    <TableHead>Outcome</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {details.sends.map((send) => (
+                    <TableRow key={send.id}>
+                      <TableCell>{send.campaignName}</TableCell>
+                      <TableCell>
+                        <When at={send.acceptedAt} empty="not sent" />
+                      </TableCell>
+                      <TableCell>{outcome(send)}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Timeline</CardTitle>
+            <CardDescription>The latest 50 events about this contact, newest first: what your webhooks received.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {details.timeline.length === 0 ? (
+              <p className="text-sm text-muted-foreground">Nothing has happened yet.</p>
+            ) : (
+              <ol className="grid gap-2 text-sm" aria-label="Timeline">
+                {details.timeline.map((event) => (
+                  <li key={event.id} className="flex flex-wrap gap-x-3">
+                    <span className="w-44 shrink-0 text-muted-foreground">
+                      <When at={event.occurredAt} />
+                    </span>
+                    <code className="text-xs">{event.type}</code>
+                    <span className="text-muted-foreground">{typeof event.data.topic_name === "string" ? event.data.topic_name : typeof event.data.campaign_name === "string" ? event.data.campaign_name : ""}</span>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}

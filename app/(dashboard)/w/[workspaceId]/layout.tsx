@@ -1,0 +1,27 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { Sidebar } from "@/components/dashboard/sidebar";
+import { UserMenu } from "@/components/dashboard/user-menu";
+import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { mailboxEnabled } from "@/lib/mail/mailbox-enabled";
+
+// Membership is checked here for every page of the workspace (another workspace's id is a 404);
+// each server action checks it again, since a layout does not guard actions.
+export default async function WorkspaceLayout({ children, params }: { children: ReactNode; params: Promise<{ workspaceId: string }> }) {
+  const { workspaceId } = await params;
+  const { user, workspace, workspaces } = await getWorkspaceSession(workspaceId);
+  return (
+    <div className="grid min-h-screen md:grid-cols-[15rem_minmax(0,1fr)]">
+      <aside className="flex flex-col gap-4 border-r bg-sidebar p-3 md:sticky md:top-0 md:h-screen md:overflow-y-auto">
+        <Link href="/" className="px-2 pt-1 text-base font-semibold tracking-tight">
+          Mailservice
+        </Link>
+        <Sidebar workspace={workspace} workspaces={workspaces} mailbox={mailboxEnabled()} />
+        <div className="mt-auto">
+          <UserMenu email={user.email} />
+        </div>
+      </aside>
+      <main className="min-w-0 px-6 py-6 md:px-10">{children}</main>
+    </div>
+  );
+}

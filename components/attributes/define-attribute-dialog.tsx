@@ -1,0 +1,68 @@
+"use client";
+
+import { Plus } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { toast } from "sonner";
+import { FormDialog } from "@/components/forms/form-dialog";
+import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { Button } from "@/components/ui/button";
+import { DialogFooter } from "@/components/ui/dialog";
+import { defineAttributeSchema, type DefineAttributeInput } from "@/lib/contacts/attribute-schemas";
+import type { ActionState } from "@/lib/dashboard/action-state";
+
+type Define = (workspaceId: string, input: DefineAttributeInput) => Promise<ActionState<{ key: string; type: string }>>;
+
+function DefineAttributeForm({ workspaceId, action, close }: { workspaceId: string; action: Define; close: () => void }) {
+  const router = useRouter();
+  const { form, submit, formError, pending } = useActionForm({
+    schema: defineAttributeSchema,
+    action,
+    workspaceId,
+    defaultValues: { key: "", type: "string" },
+    onSuccess: ({ key }) => {
+      close();
+      toast.success(`Defined. Use it as {{contact.${key}}}.`);
+      router.refresh();
+    },
+  });
+  return (
+    <form onSubmit={submit} className="grid gap-4" noValidate>
+      <TextField form={form} name="key" label="Key" placeholder="plan" hint="Lower-case letters, digits and _, starting with a letter. It cannot be renamed later." />
+      <SelectField
+        form={form}
+        name="type"
+        label="Type"
+        options={[
+          { value: "string", label: "Text" },
+          { value: "number", label: "Number" },
+          { value: "boolean", label: "Yes / no" },
+          { value: "date", label: "Date" },
+        ]}
+      />
+      <FormError message={formError} />
+      <DialogFooter>
+        <Button type="submit" disabled={pending}>
+          Define attribute
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+export function DefineAttributeDialog({ workspaceId, action }: { workspaceId: string; action: Define }) {
+  return (
+    <FormDialog
+      title="New custom attribute"
+      description="A field every contact can carry, set by the API, your signup form or an import, and usable in campaigns as a merge tag."
+      trigger={
+        <Button>
+          <Plus />
+          New attribute
+        </Button>
+      }
+    >
+      {(close) => <DefineAttributeForm workspaceId={workspaceId} action={action} close={close} />}
+    </FormDialog>
+  );
+}

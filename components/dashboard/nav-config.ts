@@ -1,0 +1,37 @@
+import { BookUser, Building2, Contact, FileKey2, Inbox, LayoutDashboard, ListChecks, Megaphone, ShieldBan, Tags, Users, Webhook, type LucideIcon } from "lucide-react";
+
+export interface NavScreen {
+  /** Below /w/{workspaceId}; "" is the overview. */
+  path: string;
+  label: string;
+  icon: LucideIcon;
+  /** Shown only when the installation allows it (the test mailbox). */
+  requires?: "mailbox";
+}
+
+/** Every screen of a workspace, in the order of the sidebar. */
+export const NAV_GROUPS: { label: string; screens: NavScreen[] }[] = [
+  { label: "", screens: [{ path: "", label: "Overview", icon: LayoutDashboard }] },
+  {
+    label: "Audience",
+    screens: [
+      { path: "/contacts", label: "Contacts", icon: Contact },
+      { path: "/lists", label: "Lists", icon: ListChecks },
+      { path: "/topics", label: "Topics", icon: Megaphone },
+      { path: "/suppressions", label: "Suppressions", icon: ShieldBan },
+      { path: "/attributes", label: "Custom attributes", icon: Tags },
+    ],
+  },
+  {
+    label: "Setup",
+    screens: [
+      { path: "/brands", label: "Brands", icon: Building2 },
+      { path: "/api-keys", label: "API keys", icon: FileKey2 },
+      { path: "/webhooks", label: "Webhooks", icon: Webhook },
+      { path: "/members", label: "Members", icon: Users },
+    ],
+  },
+  { label: "Testing", screens: [{ path: "/mailbox", label: "Test mailbox", icon: Inbox, requires: "mailbox" }] },
+];
+
+export const WORKSPACE_ICON = BookUser;

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { emailField } from "@/lib/validation/fields";
+
+// Schemas only (no database): the dashboard's forms check input in the browser with the same rules.
+
+const optionalName = z.string().trim().max(120, "must be at most 120 characters").optional();
+
+/**
+ * A contact added by a member. Subscribing them to topics skips confirmation,
+ * so the member asserts consent for those topics, as a caller of
+ * POST /v1/contacts does.
+ */
+export const addContactSchema = z
+  .strictObject({
+    email: emailField,
+    firstName: optionalName,
+    lastName: optionalName,
+    // A form with a single topic checkbox yields its value or false rather than a list.
+    topicIds: z.preprocess((value) => (Array.isArray(value) ? value : typeof value === "string" ? [value] : []), z.array(z.string()).max(100)),
+    consentAsserted: z.boolean().default(false),
+  })
+  .refine((input) => input.topicIds.length === 0 || input.consentAsserted, {
+    message: "Confirm that this person gave you consent for the topics you ticked",
+    path: ["consentAsserted"],
+  });
+export type AddContactInput = z.input<typeof addContactSchema>;

@@ -1,0 +1,95 @@
+import "server-only";
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { WorkspaceActor } from "@/lib/actor";
+import type { Ctx } from "@/lib/context";
+import { campaigns, events, listMembers, lists, sends, subscriptions, topics } from "@/lib/db/schema";
+import { getContactOrThrow, type ContactView } from "./contact-view";
+
+/** How much history the contact page shows; the full record stays in the database and the API. */
+const RECENT = 50;
+
+export interface ContactDetails {
+  contact: ContactView & { optedOutAt: Date | null };
+  /** Every subscription with the evidence of consent the service stores (spec: sent, clicked, IP). */
+  subscriptions: {
+    topicId: string;
+    topicName: string;
+    state: "pending" | "subscribed" | "unsubscribed";
+    source: string | null;
+    confirmationSentAt: Date | null;
+    confirmedAt: Date | null;
+    confirmedIp: string | null;
+    confirmedUserAgent: string | null;
+    subscribedAt: Date | null;
+    unsubscribedAt: Date | null;
+  }[];
+  lists: { id: string; name: string }[];
+  sends: { id: string; campaignId: string; campaignName: string; state: string; failureReason: string | null; acceptedAt: Date | null; deliveredAt: Date | null; bouncedAt: Date | null; complainedAt: Date | null; openedAt: Date | null; clickedAt: Date | null; unsubscribedAt: Date | null }[];
+  timeline: { id: string; type: string; occurredAt: Date; data: Record<string, unknown> }[];
+}
+
+/** Everything the dashboard shows about one contact of the actor's workspace. */
+export async function getContactDetails(ctx: Ctx, actor: WorkspaceActor, contactId: string): Promise<ContactDetails> {
+  const contact = await getContactOrThrow(ctx, actor, contactId);
+  const workspaceId = actor.workspaceId;
+  const [optedOut, subscriptionRows, listRows, sendRows, eventRows] = await Promise.all([
+    ctx.db.execute<{ opted_out_at: Date | null }>(sql`select opted_out_at from contacts where id = ${contactId}`),
+    ctx.db
+      .select({
+        topicId: topics.id,
+        topicName: topics.name,
+        state: subscriptions.state,
+        source: subscriptions.source,
+        confirmationSentAt: subscriptions.confirmationSentAt,
+        confirmedAt: subscriptions.confirmedAt,
+        confirmedIp: subscriptions.confirmedIp,
+        confirmedUserAgent: subscriptions.confirmedUserAgent,
+        subscribedAt: subscriptions.subscribedAt,
+        unsubscribedAt: subscriptions.unsubscribedAt,
+      })
+      .from(subscriptions)
+      .innerJoin(topics, eq(topics.id, subscriptions.topicId))
+      .where(and(eq(subscriptions.contactId, contactId), eq(subscriptions.workspaceId, workspaceId)))
+      .orderBy(topics.name),
+    ctx.db
+      .select({ id: lists.id, name: lists.name })
+      .from(listMembers)
+      .innerJoin(lists, eq(lists.id, listMembers.listId))
+      .where(and(eq(listMembers.contactId, contactId), eq(listMembers.workspaceId, workspaceId)))
+      .orderBy(lists.name),
+    ctx.db
+      .select({
+        id: sends.id,
+        campaignId: sends.campaignId,
+        campaignName: campaigns.name,
+        state: sends.state,
+        failureReason: sends.failureReason,
+        acceptedAt: sends.acceptedAt,
+        deliveredAt: sends.deliveredAt,
+        bouncedAt: sends.bouncedAt,
+        complainedAt: sends.complainedAt,
+        openedAt: sends.openedAt,
+        clickedAt: sends.clickedAt,
+        unsubscribedAt: sends.unsubscribedAt,
+      })
+      .from(sends)
+      .innerJoin(campaigns, eq(campaigns.id, sends.campaignId))
+      .where(and(eq(sends.contactId, contactId), eq(sends.workspaceId, workspaceId)))
+      .orderBy(desc(sends.id))
+      .limit(RECENT),
+    ctx.db
+      .select({ id: events.id, type: events.type, occurredAt: events.occurredAt, data: events.data })
+      .from(events)
+      .where(and(eq(events.workspaceId, workspaceId), sql`${events.data}->>'contact_id' = ${contactId}`))
+      .orderBy(desc(events.id))
+      .limit(RECENT),
+  ]);
+  const optedOutAt = optedOut[0]?.opted_out_at ?? null;
+  return {
+    contact: { ...contact, optedOutAt: optedOutAt ? new Date(optedOutAt) : null },
+    subscriptions: subscriptionRows,
+    lists: listRows,
+    sends: sendRows,
+    timeline: eventRows,
+  };
+}

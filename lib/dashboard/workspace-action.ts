@@ -1,0 +1,53 @@
+import "server-only";
+import { revalidatePath } from "next/cache";
+import type { z } from "zod";
+import { ApiError } from "@/lib/errors";
+import type { ActionState } from "./action-state";
+import { findWorkspaceSession, type WorkspaceSession } from "./workspace-session";
+
+/**
+ * A dashboard server action: checks that the caller is a member of the
+ * workspace named in the call (a crafted call naming another workspace is
+ * refused like a missing one), parses the input with the same zod schema as
+ * the API and the CLI, runs one lib/ function, and revalidates the
+ * workspace's pages. An ApiError becomes an error next to its field; any other
+ * failure is logged and answered without details.
+ */
+export function workspaceAction<S extends z.ZodType, R>(
+  schema: S,
+  run: (session: WorkspaceSession, input: z.output<S>) => Promise<R>,
+  // false: the screen refreshes itself later (a new API key must stay on screen until it is copied).
+  options: { revalidate?: boolean } = {},
+) {
+  return async (workspaceId: string, input: z.input<S>): Promise<ActionState<R>> => {
+    const session = typeof workspaceId === "string" ? await findWorkspaceSession(workspaceId) : null;
+    if (!session) return { ok: false, message: "This workspace does not exist, or you are not a member of it.", fieldErrors: {} };
+    const parsed = schema.safeParse(input);
+    if (!parsed.success) return { ok: false, message: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
+    try {
+      const result = await run(session, parsed.data);
+      if (options.revalidate !== false) revalidatePath(`/w/${workspaceId}`, "layout");
+      return { ok: true, result };
+    } catch (error) {
+      if (error instanceof ApiError) return { ok: false, message: error.message, fieldErrors: error.param ? { [error.param]: error.message } : {} };
+      console.error("dashboard action failed", error);
+      return { ok: false, message: "Something went wrong on our side; nothing was changed. Try again.", fieldErrors: {} };
+    }
+  };
+}
+
+function fieldErrorsOf(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const keys = issue.code === "unrecognized_keys" ? issue.keys : [""];
+    for (const key of keys) {
+      const path = [...issue.path, ...(key ? [key] : [])].map(String).join(".") || "form";
+      errors[path] ??= key ? "Unknown field." : capitalise(issue.message);
+    }
+  }
+  return errors;
+}
+
+function capitalise(message: string): string {
+  return message.charAt(0).toUpperCase() + message.slice(1);
+}

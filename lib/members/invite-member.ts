@@ -1,0 +1,73 @@
+import "server-only";
+import { and, eq, isNull } from "drizzle-orm";
+import type { WorkspaceActor } from "@/lib/actor";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { memberships, users, workspaces } from "@/lib/db/schema";
+import { ApiError, notFound } from "@/lib/errors";
+import { escapeHtml } from "@/lib/mail/escape-html";
+import { getMailTransport } from "@/lib/mail/get-mail-transport";
+import { serviceSender } from "@/lib/mail/service-sender";
+import { appUrl } from "@/lib/runtime/app-url";
+import { findOrInviteUser } from "@/lib/users/find-or-invite-user";
+import { parseInput } from "@/lib/validation/parse-input";
+import { assertCanManageMembers } from "./assert-can-manage-members";
+import { invitationLink } from "./invitation-link";
+import { inviteMemberSchema, type InviteMemberInput } from "./member-schemas";
+
+/**
+ * Adds a person to the workspace as a member and mails them: a link to set
+ * their password when they have no account yet, a note that they were added
+ * when they do. The membership is committed before the mail goes, so a mail
+ * that fails can be sent again (resendInvitation) without adding anyone twice.
+ */
+export async function inviteMember(ctx: Ctx, actor: WorkspaceActor, input: InviteMemberInput): Promise<{ userId: string; mailed: boolean }> {
+  const { email } = parseInput(inviteMemberSchema, input);
+  await assertCanManageMembers(ctx, actor);
+  const { userId, workspaceName } = await withTransaction(ctx, async (tx) => {
+    const user = await findOrInviteUser(tx, email);
+    const added = await tx.db
+      .insert(memberships)
+      .values({ workspaceId: actor.workspaceId, userId: user.id, role: "member", createdAt: tx.clock.now() })
+      .onConflictDoNothing()
+      .returning({ userId: memberships.userId });
+    if (added.length === 0) throw new ApiError({ type: "invalid_request_error", code: "member_exists", param: "email", message: `${email} is already a member of this workspace.` });
+    const [workspace] = await tx.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, actor.workspaceId));
+    return { userId: user.id, workspaceName: workspace!.name };
+  });
+  const mailed = await mailInvitation(ctx, actor.workspaceId, workspaceName, userId, email);
+  return { userId, mailed };
+}
+
+/** Mails the invitation again to a member who has not set a password yet. */
+export async function resendInvitation(ctx: Ctx, actor: WorkspaceActor, userId: string): Promise<{ mailed: boolean }> {
+  await assertCanManageMembers(ctx, actor);
+  const [row] = await ctx.db
+    .select({ email: users.email, workspaceName: workspaces.name })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+    .where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, userId), isNull(users.passwordHash)));
+  if (!row) throw notFound("member_not_found", "No member of this workspace is waiting for an invitation.");
+  return { mailed: await mailInvitation(ctx, actor.workspaceId, row.workspaceName, userId, row.email) };
+}
+
+/** The invitation mail; false when the transport refused it (the member stays, and the mail can be sent again). */
+export async function mailInvitation(ctx: Ctx, workspaceId: string, workspaceName: string, userId: string, email: string): Promise<boolean> {
+  const link = invitationLink(userId, workspaceId, ctx.clock.now());
+  const subject = `You have been added to ${workspaceName}`;
+  try {
+    await getMailTransport().send(ctx, {
+      workspaceId,
+      idempotencyKey: `invite-${workspaceId}-${userId}-${ctx.clock.now().getTime()}`,
+      from: serviceSender(),
+      to: email,
+      subject,
+      text: `You have been added to the workspace ${workspaceName}.\n\nSet your password and sign in (the link is valid for 7 days):\n${link}\n\nIf you already have an account, sign in at ${appUrl()}/signin.\n`,
+      html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5"><p>You have been added to the workspace <strong>${escapeHtml(workspaceName)}</strong>.</p><p><a href="${escapeHtml(link)}">Set your password and sign in</a> (valid for 7 days).</p><p>If you already have an account, <a href="${escapeHtml(`${appUrl()}/signin`)}">sign in</a>.</p></body></html>`,
+    });
+    return true;
+  } catch (error) {
+    console.error("invitation mail not sent", error);
+    return false;
+  }
+}
