@@ -2,27 +2,34 @@
 
 import { useActionState } from "react";
 import { createFirstOwnerAction, type SetupState } from "@/app/(auth)/setup/actions";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
 
 export function SetupForm() {
   const [state, action, pending] = useActionState<SetupState, FormData>(createFirstOwnerAction, {});
   return (
-    <form className="form" action={action}>
-      <label>
-        Workspace name
-        <input name="workspaceName" required maxLength={200} />
-      </label>
-      <label>
-        Email
-        <input name="email" type="email" autoComplete="username" required maxLength={320} />
-      </label>
-      <label>
-        Password (at least 8 characters)
-        <input name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={200} />
-      </label>
-      {state.error && <p className="error" role="alert">{state.error}</p>}
-      <button className="button" type="submit" disabled={pending}>
+    <form className="grid gap-4" action={action}>
+      <div className="grid gap-2">
+        <Label htmlFor="setup-workspace">Workspace name</Label>
+        <Input id="setup-workspace" name="workspaceName" required maxLength={200} aria-invalid={state.field === "workspaceName" ? true : undefined} />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor="setup-email">Email</Label>
+        <Input id="setup-email" name="email" type="email" autoComplete="username" required maxLength={320} aria-invalid={state.field === "email" ? true : undefined} />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor="setup-password">Password (at least 8 characters)</Label>
+        <Input id="setup-password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={200} aria-invalid={state.field === "password" ? true : undefined} />
+      </div>
+      {state.error && (
+        <p className="text-sm text-destructive" role="alert">
+          {state.error}
+        </p>
+      )}
+      <Button type="submit" disabled={pending}>
         {pending ? "Creating…" : "Create account"}
-      </button>
+      </Button>
     </form>
   );
 }

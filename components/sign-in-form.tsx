@@ -3,6 +3,9 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
 import { safeCallbackUrl } from "@/lib/auth/safe-callback-url";
 import { isSignInLimitedMessage } from "@/lib/auth/sign-in-limited-message";
 
@@ -34,19 +37,23 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   }
 
   return (
-    <form className="form" onSubmit={onSubmit}>
-      <label>
-        Email
-        <input name="email" type="email" autoComplete="username" required />
-      </label>
-      <label>
-        Password
-        <input name="password" type="password" autoComplete="current-password" required />
-      </label>
-      {error && <p className="error" role="alert">{error}</p>}
-      <button className="button" type="submit" disabled={pending}>
+    <form className="grid gap-4" onSubmit={onSubmit}>
+      <div className="grid gap-2">
+        <Label htmlFor="signin-email">Email</Label>
+        <Input id="signin-email" name="email" type="email" autoComplete="username" required />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor="signin-password">Password</Label>
+        <Input id="signin-password" name="password" type="password" autoComplete="current-password" required aria-invalid={error ? true : undefined} />
+      </div>
+      {error && (
+        <p className="text-sm text-destructive" role="alert">
+          {error}
+        </p>
+      )}
+      <Button type="submit" disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
-      </button>
+      </Button>
     </form>
   );
 }

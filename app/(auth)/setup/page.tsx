@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Set up" };
 export default async function SetupPage() {
   if (!(await isSetupOpen(defaultCtx()))) redirect("/signin");
   return (
-    <main className="centered card auth-page">
+    <main className="auth-page w-full max-w-sm rounded-xl border bg-card p-6 shadow-sm">
       <h1>Create the owner account</h1>
       <p className="muted">Nobody can sign in yet. The account you create here owns the first workspace.</p>
       <SetupForm />

@@ -17,7 +17,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   if (!(await hasUserWithPassword(ctx))) {
     // Users exist (named owners from the admin CLI) but none has a password: the public first-run page stays closed.
     return (
-      <main className="centered card auth-page">
+      <main className="auth-page w-full max-w-sm rounded-xl border bg-card p-6 shadow-sm">
         <h1>Sign in</h1>
         <p role="status">
           Nobody can sign in yet: no account has a password. On the server, set one with the admin CLI:{" "}
@@ -28,7 +28,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   }
   const { callbackUrl, setup } = await searchParams;
   return (
-    <main className="centered card auth-page">
+    <main className="auth-page w-full max-w-sm rounded-xl border bg-card p-6 shadow-sm">
       <h1>Sign in</h1>
       {setup === "done" && <p className="muted">Your account is ready. Sign in with it.</p>}
       <SignInForm callbackUrl={safeCallbackUrl(callbackUrl, appUrl())} />

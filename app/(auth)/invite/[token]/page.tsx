@@ -12,7 +12,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
   const { token } = await params;
   const invitation = await describeInvitation(defaultCtx(), token);
   return (
-    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center p-6">
+    <main className="w-full max-w-md">
       <Card>
         <CardHeader>
           <CardTitle>{invitation ? `Join ${invitation.workspaceName}` : "This invitation is not valid"}</CardTitle>

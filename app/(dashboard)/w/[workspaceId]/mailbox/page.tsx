@@ -8,6 +8,13 @@ import { listMailbox } from "@/lib/mail/list-mailbox";
 import { mailboxEnabled, unsetMailTransportWarning } from "@/lib/mail/mailbox-enabled";
 import { requireMembership } from "@/lib/workspaces/require-membership";
 import { simulateOutcomeAction } from "./actions";
+import { FlaskConical, Inbox } from "lucide-react";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { When } from "@/components/ui/when";
 
 export const metadata: Metadata = { title: "Test mailbox" };
 
@@ -27,64 +34,97 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
   const unsetWarning = unsetMailTransportWarning();
   return (
     <>
-      <h1>Test mailbox</h1>
-      {transport === "local" ? (
-        <p role="note">
-          <strong>Test mailbox:</strong> messages are stored here, not delivered.
-        </p>
-      ) : (
-        <p className="muted">Mail goes out through the {transport} transport; only mail sent while the local transport was active is kept here.</p>
-      )}
-      {unsetWarning && <p className="muted">{unsetWarning}.</p>}
-      {reported && <p role="status">Reported “{reported.replace("-", " ")}” as the provider would.</p>}
-      {messages.length === 0 && <p className="muted">No mail yet. Confirmation and campaign mail for this workspace will appear here.</p>}
-      <ol className="mailbox">
-        {messages.map((message) => (
-          <li key={message.id} className="card message" data-testid="mailbox-message">
-            <h2>{message.subject}</h2>
-            <p className="muted">
-              To <strong>{message.to}</strong> from {message.headers["From"] ?? message.from} · <time dateTime={message.sentAt.toISOString()}>{message.sentAt.toISOString().replace("T", " ").slice(0, 19)} UTC</time>
-            </p>
-            {message.links.length > 0 && (
-              <nav aria-label={`Links in "${message.subject}"`}>
-                <ul className="links">
-                  {message.links.map((link) => (
-                    <li key={link}>
-                      <a href={link}>{link}</a>
-                    </li>
-                  ))}
-                </ul>
-              </nav>
-            )}
-            {message.html && (
-              // Sandboxed: the message's own markup runs no script and cannot reach the dashboard.
-              <iframe className="rendered" title={`HTML of "${message.subject}"`} sandbox="allow-popups allow-popups-to-escape-sandbox" srcDoc={`<base target="_blank">${message.html}`} />
-            )}
-            <form className="outcomes" action={simulateOutcomeAction.bind(null, workspaceId, message.id)}>
-              <span className="muted">Simulate the provider:</span>
-              <button className="button secondary" type="submit" name="outcome" value="delivered">Delivered</button>
-              <button className="button secondary" type="submit" name="outcome" value="bounce-permanent">Bounce (permanent)</button>
-              <button className="button secondary" type="submit" name="outcome" value="bounce-transient">Bounce (transient)</button>
-              <button className="button secondary" type="submit" name="outcome" value="complained">Complaint</button>
-            </form>
-            <details>
-              <summary>Headers</summary>
-              <dl className="headers">
-                {Object.entries(message.headers).map(([name, value]) => (
-                  <div key={name}>
-                    <dt>{name}</dt>
-                    <dd>{value}</dd>
-                  </div>
-                ))}
-              </dl>
-            </details>
-            <details>
-              <summary>Text part</summary>
-              <pre>{message.text}</pre>
-            </details>
-          </li>
-        ))}
-      </ol>
+      <PageHeader crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Test mailbox" }]} title="Test mailbox" />
+      <div className="grid min-w-0 gap-4 [&>*]:min-w-0">
+        {transport === "local" ? (
+          <Alert variant="warning" role="note">
+            <FlaskConical />
+            <AlertTitle>Test mailbox: messages are stored here, not delivered.</AlertTitle>
+            <AlertDescription>Its links are live: confirming or unsubscribing here acts for the recipient.</AlertDescription>
+          </Alert>
+        ) : (
+          <p className="text-sm text-muted-foreground">Mail goes out through the {transport} transport; only mail sent while the local transport was active is kept here.</p>
+        )}
+        {unsetWarning && <p className="text-sm text-muted-foreground">{unsetWarning}.</p>}
+        {reported && (
+          <p role="status" className="rounded-md border border-emerald-600/30 bg-emerald-600/10 px-3 py-2 text-sm">
+            Reported “{reported.replace("-", " ")}” as the provider would.
+          </p>
+        )}
+        {messages.length === 0 && (
+          <EmptyState icon={<Inbox />} title="No mail yet">
+            Confirmation, welcome, invitation and campaign mail for this workspace appears here.
+          </EmptyState>
+        )}
+        <ol className="grid gap-4">
+          {messages.map((message) => (
+            <li key={message.id} data-testid="mailbox-message">
+              <Card>
+                <CardHeader>
+                  <CardTitle>{message.subject}</CardTitle>
+                  <CardDescription>
+                    To <strong className="text-foreground">{message.to}</strong> from {message.headers["From"] ?? message.from} · <When at={message.sentAt} />
+                  </CardDescription>
+                </CardHeader>
+                <CardContent className="grid gap-4">
+                  {message.links.length > 0 && (
+                    <nav aria-label={`Links in "${message.subject}"`}>
+                      <ul className="grid gap-1 text-sm break-all">
+                        {message.links.map((link) => (
+                          <li key={link}>
+                            <a className="text-primary underline" href={link}>
+                              {link}
+                            </a>
+                          </li>
+                        ))}
+                      </ul>
+                    </nav>
+                  )}
+                  {message.html && (
+                    // Sandboxed: the message's own markup runs no script and cannot reach the dashboard.
+                    <iframe
+                      className="min-h-56 w-full rounded-md border bg-white"
+                      title={`HTML of "${message.subject}"`}
+                      sandbox="allow-popups allow-popups-to-escape-sandbox"
+                      srcDoc={`<base target="_blank">${message.html}`}
+                    />
+                  )}
+                  <form className="flex flex-wrap items-center gap-2" action={simulateOutcomeAction.bind(null, workspaceId, message.id)}>
+                    <span className="text-sm text-muted-foreground">Simulate the provider:</span>
+                    <Button variant="outline" size="sm" type="submit" name="outcome" value="delivered">
+                      Delivered
+                    </Button>
+                    <Button variant="outline" size="sm" type="submit" name="outcome" value="bounce-permanent">
+                      Bounce (permanent)
+                    </Button>
+                    <Button variant="outline" size="sm" type="submit" name="outcome" value="bounce-transient">
+                      Bounce (transient)
+                    </Button>
+                    <Button variant="outline" size="sm" type="submit" name="outcome" value="complained">
+                      Complaint
+                    </Button>
+                  </form>
+                  <details className="text-sm">
+                    <summary className="cursor-pointer font-medium">Headers</summary>
+                    <dl className="mt-2 grid gap-1 text-xs">
+                      {Object.entries(message.headers).map(([name, value]) => (
+                        <div key={name} className="grid grid-cols-[12rem_1fr] gap-2">
+                          <dt className="font-medium">{name}</dt>
+                          <dd className="break-all">{value}</dd>
+                        </div>
+                      ))}
+                    </dl>
+                  </details>
+                  <details className="text-sm">
+                    <summary className="cursor-pointer font-medium">Text part</summary>
+                    <pre className="mt-2 text-xs whitespace-pre-wrap">{message.text}</pre>
+                  </details>
+                </CardContent>
+              </Card>
+            </li>
+          ))}
+        </ol>
+      </div>
     </>
   );
 }

@@ -1,48 +1,43 @@
 "use server";
 
-import { notFound } from "next/navigation";
 import { revalidatePath } from "next/cache";
-import { userActor } from "@/lib/actor";
-import { requireUser } from "@/lib/auth/current-user";
-import { defaultCtx } from "@/lib/context";
+import type { SecretState } from "@/components/webhooks/webhook-forms";
+import { findWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { ApiError } from "@/lib/errors";
 import { createEndpoint, enableEndpoint, rotateSecret } from "@/lib/webhooks/endpoints";
-import { requireMembership } from "@/lib/workspaces/require-membership";
 
-/** What a form shows after submitting: the new secret once, or why nothing changed. */
-export interface SecretState {
-  secret?: string;
-  error?: string;
-}
+const notMember: SecretState = { error: "This workspace does not exist, or you are not a member of it." };
 
-async function member(workspaceId: string) {
-  const user = await requireUser();
-  const ctx = defaultCtx();
-  await requireMembership(ctx, user.id, workspaceId, notFound);
-  return { ctx, actor: userActor(user.id, workspaceId) };
-}
-
-export async function createEndpointAction(workspaceId: string, _previous: SecretState, form: FormData): Promise<SecretState> {
-  const { ctx, actor } = await member(workspaceId);
+// These forms post FormData and keep their own state (a secret shown once), so they check the member
+// themselves rather than through workspaceAction; the rule is the same: the workspace named in the call.
+async function asMember<T>(workspaceId: string, run: (session: NonNullable<Awaited<ReturnType<typeof findWorkspaceSession>>>) => Promise<T>): Promise<T | SecretState> {
+  const session = await findWorkspaceSession(workspaceId);
+  if (!session) return notMember;
   try {
-    const { secret } = await createEndpoint(ctx, actor, { url: String(form.get("url") ?? ""), eventTypes: form.getAll("event").map(String) });
+    const result = await run(session);
     revalidatePath(`/w/${workspaceId}/webhooks`);
-    return { secret };
+    return result;
   } catch (error) {
     if (error instanceof ApiError) return { error: error.message };
-    throw error;
+    console.error("webhook action failed", error);
+    return { error: "Something went wrong on our side; nothing was changed." };
   }
 }
 
+export async function createEndpointAction(workspaceId: string, _previous: SecretState, form: FormData): Promise<SecretState> {
+  return asMember(workspaceId, async ({ ctx, actor }) => {
+    const { secret } = await createEndpoint(ctx, actor, { url: String(form.get("url") ?? ""), eventTypes: form.getAll("event").map(String) });
+    return { secret };
+  });
+}
+
 export async function rotateSecretAction(workspaceId: string, endpointId: string, _previous: SecretState): Promise<SecretState> {
-  const { ctx, actor } = await member(workspaceId);
-  const { secret } = await rotateSecret(ctx, actor, endpointId);
-  revalidatePath(`/w/${workspaceId}/webhooks`);
-  return { secret };
+  return asMember(workspaceId, async ({ ctx, actor }) => ({ secret: (await rotateSecret(ctx, actor, endpointId)).secret }));
 }
 
 export async function enableEndpointAction(workspaceId: string, endpointId: string): Promise<void> {
-  const { ctx, actor } = await member(workspaceId);
-  await enableEndpoint(ctx, actor, endpointId);
-  revalidatePath(`/w/${workspaceId}/webhooks`);
+  await asMember(workspaceId, async ({ ctx, actor }) => {
+    await enableEndpoint(ctx, actor, endpointId);
+    return {};
+  });
 }
