@@ -25,6 +25,22 @@ export default defineConfig([
     },
   },
   {
+    // Components are shared parts: pages hand them their server actions, never the other way round.
+    files: ["components/**/*.ts", "components/**/*.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/app/*", "**/app/*"], message: "Components take what they need from app/ as props." },
+            { group: ["@/lib/db/*", "**/lib/db/*"], message: "Call a lib/<domain> verb instead of the database.", allowTypeImports: true },
+            { group: ["drizzle-orm", "drizzle-orm/*", "postgres"], message: "Call a lib/<domain> verb instead of the database." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },

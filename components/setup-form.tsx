@@ -1,13 +1,17 @@
 "use client";
 
 import { useActionState } from "react";
-import { createFirstOwnerAction, type SetupState } from "@/app/(auth)/setup/actions";
+/** What the first-run form shows after submitting: why nothing was created, next to the field at fault. */
+export interface SetupState {
+  error?: string;
+  field?: string;
+}
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 
-export function SetupForm() {
-  const [state, action, pending] = useActionState<SetupState, FormData>(createFirstOwnerAction, {});
+export function SetupForm({ createFirstOwner }: { createFirstOwner: (previous: SetupState, form: FormData) => Promise<SetupState> }) {
+  const [state, action, pending] = useActionState<SetupState, FormData>(createFirstOwner, {});
   return (
     <form className="grid gap-4" action={action}>
       <div className="grid gap-2">

@@ -1,12 +1,15 @@
 "use client";
 
 import { useActionState } from "react";
-import type { AcceptState } from "@/app/(auth)/invite/[token]/actions";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 
-// The action comes bound to the token from the page, so this component imports nothing from app/ but a type.
+export interface AcceptState {
+  error?: string;
+}
+
+// The action comes bound to the token from the page.
 export function AcceptInvitationForm({ email, action }: { email: string; action: (previous: AcceptState, form: FormData) => Promise<AcceptState> }) {
   const [state, submit, pending] = useActionState<AcceptState, FormData>(action, {});
   return (

@@ -3,12 +3,9 @@
 import { redirect } from "next/navigation";
 import { defaultCtx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
+import type { SetupState } from "@/components/setup-form";
 import { createFirstOwner } from "@/lib/users/create-first-owner";
 
-export interface SetupState {
-  error?: string;
-  field?: string;
-}
 
 export async function createFirstOwnerAction(_previous: SetupState, form: FormData): Promise<SetupState> {
   try {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SetupForm } from "@/components/setup-form";
+import { createFirstOwnerAction } from "./actions";
 import { defaultCtx } from "@/lib/context";
 import { isSetupOpen } from "@/lib/users/is-setup-open";
 
@@ -13,7 +14,7 @@ export default async function SetupPage() {
     <main className="auth-page w-full max-w-sm rounded-xl border bg-card p-6 shadow-sm">
       <h1>Create the owner account</h1>
       <p className="muted">Nobody can sign in yet. The account you create here owns the first workspace.</p>
-      <SetupForm />
+      <SetupForm createFirstOwner={createFirstOwnerAction} />
     </main>
   );
 }

@@ -1,13 +1,11 @@
 "use server";
 
 import { redirect } from "next/navigation";
+import type { AcceptState } from "@/components/members/accept-invitation-form";
 import { defaultCtx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
 import { acceptInvitation } from "@/lib/members/accept-invitation";
 
-export interface AcceptState {
-  error?: string;
-}
 
 // Public by design: the signed token in the link is the caller's proof, checked by acceptInvitation.
 export async function acceptInvitationAction(token: string, _previous: AcceptState, form: FormData): Promise<AcceptState> {
