@@ -205,12 +205,31 @@ test("lists: create, rename, see members, delete without unsubscribing anyone", 
   await rename.getByRole("button", { name: "Save list" }).click();
   await page.getByRole("link", { name: "Paying customers" }).click();
   await expect(page.getByRole("heading", { name: "No members yet" })).toBeVisible();
+  const listUrl = page.url();
+
+  // From a contact's page: correct the name, put them on the list.
+  await page.goto(`/w/${workspaceId}/contacts?q=walk-in`);
+  await page.getByRole("link", { name: "walk-in@shop.example" }).click();
+  const contactUrl = page.url();
+  await page.getByRole("button", { name: "Edit name" }).click();
+  await page.getByRole("dialog").getByLabel("First name").fill("Walter");
+  await page.getByRole("dialog").getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Walter", { exact: true }).first()).toBeVisible();
+  await page.getByLabel("Add to list").selectOption({ label: "Paying customers" });
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(page.getByRole("list", { name: "Lists of this contact" })).toContainText("Paying customers");
+
+  await page.goto(listUrl);
+  await expect(page.getByRole("row", { name: /walk-in@shop.example/ })).toContainText("Walter");
   await screenshot(page, "list");
   await page.getByRole("button", { name: "Delete" }).click();
   await expect(page.getByRole("alertdialog")).toContainText("Nobody is unsubscribed");
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete list" }).click();
   await expect(page).toHaveURL(new RegExp(`/w/${workspaceId}/lists$`));
   await expect(page.getByRole("heading", { name: "Create your first list" })).toBeVisible();
+  await page.goto(contactUrl);
+  await expect(page.getByText("Not on any list.")).toBeVisible();
+  await expect(page.getByRole("row", { name: /Weekly Digest/ })).toContainText("subscribed");
 });
 
 test("custom attributes: a bad key is refused next to the field; a defined one shows its merge tag", async () => {

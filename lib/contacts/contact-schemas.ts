@@ -24,3 +24,15 @@ export const addContactSchema = z
     path: ["consentAsserted"],
   });
 export type AddContactInput = z.input<typeof addContactSchema>;
+
+/** A member's correction of a contact's name; an empty field clears it. */
+export const editContactNamesSchema = z.strictObject({
+  contactId: z.string(),
+  firstName: z.string().trim().max(120, "must be at most 120 characters"),
+  lastName: z.string().trim().max(120, "must be at most 120 characters"),
+});
+export type EditContactNamesInput = z.input<typeof editContactNamesSchema>;
+
+/** Adding a contact to, or taking them off, one list from the contact's page. */
+export const contactListSchema = z.strictObject({ contactId: z.string(), listId: z.string().min(1, "choose a list") });
+export type ContactListInput = z.input<typeof contactListSchema>;

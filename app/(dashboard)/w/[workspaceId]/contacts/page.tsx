@@ -14,9 +14,8 @@ import { When } from "@/components/ui/when";
 import { CONTACT_STATUSES, type ContactStatus } from "@/lib/contacts/contact-status";
 import { listContacts } from "@/lib/contacts/list-contacts";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
+import { listFilterOptions } from "@/lib/dashboard/list-filter-options";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
-import { listLists } from "@/lib/lists/list-lists";
-import { listTopics } from "@/lib/topics/list-topics";
 import { addContactAction } from "./actions";
 
 export const metadata: Metadata = { title: "Contacts" };
@@ -38,15 +37,14 @@ export default async function ContactsPage({ params, searchParams }: { params: P
   const topicId = one(query.topic);
   const listId = one(query.list);
   const after = one(query.after) ?? null;
-  const [topics, lists, rows] = await Promise.all([
-    listTopics(ctx, actor, { limit: 500, afterId: null }),
-    listLists(ctx, actor, { limit: 500, afterId: null }),
+  const [{ topics, lists }, rows] = await Promise.all([
+    listFilterOptions(ctx, actor),
     // A topic or list id of another workspace finds nothing, like an empty filter result.
     findOrNull(listContacts(ctx, actor, { search, status, topicId, listId }, { limit: PAGE_SIZE, afterId: after })),
   ]);
   const page = (rows ?? []).slice(0, PAGE_SIZE);
   const filtered = Boolean(search || status || topicId || listId);
-  const add = <AddContactDialog workspaceId={workspaceId} topics={topics.map(({ id, name }) => ({ id, name }))} action={addContactAction} />;
+  const add = <AddContactDialog workspaceId={workspaceId} topics={topics} action={addContactAction} />;
   return (
     <>
       <PageHeader crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Contacts" }]} title="Contacts" description="Everyone in this workspace, once per address, with their consent." actions={add} />

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { AddToListForm, EditNamesDialog, RemoveFromListButton } from "@/components/contacts/contact-edits";
 import { ContactStatusBadge } from "@/components/contacts/contact-status-badge";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -10,6 +11,8 @@ import { When } from "@/components/ui/when";
 import { getContactDetails } from "@/lib/contacts/get-contact-details";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { listLists } from "@/lib/lists/list-lists";
+import { addToListAction, editContactNamesAction, removeFromListAction } from "./actions";
 
 export const metadata: Metadata = { title: "Contact" };
 
@@ -31,7 +34,7 @@ function outcome(send: { state: string; failureReason: string | null; deliveredA
 export default async function ContactPage({ params }: { params: Promise<{ workspaceId: string; contactId: string }> }) {
   const { workspaceId, contactId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const details = await findOrNull(getContactDetails(ctx, actor, contactId));
+  const [details, allLists] = await Promise.all([findOrNull(getContactDetails(ctx, actor, contactId)), listLists(ctx, actor, { limit: 500, afterId: null })]);
   if (!details) notFound();
   const { contact } = details;
   const name = [contact.firstName, contact.lastName].filter(Boolean).join(" ");
@@ -45,6 +48,7 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
           { label: contact.email },
         ]}
         title={contact.email}
+        actions={<EditNamesDialog workspaceId={workspaceId} contact={contact} action={editContactNamesAction} />}
         description={
           <span className="inline-flex flex-wrap items-center gap-2">
             <ContactStatusBadge status={contact.status} />
@@ -144,16 +148,23 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
               {details.lists.length === 0 ? (
                 <p className="text-sm text-muted-foreground">Not on any list.</p>
               ) : (
-                <ul className="flex flex-wrap gap-2">
+                <ul className="flex flex-wrap gap-2" aria-label="Lists of this contact">
                   {details.lists.map((list) => (
-                    <li key={list.id}>
-                      <Link href={`/w/${workspaceId}/lists/${list.id}`}>
-                        <Badge variant="outline">{list.name}</Badge>
-                      </Link>
+                    <li key={list.id} className="inline-flex items-center gap-0.5 rounded-md border pl-2 text-sm">
+                      <Link href={`/w/${workspaceId}/lists/${list.id}`}>{list.name}</Link>
+                      <RemoveFromListButton workspaceId={workspaceId} contactId={contact.id} list={list} action={removeFromListAction} />
                     </li>
                   ))}
                 </ul>
               )}
+              <div className="mt-4">
+                <AddToListForm
+                  workspaceId={workspaceId}
+                  contactId={contact.id}
+                  lists={allLists.filter((list) => !details.lists.some((member) => member.id === list.id)).map(({ id, name }) => ({ id, name }))}
+                  action={addToListAction}
+                />
+              </div>
             </CardContent>
           </Card>
         </div>

@@ -1,0 +1,111 @@
+"use client";
+
+import { Pencil, X } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useTransition } from "react";
+import { toast } from "sonner";
+import { FormDialog } from "@/components/forms/form-dialog";
+import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { Button } from "@/components/ui/button";
+import { DialogFooter } from "@/components/ui/dialog";
+import { contactListSchema, editContactNamesSchema, type ContactListInput, type EditContactNamesInput } from "@/lib/contacts/contact-schemas";
+import type { ActionState } from "@/lib/dashboard/action-state";
+
+type Action<I> = (workspaceId: string, input: I) => Promise<ActionState<unknown>>;
+
+function EditNamesForm({ workspaceId, contact, action, close }: { workspaceId: string; contact: { id: string; firstName: string | null; lastName: string | null }; action: Action<EditContactNamesInput>; close: () => void }) {
+  const router = useRouter();
+  const { form, submit, formError, pending } = useActionForm({
+    schema: editContactNamesSchema,
+    action,
+    workspaceId,
+    defaultValues: { contactId: contact.id, firstName: contact.firstName ?? "", lastName: contact.lastName ?? "" },
+    onSuccess: () => {
+      close();
+      toast.success("Saved.");
+      router.refresh();
+    },
+  });
+  return (
+    <form onSubmit={submit} className="grid gap-4" noValidate>
+      <TextField form={form} name="firstName" label="First name" />
+      <TextField form={form} name="lastName" label="Last name" />
+      <FormError message={formError} />
+      <DialogFooter>
+        <Button type="submit" disabled={pending}>
+          Save
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+export function EditNamesDialog(props: { workspaceId: string; contact: { id: string; firstName: string | null; lastName: string | null }; action: Action<EditContactNamesInput> }) {
+  return (
+    <FormDialog
+      title="Edit name"
+      description="Used by the {{contact.first_name}} and {{contact.last_name}} merge tags. Subscriptions do not change."
+      trigger={
+        <Button variant="outline" size="sm">
+          <Pencil />
+          Edit name
+        </Button>
+      }
+    >
+      {(close) => <EditNamesForm {...props} close={close} />}
+    </FormDialog>
+  );
+}
+
+export function AddToListForm({ workspaceId, contactId, lists, action }: { workspaceId: string; contactId: string; lists: { id: string; name: string }[]; action: Action<ContactListInput> }) {
+  const router = useRouter();
+  const { form, submit, formError, pending } = useActionForm({
+    schema: contactListSchema,
+    action,
+    workspaceId,
+    defaultValues: { contactId, listId: lists[0]?.id ?? "" },
+    onSuccess: () => {
+      toast.success("Added to the list.");
+      router.refresh();
+    },
+  });
+  if (lists.length === 0) return null;
+  return (
+    <form onSubmit={submit} className="flex flex-wrap items-end gap-2" noValidate>
+      <div className="min-w-48 flex-1">
+        <SelectField form={form} name="listId" label="Add to list" options={lists.map((list) => ({ value: list.id, label: list.name }))} />
+      </div>
+      <Button type="submit" variant="secondary" disabled={pending}>
+        Add
+      </Button>
+      <FormError message={formError} />
+    </form>
+  );
+}
+
+export function RemoveFromListButton({ workspaceId, contactId, list, action }: { workspaceId: string; contactId: string; list: { id: string; name: string }; action: Action<ContactListInput> }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  return (
+    <Button
+      variant="ghost"
+      size="icon"
+      className="size-6"
+      disabled={pending}
+      aria-label={`Remove from ${list.name}`}
+      onClick={() =>
+        startTransition(async () => {
+          const state = await action(workspaceId, { contactId, listId: list.id });
+          if (!state.ok) toast.error(state.message);
+          else {
+            toast.success(`Removed from ${list.name}. Subscriptions are unchanged.`);
+            router.refresh();
+          }
+        })
+      }
+    >
+      <X />
+    </Button>
+  );
+}
