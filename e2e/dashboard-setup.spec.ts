@@ -210,6 +210,7 @@ test("lists: create, rename, see members, delete without unsubscribing anyone", 
   // From a contact's page: correct the name, put them on the list.
   await page.goto(`/w/${workspaceId}/contacts?q=walk-in`);
   await page.getByRole("link", { name: "walk-in@shop.example" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "walk-in@shop.example" })).toBeVisible();
   const contactUrl = page.url();
   await page.getByRole("button", { name: "Edit name" }).click();
   await page.getByRole("dialog").getByLabel("First name").fill("Walter");
