@@ -33,7 +33,7 @@ export async function getContactDetails(ctx: Ctx, actor: WorkspaceActor, contact
   const contact = await getContactOrThrow(ctx, actor, contactId);
   const workspaceId = actor.workspaceId;
   const [optedOut, subscriptionRows, listRows, sendRows, eventRows] = await Promise.all([
-    ctx.db.execute<{ opted_out_at: Date | null }>(sql`select opted_out_at from contacts where id = ${contactId}`),
+    ctx.db.execute<{ opted_out_at: Date | null }>(sql`select opted_out_at from contacts where id = ${contactId} and workspace_id = ${workspaceId}`),
     ctx.db
       .select({
         topicId: topics.id,

@@ -15,7 +15,7 @@ export async function deleteList(ctx: Ctx, actor: WorkspaceActor, listId: string
     const [list] = await tx.db
       .select({ id: lists.id })
       .from(lists)
-      .where(and(eq(lists.id, listId), eq(lists.workspaceId, actor.workspaceId)))
+      .where(and(eq(lists.id, listId), eq(lists.workspaceId, actor.workspaceId), actor.brandId ? eq(lists.brandId, actor.brandId) : undefined))
       .for("update");
     if (!list) throw notFound("list_not_found", `No list ${listId}.`);
     const [campaign] = await tx.db.select({ name: campaigns.name }).from(campaigns).where(eq(campaigns.listId, listId)).limit(1);

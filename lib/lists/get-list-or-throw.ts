@@ -9,7 +9,7 @@ export async function getListOrThrow(ctx: Ctx, actor: WorkspaceActor, listId: st
   const [list] = await ctx.db
     .select()
     .from(lists)
-    .where(and(eq(lists.id, listId), eq(lists.workspaceId, actor.workspaceId)));
+    .where(and(eq(lists.id, listId), eq(lists.workspaceId, actor.workspaceId), actor.brandId ? eq(lists.brandId, actor.brandId) : undefined));
   if (!list) throw notFound("list_not_found", `No list ${listId}.`);
   return list;
 }

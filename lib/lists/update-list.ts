@@ -13,7 +13,7 @@ export async function updateList(ctx: Ctx, actor: WorkspaceActor, listId: string
   const [updated] = await ctx.db
     .update(lists)
     .set(changes)
-    .where(and(eq(lists.id, listId), eq(lists.workspaceId, actor.workspaceId)))
+    .where(and(eq(lists.id, listId), eq(lists.workspaceId, actor.workspaceId), actor.brandId ? eq(lists.brandId, actor.brandId) : undefined))
     .returning({ id: lists.id });
   if (!updated) throw notFound("list_not_found", `No list ${listId}.`);
   return { listId };

@@ -1,7 +1,7 @@
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, exists, isNull } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
-import { users } from "@/lib/db/schema";
+import { memberships, users } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { hashPassword } from "@/lib/users/password";
 import { parseInput } from "@/lib/validation/parse-input";
@@ -23,8 +23,19 @@ export async function acceptInvitation(ctx: Ctx, input: AcceptInvitationInput): 
   const [updated] = await ctx.db
     .update(users)
     .set({ passwordHash })
-    .where(and(eq(users.id, invitation.userId), isNull(users.passwordHash)))
+    // Only while the invitation's membership stands: a removed invitee's link sets nothing.
+    .where(
+      and(
+        eq(users.id, invitation.userId),
+        isNull(users.passwordHash),
+        exists(ctx.db.select({ one: memberships.userId }).from(memberships).where(and(eq(memberships.userId, invitation.userId), eq(memberships.workspaceId, invitation.workspaceId)))),
+      ),
+    )
     .returning({ email: users.email });
-  if (!updated) throw new ApiError({ type: "invalid_request_error", code: "invitation_used", message: "This account already has a password: sign in with it." });
+  if (!updated) {
+    const [user] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, invitation.userId));
+    if (user?.passwordHash) throw new ApiError({ type: "invalid_request_error", code: "invitation_used", message: "This account already has a password: sign in with it." });
+    throw expired();
+  }
   return { email: updated.email };
 }

@@ -57,7 +57,9 @@ export async function mailInvitation(ctx: Ctx, workspaceId: string, workspaceNam
   const subject = `You have been added to ${workspaceName}`;
   try {
     await getMailTransport().send(ctx, {
-      workspaceId,
+      // The service's own mail, not the workspace's: the link sets a password, so it must never show in
+      // the workspace's test mailbox, where every member could follow it.
+      workspaceId: null,
       idempotencyKey: `invite-${workspaceId}-${userId}-${ctx.clock.now().getTime()}`,
       from: serviceSender(),
       to: email,

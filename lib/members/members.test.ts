@@ -41,6 +41,27 @@ describe("members", () => {
     expect(lateUser!.passwordHash).toBeNull();
   });
 
+  it("the invitation, whose link sets a password, never shows in the workspace's test mailbox", async () => {
+    const { ctx } = testCtx();
+    const { workspaceId, ownerUserId } = await seedWorkspace(ctx);
+    const owner = userActor(ownerUserId, workspaceId);
+    await inviteMember(ctx, owner, { email: "private@example.com" });
+    expect(await listMailbox(ctx, owner, { to: "private@example.com" })).toEqual([]);
+    expect(await listMailbox(ctx, systemActor("test"), { to: "private@example.com" })).toHaveLength(1);
+  });
+
+  it("a removed invitee's link sets no password", async () => {
+    const { ctx } = testCtx();
+    const { workspaceId, ownerUserId } = await seedWorkspace(ctx);
+    const owner = userActor(ownerUserId, workspaceId);
+    const { userId } = await inviteMember(ctx, owner, { email: "removed@example.com" });
+    const [mail] = await listMailbox(ctx, systemActor("test"), { to: "removed@example.com" });
+    await removeMember(ctx, owner, userId);
+    await expect(acceptInvitation(ctx, { token: tokenOf(mail!.text), password: "a long enough password" })).rejects.toMatchObject({ code: "invitation_invalid" });
+    const [user] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+    expect(user!.passwordHash).toBeNull();
+  });
+
   it("inviting a member twice is refused and adds nothing", async () => {
     const { ctx } = testCtx();
     const { workspaceId, ownerUserId } = await seedWorkspace(ctx);

@@ -18,7 +18,7 @@ export async function updateTopic(ctx: Ctx, actor: WorkspaceActor, topicId: stri
   const [updated] = await ctx.db
     .update(topics)
     .set(changes)
-    .where(and(eq(topics.id, topicId), eq(topics.workspaceId, actor.workspaceId), isNull(topics.archivedAt)))
+    .where(and(eq(topics.id, topicId), eq(topics.workspaceId, actor.workspaceId), actor.brandId ? eq(topics.brandId, actor.brandId) : undefined, isNull(topics.archivedAt)))
     .returning({ id: topics.id });
   if (!updated) throw notFound("topic_not_found", `No topic ${topicId}.`);
   return { topicId };

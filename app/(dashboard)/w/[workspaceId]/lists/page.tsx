@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ListChecks } from "lucide-react";
+import { NeedsBrand } from "@/components/dashboard/needs-brand";
 import { CreateListDialog, DeleteListButton, EditListDialog } from "@/components/lists/list-dialogs";
-import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -30,18 +30,10 @@ export default async function ListsPage({ params }: { params: Promise<{ workspac
         description="Your own groupings of contacts. Lists narrow who a campaign reaches; consent stays on topics."
         actions={create}
       />
-      {lists.length === 0 ? (
-        <EmptyState
-          icon={<ListChecks />}
-          title={brands.length === 0 ? "Add a brand first" : "Create your first list"}
-          action={
-            create ? undefined : (
-              <Button asChild>
-                <Link href={`/w/${workspaceId}/brands`}>Go to brands</Link>
-              </Button>
-            )
-          }
-        >
+      {brands.length === 0 ? (
+        <NeedsBrand workspaceId={workspaceId} what="Lists" />
+      ) : lists.length === 0 ? (
+        <EmptyState icon={<ListChecks />} title="Create your first list">
           Group contacts the way you think of them (customers, trial users, event guests), then send a topic&apos;s campaign to one group only.
         </EmptyState>
       ) : (

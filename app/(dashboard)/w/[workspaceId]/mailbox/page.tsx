@@ -1,12 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { userActor } from "@/lib/actor";
-import { requireUser } from "@/lib/auth/current-user";
-import { defaultCtx } from "@/lib/context";
+import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import { mailboxEnabled, unsetMailTransportWarning } from "@/lib/mail/mailbox-enabled";
-import { requireMembership } from "@/lib/workspaces/require-membership";
 import { simulateOutcomeAction } from "./actions";
 import { FlaskConical, Inbox } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -26,10 +23,8 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
   if (!mailboxEnabled()) notFound();
   const { workspaceId } = await params;
   const { reported } = await searchParams;
-  const user = await requireUser();
-  const ctx = defaultCtx();
-  await requireMembership(ctx, user.id, workspaceId, notFound);
-  const messages = await listMailbox(ctx, userActor(user.id, workspaceId), { limit: 50 });
+  const { ctx, actor } = await getWorkspaceSession(workspaceId);
+  const messages = await listMailbox(ctx, actor, { limit: 50 });
   const transport = getMailTransport().name;
   const unsetWarning = unsetMailTransportWarning();
   return (

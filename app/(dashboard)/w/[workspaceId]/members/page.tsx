@@ -15,6 +15,8 @@ export default async function MembersPage({ params }: { params: Promise<{ worksp
   const { ctx, actor, workspace, user } = await getWorkspaceSession(workspaceId);
   const members = await listMembers(ctx, actor);
   const manages = workspace.role === "owner" || workspace.role === "admin";
+  // The last owner cannot be removed (removeMember refuses it): no button that can only fail.
+  const owners = members.filter((member) => member.role === "owner").length;
   return (
     <>
       <PageHeader
@@ -53,7 +55,7 @@ export default async function MembersPage({ params }: { params: Promise<{ worksp
                 {manages && (
                   <span className="inline-flex gap-2">
                     {!member.active && <ResendInvitationButton workspaceId={workspaceId} userId={member.userId} action={resendInvitationAction} />}
-                    <RemoveMemberButton workspaceId={workspaceId} member={member} action={removeMemberAction} />
+                    {(member.role !== "owner" || owners > 1) && <RemoveMemberButton workspaceId={workspaceId} member={member} action={removeMemberAction} />}
                   </span>
                 )}
               </TableCell>

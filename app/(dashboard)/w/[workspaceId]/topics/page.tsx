@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { Megaphone } from "lucide-react";
+import { NeedsBrand } from "@/components/dashboard/needs-brand";
 import { ArchiveTopicButton, CreateTopicDialog, EditTopicDialog } from "@/components/topics/topic-dialogs";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -31,19 +30,11 @@ export default async function TopicsPage({ params }: { params: Promise<{ workspa
         description="What people consent to receive. Consent lives on the topic; a campaign goes to one topic's subscribers."
         actions={create}
       />
-      {topics.length === 0 ? (
-        <EmptyState
-          icon={<Megaphone />}
-          title={brands.length === 0 ? "Add a brand first" : "Create your first topic"}
-          action={
-            create ? undefined : (
-              <Button asChild>
-                <Link href={`/w/${workspaceId}/brands`}>Go to brands</Link>
-              </Button>
-            )
-          }
-        >
-          {brands.length === 0 ? "Topics belong to a brand, which says who the mail is from." : "A topic is a kind of mail people sign up for, like a weekly newsletter or product news."}
+      {brands.length === 0 ? (
+        <NeedsBrand workspaceId={workspaceId} what="Topics" />
+      ) : topics.length === 0 ? (
+        <EmptyState icon={<Megaphone />} title="Create your first topic">
+          A topic is a kind of mail people sign up for, like a weekly newsletter or product news.
         </EmptyState>
       ) : (
         <Table>

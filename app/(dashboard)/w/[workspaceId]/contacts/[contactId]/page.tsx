@@ -100,11 +100,15 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                       <TableCell>
                         <When at={subscription.confirmedAt} />
                       </TableCell>
-                      <TableCell className="max-w-64 whitespace-normal text-xs">
+                      <TableCell className="text-xs">
                         {subscription.confirmedIp ? (
                           <>
                             <div>IP {subscription.confirmedIp}</div>
-                            {subscription.confirmedUserAgent && <div className="text-muted-foreground">{subscription.confirmedUserAgent}</div>}
+                            {subscription.confirmedUserAgent && (
+                              <div className="max-w-56 truncate text-muted-foreground" title={subscription.confirmedUserAgent}>
+                                {subscription.confirmedUserAgent}
+                              </div>
+                            )}
                           </>
                         ) : (
                           "—"
