@@ -1,7 +1,6 @@
-import { expect, test } from "@playwright/test";
-import { admin } from "./admin-cli";
+import { expect, test } from "./fixtures";
 
-// The /v1 API through the built server (Next.js routing, real HTTP), with keys made by the admin CLI.
+// The /v1 API through the built server (Next.js routing, real HTTP).
 test.describe.configure({ mode: "serial" });
 
 let secret: string;
@@ -9,14 +8,13 @@ let publishable: string;
 let topicId: string;
 let listId: string;
 
-test.beforeAll(() => {
-  const { workspace_id: workspace } = admin<"workspace_id">("workspace:create", "--name", "API Co", "--owner", "api@example.com");
-  const { brand_id: brand } = admin<"brand_id">("brand:create", "--workspace", workspace, "--name", "API Co", "--legal-name", "API Co Ltd",
-    "--postal-address", "1 Loop", "--website-url", "https://api.example", "--sender-email", "news@api.example");
-  topicId = admin<"topic_id">("topic:create", "--workspace", workspace, "--brand", brand, "--name", "Updates").topic_id;
-  listId = admin<"list_id">("list:create", "--workspace", workspace, "--brand", brand, "--name", "Beta").list_id;
-  secret = admin<"key">("key:create", "--workspace", workspace, "--type", "secret", "--env", "live").key;
-  publishable = admin<"key">("key:create", "--workspace", workspace, "--type", "publishable", "--env", "live", "--origin", "https://shop.example").key;
+test.beforeAll(async ({ seed }) => {
+  const workspace = await seed.workspace("API Co", "api@example.com");
+  const brand = await seed.brand(workspace, "API Co");
+  topicId = await seed.topic(workspace, brand, "Updates");
+  listId = await seed.list(workspace, brand, "Beta");
+  secret = await seed.key(workspace, "secret");
+  publishable = await seed.key(workspace, "publishable", { origins: ["https://shop.example"] });
 });
 
 test("a signup form on the sender's site subscribes through CORS with a publishable key", async ({ request }) => {

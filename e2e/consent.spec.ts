@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { admin } from "./admin-cli";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
 
 // Subscribe through the API, confirm from the local mailbox, unsubscribe with one click and through the
@@ -13,14 +13,13 @@ let topic: string;
 let secret: string;
 let publishable: string;
 
-test.beforeAll(() => {
-  workspace = admin<"workspace_id">("workspace:create", "--name", "Consent Co", "--owner", owner.email).workspace_id;
-  admin("user:create", "--email", owner.email, "--password", owner.password);
-  const brand = admin<"brand_id">("brand:create", "--workspace", workspace, "--name", "Consent Co", "--legal-name", "Consent Company Ltd",
-    "--postal-address", "7 Opt-In Avenue, Springfield", "--website-url", "https://consent.example", "--sender-email", "news@consent.example").brand_id;
-  topic = admin<"topic_id">("topic:create", "--workspace", workspace, "--brand", brand, "--name", "Weekly Digest").topic_id;
-  secret = admin<"key">("key:create", "--workspace", workspace, "--type", "secret", "--env", "live").key;
-  publishable = admin<"key">("key:create", "--workspace", workspace, "--type", "publishable", "--env", "live").key;
+test.beforeAll(async ({ seed }) => {
+  workspace = await seed.workspace("Consent Co", owner.email);
+  await seed.user(owner.email, owner.password);
+  const brand = await seed.brand(workspace, "Consent Co", { postalAddress: "7 Opt-In Avenue, Springfield" });
+  topic = await seed.topic(workspace, brand, "Weekly Digest");
+  secret = await seed.key(workspace, "secret");
+  publishable = await seed.key(workspace, "publishable");
 });
 
 /** Opens the local mailbox until a message with this subject has arrived (the workflows run in the background). */
@@ -96,9 +95,9 @@ test("resubscribe from the link in mail already sent, then leave through the pre
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the unsubscribe page and the preference centre work as plain HTML forms", async ({ page, request }) => {
+  test("the unsubscribe page and the preference centre work as plain HTML forms", async ({ page, request, seed }) => {
     // The reader opted out of everything above; the welcome mail's link brings them back, scripts off.
-    const { messages } = admin<"messages", { subject: string; links: string[] }[]>("mailbox:list", "--to", reader);
+    const messages = await seed.mailTo(reader);
     const welcome = messages.find((m) => m.subject.startsWith("You're subscribed"))!;
     await page.goto(welcome.links.find((link) => link.includes("/unsubscribe/"))!);
     await page.getByRole("button", { name: "Resubscribe to Weekly Digest" }).click();

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { admin } from "./admin-cli";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { screenshot } from "./screenshot";
 import { signInAs } from "./sign-in-as";
 
@@ -267,7 +267,7 @@ test("suppressions: add an address and a domain, remove the address", async () =
   await expect(page.getByRole("row")).toHaveCount(2);
 });
 
-test("members: an invited teammate sets a password from the mailed link and signs in", async ({ browser }) => {
+test("members: an invited teammate sets a password from the mailed link and signs in", async ({ browser, seed }) => {
   await page.goto(`/w/${workspaceId}/members`);
   await page.getByRole("button", { name: "Invite member" }).click();
   const dialog = page.getByRole("dialog");
@@ -278,7 +278,7 @@ test("members: an invited teammate sets a password from the mailed link and sign
   // The invitation is the service's own mail: it is not in the workspace's test mailbox, where every member could use it.
   await page.goto(`/w/${workspaceId}/mailbox`);
   await expect(page.getByTestId("mailbox-message").filter({ hasText: "teammate@example.com" })).toHaveCount(0);
-  const mailed = admin<"messages", { to: string; links: string[] }[]>("mailbox:list", "--to", "teammate@example.com").messages;
+  const mailed = await seed.mailTo("teammate@example.com");
   const link = mailed[0]!.links.find((candidate) => candidate.includes("/invite/"))!;
 
   const teammate = await browser.newPage();
@@ -297,11 +297,10 @@ test("members: an invited teammate sets a password from the mailed link and sign
   await expect(page.getByRole("row", { name: /teammate@example.com/ })).toContainText("Active");
 });
 
-test("another workspace's screens are not found, and a crafted action naming it changes nothing there", async ({ request }) => {
-  const other = admin<"workspace_id">("workspace:create", "--name", "Not Yours Ltd", "--owner", "not-yours@example.com").workspace_id;
-  const otherBrand = admin<"brand_id">("brand:create", "--workspace", other, "--name", "Not Yours", "--legal-name", "Not Yours Ltd",
-    "--postal-address", "9 Elsewhere", "--website-url", "https://not-yours.example", "--sender-email", "news@not-yours.example").brand_id;
-  const otherKey = admin<"key">("key:create", "--workspace", other, "--type", "secret", "--env", "live").key;
+test("another workspace's screens are not found, and a crafted action naming it changes nothing there", async ({ request, seed }) => {
+  const other = await seed.workspace("Not Yours Ltd", "not-yours@example.com");
+  const otherBrand = await seed.brand(other, "Not Yours");
+  const otherKey = await seed.key(other, "secret");
   for (const screen of ["", "/brands", "/topics", "/api-keys", `/brands/${otherBrand}`]) {
     const response = await page.goto(`/w/${other}${screen}`);
     expect(response?.status(), screen).toBe(404);

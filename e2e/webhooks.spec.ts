@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { readmeVerifyWebhook, startWebhookReceiver } from "../lib/testing/webhook-receiver";
-import { admin } from "./admin-cli";
+import { expect, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
 
 // Add an endpoint in the dashboard, receive a signed delivery on a real receiver, rotate the secret
@@ -14,14 +13,13 @@ let secretKey: string;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 const verify = readmeVerifyWebhook();
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ seed }) => {
   receiver = await startWebhookReceiver();
-  workspace = admin<"workspace_id">("workspace:create", "--name", "Hooks Co", "--owner", owner.email).workspace_id;
-  admin("user:create", "--email", owner.email, "--password", owner.password);
-  const brand = admin<"brand_id">("brand:create", "--workspace", workspace, "--name", "Hooks Co", "--legal-name", "Hooks Company Ltd",
-    "--postal-address", "3 Callback Lane, Springfield", "--website-url", "https://hooks.example", "--sender-email", "news@hooks.example").brand_id;
-  topic = admin<"topic_id">("topic:create", "--workspace", workspace, "--brand", brand, "--name", "Releases", "--no-confirmation").topic_id;
-  secretKey = admin<"key">("key:create", "--workspace", workspace, "--type", "secret", "--env", "live").key;
+  workspace = await seed.workspace("Hooks Co", owner.email);
+  await seed.user(owner.email, owner.password);
+  const brand = await seed.brand(workspace, "Hooks Co");
+  topic = await seed.topic(workspace, brand, "Releases", { confirmation: false });
+  secretKey = await seed.key(workspace, "secret");
 });
 test.afterAll(() => receiver.close());
 

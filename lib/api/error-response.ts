@@ -9,6 +9,6 @@ export function errorResponse(error: ApiError, headers: Record<string, string> =
 /** Anything that is not an ApiError is a fault of ours: logged, never shown. */
 export function toErrorResponse(error: unknown, headers: Record<string, string> = {}): Response {
   if (error instanceof ApiError) return errorResponse(error, headers);
-  console.error("unhandled error in /v1 route", error);
+  console.error("unhandled error in a route", error);
   return errorResponse(new ApiError({ type: "api_error", code: "internal_error", message: "Something went wrong on our side. Retry with backoff." }), headers);
 }

@@ -2,6 +2,7 @@ import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
 import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
+import type { ContactSort } from "./contact-list-query";
 import { CONTACT_STATUS_SQL, type ContactStatus } from "./contact-status";
 import type { ContactView } from "./contact-view";
 
@@ -22,26 +23,48 @@ function prefixPattern(search: string): string {
 /** As the driver returns it: the timestamp is formatted in SQL. */
 type Row = Omit<ContactView, "createdAt"> & { createdAt: string };
 
+export interface ContactPageRequest {
+  limit: number;
+  /** The last row of the page before. */
+  afterId: string | null;
+  /** Newest first unless told (the API's order); the dashboard also sorts by address. */
+  sort?: ContactSort;
+}
+
 /**
- * Newest first, keyset-paginated on id (creation order); returns up to
- * `limit + 1` rows. Plain SQL: this is the API's busiest read (see rawClient).
+ * Keyset-paginated, on id (creation order) or on the address (unique in a
+ * workspace); returns up to `limit + 1` rows. Plain SQL: this is the API's
+ * busiest read (see rawClient).
  */
-export async function listContacts(ctx: Ctx, actor: Actor, filters: ContactFilters, page: { limit: number; afterId: string | null }): Promise<ContactView[]> {
+export async function listContacts(ctx: Ctx, actor: Actor, filters: ContactFilters, page: ContactPageRequest): Promise<ContactView[]> {
   const workspaceId = requireActorWorkspace(actor);
   if (filters.topicId) await getTopicForActor(ctx, actor, filters.topicId);
   const sql = rawClient(ctx.db);
   const status = sql.unsafe(CONTACT_STATUS_SQL);
+  const sort = page.sort ?? "newest";
+  // The address sorts page after the row it was given; a row deleted meanwhile ends the list.
+  const afterEmail = sql`(select a.email from contacts a where a.id = ${page.afterId} and a.workspace_id = ${workspaceId})`;
+  const after = !page.afterId
+    ? sql``
+    : sort === "newest"
+      ? sql`and id < ${page.afterId}`
+      : sort === "oldest"
+        ? sql`and id > ${page.afterId}`
+        : sort === "email"
+          ? sql`and email > ${afterEmail}`
+          : sql`and email < ${afterEmail}`;
+  const order = { newest: sql`id desc`, oldest: sql`id asc`, email: sql`email asc`, email_desc: sql`email desc` }[sort];
   const rows = await sql<Row[]>`
     select id, email, first_name as "firstName", last_name as "lastName", attributes, ${status} as status,
            to_char(created_at at time zone 'UTC', ${sql.unsafe(ISO_TIMESTAMP)}) as "createdAt"
     from contacts
     where workspace_id = ${workspaceId}
-      ${page.afterId ? sql`and id < ${page.afterId}` : sql``}
+      ${after}
       ${filters.status ? sql`and ${status} = ${filters.status}` : sql``}
       ${filters.topicId ? sql`and exists (select 1 from subscriptions s where s.contact_id = contacts.id and s.topic_id = ${filters.topicId} and s.state = 'subscribed')` : sql``}
       ${filters.listId ? sql`and exists (select 1 from list_members m where m.contact_id = contacts.id and m.list_id = ${filters.listId} and m.workspace_id = ${workspaceId})` : sql``}
       ${filters.search ? sql`and (email like ${prefixPattern(filters.search)} or lower(first_name) like ${prefixPattern(filters.search)} or lower(last_name) like ${prefixPattern(filters.search)})` : sql``}
-    order by id desc
+    order by ${order}
     limit ${page.limit + 1}`;
   return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
 }

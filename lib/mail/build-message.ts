@@ -1,4 +1,5 @@
-import MailComposer from "nodemailer/lib/mail-composer";
+// The file itself, not its folder: Node's ES module loader does not resolve folder imports.
+import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import type { Clock } from "@/lib/clock";
 import type { OutgoingMessage } from "./outgoing-message";
 

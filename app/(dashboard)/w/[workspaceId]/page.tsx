@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CheckCircle2, Circle } from "lucide-react";
+import { OverviewFigures } from "@/components/dashboard/overview-figures";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
@@ -24,13 +25,6 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
   const { ctx, actor, workspace } = await getWorkspaceSession(workspaceId);
   const [{ counts, billing }, checklist] = await Promise.all([getWorkspaceOverview(ctx, actor), getSetupChecklist(ctx, actor)]);
   const done = STEPS.filter(({ step }) => checklist[step]).length;
-  const stats: [string, number, string][] = [
-    ["Contacts", counts.contacts, "/contacts"],
-    ["Topics", counts.topics, "/topics"],
-    ["Lists", counts.lists, "/lists"],
-    ["Brands", counts.brands, "/brands"],
-    ["Active API keys", counts.activeKeys, "/api-keys"],
-  ];
   return (
     <>
       <PageHeader
@@ -65,18 +59,7 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
           </CardContent>
         </Card>
         <div className="grid content-start gap-3">
-          <dl className="grid grid-cols-2 gap-3">
-            {stats.map(([label, value, path]) => (
-              <div key={label} className="rounded-lg border bg-card p-4">
-                <dt className="text-sm text-muted-foreground">
-                  <Link className="hover:text-foreground hover:underline" href={`/w/${workspaceId}${path}`}>
-                    {label}
-                  </Link>
-                </dt>
-                <dd className="text-2xl font-semibold tabular-nums">{value.toLocaleString("en")}</dd>
-              </div>
-            ))}
-          </dl>
+          <OverviewFigures workspaceId={workspaceId} initial={counts} />
           {billing && (
             <p className="text-sm text-muted-foreground">
               Sends used this period: {billing.sendsUsed.toLocaleString("en")} of {billing.sendAllowance.toLocaleString("en")}

@@ -1,0 +1,70 @@
+import { test as base } from "@playwright/test";
+import { systemActor } from "@/lib/actor";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import type { CreateBrandInput } from "@/lib/brands/brand-schemas";
+import { createBrand } from "@/lib/brands/create-brand";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { defaultCtx, type Ctx } from "@/lib/context";
+import { closeDb } from "@/lib/db/client";
+import { openDatabase } from "@/lib/db/database";
+import { createList } from "@/lib/lists/create-list";
+import { listMailbox, type MailboxMessage } from "@/lib/mail/list-mailbox";
+import { createTopic } from "@/lib/topics/create-topic";
+import { createUser } from "@/lib/users/create-user";
+import { createWorkspace } from "@/lib/workspaces/create-workspace";
+
+/**
+ * What a test needs in place before it drives the browser, written through the
+ * same `lib/` functions as the API and the admin CLI, in the test's own
+ * process: no process per row, nothing the app would not have made itself.
+ */
+export interface Seed {
+  workspace(name: string, ownerEmail: string): Promise<string>;
+  /** A password for a user the workspace made (its owner) or a new user, optionally a member of a workspace. */
+  user(email: string, password: string, workspaceId?: string): Promise<string>;
+  /** A brand with a complete identity (made up from its name unless given), in review. */
+  brand(workspaceId: string, name: string, identity?: Partial<CreateBrandInput>): Promise<string>;
+  topic(workspaceId: string, brandId: string, name: string, options?: { confirmation?: boolean }): Promise<string>;
+  list(workspaceId: string, brandId: string, name: string): Promise<string>;
+  /** A contact with no subscription, as an import or the API would add one. */
+  contact(workspaceId: string, email: string, names?: { firstName?: string; lastName?: string }): Promise<string>;
+  key(workspaceId: string, kind: "secret" | "publishable", options?: { origins?: string[] }): Promise<string>;
+  /** The test mailbox's messages to one address, newest first. */
+  mailTo(address: string): Promise<MailboxMessage[]>;
+}
+
+function seedOf(ctx: Ctx): Seed {
+  const as = (workspaceId: string) => systemActor("e2e-seed", workspaceId);
+  return {
+    workspace: async (name, ownerEmail) => (await createWorkspace(ctx, { name, ownerEmail })).workspaceId,
+    user: async (email, password, workspaceId) => (await createUser(ctx, { email, password, workspaceId })).userId,
+    brand: async (workspaceId, name, identity = {}) => {
+      const domain = `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.example`;
+      const values = { name, legalName: `${name} Ltd`, postalAddress: "1 Test Street, Springfield", websiteUrl: `https://${domain}`, senderEmail: `news@${domain}`, ...identity };
+      return (await createBrand(ctx, as(workspaceId), values)).brandId;
+    },
+    topic: async (workspaceId, brandId, name, options = {}) => (await createTopic(ctx, as(workspaceId), { brandId, name, requiresConfirmation: options.confirmation ?? true })).topicId,
+    list: async (workspaceId, brandId, name) => (await createList(ctx, as(workspaceId), { brandId, name })).listId,
+    contact: async (workspaceId, email, names = {}) => (await upsertContact(ctx, as(workspaceId), { email, ...names })).contact.id,
+    key: async (workspaceId, kind, options = {}) => (await createApiKey(ctx, as(workspaceId), { kind, environment: "live", origins: options.origins ?? [] })).key,
+    mailTo: (address) => listMailbox(ctx, systemActor("e2e-seed"), { to: address }),
+  };
+}
+
+/** `test` with `seed`: one connection to the app's database per worker (the embedded server is joined, never stopped). */
+export const test = base.extend<object, { seed: Seed }>({
+  seed: [
+    async ({}, provide) => {
+      const database = await openDatabase();
+      try {
+        await provide(seedOf(defaultCtx()));
+      } finally {
+        await closeDb();
+        await database.close();
+      }
+    },
+    { scope: "worker" },
+  ],
+});
+
+export { expect } from "@playwright/test";

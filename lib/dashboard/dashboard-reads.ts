@@ -1,0 +1,41 @@
+import { contactListSearchParams, type ContactListQuery, type ContactPage } from "@/lib/contacts/contact-list-query";
+
+// The dashboard's live reads, one place for each one's query key and address: a key names
+// everything its answer depends on, and every key of a workspace starts with the workspace, so a
+// change can refresh all of a workspace's reads or one kind of them.
+
+export interface OverviewCounts {
+  contacts: number;
+  topics: number;
+  lists: number;
+  brands: number;
+  activeKeys: number;
+}
+
+const base = (workspaceId: string) => `/api/dashboard/w/${encodeURIComponent(workspaceId)}`;
+
+export const dashboardKeys = {
+  workspace: (workspaceId: string) => ["dashboard", workspaceId] as const,
+  /** Without a query: every page of the contacts table, for invalidation. */
+  contacts: (workspaceId: string, query?: ContactListQuery) => (query ? (["dashboard", workspaceId, "contacts", query] as const) : (["dashboard", workspaceId, "contacts"] as const)),
+  overview: (workspaceId: string) => ["dashboard", workspaceId, "overview"] as const,
+};
+
+/** The answer, or an Error carrying the server's message (the contract's error shape). */
+async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(url, { headers: { accept: "application/json" }, signal, credentials: "same-origin" });
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const message = (body as { error?: { message?: string } } | null)?.error?.message;
+    throw new Error(message ?? `The server answered ${response.status}.`);
+  }
+  return body as T;
+}
+
+export const dashboardReads = {
+  contacts: (workspaceId: string, query: ContactListQuery, signal?: AbortSignal) => {
+    const params = contactListSearchParams(query).toString();
+    return getJson<ContactPage>(`${base(workspaceId)}/contacts${params ? `?${params}` : ""}`, signal);
+  },
+  overview: (workspaceId: string, signal?: AbortSignal) => getJson<OverviewCounts>(`${base(workspaceId)}/overview`, signal),
+};

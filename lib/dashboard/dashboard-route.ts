@@ -1,0 +1,43 @@
+import "server-only";
+import { z } from "zod";
+import type { UserActor } from "@/lib/actor";
+import { toErrorResponse } from "@/lib/api/error-response";
+import { readQuery } from "@/lib/api/read-input";
+import { currentUser } from "@/lib/auth/current-user";
+import type { Ctx } from "@/lib/context";
+import { ApiError, notFound } from "@/lib/errors";
+import { findWorkspaceSession } from "./workspace-session";
+
+export interface DashboardReadInput<Q> {
+  ctx: Ctx;
+  actor: UserActor;
+  query: Q;
+}
+
+type WorkspaceContext = { params: Promise<{ workspaceId: string }> };
+
+// Figures of one signed-in member: never kept by a shared cache, never reused after sign-out.
+const NO_STORE = { "cache-control": "private, no-store" };
+
+/**
+ * A session-authenticated JSON read under `/api/dashboard/w/[workspaceId]/…`,
+ * for the dashboard's live reads (TanStack Query). The session cookie, not a
+ * key: 401 when nobody is signed in, 404 when the user is not a member (another
+ * workspace looks like none), strict query parameters, the contract's error
+ * shape. Reads only: the dashboard changes things through server actions.
+ */
+export function dashboardRead<Q extends z.ZodType>(query: Q, handler: (input: DashboardReadInput<z.infer<Q>>) => Promise<unknown>) {
+  return async (request: Request, context: WorkspaceContext): Promise<Response> => {
+    try {
+      const user = await currentUser();
+      if (!user) throw new ApiError({ type: "authentication_error", code: "not_signed_in", message: "Sign in to the dashboard first." });
+      const { workspaceId } = await context.params;
+      const session = await findWorkspaceSession(workspaceId);
+      if (!session) throw notFound("workspace_not_found", "No such workspace among yours.");
+      const input = readQuery(new URL(request.url).searchParams, query, false) as z.infer<Q>;
+      return Response.json(await handler({ ctx: session.ctx, actor: session.actor, query: input }), { headers: NO_STORE });
+    } catch (error) {
+      return toErrorResponse(error, NO_STORE);
+    }
+  };
+}
