@@ -11,6 +11,7 @@ import { createList } from "@/lib/lists/create-list";
 import { listMailbox, type MailboxMessage } from "@/lib/mail/list-mailbox";
 import { createTopic } from "@/lib/topics/create-topic";
 import { createUser } from "@/lib/users/create-user";
+import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
 /**
@@ -26,8 +27,10 @@ export interface Seed {
   brand(workspaceId: string, name: string, identity?: Partial<CreateBrandInput>): Promise<string>;
   topic(workspaceId: string, brandId: string, name: string, options?: { confirmation?: boolean }): Promise<string>;
   list(workspaceId: string, brandId: string, name: string): Promise<string>;
-  /** A contact with no subscription, as an import or the API would add one. */
-  contact(workspaceId: string, email: string, names?: { firstName?: string; lastName?: string }): Promise<string>;
+  /** A contact as the API adds one: subscribed at once to the topics given, the caller asserting consent. */
+  contact(workspaceId: string, email: string, fields?: { firstName?: string; lastName?: string; topicIds?: string[] }): Promise<string>;
+  /** The service's review passed: the workspace mails anyone, not only its verified addresses. */
+  approve(workspaceId: string): Promise<void>;
   key(workspaceId: string, kind: "secret" | "publishable", options?: { origins?: string[] }): Promise<string>;
   /** The test mailbox's messages to one address, newest first. */
   mailTo(address: string): Promise<MailboxMessage[]>;
@@ -45,7 +48,10 @@ function seedOf(ctx: Ctx): Seed {
     },
     topic: async (workspaceId, brandId, name, options = {}) => (await createTopic(ctx, as(workspaceId), { brandId, name, requiresConfirmation: options.confirmation ?? true })).topicId,
     list: async (workspaceId, brandId, name) => (await createList(ctx, as(workspaceId), { brandId, name })).listId,
-    contact: async (workspaceId, email, names = {}) => (await upsertContact(ctx, as(workspaceId), { email, ...names })).contact.id,
+    contact: async (workspaceId, email, fields = {}) => (await upsertContact(ctx, as(workspaceId), { email, ...fields })).contact.id,
+    approve: async (workspaceId) => {
+      await approveWorkspace(ctx, workspaceId);
+    },
     key: async (workspaceId, kind, options = {}) => (await createApiKey(ctx, as(workspaceId), { kind, environment: "live", origins: options.origins ?? [] })).key,
     mailTo: (address) => listMailbox(ctx, systemActor("e2e-seed"), { to: address }),
   };

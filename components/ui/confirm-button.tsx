@@ -32,7 +32,7 @@ export function ConfirmButton({
   description: ReactNode;
   confirmLabel: string;
   onConfirm: () => Promise<{ error?: string } | void>;
-  variant?: "destructive" | "outline";
+  variant?: "destructive" | "outline" | "default";
   size?: "sm" | "default";
 }) {
   const [open, setOpen] = useState(false);

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
-import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor";
+import { inActorWorkspace, requireActorWorkspace, systemActor, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { attributeDefinitions, brands, campaigns, lists, topics } from "@/lib/db/schema";
 import { ApiError, notFound, validationFailed } from "@/lib/errors";
@@ -51,4 +51,13 @@ export async function updateCampaign(ctx: Ctx, actor: Actor, campaignId: string,
     .update(campaigns)
     .set({ ...values, listId: values.listId ?? null, text: values.text ?? null, updatedAt: ctx.clock.now() })
     .where(eq(campaigns.id, campaignId));
+}
+
+/** A new draft with another campaign's content and audience, whatever that campaign's state. */
+export async function duplicateCampaign(ctx: Ctx, actor: Actor, campaignId: string): Promise<{ campaignId: string }> {
+  const [source] = await ctx.db.select().from(campaigns).where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId)));
+  if (!source) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
+  const name = `Copy of ${source.name}`.slice(0, 200);
+  // In the source's workspace, which the actor was just shown to reach (an operator's system actor names none).
+  return createCampaign(ctx, systemActor("duplicate-campaign", source.workspaceId), { brandId: source.brandId, topicId: source.topicId, listId: source.listId, name, subject: source.subject, html: source.html, text: source.text });
 }

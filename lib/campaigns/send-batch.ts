@@ -2,13 +2,12 @@ import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, campaigns, contacts, sends, suppressions, verifiedAddresses, workspaceBilling, workspaces } from "@/lib/db/schema";
-import { consentFooter, listHeaders } from "@/lib/consent/list-headers";
+import { listHeaders } from "@/lib/consent/list-headers";
 import { emailEventBase } from "@/lib/events/email-event-base";
 import { recordEvent } from "@/lib/events/record-event";
 import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
-import { addTracking } from "@/lib/tracking/tracking-links";
-import { renderMergeTags, type MergeValues } from "./merge-tags";
+import { renderCampaignMail } from "./render-campaign-mail";
 import { sendsOfCampaign } from "./send-id-range";
 
 export interface BatchResult {
@@ -103,35 +102,22 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
       fail("recipient_not_verified");
       continue;
     }
-    const values: MergeValues = (tag) => {
-      const [namespace, name] = tag.split(".") as [string, string];
-      if (namespace === "brand") return { name: brand!.name, legal_name: brand!.legalName, postal_address: brand!.postalAddress, website_url: brand!.websiteUrl }[name];
-      if (name === "email") return contact.email;
-      if (name === "first_name") return contact.firstName;
-      if (name === "last_name") return contact.lastName;
-      const attribute = contact.attributes[name];
-      return attribute === undefined ? undefined : String(attribute);
-    };
-    const subject = renderMergeTags(campaign.subject, values, "header");
-    const html = renderMergeTags(campaign.html, values, "html");
-    const text = renderMergeTags(campaign.text ?? "", values, "text");
-    const missing = "missing" in subject ? subject.missing : "missing" in html ? html.missing : "missing" in text ? text.missing : null;
-    if (missing) {
-      fail(`missing_merge_tag:${missing}`);
+    const mail = renderCampaignMail(campaign, brand!, contact, row.id, { tracked: true });
+    if ("missing" in mail) {
+      fail(`missing_merge_tag:${mail.missing}`);
       continue;
     }
     // Every campaign mail carries the one-click headers and the visible links: nothing is sent without them.
     const target = { contactId: contact.id, topicId: campaign.topicId, campaignId: campaign.id, sendId: row.id };
-    const footer = consentFooter(target, brand!);
     messages.push({
       workspaceId: campaign.workspaceId,
       idempotencyKey: row.id,
       from: { name: brand!.name, address: brand!.senderEmail },
       replyTo: brand!.replyTo ?? undefined,
       to: row.email,
-      subject: (subject as { text: string }).text,
-      html: `${addTracking((html as { text: string }).text, row.id)}${footer.html}`,
-      text: `${(text as { text: string }).text || ""}${footer.text}`,
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
       headers: listHeaders(target, brand!),
     });
   }

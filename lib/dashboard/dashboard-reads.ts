@@ -1,3 +1,4 @@
+import type { CampaignProgress } from "@/lib/campaigns/campaign-progress";
 import { contactListSearchParams, type ContactListQuery, type ContactPage } from "@/lib/contacts/contact-list-query";
 
 // The dashboard's live reads, one place for each one's query key and address: a key names
@@ -19,6 +20,7 @@ export const dashboardKeys = {
   /** Without a query: every page of the contacts table, for invalidation. */
   contacts: (workspaceId: string, query?: ContactListQuery) => (query ? (["dashboard", workspaceId, "contacts", query] as const) : (["dashboard", workspaceId, "contacts"] as const)),
   overview: (workspaceId: string) => ["dashboard", workspaceId, "overview"] as const,
+  campaignProgress: (workspaceId: string, campaignId: string) => ["dashboard", workspaceId, "campaigns", campaignId, "progress"] as const,
 };
 
 /** The answer, or an Error carrying the server's message (the contract's error shape). */
@@ -38,4 +40,5 @@ export const dashboardReads = {
     return getJson<ContactPage>(`${base(workspaceId)}/contacts${params ? `?${params}` : ""}`, signal);
   },
   overview: (workspaceId: string, signal?: AbortSignal) => getJson<OverviewCounts>(`${base(workspaceId)}/overview`, signal),
+  campaignProgress: (workspaceId: string, campaignId: string, signal?: AbortSignal) => getJson<CampaignProgress>(`${base(workspaceId)}/campaigns/${encodeURIComponent(campaignId)}`, signal),
 };

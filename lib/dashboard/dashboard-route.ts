@@ -12,9 +12,11 @@ export interface DashboardReadInput<Q> {
   ctx: Ctx;
   actor: UserActor;
   query: Q;
+  /** The route's other path parameters (a campaign id). */
+  params: Record<string, string>;
 }
 
-type WorkspaceContext = { params: Promise<{ workspaceId: string }> };
+type WorkspaceContext = { params: Promise<Record<string, string>> };
 
 // Figures of one signed-in member: never kept by a shared cache, never reused after sign-out.
 const NO_STORE = { "cache-control": "private, no-store" };
@@ -31,11 +33,11 @@ export function dashboardRead<Q extends z.ZodType>(query: Q, handler: (input: Da
     try {
       const user = await currentUser();
       if (!user) throw new ApiError({ type: "authentication_error", code: "not_signed_in", message: "Sign in to the dashboard first." });
-      const { workspaceId } = await context.params;
+      const { workspaceId = "", ...params } = await context.params;
       const session = await findWorkspaceSession(workspaceId);
       if (!session) throw notFound("workspace_not_found", "No such workspace among yours.");
       const input = readQuery(new URL(request.url).searchParams, query, false) as z.infer<Q>;
-      return Response.json(await handler({ ctx: session.ctx, actor: session.actor, query: input }), { headers: NO_STORE });
+      return Response.json(await handler({ ctx: session.ctx, actor: session.actor, query: input, params }), { headers: NO_STORE });
     } catch (error) {
       return toErrorResponse(error, NO_STORE);
     }

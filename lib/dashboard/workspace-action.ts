@@ -29,7 +29,7 @@ export function workspaceAction<S extends z.ZodType, R>(
       if (options.revalidate !== false) revalidatePath(`/w/${workspaceId}`, "layout");
       return { ok: true, result };
     } catch (error) {
-      if (error instanceof ApiError) return { ok: false, message: error.message, fieldErrors: error.param ? { [error.param]: error.message } : {} };
+      if (error instanceof ApiError) return { ok: false, message: error.message, fieldErrors: error.param ? { [error.param]: besideField(error.message, error.param) } : {} };
       console.error("dashboard action failed", error);
       return { ok: false, message: "Something went wrong on our side; nothing was changed. Try again.", fieldErrors: {} };
     }
@@ -46,6 +46,11 @@ function fieldErrorsOf(error: z.ZodError): Record<string, string> {
     }
   }
   return errors;
+}
+
+/** The API names the field in its messages ("html: …"); next to the field that name is noise. */
+function besideField(message: string, param: string): string {
+  return capitalise(message.startsWith(`${param}: `) ? message.slice(param.length + 2) : message);
 }
 
 function capitalise(message: string): string {

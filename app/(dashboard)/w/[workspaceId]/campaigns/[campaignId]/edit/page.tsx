@@ -1,0 +1,46 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { EditCampaignForm } from "@/components/campaigns/campaign-form";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { PageHeader } from "@/components/ui/page-header";
+import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
+import { showCampaign } from "@/lib/campaigns/show-campaign";
+import { findOrNull } from "@/lib/dashboard/find-or-null";
+import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { updateCampaignAction } from "../../actions";
+
+export const metadata: Metadata = { title: "Edit campaign" };
+
+export default async function EditCampaignPage({ params }: { params: Promise<{ workspaceId: string; campaignId: string }> }) {
+  const { workspaceId, campaignId } = await params;
+  const { ctx, actor } = await getWorkspaceSession(workspaceId);
+  const [shown, options] = await Promise.all([findOrNull(showCampaign(ctx, actor, campaignId)), campaignFormOptions(ctx, actor)]);
+  if (!shown) notFound();
+  const { campaign } = shown;
+  const crumbs = [
+    { label: "Overview", href: `/w/${workspaceId}` },
+    { label: "Campaigns", href: `/w/${workspaceId}/campaigns` },
+    { label: campaign.name, href: `/w/${workspaceId}/campaigns/${campaign.id}` },
+    { label: "Edit" },
+  ];
+  const editable = campaign.status === "draft" || campaign.status === "scheduled";
+  return (
+    <>
+      <PageHeader crumbs={crumbs} title={`Edit ${campaign.name}`} />
+      {editable ? (
+        <EditCampaignForm
+          workspaceId={workspaceId}
+          campaignId={campaign.id}
+          {...options}
+          initial={{ name: campaign.name, subject: campaign.subject, brandId: campaign.brandId, topicId: campaign.topicId, listId: campaign.listId ?? "", html: campaign.html, text: campaign.text ?? "" }}
+          action={updateCampaignAction}
+        />
+      ) : (
+        <Alert>
+          <AlertTitle>This campaign can no longer be edited</AlertTitle>
+          <AlertDescription>Its sending has started, so its content is fixed. Duplicate it to send a changed copy.</AlertDescription>
+        </Alert>
+      )}
+    </>
+  );
+}

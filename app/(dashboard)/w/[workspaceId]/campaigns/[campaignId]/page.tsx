@@ -1,0 +1,215 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { AudiencePreviewTable } from "@/components/campaigns/audience-preview";
+import { CampaignControls } from "@/components/campaigns/campaign-controls";
+import { CampaignProgressBar } from "@/components/campaigns/campaign-progress";
+import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
+import { MailPreview } from "@/components/campaigns/mail-preview";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { PageHeader } from "@/components/ui/page-header";
+import { When } from "@/components/ui/when";
+import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
+import { getCampaignProgress } from "@/lib/campaigns/get-campaign-progress";
+import { previewAudience } from "@/lib/campaigns/preview-audience";
+import { previewCampaignMail } from "@/lib/campaigns/preview-campaign-mail";
+import { showCampaign } from "@/lib/campaigns/show-campaign";
+import { findOrNull } from "@/lib/dashboard/find-or-null";
+import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import {
+  cancelCampaignAction,
+  duplicateCampaignAction,
+  pauseCampaignAction,
+  resumeCampaignAction,
+  scheduleCampaignAction,
+  sendCampaignNowAction,
+  unscheduleCampaignAction,
+} from "../actions";
+
+export const metadata: Metadata = { title: "Campaign" };
+
+/** The recipients who were not sent to, as far as a page shows them. */
+const SKIPPED_SHOWN = 100;
+
+export default async function CampaignPage({ params, searchParams }: { params: Promise<{ workspaceId: string; campaignId: string }>; searchParams: Promise<{ as?: string }> }) {
+  const { workspaceId, campaignId } = await params;
+  const { as } = await searchParams;
+  const { ctx, actor } = await getWorkspaceSession(workspaceId);
+  const shown = await findOrNull(showCampaign(ctx, actor, campaignId));
+  if (!shown) notFound();
+  const { campaign, skipped } = shown;
+  const started = campaign.status !== "draft" && campaign.status !== "scheduled";
+  const [options, progress, preview, audiencePreview] = await Promise.all([
+    campaignFormOptions(ctx, actor),
+    getCampaignProgress(ctx, actor, campaignId),
+    previewCampaignMail(ctx, actor, campaignId, typeof as === "string" && as.trim() ? as : undefined),
+    // Once sending has started the audience is fixed: the progress says who got it.
+    started ? null : previewAudience(ctx, actor, campaignId),
+  ]);
+  const brand = options.brands.find((candidate) => candidate.id === campaign.brandId);
+  const topic = options.topics.find((candidate) => candidate.id === campaign.topicId);
+  const list = options.lists.find((candidate) => candidate.id === campaign.listId);
+  const audience = audiencePreview
+    ? `${audiencePreview.recipients.toLocaleString("en")} ${audiencePreview.recipients === 1 ? "person" : "people"}`
+    : `the confirmed subscribers of ${topic?.name ?? "its topic"}${list ? ` on the list ${list.name}` : ""}`;
+  const crumbs = [{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Campaigns", href: `/w/${workspaceId}/campaigns` }, { label: campaign.name }];
+  return (
+    <>
+      <PageHeader
+        crumbs={crumbs}
+        title={campaign.name}
+        description={
+          <span className="inline-flex flex-wrap items-center gap-2">
+            <CampaignStatusBadge status={campaign.status} />
+            {campaign.status === "scheduled" && (
+              <span>
+                Goes out <When at={campaign.scheduledAt} />
+              </span>
+            )}
+          </span>
+        }
+        actions={
+          <CampaignControls
+            workspaceId={workspaceId}
+            campaign={{ id: campaign.id, name: campaign.name, status: campaign.status }}
+            audience={audience}
+            actions={{
+              sendNow: sendCampaignNowAction,
+              schedule: scheduleCampaignAction,
+              unschedule: unscheduleCampaignAction,
+              pause: pauseCampaignAction,
+              resume: resumeCampaignAction,
+              cancel: cancelCampaignAction,
+              duplicate: duplicateCampaignAction,
+            }}
+          />
+        }
+      />
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="grid content-start gap-6">
+          {started && (
+            <Card>
+              <CardHeader>
+                <CardTitle>Sending</CardTitle>
+                <CardDescription>Updates by itself while the campaign sends.</CardDescription>
+              </CardHeader>
+              <CardContent>
+                <CampaignProgressBar workspaceId={workspaceId} campaignId={campaign.id} initial={progress} />
+              </CardContent>
+            </Card>
+          )}
+          {audiencePreview && (
+            <Card>
+              <CardHeader>
+                <CardTitle>Who gets it</CardTitle>
+                <CardDescription>Counted now, by the same rules sending applies; it can change until you send.</CardDescription>
+              </CardHeader>
+              <CardContent>
+                <AudiencePreviewTable preview={audiencePreview} />
+              </CardContent>
+            </Card>
+          )}
+          <Card>
+            <CardHeader>
+              <CardTitle>Preview</CardTitle>
+              <CardDescription>
+                {preview.as.sample ? "With made-up values: the topic has no subscriber yet." : `As ${preview.as.email} receives it, with the footer every campaign mail carries.`}
+              </CardDescription>
+            </CardHeader>
+            <CardContent className="grid gap-4">
+              <form method="get" className="flex flex-wrap items-end gap-2" aria-label="Whose mail to preview">
+                <div className="grid gap-1.5">
+                  <Label htmlFor="preview-as">Preview as</Label>
+                  <Input id="preview-as" name="as" type="email" list="preview-candidates" defaultValue={preview.as.sample ? "" : preview.as.email} placeholder="A contact's address" className="w-72" />
+                  <datalist id="preview-candidates">
+                    {preview.candidates.map((email) => (
+                      <option key={email} value={email} />
+                    ))}
+                  </datalist>
+                </div>
+                <Button type="submit" variant="secondary">
+                  Show
+                </Button>
+              </form>
+              {as && preview.as.email !== as.trim().toLowerCase() && (
+                <p role="status" className="text-sm text-muted-foreground">
+                  No contact {as} in this workspace; showing {preview.as.email} instead.
+                </p>
+              )}
+              {"missing" in preview.mail ? (
+                <Alert variant="destructive">
+                  <AlertTitle>{preview.as.email} would not get this mail</AlertTitle>
+                  <AlertDescription>
+                    The mail uses <code>{`{{${preview.mail.missing}}}`}</code> and this contact has no value for it: dispatch skips them and reports why.
+                  </AlertDescription>
+                </Alert>
+              ) : (
+                <MailPreview html={preview.mail.html} subject={preview.mail.subject} />
+              )}
+            </CardContent>
+          </Card>
+        </div>
+        <div className="grid content-start gap-6">
+          <Card>
+            <CardHeader>
+              <CardTitle>Details</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <dl className="grid gap-3 text-sm">
+                {[
+                  ["Subject", campaign.subject],
+                  ["Brand", brand?.name ?? "—"],
+                  ["Topic", topic?.name ?? "—"],
+                  ["List", list?.name ?? "Everyone subscribed to the topic"],
+                  ["Recipients", campaign.recipientCount?.toLocaleString("en") ?? "Counted when sending starts"],
+                ].map(([label, value]) => (
+                  <div key={label} className="grid gap-0.5">
+                    <dt className="text-muted-foreground">{label}</dt>
+                    <dd className="break-words">{value}</dd>
+                  </div>
+                ))}
+                <div className="grid gap-0.5">
+                  <dt className="text-muted-foreground">Created</dt>
+                  <dd>
+                    <When at={campaign.createdAt} />
+                  </dd>
+                </div>
+                {campaign.sentAt && (
+                  <div className="grid gap-0.5">
+                    <dt className="text-muted-foreground">Sending started</dt>
+                    <dd>
+                      <When at={campaign.sentAt} />
+                    </dd>
+                  </div>
+                )}
+              </dl>
+            </CardContent>
+          </Card>
+          {skipped.length > 0 && (
+            <Card>
+              <CardHeader>
+                <CardTitle>Not sent</CardTitle>
+                <CardDescription>
+                  {skipped.length.toLocaleString("en")} {skipped.length === 1 ? "recipient" : "recipients"}, with the reason.
+                </CardDescription>
+              </CardHeader>
+              <CardContent>
+                <ul className="grid gap-2 text-sm" aria-label="Recipients not sent to">
+                  {skipped.slice(0, SKIPPED_SHOWN).map((row) => (
+                    <li key={row.email} className="grid">
+                      <span className="font-medium">{row.email}</span>
+                      <span className="text-muted-foreground">{row.reason.replace("missing_merge_tag:", "missing merge tag ")}</span>
+                    </li>
+                  ))}
+                </ul>
+              </CardContent>
+            </Card>
+          )}
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+"use server";
+
+import { z } from "zod";
+import { campaignFormSchema, editCampaignFormSchema } from "@/components/campaigns/campaign-form-schema";
+import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
+import { createCampaign, duplicateCampaign, updateCampaign } from "@/lib/campaigns/save-campaign";
+import { workspaceAction } from "@/lib/dashboard/workspace-action";
+
+const oneCampaign = z.strictObject({ campaignId: z.string() });
+
+export const createCampaignAction = workspaceAction(campaignFormSchema, ({ ctx, actor }, input) => createCampaign(ctx, actor, input));
+
+export const updateCampaignAction = workspaceAction(editCampaignFormSchema, async ({ ctx, actor }, { campaignId, ...input }) => {
+  await updateCampaign(ctx, actor, campaignId, input);
+  return { campaignId };
+});
+
+export const duplicateCampaignAction = workspaceAction(oneCampaign, ({ ctx, actor }, { campaignId }) => duplicateCampaign(ctx, actor, campaignId));
+
+export const sendCampaignNowAction = workspaceAction(oneCampaign, async ({ ctx, actor }, { campaignId }) => {
+  await sendCampaignNow(ctx, actor, campaignId);
+});
+
+export const scheduleCampaignAction = workspaceAction(
+  z.strictObject({ campaignId: z.string(), at: z.coerce.date({ error: "pick a date and time" }).refine((at) => at.getTime() > Date.now(), "pick a time in the future") }),
+  async ({ ctx, actor }, { campaignId, at }) => {
+    await scheduleCampaign(ctx, actor, campaignId, at);
+  },
+);
+
+export const unscheduleCampaignAction = workspaceAction(oneCampaign, async ({ ctx, actor }, { campaignId }) => {
+  await unscheduleCampaign(ctx, actor, campaignId);
+});
+
+export const pauseCampaignAction = workspaceAction(oneCampaign, async ({ ctx, actor }, { campaignId }) => {
+  await pauseCampaign(ctx, actor, campaignId);
+});
+
+export const resumeCampaignAction = workspaceAction(oneCampaign, async ({ ctx, actor }, { campaignId }) => {
+  await resumeCampaign(ctx, actor, campaignId);
+});
+
+export const cancelCampaignAction = workspaceAction(oneCampaign, async ({ ctx, actor }, { campaignId }) => {
+  await cancelCampaign(ctx, actor, campaignId);
+});

@@ -1,0 +1,125 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useRef, type FocusEvent } from "react";
+import { toast } from "sonner";
+import type { z } from "zod";
+import { FormError, SelectField, TextAreaField, TextField } from "@/components/forms/form-fields";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import type { ActionState } from "@/lib/dashboard/action-state";
+import { campaignFormSchema } from "./campaign-form-schema";
+import { MergeTagPicker } from "./merge-tag-picker";
+
+type Input = z.input<typeof campaignFormSchema>;
+type Option = { id: string; name: string };
+type TopicOption = Option & { brandId: string };
+type TaggedField = "subject" | "html" | "text";
+
+/**
+ * A campaign's content and audience, for a new campaign and for editing a
+ * draft or a scheduled one. Unknown merge tags are refused by the server next
+ * to the field that holds them, as the API and the CLI refuse them.
+ */
+export function CampaignForm({
+  workspaceId,
+  brands,
+  topics,
+  lists,
+  attributes,
+  initial,
+  action,
+  submitLabel,
+}: {
+  workspaceId: string;
+  brands: Option[];
+  topics: TopicOption[];
+  lists: Option[];
+  attributes: string[];
+  initial: Input;
+  action: (workspaceId: string, input: Input) => Promise<ActionState<{ campaignId: string }>>;
+  submitLabel: string;
+}) {
+  const router = useRouter();
+  const { form, submit, formError, pending } = useActionForm({
+    schema: campaignFormSchema,
+    action,
+    workspaceId,
+    defaultValues: initial,
+    onSuccess: ({ campaignId }) => {
+      toast.success("Campaign saved.");
+      router.push(`/w/${workspaceId}/campaigns/${campaignId}`);
+      router.refresh();
+    },
+  });
+  const brandId = form.watch("brandId");
+  const brandTopics = topics.filter((topic) => topic.brandId === brandId);
+
+  // The merge-tag picker takes focus away: remember where the cursor was in the field it left.
+  const cursor = useRef<{ field: TaggedField; start: number; end: number }>({ field: "html", start: -1, end: -1 });
+  const onBlur = (event: FocusEvent<HTMLFormElement>) => {
+    const target = event.target as EventTarget as HTMLInputElement | HTMLTextAreaElement;
+    const field = target.name;
+    if (field === "subject" || field === "html" || field === "text") cursor.current = { field, start: target.selectionStart ?? -1, end: target.selectionEnd ?? -1 };
+  };
+  const insert = (field: TaggedField, tag: string) => {
+    const value = String(form.getValues(field) ?? "");
+    const { start, end } = cursor.current.field === field && cursor.current.start >= 0 ? cursor.current : { start: value.length, end: value.length };
+    form.setValue(field, `${value.slice(0, start)}${tag}${value.slice(end)}`, { shouldDirty: true });
+    cursor.current = { field, start: start + tag.length, end: start + tag.length };
+  };
+
+  return (
+    <form onSubmit={submit} onBlur={onBlur} className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]" noValidate>
+      <div className="grid content-start gap-6">
+        <Card>
+          <CardHeader>
+            <CardTitle>Message</CardTitle>
+            <CardDescription>What subscribers see in their inbox.</CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-4">
+            <div className="grid gap-2">
+              <div className="flex justify-end">
+                <MergeTagPicker attributes={attributes} onPick={(tag) => insert("subject", tag)} label="Merge tag in subject" />
+              </div>
+              <TextField form={form} name="subject" label="Subject" />
+            </div>
+            <div className="grid gap-2">
+              <div className="flex justify-end">
+                <MergeTagPicker attributes={attributes} onPick={(tag) => insert("html", tag)} label="Merge tag in body" />
+              </div>
+              <TextAreaField form={form} name="html" label="Body (HTML)" rows={16} hint="The unsubscribe and preference links and your postal address are added below it when the mail is sent." />
+            </div>
+            <TextAreaField form={form} name="text" label="Plain-text part (optional)" rows={5} hint="For mail clients that do not show HTML. Leave it empty to send the HTML part only." />
+          </CardContent>
+        </Card>
+      </div>
+      <div className="grid content-start gap-6">
+        <Card>
+          <CardHeader>
+            <CardTitle>Audience</CardTitle>
+            <CardDescription>The confirmed subscribers of one topic, or of those the members of one list.</CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-4">
+            <TextField form={form} name="name" label="Campaign name" hint="For you; subscribers do not see it." />
+            <SelectField form={form} name="brandId" label="Brand" options={brands.map((brand) => ({ value: brand.id, label: brand.name }))} />
+            <SelectField form={form} name="topicId" label="Topic" options={[{ value: "", label: brandTopics.length ? "Choose a topic" : "This brand has no topic yet" }, ...brandTopics.map((topic) => ({ value: topic.id, label: topic.name }))]} />
+            <SelectField form={form} name="listId" label="Only members of list" options={[{ value: "", label: "Everyone subscribed to the topic" }, ...lists.map((list) => ({ value: list.id, label: list.name }))]} />
+          </CardContent>
+        </Card>
+        <FormError message={formError} />
+        <Button type="submit" disabled={pending}>
+          {pending ? "Saving…" : submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+type FormProps = Omit<Parameters<typeof CampaignForm>[0], "action" | "submitLabel">;
+
+/** The form for a draft or scheduled campaign: the same fields, saved onto that campaign. */
+export function EditCampaignForm({ campaignId, action, ...props }: FormProps & { campaignId: string; action: (workspaceId: string, input: Input & { campaignId: string }) => Promise<ActionState<{ campaignId: string }>> }) {
+  return <CampaignForm {...props} action={(workspaceId, input) => action(workspaceId, { ...input, campaignId })} submitLabel="Save changes" />;
+}

@@ -1,0 +1,66 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef } from "react";
+import { MOVING_STATUSES, type CampaignProgress } from "@/lib/campaigns/campaign-progress";
+import { dashboardKeys, dashboardReads } from "@/lib/dashboard/dashboard-reads";
+
+const POLL_MS = 2_000;
+
+/**
+ * Where the sending stands, polled while the campaign is scheduled or
+ * sending; when its status changes the page renders anew (its actions change
+ * with it).
+ */
+export function CampaignProgressBar({ workspaceId, campaignId, initial }: { workspaceId: string; campaignId: string; initial: CampaignProgress }) {
+  const router = useRouter();
+  const { data } = useQuery({
+    queryKey: dashboardKeys.campaignProgress(workspaceId, campaignId),
+    queryFn: ({ signal }) => dashboardReads.campaignProgress(workspaceId, campaignId, signal),
+    initialData: initial,
+    refetchInterval: (query) => (MOVING_STATUSES.includes(query.state.data?.status ?? "draft") ? POLL_MS : false),
+  });
+  const shown = useRef(initial.status);
+  useEffect(() => {
+    if (data.status === shown.current) return;
+    shown.current = data.status;
+    router.refresh();
+  }, [data.status, router]);
+
+  const { counts } = data;
+  const total = data.recipients ?? 0;
+  const parts = [
+    { label: "Accepted", value: counts.accepted, className: "bg-emerald-600" },
+    { label: "Failed", value: counts.failed, className: "bg-destructive" },
+    { label: "Skipped", value: counts.skipped, className: "bg-amber-500" },
+    { label: "Cancelled", value: counts.cancelled, className: "bg-muted-foreground/50" },
+  ];
+  const done = parts.reduce((sum, part) => sum + part.value, 0);
+  const queued = Math.max(total - done, 0);
+  return (
+    <div className="grid gap-3">
+      <div
+        role="progressbar"
+        aria-label="Sending progress"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={done}
+        aria-valuetext={data.recipients === null ? "Preparing the audience" : `${done.toLocaleString("en")} of ${total.toLocaleString("en")} handled`}
+        className="flex h-3 w-full overflow-hidden rounded-full bg-muted"
+      >
+        {total > 0 && parts.map((part) => (part.value > 0 ? <div key={part.label} className={part.className} style={{ width: `${(part.value / total) * 100}%` }} /> : null))}
+      </div>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" aria-label="Sending figures">
+        {[{ label: "Queued", value: queued }, ...parts].map((part) => (
+          <div key={part.label}>
+            <dt className="text-xs text-muted-foreground">{part.label}</dt>
+            <dd className="text-lg font-semibold tabular-nums" data-testid={`progress-${part.label.toLowerCase()}`}>
+              {part.value.toLocaleString("en")}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}

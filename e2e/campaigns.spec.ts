@@ -1,0 +1,94 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { screenshot } from "./screenshot";
+import { signInAs } from "./sign-in-as";
+
+// A sender writes a campaign in the dashboard, sees who will get it and why the others will not,
+// previews it as a subscriber, sends it and watches it reach "sent"; the mail arrives filled in.
+test.describe.configure({ mode: "serial" });
+
+const owner = { email: "campaigns-owner@example.com", password: "campaigns owner pass" };
+let workspaceId: string;
+let page: Page;
+
+test.beforeAll(async ({ browser, seed }) => {
+  workspaceId = await seed.workspace("Campaign Co", owner.email);
+  await seed.user(owner.email, owner.password);
+  await seed.approve(workspaceId);
+  const brand = await seed.brand(workspaceId, "Campaign Co");
+  const topicIds = [await seed.topic(workspaceId, brand, "Monthly News", { confirmation: false })];
+  await seed.contact(workspaceId, "ada@readers.example", { firstName: "Ada", topicIds });
+  await seed.contact(workspaceId, "grace@readers.example", { firstName: "Grace", topicIds });
+  await seed.contact(workspaceId, "nameless@readers.example", { topicIds });
+  page = await browser.newPage();
+  await signInAs(page, owner);
+});
+test.afterAll(() => page.close());
+
+test("campaigns: an unknown merge tag is refused next to the body and nothing is saved; a good draft is saved", async () => {
+  await page.goto(`/w/${workspaceId}/campaigns`);
+  await expect(page.getByRole("heading", { name: "Write your first campaign" })).toBeVisible();
+  await screenshot(page, "campaigns-empty");
+  await page.getByRole("link", { name: "New campaign" }).first().click();
+  await page.getByLabel("Campaign name").fill("April news");
+  await page.getByLabel("Subject").fill("Hello ");
+  await page.getByRole("button", { name: "Merge tag in subject" }).click();
+  await page.getByRole("menuitem", { name: "contact.first_name" }).click();
+  await expect(page.getByLabel("Subject")).toHaveValue("Hello {{contact.first_name}}");
+  await page.getByLabel("Body (HTML)").fill('<h1>April</h1><p>Your favourite: {{contact.favourite}}</p><p><a href="https://campaign-co.example/april">Read more</a></p>');
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByLabel("Body (HTML)")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("{{contact.favourite}} is not a merge tag", { exact: false })).toBeVisible();
+  await screenshot(page, "campaign-new-error");
+
+  await page.getByLabel("Body (HTML)").fill('<h1>April</h1><p>News for you.</p><p><a href="https://campaign-co.example/april">Read more</a></p>');
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "April news" })).toBeVisible();
+  await expect(page.getByText("Draft", { exact: true })).toBeVisible();
+});
+
+test("campaigns: the exclusion preview names who is left out and why; the preview shows the mail as a subscriber gets it", async () => {
+  await expect(page.getByTestId("audience-recipients")).toHaveText("2");
+  const leftOut = page.getByRole("table", { name: "Left out" });
+  await expect(leftOut.getByRole("row", { name: /No value for \{\{contact.first_name\}\}/ })).toContainText("nameless@readers.example");
+  await expect(page.getByTestId("preview-subject")).toHaveText("Hello Ada");
+  const frame = page.frameLocator('iframe[title="Mail preview"]');
+  await expect(frame.getByRole("heading", { name: "April" })).toBeVisible();
+  await expect(frame.getByRole("link", { name: "Unsubscribe" })).toBeVisible();
+  await screenshot(page, "campaign-draft");
+  await page.getByRole("button", { name: "Mobile" }).click();
+  await expect(page.getByRole("button", { name: "Mobile" })).toHaveAttribute("aria-pressed", "true");
+
+  await page.getByLabel("Preview as").fill("nameless@readers.example");
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page.getByText("nameless@readers.example would not get this mail")).toBeVisible();
+});
+
+test("campaigns: send now asks first, then the progress reaches sent without a reload and the mail arrives filled in", async ({ seed }) => {
+  await page.getByRole("button", { name: "Send now" }).click();
+  const confirm = page.getByRole("alertdialog");
+  await expect(confirm).toContainText("It goes to 2 people now.");
+  await confirm.getByRole("button", { name: "Send now" }).click();
+  await expect(page.getByRole("progressbar", { name: "Sending progress" })).toBeVisible();
+  await expect(page.getByText("Sent", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("progress-accepted")).toHaveText("2");
+  await expect(page.getByTestId("progress-skipped")).toHaveText("1");
+  await expect(page.getByRole("list", { name: "Recipients not sent to" })).toContainText("missing merge tag contact.first_name");
+  await expect(page.getByRole("button", { name: "Send now" })).toHaveCount(0);
+  await screenshot(page, "campaign-sent");
+
+  const [mail] = await seed.mailTo("grace@readers.example");
+  expect(mail?.subject).toBe("Hello Grace");
+  await page.goto(`/w/${workspaceId}/campaigns`);
+  await expect(page.getByRole("row", { name: /April news/ })).toContainText("Sent");
+});
+
+test("campaigns: duplicating a sent campaign makes an editable draft", async () => {
+  await page.getByRole("link", { name: "April news" }).click();
+  await page.getByRole("button", { name: "Duplicate" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Copy of April news" })).toBeVisible();
+  await page.getByRole("link", { name: "Edit" }).click();
+  await page.getByLabel("Subject").fill("May news for {{contact.first_name}}");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByTestId("preview-subject")).toHaveText("May news for Ada");
+});

@@ -1,0 +1,13 @@
+import type { CampaignStatus } from "@/lib/db/schema";
+import type { CampaignCounts } from "./campaign-counts";
+
+/** What the campaign page polls while a campaign is on its way. */
+export interface CampaignProgress {
+  status: CampaignStatus;
+  /** Null until the audience snapshot is complete. */
+  recipients: number | null;
+  counts: CampaignCounts;
+}
+
+/** Statuses whose figures still move: the page keeps asking while the campaign is in one. */
+export const MOVING_STATUSES: readonly CampaignStatus[] = ["scheduled", "sending"];

@@ -1,0 +1,47 @@
+import { consentFooter } from "@/lib/consent/list-headers";
+import type { brands, campaigns, contacts } from "@/lib/db/schema";
+import { addTracking } from "@/lib/tracking/tracking-links";
+import { renderMergeTags, type MergeValues } from "./merge-tags";
+
+type Brand = typeof brands.$inferSelect;
+type Campaign = Pick<typeof campaigns.$inferSelect, "id" | "topicId" | "subject" | "html" | "text">;
+type Contact = Pick<typeof contacts.$inferSelect, "id" | "email" | "firstName" | "lastName" | "attributes">;
+
+export interface RenderedCampaignMail {
+  subject: string;
+  /** The body (tracked when sent) and the consent footer, whose links are never tracked. */
+  html: string;
+  text: string;
+}
+
+/** The value of a merge tag for one recipient of a brand's campaign. */
+export function mergeValuesFor(contact: Contact, brand: Brand): MergeValues {
+  return (tag) => {
+    const [namespace, name] = tag.split(".") as [string, string];
+    if (namespace === "brand") return { name: brand.name, legal_name: brand.legalName, postal_address: brand.postalAddress, website_url: brand.websiteUrl }[name];
+    if (name === "email") return contact.email;
+    if (name === "first_name") return contact.firstName;
+    if (name === "last_name") return contact.lastName;
+    const attribute = contact.attributes[name];
+    return attribute === undefined ? undefined : String(attribute);
+  };
+}
+
+/**
+ * One recipient's mail, as dispatch sends it and the dashboard previews it:
+ * merge tags filled (a used tag without a value names the tag instead, and
+ * the recipient is skipped), links and opens tracked when it is sent, and
+ * the visible consent footer on both parts.
+ */
+export function renderCampaignMail(campaign: Campaign, brand: Brand, contact: Contact, sendId: string, options: { tracked: boolean }): RenderedCampaignMail | { missing: string } {
+  const values = mergeValuesFor(contact, brand);
+  const subject = renderMergeTags(campaign.subject, values, "header");
+  const html = renderMergeTags(campaign.html, values, "html");
+  const text = renderMergeTags(campaign.text ?? "", values, "text");
+  if ("missing" in subject) return subject;
+  if ("missing" in html) return html;
+  if ("missing" in text) return text;
+  const footer = consentFooter({ contactId: contact.id, topicId: campaign.topicId, campaignId: campaign.id, sendId }, brand);
+  const body = options.tracked ? addTracking(html.text, sendId) : html.text;
+  return { subject: subject.text, html: `${body}${footer.html}`, text: `${text.text || ""}${footer.text}` };
+}
