@@ -1,8 +1,10 @@
 // npm run bench:dashboard — server time of the dashboard's contacts page at scale: a fresh embedded
-// database with 1,000,000 contacts (half subscribed to a topic, a tenth on a list, 2 % opted out),
-// then the reads the page makes for its first page, a search, a status filter, a topic and a list
-// filter, each beside a floor measured in the same run: the bare keyset query of one page of ids.
-// Options: --contacts N (default 1000000), --runs N per scenario (default 60).
+// database with 1,000,000 contacts (half subscribed to a topic, a tenth on a list, 2 % opted out,
+// one in 20,000 with a rare last name), then the reads the page makes for its first page, searches
+// by a common and a rare prefix, a status filter, a topic and a list filter, each beside a floor
+// measured in the same run: the bare keyset query of one page of ids. Then what the search indexes
+// cost writes: a bulk insert into a second workspace beside the same insert without them.
+// Options: --contacts N (default 1000000), --runs N per scenario (default 60), --inserts N (default 200000).
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -14,10 +16,16 @@ import { closeDb } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
 import { listFilterOptions } from "@/lib/dashboard/list-filter-options";
 
-const { values: options } = parseArgs({ options: { contacts: { type: "string", default: "1000000" }, runs: { type: "string", default: "60" } } });
+const { values: options } = parseArgs({
+  options: { contacts: { type: "string", default: "1000000" }, runs: { type: "string", default: "60" }, inserts: { type: "string", default: "200000" } },
+});
 const CONTACTS = Number(options.contacts);
 const RUNS = Number(options.runs);
+const INSERTS = Number(options.inserts);
+const INSERT_ROUNDS = 5;
 const PAGE = 50;
+// The indexes that exist only for the dashboard's search (lib/db/schema/contacts.ts): the insert floor goes without them.
+const SEARCH_INDEXES = ["contacts_workspace_first_name_idx", "contacts_workspace_last_name_idx"];
 
 const dataDir = path.resolve(".data", `bench-dashboard-${Date.now()}`);
 process.env.DATA_DIR = dataDir;
@@ -43,6 +51,8 @@ try {
     ["first page", page({})],
     ["search by address prefix", page({ search: "seed4321" })],
     ["search by name prefix", page({ search: "ada" })],
+    // Fewer matches than a page: newest first, the whole workspace would be walked to find them.
+    ["search by rare name prefix", page({ search: "hopp" })],
     ["status: unsubscribed", page({ status: "unsubscribed" })],
     ["subscribed to the topic", page({ topicId: seed.topicId })],
     ["on the list", page({ listId: seed.listId })],
@@ -63,6 +73,11 @@ try {
   console.log(`\n${"scenario".padEnd(34)} ${"p50 ms".padStart(9)} ${"p95 ms".padStart(9)} ${"× floor p95".padStart(12)}`);
   for (const { name, p50, p95 } of results) console.log(`${name.padEnd(34)} ${p50.toFixed(1).padStart(9)} ${p95.toFixed(1).padStart(9)} ${(p95 / floorP95).toFixed(1).padStart(12)}`);
   console.log(`\ngoal: p95 ≤ 150 ms for every page scenario (${RUNS} runs each, ${CONTACTS.toLocaleString("en")} contacts)`);
+
+  const inserts = await measureInsertCost(sql);
+  console.log(`\n${`insert ${INSERTS.toLocaleString("en")} contacts (median of ${INSERT_ROUNDS})`.padEnd(42)} ${"ms".padStart(8)} ${"floor ms".padStart(9)} ${"× floor".padStart(8)}`);
+  for (const { name, ms, floorMs } of inserts) console.log(`${name.padEnd(42)} ${ms.toFixed(0).padStart(8)} ${floorMs.toFixed(0).padStart(9)} ${(ms / floorMs).toFixed(2).padStart(8)}`);
+  console.log("floor: the same insert without the search indexes");
   await sql.end();
 } finally {
   await closeDb();
@@ -83,7 +98,7 @@ async function seedAudience(sql: postgres.Sql) {
   // Ids sort like the service's (time-ordered): a fixed prefix and the row number, zero-padded.
   await sql`insert into contacts (id, workspace_id, email, first_name, last_name, opted_out_at)
             select 'ct_' || lpad(i::text, 26, '0'), ${workspaceId}, 'seed' || i || '@bench.example',
-                   (array['Ada','Grace','Alan','Edsger','Barbara'])[1 + i % 5], 'Seed',
+                   (array['Ada','Grace','Alan','Edsger','Barbara'])[1 + i % 5], case when i % 20000 = 0 then 'Hopper' else 'Seed' end,
                    case when i % 50 = 0 then now() end
             from generate_series(1, ${CONTACTS}) i`;
   await sql`insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source, subscribed_at)
@@ -94,4 +109,46 @@ async function seedAudience(sql: postgres.Sql) {
   await sql`vacuum analyze`;
   await sql`checkpoint`;
   return { workspaceId, topicId, listId };
+}
+
+/**
+ * An import's bulk insert into a second workspace, with the search indexes and without them (the
+ * floor), with the report triggers on as imports run and off to show the indexes' upkeep alone.
+ * Each insert is rolled back and the table vacuumed, so every one starts from the same table;
+ * the variants take turns, in alternating order, so the machine's drift spreads over all of them.
+ */
+async function measureInsertCost(sql: postgres.Sql) {
+  const workspaceId = "ws_bench0000000000000000000001";
+  await sql`insert into workspaces (id, name) values (${workspaceId}, 'Import')`;
+  const timeInsert = async (withSearchIndexes: boolean, triggers: boolean) => {
+    await sql`begin`;
+    try {
+      if (!triggers) await sql`alter table contacts disable trigger user`;
+      if (!withSearchIndexes) await sql.unsafe(`drop index ${SEARCH_INDEXES.map((name) => `"${name}"`).join(", ")}`);
+      const started = performance.now();
+      // Ids after the seeded ones, as new contacts get; names spread over the indexes' key space as real ones are.
+      await sql`insert into contacts (id, workspace_id, email, first_name, last_name)
+                select 'ct_1' || lpad(i::text, 25, '0'), ${workspaceId}, 'import' || i || '@bench.example',
+                       initcap(substr(md5(i::text), 1, 8)), initcap(substr(md5(i::text), 9, 8))
+                from generate_series(1, ${INSERTS}) i`;
+      return performance.now() - started;
+    } finally {
+      await sql`rollback`;
+      await sql`vacuum contacts`;
+    }
+  };
+  const variants = [
+    { name: "report triggers on (as imports run)", triggers: true },
+    { name: "index upkeep alone (report triggers off)", triggers: false },
+  ].map((variant) => ({ ...variant, times: [] as number[], floorTimes: [] as number[] }));
+  await timeInsert(true, true); // warm-up: the first insert after the reads pays for cold caches
+  for (let round = 0; round < INSERT_ROUNDS; round++) {
+    for (const variant of variants) {
+      for (const withSearchIndexes of round % 2 ? [true, false] : [false, true]) {
+        (withSearchIndexes ? variant.times : variant.floorTimes).push(await timeInsert(withSearchIndexes, variant.triggers));
+      }
+    }
+  }
+  const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+  return variants.map(({ name, times, floorTimes }) => ({ name, ms: median(times), floorMs: median(floorTimes) }));
 }

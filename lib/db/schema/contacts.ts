@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
@@ -22,9 +23,16 @@ export const contacts = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    // Also serves the dashboard's search by address prefix (`email like 'x%'`) where the column's
+    // collation is C, as in the embedded database; under other collations LIKE cannot use it.
     uniqueIndex("contacts_workspace_email_key").on(t.workspaceId, t.email),
     // GET /v1/contacts: keyset pagination newest first (id order is creation order).
     index("contacts_workspace_idx").on(t.workspaceId, t.id),
+    // The dashboard's search by name prefix (`lower(first_name) like 'x%'`): with the address's
+    // index above, PostgreSQL ORs the three and finds a rare prefix without walking the workspace
+    // newest first. text_pattern_ops lets LIKE use them whatever the server's collation.
+    index("contacts_workspace_first_name_idx").on(t.workspaceId, sql`lower(${t.firstName}) text_pattern_ops`),
+    index("contacts_workspace_last_name_idx").on(t.workspaceId, sql`lower(${t.lastName}) text_pattern_ops`),
   ],
 );
 

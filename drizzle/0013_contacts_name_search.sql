@@ -1,0 +1,2 @@
+CREATE INDEX "contacts_workspace_first_name_idx" ON "contacts" USING btree ("workspace_id",lower("first_name") text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "contacts_workspace_last_name_idx" ON "contacts" USING btree ("workspace_id",lower("last_name") text_pattern_ops);
