@@ -25,7 +25,7 @@ test.beforeAll(async ({ browser, seed }) => {
 });
 test.afterAll(() => page.close());
 
-test("campaigns: an unknown merge tag is refused next to the body and nothing is saved; a good draft is saved", async () => {
+test("campaigns: written in blocks (heading, text with a merge tag, a button, an image); an unknown merge tag in HTML is refused next to the body and nothing is saved", async () => {
   await page.goto(`/w/${workspaceId}/campaigns`);
   await expect(page.getByRole("heading", { name: "Write your first campaign" })).toBeVisible();
   await screenshot(page, "campaigns-empty");
@@ -35,13 +35,35 @@ test("campaigns: an unknown merge tag is refused next to the body and nothing is
   await page.getByRole("button", { name: "Merge tag in subject" }).click();
   await page.getByRole("menuitem", { name: "contact.first_name" }).click();
   await expect(page.getByLabel("Subject")).toHaveValue("Hello {{contact.first_name}}");
-  await page.getByLabel("Body (HTML)").fill('<h1>April</h1><p>Your favourite: {{contact.favourite}}</p><p><a href="https://campaign-co.example/april">Read more</a></p>');
+  await page.getByLabel("Preview text (optional)").fill("Spring has arrived");
+
+  const body = page.getByRole("textbox", { name: "Body" });
+  await body.getByText("A headline").click({ clickCount: 3 });
+  await page.keyboard.type("April");
+  await body.getByText("Write your message here.").click({ clickCount: 3 });
+  await page.keyboard.type("Spring is here, and so is our sale.");
+  const blocks = page.getByRole("toolbar", { name: "Blocks" });
+  await blocks.getByRole("button", { name: "Button" }).click();
+  await page.getByLabel("Button text").fill("Shop the sale");
+  await page.getByLabel("Address").fill("https://campaign-co.example/sale");
+  await page.getByRole("button", { name: "Insert button" }).click();
+  await blocks.getByRole("button", { name: "Image" }).click();
+  await page.getByLabel("Image address").fill("https://campaign-co.example/spring.png");
+  await page.getByLabel("Alternative text").fill("Spring flowers");
+  await page.getByRole("button", { name: "Insert image" }).click();
+  await expect(body.getByRole("img", { name: "Spring flowers" })).toBeVisible();
+  await screenshot(page, "campaign-new-blocks");
+
+  // The same rule as the API: an unknown tag is refused next to the field holding it.
+  await page.getByRole("button", { name: "HTML", exact: true }).click();
+  await page.getByLabel("Body (HTML)").fill("<p>Your favourite: {{contact.favourite}}</p>");
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByLabel("Body (HTML)")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByText("{{contact.favourite}} is not a merge tag", { exact: false })).toBeVisible();
   await screenshot(page, "campaign-new-error");
 
-  await page.getByLabel("Body (HTML)").fill('<h1>April</h1><p>News for you.</p><p><a href="https://campaign-co.example/april">Read more</a></p>');
+  await page.getByRole("button", { name: "Blocks", exact: true }).click();
+  await expect(body.getByText("Spring is here, and so is our sale.")).toBeVisible();
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "April news" })).toBeVisible();
   await expect(page.getByText("Draft", { exact: true })).toBeVisible();
@@ -54,6 +76,9 @@ test("campaigns: the exclusion preview names who is left out and why; the previe
   await expect(page.getByTestId("preview-subject")).toHaveText("Hello Ada");
   const frame = page.frameLocator('iframe[title="Mail preview"]');
   await expect(frame.getByRole("heading", { name: "April" })).toBeVisible();
+  await expect(frame.getByText("Hi Ada,")).toBeVisible();
+  await expect(frame.getByRole("link", { name: "Shop the sale" })).toHaveAttribute("href", "https://campaign-co.example/sale");
+  await expect(frame.getByRole("img", { name: "Spring flowers" })).toBeAttached();
   await expect(frame.getByRole("link", { name: "Unsubscribe" })).toBeVisible();
   await screenshot(page, "campaign-draft");
   await page.getByRole("button", { name: "Mobile" }).click();
@@ -79,6 +104,10 @@ test("campaigns: send now asks first, then the progress reaches sent without a r
 
   const [mail] = await seed.mailTo("grace@readers.example");
   expect(mail?.subject).toBe("Hello Grace");
+  expect(mail?.text).toContain("Hi Grace,");
+  // The button's link goes through click tracking; the consent links do not.
+  expect(mail?.links.some((link) => link.includes("/t/c/"))).toBe(true);
+  expect(mail?.links.some((link) => link.includes("/unsubscribe/"))).toBe(true);
   await page.goto(`/w/${workspaceId}/campaigns`);
   await expect(page.getByRole("row", { name: /April news/ })).toContainText("Sent");
 });

@@ -1,5 +1,7 @@
 // npm run bench:dispatch — on a fresh embedded database:
-//  1. the audience snapshot of a campaign to 1,000,000 confirmed subscribers (list filter, 1 % suppressed);
+//  0. the exclusion preview of a campaign to 1,000,000 confirmed subscribers (list filter, 1 % suppressed),
+//     beside the snapshot of the same audience;
+//  1. the audience snapshot of that campaign;
 //  2. dispatch of 100,000 mails through the SMTP transport to a local SMTP sink, run by the embedded
 //     executor as the app runs it, with peak memory of this process.
 // Options: --subscribers N (default 1000000), --mails N (default 100000), --batch N (default 500).
@@ -30,6 +32,7 @@ const { defaultCtx } = await import("@/lib/context");
 const { closeDb } = await import("@/lib/db/client");
 const { campaigns } = await import("@/lib/db/schema");
 const { snapshotAudience } = await import("@/lib/campaigns/snapshot-audience");
+const { previewAudience } = await import("@/lib/campaigns/preview-audience");
 const { sendCampaignNow } = await import("@/lib/campaigns/campaign-actions");
 const { systemActor } = await import("@/lib/actor");
 const { createEmbeddedExecutor } = await import("@/inngest/embedded/executor");
@@ -77,10 +80,18 @@ try {
   // 1. The audience snapshot.
   const bigCampaign = "cmp_bench000000000000000000big";
   await ctx.db.insert(campaigns).values({ id: bigCampaign, workspaceId: ws, brandId: br, topicId: big, listId: list, name: "Big", subject: "Hi", html: "<p>Hi</p>", status: "sending" });
+  // 0. What the sender sees before sending: the same audience, classified.
+  const previewStart = Date.now();
+  const preview = await previewAudience(ctx, systemActor("bench"), bigCampaign);
+  const previewMs = Date.now() - previewStart;
+  const excluded = preview.exclusions.reduce((sum, exclusion) => sum + exclusion.count, 0);
+
   const snapStart = Date.now();
   const { recipients } = await snapshotAudience(ctx, bigCampaign);
   const snapMs = Date.now() - snapStart;
+  console.log(`exclusion preview: ${preview.recipients.toLocaleString("en")} recipients, ${excluded.toLocaleString("en")} left out, in ${seconds(previewMs)} s (goal ≤ 2 s; ${(previewMs / snapMs).toFixed(2)} × the snapshot below)`);
   console.log(`snapshot: ${recipients.toLocaleString("en")} recipients of ${SUBSCRIBERS.toLocaleString("en")} subscribers in ${seconds(snapMs)} s (goal ≤ 5 s)`);
+  if (preview.recipients !== recipients) throw new Error(`the preview counted ${preview.recipients} recipients, the snapshot ${recipients}`);
 
   // 2. Dispatch through SMTP to the sink, run by the embedded executor.
   // Started with node itself (not npx) so that SIGTERM reaches it and it reports what it received.

@@ -1,21 +1,25 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useRef, type FocusEvent } from "react";
+import type { JSONContent } from "@tiptap/react";
+import { useRef, useState, type FocusEvent } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { FormError, SelectField, TextAreaField, TextField } from "@/components/forms/form-fields";
-import { useActionForm } from "@/components/forms/use-action-form";
+import { errorText, useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Label } from "@/components/ui/label";
 import type { ActionState } from "@/lib/dashboard/action-state";
+import { STARTER_DOCUMENT } from "@/lib/email-blocks/email-extensions";
+import { BlockEditor } from "./block-editor";
 import { campaignFormSchema } from "./campaign-form-schema";
 import { MergeTagPicker } from "./merge-tag-picker";
 
 type Input = z.input<typeof campaignFormSchema>;
 type Option = { id: string; name: string };
 type TopicOption = Option & { brandId: string };
-type TaggedField = "subject" | "html" | "text";
+type TaggedField = "subject" | "previewText" | "html" | "text";
 
 /**
  * A campaign's content and audience, for a new campaign and for editing a
@@ -46,7 +50,7 @@ export function CampaignForm({
     schema: campaignFormSchema,
     action,
     workspaceId,
-    defaultValues: initial,
+    defaultValues: { ...initial, document: initial.document ?? (initial.html ? null : STARTER_DOCUMENT) },
     onSuccess: ({ campaignId }) => {
       toast.success("Campaign saved.");
       router.push(`/w/${workspaceId}/campaigns/${campaignId}`);
@@ -54,6 +58,14 @@ export function CampaignForm({
     },
   });
   const brandId = form.watch("brandId");
+  // The body is written either in blocks (a document) or as HTML; switching keeps what the other mode held.
+  const [mode, setMode] = useState<"blocks" | "html">(initial.document || !initial.html ? "blocks" : "html");
+  const [document, setDocument] = useState<JSONContent>((initial.document as JSONContent | null | undefined) ?? STARTER_DOCUMENT);
+  const switchMode = (next: "blocks" | "html") => {
+    setMode(next);
+    form.setValue("document", next === "blocks" ? document : null, { shouldDirty: true });
+  };
+  const bodyError = errorText(form.formState.errors.document?.message) ?? (mode === "blocks" ? errorText(form.formState.errors.html?.message) : undefined);
   const brandTopics = topics.filter((topic) => topic.brandId === brandId);
 
   // The merge-tag picker takes focus away: remember where the cursor was in the field it left.
@@ -61,7 +73,7 @@ export function CampaignForm({
   const onBlur = (event: FocusEvent<HTMLFormElement>) => {
     const target = event.target as EventTarget as HTMLInputElement | HTMLTextAreaElement;
     const field = target.name;
-    if (field === "subject" || field === "html" || field === "text") cursor.current = { field, start: target.selectionStart ?? -1, end: target.selectionEnd ?? -1 };
+    if (field === "subject" || field === "previewText" || field === "html" || field === "text") cursor.current = { field, start: target.selectionStart ?? -1, end: target.selectionEnd ?? -1 };
   };
   const insert = (field: TaggedField, tag: string) => {
     const value = String(form.getValues(field) ?? "");
@@ -85,13 +97,47 @@ export function CampaignForm({
               </div>
               <TextField form={form} name="subject" label="Subject" />
             </div>
-            <div className="grid gap-2">
-              <div className="flex justify-end">
-                <MergeTagPicker attributes={attributes} onPick={(tag) => insert("html", tag)} label="Merge tag in body" />
-              </div>
-              <TextAreaField form={form} name="html" label="Body (HTML)" rows={16} hint="The unsubscribe and preference links and your postal address are added below it when the mail is sent." />
+            <TextField form={form} name="previewText" label="Preview text (optional)" optional hint="Shown after the subject in most inboxes." />
+            <div role="group" aria-label="Write the body as" className="inline-flex w-fit gap-1 rounded-md border p-1">
+              {(["blocks", "html"] as const).map((value) => (
+                <Button key={value} type="button" size="sm" variant={mode === value ? "secondary" : "ghost"} aria-pressed={mode === value} onClick={() => switchMode(value)}>
+                  {value === "blocks" ? "Blocks" : "HTML"}
+                </Button>
+              ))}
             </div>
-            <TextAreaField form={form} name="text" label="Plain-text part (optional)" rows={5} hint="For mail clients that do not show HTML. Leave it empty to send the HTML part only." />
+            {mode === "blocks" ? (
+              <div className="grid gap-2">
+                <Label id="body-label">Body</Label>
+                <BlockEditor
+                  initial={document}
+                  attributes={attributes}
+                  invalid={Boolean(bodyError)}
+                  describedBy={bodyError ? "body-error" : "body-hint"}
+                  onChange={(changed) => {
+                    setDocument(changed);
+                    form.setValue("document", changed, { shouldDirty: true });
+                  }}
+                />
+                <p id="body-hint" className="text-sm text-muted-foreground">
+                  The unsubscribe and preference links and your postal address are added below it when the mail is sent. The plain-text part is written from it.
+                </p>
+                {bodyError && (
+                  <p id="body-error" role="alert" className="text-sm text-destructive">
+                    {bodyError}
+                  </p>
+                )}
+              </div>
+            ) : (
+              <>
+                <div className="grid gap-2">
+                  <div className="flex justify-end">
+                    <MergeTagPicker attributes={attributes} onPick={(tag) => insert("html", tag)} label="Merge tag in body" />
+                  </div>
+                  <TextAreaField form={form} name="html" label="Body (HTML)" rows={16} hint="The unsubscribe and preference links and your postal address are added below it when the mail is sent." />
+                </div>
+                <TextAreaField form={form} name="text" label="Plain-text part (optional)" rows={5} hint="For mail clients that do not show HTML. Leave it empty to send the HTML part only." />
+              </>
+            )}
           </CardContent>
         </Card>
       </div>

@@ -10,7 +10,11 @@ export const campaignSchema = z.strictObject({
   listId: z.string().nullish(),
   name: nameField,
   subject: z.string().trim().min(1, "must not be empty").max(998),
+  previewText: z.string().trim().max(250).nullish(),
   html: z.string().min(1, "must not be empty").max(2 * 1024 * 1024),
   text: z.string().max(2 * 1024 * 1024).nullish(),
 });
+
+/** A body written in the block editor: its document, from which the HTML and text parts are rendered. */
+export const documentField = z.record(z.string(), z.unknown());
 export type CampaignInput = z.input<typeof campaignSchema>;

@@ -35,7 +35,8 @@ const SAMPLE = 5;
  * match wins, so the counts add up: the snapshot's (subscribed to the topic,
  * not opted out, on the list, not suppressed by address or domain), then the
  * batch's (verified while the workspace is in review, then the first merge tag
- * without a value, in the order the subject, the body and the text use them).
+ * without a value, in the order the subject, the preview text, the body and the
+ * text use them).
  */
 export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string): Promise<AudiencePreview> {
   const [row] = await ctx.db
@@ -48,34 +49,37 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
   const { campaign, brand } = row;
   const listId = campaign.listId;
 
-  const rows = await ctx.db.execute<{ reason: string; count: number; sample: string[] }>(sql`
-    with population as (
-      select s.contact_id, s.state from subscriptions s where s.topic_id = ${campaign.topicId}
-      ${listId ? sql`union all
-      select m.contact_id, null from list_members m
-      where m.list_id = ${listId} and not exists (select 1 from subscriptions s where s.topic_id = ${campaign.topicId} and s.contact_id = m.contact_id)` : sql``}
-    ),
-    classified as materialized (
-      select c.email, case
-        when p.state is null then 'not_subscribed'
-        when p.state = 'pending' then 'pending_confirmation'
-        when p.state = 'unsubscribed' or c.opted_out_at is not null then 'unsubscribed'
-        ${listId ? sql`when not exists (select 1 from list_members m where m.list_id = ${listId} and m.contact_id = c.id) then 'not_on_list'` : sql``}
-        when x.reason = 'complaint' then 'suppressed_complaint'
-        when x.reason = 'bounce' then 'suppressed_bounce'
-        when x.reason = 'soft_bounce' then 'suppressed_soft_bounce'
-        when x.reason is not null then 'suppressed_address'
-        when exists (select 1 from suppressions d where d.workspace_id = c.workspace_id and d.domain = split_part(c.email, '@', 2)) then 'suppressed_domain'
-        ${row.approvedAt ? sql`` : sql`when not exists (select 1 from verified_addresses v where v.workspace_id = c.workspace_id and v.email = c.email) then 'not_verified'`}
-        ${mergeTagRules(campaign, brand)}
-        else 'recipient' end as reason
-      from population p
-      join contacts c on c.id = p.contact_id
-      left join suppressions x on x.workspace_id = c.workspace_id and x.email = c.email
-    )
-    select reason, count(*)::int as count,
-           (array_agg(email order by email) filter (where reason <> 'recipient'))[1:${SAMPLE}] as sample
-    from classified group by reason`);
+  // Joins rather than EXISTS probes: a probe inside CASE runs once per person, a join once per table.
+  const classified = sql`
+    select c.email, case
+      when s.state is null then 'not_subscribed'
+      when s.state = 'pending' then 'pending_confirmation'
+      when s.state = 'unsubscribed' or c.opted_out_at is not null then 'unsubscribed'
+      ${listId ? sql`when m.contact_id is null then 'not_on_list'` : sql``}
+      when x.reason = 'complaint' then 'suppressed_complaint'
+      when x.reason = 'bounce' then 'suppressed_bounce'
+      when x.reason = 'soft_bounce' then 'suppressed_soft_bounce'
+      when x.reason is not null then 'suppressed_address'
+      when d.id is not null then 'suppressed_domain'
+      ${row.approvedAt ? sql`` : sql`when v.email is null then 'not_verified'`}
+      ${mergeTagRules(campaign, brand)}
+      else 'recipient' end as reason
+    from (select contact_id, state from subscriptions where topic_id = ${campaign.topicId}) s
+    ${listId ? sql`full join (select contact_id from list_members where list_id = ${listId}) m on m.contact_id = s.contact_id` : sql``}
+    join contacts c on c.id = ${listId ? sql`coalesce(s.contact_id, m.contact_id)` : sql`s.contact_id`}
+    left join suppressions x on x.workspace_id = c.workspace_id and x.email = c.email
+    left join suppressions d on d.workspace_id = c.workspace_id and d.domain = split_part(c.email, '@', 2)
+    ${row.approvedAt ? sql`` : sql`left join verified_addresses v on v.workspace_id = c.workspace_id and v.email = c.email`}`;
+  // Two statements side by side, each on its own connection: the counts, and the first addresses of each reason.
+  const [counts, samples] = await Promise.all([
+    ctx.db.execute<{ reason: string; count: number }>(sql`select reason, count(*)::int as count from (${classified}) people group by reason`),
+    ctx.db.execute<{ reason: string; email: string }>(sql`
+      select reason, email from (
+        select reason, email, row_number() over (partition by reason order by email) as n
+        from (${classified}) people where reason <> 'recipient') ranked
+      where n <= ${SAMPLE} order by reason, email`),
+  ]);
+  const rows = counts.map((count) => ({ ...count, sample: samples.filter((sample) => sample.reason === count.reason).map((sample) => sample.email) }));
 
   const recipients = rows.find((r) => r.reason === "recipient")?.count ?? 0;
   const exclusions = rows
@@ -93,7 +97,7 @@ type BrandRow = typeof brands.$inferSelect;
  * the same for everyone: without a value, it skips everyone left.
  */
 function mergeTagRules(campaign: CampaignRow, brand: BrandRow): SQL {
-  const tags = [...new Set([...mergeTagsIn(campaign.subject), ...mergeTagsIn(campaign.html), ...mergeTagsIn(campaign.text ?? "")])];
+  const tags = [...new Set([campaign.subject, campaign.previewText ?? "", campaign.html, campaign.text ?? ""].flatMap(mergeTagsIn))];
   const brandValue = mergeValuesFor({ id: "", email: "", firstName: null, lastName: null, attributes: {} }, brand);
   const rules = tags.map((tag) => {
     const [namespace, name = ""] = tag.split(".");

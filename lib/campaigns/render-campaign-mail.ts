@@ -1,10 +1,11 @@
 import { consentFooter } from "@/lib/consent/list-headers";
 import type { brands, campaigns, contacts } from "@/lib/db/schema";
+import { appendToBody, prependToBody } from "@/lib/mail/body-edges";
 import { addTracking } from "@/lib/tracking/tracking-links";
 import { renderMergeTags, type MergeValues } from "./merge-tags";
 
 type Brand = typeof brands.$inferSelect;
-type Campaign = Pick<typeof campaigns.$inferSelect, "id" | "topicId" | "subject" | "html" | "text">;
+type Campaign = Pick<typeof campaigns.$inferSelect, "id" | "topicId" | "subject" | "previewText" | "html" | "text">;
 type Contact = Pick<typeof contacts.$inferSelect, "id" | "email" | "firstName" | "lastName" | "attributes">;
 
 export interface RenderedCampaignMail {
@@ -36,12 +37,20 @@ export function mergeValuesFor(contact: Contact, brand: Brand): MergeValues {
 export function renderCampaignMail(campaign: Campaign, brand: Brand, contact: Contact, sendId: string, options: { tracked: boolean }): RenderedCampaignMail | { missing: string } {
   const values = mergeValuesFor(contact, brand);
   const subject = renderMergeTags(campaign.subject, values, "header");
+  const preheader = renderMergeTags(campaign.previewText ?? "", values, "html");
   const html = renderMergeTags(campaign.html, values, "html");
   const text = renderMergeTags(campaign.text ?? "", values, "text");
   if ("missing" in subject) return subject;
+  if ("missing" in preheader) return preheader;
   if ("missing" in html) return html;
   if ("missing" in text) return text;
   const footer = consentFooter({ contactId: contact.id, topicId: campaign.topicId, campaignId: campaign.id, sendId }, brand);
-  const body = options.tracked ? addTracking(html.text, sendId) : html.text;
-  return { subject: subject.text, html: `${body}${footer.html}`, text: `${text.text || ""}${footer.text}` };
+  const withPreheader = preheader.text ? prependToBody(html.text, hiddenPreheader(preheader.text)) : html.text;
+  const body = options.tracked ? addTracking(withPreheader, sendId) : withPreheader;
+  return { subject: subject.text, html: appendToBody(body, footer.html), text: `${text.text || ""}${footer.text}` };
+}
+
+/** The inbox shows it after the subject; the opened mail does not. */
+function hiddenPreheader(text: string): string {
+  return `<div style="display:none;overflow:hidden;line-height:1px;opacity:0;max-height:0;max-width:0">${text}</div>`;
 }

@@ -23,22 +23,25 @@ async function checkCampaign(ctx: Ctx, workspaceId: string, input: CampaignValue
     if (!list) throw notFound("list_not_found", `No list ${input.listId}.`, "listId");
   }
   const definitions = await ctx.db.select({ key: attributeDefinitions.key }).from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, workspaceId));
-  assertKnownMergeTags({ subject: input.subject, html: input.html, text: input.text }, new Set(definitions.map((d) => d.key)));
+  assertKnownMergeTags({ subject: input.subject, previewText: input.previewText, html: input.html, text: input.text }, new Set(definitions.map((d) => d.key)));
 }
 
+/** The body's source: the block editor's document, or none when the HTML was written by hand. */
+type Source = { document?: Record<string, unknown> | null };
+
 /** A new campaign is a draft, in the actor's workspace. */
-export async function createCampaign(ctx: Ctx, actor: Actor, input: CampaignInput): Promise<{ campaignId: string }> {
+export async function createCampaign(ctx: Ctx, actor: Actor, input: CampaignInput, source: Source = {}): Promise<{ campaignId: string }> {
   const values = parseInput(campaignSchema, input);
   const workspaceId = requireActorWorkspace(actor);
   await checkCampaign(ctx, workspaceId, values);
   const campaignId = newId("cmp");
   const now = ctx.clock.now();
-  await ctx.db.insert(campaigns).values({ id: campaignId, workspaceId, ...values, listId: values.listId ?? null, text: values.text ?? null, createdAt: now, updatedAt: now });
+  await ctx.db.insert(campaigns).values({ id: campaignId, workspaceId, ...values, ...nullsOf(values), document: source.document ?? null, createdAt: now, updatedAt: now });
   return { campaignId };
 }
 
 /** Drafts and scheduled campaigns can be edited; once dispatch has started the content is fixed. */
-export async function updateCampaign(ctx: Ctx, actor: Actor, campaignId: string, input: CampaignInput): Promise<void> {
+export async function updateCampaign(ctx: Ctx, actor: Actor, campaignId: string, input: CampaignInput, source: Source = {}): Promise<void> {
   const values = parseInput(campaignSchema, input);
   const [campaign] = await ctx.db.select().from(campaigns).where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId)));
   if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
@@ -49,8 +52,13 @@ export async function updateCampaign(ctx: Ctx, actor: Actor, campaignId: string,
   await checkCampaign(ctx, campaign.workspaceId, values);
   await ctx.db
     .update(campaigns)
-    .set({ ...values, listId: values.listId ?? null, text: values.text ?? null, updatedAt: ctx.clock.now() })
+    .set({ ...values, ...nullsOf(values), document: source.document ?? null, updatedAt: ctx.clock.now() })
     .where(eq(campaigns.id, campaignId));
+}
+
+/** Optional fields left out are stored as null, so an edit that empties one clears it. */
+function nullsOf(values: CampaignValues) {
+  return { listId: values.listId ?? null, previewText: values.previewText || null, text: values.text ?? null };
 }
 
 /** A new draft with another campaign's content and audience, whatever that campaign's state. */
@@ -59,5 +67,6 @@ export async function duplicateCampaign(ctx: Ctx, actor: Actor, campaignId: stri
   if (!source) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
   const name = `Copy of ${source.name}`.slice(0, 200);
   // In the source's workspace, which the actor was just shown to reach (an operator's system actor names none).
-  return createCampaign(ctx, systemActor("duplicate-campaign", source.workspaceId), { brandId: source.brandId, topicId: source.topicId, listId: source.listId, name, subject: source.subject, html: source.html, text: source.text });
+  const { brandId, topicId, listId, subject, previewText, html, text, document } = source;
+  return createCampaign(ctx, systemActor("duplicate-campaign", source.workspaceId), { brandId, topicId, listId, name, subject, previewText, html, text }, { document });
 }

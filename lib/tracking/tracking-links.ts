@@ -1,6 +1,7 @@
 import { signToken, verifyToken } from "@/lib/tokens/signed-token";
 import { escapeHtml } from "@/lib/mail/escape-html";
 import { appUrl } from "@/lib/runtime/app-url";
+import { appendToBody } from "@/lib/mail/body-edges";
 
 export function openPixelUrl(sendId: string): string {
   return `${appUrl()}/t/o/${signToken("open", { s: sendId })}`;
@@ -31,5 +32,5 @@ export function addTracking(html: string, sendId: string): string {
     const target = url.replace(/&amp;/g, "&");
     return `${start}${escapeHtml(clickUrl(sendId, target))}${end}`;
   });
-  return `${tracked}<img src="${escapeHtml(openPixelUrl(sendId))}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`;
+  return appendToBody(tracked, `<img src="${escapeHtml(openPixelUrl(sendId))}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`);
 }

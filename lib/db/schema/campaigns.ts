@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { brands } from "./brands";
 import { lists } from "./lists";
@@ -19,8 +19,12 @@ export const campaigns = pgTable(
     listId: id("list_id").references(() => lists.id),
     name: text("name").notNull(),
     subject: text("subject").notNull(),
+    /** The inbox's line after the subject (a hidden preheader at the top of the body). */
+    previewText: text("preview_text"),
     html: text("html").notNull(),
     text: text("text"),
+    /** The block editor's document when the body was written in it; `html` and `text` are rendered from it. */
+    document: jsonb("document").$type<Record<string, unknown>>(),
     status: text("status", { enum: CAMPAIGN_STATUSES }).notNull().default("draft"),
     scheduledAt: at("scheduled_at"),
     /** When dispatch started: the campaign's send time in reports. */

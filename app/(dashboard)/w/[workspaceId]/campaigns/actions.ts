@@ -2,16 +2,21 @@
 
 import { z } from "zod";
 import { campaignFormSchema, editCampaignFormSchema } from "@/components/campaigns/campaign-form-schema";
+import { campaignFromEditor } from "@/lib/campaigns/campaign-body";
 import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
 import { createCampaign, duplicateCampaign, updateCampaign } from "@/lib/campaigns/save-campaign";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
 
 const oneCampaign = z.strictObject({ campaignId: z.string() });
 
-export const createCampaignAction = workspaceAction(campaignFormSchema, ({ ctx, actor }, input) => createCampaign(ctx, actor, input));
+export const createCampaignAction = workspaceAction(campaignFormSchema, async ({ ctx, actor }, form) => {
+  const [input, source] = await campaignFromEditor(ctx, actor, form);
+  return createCampaign(ctx, actor, input, source);
+});
 
-export const updateCampaignAction = workspaceAction(editCampaignFormSchema, async ({ ctx, actor }, { campaignId, ...input }) => {
-  await updateCampaign(ctx, actor, campaignId, input);
+export const updateCampaignAction = workspaceAction(editCampaignFormSchema, async ({ ctx, actor }, { campaignId, ...form }) => {
+  const [input, source] = await campaignFromEditor(ctx, actor, form);
+  await updateCampaign(ctx, actor, campaignId, input, source);
   return { campaignId };
 });
 

@@ -36,7 +36,7 @@ export default async function NewCampaignPage({ params }: { params: Promise<{ wo
         <CampaignForm
           workspaceId={workspaceId}
           {...options}
-          initial={{ name: "", subject: "", brandId: options.topics[0]!.brandId, topicId: options.topics[0]!.id, listId: "", html: "", text: "" }}
+          initial={{ name: "", subject: "", brandId: options.topics[0]!.brandId, topicId: options.topics[0]!.id, listId: "", previewText: "", html: "", text: "" }}
           action={createCampaignAction}
           submitLabel="Save draft"
         />
