@@ -69,7 +69,7 @@ test("campaigns: written in blocks (heading, text with a merge tag, a button, an
   await expect(page.getByText("Draft", { exact: true })).toBeVisible();
 });
 
-test("campaigns: the exclusion preview names who is left out and why; the preview shows the mail as a subscriber gets it", async () => {
+test("campaigns: the exclusion preview names who is left out and why; the preview shows the mail as a subscriber gets it; a test goes to a member", async ({ seed }) => {
   await expect(page.getByTestId("audience-recipients")).toHaveText("2");
   const leftOut = page.getByRole("table", { name: "Left out" });
   await expect(leftOut.getByRole("row", { name: /No value for \{\{contact.first_name\}\}/ })).toContainText("nameless@readers.example");
@@ -83,6 +83,14 @@ test("campaigns: the exclusion preview names who is left out and why; the previe
   await screenshot(page, "campaign-draft");
   await page.getByRole("button", { name: "Mobile" }).click();
   await expect(page.getByRole("button", { name: "Mobile" })).toHaveAttribute("aria-pressed", "true");
+
+  // A test goes to a member (the owner here), marked as a test, and counts nowhere.
+  await page.getByRole("button", { name: "Send test" }).click();
+  const testDialog = page.getByRole("dialog", { name: "Send a test" });
+  await expect(testDialog.getByLabel("Send to")).toHaveValue(owner.email);
+  await testDialog.getByRole("button", { name: "Send test" }).click();
+  await expect(page.getByText(`Test sent to ${owner.email}.`)).toBeVisible();
+  await expect.poll(async () => (await seed.mailTo(owner.email)).map((mail) => mail.subject)).toContain("[Test] Hello Ada");
 
   await page.getByLabel("Preview as").fill("nameless@readers.example");
   await page.getByRole("button", { name: "Show" }).click();

@@ -5,6 +5,7 @@ import { brands, campaigns, workspaces } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 import { mergeTagsIn } from "./merge-tags";
 import { mergeValuesFor } from "./render-campaign-mail";
+import { splitPoints } from "./snapshot-audience";
 
 /** Why someone of the topic or the list will not get the campaign; `missing_merge_tag:<tag>` names the tag. */
 export type ExclusionReason =
@@ -50,7 +51,7 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
   const listId = campaign.listId;
 
   // Joins rather than EXISTS probes: a probe inside CASE runs once per person, a join once per table.
-  const classified = sql`
+  const classified = (part: Part) => sql`
     select c.email, case
       when s.state is null then 'not_subscribed'
       when s.state = 'pending' then 'pending_confirmation'
@@ -64,22 +65,29 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
       ${row.approvedAt ? sql`` : sql`when v.email is null then 'not_verified'`}
       ${mergeTagRules(campaign, brand)}
       else 'recipient' end as reason
-    from (select contact_id, state from subscriptions where topic_id = ${campaign.topicId}) s
-    ${listId ? sql`full join (select contact_id from list_members where list_id = ${listId}) m on m.contact_id = s.contact_id` : sql``}
-    join contacts c on c.id = ${listId ? sql`coalesce(s.contact_id, m.contact_id)` : sql`s.contact_id`}
+    from (select contact_id, state from subscriptions where topic_id = ${campaign.topicId} ${inPart(sql`contact_id`, part)}) s
+    ${listId ? sql`full join (select contact_id from list_members where list_id = ${listId} ${inPart(sql`contact_id`, part)}) m on m.contact_id = s.contact_id` : sql``}
+    join contacts c on c.id = ${listId ? sql`coalesce(s.contact_id, m.contact_id)` : sql`s.contact_id`} ${inPart(sql`c.id`, part)}
     left join suppressions x on x.workspace_id = c.workspace_id and x.email = c.email
     left join suppressions d on d.workspace_id = c.workspace_id and d.domain = split_part(c.email, '@', 2)
     ${row.approvedAt ? sql`` : sql`left join verified_addresses v on v.workspace_id = c.workspace_id and v.email = c.email`}`;
-  // Two statements side by side, each on its own connection: the counts, and the first addresses of each reason.
-  const [counts, samples] = await Promise.all([
-    ctx.db.execute<{ reason: string; count: number }>(sql`select reason, count(*)::int as count from (${classified}) people group by reason`),
-    ctx.db.execute<{ reason: string; email: string }>(sql`
-      select reason, email from (
-        select reason, email, row_number() over (partition by reason order by email) as n
-        from (${classified}) people where reason <> 'recipient') ranked
-      where n <= ${SAMPLE} order by reason, email`),
-  ]);
-  const rows = counts.map((count) => ({ ...count, sample: samples.filter((sample) => sample.reason === count.reason).map((sample) => sample.email) }));
+  // The audience in contact-id ranges, as the snapshot cuts it, each counted on its own connection; the
+  // ordered sample takes only the rows left out (the filter comes before the aggregate's sort).
+  const bounds = [null, ...(await splitPoints(ctx, campaign.topicId)), null];
+  const parts: Part[] = bounds.slice(1).map((to, index) => ({ from: bounds[index] ?? null, to }));
+  const results = await Promise.all(
+    parts.map((part) =>
+      ctx.db.execute<{ reason: string; count: number; sample: string[] | null }>(sql`
+        select reason, count(*)::int as count, (array_agg(email order by email) filter (where reason <> 'recipient'))[1:${SAMPLE}] as sample
+        from (${classified(part)}) people group by reason`),
+    ),
+  );
+  const merged = new Map<string, { count: number; sample: string[] }>();
+  for (const found of results.flat()) {
+    const sum = merged.get(found.reason) ?? { count: 0, sample: [] };
+    merged.set(found.reason, { count: sum.count + Number(found.count), sample: [...sum.sample, ...(found.sample ?? [])].sort().slice(0, SAMPLE) });
+  }
+  const rows = [...merged].map(([reason, { count, sample }]) => ({ reason, count, sample }));
 
   const recipients = rows.find((r) => r.reason === "recipient")?.count ?? 0;
   const exclusions = rows
@@ -90,6 +98,12 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
 }
 
 type CampaignRow = typeof campaigns.$inferSelect;
+type Part = { from: string | null; to: string | null };
+
+/** `and` conditions keeping a contact-id column within the part's range. */
+function inPart(column: SQL, part: Part): SQL {
+  return sql`${part.from ? sql`and ${column} >= ${part.from}` : sql``} ${part.to ? sql`and ${column} < ${part.to}` : sql``}`;
+}
 type BrandRow = typeof brands.$inferSelect;
 
 /**

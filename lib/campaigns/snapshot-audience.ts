@@ -66,7 +66,7 @@ export async function planSnapshot(ctx: Ctx, campaignId: string): Promise<{ stat
  * The contact ids that cut the topic's subscribers into SNAPSHOT_PARTS ranges of equal size, or none
  * when there are too few to be worth splitting. Index-only walks of (topic, state, contact).
  */
-async function splitPoints(ctx: Ctx, topicId: string): Promise<string[]> {
+export async function splitPoints(ctx: Ctx, topicId: string): Promise<string[]> {
   const [count] = await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from subscriptions where topic_id = ${topicId} and state = 'subscribed'`);
   const n = Number(count!.n);
   if (n < SPLIT_AUDIENCE_FROM) return [];

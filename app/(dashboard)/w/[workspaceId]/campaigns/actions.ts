@@ -5,7 +5,9 @@ import { campaignFormSchema, editCampaignFormSchema } from "@/components/campaig
 import { campaignFromEditor } from "@/lib/campaigns/campaign-body";
 import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
 import { createCampaign, duplicateCampaign, updateCampaign } from "@/lib/campaigns/save-campaign";
+import { sendTestMail } from "@/lib/campaigns/send-test-mail";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
+import { getMailTransport } from "@/lib/mail/get-mail-transport";
 
 const oneCampaign = z.strictObject({ campaignId: z.string() });
 
@@ -48,3 +50,5 @@ export const resumeCampaignAction = workspaceAction(oneCampaign, async ({ ctx, a
 export const cancelCampaignAction = workspaceAction(oneCampaign, async ({ ctx, actor }, { campaignId }) => {
   await cancelCampaign(ctx, actor, campaignId);
 });
+
+export const sendTestMailAction = workspaceAction(z.strictObject({ campaignId: z.string(), to: z.string() }), ({ ctx, actor }, { campaignId, to }) => sendTestMail(ctx, actor, getMailTransport(), campaignId, to), { revalidate: false });

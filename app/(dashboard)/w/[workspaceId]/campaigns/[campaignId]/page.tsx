@@ -5,6 +5,7 @@ import { CampaignControls } from "@/components/campaigns/campaign-controls";
 import { CampaignProgressBar } from "@/components/campaigns/campaign-progress";
 import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
 import { MailPreview } from "@/components/campaigns/mail-preview";
+import { SendTestDialog } from "@/components/campaigns/send-test-dialog";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -16,6 +17,7 @@ import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
 import { getCampaignProgress } from "@/lib/campaigns/get-campaign-progress";
 import { previewAudience } from "@/lib/campaigns/preview-audience";
 import { previewCampaignMail } from "@/lib/campaigns/preview-campaign-mail";
+import { testMailAddresses } from "@/lib/campaigns/send-test-mail";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
@@ -26,6 +28,7 @@ import {
   resumeCampaignAction,
   scheduleCampaignAction,
   sendCampaignNowAction,
+  sendTestMailAction,
   unscheduleCampaignAction,
 } from "../actions";
 
@@ -42,12 +45,13 @@ export default async function CampaignPage({ params, searchParams }: { params: P
   if (!shown) notFound();
   const { campaign, skipped } = shown;
   const started = campaign.status !== "draft" && campaign.status !== "scheduled";
-  const [options, progress, preview, audiencePreview] = await Promise.all([
+  const [options, progress, preview, audiencePreview, testAddresses] = await Promise.all([
     campaignFormOptions(ctx, actor),
     getCampaignProgress(ctx, actor, campaignId),
     previewCampaignMail(ctx, actor, campaignId, typeof as === "string" && as.trim() ? as : undefined),
     // Once sending has started the audience is fixed: the progress says who got it.
     started ? null : previewAudience(ctx, actor, campaignId),
+    testMailAddresses(ctx, actor),
   ]);
   const brand = options.brands.find((candidate) => candidate.id === campaign.brandId);
   const topic = options.topics.find((candidate) => candidate.id === campaign.topicId);
@@ -120,20 +124,23 @@ export default async function CampaignPage({ params, searchParams }: { params: P
               </CardDescription>
             </CardHeader>
             <CardContent className="grid gap-4">
-              <form method="get" className="flex flex-wrap items-end gap-2" aria-label="Whose mail to preview">
-                <div className="grid gap-1.5">
-                  <Label htmlFor="preview-as">Preview as</Label>
-                  <Input id="preview-as" name="as" type="email" list="preview-candidates" defaultValue={preview.as.sample ? "" : preview.as.email} placeholder="A contact's address" className="w-72" />
-                  <datalist id="preview-candidates">
-                    {preview.candidates.map((email) => (
-                      <option key={email} value={email} />
-                    ))}
-                  </datalist>
-                </div>
-                <Button type="submit" variant="secondary">
-                  Show
-                </Button>
-              </form>
+              <div className="flex flex-wrap items-end justify-between gap-2">
+                <form method="get" className="flex flex-wrap items-end gap-2" aria-label="Whose mail to preview">
+                  <div className="grid gap-1.5">
+                    <Label htmlFor="preview-as">Preview as</Label>
+                    <Input id="preview-as" name="as" type="email" list="preview-candidates" defaultValue={preview.as.sample ? "" : preview.as.email} placeholder="A contact's address" className="w-72" />
+                    <datalist id="preview-candidates">
+                      {preview.candidates.map((email) => (
+                        <option key={email} value={email} />
+                      ))}
+                    </datalist>
+                  </div>
+                  <Button type="submit" variant="secondary">
+                    Show
+                  </Button>
+                </form>
+                <SendTestDialog workspaceId={workspaceId} campaignId={campaign.id} addresses={testAddresses} action={sendTestMailAction} />
+              </div>
               {as && preview.as.email !== as.trim().toLowerCase() && (
                 <p role="status" className="text-sm text-muted-foreground">
                   No contact {as} in this workspace; showing {preview.as.email} instead.

@@ -1,0 +1,40 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { systemActor, userActor } from "@/lib/actor";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { sends } from "@/lib/db/schema";
+import { getMailTransport } from "@/lib/mail/get-mail-transport";
+import { listMailbox } from "@/lib/mail/list-mailbox";
+import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
+import { createCampaign } from "./save-campaign";
+import { sendTestMail, testMailAddresses } from "./send-test-mail";
+
+const { ctx } = testCtx();
+
+describe("a campaign's test mail", () => {
+  it("goes only to a member of the workspace or a verified address, marked as a test, filled in, and counted nowhere", async () => {
+    const owner = `owner-${Date.now()}@example.com`;
+    const { workspaceId, brandId, ownerUserId } = await seedWorkspace(ctx, { ownerEmail: owner });
+    const member = userActor(ownerUserId, workspaceId);
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    await upsertContact(ctx, systemActor("test", workspaceId), { email: owner, firstName: "Olive" });
+    const { campaignId } = await createCampaign(ctx, member, { brandId, topicId, name: "Draft", subject: "Hi {{contact.first_name}}", html: "<p>Hello</p>" });
+
+    await expect(sendTestMail(ctx, member, getMailTransport(), campaignId, "stranger@example.com")).rejects.toMatchObject({ code: "validation_failed", param: "to" });
+    await sendTestMail(ctx, member, getMailTransport(), campaignId, owner.toUpperCase());
+    const [mail] = await listMailbox(ctx, systemActor("test", workspaceId), { to: owner });
+    expect(mail?.subject).toBe("[Test] Hi Olive");
+    expect(await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId))).toEqual([]);
+  });
+
+  it("a campaign of another workspace is not found", async () => {
+    const a = await seedWorkspace(ctx);
+    const b = await seedWorkspace(ctx);
+    const topicId = await seedTopic(ctx, b.workspaceId, b.brandId);
+    const { campaignId } = await createCampaign(ctx, systemActor("test", b.workspaceId), { brandId: b.brandId, topicId, name: "Theirs", subject: "Hi", html: "<p>Hi</p>" });
+    const memberOfA = userActor(a.ownerUserId, a.workspaceId);
+    const [ownerOfA] = await testMailAddresses(ctx, memberOfA);
+    await expect(sendTestMail(ctx, memberOfA, getMailTransport(), campaignId, ownerOfA!)).rejects.toMatchObject({ code: "campaign_not_found" });
+  });
+});

@@ -1,0 +1,58 @@
+import { and, eq, isNotNull } from "drizzle-orm";
+import type { WorkspaceActor } from "@/lib/actor";
+import type { Ctx } from "@/lib/context";
+import { brands, campaigns, contacts, memberships, users, verifiedAddresses } from "@/lib/db/schema";
+import { ApiError, notFound, validationFailed } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+import { renderCampaignMail } from "./render-campaign-mail";
+
+/** Made up for an address that is not a contact: the test still shows every part of the mail. */
+const SAMPLE = { id: "ct_test", firstName: "Ada", lastName: "Lovelace", attributes: {} };
+
+/**
+ * The addresses a test of the workspace's campaigns may go to: its members'
+ * and its verified addresses. A test mail skips consent, so it never goes to
+ * someone who did not ask to see the workspace's drafts.
+ */
+export async function testMailAddresses(ctx: Ctx, actor: WorkspaceActor): Promise<string[]> {
+  const [members, verified] = await Promise.all([
+    ctx.db.select({ email: users.email }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(eq(memberships.workspaceId, actor.workspaceId)),
+    ctx.db.select({ email: verifiedAddresses.email }).from(verifiedAddresses).where(and(eq(verifiedAddresses.workspaceId, actor.workspaceId), isNotNull(verifiedAddresses.verifiedAt))),
+  ]);
+  return [...new Set([...members, ...verified].map((row) => row.email))].sort();
+}
+
+/**
+ * One copy of the campaign, subject marked as a test, to an address of
+ * testMailAddresses: filled with that address's contact values when it is a
+ * contact, else with sample values; untracked, and counted nowhere.
+ */
+export async function sendTestMail(ctx: Ctx, actor: WorkspaceActor, transport: MailTransport, campaignId: string, to: string): Promise<{ to: string }> {
+  const address = to.trim().toLowerCase();
+  if (!(await testMailAddresses(ctx, actor)).includes(address)) {
+    throw validationFailed("to", "to: a test goes only to a member of this workspace or one of its verified addresses.");
+  }
+  const [row] = await ctx.db
+    .select({ campaign: campaigns, brand: brands })
+    .from(campaigns)
+    .innerJoin(brands, eq(brands.id, campaigns.brandId))
+    .where(and(eq(campaigns.id, campaignId), eq(campaigns.workspaceId, actor.workspaceId)));
+  if (!row) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
+  const [contact] = await ctx.db.select().from(contacts).where(and(eq(contacts.workspaceId, actor.workspaceId), eq(contacts.email, address)));
+  const mail = renderCampaignMail(row.campaign, row.brand, contact ?? { ...SAMPLE, email: address }, "snd_test", { tracked: false });
+  if ("missing" in mail) {
+    throw new ApiError({ type: "invalid_request_error", code: "merge_tag_missing", param: "to", message: `${address} has no value for {{${mail.missing}}}; dispatch would skip them. Test with another address or fill the value.` });
+  }
+  await transport.send(ctx, {
+    workspaceId: actor.workspaceId,
+    idempotencyKey: newId("msg"),
+    from: { name: row.brand.name, address: row.brand.senderEmail },
+    replyTo: row.brand.replyTo ?? undefined,
+    to: address,
+    subject: `[Test] ${mail.subject}`,
+    html: mail.html,
+    text: mail.text,
+  });
+  return { to: address };
+}
