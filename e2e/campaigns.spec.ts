@@ -120,6 +120,31 @@ test("campaigns: send now asks first, then the progress reaches sent without a r
   await expect(page.getByRole("row", { name: /April news/ })).toContainText("Sent");
 });
 
+test("campaigns: the report counts the open and the click of the mail, as the reports API does", async ({ seed }) => {
+  // Grace opens the mail (its pixel loads) and follows the button's tracked link.
+  const [mail] = await seed.mailTo("grace@readers.example");
+  const pixel = /<img src="([^"]*\/t\/o\/[^"]+)"/.exec(mail!.html)![1]!.replaceAll("&amp;", "&");
+  expect((await page.request.get(pixel)).status()).toBe(200);
+  const click = mail!.links.find((link) => link.includes("/t/c/"))!;
+  const followed = await page.request.get(click, { maxRedirects: 0 });
+  expect(followed.headers().location).toBe("https://campaign-co.example/sale");
+
+  await page.getByRole("link", { name: "April news" }).click();
+  await page.getByRole("link", { name: "Report" }).click();
+  await expect(page.getByTestId("report-opened")).toHaveText("1");
+  await expect(page.getByTestId("report-clicked")).toHaveText("1");
+  await expect(page.getByRole("table", { name: "Top links" })).toContainText("https://campaign-co.example/sale");
+  await expect(page.getByRole("img", { name: /Opens and clicks per hour/ })).toBeVisible();
+  await screenshot(page, "campaign-report");
+
+  const key = await seed.key(workspaceId, "secret");
+  const reports = await page.request.get("/v1/reports/campaigns", { headers: { authorization: `Bearer ${key}` } });
+  const [row] = (await reports.json()).data;
+  expect([row.opened, row.clicked, row.recipients]).toEqual([1, 1, 3]);
+  await expect(page.getByTestId("report-recipients")).toHaveText(String(row.recipients));
+  await page.goto(`/w/${workspaceId}/campaigns`);
+});
+
 test("campaigns: duplicating a sent campaign makes an editable draft", async () => {
   await page.getByRole("link", { name: "April news" }).click();
   await page.getByRole("button", { name: "Duplicate" }).click();

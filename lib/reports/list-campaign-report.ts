@@ -31,7 +31,7 @@ const COUNTS = ["recipients", "accepted", "delivered", "opened", "clicked", "bou
 export async function listCampaignReport(
   ctx: Ctx,
   actor: Actor,
-  window: { from?: Date; to?: Date },
+  window: { from?: Date; to?: Date; /** One campaign's row only (the dashboard's report page). */ campaignId?: string },
   page: { limit: number; afterId: string | null },
 ): Promise<CampaignReportRow[]> {
   const workspaceId = requireActorWorkspace(actor);
@@ -42,6 +42,7 @@ export async function listCampaignReport(
     join report_campaign_counters k on k.campaign_id = c.id
     where c.workspace_id = ${workspaceId} and c.sent_at is not null
       ${actor.brandId ? sql`and c.brand_id = ${actor.brandId}` : sql``}
+      ${window.campaignId ? sql`and c.id = ${window.campaignId}` : sql``}
       ${window.from ? sql`and c.sent_at >= ${window.from.toISOString()}` : sql``}
       ${window.to ? sql`and c.sent_at < ${window.to.toISOString()}` : sql``}
       ${page.afterId ? sql`and (c.sent_at, c.id) < (select a.sent_at, a.id from campaigns a where a.id = ${page.afterId} and a.workspace_id = ${workspaceId})` : sql``}

@@ -3,7 +3,7 @@ import { apiRoute } from "@/lib/api/api-route";
 import { conditionalAnswer, makeEtag } from "@/lib/api/etag";
 import { toListBody } from "@/lib/api/pagination";
 import { listCampaignReport, type CampaignReportRow } from "@/lib/reports/list-campaign-report";
-import { percent } from "@/lib/reports/percent";
+import { campaignRates } from "@/lib/reports/campaign-rates";
 import { reportScope } from "@/lib/reports/report-scope";
 import { readReportVersions } from "@/lib/reports/report-versions";
 import { assertOrdered, parseInstant } from "@/lib/reports/report-window";
@@ -12,6 +12,7 @@ const query = z.strictObject({ from: z.string().optional(), to: z.string().optio
 
 function serializeRow(row: CampaignReportRow) {
   const { sentAt, ...rest } = row;
+  const rates = campaignRates(rest);
   return {
     id: rest.id,
     name: rest.name,
@@ -26,10 +27,10 @@ function serializeRow(row: CampaignReportRow) {
     complained: rest.complained,
     unsubscribed: rest.unsubscribed,
     failed: rest.failed,
-    open_rate: percent(rest.opened, rest.delivered),
-    click_rate: percent(rest.clicked, rest.delivered),
-    bounce_rate: percent(rest.bounced, rest.recipients),
-    complaint_rate: percent(rest.complained, rest.recipients),
+    open_rate: rates.openRate,
+    click_rate: rates.clickRate,
+    bounce_rate: rates.bounceRate,
+    complaint_rate: rates.complaintRate,
   };
 }
 

@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { BarChart3 } from "lucide-react";
 import { notFound } from "next/navigation";
 import { AudiencePreviewTable } from "@/components/campaigns/audience-preview";
 import { CampaignControls } from "@/components/campaigns/campaign-controls";
@@ -96,9 +98,17 @@ export default async function CampaignPage({ params, searchParams }: { params: P
         <div className="grid content-start gap-6">
           {started && (
             <Card>
-              <CardHeader>
-                <CardTitle>Sending</CardTitle>
-                <CardDescription>Updates by itself while the campaign sends.</CardDescription>
+              <CardHeader className="flex flex-row items-start justify-between gap-4">
+                <div className="grid gap-1.5">
+                  <CardTitle>Sending</CardTitle>
+                  <CardDescription>Updates by itself while the campaign sends.</CardDescription>
+                </div>
+                <Button asChild variant="outline" size="sm">
+                  <Link href={`/w/${workspaceId}/campaigns/${campaign.id}/report`}>
+                    <BarChart3 />
+                    Report
+                  </Link>
+                </Button>
               </CardHeader>
               <CardContent>
                 <CampaignProgressBar workspaceId={workspaceId} campaignId={campaign.id} initial={progress} />
