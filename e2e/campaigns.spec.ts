@@ -130,7 +130,7 @@ test("campaigns: the report counts the open and the click of the mail, as the re
   expect(followed.headers().location).toBe("https://campaign-co.example/sale");
 
   await page.getByRole("link", { name: "April news" }).click();
-  await page.getByRole("link", { name: "Report" }).click();
+  await page.getByRole("link", { name: "Report", exact: true }).click();
   await expect(page.getByTestId("report-opened")).toHaveText("1");
   await expect(page.getByTestId("report-clicked")).toHaveText("1");
   await expect(page.getByRole("table", { name: "Top links" })).toContainText("https://campaign-co.example/sale");
@@ -142,6 +142,18 @@ test("campaigns: the report counts the open and the click of the mail, as the re
   const [row] = (await reports.json()).data;
   expect([row.opened, row.clicked, row.recipients]).toEqual([1, 1, 3]);
   await expect(page.getByTestId("report-recipients")).toHaveText(String(row.recipients));
+
+  // The workspace's reports: the summary and the activity series, for every brand or one.
+  await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Reports" }).click();
+  await expect(page.getByTestId("activity-opens")).toHaveText("1");
+  await expect(page.getByTestId("activity-clicks")).toHaveText("1");
+  await expect(page.getByTestId("activity-campaigns-sent")).toHaveText("1");
+  await page.getByLabel("Period", { exact: true }).selectOption("week");
+  await page.getByLabel("Brand", { exact: true }).selectOption({ label: "Campaign Co" });
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(/interval=week/);
+  await expect(page.getByTestId("activity-clicks")).toHaveText("1");
+  await screenshot(page, "reports");
   await page.goto(`/w/${workspaceId}/campaigns`);
 });
 

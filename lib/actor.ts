@@ -23,7 +23,8 @@ export interface UserActor {
   kind: "user";
   workspaceId: string;
   userId: string;
-  brandId: null;
+  /** Set only to read one brand's reports, with the scope of a key locked to that brand (viewingBrand). */
+  brandId: string | null;
   mode: "live";
 }
 
@@ -45,6 +46,11 @@ export function apiKeyActor(key: { keyId: string; workspaceId: string; brandId: 
 
 export function userActor(userId: string, workspaceId: string): UserActor {
   return { kind: "user", userId, workspaceId, brandId: null, mode: "live" };
+}
+
+/** A member reading one brand's figures: what a key locked to that brand would see. */
+export function viewingBrand(actor: UserActor, brandId: string): UserActor {
+  return { ...actor, brandId };
 }
 
 /**

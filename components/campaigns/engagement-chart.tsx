@@ -14,8 +14,8 @@ export function EngagementChart({ timeline }: { timeline: { hour: string; opened
           <YAxis allowDecimals={false} tickLine={false} axisLine={false} fontSize={12} stroke="var(--muted-foreground)" />
           <Tooltip contentStyle={{ background: "var(--popover)", border: "1px solid var(--border)", borderRadius: 8, color: "var(--popover-foreground)" }} cursor={{ fill: "var(--muted)" }} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
-          <Bar dataKey="opened" name="Opened" fill="var(--chart-1, #2563eb)" radius={[4, 4, 0, 0]} />
-          <Bar dataKey="clicked" name="Clicked" fill="var(--chart-2, #059669)" radius={[4, 4, 0, 0]} />
+          <Bar dataKey="opened" name="Opened" fill="var(--chart-1, #2563eb)" radius={[4, 4, 0, 0]} isAnimationActive={false} />
+          <Bar dataKey="clicked" name="Clicked" fill="var(--chart-2, #059669)" radius={[4, 4, 0, 0]} isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </div>

@@ -1,4 +1,4 @@
-import { BookUser, Building2, Contact, FileKey2, Inbox, LayoutDashboard, ListChecks, Megaphone, Send, ShieldBan, Tags, Users, Webhook, type LucideIcon } from "lucide-react";
+import { BookUser, ChartLine, Building2, Contact, FileKey2, Inbox, LayoutDashboard, ListChecks, Megaphone, Send, ShieldBan, Tags, Users, Webhook, type LucideIcon } from "lucide-react";
 
 export interface NavScreen {
   /** Below /w/{workspaceId}; "" is the overview. */
@@ -12,7 +12,13 @@ export interface NavScreen {
 /** Every screen of a workspace, in the order of the sidebar. */
 export const NAV_GROUPS: { label: string; screens: NavScreen[] }[] = [
   { label: "", screens: [{ path: "", label: "Overview", icon: LayoutDashboard }] },
-  { label: "Mail", screens: [{ path: "/campaigns", label: "Campaigns", icon: Send }] },
+  {
+    label: "Mail",
+    screens: [
+      { path: "/campaigns", label: "Campaigns", icon: Send },
+      { path: "/reports", label: "Reports", icon: ChartLine },
+    ],
+  },
   {
     label: "Audience",
     screens: [
