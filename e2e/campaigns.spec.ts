@@ -8,6 +8,8 @@ import { signInAs } from "./sign-in-as";
 test.describe.configure({ mode: "serial" });
 
 const owner = { email: "campaigns-owner@example.com", password: "campaigns owner pass" };
+// A 1×1 PNG.
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
 let workspaceId: string;
 let page: Page;
 
@@ -48,7 +50,9 @@ test("campaigns: written in blocks (heading, text with a merge tag, a button, an
   await page.getByLabel("Address").fill("https://campaign-co.example/sale");
   await page.getByRole("button", { name: "Insert button" }).click();
   await blocks.getByRole("button", { name: "Image" }).click();
-  await page.getByLabel("Image address").fill("https://campaign-co.example/spring.png");
+  // Uploaded, it is stored by the service and gets a public address.
+  await page.getByLabel(/Or upload/).setInputFiles({ name: "spring.png", mimeType: "image/png", buffer: PNG });
+  await expect(page.getByLabel("Image address")).toHaveValue(/\/i\/[0-9A-Za-z]{32}$/);
   await page.getByLabel("Alternative text").fill("Spring flowers");
   await page.getByRole("button", { name: "Insert image" }).click();
   await expect(body.getByRole("img", { name: "Spring flowers" })).toBeVisible();
@@ -78,7 +82,8 @@ test("campaigns: the exclusion preview names who is left out and why; the previe
   await expect(frame.getByRole("heading", { name: "April" })).toBeVisible();
   await expect(frame.getByText("Hi Ada,")).toBeVisible();
   await expect(frame.getByRole("link", { name: "Shop the sale" })).toHaveAttribute("href", "https://campaign-co.example/sale");
-  await expect(frame.getByRole("img", { name: "Spring flowers" })).toBeAttached();
+  // The uploaded image loads from its public address.
+  await expect.poll(() => frame.getByRole("img", { name: "Spring flowers" }).evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(1);
   await expect(frame.getByRole("link", { name: "Unsubscribe" })).toBeVisible();
   await screenshot(page, "campaign-draft");
   await page.getByRole("button", { name: "Mobile" }).click();
@@ -165,4 +170,21 @@ test("campaigns: duplicating a sent campaign makes an editable draft", async () 
   await page.getByLabel("Subject").fill("May news for {{contact.first_name}}");
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByTestId("preview-subject")).toHaveText("May news for Ada");
+});
+
+test("image uploads: only from the dashboard's own pages, by a signed-in member, images only", async ({ playwright, baseURL }) => {
+  const upload = `/api/dashboard/w/${workspaceId}/images`;
+  const crossSite = await page.request.post(upload, { data: PNG, headers: { origin: "https://evil.example", "content-type": "image/png" } });
+  expect(crossSite.status()).toBe(403);
+  expect((await crossSite.json()).error).toMatchObject({ code: "cross_site_request" });
+  const notAnImage = await page.request.post(upload, { data: Buffer.from("<svg onload=alert(1)></svg>"), headers: { origin: baseURL!, "content-type": "image/png" } });
+  expect(notAnImage.status()).toBe(400);
+  expect((await notAnImage.json()).error).toMatchObject({ code: "validation_failed", param: "file" });
+  const anonymous = await playwright.request.newContext({ baseURL });
+  try {
+    const signedOut = await anonymous.post(upload, { data: PNG, headers: { origin: baseURL!, "content-type": "image/png" } });
+    expect(signedOut.status()).toBe(401);
+  } finally {
+    await anonymous.dispose();
+  }
 });

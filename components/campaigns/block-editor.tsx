@@ -10,6 +10,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { emailExtensions } from "@/lib/email-blocks/email-extensions";
 import { MergeTagPicker } from "./merge-tag-picker";
+import { uploadImage } from "./upload-image";
 
 type Prompt = { kind: "link" | "image" | "button" } | null;
 
@@ -19,7 +20,7 @@ type Prompt = { kind: "link" | "image" | "button" } | null;
  * footer, and merge tags. Holds the editor's document; the server renders
  * the mail from it.
  */
-export function BlockEditor({ initial, attributes, onChange, invalid, describedBy }: { initial: JSONContent; attributes: string[]; onChange: (document: JSONContent) => void; invalid?: boolean; describedBy?: string }) {
+export function BlockEditor({ workspaceId, initial, attributes, onChange, invalid, describedBy }: { workspaceId: string; initial: JSONContent; attributes: string[]; onChange: (document: JSONContent) => void; invalid?: boolean; describedBy?: string }) {
   const editor = useEditor({
     extensions: emailExtensions,
     content: initial,
@@ -35,7 +36,7 @@ export function BlockEditor({ initial, attributes, onChange, invalid, describedB
     <div className="rounded-md border" data-invalid={invalid ? true : undefined}>
       <Toolbar editor={editor} attributes={attributes} onPrompt={setPrompt} />
       <EditorContent editor={editor} />
-      <InsertDialog editor={editor} prompt={prompt} onClose={() => setPrompt(null)} />
+      <InsertDialog workspaceId={workspaceId} editor={editor} prompt={prompt} onClose={() => setPrompt(null)} />
     </div>
   );
 }
@@ -141,9 +142,10 @@ const PROMPTS = {
 } as const;
 
 /** The few values an inserted block needs, asked for in a dialog. */
-function InsertDialog({ editor, prompt, onClose }: { editor: Editor; prompt: Prompt; onClose: () => void }) {
+function InsertDialog({ workspaceId, editor, prompt, onClose }: { workspaceId: string; editor: Editor; prompt: Prompt; onClose: () => void }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
+  const [uploading, setUploading] = useState(false);
   if (!prompt) return null;
   const spec = PROMPTS[prompt.kind];
   const value = (name: string, fallback: string) => values[name] ?? (name === "href" && prompt.kind === "link" ? String(editor.getAttributes("link").href ?? fallback) : fallback);
@@ -151,6 +153,19 @@ function InsertDialog({ editor, prompt, onClose }: { editor: Editor; prompt: Pro
     setValues({});
     setError(undefined);
     onClose();
+  };
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    setError(undefined);
+    setUploading(true);
+    try {
+      const { url } = await uploadImage(workspaceId, file);
+      setValues((current) => ({ ...current, src: url, alt: current.alt ?? file.name.replace(/\.[^.]+$/, "") }));
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setUploading(false);
+    }
   };
   const insert = () => {
     const href = value("href", "").trim();
@@ -177,6 +192,12 @@ function InsertDialog({ editor, prompt, onClose }: { editor: Editor; prompt: Pro
               <Input id={`block-${name}`} value={value(name, fallback)} onChange={(event) => setValues((current) => ({ ...current, [name]: event.target.value }))} />
             </div>
           ))}
+          {prompt.kind === "image" && (
+            <div className="grid gap-1.5">
+              <Label htmlFor="block-upload">Or upload a PNG, JPEG, GIF or WebP (up to 5 MiB)</Label>
+              <Input id="block-upload" type="file" accept="image/png,image/jpeg,image/gif,image/webp" disabled={uploading} onChange={(event) => void upload(event.target.files?.[0])} />
+            </div>
+          )}
           {error && (
             <p role="alert" className="text-sm text-destructive">
               {error}
@@ -184,7 +205,7 @@ function InsertDialog({ editor, prompt, onClose }: { editor: Editor; prompt: Pro
           )}
         </div>
         <DialogFooter>
-          <Button type="button" onClick={insert}>
+          <Button type="button" onClick={insert} disabled={uploading}>
             {prompt.kind === "link" ? "Set link" : `Insert ${spec.title.toLowerCase()}`}
           </Button>
         </DialogFooter>

@@ -109,6 +109,7 @@ export function CampaignForm({
               <div className="grid gap-2">
                 <Label id="body-label">Body</Label>
                 <BlockEditor
+                  workspaceId={workspaceId}
                   initial={document}
                   attributes={attributes}
                   invalid={Boolean(bodyError)}

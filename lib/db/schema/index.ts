@@ -16,3 +16,4 @@ export * from "./rate-limits";
 export * from "./mail-messages";
 export * from "./workflows";
 export * from "./reports";
+export * from "./images";
