@@ -172,6 +172,20 @@ test("campaigns: duplicating a sent campaign makes an editable draft", async () 
   await expect(page.getByTestId("preview-subject")).toHaveText("May news for Ada");
 });
 
+test("templates: a campaign's body saved as a template starts a new campaign", async () => {
+  await page.goto(`/w/${workspaceId}/campaigns`);
+  await page.getByRole("link", { name: "April news", exact: true }).click();
+  await page.getByRole("button", { name: "Save as template" }).click();
+  await page.getByLabel("Template name").fill("Monthly layout");
+  await page.getByRole("button", { name: "Save template" }).click();
+  await expect(page.getByText("Saved as the template Monthly layout.")).toBeVisible();
+
+  await page.goto(`/w/${workspaceId}/campaigns/new`);
+  await page.getByLabel("Start from", { exact: true }).selectOption({ label: "Monthly layout" });
+  await page.getByRole("button", { name: "Use", exact: true }).click();
+  await expect(page.getByRole("textbox", { name: "Body" }).getByText("Spring is here, and so is our sale.")).toBeVisible();
+});
+
 test("image uploads: only from the dashboard's own pages, by a signed-in member, images only", async ({ playwright, baseURL }) => {
   const upload = `/api/dashboard/w/${workspaceId}/images`;
   const crossSite = await page.request.post(upload, { data: PNG, headers: { origin: "https://evil.example", "content-type": "image/png" } });

@@ -17,3 +17,4 @@ export * from "./mail-messages";
 export * from "./workflows";
 export * from "./reports";
 export * from "./images";
+export * from "./templates";

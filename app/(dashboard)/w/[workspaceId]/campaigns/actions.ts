@@ -7,6 +7,7 @@ import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCa
 import { createCampaign, duplicateCampaign, updateCampaign } from "@/lib/campaigns/save-campaign";
 import { sendTestMail } from "@/lib/campaigns/send-test-mail";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
+import { saveCampaignAsTemplate, saveTemplateSchema } from "@/lib/templates/templates";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 
 const oneCampaign = z.strictObject({ campaignId: z.string() });
@@ -52,3 +53,5 @@ export const cancelCampaignAction = workspaceAction(oneCampaign, async ({ ctx, a
 });
 
 export const sendTestMailAction = workspaceAction(z.strictObject({ campaignId: z.string(), to: z.string() }), ({ ctx, actor }, { campaignId, to }) => sendTestMail(ctx, actor, getMailTransport(), campaignId, to), { revalidate: false });
+
+export const saveTemplateAction = workspaceAction(saveTemplateSchema, ({ ctx, actor }, input) => saveCampaignAsTemplate(ctx, actor, input), { revalidate: false });

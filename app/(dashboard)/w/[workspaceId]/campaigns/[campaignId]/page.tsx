@@ -7,6 +7,7 @@ import { CampaignControls } from "@/components/campaigns/campaign-controls";
 import { CampaignProgressBar } from "@/components/campaigns/campaign-progress";
 import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
 import { MailPreview } from "@/components/campaigns/mail-preview";
+import { SaveTemplateDialog } from "@/components/campaigns/save-template-dialog";
 import { SendTestDialog } from "@/components/campaigns/send-test-dialog";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -30,6 +31,7 @@ import {
   resumeCampaignAction,
   scheduleCampaignAction,
   sendCampaignNowAction,
+  saveTemplateAction,
   sendTestMailAction,
   unscheduleCampaignAction,
 } from "../actions";
@@ -149,7 +151,10 @@ export default async function CampaignPage({ params, searchParams }: { params: P
                     Show
                   </Button>
                 </form>
-                <SendTestDialog workspaceId={workspaceId} campaignId={campaign.id} addresses={testAddresses} action={sendTestMailAction} />
+                <span className="inline-flex gap-2">
+                  <SaveTemplateDialog workspaceId={workspaceId} campaign={{ id: campaign.id, name: campaign.name }} action={saveTemplateAction} />
+                  <SendTestDialog workspaceId={workspaceId} campaignId={campaign.id} addresses={testAddresses} action={sendTestMailAction} />
+                </span>
               </div>
               {as && preview.as.email !== as.trim().toLowerCase() && (
                 <p role="status" className="text-sm text-muted-foreground">

@@ -4,17 +4,26 @@ import { Megaphone } from "lucide-react";
 import { CampaignForm } from "@/components/campaigns/campaign-form";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { NativeSelect } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
 import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
+import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { getTemplateBody, listTemplates } from "@/lib/templates/templates";
 import { createCampaignAction } from "../actions";
 
 export const metadata: Metadata = { title: "New campaign" };
 
-export default async function NewCampaignPage({ params }: { params: Promise<{ workspaceId: string }> }) {
+export default async function NewCampaignPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: Promise<{ template?: string }> }) {
   const { workspaceId } = await params;
+  const { template: templateId } = await searchParams;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const options = await campaignFormOptions(ctx, actor);
+  const [options, templates, template] = await Promise.all([
+    campaignFormOptions(ctx, actor),
+    listTemplates(ctx, actor),
+    typeof templateId === "string" && templateId ? findOrNull(getTemplateBody(ctx, actor, templateId)) : null,
+  ]);
   const crumbs = [{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Campaigns", href: `/w/${workspaceId}/campaigns` }, { label: "New campaign" }];
   const firstBrand = options.brands[0];
   return (
@@ -33,13 +42,45 @@ export default async function NewCampaignPage({ params }: { params: Promise<{ wo
           A campaign goes to the subscribers of a topic, and a topic belongs to a brand.
         </EmptyState>
       ) : (
-        <CampaignForm
-          workspaceId={workspaceId}
-          {...options}
-          initial={{ name: "", subject: "", brandId: options.topics[0]!.brandId, topicId: options.topics[0]!.id, listId: "", previewText: "", html: "", text: "" }}
-          action={createCampaignAction}
-          submitLabel="Save draft"
-        />
+        <div className="grid gap-6">
+          {templates.length > 0 && (
+            <form method="get" className="flex flex-wrap items-end gap-2" aria-label="Start from a template">
+              <div className="grid gap-1.5">
+                <Label htmlFor="start-template">Start from</Label>
+                <NativeSelect id="start-template" name="template" defaultValue={templateId ?? ""} className="w-72">
+                  <option value="">A blank campaign</option>
+                  {templates.map((candidate) => (
+                    <option key={candidate.id} value={candidate.id}>
+                      {candidate.name}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </div>
+              <Button type="submit" variant="secondary">
+                Use
+              </Button>
+            </form>
+          )}
+          <CampaignForm
+            // A new template gives the form new starting values.
+            key={templateId ?? "blank"}
+            workspaceId={workspaceId}
+            {...options}
+            initial={{
+              name: "",
+              subject: "",
+              brandId: options.topics[0]!.brandId,
+              topicId: options.topics[0]!.id,
+              listId: "",
+              previewText: "",
+              html: template && !template.document ? template.html : "",
+              text: template && !template.document ? (template.text ?? "") : "",
+              document: template?.document ?? null,
+            }}
+            action={createCampaignAction}
+            submitLabel="Save draft"
+          />
+        </div>
       )}
     </>
   );
