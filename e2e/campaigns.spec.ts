@@ -125,7 +125,7 @@ test("campaigns: send now asks first, then the progress reaches sent without a r
   await expect(page.getByRole("row", { name: /April news/ })).toContainText("Sent");
 });
 
-test("campaigns: the report counts the open and the click of the mail, as the reports API does", async ({ seed }) => {
+test("campaigns: the report counts the open, the click and the unsubscribe of the mail, as the reports API does", async ({ seed }) => {
   // Grace opens the mail (its pixel loads) and follows the button's tracked link.
   const [mail] = await seed.mailTo("grace@readers.example");
   const pixel = /<img src="([^"]*\/t\/o\/[^"]+)"/.exec(mail!.html)![1]!.replaceAll("&amp;", "&");
@@ -134,10 +134,17 @@ test("campaigns: the report counts the open and the click of the mail, as the re
   const followed = await page.request.get(click, { maxRedirects: 0 });
   expect(followed.headers().location).toBe("https://campaign-co.example/sale");
 
+  // Then leaves through the mail's unsubscribe link.
+  await page.goto(mail!.links.find((link) => link.includes("/unsubscribe/"))!);
+  await page.getByRole("button", { name: "Unsubscribe", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "You are unsubscribed from Monthly News" })).toBeVisible();
+
+  await page.goto(`/w/${workspaceId}/campaigns`);
   await page.getByRole("link", { name: "April news" }).click();
   await page.getByRole("link", { name: "Report", exact: true }).click();
   await expect(page.getByTestId("report-opened")).toHaveText("1");
   await expect(page.getByTestId("report-clicked")).toHaveText("1");
+  await expect(page.getByTestId("report-unsubscribed")).toHaveText("1");
   await expect(page.getByRole("table", { name: "Top links" })).toContainText("https://campaign-co.example/sale");
   await expect(page.getByRole("img", { name: /Opens and clicks per hour/ })).toBeVisible();
   await screenshot(page, "campaign-report");
@@ -145,7 +152,7 @@ test("campaigns: the report counts the open and the click of the mail, as the re
   const key = await seed.key(workspaceId, "secret");
   const reports = await page.request.get("/v1/reports/campaigns", { headers: { authorization: `Bearer ${key}` } });
   const [row] = (await reports.json()).data;
-  expect([row.opened, row.clicked, row.recipients]).toEqual([1, 1, 3]);
+  expect([row.opened, row.clicked, row.unsubscribed, row.recipients]).toEqual([1, 1, 1, 3]);
   await expect(page.getByTestId("report-recipients")).toHaveText(String(row.recipients));
 
   // The workspace's reports: the summary and the activity series, for every brand or one.
@@ -162,13 +169,15 @@ test("campaigns: the report counts the open and the click of the mail, as the re
   await page.goto(`/w/${workspaceId}/campaigns`);
 });
 
-test("campaigns: duplicating a sent campaign makes an editable draft", async () => {
+test("campaigns: duplicating a sent campaign makes an editable draft, which saves itself", async () => {
   await page.getByRole("link", { name: "April news" }).click();
   await page.getByRole("button", { name: "Duplicate" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Copy of April news" })).toBeVisible();
   await page.getByRole("link", { name: "Edit" }).click();
+  // A draft saves itself a moment after the last change.
   await page.getByLabel("Subject").fill("May news for {{contact.first_name}}");
-  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "All changes saved" })).toBeVisible();
+  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Copy of April news" }).click();
   await expect(page.getByTestId("preview-subject")).toHaveText("May news for Ada");
 });
 

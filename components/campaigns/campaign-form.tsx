@@ -2,7 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import type { JSONContent } from "@tiptap/react";
-import { useRef, useState, type FocusEvent } from "react";
+import { useEffect, useRef, useState, type FocusEvent } from "react";
+import type { UseFormReturn } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { FormError, SelectField, TextAreaField, TextField } from "@/components/forms/form-fields";
@@ -35,6 +36,7 @@ export function CampaignForm({
   initial,
   action,
   submitLabel,
+  autosave = false,
 }: {
   workspaceId: string;
   brands: Option[];
@@ -44,6 +46,8 @@ export function CampaignForm({
   initial: Input;
   action: (workspaceId: string, input: Input) => Promise<ActionState<{ campaignId: string }>>;
   submitLabel: string;
+  /** Save changes by themselves a moment after the sender stops typing (an existing draft). */
+  autosave?: boolean;
 }) {
   const router = useRouter();
   const { form, submit, formError, pending } = useActionForm({
@@ -57,6 +61,7 @@ export function CampaignForm({
       router.refresh();
     },
   });
+  const saved = useAutosave(form, autosave, (values) => action(workspaceId, values));
   const brandId = form.watch("brandId");
   // The body is written either in blocks (a document) or as HTML; switching keeps what the other mode held.
   const [mode, setMode] = useState<"blocks" | "html">(initial.document || !initial.html ? "blocks" : "html");
@@ -159,14 +164,54 @@ export function CampaignForm({
         <Button type="submit" disabled={pending}>
           {pending ? "Saving…" : submitLabel}
         </Button>
+        {autosave && (
+          <p role="status" className="text-center text-sm text-muted-foreground">
+            {saved}
+          </p>
+        )}
       </div>
     </form>
   );
+}
+
+const AUTOSAVE_PAUSE_MS = 1_500;
+
+/**
+ * Saves the form a moment after its last change, while it is valid; says
+ * where things stand. A refusal (an unknown merge tag) waits for the next
+ * change; Save shows it next to its field.
+ */
+function useAutosave(form: UseFormReturn<Input>, enabled: boolean, save: (values: Input) => Promise<ActionState<unknown>>): string {
+  const [status, setStatus] = useState("Changes are saved as you go.");
+  // The latest save, without restarting the pause on every render.
+  const saveRef = useRef(save);
+  useEffect(() => {
+    saveRef.current = save;
+  });
+  useEffect(() => {
+    if (!enabled) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const subscription = form.watch(() => {
+      clearTimeout(timer);
+      timer = setTimeout(async () => {
+        const values = form.getValues();
+        if (!campaignFormSchema.safeParse(values).success) return setStatus("Not saved yet: some fields need attention.");
+        setStatus("Saving…");
+        const state = await saveRef.current(values);
+        setStatus(state.ok ? `All changes saved at ${new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.` : `Not saved: ${state.message}`);
+      }, AUTOSAVE_PAUSE_MS);
+    });
+    return () => {
+      clearTimeout(timer);
+      subscription.unsubscribe();
+    };
+  }, [enabled, form]);
+  return status;
 }
 
 type FormProps = Omit<Parameters<typeof CampaignForm>[0], "action" | "submitLabel">;
 
 /** The form for a draft or scheduled campaign: the same fields, saved onto that campaign. */
 export function EditCampaignForm({ campaignId, action, ...props }: FormProps & { campaignId: string; action: (workspaceId: string, input: Input & { campaignId: string }) => Promise<ActionState<{ campaignId: string }>> }) {
-  return <CampaignForm {...props} action={(workspaceId, input) => action(workspaceId, { ...input, campaignId })} submitLabel="Save changes" />;
+  return <CampaignForm {...props} action={(workspaceId, input) => action(workspaceId, { ...input, campaignId })} submitLabel="Save changes" autosave />;
 }
