@@ -5,7 +5,7 @@ import { brands, campaigns, workspaces } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 import { mergeTagsIn } from "./merge-tags";
 import { mergeValuesFor } from "./render-campaign-mail";
-import { splitPoints } from "./snapshot-audience";
+import { inPart, splitPoints } from "./snapshot-audience";
 
 /** Why someone of the topic or the list will not get the campaign; `missing_merge_tag:<tag>` names the tag. */
 export type ExclusionReason =
@@ -74,7 +74,7 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
   // The audience in contact-id ranges, as the snapshot cuts it, each counted on its own connection; the
   // ordered sample takes only the rows left out (the filter comes before the aggregate's sort).
   const bounds = [null, ...(await splitPoints(ctx, campaign.topicId)), null];
-  const parts: Part[] = bounds.slice(1).map((to, index) => ({ from: bounds[index] ?? null, to }));
+  const parts: Part[] = bounds.slice(1).map((toContactId, index) => ({ fromContactId: bounds[index] ?? null, toContactId }));
   const results = await Promise.all(
     parts.map((part) =>
       ctx.db.execute<{ reason: string; count: number; sample: string[] | null }>(sql`
@@ -98,12 +98,7 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
 }
 
 type CampaignRow = typeof campaigns.$inferSelect;
-type Part = { from: string | null; to: string | null };
-
-/** `and` conditions keeping a contact-id column within the part's range. */
-function inPart(column: SQL, part: Part): SQL {
-  return sql`${part.from ? sql`and ${column} >= ${part.from}` : sql``} ${part.to ? sql`and ${column} < ${part.to}` : sql``}`;
-}
+type Part = { fromContactId: string | null; toContactId: string | null };
 type BrandRow = typeof brands.$inferSelect;
 
 /**

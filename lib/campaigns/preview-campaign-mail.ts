@@ -2,12 +2,9 @@ import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
-import { brands, campaigns, contacts, subscriptions } from "@/lib/db/schema";
-import { notFound } from "@/lib/errors";
-import { renderCampaignMail, type RenderedCampaignMail } from "./render-campaign-mail";
-
-/** Made-up values for a topic with no subscriber yet: the preview still shows every part of the mail. */
-const SAMPLE_CONTACT = { id: "ct_preview", email: "subscriber@example.com", firstName: "Ada", lastName: "Lovelace", attributes: {} };
+import { contacts, subscriptions } from "@/lib/db/schema";
+import { getCampaignWithBrand } from "./campaign-with-brand";
+import { renderCampaignMail, SAMPLE_CONTACT, type RenderedCampaignMail } from "./render-campaign-mail";
 
 /** Subscribers offered as "preview as"; any other contact can be typed in. */
 const CANDIDATES = 20;
@@ -26,12 +23,7 @@ export interface CampaignMailPreview {
  * Rendered as dispatch renders it, untracked: opening the preview counts nothing.
  */
 export async function previewCampaignMail(ctx: Ctx, actor: WorkspaceActor, campaignId: string, asEmail: string | undefined): Promise<CampaignMailPreview> {
-  const [row] = await ctx.db
-    .select({ campaign: campaigns, brand: brands })
-    .from(campaigns)
-    .innerJoin(brands, eq(brands.id, campaigns.brandId))
-    .where(and(eq(campaigns.id, campaignId), eq(campaigns.workspaceId, actor.workspaceId)));
-  if (!row) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
+  const row = await getCampaignWithBrand(ctx, actor, campaignId);
   const subscribers = await ctx.db
     .select({ id: contacts.id, email: contacts.email, firstName: contacts.firstName, lastName: contacts.lastName, attributes: contacts.attributes })
     .from(subscriptions)

@@ -15,6 +15,9 @@ export interface RenderedCampaignMail {
   text: string;
 }
 
+/** Made-up values for a mail shown to someone who is not a contact (a preview, a test): every part still shows. */
+export const SAMPLE_CONTACT = { id: "ct_sample", email: "subscriber@example.com", firstName: "Ada", lastName: "Lovelace", attributes: {} };
+
 /** The value of a merge tag for one recipient of a brand's campaign. */
 export function mergeValuesFor(contact: Contact, brand: Brand): MergeValues {
   return (tag) => {

@@ -1,14 +1,12 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
-import { brands, campaigns, contacts, memberships, users, verifiedAddresses } from "@/lib/db/schema";
-import { ApiError, notFound, validationFailed } from "@/lib/errors";
+import { contacts, memberships, users, verifiedAddresses } from "@/lib/db/schema";
+import { ApiError, validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
-import { renderCampaignMail } from "./render-campaign-mail";
-
-/** Made up for an address that is not a contact: the test still shows every part of the mail. */
-const SAMPLE = { id: "ct_test", firstName: "Ada", lastName: "Lovelace", attributes: {} };
+import { getCampaignWithBrand } from "./campaign-with-brand";
+import { renderCampaignMail, SAMPLE_CONTACT } from "./render-campaign-mail";
 
 /**
  * The addresses a test of the workspace's campaigns may go to: its members'
@@ -33,14 +31,9 @@ export async function sendTestMail(ctx: Ctx, actor: WorkspaceActor, transport: M
   if (!(await testMailAddresses(ctx, actor)).includes(address)) {
     throw validationFailed("to", "to: a test goes only to a member of this workspace or one of its verified addresses.");
   }
-  const [row] = await ctx.db
-    .select({ campaign: campaigns, brand: brands })
-    .from(campaigns)
-    .innerJoin(brands, eq(brands.id, campaigns.brandId))
-    .where(and(eq(campaigns.id, campaignId), eq(campaigns.workspaceId, actor.workspaceId)));
-  if (!row) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
+  const row = await getCampaignWithBrand(ctx, actor, campaignId);
   const [contact] = await ctx.db.select().from(contacts).where(and(eq(contacts.workspaceId, actor.workspaceId), eq(contacts.email, address)));
-  const mail = renderCampaignMail(row.campaign, row.brand, contact ?? { ...SAMPLE, email: address }, "snd_test", { tracked: false });
+  const mail = renderCampaignMail(row.campaign, row.brand, contact ?? { ...SAMPLE_CONTACT, email: address }, "snd_test", { tracked: false });
   if ("missing" in mail) {
     throw new ApiError({ type: "invalid_request_error", code: "merge_tag_missing", param: "to", message: `${address} has no value for {{${mail.missing}}}; dispatch would skip them. Test with another address or fill the value.` });
   }

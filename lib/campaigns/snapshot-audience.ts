@@ -117,8 +117,8 @@ export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part)
   });
 }
 
-/** `and` conditions keeping a contact-id column within the part's range. */
-function inPart(column: SQL, part: Part): SQL {
+/** `and` conditions keeping a contact-id column within the part's range (the exclusion preview cuts the same ranges). */
+export function inPart(column: SQL, part: Pick<Part, "fromContactId" | "toContactId">): SQL {
   return sql`${part.fromContactId ? sql`and ${column} >= ${part.fromContactId}` : sql``} ${part.toContactId ? sql`and ${column} < ${part.toContactId}` : sql``}`;
 }
 

@@ -23,15 +23,18 @@ export const dashboardKeys = {
   campaignProgress: (workspaceId: string, campaignId: string) => ["dashboard", workspaceId, "campaigns", campaignId, "progress"] as const,
 };
 
-/** The answer, or an Error carrying the server's message (the contract's error shape). */
-async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(url, { headers: { accept: "application/json" }, signal, credentials: "same-origin" });
+/** A dashboard JSON answer's body, or an Error carrying the server's message (the contract's error shape). */
+export async function answerOf<T>(response: Response): Promise<T> {
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const message = (body as { error?: { message?: string } } | null)?.error?.message;
     throw new Error(message ?? `The server answered ${response.status}.`);
   }
   return body as T;
+}
+
+async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  return answerOf<T>(await fetch(url, { headers: { accept: "application/json" }, signal, credentials: "same-origin" }));
 }
 
 export const dashboardReads = {
