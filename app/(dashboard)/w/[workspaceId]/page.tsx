@@ -17,7 +17,7 @@ const STEPS: { step: ChecklistStep; title: string; detail: string; path?: string
   { step: "review", title: "Pass the review", detail: "The service reviews your workspace and an approved brand; until then you mail only your verified addresses." },
   { step: "topic", title: "Create a topic", detail: "What people consent to receive; signups and campaigns go to a topic.", path: "/topics" },
   { step: "key", title: "Create an API key", detail: "A publishable key for your signup form, a secret key for your servers.", path: "/api-keys" },
-  { step: "campaign", title: "Send a first campaign", detail: "One mail to the subscribers of one topic." },
+  { step: "campaign", title: "Send a first campaign", detail: "One mail to the subscribers of one topic.", path: "/campaigns" },
 ];
 
 export default async function WorkspaceOverviewPage({ params }: { params: Promise<{ workspaceId: string }> }) {

@@ -128,51 +128,6 @@ export default async function CampaignPage({ params, searchParams }: { params: P
               </CardContent>
             </Card>
           )}
-          <Card>
-            <CardHeader>
-              <CardTitle>Preview</CardTitle>
-              <CardDescription>
-                {preview.as.sample ? "With made-up values: the topic has no subscriber yet." : `As ${preview.as.email} receives it, with the footer every campaign mail carries.`}
-              </CardDescription>
-            </CardHeader>
-            <CardContent className="grid gap-4">
-              <div className="flex flex-wrap items-end justify-between gap-2">
-                <form method="get" className="flex flex-wrap items-end gap-2" aria-label="Whose mail to preview">
-                  <div className="grid gap-1.5">
-                    <Label htmlFor="preview-as">Preview as</Label>
-                    <Input id="preview-as" name="as" type="email" list="preview-candidates" defaultValue={preview.as.sample ? "" : preview.as.email} placeholder="A contact's address" className="w-72" />
-                    <datalist id="preview-candidates">
-                      {preview.candidates.map((email) => (
-                        <option key={email} value={email} />
-                      ))}
-                    </datalist>
-                  </div>
-                  <Button type="submit" variant="secondary">
-                    Show
-                  </Button>
-                </form>
-                <span className="inline-flex gap-2">
-                  <SaveTemplateDialog workspaceId={workspaceId} campaign={{ id: campaign.id, name: campaign.name }} action={saveTemplateAction} />
-                  <SendTestDialog workspaceId={workspaceId} campaignId={campaign.id} addresses={testAddresses} action={sendTestMailAction} />
-                </span>
-              </div>
-              {as && preview.as.email !== as.trim().toLowerCase() && (
-                <p role="status" className="text-sm text-muted-foreground">
-                  No contact {as} in this workspace; showing {preview.as.email} instead.
-                </p>
-              )}
-              {"missing" in preview.mail ? (
-                <Alert variant="destructive">
-                  <AlertTitle>{preview.as.email} would not get this mail</AlertTitle>
-                  <AlertDescription>
-                    The mail uses <code>{`{{${preview.mail.missing}}}`}</code> and this contact has no value for it: dispatch skips them and reports why.
-                  </AlertDescription>
-                </Alert>
-              ) : (
-                <MailPreview html={preview.mail.html} subject={preview.mail.subject} />
-              )}
-            </CardContent>
-          </Card>
         </div>
         <div className="grid content-start gap-6">
           <Card>
@@ -232,6 +187,51 @@ export default async function CampaignPage({ params, searchParams }: { params: P
           )}
         </div>
       </div>
+      <Card className="mt-6">
+        <CardHeader>
+          <CardTitle>Preview</CardTitle>
+          <CardDescription>
+            {preview.as.sample ? "With made-up values: the topic has no subscriber yet." : `As ${preview.as.email} receives it, with the footer every campaign mail carries.`}
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          <div className="flex flex-wrap items-end justify-between gap-2">
+            <form method="get" className="flex flex-wrap items-end gap-2" aria-label="Whose mail to preview">
+              <div className="grid gap-1.5">
+                <Label htmlFor="preview-as">Preview as</Label>
+                <Input id="preview-as" name="as" type="email" list="preview-candidates" defaultValue={preview.as.sample ? "" : preview.as.email} placeholder="A contact's address" className="w-72" />
+                <datalist id="preview-candidates">
+                  {preview.candidates.map((email) => (
+                    <option key={email} value={email} />
+                  ))}
+                </datalist>
+              </div>
+              <Button type="submit" variant="secondary">
+                Show
+              </Button>
+            </form>
+            <span className="inline-flex gap-2">
+              <SaveTemplateDialog workspaceId={workspaceId} campaign={{ id: campaign.id, name: campaign.name }} action={saveTemplateAction} />
+              <SendTestDialog workspaceId={workspaceId} campaignId={campaign.id} addresses={testAddresses} action={sendTestMailAction} />
+            </span>
+          </div>
+          {as && preview.as.email !== as.trim().toLowerCase() && (
+            <p role="status" className="text-sm text-muted-foreground">
+              No contact {as} in this workspace; showing {preview.as.email} instead.
+            </p>
+          )}
+          {"missing" in preview.mail ? (
+            <Alert variant="destructive">
+              <AlertTitle>{preview.as.email} would not get this mail</AlertTitle>
+              <AlertDescription>
+                The mail uses <code>{`{{${preview.mail.missing}}}`}</code> and this contact has no value for it: dispatch skips them and reports why.
+              </AlertDescription>
+            </Alert>
+          ) : (
+            <MailPreview html={preview.mail.html} subject={preview.mail.subject} />
+          )}
+        </CardContent>
+      </Card>
     </>
   );
 }
