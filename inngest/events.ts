@@ -20,3 +20,8 @@ export const campaignDispatchRequested = eventType("campaign/dispatch.requested"
 export const webhookDeliveryRequested = eventType("webhook/delivery.requested", {
   schema: z.object({ deliveryId: z.string(), generation: z.number(), orderKey: z.string() }),
 });
+
+/** Apply a checked import, chunk by chunk, from where it stopped. */
+export const contactImportRequested = eventType("contacts/import.requested", {
+  schema: z.object({ importId: z.string() }),
+});

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
@@ -191,6 +192,31 @@ describe("admin CLI", () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("validation_failed (type)");
     expect((await admin(["mailbox:event", "--message", "msg_nope", "--type", "delivered"])).stderr).toContain("message_not_found");
+  });
+
+  it("import:run dry-runs and applies a CSV file and contacts:export writes the contacts with their consent", async () => {
+    const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Importer", "--owner", "imports@acme.test"]);
+    const { brand_id } = await adminJson<"brand_id">([
+      "brand:create", "--workspace", workspace_id, "--name", "Acme", "--legal-name", "Acme Ltd",
+      "--postal-address", "1 Road, Town", "--website-url", "https://acme.test", "--sender-email", "news@acme.test",
+    ]);
+    const { topic_id } = await adminJson<"topic_id">(["topic:create", "--workspace", workspace_id, "--brand", brand_id, "--name", "News", "--no-confirmation"]);
+    const dir = mkdtempSync(path.join(tmpdir(), "import-cli-"));
+    const file = path.join(dir, "people.csv");
+    writeFileSync(file, "E-mail,Given,Notes\nann@example.com,Ann,x\nbad,Bo,y\n");
+    const base = ["import:run", "--workspace", workspace_id, "--file", file, "--map", "Given=first_name", "--topic", topic_id];
+
+    const dry = await adminJson<string>([...base, "--dry-run"]) as unknown as Record<string, unknown>;
+    expect(dry).toMatchObject({ status: "checked", mapping: ["email", "first_name", ""], checked: { rows: 2, created: 1, refused: { invalid_email: 1 } }, applied: null });
+    const run = await adminJson<string>(base) as unknown as Record<string, unknown>;
+    expect(run).toMatchObject({ status: "completed", applied: { rows: 2, created: 1, subscribed: 1, refused: { invalid_email: 1 } } });
+
+    const out = path.join(dir, "export.csv");
+    expect(await adminJson<string>(["contacts:export", "--workspace", workspace_id, "--out", out])).toEqual({ file: out, rows: 1 });
+    const csv = readFileSync(out, "utf8");
+    expect(csv).toContain("ann@example.com,Ann,,subscribed,");
+    expect(csv).toContain(",subscribed,import,");
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("help lists every command", async () => {

@@ -316,7 +316,7 @@ describe("campaign dispatch across a crash", () => {
     const mailed = async () => (await ctx.db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.workspaceId, workspaceId)))[0]!.n;
 
     // The worker sends 20 a batch with a second between batches; it is killed mid-campaign.
-    const child = spawn("npx", ["tsx", "--conditions=react-server", "inngest/embedded/testing/dispatch-child.ts"], {
+    const child = spawn("npx", ["tsx", "--conditions=react-server", "inngest/embedded/testing/worker-child.ts"], {
       env: { ...process.env, DISPATCH_BATCH_SIZE: "20", DISPATCH_BATCH_PAUSE_MS: "1000" },
       stdio: "ignore",
     });

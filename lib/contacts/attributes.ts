@@ -37,3 +37,18 @@ export async function validateAttributes(ctx: Ctx, workspaceId: string, attribut
   }
   return attributes as Record<string, AttributeValue | null>;
 }
+
+const TRUE_WORDS = new Set(["true", "yes", "y", "1"]);
+const FALSE_WORDS = new Set(["false", "no", "n", "0"]);
+
+/**
+ * A spreadsheet cell as a value of the attribute's type, or undefined when
+ * it is not one: numbers as written with a dot, booleans as true/false,
+ * yes/no or 1/0, dates as ISO 8601. The cell is trimmed and not empty.
+ */
+export function attributeFromText(type: AttributeType, text: string): AttributeValue | undefined {
+  let value: unknown = text;
+  if (type === "number") value = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : undefined;
+  if (type === "boolean") value = TRUE_WORDS.has(text.toLowerCase()) ? true : FALSE_WORDS.has(text.toLowerCase()) ? false : undefined;
+  return accepts(type, value) ? value : undefined;
+}

@@ -24,11 +24,22 @@ export async function recordEvent(
   data: Record<string, unknown>,
   occurredAt: Date,
 ): Promise<void> {
+  await recordEvents(ctx, actor, type, [{ data, occurredAt }]);
+}
+
+/** Many events of one type at once (an import's subscriptions), as `recordEvent` writes one. */
+export async function recordEvents(
+  ctx: Ctx,
+  actor: Actor,
+  type: EventType,
+  items: { data: Record<string, unknown>; occurredAt: Date }[],
+): Promise<void> {
   const workspaceId = requireActorWorkspace(actor);
-  if (actor.mode === "test") return;
+  if (actor.mode === "test" || items.length === 0) return;
   await withTransaction(ctx, async (tx) => {
-    const event = { id: newId("evt"), workspaceId, type, data, occurredAt, createdAt: tx.clock.now() };
-    await tx.db.insert(events).values(event);
-    await queueDeliveries(tx, event);
+    const createdAt = tx.clock.now();
+    const rows = items.map((item) => ({ id: newId("evt"), workspaceId, type, data: item.data, occurredAt: item.occurredAt, createdAt }));
+    for (let start = 0; start < rows.length; start += 1000) await tx.db.insert(events).values(rows.slice(start, start + 1000));
+    await queueDeliveries(tx, rows);
   });
 }

@@ -18,36 +18,40 @@ function orderKey(endpointId: string, event: EventRow): string {
 }
 
 /**
- * Fans an event out to every enabled endpoint of its workspace that wants its
- * type: a delivery row each and the run that makes it, in the transaction
- * that records the event.
+ * Fans events out to every enabled endpoint of their workspace that wants
+ * their type: a delivery row each and the run that makes it, in the
+ * transaction that records the events. The events share a workspace and a
+ * type (what one recording writes).
  */
-export async function queueDeliveries(ctx: Ctx, event: EventRow): Promise<void> {
+export async function queueDeliveries(ctx: Ctx, events: EventRow[]): Promise<void> {
+  const [first] = events;
+  if (!first) return;
   const endpoints = await ctx.db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
     .where(
       and(
-        eq(webhookEndpoints.workspaceId, event.workspaceId),
+        eq(webhookEndpoints.workspaceId, first.workspaceId),
         eq(webhookEndpoints.enabled, true),
-        or(sql`cardinality(${webhookEndpoints.eventTypes}) = 0`, sql`${event.type} = any(${webhookEndpoints.eventTypes})`),
+        or(sql`cardinality(${webhookEndpoints.eventTypes}) = 0`, sql`${first.type} = any(${webhookEndpoints.eventTypes})`),
       ),
     );
   if (endpoints.length === 0) return;
   const now = ctx.clock.now();
-  const rows = await ctx.db
-    .insert(webhookDeliveries)
-    .values(endpoints.map((endpoint) => ({
-      id: newId("whd"),
-      workspaceId: event.workspaceId,
-      endpointId: endpoint.id,
-      eventId: event.id,
-      orderKey: orderKey(endpoint.id, event),
-      nextAttemptAt: now,
-      createdAt: now,
-    })))
-    .returning();
-  await requestDeliveryRuns(ctx, rows);
+  const wanted = events.flatMap((event) => endpoints.map((endpoint) => ({
+    id: newId("whd"),
+    workspaceId: event.workspaceId,
+    endpointId: endpoint.id,
+    eventId: event.id,
+    orderKey: orderKey(endpoint.id, event),
+    nextAttemptAt: now,
+    createdAt: now,
+  })));
+  // Bounded statements: a large import records thousands of events at once.
+  for (let start = 0; start < wanted.length; start += 1000) {
+    const rows = await ctx.db.insert(webhookDeliveries).values(wanted.slice(start, start + 1000)).returning();
+    await requestDeliveryRuns(ctx, rows);
+  }
 }
 
 /** Starts the run that owns each delivery's attempts from now on. */

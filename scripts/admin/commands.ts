@@ -20,6 +20,7 @@ import { archiveTopic } from "@/lib/topics/archive-topic";
 import { createTopic } from "@/lib/topics/create-topic";
 import { createUser } from "@/lib/users/create-user";
 import { createEndpoint, enableEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
+import { importCommands } from "./import-commands";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
@@ -302,6 +303,7 @@ export const commands: Record<string, AdminCommand> = {
       return { user_id: userId };
     },
   },
+  ...importCommands,
 };
 
 /** The status commands share one shape: --campaign ID → {campaign_id, status}. */

@@ -18,3 +18,4 @@ export * from "./workflows";
 export * from "./reports";
 export * from "./images";
 export * from "./templates";
+export * from "./imports";

@@ -1,4 +1,4 @@
-// A separate worker process dispatching campaigns; the dispatch crash test kills it mid-send.
+// A separate worker process running every workflow; the crash tests kill it mid-run (a dispatch, an import).
 import { inngest } from "@/inngest/client";
 import { functions } from "@/inngest";
 import { defaultCtx } from "@/lib/context";

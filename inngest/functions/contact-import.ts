@@ -1,0 +1,20 @@
+import { inngest } from "@/inngest/client";
+import { contactImportRequested } from "@/inngest/events";
+import { workflowCtx } from "@/inngest/workflow-ctx";
+import { applyNextImportChunk } from "@/lib/imports/apply-import-chunk";
+
+/**
+ * Applies an import chunk after chunk. Each chunk commits with its progress
+ * mark, so a retried or resumed run carries on after the last committed
+ * chunk: no row applied twice, none lost. A cancelled import stops at the
+ * next chunk.
+ */
+export const contactImport = inngest.createFunction(
+  { id: "contact-import", triggers: [contactImportRequested], retries: 5 },
+  async ({ event, step }) => {
+    for (let chunk = 0; ; chunk++) {
+      const outcome = await step.run(`chunk-${chunk}`, () => applyNextImportChunk(workflowCtx(), event.data.importId));
+      if (outcome.done) return { status: outcome.status, chunks: chunk + 1 };
+    }
+  },
+);

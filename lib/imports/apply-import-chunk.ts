@@ -1,0 +1,140 @@
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { systemActor } from "@/lib/actor";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { imports, lists, topics, type ImportCounts, type ImportRefusal } from "@/lib/db/schema";
+import { recordEvents } from "@/lib/events/record-event";
+import { newId } from "@/lib/ids";
+import { addCounts, emptyCounts, planImportChunk, type ChunkPlan } from "./plan-import-chunk";
+
+/** Rows per chunk: one transaction each, and the most a crash can make the apply do again. */
+export const importChunkRows = () => Number(process.env.IMPORT_CHUNK_ROWS || 5000);
+
+const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+/** Marks rows the plan refused, with why. */
+export async function writeRefusals(ctx: Ctx, importId: string, refusals: ChunkPlan["refusals"]): Promise<void> {
+  if (refusals.length === 0) return;
+  await ctx.db.execute(sql`
+    update import_rows r set refusal = x.refusal, detail = x.detail
+    from jsonb_to_recordset(${json(refusals)}) as x("rowNumber" int, refusal text, detail text)
+    where r.import_id = ${importId} and r.row_number = x."rowNumber"`);
+}
+
+/** Refused rows between two row numbers, by reason. */
+export async function countRefusals(ctx: Ctx, importId: string, from: number, to: number): Promise<ImportCounts["refused"]> {
+  const rows = (await ctx.db.execute(sql`
+    select refusal, count(*)::int as n from import_rows
+    where import_id = ${importId} and row_number > ${from} and row_number <= ${to} and refusal is not null
+    group by refusal`)) as unknown as { refusal: ImportRefusal; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.refusal, r.n]));
+}
+
+export type ChunkOutcome = { done: false } | { done: true; status: (typeof imports.$inferSelect)["status"] };
+
+/**
+ * Applies the next chunk of an import in one transaction, with the progress
+ * mark: a crash at any moment leaves the chunk either wholly applied and
+ * marked or not at all, so a restarted apply never writes a row twice and
+ * never skips one. The import row's lock keeps two runs from interleaving.
+ * Stops (done) once the last row is applied, or when the import is no longer
+ * applying (cancelled).
+ */
+export async function applyNextImportChunk(ctx: Ctx, importId: string): Promise<ChunkOutcome> {
+  return withTransaction(ctx, async (tx) => {
+    const [imp] = await tx.db.select().from(imports).where(eq(imports.id, importId)).for("update");
+    if (!imp) return { done: true, status: "failed" };
+    if (imp.status !== "applying") return { done: true, status: imp.status };
+    const lastRow = imp.rowCount + 1;
+    const from = imp.appliedThrough;
+    const to = Math.min(lastRow, from + importChunkRows());
+    const scope = { id: imp.id, workspaceId: imp.workspaceId, options: imp.options! };
+    const now = tx.clock.now();
+
+    // Concurrent API writes to these addresses wait for this chunk rather than interleave with it.
+    await tx.db.execute(sql`
+      select id from contacts
+      where workspace_id = ${imp.workspaceId}
+        and email in (select email from import_rows where import_id = ${imp.id} and row_number > ${from} and row_number <= ${to} and refusal is null)
+      order by id for update`);
+    const plan = await planImportChunk(tx, scope, from, to);
+    await writeRefusals(tx, imp.id, plan.refusals);
+    await createContacts(tx, imp.workspaceId, plan, now);
+    await updateContacts(tx, plan, now);
+    await subscribe(tx, imp.workspaceId, imp.options!.topicIds, plan, now);
+    await addToList(tx, imp.workspaceId, imp.options!.listId, plan, now);
+
+    const chunk = { ...plan.counts, refused: await countRefusals(tx, imp.id, from, to) };
+    chunk.rows = chunk.created + chunk.updated + chunk.unchanged + Object.values(chunk.refused).reduce((a, b) => a + (b ?? 0), 0);
+    const done = to >= lastRow;
+    await tx.db
+      .update(imports)
+      .set({
+        appliedThrough: to,
+        applied: addCounts(imp.applied ?? emptyCounts(), chunk),
+        ...(done ? { status: "completed" as const, finishedAt: now } : {}),
+        updatedAt: now,
+      })
+      .where(eq(imports.id, imp.id));
+    return done ? { done: true, status: "completed" } : { done: false };
+  });
+}
+
+async function createContacts(ctx: Ctx, workspaceId: string, plan: ChunkPlan, now: Date) {
+  if (plan.creates.length === 0) return;
+  const created = (await ctx.db.execute(sql`
+    insert into contacts (id, workspace_id, email, first_name, last_name, attributes, created_at, updated_at)
+    select x.id, ${workspaceId}, x.email, x."firstName", x."lastName", x.attributes, ${at(now)}, ${at(now)}
+    from jsonb_to_recordset(${json(plan.creates)}) as x(id text, email text, "firstName" text, "lastName" text, attributes jsonb)
+    on conflict (workspace_id, email) do nothing
+    returning id`)) as unknown as { id: string }[];
+  // Someone added one of these addresses since the plan was read: roll the chunk back and plan it again.
+  if (created.length !== plan.creates.length) throw new Error("contacts were created concurrently with an import chunk; retrying the chunk");
+}
+
+async function updateContacts(ctx: Ctx, plan: ChunkPlan, now: Date) {
+  if (plan.updates.length === 0) return;
+  await ctx.db.execute(sql`
+    update contacts c set first_name = x."firstName", last_name = x."lastName", attributes = x.attributes, updated_at = ${at(now)}
+    from jsonb_to_recordset(${json(plan.updates)}) as x(id text, "firstName" text, "lastName" text, attributes jsonb)
+    where c.id = x.id`);
+}
+
+/** New and pending subscriptions become subscribed with source `import`, each announced by contact.subscribed. */
+async function subscribe(ctx: Ctx, workspaceId: string, topicIds: string[], plan: ChunkPlan, now: Date) {
+  if (plan.subscriptions.length === 0) return;
+  // A topic archived or deleted since the dry run takes no one.
+  const live = await ctx.db
+    .select({ id: topics.id, name: topics.name, brandId: topics.brandId })
+    .from(topics)
+    .where(and(eq(topics.workspaceId, workspaceId), inArray(topics.id, topicIds), isNull(topics.archivedAt)));
+  const byId = new Map(live.map((t) => [t.id, t]));
+  const wanted = plan.subscriptions.filter((s) => byId.has(s.topicId)).map((s) => ({ ...s, id: newId("sub") }));
+  if (wanted.length === 0) return;
+  const changed = (await ctx.db.execute(sql`
+    insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source, subscribed_at, created_at, updated_at)
+    select x.id, ${workspaceId}, x."contactId", x."topicId", 'subscribed', 'import', ${at(now)}, ${at(now)}, ${at(now)}
+    from jsonb_to_recordset(${json(wanted)}) as x(id text, "contactId" text, "topicId" text)
+    on conflict (contact_id, topic_id) do update
+      set state = 'subscribed', source = 'import', subscribed_at = excluded.subscribed_at, updated_at = excluded.updated_at
+      where subscriptions.state = 'pending'
+    returning contact_id, topic_id`)) as unknown as { contact_id: string; topic_id: string }[];
+  const emails = new Map(plan.contacts.map((c) => [c.id, c.email]));
+  await recordEvents(ctx, systemActor("import", workspaceId), "contact.subscribed", changed.map((s) => {
+    const topic = byId.get(s.topic_id)!;
+    return {
+      data: { contact_id: s.contact_id, email: emails.get(s.contact_id), topic_id: topic.id, topic_name: topic.name, brand_id: topic.brandId, source: "import", occurred_at: now.toISOString() },
+      occurredAt: now,
+    };
+  }));
+}
+
+async function addToList(ctx: Ctx, workspaceId: string, listId: string | null, plan: ChunkPlan, now: Date) {
+  if (!listId || plan.contacts.length === 0) return;
+  const [list] = await ctx.db.select({ id: lists.id }).from(lists).where(and(eq(lists.id, listId), eq(lists.workspaceId, workspaceId)));
+  if (!list) return; // deleted since the dry run
+  await ctx.db.execute(sql`
+    insert into list_members (list_id, contact_id, workspace_id, created_at)
+    select ${listId}, x.id, ${workspaceId}, ${at(now)} from jsonb_to_recordset(${json(plan.contacts)}) as x(id text)
+    on conflict do nothing`);
+}

@@ -1,0 +1,325 @@
+import { spawn } from "node:child_process";
+import { and, count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inngest, routeEmbeddedEvents } from "@/inngest/client";
+import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
+import { functions } from "@/inngest";
+import { setWorkflowCtx } from "@/inngest/workflow-ctx";
+import { systemActor, userActor } from "@/lib/actor";
+import { systemClock } from "@/lib/clock";
+import { defineAttribute } from "@/lib/contacts/define-attribute";
+import { exportContactsCsv } from "@/lib/contacts/export-contacts";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { contacts, events, imports, listMembers, reportWorkspaceCounters, subscriptions } from "@/lib/db/schema";
+import { createList } from "@/lib/lists/create-list";
+import { createSuppression } from "@/lib/suppressions/create-suppression";
+import { optOut, seedTopic, seedWorkspace, setBillingStage } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
+import { applyNextImportChunk } from "./apply-import-chunk";
+import { checkImport } from "./check-import";
+import { checkImportSchema } from "./import-schemas";
+import { cancelImport, startImport } from "./import-actions";
+import { receiveImport } from "./receive-import";
+import { refusedRowsCsv } from "./refused-rows-csv";
+import { getImportRow } from "./get-import";
+
+const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
+const executor = createEmbeddedExecutor({ client: inngest, functions });
+beforeAll(() => {
+  setWorkflowCtx(ctx);
+  routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
+});
+afterAll(() => {
+  setWorkflowCtx(undefined);
+  delete process.env.IMPORT_CHUNK_ROWS;
+});
+
+async function* bytesOf(...parts: (string | Buffer)[]): AsyncGenerator<Uint8Array> {
+  for (const part of parts) yield typeof part === "string" ? Buffer.from(part) : part;
+}
+
+async function drain(times = 30) {
+  for (let i = 0; i < times; i++) {
+    clock.advance(1000);
+    await executor.runDue(ctx);
+  }
+}
+
+async function text(source: AsyncIterable<string | { csv: string }>) {
+  let out = "";
+  for await (const chunk of source) out += typeof chunk === "string" ? chunk : chunk.csv;
+  return out;
+}
+
+async function workspace() {
+  const seeded = await seedWorkspace(ctx);
+  const actor = userActor(seeded.ownerUserId, seeded.workspaceId);
+  const topicId = await seedTopic(ctx, seeded.workspaceId, seeded.brandId, { requiresConfirmation: false });
+  await defineAttribute(ctx, actor, { key: "plan", type: "string" });
+  await defineAttribute(ctx, actor, { key: "seats", type: "number" });
+  return { ...seeded, actor, topicId };
+}
+
+type Workspace = Awaited<ReturnType<typeof workspace>>;
+
+/** Upload, dry run, apply and run the workflow to the end. */
+async function importCsv(w: Workspace, csv: string | Buffer, input: Partial<Record<string, unknown>> = {}, opts: { apply?: boolean } = {}) {
+  const { importId } = await receiveImport(ctx, w.actor, { fileName: "people.csv", body: bytesOf(csv) });
+  const imp = await getImportRow(ctx, w.actor, importId);
+  const mapping = imp.header.map((h) => ({ email: "email", first: "first_name", last: "last_name", plan: "attributes.plan", seats: "attributes.seats" })[h] ?? "");
+  const checked = await checkImport(ctx, w.actor, importId, checkImportSchema.parse({ mapping, ...input }));
+  if (opts.apply === false) return { importId, checked, applied: null };
+  await startImport(ctx, w.actor, importId);
+  await drain();
+  const done = await getImportRow(ctx, w.actor, importId);
+  return { importId, checked, applied: done.applied, status: done.status };
+}
+
+const contactOf = async (w: Workspace, email: string) =>
+  (await ctx.db.select().from(contacts).where(and(eq(contacts.workspaceId, w.workspaceId), eq(contacts.email, email))))[0];
+
+describe("CSV import: reading the file", () => {
+  it("reads quoted fields, embedded newlines, a byte-order mark and the `;` delimiter", async () => {
+    const w = await workspace();
+    const csv = '\uFEFFemail;first;last\n"ann@example.com";"Ann";"Lee; Jr"\nbob@example.com;"Bo\nBob";Brown\n';
+    const { applied, status } = await importCsv(w, csv);
+    expect(status).toBe("completed");
+    expect(applied).toMatchObject({ rows: 2, created: 2, refused: {} });
+    expect(await contactOf(w, "ann@example.com")).toMatchObject({ firstName: "Ann", lastName: "Lee; Jr" });
+    expect(await contactOf(w, "bob@example.com")).toMatchObject({ firstName: "Bo\nBob" });
+  });
+
+  it("reads tab-separated Latin-1 files", async () => {
+    const w = await workspace();
+    const csv = Buffer.from("email\tfirst\nzoe@example.com\tZo\xeb\n", "latin1");
+    const { importId } = await receiveImport(ctx, w.actor, { fileName: "old.csv", body: bytesOf(csv) });
+    const imp = await getImportRow(ctx, w.actor, importId);
+    expect(imp).toMatchObject({ encoding: "latin1", delimiter: "\t", header: ["email", "first"], preview: [["zoe@example.com", "Zoë"]], rowCount: 1 });
+  });
+
+  it("the upload is parsed as it arrives, across chunk boundaries, and counts rows", async () => {
+    const w = await workspace();
+    const { importId, rowCount } = await receiveImport(ctx, w.actor, { fileName: "split.csv", body: bytesOf("em", "ail,first\nx@exa", "mple.com,X\n", "y@example.com,\"Y\n", "Y\"\n") });
+    expect(rowCount).toBe(2);
+    expect((await getImportRow(ctx, w.actor, importId)).preview).toEqual([["x@example.com", "X"], ["y@example.com", "Y\nY"]]);
+  });
+
+  it("an empty file, a header alone, a file over the size cap and a broken quote are refused and nothing is kept", async () => {
+    const w = await workspace();
+    await expect(receiveImport(ctx, w.actor, { fileName: "e.csv", body: bytesOf() })).rejects.toMatchObject({ code: "validation_failed", param: "file" });
+    await expect(receiveImport(ctx, w.actor, { fileName: "h.csv", body: bytesOf("email\n") })).rejects.toMatchObject({ code: "validation_failed", param: "file" });
+    await expect(receiveImport(ctx, w.actor, { fileName: "big.csv", body: bytesOf("email\n", "a@example.com\n"), maxBytes: 10 })).rejects.toMatchObject({ code: "payload_too_large" });
+    await expect(receiveImport(ctx, w.actor, { fileName: "q.csv", body: bytesOf('email\n"a@example.com\n') })).rejects.toMatchObject({ code: "validation_failed", param: "file" });
+    expect(await ctx.db.select().from(imports).where(eq(imports.workspaceId, w.workspaceId))).toHaveLength(0);
+  });
+});
+
+describe("CSV import: the dry run and its refusals", () => {
+  it("the dry run counts new, updated (per field) and unchanged contacts and changes nothing", async () => {
+    const w = await workspace();
+    await upsertContact(ctx, w.actor, { email: "old@example.com", firstName: "Old" });
+    await upsertContact(ctx, w.actor, { email: "same@example.com", firstName: "Same" });
+    const csv = "email,first,plan\nnew@example.com,New,pro\nold@example.com,Older,basic\nsame@example.com,,\n";
+    const { checked } = await importCsv(w, csv, { policy: "overwrite" }, { apply: false });
+    expect(checked).toMatchObject({ rows: 3, created: 1, updated: 1, unchanged: 1, updatedFields: { first_name: 1, "attributes.plan": 1 }, refused: {} });
+    expect(await contactOf(w, "new@example.com")).toBeUndefined();
+    expect((await contactOf(w, "old@example.com"))!.firstName).toBe("Old");
+  });
+
+  it("refuses each bad row with its reason and row number: invalid address, bad attribute value, duplicate (last wins), unsubscribed, suppressed", async () => {
+    const w = await workspace();
+    const gone = await upsertContact(ctx, w.actor, { email: "gone@example.com", topicIds: [w.topicId] });
+    await optOut(ctx, gone.contact.id, w.topicId);
+    await createSuppression(ctx, w.actor, { email: "blocked@example.com" });
+    await createSuppression(ctx, w.actor, { domain: "blocked.example" });
+    const csv = [
+      "email,first,seats",
+      "not-an-address,A,1", // row 2
+      "ok@example.com,B,many", // row 3
+      "twice@example.com,First,1", // row 4
+      "TWICE@example.com,Last,2", // row 5
+      "gone@example.com,C,1", // row 6
+      "blocked@example.com,D,1", // row 7
+      "anyone@blocked.example,E,1", // row 8
+      "fine@example.com,F,3", // row 9
+    ].join("\n");
+    const { importId, checked, applied } = await importCsv(w, csv, { topicIds: [w.topicId], consentAsserted: true });
+    expect(checked!.refused).toEqual({ invalid_email: 1, bad_value: 1, duplicate: 1, unsubscribed: 1, suppressed: 2 });
+    expect(checked).toMatchObject({ created: 2, rows: 8 });
+    expect(applied).toMatchObject({ created: 2, refused: checked!.refused });
+    expect((await contactOf(w, "twice@example.com"))!.firstName).toBe("Last");
+    expect(await contactOf(w, "ok@example.com")).toBeUndefined();
+
+    const refused = await text(refusedRowsCsv(ctx, w.actor, importId));
+    const lines = refused.trim().split("\n");
+    expect(lines[0]).toBe("row,reason,detail,email,first_name,last_name,attributes");
+    expect(lines.slice(1).map((l) => l.split(",").slice(0, 2).join(","))).toEqual(["2,invalid_email", "3,bad_value", "4,duplicate", "6,unsubscribed", "7,suppressed", "8,suppressed"]);
+    expect(refused).toContain('seats: ""many"" is not a number.');
+  });
+
+  it("an unsubscribed contact is never resubscribed by import: not to the topic, not its name", async () => {
+    const w = await workspace();
+    const all = await upsertContact(ctx, w.actor, { email: "all@example.com", firstName: "Before" });
+    await optOut(ctx, all.contact.id, "all");
+    const { applied } = await importCsv(w, "email,first\nall@example.com,After\n", { topicIds: [w.topicId], consentAsserted: true, policy: "overwrite" });
+    expect(applied).toMatchObject({ refused: { unsubscribed: 1 }, subscribed: 0 });
+    expect((await contactOf(w, "all@example.com"))!.firstName).toBe("Before");
+    expect(await ctx.db.select().from(subscriptions).where(eq(subscriptions.contactId, all.contact.id))).toHaveLength(0);
+  });
+
+  it("an opt-out between the dry run and the apply is honoured by the apply", async () => {
+    const w = await workspace();
+    const late = await upsertContact(ctx, w.actor, { email: "late@example.com", topicIds: [w.topicId] });
+    const { importId } = await importCsv(w, "email\nlate@example.com\n", { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
+    await optOut(ctx, late.contact.id, "all");
+    await startImport(ctx, w.actor, importId);
+    await drain();
+    expect((await getImportRow(ctx, w.actor, importId)).applied).toMatchObject({ refused: { unsubscribed: 1 }, unchanged: 0 });
+  });
+
+  it("subscribing to topics needs the sender's statement of consent", () => {
+    const parsed = checkImportSchema.safeParse({ mapping: ["email"], topicIds: ["tp_x"] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues[0]!.path).toEqual(["consentAsserted"]);
+  });
+
+  it("the mapping must name the address column once and only fields the workspace has", async () => {
+    const w = await workspace();
+    const { importId } = await receiveImport(ctx, w.actor, { fileName: "m.csv", body: bytesOf("a,b\nx@example.com,y\n") });
+    await expect(checkImport(ctx, w.actor, importId, checkImportSchema.parse({ mapping: ["", "first_name"] }))).rejects.toMatchObject({ param: "mapping" });
+    await expect(checkImport(ctx, w.actor, importId, checkImportSchema.parse({ mapping: ["email", "attributes.nope"] }))).rejects.toMatchObject({ param: "mapping.1" });
+    await expect(checkImport(ctx, w.actor, importId, checkImportSchema.parse({ mapping: ["email", "email"] }))).rejects.toMatchObject({ param: "mapping.1" });
+  });
+});
+
+describe("CSV import: applying", () => {
+  it("merge policy keep: existing values stay and blanks are filled", async () => {
+    const w = await workspace();
+    await upsertContact(ctx, w.actor, { email: "k@example.com", firstName: "Kept", attributes: { plan: "gold" } });
+    await importCsv(w, "email,first,last,plan\nk@example.com,Changed,Filled,silver\n", { policy: "keep" });
+    expect(await contactOf(w, "k@example.com")).toMatchObject({ firstName: "Kept", lastName: "Filled", attributes: { plan: "gold" } });
+  });
+
+  it("merge policy overwrite: the file's non-empty values win and its empty cells change nothing", async () => {
+    const w = await workspace();
+    await upsertContact(ctx, w.actor, { email: "o@example.com", firstName: "Old", lastName: "Stays", attributes: { plan: "gold", seats: 2 } });
+    await importCsv(w, "email,first,last,plan,seats\no@example.com,New,,silver,5\n", { policy: "overwrite" });
+    expect(await contactOf(w, "o@example.com")).toMatchObject({ firstName: "New", lastName: "Stays", attributes: { plan: "silver", seats: 5 } });
+  });
+
+  it("each new subscription fires contact.subscribed with source import, the list gets the rows, and the report counters move", async () => {
+    const w = await workspace();
+    const { listId } = await createList(ctx, w.actor, { name: "Imported", brandId: w.brandId });
+    await upsertContact(ctx, w.actor, { email: "has@example.com", topicIds: [w.topicId] });
+    const { applied } = await importCsv(w, "email\nhas@example.com\nn1@example.com\nn2@example.com\n", { topicIds: [w.topicId], consentAsserted: true, listId });
+    expect(applied).toMatchObject({ created: 2, unchanged: 1, subscribed: 2 });
+    const subscribed = (await ctx.db.select().from(events).where(and(eq(events.workspaceId, w.workspaceId), eq(events.type, "contact.subscribed")))).map((e) => e.data);
+    expect(subscribed.filter((d) => d.source === "import").map((d) => d.email).sort()).toEqual(["n1@example.com", "n2@example.com"]);
+    expect(await ctx.db.select().from(listMembers).where(eq(listMembers.listId, listId))).toHaveLength(3);
+    const [counters] = await ctx.db.select().from(reportWorkspaceCounters).where(eq(reportWorkspaceCounters.workspaceId, w.workspaceId));
+    expect(counters!.contactsTotal).toBe(3);
+  });
+
+  it("applies in chunks and a cancel stops it at the next chunk, keeping what was applied", async () => {
+    process.env.IMPORT_CHUNK_ROWS = "2";
+    try {
+      const w = await workspace();
+      const rows = Array.from({ length: 10 }, (_, i) => `c${i}@example.com`);
+      const { importId } = await importCsv(w, `email\n${rows.join("\n")}\n`, {}, { apply: false });
+      await startImport(ctx, w.actor, importId);
+      expect(await applyNextImportChunk(ctx, importId)).toEqual({ done: false }); // the workflow's first chunk
+      await cancelImport(ctx, w.actor, importId);
+      await drain();
+      const imp = await getImportRow(ctx, w.actor, importId);
+      expect(imp.status).toBe("cancelled");
+      const made = await ctx.db.select().from(contacts).where(eq(contacts.workspaceId, w.workspaceId));
+      expect(made.length).toBe(2);
+      expect(imp.applied).toMatchObject({ created: 2, rows: 2 });
+    } finally {
+      delete process.env.IMPORT_CHUNK_ROWS;
+    }
+  });
+
+  it("an import is applied only after its dry run, once", async () => {
+    const w = await workspace();
+    const { importId } = await receiveImport(ctx, w.actor, { fileName: "x.csv", body: bytesOf("email\nx@example.com\n") });
+    await expect(startImport(ctx, w.actor, importId)).rejects.toMatchObject({ code: "validation_failed", param: "import" });
+  });
+
+  it("another workspace's import looks like none", async () => {
+    const w = await workspace();
+    const other = await workspace();
+    const { importId } = await receiveImport(ctx, w.actor, { fileName: "x.csv", body: bytesOf("email\nx@example.com\n") });
+    await expect(getImportRow(ctx, other.actor, importId)).rejects.toMatchObject({ code: "import_not_found" });
+    await expect(checkImport(ctx, other.actor, importId, checkImportSchema.parse({ mapping: ["email"] }))).rejects.toMatchObject({ code: "import_not_found" });
+    await expect(startImport(ctx, other.actor, importId)).rejects.toMatchObject({ code: "import_not_found" });
+    await expect(cancelImport(ctx, other.actor, importId)).rejects.toMatchObject({ code: "import_not_found" });
+  });
+
+  it("a read-only workspace refuses an import with team_inactive", async () => {
+    const w = await workspace();
+    await setBillingStage(ctx, w.workspaceId, "read_only");
+    await expect(receiveImport(ctx, w.actor, { fileName: "x.csv", body: bytesOf("email\nx@example.com\n") })).rejects.toMatchObject({ code: "team_inactive" });
+  });
+});
+
+describe("CSV import across a crash", () => {
+  it("killing the worker in the middle of an apply and restarting applies every row exactly once", async () => {
+    const w = await workspace();
+    const rows = Array.from({ length: 4000 }, (_, i) => `crash${i}@example.com,Name${i}`);
+    const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
+    // The worker runs on real time: queue the apply on real time too.
+    await startImport({ ...ctx, clock: systemClock }, w.actor, importId);
+    const progress = async () => (await getImportRow(ctx, w.actor, importId)).appliedThrough;
+
+    // The worker applies 40 rows a chunk; it is killed part way.
+    const child = spawn("npx", ["tsx", "--conditions=react-server", "inngest/embedded/testing/worker-child.ts"], { env: { ...process.env, IMPORT_CHUNK_ROWS: "40" }, stdio: "ignore" });
+    for (let i = 0; i < 600 && (await progress()) < 400; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    const before = await progress();
+    expect(before).toBeGreaterThanOrEqual(400);
+    expect(before).toBeLessThan(4001);
+
+    // Its lease runs out and this process carries the same run on.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await drain(10);
+    const imp = await getImportRow(ctx, w.actor, importId);
+    expect(imp.status).toBe("completed");
+    expect(imp.applied).toMatchObject({ rows: 4000, created: 4000, subscribed: 4000 });
+    const [made] = await ctx.db.select({ n: count() }).from(contacts).where(eq(contacts.workspaceId, w.workspaceId));
+    expect(made!.n).toBe(4000);
+    const [announced] = await ctx.db.select({ n: count() }).from(events).where(and(eq(events.workspaceId, w.workspaceId), eq(events.type, "contact.subscribed")));
+    expect(announced!.n).toBe(4000);
+  });
+});
+
+describe("contact export", () => {
+  it("exports every field, the status and per topic the subscription with its consent evidence", async () => {
+    const w = await workspace();
+    await upsertContact(ctx, w.actor, { email: "e@example.com", firstName: "=cmd()", attributes: { seats: 3 }, topicIds: [w.topicId] });
+    const csv = await text(exportContactsCsv(ctx, w.actor, {}));
+    const [header, row] = csv.trim().split("\n");
+    expect(header).toMatch(/^id,email,first_name,last_name,status,created_at,attributes\.plan,attributes\.seats,topic:Topic [^,]+:state,topic:Topic [^,]+:source,/);
+    expect(row).toContain("e@example.com,'=cmd(),,subscribed,");
+    expect(row).toContain(",3,subscribed,dashboard,");
+  });
+
+  it("contact export works when the workspace is read-only and is refused once deleted", async () => {
+    const w = await workspace();
+    await upsertContact(ctx, systemActor("test", w.workspaceId), { email: "r@example.com" });
+    await setBillingStage(ctx, w.workspaceId, "read_only");
+    expect(await text(exportContactsCsv(ctx, w.actor, {}))).toContain("r@example.com");
+    await setBillingStage(ctx, w.workspaceId, "deleted");
+    await expect(text(exportContactsCsv(ctx, w.actor, {}))).rejects.toMatchObject({ code: "team_inactive" });
+  });
+
+  it("the export follows the contacts screen's filter", async () => {
+    const w = await workspace();
+    await upsertContact(ctx, w.actor, { email: "in@example.com", topicIds: [w.topicId] });
+    await upsertContact(ctx, w.actor, { email: "out@example.com" });
+    const csv = await text(exportContactsCsv(ctx, w.actor, { topicId: w.topicId }));
+    expect(csv).toContain("in@example.com");
+    expect(csv).not.toContain("out@example.com");
+  });
+});

@@ -1,0 +1,145 @@
+import { sql } from "drizzle-orm";
+import type { Ctx } from "@/lib/context";
+import { CONTACT_OPTED_OUT_SQL } from "@/lib/contacts/contact-status";
+import { mergeContactFields, type ContactFields } from "@/lib/contacts/merge-contact-fields";
+import type { AttributeValue, ImportCounts, ImportOptions, ImportRefusal } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
+
+export interface ImportScope {
+  id: string;
+  workspaceId: string;
+  options: ImportOptions;
+}
+
+interface StagedRow {
+  row_number: number;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  attributes: Record<string, AttributeValue>;
+  contact_id: string | null;
+  stored_first_name: string | null;
+  stored_last_name: string | null;
+  stored_attributes: Record<string, AttributeValue> | null;
+  suppressed: boolean;
+  unsubscribed: boolean;
+}
+
+export interface ChunkPlan {
+  refusals: { rowNumber: number; refusal: ImportRefusal; detail: string }[];
+  creates: ({ id: string; email: string } & ContactFields)[];
+  updates: ({ id: string } & ContactFields)[];
+  /** Every contact the chunk keeps (created, updated or unchanged): what the topics and the list apply to. */
+  contacts: { id: string; email: string }[];
+  /** Subscriptions to make subscribed: none yet, or pending. */
+  subscriptions: { contactId: string; email: string; topicId: string }[];
+  counts: ImportCounts;
+}
+
+export const emptyCounts = (): ImportCounts => ({ rows: 0, created: 0, updated: 0, updatedFields: {}, unchanged: 0, refused: {}, subscribed: 0 });
+
+/** Adds one count to another (the dry run's chunks, the apply's progress). */
+export function addCounts(into: ImportCounts, more: ImportCounts): ImportCounts {
+  into.rows += more.rows;
+  into.created += more.created;
+  into.updated += more.updated;
+  into.unchanged += more.unchanged;
+  into.subscribed += more.subscribed;
+  for (const [field, n] of Object.entries(more.updatedFields)) into.updatedFields[field] = (into.updatedFields[field] ?? 0) + n;
+  for (const [reason, n] of Object.entries(more.refused) as [ImportRefusal, number][]) into.refused[reason] = (into.refused[reason] ?? 0) + n;
+  return into;
+}
+
+// The workspace policies that are the import's two choices: keep stored values (blanks are filled),
+// or take the file's non-empty values.
+const MERGE = { keep: "keep_existing", overwrite: "per_field" } as const;
+
+/**
+ * What applying the rows after `from` up to `to` would do now: the same
+ * reading for the dry run and for the apply, which calls it again under lock
+ * so that what changed since the dry run (a new opt-out, a suppression) is
+ * honoured. Rows already refused are left out; an opted-out contact, or one
+ * unsubscribed from a chosen topic, is refused (never resubscribed); so is a
+ * suppressed address.
+ */
+export async function planImportChunk(ctx: Ctx, scope: ImportScope, from: number, to: number): Promise<ChunkPlan> {
+  const { topicIds } = scope.options;
+  const topics = sql`array[${sql.join(topicIds.length ? topicIds.map((t) => sql`${t}`) : [sql`null`], sql`, `)}]::text[]`;
+  const rows = (await ctx.db.execute(sql`
+    select r.row_number, r.email, r.first_name, r.last_name, r.attributes,
+           contacts.id as contact_id, contacts.first_name as stored_first_name, contacts.last_name as stored_last_name, contacts.attributes as stored_attributes,
+           exists (select 1 from suppressions s
+                   where s.workspace_id = ${scope.workspaceId} and (s.email = r.email or s.domain = split_part(r.email, '@', 2))) as suppressed,
+           (contacts.id is not null and (${sql.raw(CONTACT_OPTED_OUT_SQL)}
+             or exists (select 1 from subscriptions u where u.contact_id = contacts.id and u.topic_id = any(${topics}) and u.state = 'unsubscribed'))) as unsubscribed
+    from import_rows r
+    left join contacts on contacts.workspace_id = ${scope.workspaceId} and contacts.email = r.email
+    where r.import_id = ${scope.id} and r.row_number > ${from} and r.row_number <= ${to} and r.refusal is null
+    order by r.row_number`)) as unknown as StagedRow[];
+
+  const plan: ChunkPlan = { refusals: [], creates: [], updates: [], contacts: [], subscriptions: [], counts: emptyCounts() };
+  const counts = plan.counts;
+  const existingIds: string[] = [];
+  for (const row of rows) {
+    counts.rows++;
+    if (row.suppressed || row.unsubscribed) {
+      const refusal = row.suppressed ? "suppressed" : "unsubscribed";
+      plan.refusals.push({
+        rowNumber: row.row_number,
+        refusal,
+        detail: row.suppressed ? "This address is suppressed: it is never mailed." : "This person opted out. Only they can resubscribe, from a link in mail they received.",
+      });
+      counts.refused[refusal] = (counts.refused[refusal] ?? 0) + 1;
+      continue;
+    }
+    const incoming = { ...(row.first_name ? { firstName: row.first_name } : {}), ...(row.last_name ? { lastName: row.last_name } : {}), attributes: row.attributes };
+    if (!row.contact_id) {
+      const id = newId("ct");
+      plan.creates.push({ id, email: row.email, firstName: row.first_name, lastName: row.last_name, attributes: row.attributes });
+      plan.contacts.push({ id, email: row.email });
+      counts.created++;
+      continue;
+    }
+    const stored: ContactFields = { firstName: row.stored_first_name, lastName: row.stored_last_name, attributes: row.stored_attributes ?? {} };
+    const merged = mergeContactFields(MERGE[scope.options.policy], stored, incoming);
+    const changed = changedFields(stored, merged);
+    plan.contacts.push({ id: row.contact_id, email: row.email });
+    existingIds.push(row.contact_id);
+    if (changed.length === 0) {
+      counts.unchanged++;
+      continue;
+    }
+    plan.updates.push({ id: row.contact_id, ...merged });
+    counts.updated++;
+    for (const field of changed) counts.updatedFields[field] = (counts.updatedFields[field] ?? 0) + 1;
+  }
+
+  if (topicIds.length > 0 && plan.contacts.length > 0) {
+    // Subscribed already: nothing to do. Unsubscribed: refused above. What is left becomes subscribed.
+    const held = new Set<string>();
+    if (existingIds.length > 0) {
+      const ids = sql`array[${sql.join(existingIds.map((id) => sql`${id}`), sql`, `)}]::text[]`;
+      const subscribed = (await ctx.db.execute(sql`
+        select contact_id, topic_id from subscriptions
+        where contact_id = any(${ids}) and topic_id = any(${topics}) and state = 'subscribed'`)) as unknown as { contact_id: string; topic_id: string }[];
+      for (const s of subscribed) held.add(`${s.contact_id} ${s.topic_id}`);
+    }
+    for (const contact of plan.contacts) {
+      for (const topicId of topicIds) {
+        if (!held.has(`${contact.id} ${topicId}`)) plan.subscriptions.push({ contactId: contact.id, email: contact.email, topicId });
+      }
+    }
+    counts.subscribed = plan.subscriptions.length;
+  }
+  return plan;
+}
+
+function changedFields(stored: ContactFields, merged: ContactFields): string[] {
+  const changed: string[] = [];
+  if (stored.firstName !== merged.firstName) changed.push("first_name");
+  if (stored.lastName !== merged.lastName) changed.push("last_name");
+  for (const key of new Set([...Object.keys(stored.attributes), ...Object.keys(merged.attributes)])) {
+    if (stored.attributes[key] !== merged.attributes[key]) changed.push(`attributes.${key}`);
+  }
+  return changed;
+}

@@ -1,0 +1,126 @@
+import { once } from "node:events";
+import { PassThrough } from "node:stream";
+import { eq } from "drizzle-orm";
+import type { WorkspaceActor } from "@/lib/actor";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { importFileParts, imports } from "@/lib/db/schema";
+import { validationFailed } from "@/lib/errors";
+import { payloadTooLarge } from "@/lib/http/read-body-capped";
+import { newId } from "@/lib/ids";
+import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
+import { readCsv, sniffDelimiter, utf8Checker } from "./read-csv";
+
+export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
+const PART_BYTES = 1024 * 1024;
+const PREVIEW_ROWS = 5;
+
+export interface ReceivedImport {
+  importId: string;
+  rowCount: number;
+}
+
+/**
+ * Takes an uploaded CSV file into the workspace: stored in parts as it
+ * arrives and parsed on the way to count its rows, find its delimiter and
+ * encoding and keep its header and first rows for the mapping. Nothing is
+ * kept unless the whole file arrived and parsed: an empty file, one without
+ * data rows, one that is not CSV or one over 1 GiB is refused.
+ */
+export async function receiveImport(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  input: { fileName: string; body: AsyncIterable<Uint8Array>; maxBytes?: number },
+): Promise<ReceivedImport> {
+  const maxBytes = input.maxBytes ?? MAX_IMPORT_BYTES;
+  const fileName = input.fileName.trim().slice(0, 255) || "contacts.csv";
+  await checkWorkspaceWritable(ctx, actor.workspaceId);
+  return withTransaction(ctx, async (tx) => {
+    const importId = newId("imp");
+    const now = tx.clock.now();
+    await tx.db.insert(imports).values({
+      id: importId, workspaceId: actor.workspaceId, createdBy: actor.kind === "user" ? actor.userId : null,
+      fileName, byteSize: 0, encoding: "utf-8", delimiter: ",", header: [], preview: [], rowCount: 0, status: "uploaded", createdAt: now, updatedAt: now,
+    });
+
+    const utf8 = utf8Checker();
+    let head: Buffer | null = null;
+    let delimiter = ",";
+    let records = 0;
+    let total = 0;
+    let part = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      if (pendingBytes === 0) return;
+      await tx.db.insert(importFileParts).values({ importId, part: part++, data: Buffer.concat(pending) });
+      pending = [];
+      pendingBytes = 0;
+    };
+
+    // The parser reads what the loop below passes it, at its own pace, and counts records.
+    const parserInput = new PassThrough();
+    let counting: Promise<void> | null = null;
+    const startCounting = () => {
+      counting = (async () => {
+        for await (const _record of readCsv(parserInput, { encoding: "utf-8", delimiter })) records++;
+      })();
+      // Handled when awaited below; this keeps an early failure from going unobserved meanwhile.
+      counting.catch(() => undefined);
+    };
+    const feed = async (chunk: Buffer) => {
+      if (!parserInput.write(chunk)) await Promise.race([once(parserInput, "drain"), counting]);
+    };
+
+    let early: Buffer[] = [];
+    for await (const raw of input.body) {
+      const chunk = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+      total += chunk.byteLength;
+      if (total > maxBytes) throw payloadTooLarge(maxBytes);
+      utf8.push(chunk);
+      pending.push(chunk);
+      pendingBytes += chunk.byteLength;
+      if (pendingBytes >= PART_BYTES) await flush();
+      if (!counting) {
+        // The delimiter is read off the first line: wait for it (or 64 KiB) before parsing starts.
+        early.push(chunk);
+        const start = Buffer.concat(early);
+        if (!start.includes(10) && start.byteLength < 64 * 1024) continue;
+        head = start;
+        delimiter = sniffDelimiter(start);
+        startCounting();
+        await feed(start);
+        early = [];
+        continue;
+      }
+      if (head!.byteLength < PART_BYTES) head = Buffer.concat([head!, chunk]);
+      await feed(chunk);
+    }
+    utf8.push(new Uint8Array(0), true);
+    await flush();
+    if (total === 0) throw validationFailed("file", "The file is empty.");
+    if (!counting) {
+      head = Buffer.concat(early);
+      delimiter = sniffDelimiter(head);
+      startCounting();
+      await feed(head);
+    }
+    parserInput.end();
+    await counting;
+
+    const firstRows: string[][] = [];
+    for await (const record of readCsv(bufferSource(head!), { encoding: utf8.encoding, delimiter })) {
+      firstRows.push(record);
+      if (firstRows.length > PREVIEW_ROWS) break;
+    }
+    const [header = [], ...preview] = firstRows;
+    if (records < 2) throw validationFailed("file", "The file has no rows below its header: the first line names the columns, each line after it is a contact.");
+    await tx.db.update(imports).set({
+      byteSize: total, encoding: utf8.encoding, delimiter, header: header.map((h) => h.trim()), preview, rowCount: records - 1,
+    }).where(eq(imports.id, importId));
+    return { importId, rowCount: records - 1 };
+  });
+}
+
+async function* bufferSource(buffer: Buffer): AsyncGenerator<Uint8Array> {
+  yield buffer;
+}

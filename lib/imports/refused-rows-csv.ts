@@ -1,0 +1,25 @@
+import { stringify } from "csv-stringify/sync";
+import type { WorkspaceActor } from "@/lib/actor";
+import type { Ctx } from "@/lib/context";
+import { rawClient } from "@/lib/db/client";
+import { getImportRow } from "./get-import";
+
+const BATCH = 10_000;
+
+/** The rows an import refused, as CSV in file order: the row number, the reason, why in words, and what the row held. */
+export async function* refusedRowsCsv(ctx: Ctx, actor: WorkspaceActor, importId: string): AsyncGenerator<string> {
+  const imp = await getImportRow(ctx, actor, importId);
+  const sql = rawClient(ctx.db);
+  yield stringify([["row", "reason", "detail", "email", "first_name", "last_name", "attributes"]]);
+  let after = 0;
+  for (;;) {
+    const rows = await sql<{ row_number: number; refusal: string; detail: string | null; email: string; first_name: string | null; last_name: string | null; attributes: string }[]>`
+      select row_number, refusal, detail, email, first_name, last_name, attributes::text as attributes
+      from import_rows
+      where import_id = ${imp.id} and row_number > ${after} and refusal is not null
+      order by row_number limit ${BATCH}`;
+    if (rows.length === 0) return;
+    yield stringify(rows.map((r) => [r.row_number, r.refusal, r.detail ?? "", r.email, r.first_name ?? "", r.last_name ?? "", r.attributes === "{}" ? "" : r.attributes]), { escape_formulas: true });
+    after = rows.at(-1)!.row_number;
+  }
+}

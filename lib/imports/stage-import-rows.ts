@@ -1,0 +1,102 @@
+import { once } from "node:events";
+import type { Writable } from "node:stream";
+import { asc, eq, gt, and } from "drizzle-orm";
+import type { Ctx } from "@/lib/context";
+import { attributeFromText } from "@/lib/contacts/attributes";
+import { isValidEmail, normalizeEmail } from "@/lib/contacts/email-address";
+import { rawClient } from "@/lib/db/client";
+import { importFileParts, type AttributeValue, type ImportRefusal, type imports } from "@/lib/db/schema";
+import type { ImportField } from "./import-fields";
+import { readCsv } from "./read-csv";
+
+const NAME_MAX = 120;
+
+/** The file's bytes part by part: never more than one part in memory. */
+export async function* importFileBytes(ctx: Ctx, importId: string): AsyncGenerator<Uint8Array> {
+  let after = -1;
+  for (;;) {
+    const [part] = await ctx.db
+      .select({ part: importFileParts.part, data: importFileParts.data })
+      .from(importFileParts)
+      .where(and(eq(importFileParts.importId, importId), gt(importFileParts.part, after)))
+      .orderBy(asc(importFileParts.part))
+      .limit(1);
+    if (!part) return;
+    after = part.part;
+    yield part.data;
+  }
+}
+
+interface MappedRow {
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  attributes: Record<string, AttributeValue>;
+  refusal: ImportRefusal | null;
+  detail: string | null;
+}
+
+/** One record through the mapping: the address normalised, the names trimmed, the attributes typed; a bad cell refuses the row. */
+export function mapRecord(record: string[], mapping: string[], types: Map<string, ImportField["type"]>): MappedRow {
+  const row: MappedRow = { email: "", firstName: null, lastName: null, attributes: {}, refusal: null, detail: null };
+  const refuse = (refusal: ImportRefusal, detail: string) => {
+    if (!row.refusal) Object.assign(row, { refusal, detail });
+  };
+  for (let column = 0; column < mapping.length; column++) {
+    const field = mapping[column];
+    if (!field) continue;
+    const cell = (record[column] ?? "").trim();
+    if (field === "email") {
+      row.email = normalizeEmail(cell);
+      if (!isValidEmail(row.email)) refuse("invalid_email", cell ? `"${cell}" is not an email address.` : "The address is empty.");
+    } else if (field === "first_name" || field === "last_name") {
+      if (cell.length > NAME_MAX) refuse("bad_value", `${field}: longer than ${NAME_MAX} characters.`);
+      else if (cell) row[field === "first_name" ? "firstName" : "lastName"] = cell;
+    } else if (cell) {
+      const key = field.slice("attributes.".length);
+      const type = types.get(field)!;
+      const value = attributeFromText(type!, cell);
+      if (value === undefined) refuse("bad_value", `${key}: "${cell.slice(0, 100)}" is not a ${type}.`);
+      else row.attributes[key] = value;
+    }
+  }
+  return row;
+}
+
+// COPY's text format: tab-separated, \N for null, and backslash escapes for what would break a line.
+const copyText = (value: string | null) => (value === null ? "\\N" : value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r"));
+
+/**
+ * Reads the import's file through the mapping into `import_rows` with one
+ * COPY (replacing an earlier dry run's rows), then refuses every row but the
+ * last for an address that occurs more than once: the last row wins.
+ */
+export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect, mapping: string[], fields: ImportField[]): Promise<void> {
+  const types = new Map(fields.map((f) => [f.key, f.type]));
+  const client = rawClient(ctx.db);
+  await client.begin(async (tx) => {
+    await tx`delete from import_rows where import_id = ${imp.id}`;
+    const copy: Writable = await tx`copy import_rows (import_id, row_number, email, first_name, last_name, attributes, refusal, detail) from stdin`.writable();
+    const finished = once(copy, "finish");
+    let rowNumber = 0;
+    let batch = "";
+    for await (const record of readCsv(importFileBytes(ctx, imp.id), { encoding: imp.encoding, delimiter: imp.delimiter })) {
+      rowNumber++;
+      if (rowNumber === 1) continue; // the header
+      const row = mapRecord(record, mapping, types);
+      batch += `${imp.id}\t${rowNumber}\t${copyText(row.email)}\t${copyText(row.firstName)}\t${copyText(row.lastName)}\t${copyText(JSON.stringify(row.attributes))}\t${copyText(row.refusal)}\t${copyText(row.detail)}\n`;
+      if (batch.length > 256 * 1024) {
+        if (!copy.write(batch)) await once(copy, "drain");
+        batch = "";
+      }
+    }
+    copy.end(batch);
+    await finished;
+    await tx`
+      update import_rows r
+      set refusal = 'duplicate', detail = 'Row ' || d.winner || ' has the same address: the last row for an address is the one imported.'
+      from (select row_number, first_value(row_number) over (partition by email order by row_number desc) as winner
+            from import_rows where import_id = ${imp.id} and refusal is null) d
+      where r.import_id = ${imp.id} and r.row_number = d.row_number and d.winner <> d.row_number`;
+  });
+}

@@ -1,0 +1,153 @@
+// npm run bench:import — a CSV import and a contact export at scale, in a fresh embedded database.
+// A generated file of 1,000,000 rows (email, first and last name, two attributes) with 1 % bad rows
+// (half a bad address, half a bad number), 1 % duplicates of an earlier row and 1 % addresses of
+// contacts who already opted out; imported into a workspace subscribing everyone to one topic:
+// upload, dry run and apply (through the embedded workflow executor), each with rows/s and the
+// process's peak RSS, beside the floor of the same run: a bare COPY of the same file into an
+// unindexed table. Then the export of every contact, beside a bare COPY … TO STDOUT of the table.
+// Options: --rows N (default 1000000).
+import { createReadStream, createWriteStream, rmSync, statSync } from "node:fs";
+import { once } from "node:events";
+import { Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { inngest } from "@/inngest/client";
+import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
+import { functions } from "@/inngest";
+import { userActor } from "@/lib/actor";
+import { defineAttribute } from "@/lib/contacts/define-attribute";
+import { exportContactsCsv } from "@/lib/contacts/export-contacts";
+import { defaultCtx } from "@/lib/context";
+import { closeDb } from "@/lib/db/client";
+import { openDatabase } from "@/lib/db/database";
+import { checkImport } from "@/lib/imports/check-import";
+import { getImportRow } from "@/lib/imports/get-import";
+import { startImport } from "@/lib/imports/import-actions";
+import { checkImportSchema } from "@/lib/imports/import-schemas";
+import { receiveImport } from "@/lib/imports/receive-import";
+import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
+
+const { values: options } = parseArgs({ options: { rows: { type: "string", default: "1000000" } } });
+const ROWS = Number(options.rows);
+
+const dataDir = path.resolve(".data", `bench-import-${Date.now()}`);
+process.env.DATA_DIR = dataDir;
+delete process.env.DATABASE_URL;
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const peakRss = () => process.resourceUsage().maxRSS * 1024;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+const database = await openDatabase();
+process.env.DATABASE_URL = database.url;
+try {
+  const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+  const ctx = defaultCtx();
+  const { workspaceId, ownerUserId, brandId } = await seedWorkspace(ctx);
+  const actor = userActor(ownerUserId, workspaceId);
+  const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+  await defineAttribute(ctx, actor, { key: "plan", type: "string" });
+  await defineAttribute(ctx, actor, { key: "seats", type: "number" });
+
+  // 1 % of the file's addresses belong to contacts who opted out of everything.
+  const optedOut = Math.floor(ROWS / 100);
+  await sql`
+    insert into contacts (id, workspace_id, email, opted_out_at)
+    select 'ct_optout' || lpad(g::text, 9, '0'), ${workspaceId}, 'person' || (g * 100 + 7) || '@example.com', now()
+    from generate_series(0, ${optedOut - 1}) g`;
+  const file = path.join(dataDir, "contacts.csv");
+  await writeFile(file);
+  const bytes = statSync(file).size;
+  console.log(`generated ${ROWS.toLocaleString("en")} rows (${mib(bytes)}); ${optedOut.toLocaleString("en")} of their contacts opted out\n`);
+
+  // The floor: the same file COPYed into an unindexed table, nothing checked.
+  await sql`create table bench_copy_floor (email text, first_name text, last_name text, plan text, seats text)`;
+  let t = performance.now();
+  const copy = await sql`copy bench_copy_floor from stdin with (format csv, header true)`.writable();
+  await pipeline(createReadStream(file), copy);
+  const floorMs = performance.now() - t;
+
+  const rssBefore = peakRss();
+  t = performance.now();
+  const { importId } = await receiveImport(ctx, actor, { fileName: "contacts.csv", body: createReadStream(file) });
+  const uploadMs = performance.now() - t;
+  const rssUpload = peakRss();
+
+  t = performance.now();
+  const checked = await checkImport(ctx, actor, importId, checkImportSchema.parse({
+    mapping: ["email", "first_name", "last_name", "attributes.plan", "attributes.seats"], topicIds: [topicId], consentAsserted: true, policy: "keep",
+  }));
+  const checkMs = performance.now() - t;
+  const rssCheck = peakRss();
+
+  t = performance.now();
+  await startImport(ctx, actor, importId);
+  const executor = createEmbeddedExecutor({ client: inngest, functions });
+  while ((await getImportRow(ctx, actor, importId)).status === "applying") await executor.runDue(ctx);
+  const applyMs = performance.now() - t;
+  const rssApply = peakRss();
+  const applied = (await getImportRow(ctx, actor, importId)).applied!;
+
+  console.log(`dry run found: ${JSON.stringify(checked)}`);
+  console.log(`apply did:     ${JSON.stringify(applied)}\n`);
+  const row = (name: string, ms: number, rss: number | null) =>
+    console.log(`${name.padEnd(34)} ${seconds(ms).padStart(9)} ${Math.round(ROWS / (ms / 1000)).toLocaleString("en").padStart(11)} ${(ms / floorMs).toFixed(2).padStart(9)} ${(rss === null ? "" : mib(rss)).padStart(10)}`);
+  console.log(`${"phase".padEnd(34)} ${"time".padStart(9)} ${"rows/s".padStart(11)} ${"× floor".padStart(9)} ${"peak RSS".padStart(10)}`);
+  row("floor: bare COPY, unindexed table", floorMs, null);
+  row("upload (stored and parsed)", uploadMs, rssUpload);
+  row("dry run", checkMs, rssCheck);
+  row("apply (contact-import workflow)", applyMs, rssApply);
+  console.log(`peak RSS before the import: ${mib(rssBefore)}`);
+  console.log("goals: apply ≤ 20 s, ≤ 256 MiB RSS and ≤ 4× the floor; dry run ≤ 10 s");
+
+  // Export: every contact of the workspace, streamed; the floor is the bare table COPYed out.
+  const contactsTotal = (await sql<{ n: number }[]>`select count(*)::int as n from contacts where workspace_id = ${workspaceId}`)[0]!.n;
+  t = performance.now();
+  // COPY takes no parameters: the id is ours and quoted as a literal.
+  const out = await sql.unsafe(`copy (select * from contacts where workspace_id = '${workspaceId.replace(/'/g, "''")}') to stdout with (format csv)`).readable();
+  await pipeline(out, new Writable({ write: (_chunk, _encoding, done) => done() }));
+  const exportFloorMs = performance.now() - t;
+  const rssBeforeExport = process.memoryUsage().rss;
+  let rssMaxExport = rssBeforeExport;
+  t = performance.now();
+  let exportedBytes = 0;
+  for await (const chunk of exportContactsCsv(ctx, actor, {})) {
+    exportedBytes += chunk.csv.length;
+    rssMaxExport = Math.max(rssMaxExport, process.memoryUsage().rss);
+  }
+  const exportMs = performance.now() - t;
+  console.log(`\nexport of ${contactsTotal.toLocaleString("en")} contacts (${mib(exportedBytes)} of CSV)`);
+  console.log(`${"".padEnd(34)} ${"time".padStart(9)} ${"rows/s".padStart(11)} ${"× floor".padStart(9)} ${"RSS growth".padStart(10)}`);
+  console.log(`${"floor: COPY … TO STDOUT".padEnd(34)} ${seconds(exportFloorMs).padStart(9)} ${Math.round(contactsTotal / (exportFloorMs / 1000)).toLocaleString("en").padStart(11)} ${"1.00".padStart(9)}`);
+  console.log(`${"export (CSV with consent evidence)".padEnd(34)} ${seconds(exportMs).padStart(9)} ${Math.round(contactsTotal / (exportMs / 1000)).toLocaleString("en").padStart(11)} ${(exportMs / exportFloorMs).toFixed(2).padStart(9)} ${mib(rssMaxExport - rssBeforeExport).padStart(10)}`);
+  console.log("goal: ≥ 100,000 rows/s with flat memory");
+  await sql.end();
+} finally {
+  await closeDb();
+  await database.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** The file: names and attributes vary; every 100th row is bad, every 100th a duplicate, every 100th an opted-out contact's. */
+async function writeFile(file: string) {
+  const out = createWriteStream(file);
+  out.write("email,first_name,last_name,plan,seats\n");
+  const plans = ["free", "pro", "team", "enterprise"];
+  let batch = "";
+  for (let i = 0; i < ROWS; i++) {
+    let email = `person${i}@example.com`;
+    let seats = String(i % 50);
+    if (i % 100 === 3) email = i % 200 === 3 ? `not-an-address-${i}` : email;
+    if (i % 200 === 103) seats = "many";
+    if (i % 100 === 5 && i > 100) email = `person${i - 50}@example.com`; // a duplicate of an earlier row
+    batch += `${email},First${i % 997},"Last, ${i % 1009}",${plans[i % 4]},${seats}\n`;
+    if (batch.length > 1 << 20) {
+      if (!out.write(batch)) await once(out, "drain");
+      batch = "";
+    }
+  }
+  out.end(batch);
+  await once(out, "finish");
+}
