@@ -8,6 +8,7 @@ import { defaultCtx, type Ctx } from "@/lib/context";
 import { closeDb } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
 import { createList } from "@/lib/lists/create-list";
+import { optOut } from "@/lib/testing/factories";
 import { listMailbox, type MailboxMessage } from "@/lib/mail/list-mailbox";
 import { createTopic } from "@/lib/topics/create-topic";
 import { createUser } from "@/lib/users/create-user";
@@ -29,6 +30,8 @@ export interface Seed {
   list(workspaceId: string, brandId: string, name: string): Promise<string>;
   /** A contact as the API adds one: subscribed at once to the topics given, the caller asserting consent. */
   contact(workspaceId: string, email: string, fields?: { firstName?: string; lastName?: string; topicIds?: string[] }): Promise<string>;
+  /** The person opted out of everything (as from a link in mail). */
+  optOut(contactId: string): Promise<void>;
   /** The service's review passed: the workspace mails anyone, not only its verified addresses. */
   approve(workspaceId: string): Promise<void>;
   key(workspaceId: string, kind: "secret" | "publishable", options?: { origins?: string[] }): Promise<string>;
@@ -49,6 +52,7 @@ function seedOf(ctx: Ctx): Seed {
     topic: async (workspaceId, brandId, name, options = {}) => (await createTopic(ctx, as(workspaceId), { brandId, name, requiresConfirmation: options.confirmation ?? true })).topicId,
     list: async (workspaceId, brandId, name) => (await createList(ctx, as(workspaceId), { brandId, name })).listId,
     contact: async (workspaceId, email, fields = {}) => (await upsertContact(ctx, as(workspaceId), { email, ...fields })).contact.id,
+    optOut: (contactId) => optOut(ctx, contactId, "all"),
     approve: async (workspaceId) => {
       await approveWorkspace(ctx, workspaceId);
     },

@@ -5,7 +5,7 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent, type ReactNode } from "react";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createColumnHelper, functionalUpdate, rowSortingFeature, tableFeatures, useTable, type Header, type SortingState } from "@tanstack/react-table";
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronRight, Contact, Search } from "lucide-react";
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronRight, Contact, Download, Search } from "lucide-react";
 import { ContactStatusBadge } from "@/components/contacts/contact-status-badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -15,7 +15,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { When } from "@/components/ui/when";
 import { contactListSearchParams, readContactListQuery, type ContactListQuery, type ContactPage, type ContactRow, type ContactSort } from "@/lib/contacts/contact-list-query";
 import { CONTACT_STATUSES } from "@/lib/contacts/contact-status";
-import { dashboardKeys, dashboardReads } from "@/lib/dashboard/dashboard-reads";
+import { dashboardFiles, dashboardKeys, dashboardReads } from "@/lib/dashboard/dashboard-reads";
 
 type Option = { id: string; name: string };
 
@@ -162,6 +162,12 @@ export function ContactsTable({ workspaceId, topics, lists, initialQuery, initia
             Loading…
           </span>
         )}
+        <Button asChild variant="outline" className="ml-auto">
+          <a href={dashboardFiles.contactsExport(workspaceId, query)} download>
+            <Download />
+            {filtered ? "Export these contacts" : "Export all contacts"}
+          </a>
+        </Button>
       </form>
       {result.isError && (
         <p role="alert" className="mb-4 text-sm text-destructive">

@@ -1,5 +1,6 @@
 import type { CampaignProgress } from "@/lib/campaigns/campaign-progress";
 import { contactListSearchParams, type ContactListQuery, type ContactPage } from "@/lib/contacts/contact-list-query";
+import type { ImportCounts, ImportStatus } from "@/lib/db/schema/imports";
 
 // The dashboard's live reads, one place for each one's query key and address: a key names
 // everything its answer depends on, and every key of a workspace starts with the workspace, so a
@@ -21,6 +22,7 @@ export const dashboardKeys = {
   contacts: (workspaceId: string, query?: ContactListQuery) => (query ? (["dashboard", workspaceId, "contacts", query] as const) : (["dashboard", workspaceId, "contacts"] as const)),
   overview: (workspaceId: string) => ["dashboard", workspaceId, "overview"] as const,
   campaignProgress: (workspaceId: string, campaignId: string) => ["dashboard", workspaceId, "campaigns", campaignId, "progress"] as const,
+  importStatus: (workspaceId: string, importId: string) => ["dashboard", workspaceId, "imports", importId] as const,
 };
 
 /** A dashboard JSON answer's body, or an Error carrying the server's message (the contract's error shape). */
@@ -44,4 +46,23 @@ export const dashboardReads = {
   },
   overview: (workspaceId: string, signal?: AbortSignal) => getJson<OverviewCounts>(`${base(workspaceId)}/overview`, signal),
   campaignProgress: (workspaceId: string, campaignId: string, signal?: AbortSignal) => getJson<CampaignProgress>(`${base(workspaceId)}/campaigns/${encodeURIComponent(campaignId)}`, signal),
+  importStatus: (workspaceId: string, importId: string, signal?: AbortSignal) => getJson<ImportStatusView>(`${base(workspaceId)}/imports/${encodeURIComponent(importId)}`, signal),
+};
+
+/** Where an import stands, as the progress bar reads it. */
+export interface ImportStatusView {
+  status: ImportStatus;
+  progress: { done: number; total: number };
+  checked: ImportCounts | null;
+  applied: ImportCounts | null;
+}
+
+/** Addresses the browser follows rather than fetches: uploads and downloads. */
+export const dashboardFiles = {
+  importUpload: (workspaceId: string, fileName: string) => `${base(workspaceId)}/imports?name=${encodeURIComponent(fileName)}`,
+  refusedRows: (workspaceId: string, importId: string) => `${base(workspaceId)}/imports/${encodeURIComponent(importId)}/refused`,
+  contactsExport: (workspaceId: string, query: ContactListQuery) => {
+    const params = contactListSearchParams({ ...query, sort: undefined, after: undefined }).toString();
+    return `${base(workspaceId)}/contacts/export${params ? `?${params}` : ""}`;
+  },
 };

@@ -52,23 +52,77 @@ export function dashboardRead<Q extends z.ZodType>(query: Q, handler: (input: Da
   };
 }
 
+/** A browser names the page's origin on every POST: another site's is refused. APP_URL's origin behind a proxy, the request's own when reached directly. */
+function checkSameOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  if (!origin || (origin !== new URL(appUrl()).origin && origin !== new URL(request.url).origin)) {
+    throw new ApiError({ type: "permission_error", code: "cross_site_request", message: "Upload from the dashboard's own pages." });
+  }
+}
+
 /**
  * A file sent by the dashboard (the body is the file's bytes, at most
  * `maxBytes`: 413 past it). Same session checks as a read, and the request
- * must come from the dashboard's own pages: a browser names the page's origin
- * on every POST, and another site's is refused.
+ * must come from the dashboard's own pages.
  */
 export function dashboardUpload(maxBytes: number, handler: (input: { ctx: Ctx; actor: UserActor; bytes: Buffer }) => Promise<unknown>) {
+  return dashboardStreamUpload(async ({ ctx, actor, request }) => handler({ ctx, actor, bytes: Buffer.from(await readBodyCapped(request, maxBytes)) }));
+}
+
+/**
+ * A large file sent by the dashboard, read as it arrives by the handler
+ * (which caps it): the same checks as `dashboardUpload`.
+ */
+export function dashboardStreamUpload(handler: (input: { ctx: Ctx; actor: UserActor; request: Request }) => Promise<unknown>) {
   return async (request: Request, context: WorkspaceContext): Promise<Response> => {
     try {
-      const origin = request.headers.get("origin");
-      // APP_URL's origin behind a proxy, the request's own when reached directly.
-      if (!origin || (origin !== new URL(appUrl()).origin && origin !== new URL(request.url).origin)) {
-        throw new ApiError({ type: "permission_error", code: "cross_site_request", message: "Upload from the dashboard's own pages." });
-      }
+      checkSameOrigin(request);
       const { session } = await sessionOf(context);
-      const bytes = Buffer.from(await readBodyCapped(request, maxBytes));
-      return Response.json(await handler({ ctx: session.ctx, actor: session.actor, bytes }), { status: 201, headers: NO_STORE });
+      return Response.json(await handler({ ctx: session.ctx, actor: session.actor, request }), { status: 201, headers: NO_STORE });
+    } catch (error) {
+      return toErrorResponse(error, NO_STORE);
+    }
+  };
+}
+
+/**
+ * A CSV file for the member to download, streamed as the handler produces
+ * it. The checks happen before the first byte; a failure after that ends
+ * the download short (the browser reports it) rather than mid-file JSON.
+ */
+export function dashboardCsvDownload<Q extends z.ZodType>(
+  query: Q,
+  handler: (input: DashboardReadInput<z.infer<Q>>) => Promise<{ fileName: string; chunks: AsyncGenerator<string> }>,
+) {
+  return async (request: Request, context: WorkspaceContext): Promise<Response> => {
+    try {
+      const { session, params } = await sessionOf(context);
+      const input = readQuery(new URL(request.url).searchParams, query, false) as z.infer<Q>;
+      const { fileName, chunks } = await handler({ ctx: session.ctx, actor: session.actor, query: input, params });
+      // The first chunk is read here so that a refusal (a deleted workspace) still answers in the contract's shape.
+      const first = await chunks.next();
+      const encoder = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          if (!first.done) controller.enqueue(encoder.encode(first.value));
+        },
+        async pull(controller) {
+          try {
+            const next = await chunks.next();
+            if (next.done) controller.close();
+            else controller.enqueue(encoder.encode(next.value));
+          } catch (error) {
+            console.error("dashboard download failed", error);
+            controller.error(new Error("download failed"));
+          }
+        },
+        async cancel() {
+          await chunks.return(undefined);
+        },
+      });
+      return new Response(body, {
+        headers: { ...NO_STORE, "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${fileName.replace(/[^\w.-]/g, "_")}"` },
+      });
     } catch (error) {
       return toErrorResponse(error, NO_STORE);
     }

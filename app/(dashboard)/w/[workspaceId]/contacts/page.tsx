@@ -1,4 +1,7 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { FileUp } from "lucide-react";
+import { Button } from "@/components/ui/button";
 import { AddContactDialog } from "@/components/contacts/add-contact-dialog";
 import { ContactsTable } from "@/components/contacts/contacts-table";
 import { PageHeader } from "@/components/ui/page-header";
@@ -15,7 +18,17 @@ export default async function ContactsPage({ params, searchParams }: { params: P
   const query = readContactListQuery(await searchParams);
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const [{ topics, lists }, page] = await Promise.all([listFilterOptions(ctx, actor), readContactPage(ctx, actor, query)]);
-  const add = <AddContactDialog workspaceId={workspaceId} topics={topics} action={addContactAction} />;
+  const add = (
+    <div className="flex flex-wrap gap-2">
+      <Button asChild variant="outline">
+        <Link href={`/w/${workspaceId}/contacts/imports`}>
+          <FileUp />
+          Import a file
+        </Link>
+      </Button>
+      <AddContactDialog workspaceId={workspaceId} topics={topics} action={addContactAction} />
+    </div>
+  );
   return (
     <>
       <PageHeader crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Contacts" }]} title="Contacts" description="Everyone in this workspace, once per address, with their consent." actions={add} />

@@ -1,0 +1,138 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Download } from "lucide-react";
+import { ImportControls } from "@/components/imports/import-controls";
+import { ImportCountsView } from "@/components/imports/import-counts";
+import { ImportProgress } from "@/components/imports/import-progress";
+import { ImportStatusBadge } from "@/components/imports/import-status-badge";
+import { MappingForm } from "@/components/imports/mapping-form";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
+import { When } from "@/components/ui/when";
+import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
+import { listFilterOptions } from "@/lib/dashboard/list-filter-options";
+import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { ApiError } from "@/lib/errors";
+import { getImportRow, importProgress } from "@/lib/imports/get-import";
+import { autoMap, importFields } from "@/lib/imports/import-fields";
+import { cancelImportAction, checkImportAction, startImportAction } from "../actions";
+
+export const metadata: Metadata = { title: "Import" };
+
+const DELIMITERS: Record<string, string> = { ",": "comma", ";": "semicolon", "\t": "tab" };
+
+export default async function ImportPage({ params }: { params: Promise<{ workspaceId: string; importId: string }> }) {
+  const { workspaceId, importId } = await params;
+  const { ctx, actor } = await getWorkspaceSession(workspaceId);
+  const imp = await getImportRow(ctx, actor, importId).catch((error) => {
+    if (error instanceof ApiError) notFound();
+    throw error;
+  });
+  const editable = imp.status === "uploaded" || imp.status === "checked";
+  const [fields, { topics, lists }] = await Promise.all([importFields(ctx, workspaceId), listFilterOptions(ctx, actor)]);
+  const refused = (counts: typeof imp.checked) => (counts ? Object.values(counts.refused).some((n) => n) : false);
+  const refusedLink = (
+    <Button asChild variant="outline" size="sm">
+      <a href={dashboardFiles.refusedRows(workspaceId, imp.id)} download>
+        <Download />
+        Refused rows (CSV)
+      </a>
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        crumbs={[
+          { label: "Overview", href: `/w/${workspaceId}` },
+          { label: "Contacts", href: `/w/${workspaceId}/contacts` },
+          { label: "Import", href: `/w/${workspaceId}/contacts/imports` },
+          { label: imp.fileName },
+        ]}
+        title={imp.fileName}
+        description={`${imp.rowCount.toLocaleString("en")} rows · ${imp.encoding === "utf-8" ? "UTF-8" : "Latin-1"} · ${DELIMITERS[imp.delimiter] ?? "comma"}-separated`}
+        actions={<ImportStatusBadge status={imp.status} />}
+      />
+      <p className="-mt-4 mb-6 text-sm text-muted-foreground">
+        Uploaded <When at={imp.createdAt} />
+      </p>
+
+      {(imp.status === "applying" || imp.status === "completed" || (imp.status === "cancelled" && imp.applied)) && (
+        <Card className="mb-6">
+          <CardHeader>
+            <CardTitle>{imp.status === "applying" ? "Importing" : imp.status === "completed" ? "Imported" : "Stopped"}</CardTitle>
+            <CardDescription>
+              {imp.status === "completed" ? (
+                <>
+                  Finished <When at={imp.finishedAt} />. Figures can differ from the dry run where something changed in between (an opt-out is always honoured).
+                </>
+              ) : imp.status === "cancelled" ? (
+                "The import was stopped; the rows imported before that stay."
+              ) : (
+                "Rows are imported in chunks; each counts once, even across a restart."
+              )}
+            </CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-4">
+            <ImportProgress workspaceId={workspaceId} importId={imp.id} initial={{ status: imp.status, progress: importProgress(imp), checked: imp.checked, applied: imp.applied }} />
+            {imp.applied && <ImportCountsView counts={imp.applied} label="What the import did" />}
+            <div className="flex flex-wrap gap-2">
+              {imp.status === "applying" && <ImportControls workspaceId={workspaceId} importId={imp.id} status={imp.status} toImport={0} start={startImportAction} cancel={cancelImportAction} />}
+              {refused(imp.applied) && refusedLink}
+              {imp.status === "completed" && (
+                <Button asChild variant="outline" size="sm">
+                  <Link href={`/w/${workspaceId}/contacts`}>See the contacts</Link>
+                </Button>
+              )}
+            </div>
+          </CardContent>
+        </Card>
+      )}
+
+      {imp.checked && (
+        <Card className="mb-6">
+          <CardHeader>
+            <CardTitle>Dry run</CardTitle>
+            <CardDescription>
+              {imp.status === "checked" ? "What importing this file does" : "What the dry run said the import would do"}, checked <When at={imp.checkedAt} />.
+              {imp.status === "checked" && " Nothing has changed yet."}
+            </CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-4">
+            <ImportCountsView counts={imp.checked} label="What the dry run found" />
+            <div className="flex flex-wrap items-start gap-2">
+              {imp.status === "checked" && <ImportControls workspaceId={workspaceId} importId={imp.id} status={imp.status} toImport={imp.checked.created + imp.checked.updated + imp.checked.unchanged} start={startImportAction} cancel={cancelImportAction} />}
+              {refused(imp.checked) && refusedLink}
+            </div>
+          </CardContent>
+        </Card>
+      )}
+
+      {editable && (
+        <Card>
+          <CardHeader>
+            <CardTitle>{imp.status === "checked" ? "Change the mapping" : "Map the columns"}</CardTitle>
+            <CardDescription>Then check the file: a dry run shows every row that would be refused, and why.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <MappingForm
+              workspaceId={workspaceId}
+              importId={imp.id}
+              header={imp.header}
+              preview={imp.preview}
+              fields={fields}
+              mapping={imp.mapping ?? autoMap(imp.header, fields)}
+              options={imp.options ?? { policy: "keep", topicIds: [], listId: null }}
+              topics={topics}
+              lists={lists}
+              action={checkImportAction}
+            />
+          </CardContent>
+        </Card>
+      )}
+      {imp.status === "cancelled" && !imp.applied && <p className="text-sm text-muted-foreground">This import was discarded before anything was imported.</p>}
+    </>
+  );
+}
