@@ -1,8 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
-import { useEffect, useRef } from "react";
+import { usePolledStatus } from "@/components/dashboard/use-polled-status";
 import { MOVING_STATUSES, type CampaignProgress } from "@/lib/campaigns/campaign-progress";
 import { dashboardKeys, dashboardReads } from "@/lib/dashboard/dashboard-reads";
 
@@ -14,19 +12,13 @@ const POLL_MS = 2_000;
  * with it).
  */
 export function CampaignProgressBar({ workspaceId, campaignId, initial }: { workspaceId: string; campaignId: string; initial: CampaignProgress }) {
-  const router = useRouter();
-  const { data } = useQuery({
+  const data = usePolledStatus({
     queryKey: dashboardKeys.campaignProgress(workspaceId, campaignId),
-    queryFn: ({ signal }) => dashboardReads.campaignProgress(workspaceId, campaignId, signal),
-    initialData: initial,
-    refetchInterval: (query) => (MOVING_STATUSES.includes(query.state.data?.status ?? "draft") ? POLL_MS : false),
+    read: (signal) => dashboardReads.campaignProgress(workspaceId, campaignId, signal),
+    initial,
+    moving: (status) => MOVING_STATUSES.includes(status as CampaignProgress["status"]),
+    everyMs: POLL_MS,
   });
-  const shown = useRef(initial.status);
-  useEffect(() => {
-    if (data.status === shown.current) return;
-    shown.current = data.status;
-    router.refresh();
-  }, [data.status, router]);
 
   const { counts } = data;
   const total = data.recipients ?? 0;

@@ -1,27 +1,19 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
-import { useEffect, useRef } from "react";
+import { usePolledStatus } from "@/components/dashboard/use-polled-status";
 import { dashboardKeys, dashboardReads, type ImportStatusView } from "@/lib/dashboard/dashboard-reads";
 
 const POLL_MS = 1_000;
 
 /** The apply's progress, polled while it runs; when it ends the page renders anew with the result. */
 export function ImportProgress({ workspaceId, importId, initial }: { workspaceId: string; importId: string; initial: ImportStatusView }) {
-  const router = useRouter();
-  const { data } = useQuery({
+  const data = usePolledStatus({
     queryKey: dashboardKeys.importStatus(workspaceId, importId),
-    queryFn: ({ signal }) => dashboardReads.importStatus(workspaceId, importId, signal),
-    initialData: initial,
-    refetchInterval: (query) => (query.state.data?.status === "applying" ? POLL_MS : false),
+    read: (signal) => dashboardReads.importStatus(workspaceId, importId, signal),
+    initial,
+    moving: (status) => status === "applying",
+    everyMs: POLL_MS,
   });
-  const shown = useRef(initial.status);
-  useEffect(() => {
-    if (data.status === shown.current) return;
-    shown.current = data.status;
-    router.refresh();
-  }, [data.status, router]);
 
   const { done, total } = data.progress;
   const percent = total > 0 ? Math.round((done / total) * 100) : 0;

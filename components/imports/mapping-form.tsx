@@ -45,7 +45,11 @@ export function MappingForm({ workspaceId, importId, header, preview, fields, ma
     event.preventDefault();
     startTransition(async () => {
       const state = await action(workspaceId, { importId, mapping, policy, topicIds, listId: listId || null, consentAsserted: consent });
-      if (state.ok) return router.refresh();
+      if (state.ok) {
+        setErrors({});
+        setFormError(undefined);
+        return router.refresh();
+      }
       setErrors(state.fieldErrors);
       setFormError(state.message);
     });
@@ -125,7 +129,7 @@ export function MappingForm({ workspaceId, importId, header, preview, fields, ma
           <p className="text-sm text-muted-foreground">No confirmation mail is sent. People who opted out are never resubscribed: their rows are refused.</p>
           {topicIds.length > 0 && (
             <Label className="mt-2 font-normal">
-              <Checkbox checked={consent} onChange={(event) => (setConsent(event.target.checked), setErrors(({ consentAsserted: _cleared, ...rest }) => rest))} aria-invalid={errors.consentAsserted ? true : undefined} aria-describedby={errors.consentAsserted ? "consent-error" : undefined} />
+              <Checkbox checked={consent} onChange={(event) => (setConsent(event.target.checked), setErrors(({ consentAsserted: _cleared, ...rest }) => rest), setFormError(undefined))} aria-invalid={errors.consentAsserted ? true : undefined} aria-describedby={errors.consentAsserted ? "consent-error" : undefined} />
               Everyone in this file agreed to receive these topics, and I can show how
             </Label>
           )}
