@@ -14,7 +14,9 @@ export function getDb(): Database {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: start the service with `npm start`, which opens the database first");
   if (globalForDb.__db?.url !== url) {
-    const sql = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE || 10), onnotice: () => {} });
+    // JIT off: its compile time (over a second for the report triggers' plans over thousands of
+    // ids) dwarfs any query this service runs; a server built without LLVM ignores it anyway.
+    const sql = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE || 10), onnotice: () => {}, connection: { jit: "off" } });
     globalForDb.__db = { url, sql, db: drizzle(sql, { schema }) };
   }
   return globalForDb.__db.db;

@@ -1,6 +1,6 @@
+import { sql } from "drizzle-orm";
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { events } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { queueDeliveries } from "@/lib/webhooks/queue-deliveries";
 
@@ -39,7 +39,12 @@ export async function recordEvents(
   await withTransaction(ctx, async (tx) => {
     const createdAt = tx.clock.now();
     const rows = items.map((item) => ({ id: newId("evt"), workspaceId, type, data: item.data, occurredAt: item.occurredAt, createdAt }));
-    for (let start = 0; start < rows.length; start += 1000) await tx.db.insert(events).values(rows.slice(start, start + 1000));
+    // One statement whatever the count: an import records thousands of events per chunk.
+    await tx.db.execute(sql`
+      insert into events (id, workspace_id, type, data, occurred_at, created_at)
+      select x.id, ${workspaceId}, ${type}, x.data, x."occurredAt", ${createdAt.toISOString()}::timestamptz
+      from jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ id: r.id, data: r.data, occurredAt: r.occurredAt })))}::jsonb)
+        as x(id text, data jsonb, "occurredAt" timestamptz)`);
     await queueDeliveries(tx, rows);
   });
 }

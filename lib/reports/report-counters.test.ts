@@ -14,6 +14,7 @@ import { archiveTopic } from "@/lib/topics/archive-topic";
 import { seedSentCampaign } from "@/lib/testing/report-fixture";
 import { optOut, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+import { withTransaction } from "@/lib/context";
 import { campaignCounts } from "@/lib/campaigns/campaign-counts";
 import { foldEngagement } from "./fold-engagement";
 
@@ -83,6 +84,36 @@ describe("report counters maintained as changes happen", () => {
     );
     expect(rows.map((r) => r.kept).sort()).toEqual(["bounced", "complained", "subscribed", "unsubscribed", "unsubscribed"]);
     for (const row of rows) expect(row.kept).toBe(row.derived);
+  });
+
+  it("contacts created and subscribed in one transaction, as an import chunk writes them, keep the status and counters a rebuild derives", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    const first = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    const second = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    await createSuppression(ctx, systemActor("test", workspaceId), { email: "bounced@example.com" }, "bounce");
+    await withTransaction(ctx, async (tx) => {
+      await tx.db.execute(sql`
+        insert into contacts (id, workspace_id, email, opted_out_at) values
+          ('ct_bulk_fresh', ${workspaceId}, 'fresh@example.com', null),
+          ('ct_bulk_optout', ${workspaceId}, 'optout@example.com', now()),
+          ('ct_bulk_bounced', ${workspaceId}, 'bounced@example.com', null),
+          ('ct_bulk_left', ${workspaceId}, 'left@example.com', null)`);
+      // One left the first topic in this same transaction: the second topic's subscription must bring them back.
+      await tx.db.execute(sql`
+        insert into subscriptions (id, workspace_id, contact_id, topic_id, state) values ('sub_bulk_left', ${workspaceId}, 'ct_bulk_left', ${first}, 'unsubscribed')`);
+      await tx.db.execute(sql`
+        insert into subscriptions (id, workspace_id, contact_id, topic_id, state)
+        select 'sub_bulk_' || c.id, ${workspaceId}, c.id, ${second}, 'subscribed' from contacts c where c.id like 'ct_bulk_%'`);
+    });
+    const rows = await ctx.db.execute<{ id: string; derived: string; kept: string }>(
+      sql`select contacts.id, ${sql.raw(CONTACT_STATUS_SQL)} as derived, r.status as kept from contacts join report_contact_statuses r on r.contact_id = contacts.id where contacts.workspace_id = ${workspaceId} order by contacts.id`,
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.kept]))).toEqual({ ct_bulk_bounced: "bounced", ct_bulk_fresh: "subscribed", ct_bulk_left: "subscribed", ct_bulk_optout: "unsubscribed" });
+    for (const row of rows) expect(row.kept).toBe(row.derived);
+    const maintained = await snapshot(workspaceId);
+    await ctx.db.execute(sql`select report_rebuild(${workspaceId})`);
+    expect(maintained.workspace).toEqual((await snapshot(workspaceId)).workspace);
+    expect(maintained.workspace[0]).toMatchObject({ contacts_total: "4", contacts_unsubscribed: "1", contacts_bounced: "1" });
   });
 
   it("first deliveries, opens and clicks reach the counters at the fold; campaign:show's counts fold first", async () => {
