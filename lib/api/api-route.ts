@@ -9,8 +9,10 @@ import { corsHeaders } from "./cors";
 import { toErrorResponse } from "./error-response";
 import { parsePageRequest, type PageRequest } from "./pagination";
 import { consumeRateLimit, rateLimitHeaders, type Bucket } from "./rate-limit";
-import { readJsonBody, readQuery } from "./read-input";
+import { readJsonBody, readQuery, refuseBody } from "./read-input";
 import { refuseSecretKeyInBrowser } from "./refuse-secret-key-in-browser";
+import { startRequestLog } from "./request-log";
+import type { RouteDoc, RouteSpec } from "./route-doc";
 
 interface RouteOptions<Q extends z.ZodType, B extends z.ZodType> {
   /** `any` admits publishable keys too: only POST /v1/subscribe. */
@@ -22,6 +24,8 @@ interface RouteOptions<Q extends z.ZodType, B extends z.ZodType> {
   body?: B;
   /** Answers browsers (CORS): only POST /v1/subscribe. */
   cors?: boolean;
+  /** The route's entry in the OpenAPI document. */
+  doc: RouteDoc;
 }
 
 export interface RouteInput<Q, B> {
@@ -52,13 +56,15 @@ type NextContext = { params: Promise<Record<string, string | string[]>> };
  * publishable keys only on subscribe → no secret key from a browser (any
  * Origin) → origin allowlist → inactive workspace
  * → rate limit → strict input → handler. Every error leaves in the contract's
- * shape, and every answer after the rate limit carries the RateLimit headers.
+ * shape, every answer after the rate limit carries the RateLimit headers, and
+ * every answer its Request-Id.
  */
 export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>>, B extends z.ZodType = z.ZodUndefined>(
   options: RouteOptions<Q, B>,
   handler: (input: RouteInput<z.infer<Q>, z.infer<B>>) => Promise<RouteResult>,
 ) {
-  return async (request: Request, context: NextContext): Promise<Response> => {
+  const route = async (request: Request, context: NextContext): Promise<Response> => {
+    const log = startRequestLog(request);
     const origin = request.headers.get("origin");
     let headers: Record<string, string> = options.cors ? corsHeaders(origin) : {};
     try {
@@ -83,17 +89,20 @@ export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>
       const query = readQuery(url.searchParams, options.query ?? z.strictObject({}), options.paginated ?? false) as z.infer<Q>;
       const scope = `${url.pathname}|${key.workspaceId}|${key.brandId ?? ""}|${JSON.stringify(query)}`;
       const page = options.paginated ? { ...parsePageRequest(url.searchParams, scope), scope } : { limit: 0, afterId: null, scope };
+      if (!options.body) refuseBody(request);
       const body = (options.body ? await readJsonBody(request, options.body) : undefined) as z.infer<B>;
       const actor = apiKeyActor({ keyId: key.keyId, workspaceId: key.workspaceId, brandId: key.brandId, mode: key.environment });
 
       const result = await handler({ ctx, actor, key, query, body, params, page, ifNoneMatch: request.headers.get("if-none-match") });
-      headers = { ...headers, ...result.headers };
-      if (result.status === 304) return new Response(null, { status: 304, headers });
-      return Response.json(result.body, { status: result.status ?? 200, headers });
+      headers = log.headers({ ...headers, ...result.headers });
+      if (result.status === 304) return log.done(new Response(null, { status: 304, headers }));
+      return log.done(Response.json(result.body, { status: result.status ?? 200, headers }));
     } catch (error) {
-      return toErrorResponse(error, headers);
+      return log.done(toErrorResponse(error, log.headers(headers), log));
     }
   };
+  const spec: RouteSpec = options;
+  return Object.assign(route, { spec });
 }
 
 async function resolveParams(context: NextContext | undefined): Promise<Record<string, string>> {

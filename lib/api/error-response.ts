@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/errors";
+import type { RequestLog } from "./request-log";
 
 /** The contract's error shape: `{ error: { type, code, message, param? } }`. */
 export function errorResponse(error: ApiError, headers: Record<string, string> = {}): Response {
@@ -6,9 +7,10 @@ export function errorResponse(error: ApiError, headers: Record<string, string> =
   return Response.json(body, { status: error.status, headers: { ...headers, ...error.headers } });
 }
 
-/** Anything that is not an ApiError is a fault of ours: logged, never shown. */
-export function toErrorResponse(error: unknown, headers: Record<string, string> = {}): Response {
+/** Anything that is not an ApiError is a fault of ours: logged (under the request's id when there is one), never shown. */
+export function toErrorResponse(error: unknown, headers: Record<string, string> = {}, log?: Pick<RequestLog, "fault">): Response {
   if (error instanceof ApiError) return errorResponse(error, headers);
-  console.error("unhandled error in a route", error);
+  if (log) log.fault(error);
+  else console.error("unhandled error in a route", error);
   return errorResponse(new ApiError({ type: "api_error", code: "internal_error", message: "Something went wrong on our side. Retry with backoff." }), headers);
 }

@@ -20,6 +20,14 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
   return parseInput(schema, body);
 }
 
+/** A route that takes no body (every GET and DELETE of /v1) refuses one rather than ignore it. */
+export function refuseBody(request: Request): void {
+  const length = request.headers.get("content-length");
+  if ((length !== null && length !== "0") || request.headers.has("transfer-encoding")) {
+    throw validationFailed("body", `${request.method} ${new URL(request.url).pathname} takes no body; send the parameters in the query string.`);
+  }
+}
+
 /** Query parameters other than `limit` and `cursor`, strictly: an unknown one is `validation_failed`. */
 export function readQuery<S extends z.ZodType>(query: URLSearchParams, schema: S, paginated: boolean): z.infer<S> {
   const values: Record<string, string> = {};

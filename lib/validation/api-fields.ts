@@ -15,3 +15,9 @@ export const domainField = z
   .refine(isValidDomain, "must be a bare hostname such as example.com");
 
 export const idField = z.string().min(1).max(100);
+
+/** A timestamp as the API prints it: ISO 8601 UTC with milliseconds. */
+export const timestampField = z
+  .string()
+  .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+  .meta({ format: "date-time", description: "ISO 8601 UTC with milliseconds." });

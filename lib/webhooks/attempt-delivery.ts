@@ -4,7 +4,7 @@ import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/
 import { newId } from "@/lib/ids";
 import { postWebhook } from "./post-webhook";
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from "./retry-schedule";
-import { signatureHeader } from "./signature";
+import { SIGNATURE_HEADER, signatureHeader } from "./signature";
 
 export type AttemptOutcome =
   | { done: "succeeded" | "gave_up" | "endpoint_disabled" | "superseded" }
@@ -41,7 +41,7 @@ export async function attemptDelivery(ctx: Ctx, deliveryId: string, generation: 
   const result = await postWebhook(endpoint.url, body, {
     "content-type": "application/json",
     "user-agent": "mailservice-webhooks/1",
-    "x-service-signature": signatureHeader(endpoint.signingSecret, body, attemptedAt.getTime()),
+    [SIGNATURE_HEADER]: signatureHeader(endpoint.signingSecret, body, attemptedAt.getTime()),
     "x-service-event-id": event.id,
     "x-service-event-type": event.type,
   });

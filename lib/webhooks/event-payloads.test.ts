@@ -19,6 +19,7 @@ import { startWebhookReceiver, type ReceivedWebhook } from "@/lib/testing/webhoo
 import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 import { createEndpoint } from "./endpoints";
+import { webhookBody } from "./event-schemas";
 
 // The payload table of the spec's Events section, field for field.
 const EMAIL_BASE = ["send_id", "campaign_id", "campaign_name", "contact_id", "email", "occurred_at"];
@@ -90,6 +91,13 @@ describe("webhook payloads", () => {
     const delivered = byType.get(type) ?? [];
     expect(delivered.length).toBeGreaterThan(0);
     for (const body of delivered) expect(Object.keys(body.data).sort()).toEqual([...SPEC_FIELDS[type]].sort());
+  });
+
+  it.each(EVENT_TYPES.map((type) => [type]))("%s as delivered matches its schema in the OpenAPI document's webhooks", (type) => {
+    for (const body of byType.get(type) ?? []) {
+      const checked = webhookBody(type).safeParse(body);
+      expect(checked.error?.issues ?? []).toEqual([]);
+    }
   });
 
   it("email.* events name the send, the campaign and the recipient; occurred_at is when it happened at the provider", () => {

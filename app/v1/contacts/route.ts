@@ -7,6 +7,8 @@ import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { attributesField, idField } from "@/lib/validation/api-fields";
 import { emailField } from "@/lib/validation/fields";
 import { serializeContact } from "./serializers";
+import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
+import { contact, contactWritten, dataOf, listOf } from "@/lib/api/response-schemas";
 
 const listQuery = z.strictObject({ status: z.enum(CONTACT_STATUSES).optional(), topic_id: idField.optional() });
 
@@ -20,13 +22,43 @@ const upsertBody = z.strictObject({
 });
 
 // GET /v1/contacts — newest first, filtered by status or topic.
-export const GET = apiRoute({ key: "secret", bucket: "contacts.list", query: listQuery, paginated: true }, async ({ ctx, actor, query, page }) => {
+export const GET = apiRoute({
+  key: "secret",
+  bucket: "contacts.list",
+  query: listQuery,
+  paginated: true,
+  doc: {
+    summary: "List contacts",
+    description: "Newest first, optionally filtered by derived status or by topic (confirmed subscribers of it).",
+    responses: { 200: { description: "A page of contacts.", schema: listOf(contact) } },
+    errors: [{ status: 404, code: "topic_not_found", when: "`topic_id` names no topic of the workspace (or of the key's brand)." }],
+    example: { query: { status: "subscribed" } },
+  },
+}, async ({ ctx, actor, query, page }) => {
   const rows = await listContacts(ctx, actor, { status: query.status, topicId: query.topic_id }, page);
   return { body: toListBody(rows, page, page.scope, serializeContact) };
 });
 
 // POST /v1/contacts — create or merge by email; topic_ids subscribe directly.
-export const POST = apiRoute({ key: "secret", bucket: "contacts.create", body: upsertBody }, async ({ ctx, actor, body }) => {
+export const POST = apiRoute({
+  key: "secret",
+  bucket: "contacts.create",
+  body: upsertBody,
+  doc: {
+    summary: "Create or update a contact",
+    description: "Idempotent on email: a known address is merged under the workspace's merge policy (200), a new one created (201). `topic_ids` subscribe directly, without confirmation mail.",
+    responses: {
+      201: { description: "Created.", schema: dataOf(contactWritten) },
+      200: { description: "Merged into the existing contact.", schema: dataOf(contactWritten) },
+    },
+    errors: [
+      { status: 400, code: "contact_unsubscribed", when: "The address belongs to an unsubscribed contact; nothing changed." },
+      { status: 404, code: "topic_not_found", when: "A `topic_ids` entry names no topic of the workspace." },
+      { status: 400, code: "topic_not_on_key_brand", when: "The key is brand-scoped and a topic belongs to another brand." },
+    ],
+    example: { body: { email: "ada@example.com", first_name: "Ada", last_name: "Lovelace" } },
+  },
+}, async ({ ctx, actor, body }) => {
   const { contact, created } = await upsertContact(ctx, actor, {
     email: body.email,
     firstName: body.first_name,
@@ -39,3 +71,5 @@ export const POST = apiRoute({ key: "secret", bucket: "contacts.create", body: u
     body: { data: { id: contact.id, email: contact.email, status: contact.status, created_at: contact.createdAt.toISOString() } },
   };
 });
+
+export const { PUT, PATCH, DELETE } = methodsNotAllowed("GET", "POST");

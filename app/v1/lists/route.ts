@@ -1,6 +1,8 @@
 import { apiRoute } from "@/lib/api/api-route";
 import { toListBody } from "@/lib/api/pagination";
 import { listLists, type ListView } from "@/lib/lists/list-lists";
+import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
+import { list, listOf } from "@/lib/api/response-schemas";
 
 function serializeList(list: ListView) {
   return {
@@ -14,7 +16,18 @@ function serializeList(list: ListView) {
 }
 
 // GET /v1/lists
-export const GET = apiRoute({ key: "secret", bucket: "lists.list", paginated: true }, async ({ ctx, actor, page }) => {
+export const GET = apiRoute({
+  key: "secret",
+  bucket: "lists.list",
+  paginated: true,
+  doc: {
+    summary: "List lists",
+    description: "Lists are the sender's own groupings; membership never implies consent.",
+    responses: { 200: { description: "A page of lists.", schema: listOf(list) } },
+  },
+}, async ({ ctx, actor, page }) => {
   const rows = await listLists(ctx, actor, page);
   return { body: toListBody(rows, page, page.scope, serializeList) };
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed("GET");

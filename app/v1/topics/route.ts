@@ -1,6 +1,8 @@
 import { apiRoute } from "@/lib/api/api-route";
 import { toListBody } from "@/lib/api/pagination";
 import { listTopics, type TopicView } from "@/lib/topics/list-topics";
+import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
+import { listOf, topic } from "@/lib/api/response-schemas";
 
 function serializeTopic(topic: TopicView) {
   return {
@@ -15,7 +17,18 @@ function serializeTopic(topic: TopicView) {
 }
 
 // GET /v1/topics — topics are created in the dashboard, never through the API.
-export const GET = apiRoute({ key: "secret", bucket: "topics.list", paginated: true }, async ({ ctx, actor, page }) => {
+export const GET = apiRoute({
+  key: "secret",
+  bucket: "topics.list",
+  paginated: true,
+  doc: {
+    summary: "List topics",
+    description: "Topics are created in the dashboard, never through the API. Archived topics are absent.",
+    responses: { 200: { description: "A page of topics.", schema: listOf(topic) } },
+  },
+}, async ({ ctx, actor, page }) => {
   const rows = await listTopics(ctx, actor, page);
   return { body: toListBody(rows, page, page.scope, serializeTopic) };
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed("GET");

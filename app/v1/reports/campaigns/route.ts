@@ -7,6 +7,8 @@ import { campaignRates } from "@/lib/reports/campaign-rates";
 import { reportScope } from "@/lib/reports/report-scope";
 import { readReportVersions } from "@/lib/reports/report-versions";
 import { assertOrdered, parseInstant } from "@/lib/reports/report-window";
+import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
+import { campaignReport } from "@/lib/api/response-schemas";
 
 const query = z.strictObject({ from: z.string().optional(), to: z.string().optional() });
 
@@ -35,7 +37,20 @@ function serializeRow(row: CampaignReportRow) {
 }
 
 // GET /v1/reports/campaigns — one row per sent campaign, newest first; optional window on send time.
-export const GET = apiRoute({ key: "secret", bucket: "reports", query, paginated: true }, async ({ ctx, actor, query: q, page, ifNoneMatch }) => {
+export const GET = apiRoute({
+  key: "secret",
+  bucket: "reports",
+  query,
+  paginated: true,
+  doc: {
+    summary: "One row per sent campaign",
+    description: "Newest first; drafts are absent. `from` and `to` (exclusive) window the send time; a plain date reads as UTC.",
+    responses: { 200: { description: "A page of campaign rows.", schema: campaignReport } },
+    errors: [{ status: 400, code: "validation_failed", when: "`from` or `to` is not a date or timestamp, or `from` is not before `to`." }],
+    etag: true,
+    example: { query: { from: "2026-01-01" } },
+  },
+}, async ({ ctx, actor, query: q, page, ifNoneMatch }) => {
   const window = { from: parseInstant(q.from, "from"), to: parseInstant(q.to, "to") };
   assertOrdered(window.from, window.to);
   const asOf = ctx.clock.now().toISOString();
@@ -47,3 +62,5 @@ export const GET = apiRoute({ key: "secret", bucket: "reports", query, paginated
     return { ...toListBody(rows, page, page.scope, serializeRow), as_of: asOf, scope };
   });
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed("GET");
