@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
-import { KeyRound } from "lucide-react";
+import Link from "next/link";
+import { BookOpen, KeyRound } from "lucide-react";
 import { CreateKeyDialog } from "@/components/api-keys/create-key-dialog";
 import { RevokeKeyButton } from "@/components/api-keys/revoke-key-button";
 import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -23,13 +25,26 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ worksp
   const [keys, brands] = await Promise.all([listApiKeys(ctx, actor), listBrands(ctx, actor)]);
   const brandName = new Map(brands.map((brand) => [brand.id, brand.name]));
   const create = <CreateKeyDialog workspaceId={workspaceId} brands={brands} action={createApiKeyAction} />;
+  const reference = (
+    <Button asChild variant="outline">
+      <Link href="/docs/api" target="_blank">
+        <BookOpen />
+        API reference
+      </Link>
+    </Button>
+  );
   return (
     <>
       <PageHeader
         crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "API keys" }]}
         title="API keys"
         description="Every request to the API carries a key. Rotate by creating a new key, deploying it, then revoking the old one."
-        actions={create}
+        actions={
+          <>
+            {reference}
+            {create}
+          </>
+        }
       />
       {keys.length === 0 ? (
         <EmptyState icon={<KeyRound />} title="Create your first API key">
