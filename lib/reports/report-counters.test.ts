@@ -6,7 +6,7 @@ import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { unsubscribe } from "@/lib/consent/unsubscribe";
 import { recordProviderEvent } from "@/lib/deliverability/record-provider-event";
 import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
-import { CONTACT_STATUS_SQL } from "@/lib/contacts/contact-status";
+import { DERIVED_CONTACT_STATUS_SQL } from "@/lib/contacts/contact-status";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { addListMembers, removeListMembers } from "@/lib/lists/list-membership";
 import { createList } from "@/lib/lists/create-list";
@@ -17,6 +17,7 @@ import { testCtx } from "@/lib/testing/test-context";
 import { withTransaction } from "@/lib/context";
 import { campaignCounts } from "@/lib/campaigns/campaign-counts";
 import { foldEngagement } from "./fold-engagement";
+import { getSummary } from "./get-summary";
 
 const { ctx, clock } = testCtx();
 
@@ -67,7 +68,7 @@ describe("report counters maintained as changes happen", () => {
     expect(maintained.campaigns[0]).toMatchObject({ recipients: "4", accepted: "4", delivered: "1", bounced: "1", complained: "1", opened: "1", clicked: "1", unsubscribed: "1" });
   });
 
-  it("each contact's maintained status is the one CONTACT_STATUS_SQL derives", async () => {
+  it("each contact's maintained status is the one derived_contact_statuses derives", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     const actor = systemActor("test", workspaceId);
@@ -80,10 +81,49 @@ describe("report counters maintained as changes happen", () => {
     await createSuppression(ctx, actor, { email: "c@example.com" }, "complaint");
     await optOut(ctx, ids[4]!, topicId);
     const rows = await ctx.db.execute<{ derived: string; kept: string }>(
-      sql`select ${sql.raw(CONTACT_STATUS_SQL)} as derived, r.status as kept from contacts join report_contact_statuses r on r.contact_id = contacts.id where contacts.workspace_id = ${workspaceId}`,
+      sql`select ${sql.raw(DERIVED_CONTACT_STATUS_SQL)} as derived, r.status as kept from contacts join report_contact_statuses r on r.contact_id = contacts.id where contacts.workspace_id = ${workspaceId}`,
     );
     expect(rows.map((r) => r.kept).sort()).toEqual(["bounced", "complained", "subscribed", "unsubscribed", "unsubscribed"]);
     for (const row of rows) expect(row.kept).toBe(row.derived);
+  });
+
+  it("summary buckets: a manual or domain suppression counts the contact unsubscribed, a soft-bounce one bounced, so subscribed means currently emailable", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    const actor = systemActor("test", workspaceId);
+    const ids: Record<string, string> = {};
+    for (const email of ["plain@example.com", "manual@example.com", "someone@blocked.example", "soft@example.com"]) {
+      ids[email] = (await upsertContact(ctx, actor, { email, topicIds: [topicId] })).contact.id;
+    }
+    await createSuppression(ctx, actor, { email: "manual@example.com" });
+    const { suppression: domainBlock } = await createSuppression(ctx, actor, { domain: "blocked.example" });
+    await createSuppression(ctx, actor, { email: "soft@example.com" }, "soft_bounce");
+    // A contact added under an existing domain block starts unsubscribed.
+    ids["later@blocked.example"] = (await upsertContact(ctx, actor, { email: "later@blocked.example" })).contact.id;
+
+    const statuses = async () =>
+      Object.fromEntries(
+        (await ctx.db.execute<{ email: string; kept: string; derived: string }>(
+          sql`select contacts.email, r.status as kept, ${sql.raw(DERIVED_CONTACT_STATUS_SQL)} as derived from contacts join report_contact_statuses r on r.contact_id = contacts.id where contacts.workspace_id = ${workspaceId}`,
+        )).map((row) => [row.email, row.kept === row.derived ? row.kept : `${row.kept} but derived ${row.derived}`]),
+      );
+    expect(await statuses()).toEqual({
+      "plain@example.com": "subscribed",
+      "manual@example.com": "unsubscribed",
+      "someone@blocked.example": "unsubscribed",
+      "soft@example.com": "bounced",
+      "later@blocked.example": "unsubscribed",
+    });
+    const summary = await getSummary(ctx, actor);
+    expect(summary.contacts).toEqual({ total: 5, subscribed: 1, unsubscribed: 3, bounced: 1, complained: 0 });
+
+    // Lifting the domain block makes its contacts emailable again.
+    await deleteSuppression(ctx, actor, domainBlock.id);
+    expect(await statuses()).toMatchObject({ "someone@blocked.example": "subscribed", "later@blocked.example": "subscribed" });
+    const maintained = await snapshot(workspaceId);
+    await ctx.db.execute(sql`select report_rebuild(${workspaceId})`);
+    expect(maintained.workspace).toEqual((await snapshot(workspaceId)).workspace);
+    expect(maintained.workspace[0]).toMatchObject({ contacts_total: "5", contacts_unsubscribed: "1", contacts_bounced: "1" });
   });
 
   it("contacts created and subscribed in one transaction, as an import chunk writes them, keep the status and counters a rebuild derives", async () => {
@@ -106,7 +146,7 @@ describe("report counters maintained as changes happen", () => {
         select 'sub_bulk_' || c.id, ${workspaceId}, c.id, ${second}, 'subscribed' from contacts c where c.id like 'ct_bulk_%'`);
     });
     const rows = await ctx.db.execute<{ id: string; derived: string; kept: string }>(
-      sql`select contacts.id, ${sql.raw(CONTACT_STATUS_SQL)} as derived, r.status as kept from contacts join report_contact_statuses r on r.contact_id = contacts.id where contacts.workspace_id = ${workspaceId} order by contacts.id`,
+      sql`select contacts.id, ${sql.raw(DERIVED_CONTACT_STATUS_SQL)} as derived, r.status as kept from contacts join report_contact_statuses r on r.contact_id = contacts.id where contacts.workspace_id = ${workspaceId} order by contacts.id`,
     );
     expect(Object.fromEntries(rows.map((r) => [r.id, r.kept]))).toEqual({ ct_bulk_bounced: "bounced", ct_bulk_fresh: "subscribed", ct_bulk_left: "subscribed", ct_bulk_optout: "unsubscribed" });
     for (const row of rows) expect(row.kept).toBe(row.derived);
