@@ -1,7 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { campaigns, sends, workspaceBilling, type CampaignStatus } from "@/lib/db/schema";
+import { campaigns, sends, type CampaignStatus } from "@/lib/db/schema";
+import { refundSends } from "@/lib/billing/send-allowance";
 import { notFound } from "@/lib/errors";
 import { emitEvents } from "@/inngest/emit";
 import { campaignDispatchRequested } from "@/inngest/events";
@@ -74,12 +75,7 @@ export function cancelCampaign(ctx: Ctx, actor: Actor, campaignId: string) {
       .returning({ id: sends.id });
     // The allowance is reserved once the snapshot is complete: a cancel during the snapshot has nothing to refund.
     const refunded = before.recipientCount === null ? 0 : dropped.length;
-    if (refunded > 0) {
-      await tx.db
-        .update(workspaceBilling)
-        .set({ sendsUsed: sql`greatest(${workspaceBilling.sendsUsed} - ${refunded}, 0)` })
-        .where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
-    }
+    await refundSends(tx, campaign.workspaceId, refunded);
     if (before.status !== "scheduled") await recordCampaignEvent(tx, campaign, "campaign.cancelled");
     return { campaign, refunded };
   });

@@ -1,12 +1,14 @@
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { brands, campaigns, contacts, sends, suppressions, verifiedAddresses, workspaceBilling, workspaces } from "@/lib/db/schema";
+import { brands, campaigns, contacts, sends, verifiedAddresses, workspaces } from "@/lib/db/schema";
 import { listHeaders } from "@/lib/consent/list-headers";
 import { emailEventBase } from "@/lib/events/email-event-base";
 import { recordEvent } from "@/lib/events/record-event";
 import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+import { refundSends } from "@/lib/billing/send-allowance";
+import { suppressedAmong } from "@/lib/suppressions/suppressed";
 import { renderCampaignMail } from "./render-campaign-mail";
 import { sendsOfCampaign } from "./send-id-range";
 
@@ -81,10 +83,7 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
   const people = new Map(
     (await ctx.db.select().from(contacts).where(inArray(contacts.id, rows.map((r) => r.contact_id)))).map((c) => [c.id, c]),
   );
-  const blocked = await ctx.db
-    .select({ email: suppressions.email, domain: suppressions.domain })
-    .from(suppressions)
-    .where(and(eq(suppressions.workspaceId, campaign.workspaceId), or(inArray(suppressions.email, emails), inArray(suppressions.domain, emails.map((e) => e.split("@")[1]!)))));
+  const blocked = await suppressedAmong(ctx, campaign.workspaceId, emails);
   const verified = workspace!.approvedAt
     ? null
     : new Set((await ctx.db.select({ email: verifiedAddresses.email }).from(verifiedAddresses).where(and(eq(verifiedAddresses.workspaceId, campaign.workspaceId), inArray(verifiedAddresses.email, emails)))).map((v) => v.email));
@@ -94,7 +93,7 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
   for (const row of rows) {
     const contact = people.get(row.contact_id)!;
     const fail = (reason: string) => failures.push({ id: row.id, reason, contactId: row.contact_id, email: row.email });
-    if (blocked.some((b) => b.email === row.email || b.domain === row.email.split("@")[1])) {
+    if (blocked.has(row.email)) {
       fail("suppressed");
       continue;
     }
@@ -130,7 +129,7 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, campaign
         from json_to_recordset(${JSON.stringify(failures)}::json) as v(id text, reason text)
         where ${sends}.id = v.id`);
       // A send that never left the service is not counted against the plan.
-      await tx.db.update(workspaceBilling).set({ sendsUsed: sql`greatest(${workspaceBilling.sendsUsed} - ${failures.length}, 0)` }).where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
+      await refundSends(tx, campaign.workspaceId, failures.length);
       for (const failure of failures) {
         const send = { id: failure.id, campaignId: campaign.id, contactId: failure.contactId, email: failure.email };
         await recordEvent(tx, systemActor("workflow:dispatch-campaign", campaign.workspaceId), "email.failed", { ...emailEventBase(send, campaign.name, now), reason: failure.reason }, now);

@@ -1,7 +1,9 @@
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { audienceSnapshotParts, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
+import { audienceSnapshotParts, campaigns, sends } from "@/lib/db/schema";
 import { bulkIdPrefix } from "@/lib/ids";
+import { reserveSends } from "@/lib/billing/send-allowance";
+import { suppressedSql } from "@/lib/suppressions/suppressed";
 import { recordCampaignEvent } from "./campaign-events";
 
 /**
@@ -107,9 +109,7 @@ export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part)
           -- and each part would otherwise read the whole topic and list (measured: 1.6 s instead of 0.7 s for half a million).
           ${inPart(sql`s.contact_id`, part)} ${inPart(sql`c.id`, part)}
           ${campaign.listId ? sql`and exists (select 1 from list_members m where m.list_id = ${campaign.listId} and m.contact_id = c.id ${inPart(sql`m.contact_id`, part)})` : sql``}
-          -- Two probes, each on its own unique index; one OR-ed probe would use neither.
-          and not exists (select 1 from suppressions x where x.workspace_id = c.workspace_id and x.email = c.email)
-          and not exists (select 1 from suppressions x where x.workspace_id = c.workspace_id and x.domain = split_part(c.email, '@', 2))`);
+          and not ${suppressedSql(sql`c.workspace_id`, sql`c.email`)}`);
     await tx.db
       .update(audienceSnapshotParts)
       .set({ recipients: inserted.count })
@@ -133,10 +133,7 @@ export async function finishSnapshot(ctx: Ctx, campaignId: string): Promise<{ st
     const recipients = parts.reduce((sum, part) => sum + part.recipients!, 0);
     const now = tx.clock.now();
     await tx.db.update(campaigns).set({ recipientCount: recipients, sentAt: now, updatedAt: now }).where(eq(campaigns.id, campaign.id));
-    await tx.db
-      .update(workspaceBilling)
-      .set({ sendsUsed: sql`${workspaceBilling.sendsUsed} + ${recipients}` })
-      .where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
+    await reserveSends(tx, campaign.workspaceId, recipients);
     await recordCampaignEvent(tx, { ...campaign, recipientCount: recipients }, "campaign.sending");
     return { status: campaign.status, recipients };
   });

@@ -1,6 +1,7 @@
-import { and, count, eq, gt, isNotNull, ne, or, sql } from "drizzle-orm";
+import { and, count, eq, gt, isNotNull, ne, sql } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { confirmationRequests, subscriptions, suppressions } from "@/lib/db/schema";
+import { confirmationRequests, subscriptions } from "@/lib/db/schema";
+import { suppressedAmong } from "@/lib/suppressions/suppressed";
 import { ADDRESS_DAILY_LIMIT, DAILY_LIMIT, DAILY_WINDOW_MS, SAME_TOPIC_WINDOW_MS } from "./confirmation-windows";
 
 export type ConfirmationDecision = { send: true } | { send: false; reason: string };
@@ -31,12 +32,7 @@ export async function decideConfirmation(ctx: Ctx, requestId: string): Promise<C
       return { send: false, reason };
     };
     if (request.state !== "pending") return skip("not_pending");
-    const domain = email.slice(email.lastIndexOf("@") + 1);
-    const [blocked] = await tx.db
-      .select({ id: suppressions.id })
-      .from(suppressions)
-      .where(and(eq(suppressions.workspaceId, workspaceId), or(eq(suppressions.email, email), eq(suppressions.domain, domain))));
-    if (blocked) return skip("suppressed");
+    if ((await suppressedAmong(tx, workspaceId, [email])).size > 0) return skip("suppressed");
 
     const now = ctx.clock.now().getTime();
     const mailedAnywhere = and(eq(confirmationRequests.email, email), isNotNull(confirmationRequests.mailedAt), ne(confirmationRequests.id, requestId));

@@ -4,6 +4,7 @@ import { CONTACT_OPTED_OUT_SQL } from "@/lib/contacts/contact-status";
 import { mergeContactFields, type ContactFields } from "@/lib/contacts/merge-contact-fields";
 import type { AttributeValue, ImportCounts, ImportOptions, ImportRefusal } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+import { suppressedSql } from "@/lib/suppressions/suppressed";
 
 export interface ImportScope {
   id: string;
@@ -68,8 +69,7 @@ export async function planImportChunk(ctx: Ctx, scope: ImportScope, from: number
   const rows = (await ctx.db.execute(sql`
     select r.row_number, r.email, r.first_name, r.last_name, r.attributes,
            contacts.id as contact_id, contacts.first_name as stored_first_name, contacts.last_name as stored_last_name, contacts.attributes as stored_attributes,
-           exists (select 1 from suppressions s
-                   where s.workspace_id = ${scope.workspaceId} and (s.email = r.email or s.domain = split_part(r.email, '@', 2))) as suppressed,
+           ${suppressedSql(sql`${scope.workspaceId}`, sql`r.email`)} as suppressed,
            (contacts.id is not null and (${sql.raw(CONTACT_OPTED_OUT_SQL)}
              or exists (select 1 from subscriptions u where u.contact_id = contacts.id and u.topic_id = any(${topics}) and u.state = 'unsubscribed'))) as unsubscribed
     from import_rows r

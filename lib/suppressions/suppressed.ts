@@ -1,0 +1,32 @@
+import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import type { Ctx } from "@/lib/context";
+import { suppressions } from "@/lib/db/schema";
+
+// What a suppression blocks, in one place: its address, or every address at its domain, now and
+// later. Sending (batch by batch), confirmation mail, the audience snapshot and imports all ask here.
+
+/** The part of an address after its last `@`, as domain suppressions name it (SQL: split_part(email, '@', 2)). */
+export function emailDomain(email: string): string {
+  return email.slice(email.lastIndexOf("@") + 1);
+}
+
+/** Which of these addresses a suppression of the workspace blocks, by address or by domain. */
+export async function suppressedAmong(ctx: Ctx, workspaceId: string, emails: string[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await ctx.db
+    .select({ email: suppressions.email, domain: suppressions.domain })
+    .from(suppressions)
+    .where(and(eq(suppressions.workspaceId, workspaceId), or(inArray(suppressions.email, emails), inArray(suppressions.domain, [...new Set(emails.map(emailDomain))]))));
+  const addresses = new Set(rows.map((row) => row.email));
+  const domains = new Set(rows.map((row) => row.domain));
+  return new Set(emails.filter((email) => addresses.has(email) || domains.has(emailDomain(email))));
+}
+
+/**
+ * The same rule inside a query, for a workspace and an address column: two
+ * probes, each on its own unique index (one OR-ed probe would use neither).
+ */
+export function suppressedSql(workspaceId: SQL, email: SQL): SQL {
+  return sql`(exists (select 1 from suppressions x where x.workspace_id = ${workspaceId} and x.email = ${email})
+    or exists (select 1 from suppressions x where x.workspace_id = ${workspaceId} and x.domain = split_part(${email}, '@', 2)))`;
+}
