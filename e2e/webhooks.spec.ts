@@ -1,4 +1,4 @@
-import { readmeVerifyWebhook, startWebhookReceiver } from "../lib/testing/webhook-receiver";
+import { documentedVerifyWebhook, startWebhookReceiver } from "../lib/testing/webhook-receiver";
 import { expect, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
 
@@ -11,7 +11,7 @@ let workspace: string;
 let topic: string;
 let secretKey: string;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-const verify = readmeVerifyWebhook();
+const verify = documentedVerifyWebhook();
 
 test.beforeAll(async ({ seed }) => {
   receiver = await startWebhookReceiver();

@@ -12,7 +12,7 @@ import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
-import { readmeVerifyWebhook, startWebhookReceiver } from "@/lib/testing/webhook-receiver";
+import { documentedVerifyWebhook, startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { createEndpoint, enableEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
 import { RETRY_DELAYS_MS } from "@/lib/webhooks/retry-schedule";
 
@@ -44,7 +44,7 @@ async function setup(eventTypes: string[] = []) {
   return { workspaceId, brandId, topicId, endpointId, secret, subscribe };
 }
 
-const verify = readmeVerifyWebhook();
+const verify = documentedVerifyWebhook();
 
 describe("webhook delivery", () => {
   it("delivers the envelope {id, type, created_at, data} with X-Service-Signature, X-Service-Event-Id and X-Service-Event-Type", async () => {
@@ -75,9 +75,9 @@ describe("webhook delivery", () => {
     expect(deliveries.map((d) => d.eventType)).toEqual(["contact.subscribed", "contact.unsubscribed"]);
   });
 
-  it("the receiver recipe of the README accepts genuine deliveries and rejects a tampered body, a wrong secret, a missing t or v1, and a timestamp older than 5 minutes", async () => {
+  it("the documented receiver recipe (docs/examples/webhook-receiver.mjs) accepts genuine deliveries and rejects a tampered body, a wrong secret, a missing t or v1, and a timestamp older than 5 minutes", async () => {
     const { secret, subscribe } = await setup();
-    // The receiver implements the recipe and answers 401 when it fails, as the README says.
+    // The receiver implements the recipe and answers 401 when it fails, as the guides say.
     receiver.respondWith((webhook, response) => {
       const ok = verify(secret, webhook.headers["x-service-signature"] as string, webhook.rawBody, clock.now().getTime());
       response.writeHead(ok ? 200 : 401).end(ok ? "ok" : "bad signature");

@@ -50,16 +50,16 @@ export async function startWebhookReceiver(responder: Responder = (_, response) 
 export type VerifyWebhook = (secret: string, header: string | undefined, rawBody: Buffer | string, now?: number) => boolean;
 
 /**
- * The verification recipe exactly as the README prints it, so the test that
- * uses it fails when the documented code stops working.
+ * The verification code exactly as docs/examples/webhook-receiver.mjs writes
+ * it (the recipe the README and the guides point to), so the tests that use
+ * it fail when the documented code stops working. Read as text and evaluated
+ * with node:crypto, because Node 20 cannot load an ES module synchronously.
  */
-export function readmeVerifyWebhook(): VerifyWebhook {
-  const readme = readFileSync(path.join(process.cwd(), "README.md"), "utf8");
-  const block = /```js\n([\s\S]*?function verifyWebhook[\s\S]*?)```/.exec(readme)?.[1];
-  if (!block) throw new Error("README.md has no verifyWebhook recipe");
-  const load = new Function("require", `${block}\nreturn verifyWebhook;`) as (require: (name: string) => unknown) => VerifyWebhook;
-  return load((name) => {
-    if (name !== "node:crypto") throw new Error(`the recipe may only need node:crypto, not ${name}`);
-    return crypto;
-  });
+export function documentedVerifyWebhook(): VerifyWebhook {
+  const source = readFileSync(path.join(process.cwd(), "docs/examples/webhook-receiver.mjs"), "utf8");
+  const tolerance = /^const TOLERANCE_MS = .*;$/m.exec(source)?.[0];
+  const recipe = /^export (function verifyWebhook[\s\S]*?^})$/m.exec(source)?.[1];
+  if (!tolerance || !recipe) throw new Error("docs/examples/webhook-receiver.mjs has no verifyWebhook");
+  const load = new Function("createHmac", "timingSafeEqual", `${tolerance}\n${recipe}\nreturn verifyWebhook;`) as (...imports: unknown[]) => VerifyWebhook;
+  return load(crypto.createHmac, crypto.timingSafeEqual);
 }
