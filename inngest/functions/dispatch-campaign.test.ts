@@ -8,7 +8,7 @@ import { functions } from "@/inngest";
 import { POST as oneClickPost } from "@/app/(public)/u/[token]/route";
 import { oneClickUnsubscribeUrl } from "@/lib/consent/links";
 import { setWorkflowCtx } from "@/inngest/workflow-ctx";
-import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
+import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, startScheduledCampaign, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
@@ -260,6 +260,24 @@ describe("campaign dispatch", () => {
     await drain(2);
     expect(await mailOf(workspaceId)).toHaveLength(1);
     expect((await showCampaign(ctx, actor, second.campaignId)).campaign.status).toBe("draft");
+  });
+
+  it("a campaign moved to a later time starts at the later time only; the run for the earlier time stops", async () => {
+    const { actor, workspaceId, base } = await audience({ people: 1 });
+    const { campaignId } = await createCampaign(ctx, actor, base);
+    const first = new Date(clock.now().getTime() + 60 * 60_000);
+    const moved = new Date(clock.now().getTime() + 3 * 60 * 60_000);
+    await scheduleCampaign(ctx, actor, campaignId, first);
+    await unscheduleCampaign(ctx, actor, campaignId);
+    await scheduleCampaign(ctx, actor, campaignId, moved);
+    clock.set(first);
+    await drain(2);
+    expect(await mailOf(workspaceId)).toHaveLength(0);
+    expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("scheduled");
+    clock.set(moved);
+    await drain(2);
+    expect(await mailOf(workspaceId)).toHaveLength(1);
+    expect(await startScheduledCampaign(ctx, campaignId, moved)).toBe(false); // already sending: a repeated start changes nothing
   });
 
   it("two dispatch runs racing on one campaign send every recipient exactly once", async () => {

@@ -1,11 +1,10 @@
-import { eq } from "drizzle-orm";
 import { inngest } from "@/inngest/client";
 import { campaignDispatchRequested } from "@/inngest/events";
 import { workflowCtx } from "@/inngest/workflow-ctx";
+import { startScheduledCampaign } from "@/lib/campaigns/campaign-actions";
 import { completeCampaign } from "@/lib/campaigns/complete-campaign";
 import { sendNextBatch, type BatchResult } from "@/lib/campaigns/send-batch";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
-import { campaigns } from "@/lib/db/schema";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 
 /** Recipients per batch and the pause between batches: the provider's throttle (configuration). */
@@ -23,7 +22,7 @@ export const dispatchCampaign = inngest.createFunction(
     const { campaignId, at } = event.data;
     if (at) {
       await step.sleepUntil("wait-for-schedule", at);
-      const due = await step.run("start-if-still-scheduled", () => startScheduled(campaignId, at));
+      const due = await step.run("start-if-still-scheduled", () => startScheduledCampaign(workflowCtx(), campaignId, new Date(at)));
       if (!due) return { stopped: "unscheduled" };
     }
     const snapshot = await step.run("snapshot-audience", () => snapshotAudience(workflowCtx(), campaignId));
@@ -46,12 +45,3 @@ export const dispatchCampaign = inngest.createFunction(
     return step.run("complete", () => completeCampaign(workflowCtx(), campaignId));
   },
 );
-
-/** A scheduled campaign starts only if it is still scheduled for this time (it may have been unscheduled or moved). */
-async function startScheduled(campaignId: string, at: string): Promise<boolean> {
-  const ctx = workflowCtx();
-  const [campaign] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
-  if (!campaign || campaign.status !== "scheduled" || campaign.scheduledAt?.toISOString() !== at) return false;
-  await ctx.db.update(campaigns).set({ status: "sending", updatedAt: ctx.clock.now() }).where(eq(campaigns.id, campaignId));
-  return true;
-}

@@ -21,6 +21,21 @@ async function move(ctx: Ctx, actor: Actor, campaignId: string, to: CampaignStat
   return { before: campaign, campaign: moved! };
 }
 
+/**
+ * A schedule came due: the campaign starts sending only if it is still
+ * scheduled for that time (it may have been unscheduled, moved or cancelled
+ * meanwhile). One guarded statement, the scheduled → sending transition and
+ * nothing else, so a concurrent change either lands first or finds it sending.
+ */
+export async function startScheduledCampaign(ctx: Ctx, campaignId: string, at: Date): Promise<boolean> {
+  const started = await ctx.db
+    .update(campaigns)
+    .set({ status: "sending", updatedAt: ctx.clock.now() })
+    .where(and(eq(campaigns.id, campaignId), eq(campaigns.status, "scheduled"), eq(campaigns.scheduledAt, at)))
+    .returning({ id: campaigns.id });
+  return started.length > 0;
+}
+
 /** A dispatch run per request; the event id makes a repeated request start nothing new. */
 function requestDispatch(ctx: Ctx, campaign: CampaignRow, at: Date | null, attempt: string) {
   return emitEvents(ctx, [{ name: campaignDispatchRequested.name, id: `dispatch-${campaign.id}-${attempt}`, data: { campaignId: campaign.id, at: at?.toISOString() ?? null } }]);
