@@ -31,7 +31,7 @@ export const dispatchCampaign = inngest.createFunction(
     let after: string | null = null;
     for (let batch = 0; ; batch++) {
       const from = after;
-      const result: BatchResult = await step.run(`batch-${batch}`, () => sendNextBatch(workflowCtx(), getMailTransport(), campaignId, batchSize(), runId, from));
+      const result: BatchResult = await step.run(`batch-${batch}`, () => sendNextBatch(workflowCtx(), getMailTransport(), { campaignId, size: batchSize(), claimant: runId, after: from }));
       if (result.stopped) return { stopped: result.stopped };
       if (result.next === null) {
         if (!result.heldElsewhere) break;

@@ -80,7 +80,7 @@ describe("the exclusion preview", () => {
     await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
     const snapshot = await snapshotAudience(ctx, campaignId);
     let after: string | null = null;
-    do after = (await sendNextBatch(ctx, getMailTransport(), campaignId, 3, "preview-test", after)).next;
+    do after = (await sendNextBatch(ctx, getMailTransport(), { campaignId, size: 3, claimant: "preview-test", after })).next;
     while (after);
     const sent = await ctx.db.select({ email: sends.email, state: sends.state, reason: sends.failureReason }).from(sends).where(eq(sends.campaignId, campaignId));
     const count = (reason: string) => preview.exclusions.find((exclusion) => exclusion.reason === reason)?.count ?? 0;

@@ -29,7 +29,7 @@ describe("sending batches", () => {
     await ctx.db.update(sends).set({ state: "sending", claimedBy: "dead-run", updatedAt: clock.now() }).where(inArray(sends.id, first.map((s) => s.id)));
 
     const transport = getMailTransport();
-    const walk = async (after: string | null) => sendNextBatch(ctx, transport, campaignId, 2, "live-run", after);
+    const walk = async (after: string | null) => sendNextBatch(ctx, transport, { campaignId, size: 2, claimant: "live-run", after });
     const a = await walk(null);
     const b = await walk(a.next);
     expect([a.sent, b.sent]).toEqual([2, 2]);
@@ -56,7 +56,7 @@ describe("sending batches of a campaign snapshotted before send id prefixes", ()
     await ctx.db.update(campaigns).set({ status: "sending", recipientCount: 4, sentAt: clock.now() }).where(eq(campaigns.id, campaignId));
     await ctx.db.insert(sends).values(people.map((p, i) => ({ id: `snd_old${i}${p.id.slice(-20)}`, workspaceId, campaignId, contactId: p.id, email: p.email })));
 
-    const first = await sendNextBatch(ctx, getMailTransport(), campaignId, 2, "old-run", null);
+    const first = await sendNextBatch(ctx, getMailTransport(), { campaignId, size: 2, claimant: "old-run", after: null });
     expect(first.sent).toBe(2);
     expect((await cancelCampaign(ctx, systemActor("test", workspaceId), campaignId)).refunded).toBe(2);
     const states = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId))).map((s) => s.state).sort();

@@ -1,0 +1,65 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Ctx } from "@/lib/context";
+import { brands, contacts, verifiedAddresses, workspaces } from "@/lib/db/schema";
+import { listHeaders } from "@/lib/consent/list-headers";
+import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
+import { suppressedAmong } from "@/lib/suppressions/suppressed";
+import type { Campaign, ClaimedSend } from "./claim-batch";
+import { renderCampaignMail } from "./render-campaign-mail";
+
+export interface BatchFailure {
+  id: string;
+  reason: string;
+  contactId: string;
+  email: string;
+}
+
+/**
+ * Step two: the message of each claimed send, rendered for its recipient,
+ * or why it cannot be sent. Suppressed since the snapshot, not verified
+ * while the workspace is in review, or missing a used merge tag: a failure
+ * with its reason. Every message carries the one-click unsubscribe headers.
+ */
+export async function buildBatch(ctx: Ctx, campaign: Campaign, rows: ClaimedSend[]): Promise<{ messages: OutgoingMessage[]; failures: BatchFailure[] }> {
+  const [brand] = await ctx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
+  const [workspace] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, campaign.workspaceId));
+  const emails = rows.map((r) => r.email);
+  const people = new Map((await ctx.db.select().from(contacts).where(inArray(contacts.id, rows.map((r) => r.contact_id)))).map((c) => [c.id, c]));
+  const blocked = await suppressedAmong(ctx, campaign.workspaceId, emails);
+  const verified = workspace!.approvedAt
+    ? null
+    : new Set((await ctx.db.select({ email: verifiedAddresses.email }).from(verifiedAddresses).where(and(eq(verifiedAddresses.workspaceId, campaign.workspaceId), inArray(verifiedAddresses.email, emails)))).map((v) => v.email));
+
+  const failures: BatchFailure[] = [];
+  const messages: OutgoingMessage[] = [];
+  for (const row of rows) {
+    const contact = people.get(row.contact_id)!;
+    const fail = (reason: string) => failures.push({ id: row.id, reason, contactId: row.contact_id, email: row.email });
+    if (blocked.has(row.email)) {
+      fail("suppressed");
+      continue;
+    }
+    if (verified && !verified.has(row.email)) {
+      fail("recipient_not_verified");
+      continue;
+    }
+    const mail = renderCampaignMail(campaign, brand!, contact, row.id, { tracked: true });
+    if ("missing" in mail) {
+      fail(`missing_merge_tag:${mail.missing}`);
+      continue;
+    }
+    const target = { contactId: contact.id, topicId: campaign.topicId, campaignId: campaign.id, sendId: row.id };
+    messages.push({
+      workspaceId: campaign.workspaceId,
+      idempotencyKey: row.id,
+      from: { name: brand!.name, address: brand!.senderEmail },
+      replyTo: brand!.replyTo ?? undefined,
+      to: row.email,
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+      headers: listHeaders(target, brand!),
+    });
+  }
+  return { messages, failures };
+}

@@ -1,0 +1,60 @@
+import { eq, sql } from "drizzle-orm";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { brands, campaigns, sends } from "@/lib/db/schema";
+import { sendsOfCampaign } from "./send-id-range";
+
+export type ClaimedSend = { id: string; contact_id: string; email: string };
+export type Campaign = typeof campaigns.$inferSelect;
+
+/** Which sends a batch takes: up to `size` after `after` in the campaign's key range, for the run `claimant`. */
+export interface BatchRequest {
+  campaignId: string;
+  size: number;
+  claimant: string;
+  after: string | null;
+}
+
+export type BatchClaim =
+  | { stopped: string }
+  | { campaign: Campaign; rows: ClaimedSend[]; heldElsewhere: boolean };
+
+/** Rows left in `sending` by a run that died for good are taken over after this long. */
+const ABANDONED_AFTER_MS = 10 * 60_000;
+
+/**
+ * Step one of a batch: moves its sends queued → sending, marked with the
+ * claiming run, in one transaction. The run takes its own `sending` rows
+ * first when it resumes after a crash (it starts from the same `after`);
+ * another run racing on the campaign never takes them, only rows abandoned
+ * for 10 minutes. Stops (nothing claimed) when the campaign is no longer
+ * sending or its brand is held for review.
+ */
+export async function claimBatch(ctx: Ctx, request: BatchRequest): Promise<BatchClaim> {
+  return withTransaction(ctx, async (tx) => {
+    const [campaign] = await tx.db.select().from(campaigns).where(eq(campaigns.id, request.campaignId));
+    if (!campaign || campaign.status !== "sending") return { stopped: campaign?.status ?? "missing" };
+    // An identity edit holds the brand's sending until its review ends; approval starts dispatch again.
+    const [held] = await tx.db.select({ at: brands.sendingHeldAt }).from(brands).where(eq(brands.id, campaign.brandId));
+    if (held?.at) return { stopped: "brand_in_review" };
+    const now = tx.clock.now();
+    const claimFrom = (from: string | null) =>
+      tx.db.execute<ClaimedSend>(sql`
+        update ${sends} set state = 'sending', claimed_by = ${request.claimant}, updated_at = ${now.toISOString()}
+        where id in (
+          select id from ${sends}
+          where ${sendsOfCampaign(campaign)} ${from ? sql`and ${sends.id} > ${from}` : sql``}
+            and (state = 'queued'
+                 or (state = 'sending' and (claimed_by = ${request.claimant} or updated_at < ${new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString()})))
+          order by id
+          limit ${request.size}
+          for update skip locked)
+        returning id, contact_id, email`);
+    let rows = [...(await claimFrom(request.after))];
+    // Past the end: anything taken back since (a run abandoned its batch) lies before the cursor.
+    if (rows.length === 0 && request.after !== null) rows = [...(await claimFrom(null))];
+    if (rows.length > 0) return { campaign, rows, heldElsewhere: false };
+    const [out] = await tx.db.execute<{ held: boolean }>(sql`
+      select exists (select 1 from ${sends} where ${sendsOfCampaign(campaign)} and state in ('queued', 'sending')) as held`);
+    return { campaign, rows, heldElsewhere: Boolean(out!.held) };
+  });
+}

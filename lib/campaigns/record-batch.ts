@@ -1,0 +1,45 @@
+import { sql } from "drizzle-orm";
+import { systemActor } from "@/lib/actor";
+import { refundSends } from "@/lib/billing/send-allowance";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { sends } from "@/lib/db/schema";
+import { emailEventBase } from "@/lib/events/email-event-base";
+import { recordEvent } from "@/lib/events/record-event";
+import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
+import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+import type { BatchFailure } from "./build-batch";
+import type { Campaign } from "./claim-batch";
+
+/** Step three, for sends that cannot leave: failed with the reason, refunded, and announced by email.failed. */
+export async function recordFailures(ctx: Ctx, campaign: Campaign, failures: BatchFailure[]): Promise<void> {
+  if (failures.length === 0) return;
+  const now = ctx.clock.now();
+  await withTransaction(ctx, async (tx) => {
+    await tx.db.execute(sql`
+      update ${sends} set state = 'failed', failure_reason = v.reason, updated_at = ${now.toISOString()}
+      from json_to_recordset(${JSON.stringify(failures)}::json) as v(id text, reason text)
+      where ${sends}.id = v.id`);
+    // A send that never left the service is not counted against the plan.
+    await refundSends(tx, campaign.workspaceId, failures.length);
+    for (const failure of failures) {
+      const send = { id: failure.id, campaignId: campaign.id, contactId: failure.contactId, email: failure.email };
+      await recordEvent(tx, systemActor("workflow:dispatch-campaign", campaign.workspaceId), "email.failed", { ...emailEventBase(send, campaign.name, now), reason: failure.reason }, now);
+    }
+  });
+}
+
+/**
+ * Step three, for the messages: handed to the transport with each send id as
+ * idempotency key (local and Resend drop a repeat; SMTP has no such key, so
+ * at most one batch can repeat there), then the sends are accepted.
+ */
+export async function sendAndRecord(ctx: Ctx, transport: MailTransport, messages: OutgoingMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  const now = ctx.clock.now();
+  const sent = await transport.sendBatch(ctx, messages);
+  const accepted = messages.map((message, i) => ({ id: message.idempotencyKey, pid: sent[i]!.providerMessageId }));
+  await ctx.db.execute(sql`
+    update ${sends} set state = 'accepted', provider_message_id = v.pid, accepted_at = ${now.toISOString()}, updated_at = ${now.toISOString()}
+    from json_to_recordset(${JSON.stringify(accepted)}::json) as v(id text, pid text)
+    where ${sends}.id = v.id and ${sends}.state = 'sending'`);
+}
