@@ -1,7 +1,8 @@
 import { systemActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { CAMPAIGN_STATUSES, type campaigns } from "@/lib/db/schema";
-import { recordEvent, type EventType } from "@/lib/events/record-event";
+import type { EventType } from "@/lib/events/event-types";
+import { recordEvent } from "@/lib/events/record-event";
 
 type CampaignRow = typeof campaigns.$inferSelect;
 

@@ -3,13 +3,7 @@ import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { newId } from "@/lib/ids";
 import { queueDeliveries } from "@/lib/webhooks/queue-deliveries";
-
-export const EVENT_TYPES = [
-  "contact.subscribed", "contact.unsubscribed",
-  "email.delivered", "email.bounced", "email.complained", "email.failed", "email.opened", "email.clicked",
-  "campaign.sending", "campaign.sent", "campaign.paused", "campaign.cancelled",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import type { EventType } from "./event-types";
 
 /**
  * Writes an event to the outbox with a delivery for each endpoint that wants

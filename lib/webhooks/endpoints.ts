@@ -3,7 +3,7 @@ import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor
 import { withTransaction, type Ctx } from "@/lib/context";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints, workspaces } from "@/lib/db/schema";
 import { ApiError, notFound, validationFailed } from "@/lib/errors";
-import { EVENT_TYPES, type EventType } from "@/lib/events/record-event";
+import { EVENT_TYPES, type EventType } from "@/lib/events/event-types";
 import { newId, randomBase62 } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
 import { requestDeliveryRuns } from "./queue-deliveries";

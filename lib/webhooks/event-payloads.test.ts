@@ -12,7 +12,7 @@ import { unsubscribe } from "@/lib/consent/unsubscribe";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { campaigns, events, sends } from "@/lib/db/schema";
 import { recordProviderEvent } from "@/lib/deliverability/record-provider-event";
-import { EVENT_TYPES } from "@/lib/events/record-event";
+import { EVENT_TYPES } from "@/lib/events/event-types";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { startWebhookReceiver, type ReceivedWebhook } from "@/lib/testing/webhook-receiver";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { EventType } from "@/lib/events/record-event";
+import type { EventType } from "@/lib/events/event-types";
 import { timestampField } from "@/lib/validation/api-fields";
 
 // What each webhook carries, as zod schemas: the OpenAPI document's `webhooks` are generated from

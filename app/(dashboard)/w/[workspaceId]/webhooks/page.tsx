@@ -9,7 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { When } from "@/components/ui/when";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
-import { EVENT_TYPES } from "@/lib/events/record-event";
+import { EVENT_TYPES } from "@/lib/events/event-types";
 import { deliveriesOf, listEndpoints } from "@/lib/webhooks/endpoints";
 import { createEndpointAction, enableEndpointAction, rotateSecretAction } from "./actions";
 
