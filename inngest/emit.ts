@@ -2,7 +2,6 @@ import type { Ctx } from "@/lib/context";
 import { inngest } from "./client";
 import { enqueueEvents, type OutgoingEvent } from "./embedded/enqueue";
 import { registerFunctions } from "./embedded/registry";
-import { functions } from "./index";
 import { workflowsAreEmbedded } from "./mode";
 
 let registry: ReturnType<typeof registerFunctions> | undefined;
@@ -18,6 +17,8 @@ export async function emitEvents(ctx: Ctx, events: OutgoingEvent[]): Promise<voi
     await inngest.send(events.map((event) => ({ name: event.name, data: (event.data ?? {}) as Record<string, unknown>, id: event.id })));
     return;
   }
-  registry ??= registerFunctions(inngest, functions);
+  // The functions are loaded on the first emit rather than imported: they import the domain code that
+  // emits events, and a static import would make every emitter depend on every function (a cycle).
+  registry ??= registerFunctions(inngest, (await import("./index")).functions);
   await enqueueEvents(ctx, registry, events);
 }
