@@ -59,7 +59,10 @@ test("one-click unsubscribe: a cookieless POST to the List-Unsubscribe URI", asy
   await signInAs(page, owner);
   const mail = await openMail(page, /You're subscribed to Weekly Digest/);
   await mail.getByText("Headers").click();
-  const header = await mail.locator("dt", { hasText: /^List-Unsubscribe$/ }).locator("xpath=following-sibling::dd").textContent();
+  const header = await mail
+    .locator("dt", { hasText: /^List-Unsubscribe$/ })
+    .locator("xpath=following-sibling::dd")
+    .textContent();
   const oneClick = header!.replace(/^<|>$/g, "");
   const cookieless = await playwright.request.newContext();
   const response = await cookieless.post(oneClick, { form: { "List-Unsubscribe": "One-Click" } });

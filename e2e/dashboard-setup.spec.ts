@@ -139,9 +139,15 @@ test("the confirmation mail of the dashboard-made topic reaches the test mailbox
 });
 
 test("contacts: the confirmed signup shows its consent evidence; an opted-out address cannot be added back", async () => {
-  const confirmation = page.getByTestId("mailbox-message").filter({ hasText: "reader@shop.example" }).filter({ has: page.getByRole("heading", { name: /Confirm/ }) });
+  const confirmation = page
+    .getByTestId("mailbox-message")
+    .filter({ hasText: "reader@shop.example" })
+    .filter({ has: page.getByRole("heading", { name: /Confirm/ }) });
   await page.goto(`/w/${workspaceId}/mailbox`);
-  await confirmation.first().getByRole("link", { name: /\/confirm\// }).click();
+  await confirmation
+    .first()
+    .getByRole("link", { name: /\/confirm\// })
+    .click();
   await expect(page.getByRole("heading", { name: "You are subscribed" })).toBeVisible();
 
   await page.goto(`/w/${workspaceId}/contacts?q=reader`);
@@ -156,12 +162,18 @@ test("contacts: the confirmed signup shows its consent evidence; an opted-out ad
   await screenshot(page, "contact");
 
   // The person opts out of everything from the preference centre of their welcome mail.
-  const welcome = page.getByTestId("mailbox-message").filter({ hasText: "reader@shop.example" }).filter({ has: page.getByRole("heading", { name: /subscribed to Weekly Digest/ }) });
+  const welcome = page
+    .getByTestId("mailbox-message")
+    .filter({ hasText: "reader@shop.example" })
+    .filter({ has: page.getByRole("heading", { name: /subscribed to Weekly Digest/ }) });
   await expect(async () => {
     await page.goto(`/w/${workspaceId}/mailbox`);
     await expect(welcome.first()).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
-  await welcome.first().getByRole("link", { name: /\/unsubscribe\// }).click();
+  await welcome
+    .first()
+    .getByRole("link", { name: /\/unsubscribe\// })
+    .click();
   await page.getByRole("link", { name: /Choose which emails you get/ }).click();
   await page.getByRole("button", { name: "Unsubscribe from everything" }).click();
   await expect(page.getByText("You have unsubscribed from everything")).toBeVisible();
@@ -262,7 +274,10 @@ test("suppressions: add an address and a domain, remove the address", async () =
   await dialog.getByRole("button", { name: "Suppress" }).click();
   await expect(page.getByRole("row")).toHaveCount(3);
   await screenshot(page, "suppressions");
-  await page.getByRole("row", { name: /blocked@example.net/ }).getByRole("button", { name: "Remove" }).click();
+  await page
+    .getByRole("row", { name: /blocked@example.net/ })
+    .getByRole("button", { name: "Remove" })
+    .click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Remove suppression" }).click();
   await expect(page.getByRole("row")).toHaveCount(2);
 });

@@ -38,5 +38,8 @@ async function withoutStackTraces(response: Response): Promise<Response> {
   }
   const headers = new Headers(response.headers);
   headers.delete("content-length");
-  return new Response(JSON.stringify(body, (key, value: unknown) => (key === "stack" ? undefined : value)), { status: response.status, statusText: response.statusText, headers });
+  return new Response(
+    JSON.stringify(body, (key, value: unknown) => (key === "stack" ? undefined : value)),
+    { status: response.status, statusText: response.statusText, headers },
+  );
 }

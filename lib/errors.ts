@@ -1,10 +1,4 @@
-export type ErrorType =
-  | "authentication_error"
-  | "permission_error"
-  | "invalid_request_error"
-  | "not_found_error"
-  | "rate_limit_error"
-  | "api_error";
+export type ErrorType = "authentication_error" | "permission_error" | "invalid_request_error" | "not_found_error" | "rate_limit_error" | "api_error";
 
 const STATUS_BY_TYPE: Record<ErrorType, number> = {
   authentication_error: 401,

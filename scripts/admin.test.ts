@@ -67,8 +67,19 @@ describe("admin CLI", () => {
     expect((await db.select().from(workspaces).where(eq(workspaces.id, workspace_id)))[0]!.approvedAt).not.toBeNull();
 
     const { brand_id } = await adminJson<"brand_id">([
-      "brand:create", "--workspace", workspace_id, "--name", "Acme", "--legal-name", "Acme Ltd",
-      "--postal-address", "1 Road, Town", "--website-url", "https://acme.test", "--sender-email", "News@Acme.test",
+      "brand:create",
+      "--workspace",
+      workspace_id,
+      "--name",
+      "Acme",
+      "--legal-name",
+      "Acme Ltd",
+      "--postal-address",
+      "1 Road, Town",
+      "--website-url",
+      "https://acme.test",
+      "--sender-email",
+      "News@Acme.test",
     ]);
     expect(brand_id).toMatch(/^br_/);
     expect((await db.select().from(brands).where(eq(brands.id, brand_id)))[0]).toMatchObject({ senderEmail: "news@acme.test", reviewStatus: "pending" });
@@ -94,8 +105,17 @@ describe("admin CLI", () => {
     const secret = await adminJson<"key_id" | "key">(["key:create", "--workspace", workspace_id, "--type", "secret", "--env", "live", "--brand", brand_id]);
     expect(secret).toEqual({ key_id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^sk_live_/) });
     const publishable = await adminJson<"key_id" | "key">([
-      "key:create", "--workspace", workspace_id, "--type", "publishable", "--env", "test",
-      "--origin", "https://acme.test", "--origin", "http://localhost:8080/",
+      "key:create",
+      "--workspace",
+      workspace_id,
+      "--type",
+      "publishable",
+      "--env",
+      "test",
+      "--origin",
+      "https://acme.test",
+      "--origin",
+      "http://localhost:8080/",
     ]);
     expect(publishable.key).toMatch(/^pk_test_/);
     const [stored] = await db.select().from(apiKeys).where(eq(apiKeys.id, publishable.key_id));
@@ -123,8 +143,22 @@ describe("admin CLI", () => {
     expect(badOption.code).toBe(2);
     expect(badOption.stderr).toContain("--colour");
 
-    const notFound = await admin(["brand:create", "--workspace", "ws_00000000000000000000000000", "--name", "B", "--legal-name", "B",
-      "--postal-address", "A", "--website-url", "https://b.test", "--sender-email", "b@b.test", "--json"]);
+    const notFound = await admin([
+      "brand:create",
+      "--workspace",
+      "ws_00000000000000000000000000",
+      "--name",
+      "B",
+      "--legal-name",
+      "B",
+      "--postal-address",
+      "A",
+      "--website-url",
+      "https://b.test",
+      "--sender-email",
+      "b@b.test",
+      "--json",
+    ]);
     expect(notFound.code).toBe(1);
     expect(notFound.stderr).toContain("workspace_not_found");
     expect(notFound.stdout).toBe("");
@@ -134,22 +168,34 @@ describe("admin CLI", () => {
     expect(invalid.stderr).toContain("validation_failed (type)");
   });
 
-  it("mailbox:list prints the local mailbox as {\"messages\":[{id,to,from,subject,headers,text,html,links,sent_at}]}", async () => {
+  it('mailbox:list prints the local mailbox as {"messages":[{id,to,from,subject,headers,text,html,links,sent_at}]}', async () => {
     const { localTransport } = await import("@/lib/mail/transports/local-transport");
     const { defaultCtx } = await import("@/lib/context");
     await localTransport().send(defaultCtx(), {
-      workspaceId: null, idempotencyKey: "cli-mail-1", from: { name: "Brand", address: "news@brand.example" }, to: "cli@example.com",
-      subject: "Please confirm", text: "https://app.example/confirm/1", html: '<a href="https://app.example/confirm/1">Confirm</a>',
+      workspaceId: null,
+      idempotencyKey: "cli-mail-1",
+      from: { name: "Brand", address: "news@brand.example" },
+      to: "cli@example.com",
+      subject: "Please confirm",
+      text: "https://app.example/confirm/1",
+      html: '<a href="https://app.example/confirm/1">Confirm</a>',
     });
     const run = await admin(["mailbox:list", "--to", "CLI@example.com", "--json"]);
     expect(run.code, run.stderr).toBe(0);
     const { messages } = JSON.parse(run.stdout);
-    expect(messages).toEqual([{
-      id: expect.stringMatching(/^msg_/), to: "cli@example.com", from: "news@brand.example", subject: "Please confirm",
-      headers: expect.objectContaining({ Subject: "Please confirm", "Message-ID": "<cli-mail-1@brand.example>" }),
-      text: expect.stringContaining("https://app.example/confirm/1"), html: expect.stringContaining("Confirm"),
-      links: ["https://app.example/confirm/1"], sent_at: expect.any(String),
-    }]);
+    expect(messages).toEqual([
+      {
+        id: expect.stringMatching(/^msg_/),
+        to: "cli@example.com",
+        from: "news@brand.example",
+        subject: "Please confirm",
+        headers: expect.objectContaining({ Subject: "Please confirm", "Message-ID": "<cli-mail-1@brand.example>" }),
+        text: expect.stringContaining("https://app.example/confirm/1"),
+        html: expect.stringContaining("Confirm"),
+        links: ["https://app.example/confirm/1"],
+        sent_at: expect.any(String),
+      },
+    ]);
   });
 
   it("webhook:create, webhook:rotate and webhook:deliveries print the documented JSON; a refused target exits 1", async () => {
@@ -172,8 +218,22 @@ describe("admin CLI", () => {
     await recordEvent(defaultCtx(), systemActor("test", workspace_id), "email.delivered", { send_id: "snd_x" }, now);
     const listed = await adminJson<string>(["webhook:deliveries", "--endpoint", created.endpoint_id]);
     expect(listed).toEqual({
-      endpoint_id: created.endpoint_id, url: "http://127.0.0.1:9/in", enabled: true, disabled_at: null, disabled_reason: null,
-      deliveries: [{ delivery_id: expect.stringMatching(/^whd_/), event_id: expect.stringMatching(/^evt_/), event_type: "email.bounced", status: "pending", attempt_count: 0, next_attempt_at: expect.any(String), attempts: [] }],
+      endpoint_id: created.endpoint_id,
+      url: "http://127.0.0.1:9/in",
+      enabled: true,
+      disabled_at: null,
+      disabled_reason: null,
+      deliveries: [
+        {
+          delivery_id: expect.stringMatching(/^whd_/),
+          event_id: expect.stringMatching(/^evt_/),
+          event_type: "email.bounced",
+          status: "pending",
+          attempt_count: 0,
+          next_attempt_at: expect.any(String),
+          attempts: [],
+        },
+      ],
     });
   });
 
@@ -182,8 +242,13 @@ describe("admin CLI", () => {
     const { defaultCtx } = await import("@/lib/context");
     const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Outcomes", "--owner", "o@outcomes.test"]);
     const { providerMessageId } = await localTransport().send(defaultCtx(), {
-      workspaceId: workspace_id, idempotencyKey: "cli-outcome-1", from: { name: "B", address: "b@outcomes.test" }, to: "victim@example.com",
-      subject: "Hello", text: "hi", html: "<p>hi</p>",
+      workspaceId: workspace_id,
+      idempotencyKey: "cli-outcome-1",
+      from: { name: "B", address: "b@outcomes.test" },
+      to: "victim@example.com",
+      subject: "Hello",
+      text: "hi",
+      html: "<p>hi</p>",
     });
     expect(await adminJson(["mailbox:event", "--message", providerMessageId, "--type", "complained"])).toEqual({ message_id: providerMessageId, type: "complained", suppressed: true });
     const { suppressions } = await import("@/lib/db/schema");
@@ -197,8 +262,19 @@ describe("admin CLI", () => {
   it("import:run dry-runs and applies a CSV file and contacts:export writes the contacts with their consent", async () => {
     const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Importer", "--owner", "imports@acme.test"]);
     const { brand_id } = await adminJson<"brand_id">([
-      "brand:create", "--workspace", workspace_id, "--name", "Acme", "--legal-name", "Acme Ltd",
-      "--postal-address", "1 Road, Town", "--website-url", "https://acme.test", "--sender-email", "news@acme.test",
+      "brand:create",
+      "--workspace",
+      workspace_id,
+      "--name",
+      "Acme",
+      "--legal-name",
+      "Acme Ltd",
+      "--postal-address",
+      "1 Road, Town",
+      "--website-url",
+      "https://acme.test",
+      "--sender-email",
+      "news@acme.test",
     ]);
     const { topic_id } = await adminJson<"topic_id">(["topic:create", "--workspace", workspace_id, "--brand", brand_id, "--name", "News", "--no-confirmation"]);
     const dir = mkdtempSync(path.join(tmpdir(), "import-cli-"));
@@ -206,9 +282,9 @@ describe("admin CLI", () => {
     writeFileSync(file, "E-mail,Given,Notes\nann@example.com,Ann,x\nbad,Bo,y\n");
     const base = ["import:run", "--workspace", workspace_id, "--file", file, "--map", "Given=first_name", "--topic", topic_id];
 
-    const dry = await adminJson<string>([...base, "--dry-run"]) as unknown as Record<string, unknown>;
+    const dry = (await adminJson<string>([...base, "--dry-run"])) as unknown as Record<string, unknown>;
     expect(dry).toMatchObject({ status: "checked", mapping: ["email", "first_name", ""], checked: { rows: 2, created: 1, refused: { invalid_email: 1 } }, applied: null });
-    const run = await adminJson<string>(base) as unknown as Record<string, unknown>;
+    const run = (await adminJson<string>(base)) as unknown as Record<string, unknown>;
     expect(run).toMatchObject({ status: "completed", applied: { rows: 2, created: 1, subscribed: 1, refused: { invalid_email: 1 } } });
 
     const out = path.join(dir, "export.csv");
@@ -222,7 +298,26 @@ describe("admin CLI", () => {
   it("help lists every command", async () => {
     const help = await admin(["help"]);
     expect(help.code).toBe(0);
-    for (const command of ["workspace:create", "workspace:approve", "brand:create", "brand:approve", "brand:update", "topic:create", "topic:archive", "list:create", "attribute:define", "key:create", "key:revoke", "user:create", "mailbox:list", "mailbox:event", "webhook:create", "webhook:rotate", "webhook:enable", "webhook:deliveries"]) {
+    for (const command of [
+      "workspace:create",
+      "workspace:approve",
+      "brand:create",
+      "brand:approve",
+      "brand:update",
+      "topic:create",
+      "topic:archive",
+      "list:create",
+      "attribute:define",
+      "key:create",
+      "key:revoke",
+      "user:create",
+      "mailbox:list",
+      "mailbox:event",
+      "webhook:create",
+      "webhook:rotate",
+      "webhook:enable",
+      "webhook:deliveries",
+    ]) {
       expect(help.stdout).toContain(command);
     }
   });
@@ -252,8 +347,10 @@ describe("admin CLI on the embedded default", () => {
     expect(serverRunning()).toBe(false);
     expect(JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"))).toHaveProperty("AUTH_SECRET");
     // The data is still there for the next command.
-    const { brand_id } = await adminJson<"brand_id">(["brand:create", "--workspace", workspace_id, "--name", "Solo", "--legal-name", "Solo Ltd",
-      "--postal-address", "2 Lane", "--website-url", "https://solo.test", "--sender-email", "hi@solo.test"], env);
+    const { brand_id } = await adminJson<"brand_id">(
+      ["brand:create", "--workspace", workspace_id, "--name", "Solo", "--legal-name", "Solo Ltd", "--postal-address", "2 Lane", "--website-url", "https://solo.test", "--sender-email", "hi@solo.test"],
+      env,
+    );
     expect(brand_id).toMatch(/^br_/);
   });
 

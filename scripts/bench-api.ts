@@ -58,16 +58,48 @@ try {
 
   const scenarios: [string, string, autocannon.Request][] = [
     ["empty Next.js route (floor)", `${app}/api/health`, { method: "GET" }],
-    ["POST /v1/subscribe", `${app}/v1/subscribe`, { method: "POST", setupRequest: (r) => {
-      const i = next();
-      return { ...r, path: "/v1/subscribe", headers: { authorization: `Bearer ${publishable(i)}`, "content-type": "application/json" }, body: JSON.stringify({ topic_id: seed.topicId, email: `form${i}@bench.example` }) };
-    } }],
-    ["POST /v1/contacts", `${app}/v1/contacts`, { method: "POST", setupRequest: (r) => {
-      const i = next();
-      return { ...r, path: "/v1/contacts", headers: { authorization: `Bearer ${secret(i)}`, "content-type": "application/json" }, body: JSON.stringify({ email: `api${i}@bench.example`, first_name: "Bench" }) };
-    } }],
-    ["GET /v1/contacts?limit=100", `${app}/v1/contacts?limit=100`, { method: "GET", setupRequest: (r) => ({ ...r, path: "/v1/contacts?limit=100", headers: { authorization: `Bearer ${secret(next())}` } }) }],
-    ["bare Node: upsert contact (ceiling)", `${ceiling}/`, { method: "POST", setupRequest: (r) => ({ ...r, path: "/", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `bare${next()}@bench.example` }) }) }],
+    [
+      "POST /v1/subscribe",
+      `${app}/v1/subscribe`,
+      {
+        method: "POST",
+        setupRequest: (r) => {
+          const i = next();
+          return {
+            ...r,
+            path: "/v1/subscribe",
+            headers: { authorization: `Bearer ${publishable(i)}`, "content-type": "application/json" },
+            body: JSON.stringify({ topic_id: seed.topicId, email: `form${i}@bench.example` }),
+          };
+        },
+      },
+    ],
+    [
+      "POST /v1/contacts",
+      `${app}/v1/contacts`,
+      {
+        method: "POST",
+        setupRequest: (r) => {
+          const i = next();
+          return {
+            ...r,
+            path: "/v1/contacts",
+            headers: { authorization: `Bearer ${secret(i)}`, "content-type": "application/json" },
+            body: JSON.stringify({ email: `api${i}@bench.example`, first_name: "Bench" }),
+          };
+        },
+      },
+    ],
+    [
+      "GET /v1/contacts?limit=100",
+      `${app}/v1/contacts?limit=100`,
+      { method: "GET", setupRequest: (r) => ({ ...r, path: "/v1/contacts?limit=100", headers: { authorization: `Bearer ${secret(next())}` } }) },
+    ],
+    [
+      "bare Node: upsert contact (ceiling)",
+      `${ceiling}/`,
+      { method: "POST", setupRequest: (r) => ({ ...r, path: "/", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `bare${next()}@bench.example` }) }) },
+    ],
     ["bare Node: 100 newest contacts (ceiling)", `${ceiling}/`, { method: "GET" }],
   ];
 
@@ -78,13 +110,28 @@ try {
     rows.push({ name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors });
   }
   const floor = rows[0]!.rps;
-  console.log(`\n${CONTACTS.toLocaleString("en")} contacts, ${KEYS} keys of each kind, ${connections} connections, ${duration} s per scenario, ${process.env.DATABASE_POOL_SIZE || 10} database connections per process\n`);
+  console.log(
+    `\n${CONTACTS.toLocaleString("en")} contacts, ${KEYS} keys of each kind, ${connections} connections, ${duration} s per scenario, ${process.env.DATABASE_POOL_SIZE || 10} database connections per process\n`,
+  );
   console.log("scenario".padEnd(44) + "req/s".padStart(9) + "p50 ms".padStart(9) + "p99 ms".padStart(9) + "  of floor" + "  non-2xx");
   for (const row of rows) {
-    console.log(row.name.padEnd(44) + row.rps.toFixed(0).padStart(9) + String(row.p50).padStart(9) + String(row.p99).padStart(9) + `${((row.rps / floor) * 100).toFixed(0)} %`.padStart(10) + String(row.non2xx + row.errors).padStart(9));
+    console.log(
+      row.name.padEnd(44) +
+        row.rps.toFixed(0).padStart(9) +
+        String(row.p50).padStart(9) +
+        String(row.p99).padStart(9) +
+        `${((row.rps / floor) * 100).toFixed(0)} %`.padStart(10) +
+        String(row.non2xx + row.errors).padStart(9),
+    );
   }
 } finally {
-  for (const child of children) if (child.pid) try { process.kill(-child.pid, "SIGTERM"); } catch { /* already gone */ }
+  for (const child of children)
+    if (child.pid)
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        /* already gone */
+      }
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -107,8 +154,13 @@ async function seedWorkspace(url: string) {
   const secretKeys = keys("secret");
   const publishableKeys = keys("publishable");
   const keyRows = [...secretKeys, ...publishableKeys].map((key) => ({
-    id: newId("key"), workspace_id: workspaceId, kind: key.startsWith("sk_") ? "secret" : "publishable", environment: "live",
-    key_hash: hashKey(key), display_prefix: key.slice(0, 8), last4: key.slice(-4),
+    id: newId("key"),
+    workspace_id: workspaceId,
+    kind: key.startsWith("sk_") ? "secret" : "publishable",
+    environment: "live",
+    key_hash: hashKey(key),
+    display_prefix: key.slice(0, 8),
+    last4: key.slice(-4),
   }));
   for (let i = 0; i < keyRows.length; i += 1000) await sql`insert into api_keys ${sql(keyRows.slice(i, i + 1000))}`;
   await sql`analyze`;

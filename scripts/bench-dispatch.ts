@@ -56,7 +56,9 @@ try {
   const seedStart = Date.now();
   await ctx.db.execute(sql`insert into workspaces (id, name, approved_at) values (${ws}, 'Bench', now())`);
   await ctx.db.execute(sql`insert into workspace_billing (workspace_id, stage, stage_entered_at, send_allowance, period_started_at) values (${ws}, 'active', now(), 10000000, now())`);
-  await ctx.db.execute(sql`insert into brands (id, workspace_id, name, legal_name, postal_address, website_url, sender_email, review_status) values (${br}, ${ws}, 'Bench', 'Bench Ltd', '1 Way', 'https://bench.example', 'news@bench.example', 'approved')`);
+  await ctx.db.execute(
+    sql`insert into brands (id, workspace_id, name, legal_name, postal_address, website_url, sender_email, review_status) values (${br}, ${ws}, 'Bench', 'Bench Ltd', '1 Way', 'https://bench.example', 'news@bench.example', 'approved')`,
+  );
   await ctx.db.execute(sql`insert into topics (id, workspace_id, brand_id, name, requires_confirmation) values (${big}, ${ws}, ${br}, 'Big', false), (${small}, ${ws}, ${br}, 'Small', false)`);
   await ctx.db.execute(sql`insert into lists (id, workspace_id, brand_id, name) values (${list}, ${ws}, ${br}, 'Everyone')`);
   const total = Math.max(SUBSCRIBERS, MAILS);
@@ -89,7 +91,9 @@ try {
   const snapStart = Date.now();
   const { recipients } = await snapshotAudience(ctx, bigCampaign);
   const snapMs = Date.now() - snapStart;
-  console.log(`exclusion preview: ${preview.recipients.toLocaleString("en")} recipients, ${excluded.toLocaleString("en")} left out, in ${seconds(previewMs)} s (goal ≤ 2 s; ${(previewMs / snapMs).toFixed(2)} × the snapshot below)`);
+  console.log(
+    `exclusion preview: ${preview.recipients.toLocaleString("en")} recipients, ${excluded.toLocaleString("en")} left out, in ${seconds(previewMs)} s (goal ≤ 2 s; ${(previewMs / snapMs).toFixed(2)} × the snapshot below)`,
+  );
   console.log(`snapshot: ${recipients.toLocaleString("en")} recipients of ${SUBSCRIBERS.toLocaleString("en")} subscribers in ${seconds(snapMs)} s (goal ≤ 5 s)`);
   if (preview.recipients !== recipients) throw new Error(`the preview counted ${preview.recipients} recipients, the snapshot ${recipients}`);
 
@@ -102,7 +106,16 @@ try {
   const executor = createEmbeddedExecutor({ client: inngest, functions });
   routeEmbeddedEvents((events) => executor.enqueue(ctx, events));
   const smallCampaign = "cmp_bench00000000000000000small";
-  await ctx.db.insert(campaigns).values({ id: smallCampaign, workspaceId: ws, brandId: br, topicId: small, name: "Small", subject: "Hello {{contact.first_name}}", html: '<p>Hello {{contact.first_name}}, see <a href="https://bench.example/news">the news</a>.</p>', text: "Hello {{contact.first_name}}" });
+  await ctx.db.insert(campaigns).values({
+    id: smallCampaign,
+    workspaceId: ws,
+    brandId: br,
+    topicId: small,
+    name: "Small",
+    subject: "Hello {{contact.first_name}}",
+    html: '<p>Hello {{contact.first_name}}, see <a href="https://bench.example/news">the news</a>.</p>',
+    text: "Hello {{contact.first_name}}",
+  });
   peakRss = process.memoryUsage().rss;
   const sendStart = Date.now();
   await sendCampaignNow(ctx, systemActor("bench", ws), smallCampaign);
@@ -113,7 +126,9 @@ try {
   sink.kill("SIGTERM");
   await new Promise((resolve) => sink.once("exit", resolve));
   await getMailTransport().close();
-  console.log(`dispatch: ${MAILS.toLocaleString("en")} mails through SMTP in ${seconds(sendMs)} s = ${Math.round(MAILS / (sendMs / 1000)).toLocaleString("en")} mails/s (goal ≥ 1,000/s); sink ${sinkOutput.trim().split("\n").at(-1)}`);
+  console.log(
+    `dispatch: ${MAILS.toLocaleString("en")} mails through SMTP in ${seconds(sendMs)} s = ${Math.round(MAILS / (sendMs / 1000)).toLocaleString("en")} mails/s (goal ≥ 1,000/s); sink ${sinkOutput.trim().split("\n").at(-1)}`,
+  );
   console.log(`peak memory of the dispatching process: ${Math.round(peakRss / 1024 / 1024)} MiB RSS (batch ${options.batch}, ${process.env.SMTP_POOL_SIZE} SMTP connections)`);
 } finally {
   clearInterval(sampler);

@@ -76,9 +76,17 @@ try {
   const rssUpload = peakRss();
 
   t = performance.now();
-  const checked = await checkImport(ctx, actor, importId, checkImportSchema.parse({
-    mapping: ["email", "first_name", "last_name", "attributes.plan", "attributes.seats"], topicIds: [topicId], consentAsserted: true, policy: "keep",
-  }));
+  const checked = await checkImport(
+    ctx,
+    actor,
+    importId,
+    checkImportSchema.parse({
+      mapping: ["email", "first_name", "last_name", "attributes.plan", "attributes.seats"],
+      topicIds: [topicId],
+      consentAsserted: true,
+      policy: "keep",
+    }),
+  );
   const checkMs = performance.now() - t;
   const rssCheck = peakRss();
 
@@ -93,7 +101,11 @@ try {
   console.log(`dry run found: ${JSON.stringify(checked)}`);
   console.log(`apply did:     ${JSON.stringify(applied)}\n`);
   const row = (name: string, ms: number, rss: number | null) =>
-    console.log(`${name.padEnd(34)} ${seconds(ms).padStart(9)} ${Math.round(ROWS / (ms / 1000)).toLocaleString("en").padStart(11)} ${(ms / floorMs).toFixed(2).padStart(9)} ${(rss === null ? "" : mib(rss)).padStart(10)}`);
+    console.log(
+      `${name.padEnd(34)} ${seconds(ms).padStart(9)} ${Math.round(ROWS / (ms / 1000))
+        .toLocaleString("en")
+        .padStart(11)} ${(ms / floorMs).toFixed(2).padStart(9)} ${(rss === null ? "" : mib(rss)).padStart(10)}`,
+    );
   console.log(`${"phase".padEnd(34)} ${"time".padStart(9)} ${"rows/s".padStart(11)} ${"× floor".padStart(9)} ${"peak RSS".padStart(10)}`);
   row("floor: bare COPY, unindexed table", floorMs, null);
   row("upload (stored and parsed)", uploadMs, rssUpload);
@@ -120,8 +132,16 @@ try {
   const exportMs = performance.now() - t;
   console.log(`\nexport of ${contactsTotal.toLocaleString("en")} contacts (${mib(exportedBytes)} of CSV)`);
   console.log(`${"".padEnd(34)} ${"time".padStart(9)} ${"rows/s".padStart(11)} ${"× floor".padStart(9)} ${"RSS growth".padStart(10)}`);
-  console.log(`${"floor: COPY … TO STDOUT".padEnd(34)} ${seconds(exportFloorMs).padStart(9)} ${Math.round(contactsTotal / (exportFloorMs / 1000)).toLocaleString("en").padStart(11)} ${"1.00".padStart(9)}`);
-  console.log(`${"export (CSV with consent evidence)".padEnd(34)} ${seconds(exportMs).padStart(9)} ${Math.round(contactsTotal / (exportMs / 1000)).toLocaleString("en").padStart(11)} ${(exportMs / exportFloorMs).toFixed(2).padStart(9)} ${mib(rssMaxExport - rssBeforeExport).padStart(10)}`);
+  console.log(
+    `${"floor: COPY … TO STDOUT".padEnd(34)} ${seconds(exportFloorMs).padStart(9)} ${Math.round(contactsTotal / (exportFloorMs / 1000))
+      .toLocaleString("en")
+      .padStart(11)} ${"1.00".padStart(9)}`,
+  );
+  console.log(
+    `${"export (CSV with consent evidence)".padEnd(34)} ${seconds(exportMs).padStart(9)} ${Math.round(contactsTotal / (exportMs / 1000))
+      .toLocaleString("en")
+      .padStart(11)} ${(exportMs / exportFloorMs).toFixed(2).padStart(9)} ${mib(rssMaxExport - rssBeforeExport).padStart(10)}`,
+  );
   console.log("goal: ≥ 100,000 rows/s with flat memory");
   await sql.end();
 } finally {

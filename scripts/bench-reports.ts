@@ -72,20 +72,28 @@ try {
   console.log(`seeding ${fmt(CONTACTS)} contacts, ${CAMPAIGNS} sent campaigns, ${fmt(sends)} sends with ${fmt(sends * 2)} engagement events`);
   const seedStart = Date.now();
   await ctx.db.execute(sql`insert into workspaces (id, name, approved_at) values (${ws}, 'Bench', now())`);
-  await ctx.db.execute(sql`insert into workspace_billing (workspace_id, stage, stage_entered_at, send_allowance, period_started_at) values (${ws}, 'active', now(), 100000000, now() - interval '10 days')`);
-  await ctx.db.execute(sql`insert into brands (id, workspace_id, name, legal_name, postal_address, website_url, sender_email, review_status) values (${br}, ${ws}, 'Bench', 'Bench Ltd', '1 Way', 'https://bench.example', 'news@bench.example', 'approved')`);
+  await ctx.db.execute(
+    sql`insert into workspace_billing (workspace_id, stage, stage_entered_at, send_allowance, period_started_at) values (${ws}, 'active', now(), 100000000, now() - interval '10 days')`,
+  );
+  await ctx.db.execute(
+    sql`insert into brands (id, workspace_id, name, legal_name, postal_address, website_url, sender_email, review_status) values (${br}, ${ws}, 'Bench', 'Bench Ltd', '1 Way', 'https://bench.example', 'news@bench.example', 'approved')`,
+  );
   await ctx.db.transaction(async (tx) => {
     // Bulk rows without the per-statement report triggers: report_rebuild() below computes the figures once.
     await tx.execute(sql`set local session_replication_role = replica`);
     await tx.execute(sql`insert into topics (id, workspace_id, brand_id, name, requires_confirmation) values (${tp}, ${ws}, ${br}, 'News', false)`);
-    await timed("contacts", () => tx.execute(sql`
+    await timed("contacts", () =>
+      tx.execute(sql`
       insert into contacts (id, workspace_id, email, created_at)
       select 'ct_' || lpad(to_hex(i), 26, '0'), ${ws}, 'person' || i || '@bench.example', now() - interval '400 days' * random()
-      from generate_series(0, ${CONTACTS - 1}::int) i`));
-    await timed("subscriptions", () => tx.execute(sql`
+      from generate_series(0, ${CONTACTS - 1}::int) i`),
+    );
+    await timed("subscriptions", () =>
+      tx.execute(sql`
       insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source)
       select 'sub_' || lpad(to_hex(i), 26, '0'), ${ws}, 'ct_' || lpad(to_hex(i), 26, '0'), ${tp}, case when i % 50 = 0 then 'unsubscribed' else 'subscribed' end, 'api'
-      from generate_series(0, ${CONTACTS - 1}::int) i`));
+      from generate_series(0, ${CONTACTS - 1}::int) i`),
+    );
     await tx.execute(sql`
       insert into suppressions (id, workspace_id, email, reason)
       select 'sup_' || lpad(to_hex(i), 26, '0'), ${ws}, 'person' || i || '@bench.example', case when i % 2 = 0 then 'bounce' else 'complaint' end
@@ -97,7 +105,8 @@ try {
              now() - c * interval '1 day', now() - c * interval '1 day' + interval '1 hour', ${PER_CAMPAIGN}::int
       from generate_series(0, ${CAMPAIGNS - 1}::int) c`);
     // Every send delivered; 70 % opened, 30 % clicked, within two days of the send.
-    await timed("sends", () => tx.execute(sql`
+    await timed("sends", () =>
+      tx.execute(sql`
       insert into sends (id, workspace_id, campaign_id, contact_id, email, state, accepted_at, delivered_at, opened_at, clicked_at)
       select 'snd_' || lpad(to_hex(c), 8, '0') || lpad(to_hex(k), 18, '0'), ${ws}, 'cmp_' || lpad(to_hex(c), 26, '0'),
              'ct_' || lpad(to_hex((c * 7919 + k) % ${CONTACTS}::int), 26, '0'), 'person' || ((c * 7919 + k) % ${CONTACTS}::int) || '@bench.example', 'accepted',
@@ -106,7 +115,8 @@ try {
              case when k % 10 < 3 then t + interval '2 days' * random() end
       from generate_series(0, ${CAMPAIGNS - 1}::int) c
       cross join lateral (select now() - c * interval '1 day' as t) s
-      cross join generate_series(0, ${PER_CAMPAIGN - 1}::int) k`));
+      cross join generate_series(0, ${PER_CAMPAIGN - 1}::int) k`),
+    );
   });
   await timed("report_rebuild (backfill of every figure)", () => ctx.db.execute(sql`select report_rebuild(${ws})`));
   await timed("analyze", () => ctx.db.execute(sql`analyze`));

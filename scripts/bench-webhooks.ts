@@ -59,10 +59,21 @@ try {
     for (let i = from; i < from + count; i++) {
       const contact = `ct_bench${String(Math.floor(i / 10)).padStart(22, "0")}`;
       const now = new Date();
-      await recordEvent(ctx, systemActor("bench", ws), "email.opened", {
-        send_id: `snd_bench${String(i).padStart(21, "0")}`, campaign_id: "cmp_bench", campaign_name: "Bench", contact_id: contact,
-        email: `${contact}@bench.example`, occurred_at: now.toISOString(), country: null,
-      }, now);
+      await recordEvent(
+        ctx,
+        systemActor("bench", ws),
+        "email.opened",
+        {
+          send_id: `snd_bench${String(i).padStart(21, "0")}`,
+          campaign_id: "cmp_bench",
+          campaign_name: "Bench",
+          contact_id: contact,
+          email: `${contact}@bench.example`,
+          occurred_at: now.toISOString(),
+          country: null,
+        },
+        now,
+      );
     }
   };
   const untilDelivered = async (expected: number) => {
@@ -93,12 +104,24 @@ try {
   const createdAt = new Map((await ctx.db.select({ id: events.id, createdAt: events.createdAt }).from(events).where(eq(events.workspaceId, ws))).map((e) => [e.id, e.createdAt.getTime()]));
   const arrivals = JSON.parse(readFileSync(sinkOut, "utf8")) as [string, number][];
   const liveIds = new Set([...createdAt.keys()].sort().slice(0, EVENTS));
-  const delays = arrivals.filter(([key]) => liveIds.has(key.split("|")[1]!)).map(([key, at]) => at - createdAt.get(key.split("|")[1]!)!).sort((a, b) => a - b);
-  const failed = await ctx.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.workspaceId, ws), eq(webhookDeliveries.status, "failed")));
-  console.log(`recorded ${EVENTS.toLocaleString("en")} events in ${seconds(recordedMs)} s (${Math.round(EVENTS / (recordedMs / 1000)).toLocaleString("en")} events/s, each with ${ENDPOINTS} deliveries queued in its transaction)`);
-  console.log(`delivered ${delays.length.toLocaleString("en")} of ${expected.toLocaleString("en")} in ${seconds(totalMs)} s from the first event = ${Math.round(expected / (totalMs / 1000)).toLocaleString("en")} deliveries/s (${options.workers} workers); ${failed.length} failed`);
+  const delays = arrivals
+    .filter(([key]) => liveIds.has(key.split("|")[1]!))
+    .map(([key, at]) => at - createdAt.get(key.split("|")[1]!)!)
+    .sort((a, b) => a - b);
+  const failed = await ctx.db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.workspaceId, ws), eq(webhookDeliveries.status, "failed")));
+  console.log(
+    `recorded ${EVENTS.toLocaleString("en")} events in ${seconds(recordedMs)} s (${Math.round(EVENTS / (recordedMs / 1000)).toLocaleString("en")} events/s, each with ${ENDPOINTS} deliveries queued in its transaction)`,
+  );
+  console.log(
+    `delivered ${delays.length.toLocaleString("en")} of ${expected.toLocaleString("en")} in ${seconds(totalMs)} s from the first event = ${Math.round(expected / (totalMs / 1000)).toLocaleString("en")} deliveries/s (${options.workers} workers); ${failed.length} failed`,
+  );
   console.log(`event → delivery delay: p50 ${percentile(delays, 50)} ms, p99 ${percentile(delays, 99)} ms, max ${delays.at(-1)} ms`);
-  console.log(`backlog: ${(BACKLOG * ENDPOINTS).toLocaleString("en")} queued deliveries drained in ${seconds(drainMs)} s = ${Math.round((BACKLOG * ENDPOINTS) / (drainMs / 1000)).toLocaleString("en")} deliveries/s`);
+  console.log(
+    `backlog: ${(BACKLOG * ENDPOINTS).toLocaleString("en")} queued deliveries drained in ${seconds(drainMs)} s = ${Math.round((BACKLOG * ENDPOINTS) / (drainMs / 1000)).toLocaleString("en")} deliveries/s`,
+  );
 } finally {
   await closeDb();
   await database.close();

@@ -118,9 +118,21 @@ export function CreateKeyDialog({ workspaceId, brands, action }: { workspaceId: 
                   ]}
                 />
               </div>
-              <SelectField form={form} name="brandId" label="Brand" hint="Optional. A key locked to a brand sees only that brand's topics and lists." options={[{ value: "", label: "Every brand" }, ...brands.map((brand) => ({ value: brand.id, label: brand.name }))]} />
+              <SelectField
+                form={form}
+                name="brandId"
+                label="Brand"
+                hint="Optional. A key locked to a brand sees only that brand's topics and lists."
+                options={[{ value: "", label: "Every brand" }, ...brands.map((brand) => ({ value: brand.id, label: brand.name }))]}
+              />
               {kind === "publishable" && (
-                <TextAreaField form={form} name="origins" label="Allowed origins" hint="Optional, one per line, e.g. https://www.example.com. With a list, requests from other sites are refused." rows={2} />
+                <TextAreaField
+                  form={form}
+                  name="origins"
+                  label="Allowed origins"
+                  hint="Optional, one per line, e.g. https://www.example.com. With a list, requests from other sites are refused."
+                  rows={2}
+                />
               )}
               <FormError message={formError} />
               <DialogFooter>

@@ -5,7 +5,17 @@ import { toast } from "sonner";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
-export function RevokeKeyButton({ workspaceId, keyId, label, action }: { workspaceId: string; keyId: string; label: string; action: (workspaceId: string, input: { keyId: string }) => Promise<ActionState<unknown>> }) {
+export function RevokeKeyButton({
+  workspaceId,
+  keyId,
+  label,
+  action,
+}: {
+  workspaceId: string;
+  keyId: string;
+  label: string;
+  action: (workspaceId: string, input: { keyId: string }) => Promise<ActionState<unknown>>;
+}) {
   const router = useRouter();
   return (
     <ConfirmButton

@@ -116,4 +116,3 @@ export function OperationSection({ method, path, operation, components }: { meth
     </section>
   );
 }
-

@@ -28,7 +28,15 @@ export interface EditableBrand {
 
 export function EditBrandForm({ workspaceId, brand, action }: { workspaceId: string; brand: EditableBrand; action: UpdateBrand }) {
   const router = useRouter();
-  const initial = { name: brand.name, legalName: brand.legalName, postalAddress: brand.postalAddress, senderEmail: brand.senderEmail, websiteUrl: brand.websiteUrl, logoUrl: brand.logoUrl ?? "", primaryColor: brand.primaryColor ?? "" };
+  const initial = {
+    name: brand.name,
+    legalName: brand.legalName,
+    postalAddress: brand.postalAddress,
+    senderEmail: brand.senderEmail,
+    websiteUrl: brand.websiteUrl,
+    logoUrl: brand.logoUrl ?? "",
+    primaryColor: brand.primaryColor ?? "",
+  };
   const { form, submit, formError, pending } = useActionForm({
     schema: formSchema,
     action,

@@ -20,13 +20,36 @@ type Prompt = { kind: "link" | "image" | "button" } | null;
  * footer, and merge tags. Holds the editor's document; the server renders
  * the mail from it.
  */
-export function BlockEditor({ workspaceId, initial, attributes, onChange, invalid, describedBy }: { workspaceId: string; initial: JSONContent; attributes: string[]; onChange: (document: JSONContent) => void; invalid?: boolean; describedBy?: string }) {
+export function BlockEditor({
+  workspaceId,
+  initial,
+  attributes,
+  onChange,
+  invalid,
+  describedBy,
+}: {
+  workspaceId: string;
+  initial: JSONContent;
+  attributes: string[];
+  onChange: (document: JSONContent) => void;
+  invalid?: boolean;
+  describedBy?: string;
+}) {
   const editor = useEditor({
     extensions: emailExtensions,
     content: initial,
     // Rendered in the browser only: the server's HTML would not match the editor's.
     immediatelyRender: false,
-    editorProps: { attributes: { class: "email-document min-h-80 p-4 focus:outline-none", role: "textbox", "aria-multiline": "true", "aria-label": "Body", ...(invalid ? { "aria-invalid": "true" } : {}), ...(describedBy ? { "aria-describedby": describedBy } : {}) } },
+    editorProps: {
+      attributes: {
+        class: "email-document min-h-80 p-4 focus:outline-none",
+        role: "textbox",
+        "aria-multiline": "true",
+        "aria-label": "Body",
+        ...(invalid ? { "aria-invalid": "true" } : {}),
+        ...(describedBy ? { "aria-describedby": describedBy } : {}),
+      },
+    },
     // Plain JSON: the editor's attribute objects are not plain objects, and a server action would receive them as opaque references.
     onUpdate: ({ editor: current }) => onChange(JSON.parse(JSON.stringify(current.getJSON())) as JSONContent),
   });
@@ -111,7 +134,15 @@ function Toolbar({ editor, attributes, onPrompt }: { editor: Editor; attributes:
         <PanelBottom />
       </Tool>
       <span className="ml-auto">
-        <MergeTagPicker attributes={attributes} label="Merge tag" onPick={(tag) => chain().insertContent({ type: "mergeTag", attrs: { id: tag.slice(2, -2) } }).run()} />
+        <MergeTagPicker
+          attributes={attributes}
+          label="Merge tag"
+          onPick={(tag) =>
+            chain()
+              .insertContent({ type: "mergeTag", attrs: { id: tag.slice(2, -2) } })
+              .run()
+          }
+        />
       </span>
     </div>
   );
@@ -137,8 +168,22 @@ function Tool({ label, active, onClick, children }: { label: string; active?: bo
 
 const PROMPTS = {
   link: { title: "Link", description: "The selected text links to this address.", fields: [["href", "Address", "https://"]] },
-  image: { title: "Image", description: "An image by its address (https), with a text for readers who cannot see it.", fields: [["src", "Image address", "https://"], ["alt", "Alternative text", ""]] },
-  button: { title: "Button", description: "A button that opens an address.", fields: [["text", "Button text", "Read more"], ["href", "Address", "https://"]] },
+  image: {
+    title: "Image",
+    description: "An image by its address (https), with a text for readers who cannot see it.",
+    fields: [
+      ["src", "Image address", "https://"],
+      ["alt", "Alternative text", ""],
+    ],
+  },
+  button: {
+    title: "Button",
+    description: "A button that opens an address.",
+    fields: [
+      ["text", "Button text", "Read more"],
+      ["href", "Address", "https://"],
+    ],
+  },
 } as const;
 
 /** The few values an inserted block needs, asked for in a dialog. */

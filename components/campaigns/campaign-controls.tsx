@@ -30,7 +30,17 @@ export interface CampaignControlActions {
  * The moves a campaign can make from where it is (DECISIONS.md), each behind
  * the confirmation a sender expects; nothing else is offered.
  */
-export function CampaignControls({ workspaceId, campaign, audience, actions }: { workspaceId: string; campaign: { id: string; name: string; status: CampaignStatus }; audience: string; actions: CampaignControlActions }) {
+export function CampaignControls({
+  workspaceId,
+  campaign,
+  audience,
+  actions,
+}: {
+  workspaceId: string;
+  campaign: { id: string; name: string; status: CampaignStatus };
+  audience: string;
+  actions: CampaignControlActions;
+}) {
   const router = useRouter();
   const [duplicating, startDuplicate] = useTransition();
   const run = (action: CampaignAction, done: string) => async () => {
@@ -70,7 +80,12 @@ export function CampaignControls({ workspaceId, campaign, audience, actions }: {
       {canMove(status, "draft") && (
         <ConfirmButton
           variant="outline"
-          label={<><Undo2 />Unschedule</>}
+          label={
+            <>
+              <Undo2 />
+              Unschedule
+            </>
+          }
           title="Unschedule this campaign?"
           description="It goes back to being a draft and will not be sent until you send or schedule it again."
           confirmLabel="Unschedule"
@@ -81,7 +96,12 @@ export function CampaignControls({ workspaceId, campaign, audience, actions }: {
       {canMove(status, "paused") && (
         <ConfirmButton
           variant="outline"
-          label={<><Pause />Pause</>}
+          label={
+            <>
+              <Pause />
+              Pause
+            </>
+          }
           title="Pause sending?"
           description="Sending stops after the batch in flight. Resume carries on with whoever has not been sent to."
           confirmLabel="Pause"
@@ -91,7 +111,12 @@ export function CampaignControls({ workspaceId, campaign, audience, actions }: {
       {status === "paused" && (
         <ConfirmButton
           variant="default"
-          label={<><Play />Resume</>}
+          label={
+            <>
+              <Play />
+              Resume
+            </>
+          }
           title="Resume sending?"
           description="Sending carries on with whoever has not been sent to yet."
           confirmLabel="Resume"
@@ -100,9 +125,16 @@ export function CampaignControls({ workspaceId, campaign, audience, actions }: {
       )}
       {canMove(status, "cancelled") && (
         <ConfirmButton
-          label={<><X />Cancel campaign</>}
+          label={
+            <>
+              <X />
+              Cancel campaign
+            </>
+          }
           title="Cancel this campaign?"
-          description={status === "scheduled" ? "It will not be sent. This cannot be undone; duplicate it to send it later." : "Nobody else receives it; mail already sent stays sent. This cannot be undone."}
+          description={
+            status === "scheduled" ? "It will not be sent. This cannot be undone; duplicate it to send it later." : "Nobody else receives it; mail already sent stays sent. This cannot be undone."
+          }
           confirmLabel="Cancel campaign"
           onConfirm={run(actions.cancel, "Cancelled.")}
         />
@@ -110,7 +142,12 @@ export function CampaignControls({ workspaceId, campaign, audience, actions }: {
       {(status === "draft" || status === "scheduled") && (
         <ConfirmButton
           variant="default"
-          label={<><Send />Send now</>}
+          label={
+            <>
+              <Send />
+              Send now
+            </>
+          }
           title={`Send ${campaign.name} now?`}
           description={`It goes to ${audience} now. Sending cannot be undone, only paused or cancelled.`}
           confirmLabel="Send now"

@@ -156,8 +156,18 @@ export function CampaignForm({
           <CardContent className="grid gap-4">
             <TextField form={form} name="name" label="Campaign name" hint="For you; subscribers do not see it." />
             <SelectField form={form} name="brandId" label="Brand" options={brands.map((brand) => ({ value: brand.id, label: brand.name }))} />
-            <SelectField form={form} name="topicId" label="Topic" options={[{ value: "", label: brandTopics.length ? "Choose a topic" : "This brand has no topic yet" }, ...brandTopics.map((topic) => ({ value: topic.id, label: topic.name }))]} />
-            <SelectField form={form} name="listId" label="Only members of list" options={[{ value: "", label: "Everyone subscribed to the topic" }, ...lists.map((list) => ({ value: list.id, label: list.name }))]} />
+            <SelectField
+              form={form}
+              name="topicId"
+              label="Topic"
+              options={[{ value: "", label: brandTopics.length ? "Choose a topic" : "This brand has no topic yet" }, ...brandTopics.map((topic) => ({ value: topic.id, label: topic.name }))]}
+            />
+            <SelectField
+              form={form}
+              name="listId"
+              label="Only members of list"
+              options={[{ value: "", label: "Everyone subscribed to the topic" }, ...lists.map((list) => ({ value: list.id, label: list.name }))]}
+            />
           </CardContent>
         </Card>
         <FormError message={formError} />
@@ -212,6 +222,10 @@ function useAutosave(form: UseFormReturn<Input>, enabled: boolean, save: (values
 type FormProps = Omit<Parameters<typeof CampaignForm>[0], "action" | "submitLabel">;
 
 /** The form for a draft or scheduled campaign: the same fields, saved onto that campaign. */
-export function EditCampaignForm({ campaignId, action, ...props }: FormProps & { campaignId: string; action: (workspaceId: string, input: Input & { campaignId: string }) => Promise<ActionState<{ campaignId: string }>> }) {
+export function EditCampaignForm({
+  campaignId,
+  action,
+  ...props
+}: FormProps & { campaignId: string; action: (workspaceId: string, input: Input & { campaignId: string }) => Promise<ActionState<{ campaignId: string }>> }) {
   return <CampaignForm {...props} action={(workspaceId, input) => action(workspaceId, { ...input, campaignId })} submitLabel="Save changes" autosave />;
 }

@@ -10,7 +10,15 @@ import { Label } from "@/components/ui/label";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
 /** Keeps the campaign's body under a name, to start new campaigns from. */
-export function SaveTemplateDialog({ workspaceId, campaign, action }: { workspaceId: string; campaign: { id: string; name: string }; action: (workspaceId: string, input: { campaignId: string; name: string }) => Promise<ActionState<{ templateId: string }>> }) {
+export function SaveTemplateDialog({
+  workspaceId,
+  campaign,
+  action,
+}: {
+  workspaceId: string;
+  campaign: { id: string; name: string };
+  action: (workspaceId: string, input: { campaignId: string; name: string }) => Promise<ActionState<{ templateId: string }>>;
+}) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState(campaign.name);
   const [error, setError] = useState<string>();

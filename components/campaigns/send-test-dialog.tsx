@@ -10,7 +10,17 @@ import { Label } from "@/components/ui/label";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
 /** One copy of the campaign to a member's or a verified address, before anyone else gets it. */
-export function SendTestDialog({ workspaceId, campaignId, addresses, action }: { workspaceId: string; campaignId: string; addresses: string[]; action: (workspaceId: string, input: { campaignId: string; to: string }) => Promise<ActionState<{ to: string }>> }) {
+export function SendTestDialog({
+  workspaceId,
+  campaignId,
+  addresses,
+  action,
+}: {
+  workspaceId: string;
+  campaignId: string;
+  addresses: string[];
+  action: (workspaceId: string, input: { campaignId: string; to: string }) => Promise<ActionState<{ to: string }>>;
+}) {
   const [open, setOpen] = useState(false);
   const [to, setTo] = useState(addresses[0] ?? "");
   const [error, setError] = useState<string>();
@@ -34,7 +44,10 @@ export function SendTestDialog({ workspaceId, campaignId, addresses, action }: {
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Send a test</DialogTitle>
-          <DialogDescription>One copy, its subject marked [Test], filled with the address&apos;s contact values (or sample ones). It goes only to members of this workspace and its verified addresses, and counts nowhere.</DialogDescription>
+          <DialogDescription>
+            One copy, its subject marked [Test], filled with the address&apos;s contact values (or sample ones). It goes only to members of this workspace and its verified addresses, and counts
+            nowhere.
+          </DialogDescription>
         </DialogHeader>
         <div className="grid gap-2">
           <Label htmlFor="test-to">Send to</Label>

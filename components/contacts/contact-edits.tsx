@@ -14,7 +14,17 @@ import type { ActionState } from "@/lib/dashboard/action-state";
 
 type Action<I> = (workspaceId: string, input: I) => Promise<ActionState<unknown>>;
 
-function EditNamesForm({ workspaceId, contact, action, close }: { workspaceId: string; contact: { id: string; firstName: string | null; lastName: string | null }; action: Action<EditContactNamesInput>; close: () => void }) {
+function EditNamesForm({
+  workspaceId,
+  contact,
+  action,
+  close,
+}: {
+  workspaceId: string;
+  contact: { id: string; firstName: string | null; lastName: string | null };
+  action: Action<EditContactNamesInput>;
+  close: () => void;
+}) {
   const router = useRouter();
   const { form, submit, formError, pending } = useActionForm({
     schema: editContactNamesSchema,

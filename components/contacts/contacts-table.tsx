@@ -44,7 +44,21 @@ const SEARCH_PAUSE_MS = 300;
  * (TanStack Query) and writes the URL, so a reload or a shared link shows the
  * same rows, and the form still works without JavaScript.
  */
-export function ContactsTable({ workspaceId, topics, lists, initialQuery, initialPage, addContact }: { workspaceId: string; topics: Option[]; lists: Option[]; initialQuery: ContactListQuery; initialPage: ContactPage; addContact: ReactNode }) {
+export function ContactsTable({
+  workspaceId,
+  topics,
+  lists,
+  initialQuery,
+  initialPage,
+  addContact,
+}: {
+  workspaceId: string;
+  topics: Option[];
+  lists: Option[];
+  initialQuery: ContactListQuery;
+  initialPage: ContactPage;
+  addContact: ReactNode;
+}) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const query = useMemo(() => readContactListQuery(Object.fromEntries(searchParams)), [searchParams]);
@@ -136,7 +150,13 @@ export function ContactsTable({ workspaceId, topics, lists, initialQuery, initia
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor="contacts-status">Status</Label>
-          <NativeSelect id="contacts-status" name="status" value={query.status ?? ""} onChange={(event) => refine({ status: (event.target.value || undefined) as ContactListQuery["status"] })} className="w-40">
+          <NativeSelect
+            id="contacts-status"
+            name="status"
+            value={query.status ?? ""}
+            onChange={(event) => refine({ status: (event.target.value || undefined) as ContactListQuery["status"] })}
+            className="w-40"
+          >
             <option value="">Any status</option>
             {CONTACT_STATUSES.map((value) => (
               <option key={value} value={value}>
@@ -261,13 +281,31 @@ function SortableHead({ header, hrefFor, children }: { header: Header<typeof fea
       <a href={hrefFor(nextSort)} onClick={follow(() => col.toggleSorting(next === "desc"))} className="inline-flex items-center gap-1 hover:text-foreground">
         {children}
         <Icon className="size-3.5" aria-hidden />
-        <span className="sr-only">{sorted ? `, sorted ${sorted === "asc" ? "ascending" : "descending"}; sort ${next === "desc" ? "descending" : "ascending"}` : `; sort ${next === "desc" ? "descending" : "ascending"}`}</span>
+        <span className="sr-only">
+          {sorted ? `, sorted ${sorted === "asc" ? "ascending" : "descending"}; sort ${next === "desc" ? "descending" : "ascending"}` : `; sort ${next === "desc" ? "descending" : "ascending"}`}
+        </span>
       </a>
     </TableHead>
   );
 }
 
-function FilterSelect({ id, label, name, anyLabel, options, value, onChange }: { id: string; label: string; name: string; anyLabel: string; options: Option[]; value: string | undefined; onChange: (value: string | undefined) => void }) {
+function FilterSelect({
+  id,
+  label,
+  name,
+  anyLabel,
+  options,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  name: string;
+  anyLabel: string;
+  options: Option[];
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+}) {
   return (
     <div className="grid gap-1.5">
       <Label htmlFor={id}>{label}</Label>

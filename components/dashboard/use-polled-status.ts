@@ -9,7 +9,13 @@ import { useEffect, useRef } from "react";
  * import applying): polled while `moving` says so, and when its status
  * changes the page renders anew, since its actions change with it.
  */
-export function usePolledStatus<T extends { status: string }>(options: { queryKey: QueryKey; read: (signal: AbortSignal) => Promise<T>; initial: T; moving: (status: string) => boolean; everyMs: number }): T {
+export function usePolledStatus<T extends { status: string }>(options: {
+  queryKey: QueryKey;
+  read: (signal: AbortSignal) => Promise<T>;
+  initial: T;
+  moving: (status: string) => boolean;
+  everyMs: number;
+}): T {
   const router = useRouter();
   const query = useQuery({
     queryKey: options.queryKey,

@@ -10,7 +10,21 @@ import type { ImportStatus } from "@/lib/db/schema/imports";
 type ImportAction = (workspaceId: string, input: { importId: string }) => Promise<ActionState<void>>;
 
 /** Apply a checked import, or stop one: before its apply it is dropped, during it the apply stops at the next chunk. */
-export function ImportControls({ workspaceId, importId, status, toImport, start, cancel }: { workspaceId: string; importId: string; status: ImportStatus; toImport: number; start: ImportAction; cancel: ImportAction }) {
+export function ImportControls({
+  workspaceId,
+  importId,
+  status,
+  toImport,
+  start,
+  cancel,
+}: {
+  workspaceId: string;
+  importId: string;
+  status: ImportStatus;
+  toImport: number;
+  start: ImportAction;
+  cancel: ImportAction;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [pending, startTransition] = useTransition();

@@ -34,11 +34,7 @@ export function ImportCountsView({ counts, label }: { counts: ImportCounts; labe
           </div>
         ))}
       </dl>
-      {updatedFields.length > 0 && (
-        <p className="text-sm text-muted-foreground">
-          Updates change {updatedFields.map(([field, n]) => `${fieldLabel(field)} (${n.toLocaleString("en")})`).join(", ")}.
-        </p>
-      )}
+      {updatedFields.length > 0 && <p className="text-sm text-muted-foreground">Updates change {updatedFields.map(([field, n]) => `${fieldLabel(field)} (${n.toLocaleString("en")})`).join(", ")}.</p>}
       {refused.length > 0 && (
         <ul className="grid gap-1 text-sm" aria-label="Refused rows by reason">
           {refused.map(([reason, n]) => (

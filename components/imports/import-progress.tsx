@@ -19,7 +19,15 @@ export function ImportProgress({ workspaceId, importId, initial }: { workspaceId
   const percent = total > 0 ? Math.round((done / total) * 100) : 0;
   return (
     <div className="grid gap-2">
-      <div role="progressbar" aria-label="Import progress" aria-valuemin={0} aria-valuemax={total} aria-valuenow={done} aria-valuetext={`${done.toLocaleString("en")} of ${total.toLocaleString("en")} rows`} className="h-3 overflow-hidden rounded-full bg-muted">
+      <div
+        role="progressbar"
+        aria-label="Import progress"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={done}
+        aria-valuetext={`${done.toLocaleString("en")} of ${total.toLocaleString("en")} rows`}
+        className="h-3 overflow-hidden rounded-full bg-muted"
+      >
         <div className="h-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
       </div>
       <p className="text-sm text-muted-foreground" data-testid="import-progress-text">

@@ -11,7 +11,10 @@ import type { ActionState } from "@/lib/dashboard/action-state";
 import type { ImportCounts, ImportOptions } from "@/lib/db/schema/imports";
 import type { ImportField } from "@/lib/imports/import-fields";
 
-type CheckAction = (workspaceId: string, input: { importId: string; mapping: string[]; policy: "keep" | "overwrite"; topicIds: string[]; listId: string | null; consentAsserted: boolean }) => Promise<ActionState<ImportCounts>>;
+type CheckAction = (
+  workspaceId: string,
+  input: { importId: string; mapping: string[]; policy: "keep" | "overwrite"; topicIds: string[]; listId: string | null; consentAsserted: boolean },
+) => Promise<ActionState<ImportCounts>>;
 
 export interface MappingFormProps {
   workspaceId: string;
@@ -77,13 +80,19 @@ export function MappingForm({ workspaceId, importId, header, preview, fields, ma
             {header.map((name, column) => (
               <TableRow key={column}>
                 <TableCell className="font-medium">{name || `Column ${column + 1}`}</TableCell>
-                <TableCell className="max-w-xs truncate text-muted-foreground">{preview.map((row) => row[column] ?? "").filter(Boolean).slice(0, 3).join(" · ") || "—"}</TableCell>
+                <TableCell className="max-w-xs truncate text-muted-foreground">
+                  {preview
+                    .map((row) => row[column] ?? "")
+                    .filter(Boolean)
+                    .slice(0, 3)
+                    .join(" · ") || "—"}
+                </TableCell>
                 <TableCell>
                   <NativeSelect
                     aria-label={`Field for column ${name || column + 1}`}
                     value={mapping[column] ?? ""}
                     aria-invalid={errors[`mapping.${column}`] ? true : undefined}
-                    onChange={(event) => setMapping((current) => header.map((_, i) => (i === column ? event.target.value : current[i] ?? "")))}
+                    onChange={(event) => setMapping((current) => header.map((_, i) => (i === column ? event.target.value : (current[i] ?? ""))))}
                   >
                     <option value="">Don’t import</option>
                     {fields.map((field) => (
@@ -129,7 +138,12 @@ export function MappingForm({ workspaceId, importId, header, preview, fields, ma
           <p className="text-sm text-muted-foreground">No confirmation mail is sent. People who opted out are never resubscribed: their rows are refused.</p>
           {topicIds.length > 0 && (
             <Label className="mt-2 font-normal">
-              <Checkbox checked={consent} onChange={(event) => (setConsent(event.target.checked), setErrors(({ consentAsserted: _cleared, ...rest }) => rest), setFormError(undefined))} aria-invalid={errors.consentAsserted ? true : undefined} aria-describedby={errors.consentAsserted ? "consent-error" : undefined} />
+              <Checkbox
+                checked={consent}
+                onChange={(event) => (setConsent(event.target.checked), setErrors(({ consentAsserted: _cleared, ...rest }) => rest), setFormError(undefined))}
+                aria-invalid={errors.consentAsserted ? true : undefined}
+                aria-describedby={errors.consentAsserted ? "consent-error" : undefined}
+              />
               Everyone in this file agreed to receive these topics, and I can show how
             </Label>
           )}

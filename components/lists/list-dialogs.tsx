@@ -16,7 +16,17 @@ import { createListSchema, updateListSchema, type CreateListInput } from "@/lib/
 const editSchema = updateListSchema.extend({ listId: z.string() });
 type EditInput = z.input<typeof editSchema>;
 
-function CreateListForm({ workspaceId, brands, action, close }: { workspaceId: string; brands: { id: string; name: string }[]; action: (w: string, i: CreateListInput) => Promise<ActionState<{ listId: string }>>; close: () => void }) {
+function CreateListForm({
+  workspaceId,
+  brands,
+  action,
+  close,
+}: {
+  workspaceId: string;
+  brands: { id: string; name: string }[];
+  action: (w: string, i: CreateListInput) => Promise<ActionState<{ listId: string }>>;
+  close: () => void;
+}) {
   const router = useRouter();
   const { form, submit, formError, pending } = useActionForm({
     schema: createListSchema,
@@ -61,7 +71,17 @@ export function CreateListDialog(props: { workspaceId: string; brands: { id: str
   );
 }
 
-function EditListForm({ workspaceId, list, action, close }: { workspaceId: string; list: { id: string; name: string; description: string }; action: (w: string, i: EditInput) => Promise<ActionState<{ listId: string }>>; close: () => void }) {
+function EditListForm({
+  workspaceId,
+  list,
+  action,
+  close,
+}: {
+  workspaceId: string;
+  list: { id: string; name: string; description: string };
+  action: (w: string, i: EditInput) => Promise<ActionState<{ listId: string }>>;
+  close: () => void;
+}) {
   const router = useRouter();
   const { form, submit, formError, pending } = useActionForm({
     schema: editSchema,
@@ -104,7 +124,15 @@ export function EditListDialog(props: { workspaceId: string; list: { id: string;
   );
 }
 
-export function DeleteListButton({ workspaceId, list, action }: { workspaceId: string; list: { id: string; name: string }; action: (w: string, i: { listId: string }) => Promise<ActionState<unknown>> }) {
+export function DeleteListButton({
+  workspaceId,
+  list,
+  action,
+}: {
+  workspaceId: string;
+  list: { id: string; name: string };
+  action: (w: string, i: { listId: string }) => Promise<ActionState<unknown>>;
+}) {
   const router = useRouter();
   return (
     <ConfirmButton

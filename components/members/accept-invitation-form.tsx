@@ -20,7 +20,17 @@ export function AcceptInvitationForm({ email, action }: { email: string; action:
       </div>
       <div className="grid gap-2">
         <Label htmlFor="invite-password">Password (at least 8 characters)</Label>
-        <Input id="invite-password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={200} aria-invalid={state.error ? true : undefined} aria-describedby={state.error ? "invite-error" : undefined} />
+        <Input
+          id="invite-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          maxLength={200}
+          aria-invalid={state.error ? true : undefined}
+          aria-describedby={state.error ? "invite-error" : undefined}
+        />
       </div>
       {state.error && (
         <p id="invite-error" role="alert" className="text-sm text-destructive">

@@ -59,7 +59,15 @@ export function AddSuppressionDialog({ workspaceId, action }: { workspaceId: str
   );
 }
 
-export function RemoveSuppressionButton({ workspaceId, suppression, action }: { workspaceId: string; suppression: { id: string; target: string }; action: (w: string, i: { suppressionId: string }) => Promise<ActionState<unknown>> }) {
+export function RemoveSuppressionButton({
+  workspaceId,
+  suppression,
+  action,
+}: {
+  workspaceId: string;
+  suppression: { id: string; target: string };
+  action: (w: string, i: { suppressionId: string }) => Promise<ActionState<unknown>>;
+}) {
   const router = useRouter();
   return (
     <ConfirmButton

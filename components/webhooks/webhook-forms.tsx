@@ -36,7 +36,15 @@ export function CreateEndpointForm({ action, eventTypes }: { action: SecretActio
     <form className="grid gap-4" action={submit}>
       <div className="grid gap-2">
         <Label htmlFor="endpoint-url">Endpoint URL</Label>
-        <Input id="endpoint-url" name="url" type="url" required placeholder="https://hooks.example.com/mail" aria-invalid={state.error ? true : undefined} aria-describedby={state.error ? "endpoint-error" : undefined} />
+        <Input
+          id="endpoint-url"
+          name="url"
+          type="url"
+          required
+          placeholder="https://hooks.example.com/mail"
+          aria-invalid={state.error ? true : undefined}
+          aria-describedby={state.error ? "endpoint-error" : undefined}
+        />
         {state.error && (
           <p id="endpoint-error" className="text-sm text-destructive" role="alert">
             {state.error}

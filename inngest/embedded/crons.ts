@@ -43,8 +43,10 @@ export async function fireDueCrons(ctx: Ctx, registry: RegisteredFunction[]): Pr
       .where(and(eq(workflowCrons.functionId, row.functionId), eq(workflowCrons.nextAt, row.nextAt)))
       .returning();
     if (advanced.length === 0) continue;
-    await enqueueEvents(ctx, [{ ...registered, events: ["inngest/scheduled.timer"], cancelOn: [] }], [
-      { name: "inngest/scheduled.timer", id: `cron:${row.functionId}:${row.nextAt.toISOString()}`, data: { cron: row.cron } },
-    ]);
+    await enqueueEvents(
+      ctx,
+      [{ ...registered, events: ["inngest/scheduled.timer"], cancelOn: [] }],
+      [{ name: "inngest/scheduled.timer", id: `cron:${row.functionId}:${row.nextAt.toISOString()}`, data: { cron: row.cron } }],
+    );
   }
 }

@@ -66,18 +66,19 @@ const functions = [
   inngest.createFunction({ id: "waiting", triggers: [waiting] }, async ({ step }) => {
     await step.waitForEvent("wait", { event: "test/never", timeout: "1h" });
   }),
-  inngest.createFunction(
-    { id: "campaign", triggers: [campaignEvent], cancelOn: [{ event: "test/campaign.cancelled", if: "event.data.campaignId == async.data.campaignId" }] },
-    async ({ step }) => {
-      await step.sleep("until-send-time", "1d");
-      await step.run("send", () => effects.push("campaign-sent"));
-    },
-  ),
+  inngest.createFunction({ id: "campaign", triggers: [campaignEvent], cancelOn: [{ event: "test/campaign.cancelled", if: "event.data.campaignId == async.data.campaignId" }] }, async ({ step }) => {
+    await step.sleep("until-send-time", "1d");
+    await step.run("send", () => effects.push("campaign-sent"));
+  }),
 ];
 const executor = createEmbeddedExecutor({ client: inngest, functions });
 routeEmbeddedEvents((events) => executor.enqueue(ctx, events));
 
-const runsOf = (slug: string) => ctx.db.select().from(workflowRuns).where(eq(workflowRuns.functionId, `mailservice-${slug}`));
+const runsOf = (slug: string) =>
+  ctx.db
+    .select()
+    .from(workflowRuns)
+    .where(eq(workflowRuns.functionId, `mailservice-${slug}`));
 
 describe("embedded executor", () => {
   it("events start runs; memoised steps are not run again on replay; sleep waits until its time", async () => {
@@ -172,13 +173,19 @@ describe("embedded executor", () => {
   });
 
   it("cancellation: an event named in cancelOn cancels the matching pending runs only", async () => {
-    await executor.enqueue(ctx, [{ name: "test/campaign.started", data: { campaignId: "cmp_1" } }, { name: "test/campaign.started", data: { campaignId: "cmp_2" } }]);
+    await executor.enqueue(ctx, [
+      { name: "test/campaign.started", data: { campaignId: "cmp_1" } },
+      { name: "test/campaign.started", data: { campaignId: "cmp_2" } },
+    ]);
     await executor.runDue(ctx);
     await executor.enqueue(ctx, [{ name: campaignCancelled.name, data: { campaignId: "cmp_1" } }]);
     clock.advance(24 * 60 * 60_000);
     await executor.runDue(ctx);
     const runs = await runsOf("campaign");
-    expect(runs.map((r) => [r.event.data.campaignId, r.status]).sort()).toEqual([["cmp_1", "cancelled"], ["cmp_2", "completed"]]);
+    expect(runs.map((r) => [r.event.data.campaignId, r.status]).sort()).toEqual([
+      ["cmp_1", "cancelled"],
+      ["cmp_2", "completed"],
+    ]);
     expect(countOf("campaign-sent")).toBe(1);
   });
 

@@ -104,7 +104,12 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
   async function claimBatch(ctx: Ctx, limit: number): Promise<Run[]> {
     const now = ctx.clock.now().toISOString();
     const leaseUntil = new Date(ctx.clock.now().getTime() + leaseMs);
-    const notInHand = keysInHand.size ? sql`r.concurrency_key not in (${sql.join([...keysInHand].map((key) => sql`${key}`), sql`, `)})` : sql`true`;
+    const notInHand = keysInHand.size
+      ? sql`r.concurrency_key not in (${sql.join(
+          [...keysInHand].map((key) => sql`${key}`),
+          sql`, `,
+        )})`
+      : sql`true`;
     // Raw SQL with aliases: in a one-table statement Drizzle renders columns bare, which would bind to the inner tables.
     const claimed = await withTransaction(ctx, async (tx) => {
       // A lease lost to a database crash only makes the run claimable again: no need to wait for the disk.
@@ -112,7 +117,8 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       return tx.db
         .update(workflowRuns)
         .set({ leaseUntil })
-        .where(sql`"workflow_runs"."id" in (
+        .where(
+          sql`"workflow_runs"."id" in (
           select id from (
             select distinct on (coalesce(c.concurrency_key, c.id)) c.id, c.wake_at from (
               select r.id, r.concurrency_key, r.wake_at from workflow_runs r
@@ -128,7 +134,8 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
             order by coalesce(c.concurrency_key, c.id), c.wake_at, c.id
           ) firsts
           order by wake_at, id
-          limit ${limit})`)
+          limit ${limit})`,
+        )
         .returning();
     });
     for (const run of claimed) if (run.concurrencyKey) keysInHand.add(run.concurrencyKey);
@@ -202,9 +209,7 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       }
       const ops = response.body as Op[];
       // Parallel steps come back planned: run each on its own, then carry on.
-      const performed = ops.every((op) => op.op === "StepPlanned")
-        ? await Promise.all(ops.map(async (planned) => ((await invoke(run, registered, planned.id, true)).body as Op[])[0]!))
-        : ops;
+      const performed = ops.every((op) => op.op === "StepPlanned") ? await Promise.all(ops.map(async (planned) => ((await invoke(run, registered, planned.id, true)).body as Op[])[0]!)) : ops;
       let changes: Partial<Run> = {};
       for (const op of performed) {
         const applied = applyOp(ctx, { ...run, ...changes } as Run, op, response.retryAfter);

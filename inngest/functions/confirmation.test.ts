@@ -74,7 +74,10 @@ describe("double opt-in confirmation mail", () => {
     for (let i = 0; i < 7; i++) await subscribe("busy@example.com", await seedTopic(ctx, workspaceId, brandId));
     await executor.runDue(ctx);
     expect(await mailTo(workspaceId, "busy@example.com")).toHaveLength(5);
-    const skipped = await ctx.db.select().from(confirmationRequests).where(and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.skippedReason, "daily_limit")));
+    const skipped = await ctx.db
+      .select()
+      .from(confirmationRequests)
+      .where(and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.skippedReason, "daily_limit")));
     expect(skipped).toHaveLength(2);
   });
 
@@ -87,7 +90,10 @@ describe("double opt-in confirmation mail", () => {
     }
     await Promise.all([executor.runDue(ctx), executor.runDue(ctx), executor.runDue(ctx)]);
     expect(await listMailbox(ctx, systemActor("test"), { to: email })).toHaveLength(ADDRESS_DAILY_LIMIT);
-    const skipped = await ctx.db.select().from(confirmationRequests).where(and(eq(confirmationRequests.email, email), eq(confirmationRequests.skippedReason, "address_daily_limit")));
+    const skipped = await ctx.db
+      .select()
+      .from(confirmationRequests)
+      .where(and(eq(confirmationRequests.email, email), eq(confirmationRequests.skippedReason, "address_daily_limit")));
     expect(skipped).toHaveLength(2);
     // A day later the address may be asked again.
     clock.advance(24 * 60 * 60_000 + 1000);

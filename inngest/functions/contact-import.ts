@@ -9,12 +9,9 @@ import { applyNextImportChunk } from "@/lib/imports/apply-import-chunk";
  * chunk: no row applied twice, none lost. A cancelled import stops at the
  * next chunk.
  */
-export const contactImport = inngest.createFunction(
-  { id: "contact-import", triggers: [contactImportRequested], retries: 5 },
-  async ({ event, step }) => {
-    for (let chunk = 0; ; chunk++) {
-      const outcome = await step.run(`chunk-${chunk}`, () => applyNextImportChunk(workflowCtx(), event.data.importId));
-      if (outcome.done) return { status: outcome.status, chunks: chunk + 1 };
-    }
-  },
-);
+export const contactImport = inngest.createFunction({ id: "contact-import", triggers: [contactImportRequested], retries: 5 }, async ({ event, step }) => {
+  for (let chunk = 0; ; chunk++) {
+    const outcome = await step.run(`chunk-${chunk}`, () => applyNextImportChunk(workflowCtx(), event.data.importId));
+    if (outcome.done) return { status: outcome.status, chunks: chunk + 1 };
+  }
+});

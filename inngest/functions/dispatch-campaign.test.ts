@@ -119,7 +119,10 @@ describe("campaign dispatch", () => {
     expect(response.status).toBe(200);
     const stamped = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId))).filter((s) => s.unsubscribedAt);
     expect(stamped.map((s) => s.email)).toEqual(["r1@example.com"]);
-    const [unsubscribed] = await ctx.db.select().from(events).where(and(eq(events.workspaceId, workspaceId), eq(events.type, "contact.unsubscribed")));
+    const [unsubscribed] = await ctx.db
+      .select()
+      .from(events)
+      .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "contact.unsubscribed")));
     expect(unsubscribed!.data).toMatchObject({ campaign_id: campaignId, topic_id: topicId });
   });
 
@@ -147,9 +150,19 @@ describe("campaign dispatch", () => {
     expect(skipped).toEqual([{ email: "nameless@example.com", reason: "missing_merge_tag:contact.first_name" }]);
     const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
     expect(billing!.sendsUsed).toBe(2);
-    const failed = (await ctx.db.select().from(events).where(and(eq(events.workspaceId, workspaceId), eq(events.type, "email.failed"))))[0]!;
+    const failed = (
+      await ctx.db
+        .select()
+        .from(events)
+        .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "email.failed")))
+    )[0]!;
     expect(failed.data).toMatchObject({ email: "nameless@example.com", reason: "missing_merge_tag:contact.first_name", campaign_id: campaignId, send_id: expect.stringMatching(/^snd_/) });
-    const sent = (await ctx.db.select().from(events).where(and(eq(events.workspaceId, workspaceId), eq(events.type, "campaign.sent"))))[0]!;
+    const sent = (
+      await ctx.db
+        .select()
+        .from(events)
+        .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "campaign.sent")))
+    )[0]!;
     expect(sent.data).toMatchObject({ status: "sent", recipient_count: 3, skipped: 1, failed: 0 });
   });
 
@@ -309,7 +322,15 @@ describe("campaign dispatch with sends held by another run", () => {
     await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
     await snapshotAudience(ctx, campaignId);
     const held = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId)).orderBy(asc(sends.id))).slice(0, 2);
-    await ctx.db.update(sends).set({ state: "sending", claimedBy: "dead-run", updatedAt: clock.now() }).where(inArray(sends.id, held.map((h) => h.id)));
+    await ctx.db
+      .update(sends)
+      .set({ state: "sending", claimedBy: "dead-run", updatedAt: clock.now() })
+      .where(
+        inArray(
+          sends.id,
+          held.map((h) => h.id),
+        ),
+      );
 
     await executor.enqueue(ctx, [{ name: "campaign/dispatch.requested", id: `after-crash-${campaignId}`, data: { campaignId, at: null } }]);
     await drain(5);

@@ -13,7 +13,12 @@ describe("workflow step logic", () => {
       events: requested,
       steps: [
         { id: "decide", handler: () => ({ send: false, reason: "recently_sent" }) },
-        { id: "send-confirmation", handler: () => { throw new Error("must not send"); } },
+        {
+          id: "send-confirmation",
+          handler: () => {
+            throw new Error("must not send");
+          },
+        },
       ],
     });
     expect(result).toEqual({ send: false, reason: "recently_sent" });

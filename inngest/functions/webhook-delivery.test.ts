@@ -39,8 +39,7 @@ async function setup(eventTypes: string[] = []) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
   const { endpointId, secret } = await createEndpoint(ctx, systemActor("test", workspaceId), { url: receiver.url, eventTypes });
-  const subscribe = async (email: string) =>
-    (await upsertContact(ctx, systemActor("test", workspaceId), { email, topicIds: [topicId] })).contact;
+  const subscribe = async (email: string) => (await upsertContact(ctx, systemActor("test", workspaceId), { email, topicIds: [topicId] })).contact;
   return { workspaceId, brandId, topicId, endpointId, secret, subscribe };
 }
 
@@ -160,10 +159,12 @@ describe("webhook delivery", () => {
     const { subscribe, topicId } = await setup();
     // A slow receiver: unordered deliveries would overlap.
     const answeredAt = new Map<string, number>();
-    receiver.respondWith((webhook, response) => setTimeout(() => {
-      answeredAt.set(webhook.body.id, performance.now());
-      response.writeHead(204).end();
-    }, 30));
+    receiver.respondWith((webhook, response) =>
+      setTimeout(() => {
+        answeredAt.set(webhook.body.id, performance.now());
+        response.writeHead(204).end();
+      }, 30),
+    );
     const first = await subscribe("order-a@example.com");
     const second = await subscribe("order-b@example.com");
     for (const contact of [first, second]) {

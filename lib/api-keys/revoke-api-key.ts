@@ -6,7 +6,10 @@ import { notFound } from "@/lib/errors";
 
 /** Takes effect on the very next request: keys are looked up on every call, never cached. */
 export async function revokeApiKey(ctx: Ctx, actor: Actor, keyId: string): Promise<{ keyId: string; revokedAt: Date }> {
-  const [key] = await ctx.db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), inActorWorkspace(actor, apiKeys.workspaceId)));
+  const [key] = await ctx.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, keyId), inActorWorkspace(actor, apiKeys.workspaceId)));
   if (!key) throw notFound("key_not_found", `No API key ${keyId}.`);
   const revokedAt = key.revokedAt ?? ctx.clock.now();
   await ctx.db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, keyId));

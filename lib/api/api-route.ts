@@ -109,4 +109,3 @@ async function resolveParams(context: NextContext | undefined): Promise<Record<s
   const raw = context?.params ? await context.params : {};
   return Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, Array.isArray(value) ? value.join("/") : value]));
 }
-

@@ -15,8 +15,7 @@ export interface AuthenticatedKey {
   billingStage: BillingStage | null;
 }
 
-const missing = () =>
-  new ApiError({ type: "authentication_error", code: "missing_api_key", message: "Send your API key as `Authorization: Bearer <API_KEY>`." });
+const missing = () => new ApiError({ type: "authentication_error", code: "missing_api_key", message: "Send your API key as `Authorization: Bearer <API_KEY>`." });
 const invalid = () => new ApiError({ type: "authentication_error", code: "invalid_api_key", message: "The API key is not recognised or has been revoked." });
 
 /**

@@ -25,8 +25,7 @@ export function encodeCursor(lastId: string, scope: string): string {
   return `${payload}.${sign(payload)}`;
 }
 
-const invalidCursor = () =>
-  new ApiError({ type: "invalid_request_error", code: "invalid_cursor", param: "cursor", message: "Pass back `meta.next_cursor` unchanged, with the same filters." });
+const invalidCursor = () => new ApiError({ type: "invalid_request_error", code: "invalid_cursor", param: "cursor", message: "Pass back `meta.next_cursor` unchanged, with the same filters." });
 
 export function decodeCursor(cursor: string, scope: string): string {
   const [payload, signature, extra] = cursor.split(".");

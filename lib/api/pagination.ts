@@ -12,8 +12,7 @@ export interface ListBody<T> {
   meta: { limit: number; has_more: boolean; next_cursor: string | null };
 }
 
-const invalidLimit = () =>
-  new ApiError({ type: "invalid_request_error", code: "invalid_limit", param: "limit", message: "`limit` must be an integer from 1 to 100." });
+const invalidLimit = () => new ApiError({ type: "invalid_request_error", code: "invalid_limit", param: "limit", message: "`limit` must be an integer from 1 to 100." });
 
 /** `limit` 1..100 (default 20, never clamped) and an issued `cursor` bound to `scope`. */
 export function parsePageRequest(query: URLSearchParams, scope: string): PageRequest {

@@ -62,11 +62,7 @@ export async function consumeRateLimit(ctx: Ctx, keyId: string, bucket: Bucket):
  * 15 minutes): counts this request and says how long to wait when it is over
  * the limit, null when it is within it.
  */
-export async function countRateLimit(
-  ctx: Ctx,
-  keyId: string,
-  { bucket, limit, windowMs }: RateLimitPolicy,
-): Promise<{ state: RateLimitState; retryAfterSeconds: number | null }> {
+export async function countRateLimit(ctx: Ctx, keyId: string, { bucket, limit, windowMs }: RateLimitPolicy): Promise<{ state: RateLimitState; retryAfterSeconds: number | null }> {
   const now = ctx.clock.now().getTime();
   const windowStart = now - (now % windowMs);
   const sql = rawClient(ctx.db);

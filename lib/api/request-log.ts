@@ -22,7 +22,7 @@ export function startRequestLog(request: Request): RequestLog {
     id,
     headers: (extra = {}) => ({ ...extra, [REQUEST_ID_HEADER]: id }),
     fault(error) {
-      console.error(JSON.stringify({ level: "error", request_id: id, method: request.method, path: pathname, error: error instanceof Error ? error.stack ?? error.message : String(error) }));
+      console.error(JSON.stringify({ level: "error", request_id: id, method: request.method, path: pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }));
     },
     done(response) {
       if (process.env.NODE_ENV === "production") {

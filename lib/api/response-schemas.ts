@@ -46,9 +46,7 @@ export const contact = z
   })
   .meta({ id: "Contact" });
 
-export const contactWritten = z
-  .strictObject({ id: z.string(), email: z.string(), status: z.enum(CONTACT_STATUSES), created_at: timestamp })
-  .meta({ id: "ContactWritten" });
+export const contactWritten = z.strictObject({ id: z.string(), email: z.string(), status: z.enum(CONTACT_STATUSES), created_at: timestamp }).meta({ id: "ContactWritten" });
 
 export const topic = z
   .strictObject({
@@ -86,9 +84,7 @@ export const subscribeResult = z.strictObject({
   status: z.enum(["subscribed", "confirmation_sent"]).meta({ description: "The same answer whether or not the address was known." }),
 });
 
-const reportScope = z
-  .union([z.strictObject({ type: z.literal("workspace"), brand_id: z.null() }), z.strictObject({ type: z.literal("brand"), brand_id: z.string() })])
-  .meta({ id: "ReportScope" });
+const reportScope = z.union([z.strictObject({ type: z.literal("workspace"), brand_id: z.null() }), z.strictObject({ type: z.literal("brand"), brand_id: z.string() })]).meta({ id: "ReportScope" });
 
 export const summaryReport = z.strictObject({
   data: z.strictObject({

@@ -8,11 +8,17 @@ import { workspaceBilling } from "@/lib/db/schema";
 
 export async function reserveSends(ctx: Ctx, workspaceId: string, count: number): Promise<void> {
   if (count <= 0) return;
-  await ctx.db.update(workspaceBilling).set({ sendsUsed: sql`${workspaceBilling.sendsUsed} + ${count}` }).where(eq(workspaceBilling.workspaceId, workspaceId));
+  await ctx.db
+    .update(workspaceBilling)
+    .set({ sendsUsed: sql`${workspaceBilling.sendsUsed} + ${count}` })
+    .where(eq(workspaceBilling.workspaceId, workspaceId));
 }
 
 /** Never below zero: a refund after a new period began does not go negative. */
 export async function refundSends(ctx: Ctx, workspaceId: string, count: number): Promise<void> {
   if (count <= 0) return;
-  await ctx.db.update(workspaceBilling).set({ sendsUsed: sql`greatest(${workspaceBilling.sendsUsed} - ${count}, 0)` }).where(eq(workspaceBilling.workspaceId, workspaceId));
+  await ctx.db
+    .update(workspaceBilling)
+    .set({ sendsUsed: sql`greatest(${workspaceBilling.sendsUsed} - ${count}, 0)` })
+    .where(eq(workspaceBilling.workspaceId, workspaceId));
 }

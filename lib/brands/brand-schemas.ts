@@ -22,7 +22,10 @@ export const updateBrandSchema = z.strictObject({
   senderEmail: emailField.optional(),
   websiteUrl: urlField.optional(),
   logoUrl: urlField.optional(),
-  primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #1a2b3c").optional(),
+  primaryColor: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #1a2b3c")
+    .optional(),
 });
 export type UpdateBrandInput = z.input<typeof updateBrandSchema>;
 

@@ -6,7 +6,6 @@ import { parseInput } from "@/lib/validation/parse-input";
 import { BRAND_IDENTITY_FIELDS, updateBrandSchema, type UpdateBrandInput } from "./brand-schemas";
 import { getBrandOrThrow } from "./get-brand-or-throw";
 
-
 /**
  * Edits a brand. Changing its identity (name, legal name, sender or postal
  * address) returns it to review and holds its sending until the review ends:

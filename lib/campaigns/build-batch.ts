@@ -24,11 +24,30 @@ export async function buildBatch(ctx: Ctx, campaign: Campaign, rows: ClaimedSend
   const [brand] = await ctx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
   const [workspace] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, campaign.workspaceId));
   const emails = rows.map((r) => r.email);
-  const people = new Map((await ctx.db.select().from(contacts).where(inArray(contacts.id, rows.map((r) => r.contact_id)))).map((c) => [c.id, c]));
+  const people = new Map(
+    (
+      await ctx.db
+        .select()
+        .from(contacts)
+        .where(
+          inArray(
+            contacts.id,
+            rows.map((r) => r.contact_id),
+          ),
+        )
+    ).map((c) => [c.id, c]),
+  );
   const blocked = await suppressedAmong(ctx, campaign.workspaceId, emails);
   const verified = workspace!.approvedAt
     ? null
-    : new Set((await ctx.db.select({ email: verifiedAddresses.email }).from(verifiedAddresses).where(and(eq(verifiedAddresses.workspaceId, campaign.workspaceId), inArray(verifiedAddresses.email, emails)))).map((v) => v.email));
+    : new Set(
+        (
+          await ctx.db
+            .select({ email: verifiedAddresses.email })
+            .from(verifiedAddresses)
+            .where(and(eq(verifiedAddresses.workspaceId, campaign.workspaceId), inArray(verifiedAddresses.email, emails)))
+        ).map((v) => v.email),
+      );
 
   const failures: BatchFailure[] = [];
   const messages: OutgoingMessage[] = [];

@@ -13,11 +13,19 @@ import { assertCanMove } from "./campaign-status";
 type CampaignRow = typeof campaigns.$inferSelect;
 
 async function move(ctx: Ctx, actor: Actor, campaignId: string, to: CampaignStatus, changes: Partial<CampaignRow> = {}) {
-  const [campaign] = await ctx.db.select().from(campaigns).where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId))).for("update");
+  const [campaign] = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId)))
+    .for("update");
   if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
   assertCanMove(campaign.status, to);
   const now = ctx.clock.now();
-  const [moved] = await ctx.db.update(campaigns).set({ ...changes, status: to, updatedAt: now }).where(eq(campaigns.id, campaignId)).returning();
+  const [moved] = await ctx.db
+    .update(campaigns)
+    .set({ ...changes, status: to, updatedAt: now })
+    .where(eq(campaigns.id, campaignId))
+    .returning();
   return { before: campaign, campaign: moved! };
 }
 

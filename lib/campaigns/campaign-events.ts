@@ -13,14 +13,20 @@ type CampaignRow = typeof campaigns.$inferSelect;
  */
 export async function recordCampaignEvent(ctx: Ctx, campaign: CampaignRow, type: EventType, extra: Record<string, unknown> = {}): Promise<void> {
   const now = ctx.clock.now();
-  await recordEvent(ctx, systemActor("campaign", campaign.workspaceId), type, {
-    campaign_id: campaign.id,
-    campaign_name: campaign.name,
-    subject: campaign.subject,
-    brand_id: campaign.brandId,
-    status: (CAMPAIGN_STATUSES as readonly string[]).includes(campaign.status) ? campaign.status : null,
-    recipient_count: campaign.recipientCount,
-    occurred_at: now.toISOString(),
-    ...extra,
-  }, now);
+  await recordEvent(
+    ctx,
+    systemActor("campaign", campaign.workspaceId),
+    type,
+    {
+      campaign_id: campaign.id,
+      campaign_name: campaign.name,
+      subject: campaign.subject,
+      brand_id: campaign.brandId,
+      status: (CAMPAIGN_STATUSES as readonly string[]).includes(campaign.status) ? campaign.status : null,
+      recipient_count: campaign.recipientCount,
+      occurred_at: now.toISOString(),
+      ...extra,
+    },
+    now,
+  );
 }

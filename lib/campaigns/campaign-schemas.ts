@@ -11,8 +11,14 @@ export const campaignSchema = z.strictObject({
   name: nameField,
   subject: z.string().trim().min(1, "must not be empty").max(998),
   previewText: z.string().trim().max(250).nullish(),
-  html: z.string().min(1, "must not be empty").max(2 * 1024 * 1024),
-  text: z.string().max(2 * 1024 * 1024).nullish(),
+  html: z
+    .string()
+    .min(1, "must not be empty")
+    .max(2 * 1024 * 1024),
+  text: z
+    .string()
+    .max(2 * 1024 * 1024)
+    .nullish(),
 });
 
 /** A body written in the block editor: its document, from which the HTML and text parts are rendered. */

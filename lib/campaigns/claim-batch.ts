@@ -14,9 +14,7 @@ export interface BatchRequest {
   after: string | null;
 }
 
-export type BatchClaim =
-  | { stopped: string }
-  | { campaign: Campaign; rows: ClaimedSend[]; heldElsewhere: boolean };
+export type BatchClaim = { stopped: string } | { campaign: Campaign; rows: ClaimedSend[]; heldElsewhere: boolean };
 
 /** Rows left in `sending` by a run that died for good are taken over after this long. */
 const ABANDONED_AFTER_MS = 10 * 60_000;

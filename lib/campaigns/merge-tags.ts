@@ -23,9 +23,7 @@ export function assertKnownMergeTags(fields: Record<string, string | null | unde
     for (const tag of mergeTagsIn(template ?? "")) {
       const [namespace, name, ...rest] = tag.split(".");
       const known =
-        rest.length === 0 &&
-        name !== undefined &&
-        ((namespace === "contact" && (CONTACT_FIELDS.has(name) || attributeKeys.has(name))) || (namespace === "brand" && BRAND_FIELDS.has(name)));
+        rest.length === 0 && name !== undefined && ((namespace === "contact" && (CONTACT_FIELDS.has(name) || attributeKeys.has(name))) || (namespace === "brand" && BRAND_FIELDS.has(name)));
       if (!known) throw validationFailed(field, `${field}: {{${tag}}} is not a merge tag. Use contact.<field or attribute> or brand.<name|legal_name|postal_address|website_url>.`);
     }
   }

@@ -42,7 +42,10 @@ async function audienceOfEveryKind() {
   await person("off-list@example.com", { onList: false });
   await person("list-only@example.com", { subscribed: false });
   const pending = await person("pending@example.com");
-  await ctx.db.update(subscriptions).set({ state: "pending" }).where(and(eq(subscriptions.contactId, pending.id), eq(subscriptions.topicId, topicId)));
+  await ctx.db
+    .update(subscriptions)
+    .set({ state: "pending" })
+    .where(and(eq(subscriptions.contactId, pending.id), eq(subscriptions.topicId, topicId)));
   await optOut(ctx, (await person("left-topic@example.com")).id, topicId);
   await optOut(ctx, (await person("left-everything@example.com")).id, "all");
   await person("complained@example.com");
@@ -53,7 +56,14 @@ async function audienceOfEveryKind() {
   await createSuppression(ctx, operator, { email: "blocked@example.com" });
   await person("someone@blocked-domain.example");
   await createSuppression(ctx, operator, { domain: "blocked-domain.example" });
-  const { campaignId } = await createCampaign(ctx, operator, { brandId, topicId, listId, name: "Everyone", subject: "Hi {{contact.first_name}}", html: "<p>Your plan: {{contact.plan}} at {{brand.name}}</p>" });
+  const { campaignId } = await createCampaign(ctx, operator, {
+    brandId,
+    topicId,
+    listId,
+    name: "Everyone",
+    subject: "Hi {{contact.first_name}}",
+    html: "<p>Your plan: {{contact.plan}} at {{brand.name}}</p>",
+  });
   return { workspaceId, campaignId };
 }
 
@@ -86,7 +96,12 @@ describe("the exclusion preview", () => {
     const count = (reason: string) => preview.exclusions.find((exclusion) => exclusion.reason === reason)?.count ?? 0;
     // The snapshot holds the recipients and whoever only the batch leaves out.
     expect(snapshot.recipients).toBe(preview.recipients + count("not_verified") + count("missing_merge_tag:contact.first_name") + count("missing_merge_tag:contact.plan"));
-    expect(sent.filter((send) => send.state === "accepted").map((send) => send.email).sort()).toEqual(["gets-it-1@example.com", "gets-it-2@example.com"]);
+    expect(
+      sent
+        .filter((send) => send.state === "accepted")
+        .map((send) => send.email)
+        .sort(),
+    ).toEqual(["gets-it-1@example.com", "gets-it-2@example.com"]);
     const failed = Object.fromEntries(sent.filter((send) => send.state === "failed").map((send) => [send.email, send.reason]));
     expect(failed).toEqual({
       "not-verified@example.com": "recipient_not_verified",

@@ -32,7 +32,10 @@ export async function previewCampaignMail(ctx: Ctx, actor: WorkspaceActor, campa
     .orderBy(asc(subscriptions.contactId))
     .limit(CANDIDATES);
   const [asked] = asEmail
-    ? await ctx.db.select().from(contacts).where(and(eq(contacts.workspaceId, actor.workspaceId), eq(contacts.email, asEmail.trim().toLowerCase())))
+    ? await ctx.db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.workspaceId, actor.workspaceId), eq(contacts.email, asEmail.trim().toLowerCase())))
     : [];
   const contact = asked ?? subscribers[0];
   return {

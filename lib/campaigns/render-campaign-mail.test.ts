@@ -12,10 +12,12 @@ describe("a campaign's preview text and the mail's edges", () => {
   it("preview text takes merge tags by the same rule: an unknown one is refused on previewText", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, workspaceId, brandId);
-    await expect(createCampaign(ctx, systemActor("test", workspaceId), { brandId, topicId, name: "N", subject: "S", previewText: "For {{contact.nickname}}", html: "<p>x</p>" })).rejects.toMatchObject({
-      code: "validation_failed",
-      param: "previewText",
-    });
+    await expect(createCampaign(ctx, systemActor("test", workspaceId), { brandId, topicId, name: "N", subject: "S", previewText: "For {{contact.nickname}}", html: "<p>x</p>" })).rejects.toMatchObject(
+      {
+        code: "validation_failed",
+        param: "previewText",
+      },
+    );
   });
 
   it("the preview text is filled per recipient and hidden first in the body; the consent footer and the open pixel sit inside </body> of a whole document", async () => {

@@ -13,13 +13,22 @@ type CampaignValues = z.output<typeof campaignSchema>;
 
 /** The brand, topic and list must belong together in the campaign's workspace, and every merge tag must exist. */
 async function checkCampaign(ctx: Ctx, workspaceId: string, input: CampaignValues) {
-  const [brand] = await ctx.db.select({ id: brands.id }).from(brands).where(and(eq(brands.id, input.brandId), eq(brands.workspaceId, workspaceId)));
+  const [brand] = await ctx.db
+    .select({ id: brands.id })
+    .from(brands)
+    .where(and(eq(brands.id, input.brandId), eq(brands.workspaceId, workspaceId)));
   if (!brand) throw notFound("brand_not_found", `No brand ${input.brandId}.`);
-  const [topic] = await ctx.db.select().from(topics).where(and(eq(topics.id, input.topicId), eq(topics.workspaceId, workspaceId)));
+  const [topic] = await ctx.db
+    .select()
+    .from(topics)
+    .where(and(eq(topics.id, input.topicId), eq(topics.workspaceId, workspaceId)));
   if (!topic || topic.archivedAt) throw notFound("topic_not_found", `No topic ${input.topicId}.`, "topicId");
   if (topic.brandId !== input.brandId) throw validationFailed("topicId", "topicId: the topic belongs to another brand.");
   if (input.listId) {
-    const [list] = await ctx.db.select().from(lists).where(and(eq(lists.id, input.listId), eq(lists.workspaceId, workspaceId)));
+    const [list] = await ctx.db
+      .select()
+      .from(lists)
+      .where(and(eq(lists.id, input.listId), eq(lists.workspaceId, workspaceId)));
     if (!list) throw notFound("list_not_found", `No list ${input.listId}.`, "listId");
   }
   const definitions = await ctx.db.select({ key: attributeDefinitions.key }).from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, workspaceId));
@@ -43,7 +52,10 @@ export async function createCampaign(ctx: Ctx, actor: Actor, input: CampaignInpu
 /** Drafts and scheduled campaigns can be edited; once dispatch has started the content is fixed. */
 export async function updateCampaign(ctx: Ctx, actor: Actor, campaignId: string, input: CampaignInput, source: Source = {}): Promise<void> {
   const values = parseInput(campaignSchema, input);
-  const [campaign] = await ctx.db.select().from(campaigns).where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId)));
+  const [campaign] = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId)));
   if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
   if (campaign.status !== "draft" && campaign.status !== "scheduled") {
     throw new ApiError({ type: "invalid_request_error", code: "campaign_not_editable", message: `A ${campaign.status} campaign cannot be edited.` });
@@ -63,7 +75,10 @@ function nullsOf(values: CampaignValues) {
 
 /** A new draft with another campaign's content and audience, whatever that campaign's state. */
 export async function duplicateCampaign(ctx: Ctx, actor: Actor, campaignId: string): Promise<{ campaignId: string }> {
-  const [source] = await ctx.db.select().from(campaigns).where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId)));
+  const [source] = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId)));
   if (!source) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
   const name = `Copy of ${source.name}`.slice(0, 200);
   // In the source's workspace, which the actor was just shown to reach (an operator's system actor names none).

@@ -26,7 +26,15 @@ describe("sending batches", () => {
     await snapshotAudience(ctx, campaignId);
     // A run claimed the first two and died before sending them.
     const first = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId)).orderBy(asc(sends.id))).slice(0, 2);
-    await ctx.db.update(sends).set({ state: "sending", claimedBy: "dead-run", updatedAt: clock.now() }).where(inArray(sends.id, first.map((s) => s.id)));
+    await ctx.db
+      .update(sends)
+      .set({ state: "sending", claimedBy: "dead-run", updatedAt: clock.now() })
+      .where(
+        inArray(
+          sends.id,
+          first.map((s) => s.id),
+        ),
+      );
 
     const transport = getMailTransport();
     const walk = async (after: string | null) => sendNextBatch(ctx, transport, { campaignId, size: 2, claimant: "live-run", after });

@@ -16,7 +16,10 @@ import { renderCampaignMail, SAMPLE_CONTACT } from "./render-campaign-mail";
 export async function testMailAddresses(ctx: Ctx, actor: WorkspaceActor): Promise<string[]> {
   const [members, verified] = await Promise.all([
     ctx.db.select({ email: users.email }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(eq(memberships.workspaceId, actor.workspaceId)),
-    ctx.db.select({ email: verifiedAddresses.email }).from(verifiedAddresses).where(and(eq(verifiedAddresses.workspaceId, actor.workspaceId), isNotNull(verifiedAddresses.verifiedAt))),
+    ctx.db
+      .select({ email: verifiedAddresses.email })
+      .from(verifiedAddresses)
+      .where(and(eq(verifiedAddresses.workspaceId, actor.workspaceId), isNotNull(verifiedAddresses.verifiedAt))),
   ]);
   return [...new Set([...members, ...verified].map((row) => row.email))].sort();
 }
@@ -32,10 +35,18 @@ export async function sendTestMail(ctx: Ctx, actor: WorkspaceActor, transport: M
     throw validationFailed("to", "to: a test goes only to a member of this workspace or one of its verified addresses.");
   }
   const row = await getCampaignWithBrand(ctx, actor, campaignId);
-  const [contact] = await ctx.db.select().from(contacts).where(and(eq(contacts.workspaceId, actor.workspaceId), eq(contacts.email, address)));
+  const [contact] = await ctx.db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.workspaceId, actor.workspaceId), eq(contacts.email, address)));
   const mail = renderCampaignMail(row.campaign, row.brand, contact ?? { ...SAMPLE_CONTACT, email: address }, "snd_test", { tracked: false });
   if ("missing" in mail) {
-    throw new ApiError({ type: "invalid_request_error", code: "merge_tag_missing", param: "to", message: `${address} has no value for {{${mail.missing}}}; dispatch would skip them. Test with another address or fill the value.` });
+    throw new ApiError({
+      type: "invalid_request_error",
+      code: "merge_tag_missing",
+      param: "to",
+      message: `${address} has no value for {{${mail.missing}}}; dispatch would skip them. Test with another address or fill the value.`,
+    });
   }
   await transport.send(ctx, {
     workspaceId: actor.workspaceId,

@@ -11,7 +11,10 @@ import { campaignCounts } from "./campaign-counts";
  * tag. The public reports never name recipients.
  */
 export async function showCampaign(ctx: Ctx, actor: Actor, campaignId: string) {
-  const [campaign] = await ctx.db.select().from(campaigns).where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId)));
+  const [campaign] = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId)));
   if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
   const skipped = await ctx.db
     .select({ email: sends.email, reason: sends.failureReason })

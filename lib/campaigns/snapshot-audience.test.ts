@@ -115,7 +115,10 @@ describe("audience snapshot in parts", () => {
   it("two snapshot attempts at once write each recipient once and reserve the allowance once", async () => {
     const { workspaceId, campaignId } = await largeAudience();
     const results = await Promise.all([snapshotAudience(ctx, campaignId), snapshotAudience(ctx, campaignId)]);
-    expect(results).toEqual([{ status: "sending", recipients: PEOPLE }, { status: "sending", recipients: PEOPLE }]);
+    expect(results).toEqual([
+      { status: "sending", recipients: PEOPLE },
+      { status: "sending", recipients: PEOPLE },
+    ]);
     const written = await sendsOf(campaignId);
     expect(written).toHaveLength(PEOPLE);
     expect(new Set(written.map((s) => s.contactId)).size).toBe(PEOPLE);

@@ -9,9 +9,7 @@ import { subscriptionConfirmed } from "@/inngest/events";
 import { CONFIRMATION_VALIDITY_MS } from "./confirmation-windows";
 import type { BrandRow, TopicRow } from "./load-consent-context";
 
-export type ConfirmResult =
-  | { outcome: "confirmed" | "already_confirmed" | "expired" | "not_pending"; brand: BrandRow; topic: TopicRow; requestId: string }
-  | { outcome: "invalid" };
+export type ConfirmResult = { outcome: "confirmed" | "already_confirmed" | "expired" | "not_pending"; brand: BrandRow; topic: TopicRow; requestId: string } | { outcome: "invalid" };
 
 /**
  * The confirmation link. Within 14 days of its mail it confirms a pending
@@ -53,15 +51,21 @@ export async function confirmSubscription(ctx: Ctx, token: string, evidence: { i
         updatedAt: now,
       })
       .where(and(eq(subscriptions.id, row.subscription.id), eq(subscriptions.state, "pending")));
-    await recordEvent(tx, systemActor("consent:confirm", row.request.workspaceId), "contact.subscribed", {
-      contact_id: row.contact.id,
-      email: row.contact.email,
-      topic_id: row.topic.id,
-      topic_name: row.topic.name,
-      brand_id: row.brand.id,
-      source: "double_opt_in",
-      occurred_at: now.toISOString(),
-    }, now);
+    await recordEvent(
+      tx,
+      systemActor("consent:confirm", row.request.workspaceId),
+      "contact.subscribed",
+      {
+        contact_id: row.contact.id,
+        email: row.contact.email,
+        topic_id: row.topic.id,
+        topic_name: row.topic.name,
+        brand_id: row.brand.id,
+        source: "double_opt_in",
+        occurred_at: now.toISOString(),
+      },
+      now,
+    );
     await emitEvents(tx, [{ name: subscriptionConfirmed.name, id: `confirmed-${row.subscription.id}`, data: { subscriptionId: row.subscription.id } }]);
     return { outcome: "confirmed", ...base };
   });

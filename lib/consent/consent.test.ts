@@ -28,7 +28,10 @@ async function setup() {
 /** A pending subscription whose confirmation mail went out now; returns the link's token. */
 async function pendingWithMail(actor: WorkspaceActor, topicId: string, email: string) {
   await subscribeFromForm(ctx, actor, { topicId, email });
-  const [request] = await ctx.db.select().from(confirmationRequests).where(and(eq(confirmationRequests.workspaceId, actor.workspaceId), eq(confirmationRequests.email, email)));
+  const [request] = await ctx.db
+    .select()
+    .from(confirmationRequests)
+    .where(and(eq(confirmationRequests.workspaceId, actor.workspaceId), eq(confirmationRequests.email, email)));
   expect(await decideConfirmation(ctx, request!.id)).toEqual({ send: true });
   return signToken("confirm", { r: request!.id });
 }
@@ -41,7 +44,11 @@ const stateOf = async (contactEmail: string, topicId: string) => {
     .where(and(eq(contacts.email, contactEmail), eq(subscriptions.topicId, topicId)));
   return row?.subscription;
 };
-const eventsOf = (workspaceId: string, type: string) => ctx.db.select().from(events).where(and(eq(events.workspaceId, workspaceId), eq(events.type, type)));
+const eventsOf = (workspaceId: string, type: string) =>
+  ctx.db
+    .select()
+    .from(events)
+    .where(and(eq(events.workspaceId, workspaceId), eq(events.type, type)));
 
 describe("double opt-in confirmation", () => {
   it("a link at most 14 days old confirms: time and IP stored, contact.subscribed with source double_opt_in", async () => {
@@ -51,10 +58,22 @@ describe("double opt-in confirmation", () => {
     const result = await confirmSubscription(ctx, token, evidence);
     expect(result.outcome).toBe("confirmed");
     expect(await stateOf("ok@example.com", topicId)).toMatchObject({
-      state: "subscribed", source: "double_opt_in", confirmedAt: clock.now(), confirmedIp: "203.0.113.7", confirmedUserAgent: "Mozilla/5.0 (Mail test)",
+      state: "subscribed",
+      source: "double_opt_in",
+      confirmedAt: clock.now(),
+      confirmedIp: "203.0.113.7",
+      confirmedUserAgent: "Mozilla/5.0 (Mail test)",
     });
     const [event] = await eventsOf(workspaceId, "contact.subscribed");
-    expect(event!.data).toEqual({ contact_id: expect.any(String), email: "ok@example.com", topic_id: topicId, topic_name: expect.any(String), brand_id: brandId, source: "double_opt_in", occurred_at: clock.now().toISOString() });
+    expect(event!.data).toEqual({
+      contact_id: expect.any(String),
+      email: "ok@example.com",
+      topic_id: topicId,
+      topic_name: expect.any(String),
+      brand_id: brandId,
+      source: "double_opt_in",
+      occurred_at: clock.now().toISOString(),
+    });
   });
 
   it("confirmation by GET is idempotent: a second visit says already confirmed and records nothing", async () => {
@@ -108,7 +127,16 @@ describe("unsubscribe, preferences and resubscribe", () => {
     expect((await stateOf(email, topicId))!.state).toBe("unsubscribed");
     expect((await stateOf(email, other))!.state).toBe("subscribed");
     const [event] = await eventsOf(workspaceId, "contact.unsubscribed");
-    expect(event!.data).toEqual({ contact_id: contactId, email, scope: "topic", topic_id: topicId, topic_name: expect.any(String), brand_id: brandId, campaign_id: "cmp_1", occurred_at: clock.now().toISOString() });
+    expect(event!.data).toEqual({
+      contact_id: contactId,
+      email,
+      scope: "topic",
+      topic_id: topicId,
+      topic_name: expect.any(String),
+      brand_id: brandId,
+      campaign_id: "cmp_1",
+      occurred_at: clock.now().toISOString(),
+    });
     // Idempotent.
     expect(await unsubscribe(ctx, { contactId, scope: "topic", topicId })).toEqual({ changed: false });
     expect(await eventsOf(workspaceId, "contact.unsubscribed")).toHaveLength(1);
@@ -116,7 +144,13 @@ describe("unsubscribe, preferences and resubscribe", () => {
 
   it("scope brand leaves every topic of the brand and no other brand's", async () => {
     const { workspaceId, brandId, topicId, contactId, email, actor } = await subscribed();
-    const { brandId: otherBrand } = await createBrand(ctx, systemActor("test", workspaceId), { name: "Other", legalName: "Other Ltd", postalAddress: "9 Rd", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
+    const { brandId: otherBrand } = await createBrand(ctx, systemActor("test", workspaceId), {
+      name: "Other",
+      legalName: "Other Ltd",
+      postalAddress: "9 Rd",
+      websiteUrl: "https://o.test",
+      senderEmail: "o@o.test",
+    });
     const otherBrandTopic = await seedTopic(ctx, workspaceId, otherBrand);
     await upsertContact(ctx, actor, { email, topicIds: [otherBrandTopic] });
     await unsubscribe(ctx, { contactId, scope: "brand", brandId });

@@ -14,7 +14,10 @@ export async function resubscribe(ctx: Ctx, request: { contactId: string; topicI
   return withTransaction(ctx, async (tx) => {
     const [contact] = await tx.db.select().from(contacts).where(eq(contacts.id, request.contactId)).for("update");
     const [topic] = contact
-      ? await tx.db.select().from(topics).where(and(eq(topics.id, request.topicId), eq(topics.workspaceId, contact.workspaceId)))
+      ? await tx.db
+          .select()
+          .from(topics)
+          .where(and(eq(topics.id, request.topicId), eq(topics.workspaceId, contact.workspaceId)))
       : [];
     if (!contact || !topic || topic.archivedAt) return { changed: false };
     const now = tx.clock.now();
@@ -30,15 +33,21 @@ export async function resubscribe(ctx: Ctx, request: { contactId: string; topicI
       .returning({ id: subscriptions.id });
     if (changed.length === 0 && !contact.optedOutAt) return { changed: false };
     if (changed.length > 0) {
-      await recordEvent(tx, systemActor("consent:resubscribe", contact.workspaceId), "contact.subscribed", {
-        contact_id: contact.id,
-        email: contact.email,
-        topic_id: topic.id,
-        topic_name: topic.name,
-        brand_id: topic.brandId,
-        source: "double_opt_in",
-        occurred_at: now.toISOString(),
-      }, now);
+      await recordEvent(
+        tx,
+        systemActor("consent:resubscribe", contact.workspaceId),
+        "contact.subscribed",
+        {
+          contact_id: contact.id,
+          email: contact.email,
+          topic_id: topic.id,
+          topic_name: topic.name,
+          brand_id: topic.brandId,
+          source: "double_opt_in",
+          occurred_at: now.toISOString(),
+        },
+        now,
+      );
     }
     return { changed: true };
   });

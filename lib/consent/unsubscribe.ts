@@ -34,7 +34,10 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
     let topicIds: string[] = [];
     let topic: typeof topics.$inferSelect | undefined;
     if (request.scope === "topic") {
-      [topic] = await tx.db.select().from(topics).where(and(eq(topics.id, request.topicId!), eq(topics.workspaceId, contact.workspaceId)));
+      [topic] = await tx.db
+        .select()
+        .from(topics)
+        .where(and(eq(topics.id, request.topicId!), eq(topics.workspaceId, contact.workspaceId)));
       if (!topic) return { changed: false };
       topicIds = [topic.id];
       // An opt-out is recorded even without a subscription row, so the wish is kept.
@@ -43,7 +46,10 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
         .values({ id: newId("sub"), workspaceId: contact.workspaceId, contactId: contact.id, topicId: topic.id, state: "unsubscribed", unsubscribedAt: now, createdAt: now, updatedAt: now })
         .onConflictDoNothing();
     } else if (request.scope === "brand") {
-      const brandTopics = await tx.db.select({ id: topics.id }).from(topics).where(and(eq(topics.brandId, request.brandId!), eq(topics.workspaceId, contact.workspaceId)));
+      const brandTopics = await tx.db
+        .select({ id: topics.id })
+        .from(topics)
+        .where(and(eq(topics.brandId, request.brandId!), eq(topics.workspaceId, contact.workspaceId)));
       topicIds = brandTopics.map((t) => t.id);
     }
     const leaving = request.scope === "all" || topicIds.length > 0;
@@ -51,13 +57,7 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
       ? await tx.db
           .update(subscriptions)
           .set({ state: "unsubscribed", unsubscribedAt: now, updatedAt: now })
-          .where(
-            and(
-              eq(subscriptions.contactId, contact.id),
-              ne(subscriptions.state, "unsubscribed"),
-              request.scope === "all" ? undefined : inArray(subscriptions.topicId, topicIds),
-            ),
-          )
+          .where(and(eq(subscriptions.contactId, contact.id), ne(subscriptions.state, "unsubscribed"), request.scope === "all" ? undefined : inArray(subscriptions.topicId, topicIds)))
           .returning({ id: subscriptions.id })
       : [];
     let changed = changedRows.length > 0;
@@ -76,16 +76,22 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
           .set({ unsubscribedAt: now, updatedAt: now })
           .where(and(send, eq(sends.contactId, contact.id), isNull(sends.unsubscribedAt)));
       }
-      await recordEvent(tx, systemActor("consent:unsubscribe", contact.workspaceId), "contact.unsubscribed", {
-        contact_id: contact.id,
-        email: contact.email,
-        scope: request.scope,
-        topic_id: topic?.id ?? null,
-        topic_name: topic?.name ?? null,
-        brand_id: topic?.brandId ?? (request.scope === "brand" ? request.brandId : null) ?? null,
-        campaign_id: request.campaignId ?? null,
-        occurred_at: now.toISOString(),
-      }, now);
+      await recordEvent(
+        tx,
+        systemActor("consent:unsubscribe", contact.workspaceId),
+        "contact.unsubscribed",
+        {
+          contact_id: contact.id,
+          email: contact.email,
+          scope: request.scope,
+          topic_id: topic?.id ?? null,
+          topic_name: topic?.name ?? null,
+          brand_id: topic?.brandId ?? (request.scope === "brand" ? request.brandId : null) ?? null,
+          campaign_id: request.campaignId ?? null,
+          occurred_at: now.toISOString(),
+        },
+        now,
+      );
     }
     return { changed };
   });

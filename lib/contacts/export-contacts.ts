@@ -34,13 +34,25 @@ interface SubscriptionRow {
  */
 export async function* exportContactsCsv(ctx: Ctx, actor: WorkspaceActor, filters: ContactFilters): AsyncGenerator<{ csv: string; rows: number }> {
   await checkWorkspaceReadable(ctx, actor.workspaceId);
-  const attributes = (await ctx.db.select({ key: attributeDefinitions.key }).from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, actor.workspaceId)).orderBy(asc(attributeDefinitions.key))).map((a) => a.key);
+  const attributes = (
+    await ctx.db.select({ key: attributeDefinitions.key }).from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, actor.workspaceId)).orderBy(asc(attributeDefinitions.key))
+  ).map((a) => a.key);
   const allTopics = await ctx.db.select({ id: topics.id, name: topics.name }).from(topics).where(eq(topics.workspaceId, actor.workspaceId)).orderBy(asc(topics.id));
-  const header = stringify([[
-    "id", "email", "first_name", "last_name", "status", "created_at",
-    ...attributes.map((key) => `attributes.${key}`),
-    ...allTopics.flatMap((topic) => CONSENT_COLUMNS.map((column) => `topic:${topic.name}:${column}`)),
-  ]], { escape_formulas: true });
+  const header = stringify(
+    [
+      [
+        "id",
+        "email",
+        "first_name",
+        "last_name",
+        "status",
+        "created_at",
+        ...attributes.map((key) => `attributes.${key}`),
+        ...allTopics.flatMap((topic) => CONSENT_COLUMNS.map((column) => `topic:${topic.name}:${column}`)),
+      ],
+    ],
+    { escape_formulas: true },
+  );
   yield { csv: header, rows: 0 };
   const sql = rawClient(ctx.db);
   let afterId: string | null = null;
@@ -57,17 +69,25 @@ export async function* exportContactsCsv(ctx: Ctx, actor: WorkspaceActor, filter
       if (!byContact.has(s.contact_id)) byContact.set(s.contact_id, new Map());
       byContact.get(s.contact_id)!.set(s.topic_id, s);
     }
-    const csv = stringify(page.map((contact) => {
-      const held = byContact.get(contact.id);
-      return [
-        contact.id, contact.email, contact.firstName ?? "", contact.lastName ?? "", contact.status, contact.createdAt.toISOString(),
-        ...attributes.map((key) => contact.attributes[key] ?? ""),
-        ...allTopics.flatMap((topic) => {
-          const s = held?.get(topic.id);
-          return CONSENT_COLUMNS.map((column) => (s ? s[column] ?? "" : ""));
-        }),
-      ];
-    }), { cast: { boolean: (value) => String(value) }, escape_formulas: true });
+    const csv = stringify(
+      page.map((contact) => {
+        const held = byContact.get(contact.id);
+        return [
+          contact.id,
+          contact.email,
+          contact.firstName ?? "",
+          contact.lastName ?? "",
+          contact.status,
+          contact.createdAt.toISOString(),
+          ...attributes.map((key) => contact.attributes[key] ?? ""),
+          ...allTopics.flatMap((topic) => {
+            const s = held?.get(topic.id);
+            return CONSENT_COLUMNS.map((column) => (s ? (s[column] ?? "") : ""));
+          }),
+        ];
+      }),
+      { cast: { boolean: (value) => String(value) }, escape_formulas: true },
+    );
     yield { csv, rows: page.length };
     afterId = page.at(-1)!.id;
   }

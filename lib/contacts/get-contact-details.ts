@@ -24,7 +24,20 @@ export interface ContactDetails {
     unsubscribedAt: Date | null;
   }[];
   lists: { id: string; name: string }[];
-  sends: { id: string; campaignId: string; campaignName: string; state: string; failureReason: string | null; acceptedAt: Date | null; deliveredAt: Date | null; bouncedAt: Date | null; complainedAt: Date | null; openedAt: Date | null; clickedAt: Date | null; unsubscribedAt: Date | null }[];
+  sends: {
+    id: string;
+    campaignId: string;
+    campaignName: string;
+    state: string;
+    failureReason: string | null;
+    acceptedAt: Date | null;
+    deliveredAt: Date | null;
+    bouncedAt: Date | null;
+    complainedAt: Date | null;
+    openedAt: Date | null;
+    clickedAt: Date | null;
+    unsubscribedAt: Date | null;
+  }[];
   timeline: { id: string; type: string; occurredAt: Date; data: Record<string, unknown> }[];
 }
 

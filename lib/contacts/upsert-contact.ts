@@ -56,7 +56,10 @@ export async function upsertContact(ctx: Ctx, actor: Actor, input: UpsertContact
       const [workspace] = await tx.db.select({ mergePolicy: workspaces.mergePolicy }).from(workspaces).where(eq(workspaces.id, workspaceId));
       const merged = mergeContactFields(workspace!.mergePolicy, contact, { ...input, attributes: attributes as Record<string, AttributeValue | null> });
       if (JSON.stringify(merged) !== JSON.stringify({ firstName: contact.firstName, lastName: contact.lastName, attributes: contact.attributes })) {
-        await tx.db.update(contacts).set({ ...merged, updatedAt: tx.clock.now() }).where(eq(contacts.id, contact.id));
+        await tx.db
+          .update(contacts)
+          .set({ ...merged, updatedAt: tx.clock.now() })
+          .where(eq(contacts.id, contact.id));
       }
     }
     // A member adding someone in the dashboard asserts consent as an API caller does; the source says which door.

@@ -90,10 +90,7 @@ export function dashboardStreamUpload(handler: (input: { ctx: Ctx; actor: UserAc
  * it. The checks happen before the first byte; a failure after that ends
  * the download short (the browser reports it) rather than mid-file JSON.
  */
-export function dashboardCsvDownload<Q extends z.ZodType>(
-  query: Q,
-  handler: (input: DashboardReadInput<z.infer<Q>>) => Promise<{ fileName: string; chunks: AsyncGenerator<string> }>,
-) {
+export function dashboardCsvDownload<Q extends z.ZodType>(query: Q, handler: (input: DashboardReadInput<z.infer<Q>>) => Promise<{ fileName: string; chunks: AsyncGenerator<string> }>) {
   return async (request: Request, context: WorkspaceContext): Promise<Response> => {
     try {
       const { session, params } = await sessionOf(context);

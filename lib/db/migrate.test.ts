@@ -27,10 +27,29 @@ describe("migrations", () => {
     const tables = await withAdmin(url, (sql) => sql<{ tablename: string }[]>`select tablename from pg_tables where schemaname = 'public'`);
     const names = tables.map((t) => t.tablename);
     for (const table of [
-      "workspaces", "users", "memberships", "workspace_billing", "brands", "sending_domains", "verified_addresses",
-      "topics", "lists", "list_members", "contacts", "attribute_definitions", "subscriptions", "confirmation_requests",
-      "suppressions", "api_keys", "campaigns", "sends", "events", "webhook_endpoints", "webhook_deliveries",
-      "webhook_attempts", "rate_limit_windows",
+      "workspaces",
+      "users",
+      "memberships",
+      "workspace_billing",
+      "brands",
+      "sending_domains",
+      "verified_addresses",
+      "topics",
+      "lists",
+      "list_members",
+      "contacts",
+      "attribute_definitions",
+      "subscriptions",
+      "confirmation_requests",
+      "suppressions",
+      "api_keys",
+      "campaigns",
+      "sends",
+      "events",
+      "webhook_endpoints",
+      "webhook_deliveries",
+      "webhook_attempts",
+      "rate_limit_windows",
     ]) {
       expect(names, table).toContain(table);
     }
@@ -49,8 +68,11 @@ describe("migrations", () => {
   it("ids compare bytewise (C collation) so id order is creation order on any server", async () => {
     const url = await emptyDatabase();
     await migrateDatabase(url);
-    const rows = await withAdmin(url, (sql) => sql<{ collation_name: string }[]>`
-      select collation_name from information_schema.columns where table_name = 'contacts' and column_name = 'id'`);
+    const rows = await withAdmin(
+      url,
+      (sql) => sql<{ collation_name: string }[]>`
+      select collation_name from information_schema.columns where table_name = 'contacts' and column_name = 'id'`,
+    );
     expect(rows[0]!.collation_name).toBe("C");
   });
 });

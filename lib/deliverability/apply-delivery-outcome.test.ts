@@ -16,7 +16,13 @@ async function contact(email: string) {
   const { workspaceId } = await seedWorkspace(ctx);
   const { contact: created } = await upsertContact(ctx, systemActor("test", workspaceId), { email });
   const status = async () => (await getContactOrThrow(ctx, systemActor("test", workspaceId), created.id)).status;
-  const reasons = async () => (await ctx.db.select().from(suppressions).where(and(eq(suppressions.workspaceId, workspaceId), eq(suppressions.email, email)))).map((s) => s.reason);
+  const reasons = async () =>
+    (
+      await ctx.db
+        .select()
+        .from(suppressions)
+        .where(and(eq(suppressions.workspaceId, workspaceId), eq(suppressions.email, email)))
+    ).map((s) => s.reason);
   return { workspaceId, status, reasons };
 }
 

@@ -6,7 +6,11 @@ import { testCtx } from "@/lib/testing/test-context";
 import { recordProviderEvent } from "./record-provider-event";
 
 const { ctx, clock } = testCtx();
-const eventsOf = async (workspaceId: string, type: string) => ctx.db.select().from(events).where(and(eq(events.workspaceId, workspaceId), eq(events.type, type)));
+const eventsOf = async (workspaceId: string, type: string) =>
+  ctx.db
+    .select()
+    .from(events)
+    .where(and(eq(events.workspaceId, workspaceId), eq(events.type, type)));
 
 describe("provider events on campaign sends", () => {
   it("email.delivered: the provider accepted the message; occurred_at is when it happened at the provider", async () => {

@@ -27,21 +27,27 @@ export async function recordProviderEvent(ctx: Ctx, event: ProviderEvent): Promi
   return withTransaction(ctx, async (tx) => {
     const key = event.sendId ? eq(sends.id, event.sendId) : event.providerMessageId ? eq(sends.providerMessageId, event.providerMessageId) : undefined;
     if (!key) return { matched: false, suppressed: false };
-    const [row] = await tx.db
-      .select({ send: sends, campaignName: campaigns.name })
-      .from(sends)
-      .innerJoin(campaigns, eq(campaigns.id, sends.campaignId))
-      .where(key)
-      .for("update", { of: sends });
+    const [row] = await tx.db.select({ send: sends, campaignName: campaigns.name }).from(sends).innerJoin(campaigns, eq(campaigns.id, sends.campaignId)).where(key).for("update", { of: sends });
     if (!row) return { matched: false, suppressed: false };
     const { send } = row;
     const stamp =
-      event.type === "delivered" ? (send.deliveredAt ? null : { deliveredAt: event.occurredAt })
-      : event.type === "complained" ? (send.complainedAt ? null : { complainedAt: event.occurredAt })
-      // A send's bounce is recorded once; only a permanent one supersedes a weaker one reported before.
-      : send.bouncedAt && (send.bounceType === "permanent" || event.bounceType !== "permanent") ? null : { bouncedAt: event.occurredAt, bounceType: event.bounceType };
+      event.type === "delivered"
+        ? send.deliveredAt
+          ? null
+          : { deliveredAt: event.occurredAt }
+        : event.type === "complained"
+          ? send.complainedAt
+            ? null
+            : { complainedAt: event.occurredAt }
+          : // A send's bounce is recorded once; only a permanent one supersedes a weaker one reported before.
+            send.bouncedAt && (send.bounceType === "permanent" || event.bounceType !== "permanent")
+            ? null
+            : { bouncedAt: event.occurredAt, bounceType: event.bounceType };
     if (!stamp) return { matched: true, suppressed: false }; // reported before: nothing new
-    await tx.db.update(sends).set({ ...stamp, updatedAt: tx.clock.now() }).where(eq(sends.id, send.id));
+    await tx.db
+      .update(sends)
+      .set({ ...stamp, updatedAt: tx.clock.now() })
+      .where(eq(sends.id, send.id));
     const { suppressed } = await applyDeliveryOutcome(tx, send.workspaceId, send.email, event);
     const base = emailEventBase(send, row.campaignName, event.occurredAt);
     const actor = systemActor("provider-event", send.workspaceId);

@@ -92,7 +92,14 @@ export const STARTER_DOCUMENT = {
   content: [
     { type: "brandLogo" },
     { type: "heading", attrs: { level: 1 }, content: [{ type: "text", text: "A headline" }] },
-    { type: "paragraph", content: [{ type: "text", text: "Hi " }, { type: "mergeTag", attrs: { id: "contact.first_name" } }, { type: "text", text: "," }] },
+    {
+      type: "paragraph",
+      content: [
+        { type: "text", text: "Hi " },
+        { type: "mergeTag", attrs: { id: "contact.first_name" } },
+        { type: "text", text: "," },
+      ],
+    },
     { type: "paragraph", content: [{ type: "text", text: "Write your message here." }] },
     { type: "brandFooter" },
   ],

@@ -13,7 +13,16 @@ const EVERY_BLOCK = {
     { type: "heading", attrs: { level: 1, textAlign: "center" }, content: [text("Spring news")] },
     {
       type: "paragraph",
-      content: [text("Hi "), { type: "mergeTag", attrs: { id: "contact.first_name" } }, text(", "), text("everything", [{ type: "bold" }]), text(" is "), text("new", [{ type: "italic" }]), text(": "), text("see it", [{ type: "link", attrs: { href: "https://acme.example/spring" } }])],
+      content: [
+        text("Hi "),
+        { type: "mergeTag", attrs: { id: "contact.first_name" } },
+        text(", "),
+        text("everything", [{ type: "bold" }]),
+        text(" is "),
+        text("new", [{ type: "italic" }]),
+        text(": "),
+        text("see it", [{ type: "link", attrs: { href: "https://acme.example/spring" } }]),
+      ],
     },
     { type: "image", attrs: { src: "https://cdn.acme.example/hero.jpg", alt: "The spring collection" } },
     { type: "button", attrs: { text: "Shop now", href: "https://acme.example/shop?e={{contact.email}}" } },

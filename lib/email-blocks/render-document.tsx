@@ -138,7 +138,16 @@ function block(node: JSONContent, index: number, brand: DocumentBrand): ReactNod
         <Section key={index} style={{ textAlign: alignOf(node.attrs?.align), margin: "0 0 16px" }}>
           <Button
             href={href}
-            style={{ backgroundColor: colour(node.attrs?.background, "#111827"), color: colour(node.attrs?.color, "#ffffff"), fontFamily: FONT, fontSize: "16px", fontWeight: 600, padding: "12px 24px", borderRadius: "6px", textDecoration: "none" }}
+            style={{
+              backgroundColor: colour(node.attrs?.background, "#111827"),
+              color: colour(node.attrs?.color, "#ffffff"),
+              fontFamily: FONT,
+              fontSize: "16px",
+              fontWeight: 600,
+              padding: "12px 24px",
+              borderRadius: "6px",
+              textDecoration: "none",
+            }}
           >
             {String(node.attrs?.text ?? "")}
           </Button>

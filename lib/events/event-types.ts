@@ -2,8 +2,17 @@
 // (the webhook forms) and the OpenAPI document can name them.
 
 export const EVENT_TYPES = [
-  "contact.subscribed", "contact.unsubscribed",
-  "email.delivered", "email.bounced", "email.complained", "email.failed", "email.opened", "email.clicked",
-  "campaign.sending", "campaign.sent", "campaign.paused", "campaign.cancelled",
+  "contact.subscribed",
+  "contact.unsubscribed",
+  "email.delivered",
+  "email.bounced",
+  "email.complained",
+  "email.failed",
+  "email.opened",
+  "email.clicked",
+  "campaign.sending",
+  "campaign.sent",
+  "campaign.paused",
+  "campaign.cancelled",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -11,23 +11,12 @@ import type { EventType } from "./event-types";
  * It belongs to the actor's workspace. Test-key actions record nothing: no
  * webhook ever fires for them.
  */
-export async function recordEvent(
-  ctx: Ctx,
-  actor: Actor,
-  type: EventType,
-  data: Record<string, unknown>,
-  occurredAt: Date,
-): Promise<void> {
+export async function recordEvent(ctx: Ctx, actor: Actor, type: EventType, data: Record<string, unknown>, occurredAt: Date): Promise<void> {
   await recordEvents(ctx, actor, type, [{ data, occurredAt }]);
 }
 
 /** Many events of one type at once (an import's subscriptions), as `recordEvent` writes one. */
-export async function recordEvents(
-  ctx: Ctx,
-  actor: Actor,
-  type: EventType,
-  items: { data: Record<string, unknown>; occurredAt: Date }[],
-): Promise<void> {
+export async function recordEvents(ctx: Ctx, actor: Actor, type: EventType, items: { data: Record<string, unknown>; occurredAt: Date }[]): Promise<void> {
   const workspaceId = requireActorWorkspace(actor);
   if (actor.mode === "test" || items.length === 0) return;
   await withTransaction(ctx, async (tx) => {

@@ -52,8 +52,7 @@ export function parseTrustedProxies(source: string | undefined): [Address, numbe
   return ranges;
 }
 
-const isTrusted = (address: Address, ranges: [Address, number][]) =>
-  ranges.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
+const isTrusted = (address: Address, ranges: [Address, number][]) => ranges.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
 
 /**
  * The client's address: the TCP peer, unless the peer is a trusted proxy

@@ -8,7 +8,10 @@ const CHUNK = 64 * 1024;
 const post = (init: RequestInit) => new Request("http://localhost/x", { method: "POST", ...init });
 
 async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ApiError);
   return error as ApiError;
 }

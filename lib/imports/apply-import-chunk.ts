@@ -120,18 +120,26 @@ async function subscribe(ctx: Ctx, workspaceId: string, topicIds: string[], plan
       where subscriptions.state = 'pending'
     returning contact_id, topic_id`)) as unknown as { contact_id: string; topic_id: string }[];
   const emails = new Map(plan.contacts.map((c) => [c.id, c.email]));
-  await recordEvents(ctx, systemActor("import", workspaceId), "contact.subscribed", changed.map((s) => {
-    const topic = byId.get(s.topic_id)!;
-    return {
-      data: { contact_id: s.contact_id, email: emails.get(s.contact_id), topic_id: topic.id, topic_name: topic.name, brand_id: topic.brandId, source: "import", occurred_at: now.toISOString() },
-      occurredAt: now,
-    };
-  }));
+  await recordEvents(
+    ctx,
+    systemActor("import", workspaceId),
+    "contact.subscribed",
+    changed.map((s) => {
+      const topic = byId.get(s.topic_id)!;
+      return {
+        data: { contact_id: s.contact_id, email: emails.get(s.contact_id), topic_id: topic.id, topic_name: topic.name, brand_id: topic.brandId, source: "import", occurred_at: now.toISOString() },
+        occurredAt: now,
+      };
+    }),
+  );
 }
 
 async function addToList(ctx: Ctx, workspaceId: string, listId: string | null, plan: ChunkPlan, now: Date) {
   if (!listId || plan.contacts.length === 0) return;
-  const [list] = await ctx.db.select({ id: lists.id }).from(lists).where(and(eq(lists.id, listId), eq(lists.workspaceId, workspaceId)));
+  const [list] = await ctx.db
+    .select({ id: lists.id })
+    .from(lists)
+    .where(and(eq(lists.id, listId), eq(lists.workspaceId, workspaceId)));
   if (!list) return; // deleted since the dry run
   await ctx.db.execute(sql`
     insert into list_members (list_id, contact_id, workspace_id, created_at)

@@ -8,7 +8,10 @@ export type ImportRow = typeof imports.$inferSelect;
 
 /** The workspace's import, or `import_not_found` (another workspace's looks like none). */
 export async function getImportRow(ctx: Ctx, actor: WorkspaceActor, importId: string): Promise<ImportRow> {
-  const [imp] = await ctx.db.select().from(imports).where(and(eq(imports.id, importId), eq(imports.workspaceId, actor.workspaceId)));
+  const [imp] = await ctx.db
+    .select()
+    .from(imports)
+    .where(and(eq(imports.id, importId), eq(imports.workspaceId, actor.workspaceId)));
   if (!imp) throw notFound("import_not_found", `No import ${importId}.`, "import");
   return imp;
 }
@@ -30,8 +33,16 @@ export interface ImportSummary {
 export async function listImports(ctx: Ctx, actor: WorkspaceActor, options: { limit?: number; before?: string } = {}): Promise<ImportSummary[]> {
   return ctx.db
     .select({
-      id: imports.id, fileName: imports.fileName, status: imports.status, rowCount: imports.rowCount, appliedThrough: imports.appliedThrough,
-      checked: imports.checked, applied: imports.applied, createdBy: users.email, createdAt: imports.createdAt, finishedAt: imports.finishedAt,
+      id: imports.id,
+      fileName: imports.fileName,
+      status: imports.status,
+      rowCount: imports.rowCount,
+      appliedThrough: imports.appliedThrough,
+      checked: imports.checked,
+      applied: imports.applied,
+      createdBy: users.email,
+      createdAt: imports.createdAt,
+      finishedAt: imports.finishedAt,
     })
     .from(imports)
     .leftJoin(users, eq(users.id, imports.createdBy))

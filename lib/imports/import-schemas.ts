@@ -18,6 +18,9 @@ export const checkImportSchema = z.object(checkFields).strict().refine(consentSt
 export type CheckImportInput = z.output<typeof checkImportSchema>;
 
 /** The same from the dashboard's mapping form, which names its import. */
-export const checkImportFormSchema = z.object({ importId: z.string().max(64), ...checkFields }).strict().refine(consentStated, consentIssue);
+export const checkImportFormSchema = z
+  .object({ importId: z.string().max(64), ...checkFields })
+  .strict()
+  .refine(consentStated, consentIssue);
 
 export const importIdSchema = z.object({ importId: z.string().max(64) }).strict();

@@ -76,7 +76,12 @@ async function importCsv(w: Workspace, csv: string | Buffer, input: Partial<Reco
 }
 
 const contactOf = async (w: Workspace, email: string) =>
-  (await ctx.db.select().from(contacts).where(and(eq(contacts.workspaceId, w.workspaceId), eq(contacts.email, email))))[0];
+  (
+    await ctx.db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.workspaceId, w.workspaceId), eq(contacts.email, email)))
+  )[0];
 
 describe("CSV import: reading the file", () => {
   it("reads quoted fields, embedded newlines, a byte-order mark and the `;` delimiter", async () => {
@@ -99,9 +104,12 @@ describe("CSV import: reading the file", () => {
 
   it("the upload is parsed as it arrives, across chunk boundaries, and counts rows", async () => {
     const w = await workspace();
-    const { importId, rowCount } = await receiveImport(ctx, w.actor, { fileName: "split.csv", body: bytesOf("em", "ail,first\nx@exa", "mple.com,X\n", "y@example.com,\"Y\n", "Y\"\n") });
+    const { importId, rowCount } = await receiveImport(ctx, w.actor, { fileName: "split.csv", body: bytesOf("em", "ail,first\nx@exa", "mple.com,X\n", 'y@example.com,"Y\n', 'Y"\n') });
     expect(rowCount).toBe(2);
-    expect((await getImportRow(ctx, w.actor, importId)).preview).toEqual([["x@example.com", "X"], ["y@example.com", "Y\nY"]]);
+    expect((await getImportRow(ctx, w.actor, importId)).preview).toEqual([
+      ["x@example.com", "X"],
+      ["y@example.com", "Y\nY"],
+    ]);
   });
 
   it("an empty file, a header alone, a file over the size cap and a broken quote are refused and nothing is kept", async () => {
@@ -213,8 +221,18 @@ describe("CSV import: applying", () => {
     await upsertContact(ctx, w.actor, { email: "has@example.com", topicIds: [w.topicId] });
     const { applied } = await importCsv(w, "email\nhas@example.com\nn1@example.com\nn2@example.com\n", { topicIds: [w.topicId], consentAsserted: true, listId });
     expect(applied).toMatchObject({ created: 2, unchanged: 1, subscribed: 2 });
-    const subscribed = (await ctx.db.select().from(events).where(and(eq(events.workspaceId, w.workspaceId), eq(events.type, "contact.subscribed")))).map((e) => e.data);
-    expect(subscribed.filter((d) => d.source === "import").map((d) => d.email).sort()).toEqual(["n1@example.com", "n2@example.com"]);
+    const subscribed = (
+      await ctx.db
+        .select()
+        .from(events)
+        .where(and(eq(events.workspaceId, w.workspaceId), eq(events.type, "contact.subscribed")))
+    ).map((e) => e.data);
+    expect(
+      subscribed
+        .filter((d) => d.source === "import")
+        .map((d) => d.email)
+        .sort(),
+    ).toEqual(["n1@example.com", "n2@example.com"]);
     expect(await ctx.db.select().from(listMembers).where(eq(listMembers.listId, listId))).toHaveLength(3);
     const [counters] = await ctx.db.select().from(reportWorkspaceCounters).where(eq(reportWorkspaceCounters.workspaceId, w.workspaceId));
     expect(counters!.contactsTotal).toBe(3);
@@ -289,7 +307,10 @@ describe("CSV import across a crash", () => {
     expect(imp.applied).toMatchObject({ rows: 4000, created: 4000, subscribed: 4000 });
     const [made] = await ctx.db.select({ n: count() }).from(contacts).where(eq(contacts.workspaceId, w.workspaceId));
     expect(made!.n).toBe(4000);
-    const [announced] = await ctx.db.select({ n: count() }).from(events).where(and(eq(events.workspaceId, w.workspaceId), eq(events.type, "contact.subscribed")));
+    const [announced] = await ctx.db
+      .select({ n: count() })
+      .from(events)
+      .where(and(eq(events.workspaceId, w.workspaceId), eq(events.type, "contact.subscribed")));
     expect(announced!.n).toBe(4000);
   });
 });

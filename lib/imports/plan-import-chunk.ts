@@ -118,7 +118,10 @@ export async function planImportChunk(ctx: Ctx, scope: ImportScope, from: number
     // Subscribed already: nothing to do. Unsubscribed: refused above. What is left becomes subscribed.
     const held = new Set<string>();
     if (existingIds.length > 0) {
-      const ids = sql`array[${sql.join(existingIds.map((id) => sql`${id}`), sql`, `)}]::text[]`;
+      const ids = sql`array[${sql.join(
+        existingIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}]::text[]`;
       const subscribed = (await ctx.db.execute(sql`
         select contact_id, topic_id from subscriptions
         where contact_id = any(${ids}) and topic_id = any(${topics}) and state = 'subscribed'`)) as unknown as { contact_id: string; topic_id: string }[];

@@ -45,7 +45,8 @@ export async function* readCsv(bytes: AsyncIterable<Uint8Array>, options: { enco
   try {
     for await (const record of parser) yield record as string[];
   } catch (error) {
-    if (error instanceof CsvError) throw validationFailed("file", `This file is not CSV we can read (line ${(error as CsvError & { lines?: number }).lines ?? "?"}): ${error.message.replace(/^Invalid \w+: /, "")}`);
+    if (error instanceof CsvError)
+      throw validationFailed("file", `This file is not CSV we can read (line ${(error as CsvError & { lines?: number }).lines ?? "?"}): ${error.message.replace(/^Invalid \w+: /, "")}`);
     throw error;
   } finally {
     parser.destroy();

@@ -26,11 +26,7 @@ export interface ReceivedImport {
  * kept unless the whole file arrived and parsed: an empty file, one without
  * data rows, one that is not CSV or one over 1 GiB is refused.
  */
-export async function receiveImport(
-  ctx: Ctx,
-  actor: WorkspaceActor,
-  input: { fileName: string; body: AsyncIterable<Uint8Array>; maxBytes?: number },
-): Promise<ReceivedImport> {
+export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fileName: string; body: AsyncIterable<Uint8Array>; maxBytes?: number }): Promise<ReceivedImport> {
   const maxBytes = input.maxBytes ?? MAX_IMPORT_BYTES;
   const fileName = input.fileName.trim().slice(0, 255) || "contacts.csv";
   await checkWorkspaceWritable(ctx, actor.workspaceId);
@@ -38,8 +34,19 @@ export async function receiveImport(
     const importId = newId("imp");
     const now = tx.clock.now();
     await tx.db.insert(imports).values({
-      id: importId, workspaceId: actor.workspaceId, createdBy: actor.kind === "user" ? actor.userId : null,
-      fileName, byteSize: 0, encoding: "utf-8", delimiter: ",", header: [], preview: [], rowCount: 0, status: "uploaded", createdAt: now, updatedAt: now,
+      id: importId,
+      workspaceId: actor.workspaceId,
+      createdBy: actor.kind === "user" ? actor.userId : null,
+      fileName,
+      byteSize: 0,
+      encoding: "utf-8",
+      delimiter: ",",
+      header: [],
+      preview: [],
+      rowCount: 0,
+      status: "uploaded",
+      createdAt: now,
+      updatedAt: now,
     });
 
     const utf8 = utf8Checker();
@@ -114,9 +121,17 @@ export async function receiveImport(
     }
     const [header = [], ...preview] = firstRows;
     if (records < 2) throw validationFailed("file", "The file has no rows below its header: the first line names the columns, each line after it is a contact.");
-    await tx.db.update(imports).set({
-      byteSize: total, encoding: utf8.encoding, delimiter, header: header.map((h) => h.trim()), preview, rowCount: records - 1,
-    }).where(eq(imports.id, importId));
+    await tx.db
+      .update(imports)
+      .set({
+        byteSize: total,
+        encoding: utf8.encoding,
+        delimiter,
+        header: header.map((h) => h.trim()),
+        preview,
+        rowCount: records - 1,
+      })
+      .where(eq(imports.id, importId));
     return { importId, rowCount: records - 1 };
   });
 }

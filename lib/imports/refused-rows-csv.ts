@@ -19,7 +19,10 @@ export async function* refusedRowsCsv(ctx: Ctx, actor: WorkspaceActor, importId:
       where import_id = ${imp.id} and row_number > ${after} and refusal is not null
       order by row_number limit ${BATCH}`;
     if (rows.length === 0) return;
-    yield stringify(rows.map((r) => [r.row_number, r.refusal, r.detail ?? "", r.email, r.first_name ?? "", r.last_name ?? "", r.attributes === "{}" ? "" : r.attributes]), { escape_formulas: true });
+    yield stringify(
+      rows.map((r) => [r.row_number, r.refusal, r.detail ?? "", r.email, r.first_name ?? "", r.last_name ?? "", r.attributes === "{}" ? "" : r.attributes]),
+      { escape_formulas: true },
+    );
     after = rows.at(-1)!.row_number;
   }
 }

@@ -24,13 +24,7 @@ export async function listLists(ctx: Ctx, actor: Actor, page: { limit: number; a
       createdAt: lists.createdAt,
     })
     .from(lists)
-    .where(
-      and(
-        inActorWorkspace(actor, lists.workspaceId),
-        actor.brandId ? eq(lists.brandId, actor.brandId) : undefined,
-        page.afterId ? lt(lists.id, page.afterId) : undefined,
-      ),
-    )
+    .where(and(inActorWorkspace(actor, lists.workspaceId), actor.brandId ? eq(lists.brandId, actor.brandId) : undefined, page.afterId ? lt(lists.id, page.afterId) : undefined))
     .orderBy(desc(lists.id))
     .limit(page.limit + 1);
 }

@@ -14,7 +14,7 @@ const message: OutgoingMessage = {
   to: "reader@example.com",
   subject: "Grüße — this week's news",
   text: "Hello Zoë,\nread more at https://brand.example/news",
-  html: "<p>Hello Zoë,</p><p><a href=\"https://brand.example/news?a=1&amp;b=2\">Read more</a></p>",
+  html: '<p>Hello Zoë,</p><p><a href="https://brand.example/news?a=1&amp;b=2">Read more</a></p>',
   headers: { "List-Id": "<news.brand.example>", "List-Unsubscribe": "<https://app.example/u/tok>" },
 };
 

@@ -26,12 +26,7 @@ export async function listMailbox(ctx: Ctx, actor: Actor, filters: { to?: string
   const rows = await ctx.db
     .select()
     .from(mailMessages)
-    .where(
-      and(
-        filters.to ? eq(mailMessages.toAddress, normalizeEmail(filters.to)) : undefined,
-        inActorWorkspace(actor, mailMessages.workspaceId),
-      ),
-    )
+    .where(and(filters.to ? eq(mailMessages.toAddress, normalizeEmail(filters.to)) : undefined, inActorWorkspace(actor, mailMessages.workspaceId)))
     .orderBy(desc(mailMessages.id))
     .limit(filters.limit ?? 50);
   return Promise.all(rows.map(parseStored));
@@ -43,7 +38,10 @@ async function parseStored(row: typeof mailMessages.$inferSelect): Promise<Mailb
   for (const { line } of parsed.headerLines) {
     const colon = line.indexOf(":");
     const name = line.slice(0, colon);
-    const value = line.slice(colon + 1).replace(/\r?\n[ \t]+/g, " ").trim();
+    const value = line
+      .slice(colon + 1)
+      .replace(/\r?\n[ \t]+/g, " ")
+      .trim();
     headers[name] = headers[name] ? `${headers[name]}, ${value}` : value;
   }
   const html = typeof parsed.html === "string" ? parsed.html : "";
@@ -62,8 +60,6 @@ async function parseStored(row: typeof mailMessages.$inferSelect): Promise<Mailb
 
 /** The links a reader could follow: hrefs of the HTML part, else URLs in the text part. */
 export function extractLinks(html: string, text: string): string[] {
-  const found = html
-    ? [...html.matchAll(/href\s*=\s*"([^"]*)"/gi)].map((m) => m[1]!.replace(/&amp;/g, "&"))
-    : [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]);
+  const found = html ? [...html.matchAll(/href\s*=\s*"([^"]*)"/gi)].map((m) => m[1]!.replace(/&amp;/g, "&")) : [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]);
   return [...new Set(found.filter((link) => /^https?:\/\//.test(link)))];
 }

@@ -11,13 +11,11 @@ import { notFound } from "@/lib/errors";
  * report what a real provider would, through the same code path. A message of
  * another workspace than the actor's is not found.
  */
-export async function simulateOutcome(
-  ctx: Ctx,
-  actor: Actor,
-  messageId: string,
-  outcome: DeliveryOutcome,
-): Promise<{ workspaceId: string | null; suppressed: boolean }> {
-  const [message] = await ctx.db.select().from(mailMessages).where(and(eq(mailMessages.id, messageId), inActorWorkspace(actor, mailMessages.workspaceId)));
+export async function simulateOutcome(ctx: Ctx, actor: Actor, messageId: string, outcome: DeliveryOutcome): Promise<{ workspaceId: string | null; suppressed: boolean }> {
+  const [message] = await ctx.db
+    .select()
+    .from(mailMessages)
+    .where(and(eq(mailMessages.id, messageId), inActorWorkspace(actor, mailMessages.workspaceId)));
   if (!message) throw notFound("message_not_found", `No message ${messageId} in the local mailbox.`);
   if (!message.workspaceId) return { workspaceId: null, suppressed: false };
   // Campaign mail is keyed by its send id: the outcome is the send's, with its email.* event.

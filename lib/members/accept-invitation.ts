@@ -8,7 +8,8 @@ import { parseInput } from "@/lib/validation/parse-input";
 import { readInvitationToken } from "./invitation-link";
 import { acceptInvitationSchema, type AcceptInvitationInput } from "./member-schemas";
 
-const expired = () => new ApiError({ type: "invalid_request_error", code: "invitation_invalid", message: "This invitation link is not valid or has expired: ask the workspace owner to invite you again." });
+const expired = () =>
+  new ApiError({ type: "invalid_request_error", code: "invitation_invalid", message: "This invitation link is not valid or has expired: ask the workspace owner to invite you again." });
 
 /**
  * Sets the password of an invited person who has none. The signed link
@@ -28,7 +29,12 @@ export async function acceptInvitation(ctx: Ctx, input: AcceptInvitationInput): 
       and(
         eq(users.id, invitation.userId),
         isNull(users.passwordHash),
-        exists(ctx.db.select({ one: memberships.userId }).from(memberships).where(and(eq(memberships.userId, invitation.userId), eq(memberships.workspaceId, invitation.workspaceId)))),
+        exists(
+          ctx.db
+            .select({ one: memberships.userId })
+            .from(memberships)
+            .where(and(eq(memberships.userId, invitation.userId), eq(memberships.workspaceId, invitation.workspaceId))),
+        ),
       ),
     )
     .returning({ email: users.email });

@@ -29,9 +29,19 @@ describe("the dashboard's campaign report", () => {
     const api = apiClient((await seedKey(ctx, workspaceId)).key);
     const [row] = (await api.get("/v1/reports/campaigns")).body.data;
     expect(report!.row).toMatchObject({
-      recipients: row.recipients, accepted: row.accepted, delivered: row.delivered, opened: row.opened, clicked: row.clicked, bounced: row.bounced,
-      complained: row.complained, unsubscribed: row.unsubscribed, failed: row.failed,
-      openRate: row.open_rate, clickRate: row.click_rate, bounceRate: row.bounce_rate, complaintRate: row.complaint_rate,
+      recipients: row.recipients,
+      accepted: row.accepted,
+      delivered: row.delivered,
+      opened: row.opened,
+      clicked: row.clicked,
+      bounced: row.bounced,
+      complained: row.complained,
+      unsubscribed: row.unsubscribed,
+      failed: row.failed,
+      openRate: row.open_rate,
+      clickRate: row.click_rate,
+      bounceRate: row.bounce_rate,
+      complaintRate: row.complaint_rate,
     });
     expect(report!.row).toMatchObject({ opened: 2, clicked: 2, openRate: 66.67, bounced: 1 });
     expect(report!.timeline).toEqual([
@@ -42,9 +52,18 @@ describe("the dashboard's campaign report", () => {
       { url: "https://shop.example/sale", clicks: 2, people: 1 },
       { url: "https://shop.example/about", clicks: 1, people: 1 },
     ]);
-    expect(report!.devices).toEqual([{ name: "mobile", clicks: 2 }, { name: "desktop", clicks: 1 }]);
-    expect(report!.clients).toEqual([{ name: "Mobile Safari", clicks: 2 }, { name: "Chrome", clicks: 1 }]);
-    expect(report!.countries).toEqual([{ name: "FR", clicks: 2 }, { name: "DE", clicks: 1 }]);
+    expect(report!.devices).toEqual([
+      { name: "mobile", clicks: 2 },
+      { name: "desktop", clicks: 1 },
+    ]);
+    expect(report!.clients).toEqual([
+      { name: "Mobile Safari", clicks: 2 },
+      { name: "Chrome", clicks: 1 },
+    ]);
+    expect(report!.countries).toEqual([
+      { name: "FR", clicks: 2 },
+      { name: "DE", clicks: 1 },
+    ]);
     expect(report!.bounces).toEqual([{ type: "permanent", count: 1 }]);
   });
 

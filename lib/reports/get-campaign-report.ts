@@ -29,7 +29,10 @@ const TOP = 10;
  * countries). Null while the campaign has not started sending.
  */
 export async function getCampaignReport(ctx: Ctx, actor: WorkspaceActor, campaignId: string): Promise<CampaignReport | null> {
-  const [campaign] = await ctx.db.select().from(campaigns).where(and(eq(campaigns.id, campaignId), eq(campaigns.workspaceId, actor.workspaceId)));
+  const [campaign] = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.id, campaignId), eq(campaigns.workspaceId, actor.workspaceId)));
   if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
   // Opens and clicks reach the counters within 30 s; the sender's own page folds them in now, as campaignCounts does.
   await foldEngagement(ctx, { campaignId });

@@ -26,9 +26,15 @@ async function snapshot(workspaceId: string) {
   const read = async (query: ReturnType<typeof sql>) => (await ctx.db.execute(query)).map((row) => ({ ...row }));
   return {
     workspace: await read(sql`select contacts_total, contacts_unsubscribed, contacts_bounced, contacts_complained from report_workspace_counters where workspace_id = ${workspaceId}`),
-    brands: await read(sql`select brand_id, lists_total, list_memberships, topics_total, campaigns_total, campaigns_draft, campaigns_scheduled, campaigns_sending, campaigns_paused, campaigns_sent, campaigns_cancelled from report_brand_counters where workspace_id = ${workspaceId} order by brand_id`),
-    campaigns: await read(sql`select campaign_id, recipients, queued, accepted, failed, skipped, cancelled, delivered, bounced, complained, opened, clicked, unsubscribed from report_campaign_counters where workspace_id = ${workspaceId} order by campaign_id`),
-    activity: await read(sql`select grain, bucket_at::text, brand_id, contacts_added, unsubscribes, campaigns_sent, opens, clicks from report_activity where workspace_id = ${workspaceId} and (contacts_added, unsubscribes, campaigns_sent, opens, clicks) <> (0, 0, 0, 0, 0) order by 1, 2, 3`),
+    brands: await read(
+      sql`select brand_id, lists_total, list_memberships, topics_total, campaigns_total, campaigns_draft, campaigns_scheduled, campaigns_sending, campaigns_paused, campaigns_sent, campaigns_cancelled from report_brand_counters where workspace_id = ${workspaceId} order by brand_id`,
+    ),
+    campaigns: await read(
+      sql`select campaign_id, recipients, queued, accepted, failed, skipped, cancelled, delivered, bounced, complained, opened, clicked, unsubscribed from report_campaign_counters where workspace_id = ${workspaceId} order by campaign_id`,
+    ),
+    activity: await read(
+      sql`select grain, bucket_at::text, brand_id, contacts_added, unsubscribes, campaigns_sent, opens, clicks from report_activity where workspace_id = ${workspaceId} and (contacts_added, unsubscribes, campaigns_sent, opens, clicks) <> (0, 0, 0, 0, 0) order by 1, 2, 3`,
+    ),
   };
 }
 
@@ -103,9 +109,11 @@ describe("report counters maintained as changes happen", () => {
 
     const statuses = async () =>
       Object.fromEntries(
-        (await ctx.db.execute<{ email: string; kept: string; derived: string }>(
-          sql`select contacts.email, r.status as kept, ${sql.raw(DERIVED_CONTACT_STATUS_SQL)} as derived from contacts join report_contact_statuses r on r.contact_id = contacts.id where contacts.workspace_id = ${workspaceId}`,
-        )).map((row) => [row.email, row.kept === row.derived ? row.kept : `${row.kept} but derived ${row.derived}`]),
+        (
+          await ctx.db.execute<{ email: string; kept: string; derived: string }>(
+            sql`select contacts.email, r.status as kept, ${sql.raw(DERIVED_CONTACT_STATUS_SQL)} as derived from contacts join report_contact_statuses r on r.contact_id = contacts.id where contacts.workspace_id = ${workspaceId}`,
+          )
+        ).map((row) => [row.email, row.kept === row.derived ? row.kept : `${row.kept} but derived ${row.derived}`]),
       );
     expect(await statuses()).toEqual({
       "plain@example.com": "subscribed",

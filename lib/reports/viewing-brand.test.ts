@@ -13,7 +13,11 @@ describe("the dashboard's reports for one brand", () => {
   it("a member viewing a brand sees exactly what a key locked to that brand sees, and not the other brand's campaigns", async () => {
     const { workspaceId, brandId, ownerUserId } = await seedWorkspace(ctx);
     const { brandId: otherBrand } = await createBrand(ctx, systemActor("test", workspaceId), {
-      name: "Other", legalName: "Other Ltd", postalAddress: "2 Side Street", websiteUrl: "https://other.example", senderEmail: "news@other.example",
+      name: "Other",
+      legalName: "Other Ltd",
+      postalAddress: "2 Side Street",
+      websiteUrl: "https://other.example",
+      senderEmail: "news@other.example",
     });
     await seedSentCampaign(ctx, { workspaceId, brandId, topicId: await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false }), emails: ["a@example.com"] });
     await seedSentCampaign(ctx, { workspaceId, brandId: otherBrand, topicId: await seedTopic(ctx, workspaceId, otherBrand, { requiresConfirmation: false }), emails: ["b@example.com"] });

@@ -14,13 +14,7 @@ import type { TopicRow } from "@/lib/topics/get-topic-for-actor";
  * never touched here: callers refuse or skip them before calling. The contact
  * and topics must be of the actor's workspace.
  */
-export async function subscribeDirectly(
-  ctx: Ctx,
-  actor: Actor,
-  contact: { id: string; email: string; workspaceId: string },
-  topics: TopicRow[],
-  source: SubscriptionSource,
-): Promise<string[]> {
+export async function subscribeDirectly(ctx: Ctx, actor: Actor, contact: { id: string; email: string; workspaceId: string }, topics: TopicRow[], source: SubscriptionSource): Promise<string[]> {
   const workspaceId = requireActorWorkspace(actor);
   // The callers looked these up for the actor; checked again because a foreign row here would write a subscription across workspaces.
   if (contact.workspaceId !== workspaceId) throw notFound("contact_not_found", `No contact ${contact.id}.`);
@@ -40,15 +34,21 @@ export async function subscribeDirectly(
     .returning({ topicId: subscriptions.topicId });
   for (const { topicId } of changed) {
     const topic = topics.find((t) => t.id === topicId)!;
-    await recordEvent(ctx, actor, "contact.subscribed", {
-      contact_id: contact.id,
-      email: contact.email,
-      topic_id: topic.id,
-      topic_name: topic.name,
-      brand_id: topic.brandId,
-      source,
-      occurred_at: now.toISOString(),
-    }, now);
+    await recordEvent(
+      ctx,
+      actor,
+      "contact.subscribed",
+      {
+        contact_id: contact.id,
+        email: contact.email,
+        topic_id: topic.id,
+        topic_name: topic.name,
+        brand_id: topic.brandId,
+        source,
+        occurred_at: now.toISOString(),
+      },
+      now,
+    );
   }
   return changed.map((c) => c.topicId);
 }

@@ -56,7 +56,10 @@ export async function subscribeFromForm(ctx: Ctx, actor: Actor, submission: Form
     if (!created) {
       // An anonymous form only fills blanks: it must not let anyone rewrite a known contact's name.
       const merged = mergeContactFields("keep_existing", contact, incoming);
-      await tx.db.update(contacts).set({ ...merged, updatedAt: tx.clock.now() }).where(eq(contacts.id, contact.id));
+      await tx.db
+        .update(contacts)
+        .set({ ...merged, updatedAt: tx.clock.now() })
+        .where(eq(contacts.id, contact.id));
     }
 
     if (!topic.requiresConfirmation) {

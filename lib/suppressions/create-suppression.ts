@@ -18,12 +18,7 @@ export interface SuppressionTarget {
  * actor's workspace. Blocking what is already blocked returns the existing
  * row unchanged.
  */
-export async function createSuppression(
-  ctx: Ctx,
-  actor: Actor,
-  target: SuppressionTarget,
-  reason: SuppressionReason = "manual",
-): Promise<{ suppression: SuppressionRow; created: boolean }> {
+export async function createSuppression(ctx: Ctx, actor: Actor, target: SuppressionTarget, reason: SuppressionReason = "manual"): Promise<{ suppression: SuppressionRow; created: boolean }> {
   if ((target.email === undefined) === (target.domain === undefined)) throw validationFailed(target.domain ? "domain" : "email", "Give one of `email` or `domain`.");
   const workspaceId = requireActorWorkspace(actor);
   return withTransaction(ctx, async (tx) => {
@@ -44,12 +39,7 @@ export async function createSuppression(
     const [existing] = await tx.db
       .select()
       .from(suppressions)
-      .where(
-        and(
-          eq(suppressions.workspaceId, workspaceId),
-          target.email ? eq(suppressions.email, target.email) : eq(suppressions.domain, target.domain!),
-        ),
-      );
+      .where(and(eq(suppressions.workspaceId, workspaceId), target.email ? eq(suppressions.email, target.email) : eq(suppressions.domain, target.domain!)));
     return { suppression: existing!, created: false };
   });
 }

@@ -13,7 +13,10 @@ export const saveTemplateSchema = z.strictObject({ campaignId: z.string(), name:
 /** A campaign's body (document or HTML, and its text part) kept under a name, for new campaigns to start from. */
 export async function saveCampaignAsTemplate(ctx: Ctx, actor: WorkspaceActor, input: z.input<typeof saveTemplateSchema>): Promise<{ templateId: string }> {
   const { campaignId, name } = parseInput(saveTemplateSchema, input);
-  const [campaign] = await ctx.db.select().from(campaigns).where(and(eq(campaigns.id, campaignId), eq(campaigns.workspaceId, actor.workspaceId)));
+  const [campaign] = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.id, campaignId), eq(campaigns.workspaceId, actor.workspaceId)));
   if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
   const templateId = newId("tpl");
   await ctx.db.insert(templates).values({ id: templateId, workspaceId: actor.workspaceId, name, document: campaign.document, html: campaign.html, text: campaign.text });

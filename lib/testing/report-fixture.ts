@@ -12,10 +12,7 @@ import { upsertContact } from "@/lib/contacts/upsert-contact";
  * to the topic first: audience snapshotted, every send accepted, campaign
  * completed. Returns the send ids by address.
  */
-export async function seedSentCampaign(
-  ctx: Ctx,
-  opts: { workspaceId: string; brandId: string; topicId: string; name?: string; subject?: string; emails: string[] },
-) {
+export async function seedSentCampaign(ctx: Ctx, opts: { workspaceId: string; brandId: string; topicId: string; name?: string; subject?: string; emails: string[] }) {
   const actor = systemActor("test", opts.workspaceId);
   for (const email of opts.emails) {
     await upsertContact(ctx, actor, { email, topicIds: [opts.topicId] });
@@ -35,5 +32,9 @@ export async function seedSentCampaign(
     .where(eq(sends.campaignId, campaignId))
     .returning({ id: sends.id, email: sends.email, contactId: sends.contactId });
   await completeCampaign(ctx, campaignId);
-  return { campaignId, sendIds: Object.fromEntries(rows.map((r) => [r.email, r.id])) as Record<string, string>, contactIds: Object.fromEntries(rows.map((r) => [r.email, r.contactId])) as Record<string, string> };
+  return {
+    campaignId,
+    sendIds: Object.fromEntries(rows.map((r) => [r.email, r.id])) as Record<string, string>,
+    contactIds: Object.fromEntries(rows.map((r) => [r.email, r.contactId])) as Record<string, string>,
+  };
 }

@@ -40,10 +40,11 @@ export async function startWebhookReceiver(responder: Responder = (_, response) 
     respondWith(next: Responder) {
       respond = next;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -7,11 +7,7 @@ import { recordEvent } from "@/lib/events/record-event";
 import type { DeviceType } from "./describe-client";
 
 async function loadSend(ctx: Ctx, sendId: string) {
-  const [row] = await ctx.db
-    .select({ send: sends, campaignName: campaigns.name })
-    .from(sends)
-    .innerJoin(campaigns, eq(campaigns.id, sends.campaignId))
-    .where(eq(sends.id, sendId));
+  const [row] = await ctx.db.select({ send: sends, campaignName: campaigns.name }).from(sends).innerJoin(campaigns, eq(campaigns.id, sends.campaignId)).where(eq(sends.id, sendId));
   return row ?? null;
 }
 
@@ -37,12 +33,18 @@ export async function recordClick(ctx: Ctx, sendId: string, details: { url: stri
     if (!row) return;
     const now = tx.clock.now();
     if (!row.send.clickedAt) await tx.db.update(sends).set({ clickedAt: now }).where(eq(sends.id, sendId));
-    await recordEvent(tx, systemActor("tracking:click", row.send.workspaceId), "email.clicked", {
-      ...base(row, now),
-      url: details.url,
-      country: details.country,
-      device_type: details.deviceType,
-      client: details.client,
-    }, now);
+    await recordEvent(
+      tx,
+      systemActor("tracking:click", row.send.workspaceId),
+      "email.clicked",
+      {
+        ...base(row, now),
+        url: details.url,
+        country: details.country,
+        device_type: details.deviceType,
+        client: details.client,
+      },
+      now,
+    );
   });
 }

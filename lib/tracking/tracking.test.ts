@@ -14,9 +14,14 @@ afterEach(() => {
   delete process.env.TRUSTED_COUNTRY_HEADER;
 });
 const tokenOf = (url: string) => url.split("/").at(-1)!;
-const call = (handler: typeof open, url: string, headers: Record<string, string> = {}) =>
-  handler(new Request(url, { headers }), { params: Promise.resolve({ token: tokenOf(url) }) });
-const eventOf = async (workspaceId: string, type: string) => (await ctx.db.select().from(events).where(and(eq(events.workspaceId, workspaceId), eq(events.type, type))))[0];
+const call = (handler: typeof open, url: string, headers: Record<string, string> = {}) => handler(new Request(url, { headers }), { params: Promise.resolve({ token: tokenOf(url) }) });
+const eventOf = async (workspaceId: string, type: string) =>
+  (
+    await ctx.db
+      .select()
+      .from(events)
+      .where(and(eq(events.workspaceId, workspaceId), eq(events.type, type)))
+  )[0];
 
 const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const DESKTOP = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
@@ -36,7 +41,10 @@ describe("open and click tracking", () => {
     expect((await eventOf(workspaceId, "email.opened"))!.data).toMatchObject({ send_id: send.id, email: "o@example.com", country: null });
     process.env.TRUSTED_COUNTRY_HEADER = "cf-ipcountry";
     await call(open, openPixelUrl(send.id), { "cf-ipcountry": "de" });
-    const opened = await ctx.db.select().from(events).where(and(eq(events.workspaceId, workspaceId), eq(events.type, "email.opened")));
+    const opened = await ctx.db
+      .select()
+      .from(events)
+      .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "email.opened")));
     expect(opened.at(-1)!.data).toMatchObject({ country: "DE" });
     expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]!.openedAt).not.toBeNull();
   });
@@ -47,7 +55,11 @@ describe("open and click tracking", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("https://shop.example/sale?a=1&b=2");
     expect((await eventOf(workspaceId, "email.clicked"))!.data).toMatchObject({
-      send_id: send.id, url: "https://shop.example/sale?a=1&b=2", country: null, device_type: "mobile", client: "Mobile Safari",
+      send_id: send.id,
+      url: "https://shop.example/sale?a=1&b=2",
+      country: null,
+      device_type: "mobile",
+      client: "Mobile Safari",
     });
   });
 

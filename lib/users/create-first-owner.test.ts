@@ -70,9 +70,7 @@ describe("first run and users", () => {
     const { ctx } = testCtx();
     expect(await hasAnyUser(ctx)).toBe(false);
     expect(await isSetupOpen(ctx)).toBe(true);
-    const attempts = await Promise.allSettled(
-      ["one", "two", "three"].map((who) => createFirstOwner(ctx, { email: `${who}@example.com`, password: "long enough", workspaceName: who })),
-    );
+    const attempts = await Promise.allSettled(["one", "two", "three"].map((who) => createFirstOwner(ctx, { email: `${who}@example.com`, password: "long enough", workspaceName: who })));
     const created = attempts.filter((a) => a.status === "fulfilled");
     expect(created).toHaveLength(1);
     for (const attempt of attempts.filter((a) => a.status === "rejected")) {

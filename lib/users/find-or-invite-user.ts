@@ -7,7 +7,10 @@ export type UserRow = typeof users.$inferSelect;
 
 /** The user with this (normalised) address, created without a password if there is none yet. */
 export async function findOrInviteUser(ctx: Ctx, email: string): Promise<UserRow> {
-  await ctx.db.insert(users).values({ id: newId("usr"), email, passwordHash: null, createdAt: ctx.clock.now() }).onConflictDoNothing();
+  await ctx.db
+    .insert(users)
+    .values({ id: newId("usr"), email, passwordHash: null, createdAt: ctx.clock.now() })
+    .onConflictDoNothing();
   const [user] = await ctx.db.select().from(users).where(eq(users.email, email));
   return user!;
 }

@@ -23,9 +23,7 @@ describe("sign-in limits", () => {
   it("the account limit follows the normalised address, whatever IP the attempts come from", async () => {
     const { ctx } = testCtx(new Date("2026-03-02T10:00:00.000Z"));
     await createUser(ctx, { email: "rotated@example.com", password: PASSWORD });
-    await attempts(SIGN_IN_ATTEMPTS_PER_ACCOUNT, (i) =>
-      signInWithPassword(ctx, { email: i % 2 ? " Rotated@Example.com " : "ROTATED@example.com", password: "wrong guess", ip: `203.0.113.${i + 1}` }),
-    );
+    await attempts(SIGN_IN_ATTEMPTS_PER_ACCOUNT, (i) => signInWithPassword(ctx, { email: i % 2 ? " Rotated@Example.com " : "ROTATED@example.com", password: "wrong guess", ip: `203.0.113.${i + 1}` }));
     await expect(signInWithPassword(ctx, { email: "rotated@example.com", password: PASSWORD, ip: "203.0.113.200" })).rejects.toMatchObject(limited);
   });
 

@@ -22,16 +22,10 @@ const PER_IP: RateLimitPolicy = { bucket: "signin.ip", limit: SIGN_IN_ATTEMPTS_P
  * served by scripts/serve.ts, see lib/http/client-ip.ts) shares one counter
  * rather than escaping the limit.
  */
-export async function signInWithPassword(
-  ctx: Ctx,
-  input: { email: string; password: string; ip: string | null },
-): Promise<{ id: string; email: string; name: string } | null> {
+export async function signInWithPassword(ctx: Ctx, input: { email: string; password: string; ip: string | null }): Promise<{ id: string; email: string; name: string } | null> {
   // Hashed: the table holds no addresses, and its key stays short whatever was typed.
   const account = createHash("sha256").update(normalizeEmail(input.email)).digest("base64url");
-  const [byAccount, byIp] = await Promise.all([
-    countRateLimit(ctx, account, PER_ACCOUNT),
-    countRateLimit(ctx, input.ip ?? "unknown", PER_IP),
-  ]);
+  const [byAccount, byIp] = await Promise.all([countRateLimit(ctx, account, PER_ACCOUNT), countRateLimit(ctx, input.ip ?? "unknown", PER_IP)]);
   const retryAfterSeconds = Math.max(byAccount.retryAfterSeconds ?? 0, byIp.retryAfterSeconds ?? 0);
   if (retryAfterSeconds > 0) {
     throw new ApiError({ type: "rate_limit_error", code: "sign_in_rate_limited", message: signInLimitedMessage(retryAfterSeconds) });

@@ -9,7 +9,10 @@ let decoyHash: Promise<string> | undefined;
 
 /** The user these credentials belong to, or null. */
 export async function verifyCredentials(ctx: Ctx, email: string, password: string): Promise<{ id: string; email: string; name: string } | null> {
-  const [user] = await ctx.db.select().from(users).where(eq(users.email, normalizeEmail(email)));
+  const [user] = await ctx.db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)));
   if (!user?.passwordHash) {
     decoyHash ??= hashPassword("decoy password");
     await verifyPassword(password, await decoyHash);

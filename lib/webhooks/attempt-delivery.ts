@@ -6,9 +6,7 @@ import { postWebhook } from "./post-webhook";
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from "./retry-schedule";
 import { SIGNATURE_HEADER, signatureHeader } from "./signature";
 
-export type AttemptOutcome =
-  | { done: "succeeded" | "gave_up" | "endpoint_disabled" | "superseded" }
-  | { done: false; retryAt: string };
+export type AttemptOutcome = { done: "succeeded" | "gave_up" | "endpoint_disabled" | "superseded" } | { done: false; retryAt: string };
 
 /** The body receivers get; its `id` is inside the signed bytes and is their de-duplication key. */
 export function envelope(event: typeof events.$inferSelect): string {
@@ -77,18 +75,18 @@ export async function attemptDelivery(ctx: Ctx, deliveryId: string, generation: 
 /** Success clears the failing streak; failing for five days disables the endpoint. */
 async function recordEndpointHealth(ctx: Ctx, endpointId: string, succeeded: boolean, now: Date): Promise<void> {
   if (succeeded) {
-    await ctx.db.update(webhookEndpoints).set({ failingSince: null }).where(and(eq(webhookEndpoints.id, endpointId), isNotNull(webhookEndpoints.failingSince)));
+    await ctx.db
+      .update(webhookEndpoints)
+      .set({ failingSince: null })
+      .where(and(eq(webhookEndpoints.id, endpointId), isNotNull(webhookEndpoints.failingSince)));
     return;
   }
-  await ctx.db.update(webhookEndpoints).set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)` }).where(eq(webhookEndpoints.id, endpointId));
+  await ctx.db
+    .update(webhookEndpoints)
+    .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)` })
+    .where(eq(webhookEndpoints.id, endpointId));
   await ctx.db
     .update(webhookEndpoints)
     .set({ enabled: false, disabledAt: now, disabledReason: "every attempt failed for 5 days", updatedAt: now })
-    .where(
-      and(
-        eq(webhookEndpoints.id, endpointId),
-        eq(webhookEndpoints.enabled, true),
-        lte(webhookEndpoints.failingSince, new Date(now.getTime() - DISABLE_AFTER_FAILING_MS)),
-      ),
-    );
+    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.enabled, true), lte(webhookEndpoints.failingSince, new Date(now.getTime() - DISABLE_AFTER_FAILING_MS))));
 }

@@ -126,7 +126,12 @@ export async function deliveriesOf(ctx: Ctx, actor: Actor, endpointId: string, l
     ? await ctx.db
         .select()
         .from(webhookAttempts)
-        .where(inArray(webhookAttempts.deliveryId, deliveries.map((row) => row.delivery.id)))
+        .where(
+          inArray(
+            webhookAttempts.deliveryId,
+            deliveries.map((row) => row.delivery.id),
+          ),
+        )
         .orderBy(asc(webhookAttempts.id))
     : [];
   return deliveries.map(({ delivery, eventType }) => ({

@@ -57,7 +57,12 @@ beforeAll(async () => {
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
   const actor = systemActor("test", workspaceId);
   await createEndpoint(ctx, actor, { url: receiver.url, eventTypes: [] });
-  for (const [name, firstName] of [["alice", "Alice"], ["bob", "Bob"], ["carol", "Carol"], ["dave", undefined]] as const) {
+  for (const [name, firstName] of [
+    ["alice", "Alice"],
+    ["bob", "Bob"],
+    ["carol", "Carol"],
+    ["dave", undefined],
+  ] as const) {
     ids[name] = (await upsertContact(ctx, actor, { email: `${name}@example.com`, firstName, topicIds: [topicId] })).contact.id;
   }
   const content = { brandId, topicId, subject: "Hello {{contact.first_name}}", html: '<p>Hi <a href="https://example.com/offer">offer</a></p>' };
@@ -65,7 +70,13 @@ beforeAll(async () => {
   ids.campaign = campaignId;
   await sendCampaignNow(ctx, actor, campaignId);
   await executor.runDue(ctx);
-  const sendOf = async (name: string) => (await ctx.db.select().from(sends).where(and(eq(sends.campaignId, campaignId), eq(sends.contactId, ids[name]!))))[0]!.id;
+  const sendOf = async (name: string) =>
+    (
+      await ctx.db
+        .select()
+        .from(sends)
+        .where(and(eq(sends.campaignId, campaignId), eq(sends.contactId, ids[name]!)))
+    )[0]!.id;
   const at = clock.now();
   await recordProviderEvent(ctx, { sendId: await sendOf("alice"), type: "delivered", occurredAt: at });
   await recordProviderEvent(ctx, { sendId: await sendOf("bob"), type: "bounced", bounceType: "permanent", reason: "550 no such user", occurredAt: at });

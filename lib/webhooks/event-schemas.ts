@@ -31,7 +31,15 @@ const campaignBase = {
 const PAYLOADS: Record<EventType, { fires: string; data: z.ZodObject }> = {
   "contact.subscribed": {
     fires: "A subscription is confirmed (double opt-in), or a contact is subscribed through the API, the dashboard or an import.",
-    data: z.strictObject({ contact_id: id, email: z.string(), topic_id: id, topic_name: z.string(), brand_id: id, source: z.enum(["double_opt_in", "api", "import", "dashboard"]), occurred_at: timestamp }),
+    data: z.strictObject({
+      contact_id: id,
+      email: z.string(),
+      topic_id: id,
+      topic_name: z.string(),
+      brand_id: id,
+      source: z.enum(["double_opt_in", "api", "import", "dashboard"]),
+      occurred_at: timestamp,
+    }),
   },
   "contact.unsubscribed": {
     fires: "Someone opts out, from an email link or the preference centre.",
@@ -49,7 +57,12 @@ const PAYLOADS: Record<EventType, { fires: string; data: z.ZodObject }> = {
   "email.delivered": { fires: "The recipient's mail provider accepted the message.", data: z.strictObject(emailBase) },
   "email.bounced": {
     fires: "A bounce; a permanent one suppresses the address.",
-    data: z.strictObject({ ...emailBase, bounce_type: z.enum(["permanent", "transient", "undetermined"]), reason: z.string().nullable().meta({ description: "The provider's wording; not for parsing." }), suppressed: z.boolean() }),
+    data: z.strictObject({
+      ...emailBase,
+      bounce_type: z.enum(["permanent", "transient", "undetermined"]),
+      reason: z.string().nullable().meta({ description: "The provider's wording; not for parsing." }),
+      suppressed: z.boolean(),
+    }),
   },
   "email.complained": {
     fires: "The recipient reported the mail; the address is suppressed.",

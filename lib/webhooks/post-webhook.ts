@@ -29,7 +29,7 @@ const agents = {
 export async function postWebhook(target: string, body: string, headers: Record<string, string>): Promise<PostResult> {
   const result = await postOnce(target, body, headers);
   // A kept connection the receiver closed just as it was reused: the request never reached it, so send it again on a new one.
-  return result.staleConnection ? (await postOnce(target, body, headers)) : result;
+  return result.staleConnection ? await postOnce(target, body, headers) : result;
 }
 
 function postOnce(target: string, body: string, headers: Record<string, string>): Promise<PostResult & { staleConnection?: boolean }> {

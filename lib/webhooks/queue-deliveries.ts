@@ -38,27 +38,35 @@ export async function queueDeliveries(ctx: Ctx, events: EventRow[]): Promise<voi
     );
   if (endpoints.length === 0) return;
   const now = ctx.clock.now();
-  const wanted = events.flatMap((event) => endpoints.map((endpoint) => ({
-    id: newId("whd"),
-    workspaceId: event.workspaceId,
-    endpointId: endpoint.id,
-    eventId: event.id,
-    orderKey: orderKey(endpoint.id, event),
-    nextAttemptAt: now,
-    createdAt: now,
-  })));
+  const wanted = events.flatMap((event) =>
+    endpoints.map((endpoint) => ({
+      id: newId("whd"),
+      workspaceId: event.workspaceId,
+      endpointId: endpoint.id,
+      eventId: event.id,
+      orderKey: orderKey(endpoint.id, event),
+      nextAttemptAt: now,
+      createdAt: now,
+    })),
+  );
   // Bounded statements: a large import records thousands of events at once.
   for (let start = 0; start < wanted.length; start += 1000) {
-    const rows = await ctx.db.insert(webhookDeliveries).values(wanted.slice(start, start + 1000)).returning();
+    const rows = await ctx.db
+      .insert(webhookDeliveries)
+      .values(wanted.slice(start, start + 1000))
+      .returning();
     await requestDeliveryRuns(ctx, rows);
   }
 }
 
 /** Starts the run that owns each delivery's attempts from now on. */
 export async function requestDeliveryRuns(ctx: Ctx, deliveries: Delivery[]): Promise<void> {
-  await emitEvents(ctx, deliveries.map((delivery) => ({
-    name: webhookDeliveryRequested.name,
-    id: `${delivery.id}:${delivery.generation}`,
-    data: { deliveryId: delivery.id, generation: delivery.generation, orderKey: delivery.orderKey },
-  })));
+  await emitEvents(
+    ctx,
+    deliveries.map((delivery) => ({
+      name: webhookDeliveryRequested.name,
+      id: `${delivery.id}:${delivery.generation}`,
+      data: { deliveryId: delivery.id, generation: delivery.generation, orderKey: delivery.orderKey },
+    })),
+  );
 }

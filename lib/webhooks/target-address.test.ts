@@ -62,7 +62,10 @@ describe("webhook target addresses", () => {
 
   it("registration refuses an unknown event type with validation_failed", async () => {
     const { workspaceId } = await seedWorkspace(ctx);
-    await expect(createEndpoint(ctx, systemActor("test", workspaceId), { url: "https://93.184.215.14/", eventTypes: ["email.sent"] })).rejects.toMatchObject({ code: "validation_failed", param: "event" });
+    await expect(createEndpoint(ctx, systemActor("test", workspaceId), { url: "https://93.184.215.14/", eventTypes: ["email.sent"] })).rejects.toMatchObject({
+      code: "validation_failed",
+      param: "event",
+    });
   });
 
   it("WEBHOOK_ALLOW_PRIVATE_TARGETS=1 lets an operator register http and loopback targets", async () => {
@@ -72,7 +75,27 @@ describe("webhook target addresses", () => {
   });
 
   it("classifies addresses: only public unicast is allowed", () => {
-    for (const address of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "::1", "fe80::1", "fd00:ec2::254", "::ffff:10.0.0.1", "::", "::7f00:1", "::a00:1", "::808:808", "64:ff9b::a9fe:a9fe", "2002:c0a8:101::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2"]) {
+    for (const address of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "224.0.0.1",
+      "::1",
+      "fe80::1",
+      "fd00:ec2::254",
+      "::ffff:10.0.0.1",
+      "::",
+      "::7f00:1",
+      "::a00:1",
+      "::808:808",
+      "64:ff9b::a9fe:a9fe",
+      "2002:c0a8:101::1",
+      "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+    ]) {
       expect([address, isPublicAddress(address)]).toEqual([address, false]);
     }
     for (const address of ["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) expect([address, isPublicAddress(address)]).toEqual([address, true]);

@@ -15,16 +15,36 @@ export async function getSetupChecklist(ctx: Ctx, actor: WorkspaceActor): Promis
   const exists = async (query: Promise<{ n: number }[]>) => ((await query)[0]?.n ?? 0) > 0;
   const [brand, approvedBrand, domain, review, topic, key, campaign] = await Promise.all([
     exists(ctx.db.select({ n: count() }).from(brands).where(eq(brands.workspaceId, workspaceId))),
-    exists(ctx.db.select({ n: count() }).from(brands).where(and(eq(brands.workspaceId, workspaceId), eq(brands.reviewStatus, "approved")))),
+    exists(
+      ctx.db
+        .select({ n: count() })
+        .from(brands)
+        .where(and(eq(brands.workspaceId, workspaceId), eq(brands.reviewStatus, "approved"))),
+    ),
     exists(
       ctx.db
         .select({ n: count() })
         .from(sendingDomains)
         .where(and(eq(sendingDomains.workspaceId, workspaceId), isNotNull(sendingDomains.dnsVerifiedAt), eq(sendingDomains.carrierStatus, "registered"))),
     ),
-    exists(ctx.db.select({ n: count() }).from(workspaces).where(and(eq(workspaces.id, workspaceId), isNotNull(workspaces.approvedAt)))),
-    exists(ctx.db.select({ n: count() }).from(topics).where(and(eq(topics.workspaceId, workspaceId), isNull(topics.archivedAt)))),
-    exists(ctx.db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt)))),
+    exists(
+      ctx.db
+        .select({ n: count() })
+        .from(workspaces)
+        .where(and(eq(workspaces.id, workspaceId), isNotNull(workspaces.approvedAt))),
+    ),
+    exists(
+      ctx.db
+        .select({ n: count() })
+        .from(topics)
+        .where(and(eq(topics.workspaceId, workspaceId), isNull(topics.archivedAt))),
+    ),
+    exists(
+      ctx.db
+        .select({ n: count() })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt))),
+    ),
     exists(ctx.db.select({ n: count() }).from(campaigns).where(eq(campaigns.workspaceId, workspaceId))),
   ]);
   return { brand, domain, review: review && approvedBrand, topic, key, campaign };

@@ -9,11 +9,20 @@ export async function getWorkspaceOverview(ctx: Ctx, actor: Actor) {
   const workspaceId = requireActorWorkspace(actor);
   const workspace = await getWorkspaceOrThrow(ctx, workspaceId);
   const countOf = async (table: typeof brands | typeof contacts | typeof lists, extra?: ReturnType<typeof isNull>) => {
-    const [row] = await ctx.db.select({ n: count() }).from(table).where(and(eq(table.workspaceId, workspaceId), extra));
+    const [row] = await ctx.db
+      .select({ n: count() })
+      .from(table)
+      .where(and(eq(table.workspaceId, workspaceId), extra));
     return row?.n ?? 0;
   };
-  const [topicRow] = await ctx.db.select({ n: count() }).from(topics).where(and(eq(topics.workspaceId, workspaceId), isNull(topics.archivedAt)));
-  const [keyRow] = await ctx.db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt)));
+  const [topicRow] = await ctx.db
+    .select({ n: count() })
+    .from(topics)
+    .where(and(eq(topics.workspaceId, workspaceId), isNull(topics.archivedAt)));
+  const [keyRow] = await ctx.db
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt)));
   const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
   return {
     workspace: { id: workspace.id, name: workspace.name, approved: workspace.approvedAt !== null },

@@ -85,7 +85,8 @@ export const commands: Record<string, AdminCommand> = {
     },
   },
   "brand:update": {
-    summary: "--brand ID [--name N] [--legal-name N] [--postal-address A] [--sender-email E] [--website-url U] [--logo-url U] [--primary-color #RRGGBB]   (an identity edit returns the brand to review and holds its sending)",
+    summary:
+      "--brand ID [--name N] [--legal-name N] [--postal-address A] [--sender-email E] [--website-url U] [--logo-url U] [--primary-color #RRGGBB]   (an identity edit returns the brand to review and holds its sending)",
     options: { brand: string, name: string, "legal-name": string, "postal-address": string, "sender-email": string, "website-url": string, "logo-url": string, "primary-color": string },
     required: ["brand"],
     run: async (ctx, v) => {

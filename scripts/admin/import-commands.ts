@@ -21,7 +21,15 @@ const many = { type: "string", multiple: true } as const;
 /** The counts as scripts read them (snake_case, like every command's JSON). */
 function countsJson(counts: ImportCounts | null) {
   if (!counts) return null;
-  return { rows: counts.rows, created: counts.created, updated: counts.updated, updated_fields: counts.updatedFields, unchanged: counts.unchanged, refused: counts.refused, subscribed: counts.subscribed };
+  return {
+    rows: counts.rows,
+    created: counts.created,
+    updated: counts.updated,
+    updated_fields: counts.updatedFields,
+    unchanged: counts.unchanged,
+    refused: counts.refused,
+    subscribed: counts.subscribed,
+  };
 }
 
 export const importCommands: Record<string, AdminCommand> = {

@@ -6,7 +6,6 @@ import { ApiError } from "@/lib/errors";
 import type { SetupState } from "@/components/setup-form";
 import { createFirstOwner } from "@/lib/users/create-first-owner";
 
-
 export async function createFirstOwnerAction(_previous: SetupState, form: FormData): Promise<SetupState> {
   try {
     await createFirstOwner(defaultCtx(), {

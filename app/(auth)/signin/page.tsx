@@ -20,8 +20,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <main className="auth-page w-full max-w-sm rounded-xl border bg-card p-6 shadow-sm">
         <h1>Sign in</h1>
         <p role="status">
-          Nobody can sign in yet: no account has a password. On the server, set one with the admin CLI:{" "}
-          <code>npm run -s admin -- user:create --email OWNER_EMAIL --password NEW_PASSWORD</code>
+          Nobody can sign in yet: no account has a password. On the server, set one with the admin CLI: <code>npm run -s admin -- user:create --email OWNER_EMAIL --password NEW_PASSWORD</code>
         </p>
       </main>
     );

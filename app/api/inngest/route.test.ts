@@ -27,7 +27,11 @@ describe("the workflow endpoint", () => {
     vi.stubEnv("INNGEST_BASE_URL", "");
     vi.stubEnv("INNGEST_SIGNING_KEY", "");
     const route = await loadRoute();
-    for (const [method, handler] of [["GET", route.GET], ["POST", route.POST], ["PUT", route.PUT]] as const) {
+    for (const [method, handler] of [
+      ["GET", route.GET],
+      ["POST", route.POST],
+      ["PUT", route.PUT],
+    ] as const) {
       const response = await handler(stepCall(method), {});
       expect(response.status, method).toBe(404);
       const text = await response.text();

@@ -19,10 +19,19 @@ const SECTIONS: Record<string, string> = {
 };
 
 const CONVENTIONS: [string, string][] = [
-  ["Keys", "Send `Authorization: Bearer <key>`. Secret keys (`sk_live_…`, `sk_test_…`) are for servers; a publishable key (`pk_…`) may only call POST /v1/subscribe, from the origins it allows. Test keys act on the same data but never mail anyone and fire no webhooks. Create keys under API keys in the dashboard."],
-  ["Errors", "Every error is `{ error: { type, code, message, param? } }`. Branch on `type`, match on `code`, never on `message`; `param` names the offending field. Retry 429 and 5xx with backoff (honour `Retry-After`); do not retry other 4xx."],
+  [
+    "Keys",
+    "Send `Authorization: Bearer <key>`. Secret keys (`sk_live_…`, `sk_test_…`) are for servers; a publishable key (`pk_…`) may only call POST /v1/subscribe, from the origins it allows. Test keys act on the same data but never mail anyone and fire no webhooks. Create keys under API keys in the dashboard.",
+  ],
+  [
+    "Errors",
+    "Every error is `{ error: { type, code, message, param? } }`. Branch on `type`, match on `code`, never on `message`; `param` names the offending field. Retry 429 and 5xx with backoff (honour `Retry-After`); do not retry other 4xx.",
+  ],
   ["Pagination", "Lists answer `{ data, meta }` newest first. `limit` is 1 to 100 (default 20); pass `meta.next_cursor` back as `cursor`, with the same filters, until it is null."],
-  ["Limits", "Each key has a per-minute budget per bucket, stated on each endpoint; every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. Bodies are JSON objects of at most 1 MiB."],
+  [
+    "Limits",
+    "Each key has a per-minute budget per bucket, stated on each endpoint; every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. Bodies are JSON objects of at most 1 MiB.",
+  ],
   ["Request ids", "Every answer carries a `Request-Id`. Quote it when reporting a problem: the service's log lines name it."],
 ];
 

@@ -144,7 +144,10 @@ describe("POST /v1/contacts", () => {
     await optOut(ctx, everything.body.data.id, "all");
     await createSuppression(ctx, systemActor("test", workspaceId), { email: `all-${email}` }, reason);
 
-    for (const [address, id] of [[email, created.body.data.id], [`all-${email}`, everything.body.data.id]]) {
+    for (const [address, id] of [
+      [email, created.body.data.id],
+      [`all-${email}`, everything.body.data.id],
+    ]) {
       const response = await api.post("/v1/contacts", { email: address, first_name: "After" });
       expect(response.status).toBe(400);
       expect(response.body.error).toMatchObject({ type: "invalid_request_error", code: "contact_unsubscribed", param: "email" });
@@ -158,7 +161,13 @@ describe("POST /v1/contacts", () => {
     const other = await seedWorkspace(ctx);
     const foreignTopic = await seedTopic(ctx, other.workspaceId, other.brandId);
     const { createBrand } = await import("@/lib/brands/create-brand");
-    const { brandId: secondBrand } = await createBrand(ctx, systemActor("test", workspaceId), { name: "Second", legalName: "Second Ltd", postalAddress: "2 Road", websiteUrl: "https://second.test", senderEmail: "hi@second.test" });
+    const { brandId: secondBrand } = await createBrand(ctx, systemActor("test", workspaceId), {
+      name: "Second",
+      legalName: "Second Ltd",
+      postalAddress: "2 Road",
+      websiteUrl: "https://second.test",
+      senderEmail: "hi@second.test",
+    });
     const secondBrandTopic = await seedTopic(ctx, workspaceId, secondBrand);
     const locked = apiClient((await seedKey(ctx, workspaceId, { brandId })).key);
 
@@ -217,9 +226,7 @@ describe("GET /v1/contacts", () => {
     const { api } = await setup();
     await api.post("/v1/contacts", { email: "l@example.com", first_name: "L" });
     const response = await api.get("/v1/contacts");
-    expect(response.body.data).toEqual([
-      { id: expect.any(String), email: "l@example.com", first_name: "L", last_name: null, status: "subscribed", attributes: {}, created_at: expect.any(String) },
-    ]);
+    expect(response.body.data).toEqual([{ id: expect.any(String), email: "l@example.com", first_name: "L", last_name: null, status: "subscribed", attributes: {}, created_at: expect.any(String) }]);
   });
 
   it("status filters on the derived status: subscribed, unsubscribed, bounced, complained", async () => {

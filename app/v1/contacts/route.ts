@@ -22,54 +22,60 @@ const upsertBody = z.strictObject({
 });
 
 // GET /v1/contacts — newest first, filtered by status or topic.
-export const GET = apiRoute({
-  key: "secret",
-  bucket: "contacts.list",
-  query: listQuery,
-  paginated: true,
-  doc: {
-    summary: "List contacts",
-    description: "Newest first, optionally filtered by derived status or by topic (confirmed subscribers of it).",
-    responses: { 200: { description: "A page of contacts.", schema: listOf(contact) } },
-    errors: [{ status: 404, code: "topic_not_found", when: "`topic_id` names no topic of the workspace (or of the key's brand)." }],
-    example: { query: { status: "subscribed" } },
+export const GET = apiRoute(
+  {
+    key: "secret",
+    bucket: "contacts.list",
+    query: listQuery,
+    paginated: true,
+    doc: {
+      summary: "List contacts",
+      description: "Newest first, optionally filtered by derived status or by topic (confirmed subscribers of it).",
+      responses: { 200: { description: "A page of contacts.", schema: listOf(contact) } },
+      errors: [{ status: 404, code: "topic_not_found", when: "`topic_id` names no topic of the workspace (or of the key's brand)." }],
+      example: { query: { status: "subscribed" } },
+    },
   },
-}, async ({ ctx, actor, query, page }) => {
-  const rows = await listContacts(ctx, actor, { status: query.status, topicId: query.topic_id }, page);
-  return { body: toListBody(rows, page, page.scope, serializeContact) };
-});
+  async ({ ctx, actor, query, page }) => {
+    const rows = await listContacts(ctx, actor, { status: query.status, topicId: query.topic_id }, page);
+    return { body: toListBody(rows, page, page.scope, serializeContact) };
+  },
+);
 
 // POST /v1/contacts — create or merge by email; topic_ids subscribe directly.
-export const POST = apiRoute({
-  key: "secret",
-  bucket: "contacts.create",
-  body: upsertBody,
-  doc: {
-    summary: "Create or update a contact",
-    description: "Idempotent on email: a known address is merged under the workspace's merge policy (200), a new one created (201). `topic_ids` subscribe directly, without confirmation mail.",
-    responses: {
-      201: { description: "Created.", schema: dataOf(contactWritten) },
-      200: { description: "Merged into the existing contact.", schema: dataOf(contactWritten) },
+export const POST = apiRoute(
+  {
+    key: "secret",
+    bucket: "contacts.create",
+    body: upsertBody,
+    doc: {
+      summary: "Create or update a contact",
+      description: "Idempotent on email: a known address is merged under the workspace's merge policy (200), a new one created (201). `topic_ids` subscribe directly, without confirmation mail.",
+      responses: {
+        201: { description: "Created.", schema: dataOf(contactWritten) },
+        200: { description: "Merged into the existing contact.", schema: dataOf(contactWritten) },
+      },
+      errors: [
+        { status: 400, code: "contact_unsubscribed", when: "The address belongs to an unsubscribed contact; nothing changed." },
+        { status: 404, code: "topic_not_found", when: "A `topic_ids` entry names no topic of the workspace." },
+        { status: 400, code: "topic_not_on_key_brand", when: "The key is brand-scoped and a topic belongs to another brand." },
+      ],
+      example: { body: { email: "ada@example.com", first_name: "Ada", last_name: "Lovelace" } },
     },
-    errors: [
-      { status: 400, code: "contact_unsubscribed", when: "The address belongs to an unsubscribed contact; nothing changed." },
-      { status: 404, code: "topic_not_found", when: "A `topic_ids` entry names no topic of the workspace." },
-      { status: 400, code: "topic_not_on_key_brand", when: "The key is brand-scoped and a topic belongs to another brand." },
-    ],
-    example: { body: { email: "ada@example.com", first_name: "Ada", last_name: "Lovelace" } },
   },
-}, async ({ ctx, actor, body }) => {
-  const { contact, created } = await upsertContact(ctx, actor, {
-    email: body.email,
-    firstName: body.first_name,
-    lastName: body.last_name,
-    attributes: body.attributes,
-    topicIds: body.topic_ids,
-  });
-  return {
-    status: created ? 201 : 200,
-    body: { data: { id: contact.id, email: contact.email, status: contact.status, created_at: contact.createdAt.toISOString() } },
-  };
-});
+  async ({ ctx, actor, body }) => {
+    const { contact, created } = await upsertContact(ctx, actor, {
+      email: body.email,
+      firstName: body.first_name,
+      lastName: body.last_name,
+      attributes: body.attributes,
+      topicIds: body.topic_ids,
+    });
+    return {
+      status: created ? 201 : 200,
+      body: { data: { id: contact.id, email: contact.email, status: contact.status, created_at: contact.createdAt.toISOString() } },
+    };
+  },
+);
 
 export const { PUT, PATCH, DELETE } = methodsNotAllowed("GET", "POST");

@@ -31,7 +31,13 @@ describe("GET /v1/lists", () => {
 
   it("a brand-scoped key sees only its brand's lists", async () => {
     const { workspaceId, brandId, listId } = await setup();
-    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), { name: "O", legalName: "O Ltd", postalAddress: "5 Ave", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
+    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), {
+      name: "O",
+      legalName: "O Ltd",
+      postalAddress: "5 Ave",
+      websiteUrl: "https://o.test",
+      senderEmail: "o@o.test",
+    });
     await createList(ctx, systemActor("test", workspaceId), { brandId: other, name: "Theirs" });
     const locked = apiClient((await seedKey(ctx, workspaceId, { brandId })).key);
     expect((await locked.get("/v1/lists")).body.data.map((l: { id: string }) => l.id)).toEqual([listId]);
@@ -62,7 +68,13 @@ describe("POST /v1/lists/{id}/members", () => {
     const { api, workspaceId, listId, contactIds } = await setup();
     const other = await setup();
     expect((await other.api.post(`/v1/lists/${listId}/members`, { contact_ids: other.contactIds })).body.error).toMatchObject({ type: "not_found_error", code: "list_not_found" });
-    const { brandId: second } = await createBrand(ctx, systemActor("test", workspaceId), { name: "S", legalName: "S Ltd", postalAddress: "6 Rd", websiteUrl: "https://s.test", senderEmail: "s@s.test" });
+    const { brandId: second } = await createBrand(ctx, systemActor("test", workspaceId), {
+      name: "S",
+      legalName: "S Ltd",
+      postalAddress: "6 Rd",
+      websiteUrl: "https://s.test",
+      senderEmail: "s@s.test",
+    });
     const locked = apiClient((await seedKey(ctx, workspaceId, { brandId: second })).key);
     expect((await locked.post(`/v1/lists/${listId}/members`, { contact_ids: contactIds })).body.error.code).toBe("list_not_found");
     expect((await api.get("/v1/lists")).body.data[0].member_count).toBe(0);

@@ -16,18 +16,21 @@ function serializeList(list: ListView) {
 }
 
 // GET /v1/lists
-export const GET = apiRoute({
-  key: "secret",
-  bucket: "lists.list",
-  paginated: true,
-  doc: {
-    summary: "List lists",
-    description: "Lists are the sender's own groupings; membership never implies consent.",
-    responses: { 200: { description: "A page of lists.", schema: listOf(list) } },
+export const GET = apiRoute(
+  {
+    key: "secret",
+    bucket: "lists.list",
+    paginated: true,
+    doc: {
+      summary: "List lists",
+      description: "Lists are the sender's own groupings; membership never implies consent.",
+      responses: { 200: { description: "A page of lists.", schema: listOf(list) } },
+    },
   },
-}, async ({ ctx, actor, page }) => {
-  const rows = await listLists(ctx, actor, page);
-  return { body: toListBody(rows, page, page.scope, serializeList) };
-});
+  async ({ ctx, actor, page }) => {
+    const rows = await listLists(ctx, actor, page);
+    return { body: toListBody(rows, page, page.scope, serializeList) };
+  },
+);
 
 export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed("GET");

@@ -27,7 +27,10 @@ const subscriptionOf = async (topicId: string, email: string) => {
   return row;
 };
 const requestsFor = (workspaceId: string, email: string) =>
-  ctx.db.select().from(confirmationRequests).where(and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.email, email)));
+  ctx.db
+    .select()
+    .from(confirmationRequests)
+    .where(and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.email, email)));
 const eventsOf = (workspaceId: string) => ctx.db.select().from(events).where(eq(events.workspaceId, workspaceId));
 
 describe("POST /v1/subscribe", () => {
@@ -107,7 +110,12 @@ describe("POST /v1/subscribe", () => {
     const bot = await form.post("/v1/subscribe", { topic_id: topicId, email: "bot@example.com", website: "https://spam.example" });
     expect(bot.status).toBe(genuine.status);
     expect(bot.body).toEqual(genuine.body);
-    expect(await ctx.db.select().from(contacts).where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.email, "bot@example.com")))).toEqual([]);
+    expect(
+      await ctx.db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.email, "bot@example.com"))),
+    ).toEqual([]);
     expect(await requestsFor(workspaceId, "bot@example.com")).toEqual([]);
   });
 
@@ -134,7 +142,13 @@ describe("POST /v1/subscribe", () => {
 
   it("topic_not_on_key_brand (400) when a brand-locked key names another brand's topic", async () => {
     const { workspaceId, brandId, topicId } = await setup();
-    const { brandId: otherBrand } = await createBrand(ctx, systemActor("test", workspaceId), { name: "B2", legalName: "B2 Ltd", postalAddress: "3 Way", websiteUrl: "https://b2.test", senderEmail: "hi@b2.test" });
+    const { brandId: otherBrand } = await createBrand(ctx, systemActor("test", workspaceId), {
+      name: "B2",
+      legalName: "B2 Ltd",
+      postalAddress: "3 Way",
+      websiteUrl: "https://b2.test",
+      senderEmail: "hi@b2.test",
+    });
     const locked = apiClient((await seedKey(ctx, workspaceId, { kind: "publishable", brandId: otherBrand })).key);
     const response = await locked.post("/v1/subscribe", { topic_id: topicId, email: "x@example.com" });
     expect(response.status).toBe(400);
@@ -185,7 +199,12 @@ describe("POST /v1/subscribe", () => {
     expect(response.status).toBe(403);
     expect(response.body.error).toMatchObject({ type: "permission_error", code: "secret_key_in_browser", message: expect.stringContaining("publishable key") });
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
-    expect(await ctx.db.select().from(contacts).where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.email, "leak@example.com")))).toEqual([]);
+    expect(
+      await ctx.db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.email, "leak@example.com"))),
+    ).toEqual([]);
     // Every /v1 route: a secret key is never usable in a browser. Sandboxed pages send the origin "null".
     expect((await api.get("/v1/contacts", origin)).body.error.code).toBe("secret_key_in_browser");
     expect((await api.post("/v1/contacts", { email: "leak@example.com" }, { headers: { origin: "null" } })).body.error.code).toBe("secret_key_in_browser");

@@ -19,34 +19,37 @@ const subscribeBody = z.strictObject({
 });
 
 // POST /v1/subscribe — the signup form's endpoint; the only one a publishable key may call.
-export const POST = apiRoute({
-  key: "any",
-  bucket: "subscribe",
-  body: subscribeBody,
-  cors: true,
-  doc: {
-    summary: "Subscribe an address to a topic",
-    description:
-      "The signup form's endpoint, and the only one a publishable key may call (from an allowed origin). A topic that requires confirmation mails a confirmation link and answers `confirmation_sent`; the answer never reveals whether the address was known. `website` is a honeypot: leave it empty.",
-    responses: { 200: { description: "Subscribed, or a confirmation mail is on its way.", schema: dataOf(subscribeResult) } },
-    errors: [
-      { status: 404, code: "topic_not_found", when: "No such topic on the workspace, or archived." },
-      { status: 400, code: "topic_not_on_key_brand", when: "The key is brand-scoped and the topic belongs to another brand." },
-      { status: 403, code: "origin_not_allowed", when: "A publishable key used from an origin not on its allowlist." },
-    ],
-    example: { body: { topic_id: "tp_01hzy3v1q8m0c2d5r7t9w1x3y5", email: "ada@example.com" } },
+export const POST = apiRoute(
+  {
+    key: "any",
+    bucket: "subscribe",
+    body: subscribeBody,
+    cors: true,
+    doc: {
+      summary: "Subscribe an address to a topic",
+      description:
+        "The signup form's endpoint, and the only one a publishable key may call (from an allowed origin). A topic that requires confirmation mails a confirmation link and answers `confirmation_sent`; the answer never reveals whether the address was known. `website` is a honeypot: leave it empty.",
+      responses: { 200: { description: "Subscribed, or a confirmation mail is on its way.", schema: dataOf(subscribeResult) } },
+      errors: [
+        { status: 404, code: "topic_not_found", when: "No such topic on the workspace, or archived." },
+        { status: 400, code: "topic_not_on_key_brand", when: "The key is brand-scoped and the topic belongs to another brand." },
+        { status: 403, code: "origin_not_allowed", when: "A publishable key used from an origin not on its allowlist." },
+      ],
+      example: { body: { topic_id: "tp_01hzy3v1q8m0c2d5r7t9w1x3y5", email: "ada@example.com" } },
+    },
   },
-}, async ({ ctx, actor, body }) => {
-  const status = await subscribeFromForm(ctx, actor, {
-    topicId: body.topic_id,
-    email: body.email,
-    firstName: body.first_name,
-    lastName: body.last_name,
-    attributes: body.attributes,
-    website: body.website,
-  });
-  return { body: { data: { status } } };
-});
+  async ({ ctx, actor, body }) => {
+    const status = await subscribeFromForm(ctx, actor, {
+      topicId: body.topic_id,
+      email: body.email,
+      firstName: body.first_name,
+      lastName: body.last_name,
+      attributes: body.attributes,
+      website: body.website,
+    });
+    return { body: { data: { status } } };
+  },
+);
 
 // OPTIONS /v1/subscribe — CORS preflight for forms on the sender's own site.
 export function OPTIONS(request: Request): Response {

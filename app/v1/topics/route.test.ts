@@ -33,7 +33,13 @@ describe("GET /v1/topics", () => {
 
   it("a brand-scoped key sees only that brand's topics; archived topics are not listed", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
-    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), { name: "Other", legalName: "Other Ltd", postalAddress: "4 St", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
+    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), {
+      name: "Other",
+      legalName: "Other Ltd",
+      postalAddress: "4 St",
+      websiteUrl: "https://o.test",
+      senderEmail: "o@o.test",
+    });
     const mine = await seedTopic(ctx, workspaceId, brandId);
     const theirs = await seedTopic(ctx, workspaceId, other);
     const archived = await seedTopic(ctx, workspaceId, brandId);

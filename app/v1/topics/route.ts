@@ -17,18 +17,21 @@ function serializeTopic(topic: TopicView) {
 }
 
 // GET /v1/topics — topics are created in the dashboard, never through the API.
-export const GET = apiRoute({
-  key: "secret",
-  bucket: "topics.list",
-  paginated: true,
-  doc: {
-    summary: "List topics",
-    description: "Topics are created in the dashboard, never through the API. Archived topics are absent.",
-    responses: { 200: { description: "A page of topics.", schema: listOf(topic) } },
+export const GET = apiRoute(
+  {
+    key: "secret",
+    bucket: "topics.list",
+    paginated: true,
+    doc: {
+      summary: "List topics",
+      description: "Topics are created in the dashboard, never through the API. Archived topics are absent.",
+      responses: { 200: { description: "A page of topics.", schema: listOf(topic) } },
+    },
   },
-}, async ({ ctx, actor, page }) => {
-  const rows = await listTopics(ctx, actor, page);
-  return { body: toListBody(rows, page, page.scope, serializeTopic) };
-});
+  async ({ ctx, actor, page }) => {
+    const rows = await listTopics(ctx, actor, page);
+    return { body: toListBody(rows, page, page.scope, serializeTopic) };
+  },
+);
 
 export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed("GET");

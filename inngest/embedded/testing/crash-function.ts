@@ -7,7 +7,11 @@ import { getDb } from "@/lib/db/client";
 export const crashTest = eventType("test/crash");
 
 export const crashFunction = inngest.createFunction({ id: "crash-test", triggers: [crashTest] }, async ({ step }) => {
-  await step.run("first", () => getDb().execute(sql`insert into crash_effects (step) values ('first')`).then(() => "first done"));
+  await step.run("first", () =>
+    getDb()
+      .execute(sql`insert into crash_effects (step) values ('first')`)
+      .then(() => "first done"),
+  );
   return step.run("second", async () => {
     await getDb().execute(sql`insert into crash_effects (step) values ('second')`);
     if (process.env.CRASH === "1") await new Promise(() => {}); // killed here

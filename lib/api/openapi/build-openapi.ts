@@ -48,7 +48,13 @@ function pipelineErrors(spec: RouteSpec): { status: number; code: string; when: 
     { status: 403, code: "team_inactive", when: "The workspace cannot act now, usually because of billing (reads keep working while it is read-only)." },
     { status: 405, code: "method_not_allowed", when: "A method this path does not serve; `Allow` lists those it does." },
     { status: 429, code: "rate_limited", when: `More than ${BUCKET_LIMITS[spec.bucket]} requests in a minute for this key; wait \`Retry-After\` seconds.` },
-    { status: 400, code: "validation_failed", when: spec.body ? "The body is not a JSON object of the documented fields (`param` names the field), or has the wrong Content-Type." : "An unknown query parameter, a bad value, or a body on a request that takes none." },
+    {
+      status: 400,
+      code: "validation_failed",
+      when: spec.body
+        ? "The body is not a JSON object of the documented fields (`param` names the field), or has the wrong Content-Type."
+        : "An unknown query parameter, a bad value, or a body on a request that takes none.",
+    },
     ...(spec.body ? [{ status: 413, code: "payload_too_large", when: "A body over 1 MiB (refused without being read to its end)." }] : []),
     ...(spec.paginated
       ? [
@@ -102,14 +108,23 @@ function operation(schemas: SchemaSet, method: string, path: string, spec: Route
   for (const [status, lines] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
       description: lines.join("\n\n"),
-      headers: { [REQUEST_ID_HEADER]: COMMON_HEADERS[REQUEST_ID_HEADER], ...(status === 429 ? { "Retry-After": header("Seconds to wait.", { type: "integer" }) } : {}), ...(status === 405 ? { Allow: header("The methods this path serves.") } : {}) },
+      headers: {
+        [REQUEST_ID_HEADER]: COMMON_HEADERS[REQUEST_ID_HEADER],
+        ...(status === 429 ? { "Retry-After": header("Seconds to wait.", { type: "integer" }) } : {}),
+        ...(status === 405 ? { Allow: header("The methods this path serves.") } : {}),
+      },
       content: { "application/json": { schema: errorSchema } },
     };
   }
 
   const keys = spec.key === "any" ? "a secret key (`sk_…`) or a publishable key (`pk_…`, from an allowed origin)" : "a secret key (`sk_…`)";
   return {
-    operationId: `${method.toLowerCase()}${path.replace(/^\/v1/, "").replace(/\{(\w+)\}/g, "By_$1").split("/").map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join("")}`,
+    operationId: `${method.toLowerCase()}${path
+      .replace(/^\/v1/, "")
+      .replace(/\{(\w+)\}/g, "By_$1")
+      .split("/")
+      .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+      .join("")}`,
     summary: doc.summary,
     description: [doc.description, `Takes ${keys}. Rate limit: ${BUCKET_LIMITS[spec.bucket]} requests per minute per key (bucket \`${spec.bucket}\`).`].filter(Boolean).join("\n\n"),
     tags: [path.split("/")[2]],
@@ -134,7 +149,10 @@ export interface DocumentedWebhook {
 function webhook(schemas: SchemaSet, event: DocumentedWebhook): Json {
   return {
     post: {
-      operationId: `webhook${event.type.split(/[._]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join("")}`,
+      operationId: `webhook${event.type
+        .split(/[._]/)
+        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+        .join("")}`,
       summary: event.type,
       description: `${event.fires}\n\nVerify \`${SIGNATURE_HEADER}\` over the raw body before trusting it; answer 2xx within 10 seconds, or the delivery is retried.`,
       parameters: [
@@ -142,7 +160,7 @@ function webhook(schemas: SchemaSet, event: DocumentedWebhook): Json {
           name: SIGNATURE_HEADER,
           in: "header",
           required: true,
-          description: "`t=<milliseconds since epoch>,v1=<hex HMAC-SHA256 of \"{t}.{raw body}\" with the endpoint's signing secret>`. Compare in constant time; refuse a `t` more than 5 minutes away.",
+          description: '`t=<milliseconds since epoch>,v1=<hex HMAC-SHA256 of "{t}.{raw body}" with the endpoint\'s signing secret>`. Compare in constant time; refuse a `t` more than 5 minutes away.',
           schema: { type: "string" },
         },
       ],

@@ -13,7 +13,9 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull().default(""),
     kind: text("kind", { enum: KEY_KINDS }).notNull(),
     environment: text("environment", { enum: KEY_ENVIRONMENTS }).notNull(),

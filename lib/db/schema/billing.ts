@@ -7,7 +7,9 @@ export type BillingStage = (typeof BILLING_STAGES)[number];
 
 /** One row per workspace: where it stands on the billing ladder and its send allowance. */
 export const workspaceBilling = pgTable("workspace_billing", {
-  workspaceId: id("workspace_id").primaryKey().references(() => workspaces.id, { onDelete: "cascade" }),
+  workspaceId: id("workspace_id")
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: "cascade" }),
   stage: text("stage", { enum: BILLING_STAGES }).notNull(),
   stageEnteredAt: at("stage_entered_at").notNull(),
   trialEndsAt: at("trial_ends_at"),

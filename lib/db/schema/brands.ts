@@ -8,7 +8,9 @@ export const brands = pgTable(
   "brands",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     legalName: text("legal_name").notNull(),
     postalAddress: text("postal_address").notNull(),
@@ -36,7 +38,9 @@ export const sendingDomains = pgTable(
   "sending_domains",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     hostname: text("hostname").notNull(),
     dkimSelector: text("dkim_selector").notNull(),
     dkimPublicKey: text("dkim_public_key").notNull(),
@@ -54,7 +58,9 @@ export const sendingDomains = pgTable(
 export const verifiedAddresses = pgTable(
   "verified_addresses",
   {
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
     verifiedAt: at("verified_at"),
     createdAt: createdAt(),

@@ -13,9 +13,15 @@ export const campaigns = pgTable(
   "campaigns",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    brandId: id("brand_id").notNull().references(() => brands.id),
-    topicId: id("topic_id").notNull().references(() => topics.id),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    brandId: id("brand_id")
+      .notNull()
+      .references(() => brands.id),
+    topicId: id("topic_id")
+      .notNull()
+      .references(() => topics.id),
     listId: id("list_id").references(() => lists.id),
     name: text("name").notNull(),
     subject: text("subject").notNull(),
@@ -56,7 +62,9 @@ export const campaigns = pgTable(
 export const audienceSnapshotParts = pgTable(
   "audience_snapshot_parts",
   {
-    campaignId: id("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    campaignId: id("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
     part: integer("part").notNull(),
     /** Contact ids from (inclusive) and to (exclusive); null is open-ended. */
     fromContactId: id("from_contact_id"),

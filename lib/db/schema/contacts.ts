@@ -9,7 +9,9 @@ export const contacts = pgTable(
   "contacts",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     /** Normalised: trimmed, NFC, lower-case. Unique per workspace. */
     email: text("email").notNull(),
     firstName: text("first_name"),
@@ -43,7 +45,9 @@ export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
 export const attributeDefinitions = pgTable(
   "attribute_definitions",
   {
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     type: text("type", { enum: ATTRIBUTE_TYPES }).notNull(),
     createdAt: createdAt(),

@@ -9,7 +9,9 @@ export const images = pgTable(
   "images",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     /** The public address's secret part: knowing an image's id does not reveal it. */
     token: text("token").notNull(),
     contentType: text("content_type").notNull(),

@@ -41,7 +41,9 @@ export const imports = pgTable(
   "imports",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     /** The member who uploaded it; null for the admin CLI. */
     createdBy: id("created_by").references(() => users.id, { onDelete: "set null" }),
     fileName: text("file_name").notNull(),
@@ -75,7 +77,9 @@ export const imports = pgTable(
 export const importFileParts = pgTable(
   "import_file_parts",
   {
-    importId: id("import_id").notNull().references(() => imports.id, { onDelete: "cascade" }),
+    importId: id("import_id")
+      .notNull()
+      .references(() => imports.id, { onDelete: "cascade" }),
     part: integer("part").notNull(),
     data: bytea("data").notNull(),
   },
@@ -91,7 +95,9 @@ export const importFileParts = pgTable(
 export const importRows = pgTable(
   "import_rows",
   {
-    importId: id("import_id").notNull().references(() => imports.id, { onDelete: "cascade" }),
+    importId: id("import_id")
+      .notNull()
+      .references(() => imports.id, { onDelete: "cascade" }),
     rowNumber: integer("row_number").notNull(),
     email: text("email").notNull(),
     firstName: text("first_name"),

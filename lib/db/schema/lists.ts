@@ -8,8 +8,12 @@ export const lists = pgTable(
   "lists",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    brandId: id("brand_id").notNull().references(() => brands.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    brandId: id("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     createdAt: createdAt(),
@@ -21,9 +25,15 @@ export const lists = pgTable(
 export const listMembers = pgTable(
   "list_members",
   {
-    listId: id("list_id").notNull().references(() => lists.id, { onDelete: "cascade" }),
-    contactId: id("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    listId: id("list_id")
+      .notNull()
+      .references(() => lists.id, { onDelete: "cascade" }),
+    contactId: id("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     addedAt: createdAt(),
   },
   (t) => [

@@ -13,7 +13,9 @@ const count = (name: string) => bigint(name, { mode: "number" }).notNull().defau
 
 /** Per workspace: the contact status buckets (subscribed = total − the other three). */
 export const reportWorkspaceCounters = pgTable("report_workspace_counters", {
-  workspaceId: id("workspace_id").primaryKey().references(() => workspaces.id, { onDelete: "cascade" }),
+  workspaceId: id("workspace_id")
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: "cascade" }),
   contactsTotal: count("contacts_total"),
   contactsUnsubscribed: count("contacts_unsubscribed"),
   contactsBounced: count("contacts_bounced"),
@@ -28,8 +30,12 @@ export const reportWorkspaceCounters = pgTable("report_workspace_counters", {
 export const reportBrandCounters = pgTable(
   "report_brand_counters",
   {
-    brandId: id("brand_id").primaryKey().references(() => brands.id, { onDelete: "cascade" }),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    brandId: id("brand_id")
+      .primaryKey()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     listsTotal: count("lists_total"),
     listMemberships: count("list_memberships"),
     /** Archived topics are not counted, as GET /v1/topics does not list them. */
@@ -54,7 +60,9 @@ export const reportBrandCounters = pgTable(
 
 /** Per campaign: the campaign report row's figures, also read by `campaign:show` and campaign.sent. */
 export const reportCampaignCounters = pgTable("report_campaign_counters", {
-  campaignId: id("campaign_id").primaryKey().references(() => campaigns.id, { onDelete: "cascade" }),
+  campaignId: id("campaign_id")
+    .primaryKey()
+    .references(() => campaigns.id, { onDelete: "cascade" }),
   workspaceId: id("workspace_id").notNull(),
   brandId: id("brand_id").notNull(),
   recipients: count("recipients"),
@@ -82,7 +90,9 @@ export const reportCampaignCounters = pgTable("report_campaign_counters", {
 export const reportActivity = pgTable(
   "report_activity",
   {
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     grain: text("grain", { enum: ["d", "m", "x"] }).notNull(),
     bucketAt: at("bucket_at").notNull(),
     brandId: id("brand_id").notNull(),

@@ -48,8 +48,12 @@ export const sends = pgTable(
   (t) => [
     // The sender's view lists the recipients who were skipped; queued sends are not in this index, so
     // the snapshot does not pay for it.
-    index("sends_campaign_failed_idx").on(t.campaignId).where(sql`${t.state} = 'failed'`),
+    index("sends_campaign_failed_idx")
+      .on(t.campaignId)
+      .where(sql`${t.state} = 'failed'`),
     // Provider webhooks find a send by the provider's message id; queued sends have none yet.
-    index("sends_provider_message_idx").on(t.providerMessageId).where(sql`${t.providerMessageId} is not null`),
+    index("sends_provider_message_idx")
+      .on(t.providerMessageId)
+      .where(sql`${t.providerMessageId} is not null`),
   ],
 );

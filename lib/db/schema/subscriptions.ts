@@ -14,9 +14,15 @@ export const subscriptions = pgTable(
   "subscriptions",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    contactId: id("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
-    topicId: id("topic_id").notNull().references(() => topics.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    contactId: id("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    topicId: id("topic_id")
+      .notNull()
+      .references(() => topics.id, { onDelete: "cascade" }),
     state: text("state", { enum: SUBSCRIPTION_STATES }).notNull(),
     /** How the subscription became `subscribed`. */
     source: text("source", { enum: SUBSCRIPTION_SOURCES }),
@@ -45,8 +51,12 @@ export const confirmationRequests = pgTable(
   "confirmation_requests",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    subscriptionId: id("subscription_id").notNull().references(() => subscriptions.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    subscriptionId: id("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
     requestedAt: at("requested_at").notNull(),
     mailedAt: at("mailed_at"),

@@ -11,7 +11,9 @@ export const suppressions = pgTable(
   "suppressions",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     email: text("email"),
     domain: text("domain"),
     reason: text("reason", { enum: SUPPRESSION_REASONS }).notNull(),

@@ -7,7 +7,9 @@ export const templates = pgTable(
   "templates",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     document: jsonb("document").$type<Record<string, unknown>>(),
     html: text("html").notNull(),

@@ -7,8 +7,12 @@ export const topics = pgTable(
   "topics",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    brandId: id("brand_id").notNull().references(() => brands.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    brandId: id("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     /** Double opt-in is the default. */

@@ -23,8 +23,12 @@ export const MEMBERSHIP_ROLES = ["owner", "admin", "member"] as const;
 export const memberships = pgTable(
   "memberships",
   {
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    userId: id("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: id("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     role: text("role", { enum: MEMBERSHIP_ROLES }).notNull().default("member"),
     createdAt: createdAt(),
   },

@@ -7,7 +7,9 @@ export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     url: text("url").notNull(),
     /** Empty means every event type. */
     eventTypes: text("event_types").array().notNull().default([]),
@@ -32,9 +34,15 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    endpointId: id("endpoint_id").notNull().references(() => webhookEndpoints.id, { onDelete: "cascade" }),
-    eventId: id("event_id").notNull().references(() => events.id, { onDelete: "cascade" }),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    endpointId: id("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: id("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
     status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
     attemptCount: integer("attempt_count").notNull().default(0),
     nextAttemptAt: at("next_attempt_at"),
@@ -61,7 +69,9 @@ export const webhookAttempts = pgTable(
   "webhook_attempts",
   {
     id: id("id").primaryKey(),
-    deliveryId: id("delivery_id").notNull().references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    deliveryId: id("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
     attemptedAt: at("attempted_at").notNull(),
     statusCode: integer("status_code"),
     latencyMs: integer("latency_ms"),

@@ -46,7 +46,9 @@ export const workflowRuns = pgTable(
     // The executor claims the next due pending run.
     index("workflow_runs_due_idx").on(t.status, t.wakeAt),
     // A claim skips a run whose key another pending run holds a lease on.
-    index("workflow_runs_concurrency_idx").on(t.concurrencyKey).where(sql`${t.status} = 'pending' and ${t.concurrencyKey} is not null`),
+    index("workflow_runs_concurrency_idx")
+      .on(t.concurrencyKey)
+      .where(sql`${t.status} = 'pending' and ${t.concurrencyKey} is not null`),
     // An event id starts a function at most once, however often it is sent.
     uniqueIndex("workflow_runs_function_event_key").on(t.functionId, sqlEventId(t.event)),
   ],

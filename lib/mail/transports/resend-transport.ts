@@ -39,7 +39,9 @@ export function resendTransport(apiKey: string): MailTransport {
     const sent: SentMessage[] = [];
     for (let start = 0; start < messages.length; start += BATCH_SIZE) {
       const batch = messages.slice(start, start + BATCH_SIZE);
-      const idempotencyKey = createHash("sha256").update(batch.map((m) => m.idempotencyKey).join("\n")).digest("hex");
+      const idempotencyKey = createHash("sha256")
+        .update(batch.map((m) => m.idempotencyKey).join("\n"))
+        .digest("hex");
       const { data, error } = await resend.batch.send(batch.map(toPayload), { idempotencyKey });
       if (error || !data) throw new Error(`Resend refused the batch: ${error?.message ?? "no response"}`);
       sent.push(...data.data.map((item) => ({ providerMessageId: item.id })));

@@ -105,7 +105,12 @@ describe("SMTP transport", () => {
     const sent = await transport.sendBatch(ctx, batch);
     await transport.close();
     expect(sent).toHaveLength(6);
-    expect(received.slice(before).map((m) => m.to[0]).sort()).toEqual(batch.map((m) => m.to).sort());
+    expect(
+      received
+        .slice(before)
+        .map((m) => m.to[0])
+        .sort(),
+    ).toEqual(batch.map((m) => m.to).sort());
     expect(connections - connectionsBefore).toBeLessThanOrEqual(2);
   });
 });

@@ -36,7 +36,14 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
     maxConnections: options.maxConnections ?? 5,
     // Reconnecting every 100 messages (the default) costs a handshake per 100 mails on big campaigns.
     maxMessages: 1000,
-    ...(options.dkim ? { dkim: { ...options.dkim, headerFieldNames: "from:sender:reply-to:subject:date:message-id:to:cc:mime-version:content-type:content-transfer-encoding:list-unsubscribe:list-unsubscribe-post:list-id" } } : {}),
+    ...(options.dkim
+      ? {
+          dkim: {
+            ...options.dkim,
+            headerFieldNames: "from:sender:reply-to:subject:date:message-id:to:cc:mime-version:content-type:content-transfer-encoding:list-unsubscribe:list-unsubscribe-post:list-id",
+          },
+        }
+      : {}),
   });
 
   async function send(ctx: Ctx, message: OutgoingMessage): Promise<SentMessage> {

@@ -6,7 +6,6 @@ import { defaultCtx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
 import { acceptInvitation } from "@/lib/members/accept-invitation";
 
-
 // Public by design: the signed token in the link is the caller's proof, checked by acceptInvitation.
 export async function acceptInvitationAction(token: string, _previous: AcceptState, form: FormData): Promise<AcceptState> {
   try {

@@ -48,9 +48,21 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
             <ol className="grid gap-3" aria-label="Setup checklist">
               {STEPS.map(({ step, title, detail, path }) => (
                 <li key={step} className="flex gap-3">
-                  {checklist[step] ? <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-emerald-600" aria-label="Done" /> : <Circle className="mt-0.5 size-5 shrink-0 text-muted-foreground" aria-label="To do" />}
+                  {checklist[step] ? (
+                    <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-emerald-600" aria-label="Done" />
+                  ) : (
+                    <Circle className="mt-0.5 size-5 shrink-0 text-muted-foreground" aria-label="To do" />
+                  )}
                   <div className="grid gap-0.5">
-                    <span className="font-medium">{path && !checklist[step] ? <Link className="text-primary hover:underline" href={`/w/${workspaceId}${path}`}>{title}</Link> : title}</span>
+                    <span className="font-medium">
+                      {path && !checklist[step] ? (
+                        <Link className="text-primary hover:underline" href={`/w/${workspaceId}${path}`}>
+                          {title}
+                        </Link>
+                      ) : (
+                        title
+                      )}
+                    </span>
                     <span className="text-sm text-muted-foreground">{detail}</span>
                   </div>
                 </li>

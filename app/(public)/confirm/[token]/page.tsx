@@ -26,30 +26,40 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
       {result.outcome === "confirmed" && (
         <>
           <h1>You are subscribed</h1>
-          <p>Thank you. You will receive <strong>{topic.name}</strong> from {brand.name}.</p>
+          <p>
+            Thank you. You will receive <strong>{topic.name}</strong> from {brand.name}.
+          </p>
         </>
       )}
       {result.outcome === "already_confirmed" && (
         <>
           <h1>Already confirmed</h1>
-          <p>Your subscription to <strong>{topic.name}</strong> was confirmed before. Nothing more to do.</p>
+          <p>
+            Your subscription to <strong>{topic.name}</strong> was confirmed before. Nothing more to do.
+          </p>
         </>
       )}
       {result.outcome === "not_pending" && (
         <>
           <h1>Nothing to confirm</h1>
-          <p>This subscription to <strong>{topic.name}</strong> is no longer waiting for confirmation.</p>
+          <p>
+            This subscription to <strong>{topic.name}</strong> is no longer waiting for confirmation.
+          </p>
         </>
       )}
       {result.outcome === "expired" && (
         <>
           <h1>This link has expired</h1>
-          <p>Confirmation links work for 14 days. You can still sign up for <strong>{topic.name}</strong>: we will send you a new link.</p>
+          <p>
+            Confirmation links work for 14 days. You can still sign up for <strong>{topic.name}</strong>: we will send you a new link.
+          </p>
           {resent ? (
             <p role="status">A new confirmation email is on its way.</p>
           ) : (
             <form action={signUpAgainAction.bind(null, token)}>
-              <button className="button" type="submit">Send me a new link</button>
+              <button className="button" type="submit">
+                Send me a new link
+              </button>
             </form>
           )}
         </>

@@ -34,9 +34,15 @@ export default async function PreferencesPage({ params, searchParams }: { params
             </label>
           ))}
         </fieldset>
-        <button className="button" type="submit" name="intent" value="save">Save choices</button>
-        <button className="button secondary" type="submit" name="intent" value="leave-brand">Unsubscribe from all {preferences.brand.name} emails</button>
-        <button className="button secondary" type="submit" name="intent" value="leave-all">Unsubscribe from everything</button>
+        <button className="button" type="submit" name="intent" value="save">
+          Save choices
+        </button>
+        <button className="button secondary" type="submit" name="intent" value="leave-brand">
+          Unsubscribe from all {preferences.brand.name} emails
+        </button>
+        <button className="button secondary" type="submit" name="intent" value="leave-all">
+          Unsubscribe from everything
+        </button>
       </form>
       <BrandFooter brand={preferences.brand} />
     </>

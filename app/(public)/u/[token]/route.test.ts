@@ -19,7 +19,9 @@ async function subscribedLink() {
   return { workspaceId, topicId, contactId: contact.id, url, token: url.split("/u/")[1]! };
 }
 const call = (handler: typeof POST, url: string, token: string, body?: string) =>
-  handler(new Request(url, { method: body === undefined ? "GET" : "POST", body, headers: body === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" } }), { params: Promise.resolve({ token }) });
+  handler(new Request(url, { method: body === undefined ? "GET" : "POST", body, headers: body === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" } }), {
+    params: Promise.resolve({ token }),
+  });
 const post = (url: string, token: string, init: RequestInit) => POST(new Request(url, { method: "POST", ...init }), { params: Promise.resolve({ token }) });
 const form = (fields: Record<string, string>) => {
   const data = new FormData();
@@ -27,7 +29,12 @@ const form = (fields: Record<string, string>) => {
   return data;
 };
 const stateOf = async (contactId: string, topicId: string) =>
-  (await ctx.db.select().from(subscriptions).where(and(eq(subscriptions.contactId, contactId), eq(subscriptions.topicId, topicId))))[0]!.state;
+  (
+    await ctx.db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.contactId, contactId), eq(subscriptions.topicId, topicId)))
+  )[0]!.state;
 
 describe("one-click unsubscribe (RFC 8058)", () => {
   it("a cookieless POST with List-Unsubscribe=One-Click unsubscribes from the campaign's topic at once, idempotently", async () => {
@@ -36,7 +43,10 @@ describe("one-click unsubscribe (RFC 8058)", () => {
     expect(response.status).toBe(200);
     expect(await stateOf(contactId, topicId)).toBe("unsubscribed");
     expect((await call(POST, url, token, "List-Unsubscribe=One-Click")).status).toBe(200);
-    const recorded = await ctx.db.select().from(events).where(and(eq(events.workspaceId, workspaceId), eq(events.type, "contact.unsubscribed")));
+    const recorded = await ctx.db
+      .select()
+      .from(events)
+      .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "contact.unsubscribed")));
     expect(recorded).toHaveLength(1);
     expect(recorded[0]!.data).toMatchObject({ scope: "topic", topic_id: topicId, campaign_id: "cmp_x" });
   });

@@ -20,18 +20,22 @@ export default async function UnsubscribePage({ params, searchParams }: { params
   return (
     <>
       <h1>{view.subscribed ? `Unsubscribe from ${view.topic.name}?` : `You are unsubscribed from ${view.topic.name}`}</h1>
-      {done && (
-        <p role="status">{done === "resubscribed" ? `Welcome back: ${view.email} is subscribed to ${view.topic.name} again.` : `${view.email} will no longer receive ${view.topic.name}.`}</p>
-      )}
+      {done && <p role="status">{done === "resubscribed" ? `Welcome back: ${view.email} is subscribed to ${view.topic.name} again.` : `${view.email} will no longer receive ${view.topic.name}.`}</p>}
       {view.subscribed ? (
         <form action={unsubscribeAction.bind(null, token)}>
-          <p>{view.email} receives {view.topic.name} from {view.brand.name}.</p>
-          <button className="button" type="submit">Unsubscribe</button>
+          <p>
+            {view.email} receives {view.topic.name} from {view.brand.name}.
+          </p>
+          <button className="button" type="submit">
+            Unsubscribe
+          </button>
         </form>
       ) : (
         <form action={resubscribeAction.bind(null, token)}>
           <p>Changed your mind?</p>
-          <button className="button secondary" type="submit">Resubscribe to {view.topic.name}</button>
+          <button className="button secondary" type="submit">
+            Resubscribe to {view.topic.name}
+          </button>
         </form>
       )}
       <p>

@@ -32,7 +32,9 @@ function signed(payload: unknown, signingSecret = secret, at = new Date()) {
 describe("POST /api/providers/resend", () => {
   it("a verified email.bounced (Permanent) marks the send bounced and suppresses the address", async () => {
     const { workspaceId, send } = await seedAcceptedSend(ctx, "hard@example.com");
-    const response = await POST(signed({ type: "email.bounced", created_at: "2026-01-05T10:00:00.000Z", data: { email_id: send.providerMessageId, bounce: { type: "Permanent", message: "550 no such user" } } }));
+    const response = await POST(
+      signed({ type: "email.bounced", created_at: "2026-01-05T10:00:00.000Z", data: { email_id: send.providerMessageId, bounce: { type: "Permanent", message: "550 no such user" } } }),
+    );
     expect(response.status).toBe(200);
     expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]).toMatchObject({ bounceType: "permanent", bouncedAt: new Date("2026-01-05T10:00:00.000Z") });
     expect(await ctx.db.select({ reason: suppressions.reason }).from(suppressions).where(eq(suppressions.workspaceId, workspaceId))).toEqual([{ reason: "bounce" }]);

@@ -5,17 +5,20 @@ import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
 import { contact, dataOf } from "@/lib/api/response-schemas";
 
 // GET /v1/contacts/{id}
-export const GET = apiRoute({
-  key: "secret",
-  bucket: "contacts.get",
-  doc: {
-    summary: "Retrieve a contact",
-    responses: { 200: { description: "The contact.", schema: dataOf(contact) } },
-    errors: [{ status: 404, code: "contact_not_found", when: "No such contact on the workspace." }],
+export const GET = apiRoute(
+  {
+    key: "secret",
+    bucket: "contacts.get",
+    doc: {
+      summary: "Retrieve a contact",
+      responses: { 200: { description: "The contact.", schema: dataOf(contact) } },
+      errors: [{ status: 404, code: "contact_not_found", when: "No such contact on the workspace." }],
+    },
   },
-}, async ({ ctx, actor, params }) => {
-  const contact = await getContactOrThrow(ctx, actor, params.id!);
-  return { body: { data: serializeContact(contact) } };
-});
+  async ({ ctx, actor, params }) => {
+    const contact = await getContactOrThrow(ctx, actor, params.id!);
+    return { body: { data: serializeContact(contact) } };
+  },
+);
 
 export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed("GET");

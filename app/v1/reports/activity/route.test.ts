@@ -57,7 +57,14 @@ describe("GET /v1/reports/activity", () => {
 
   it("timestamps cut inside a minute and inside a day count exactly what falls in [from, to)", async () => {
     const { workspaceId, api } = await workspace();
-    await contactsAddedAt(workspaceId, ["2026-01-05T10:00:00.000Z", "2026-01-05T10:00:30.000Z", "2026-01-05T10:05:00.000Z", "2026-01-06T09:00:00.000Z", "2026-01-07T08:59:59.000Z", "2026-01-07T08:59:59.500Z"]);
+    await contactsAddedAt(workspaceId, [
+      "2026-01-05T10:00:00.000Z",
+      "2026-01-05T10:00:30.000Z",
+      "2026-01-05T10:05:00.000Z",
+      "2026-01-06T09:00:00.000Z",
+      "2026-01-07T08:59:59.000Z",
+      "2026-01-07T08:59:59.500Z",
+    ]);
     const added = async (from: string, to: string) => (await api.get(`/v1/reports/activity?from=${from}&to=${to}`)).body.totals.contacts_added;
     expect(await added("2026-01-05T10:00:15Z", "2026-01-07T08:59:59.500Z")).toBe(4);
     expect(await added("2026-01-05T10:00:30.000Z", "2026-01-05T10:00:30.001Z")).toBe(1);
@@ -94,7 +101,13 @@ describe("GET /v1/reports/activity", () => {
 
   it("counts campaigns sent, opens and clicks (once folded) and opt-outs; a brand key sees its brand plus workspace-wide rows", async () => {
     const { workspaceId, brandId, api } = await workspace();
-    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), { name: "Other", legalName: "Other Ltd", postalAddress: "4 St", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
+    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), {
+      name: "Other",
+      legalName: "Other Ltd",
+      postalAddress: "4 St",
+      websiteUrl: "https://o.test",
+      senderEmail: "o@o.test",
+    });
     const mine = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     const theirs = await seedTopic(ctx, workspaceId, other, { requiresConfirmation: false });
     clock.set(new Date("2026-02-02T09:00:00.000Z"));

@@ -40,11 +40,27 @@ describe("GET /v1/reports/campaigns", () => {
     const response = await api.get("/v1/reports/campaigns");
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      data: [{
-        id: campaignId, name: "March news", subject: "Spring", sent_at: "2026-03-10T09:00:00.000Z",
-        recipients: 6, accepted: 6, delivered: 3, opened: 2, clicked: 1, bounced: 1, complained: 1, unsubscribed: 1, failed: 0,
-        open_rate: 66.67, click_rate: 33.33, bounce_rate: 16.67, complaint_rate: 16.67,
-      }],
+      data: [
+        {
+          id: campaignId,
+          name: "March news",
+          subject: "Spring",
+          sent_at: "2026-03-10T09:00:00.000Z",
+          recipients: 6,
+          accepted: 6,
+          delivered: 3,
+          opened: 2,
+          clicked: 1,
+          bounced: 1,
+          complained: 1,
+          unsubscribed: 1,
+          failed: 0,
+          open_rate: 66.67,
+          click_rate: 33.33,
+          bounce_rate: 16.67,
+          complaint_rate: 16.67,
+        },
+      ],
       meta: { limit: 20, has_more: false, next_cursor: null },
       as_of: expect.stringMatching(/Z$/),
       scope: { type: "workspace", brand_id: null },
@@ -106,7 +122,13 @@ describe("GET /v1/reports/campaigns", () => {
 
   it("a brand-scoped key sees only its brand's campaigns", async () => {
     const { workspaceId, brandId, topicId } = await workspaceWithTopic();
-    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), { name: "Other", legalName: "Other Ltd", postalAddress: "4 St", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
+    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), {
+      name: "Other",
+      legalName: "Other Ltd",
+      postalAddress: "4 St",
+      websiteUrl: "https://o.test",
+      senderEmail: "o@o.test",
+    });
     const theirs = await seedTopic(ctx, workspaceId, other, { requiresConfirmation: false });
     await seedSentCampaign(ctx, { workspaceId, brandId, topicId, name: "Mine", emails: ["m@example.com"] });
     await seedSentCampaign(ctx, { workspaceId, brandId: other, topicId: theirs, name: "Theirs", emails: ["t@example.com"] });

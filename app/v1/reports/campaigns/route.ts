@@ -37,30 +37,33 @@ function serializeRow(row: CampaignReportRow) {
 }
 
 // GET /v1/reports/campaigns — one row per sent campaign, newest first; optional window on send time.
-export const GET = apiRoute({
-  key: "secret",
-  bucket: "reports",
-  query,
-  paginated: true,
-  doc: {
-    summary: "One row per sent campaign",
-    description: "Newest first; drafts are absent. `from` and `to` (exclusive) window the send time; a plain date reads as UTC.",
-    responses: { 200: { description: "A page of campaign rows.", schema: campaignReport } },
-    errors: [{ status: 400, code: "validation_failed", when: "`from` or `to` is not a date or timestamp, or `from` is not before `to`." }],
-    etag: true,
-    example: { query: { from: "2026-01-01" } },
+export const GET = apiRoute(
+  {
+    key: "secret",
+    bucket: "reports",
+    query,
+    paginated: true,
+    doc: {
+      summary: "One row per sent campaign",
+      description: "Newest first; drafts are absent. `from` and `to` (exclusive) window the send time; a plain date reads as UTC.",
+      responses: { 200: { description: "A page of campaign rows.", schema: campaignReport } },
+      errors: [{ status: 400, code: "validation_failed", when: "`from` or `to` is not a date or timestamp, or `from` is not before `to`." }],
+      etag: true,
+      example: { query: { from: "2026-01-01" } },
+    },
   },
-}, async ({ ctx, actor, query: q, page, ifNoneMatch }) => {
-  const window = { from: parseInstant(q.from, "from"), to: parseInstant(q.to, "to") };
-  assertOrdered(window.from, window.to);
-  const asOf = ctx.clock.now().toISOString();
-  const versions = await readReportVersions(ctx, actor);
-  const scope = reportScope(actor);
-  const etag = makeEtag(["campaigns", scope, versions.brandCampaigns, versions.brandCount, window.from?.toISOString() ?? null, window.to?.toISOString() ?? null, page.limit, page.afterId]);
-  return conditionalAnswer(ifNoneMatch, etag, async () => {
-    const rows = await listCampaignReport(ctx, actor, window, page);
-    return { ...toListBody(rows, page, page.scope, serializeRow), as_of: asOf, scope };
-  });
-});
+  async ({ ctx, actor, query: q, page, ifNoneMatch }) => {
+    const window = { from: parseInstant(q.from, "from"), to: parseInstant(q.to, "to") };
+    assertOrdered(window.from, window.to);
+    const asOf = ctx.clock.now().toISOString();
+    const versions = await readReportVersions(ctx, actor);
+    const scope = reportScope(actor);
+    const etag = makeEtag(["campaigns", scope, versions.brandCampaigns, versions.brandCount, window.from?.toISOString() ?? null, window.to?.toISOString() ?? null, page.limit, page.afterId]);
+    return conditionalAnswer(ifNoneMatch, etag, async () => {
+      const rows = await listCampaignReport(ctx, actor, window, page);
+      return { ...toListBody(rows, page, page.scope, serializeRow), as_of: asOf, scope };
+    });
+  },
+);
 
 export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed("GET");

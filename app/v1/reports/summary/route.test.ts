@@ -54,7 +54,13 @@ describe("GET /v1/reports/summary", () => {
 
   it("a brand-scoped key reports that brand only: scope brand, its lists, topics and campaigns; contacts and sends stay workspace-wide", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
-    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), { name: "Other", legalName: "Other Ltd", postalAddress: "4 St", websiteUrl: "https://o.test", senderEmail: "o@o.test" });
+    const { brandId: other } = await createBrand(ctx, systemActor("test", workspaceId), {
+      name: "Other",
+      legalName: "Other Ltd",
+      postalAddress: "4 St",
+      websiteUrl: "https://o.test",
+      senderEmail: "o@o.test",
+    });
     const mine = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     const theirs = await seedTopic(ctx, workspaceId, other, { requiresConfirmation: false });
     await createList(ctx, systemActor("test", workspaceId), { brandId: other, name: "Theirs" });

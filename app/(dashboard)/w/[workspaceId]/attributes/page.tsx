@@ -51,7 +51,9 @@ export default async function AttributesPage({ params }: { params: Promise<{ wor
                 <TableCell>
                   <code className="rounded bg-muted px-1.5 py-0.5 text-xs">{`{{contact.${attribute.key}}}`}</code>
                 </TableCell>
-                <TableCell className="max-w-72 truncate">{attribute.usedBy.length === 0 ? <span className="text-muted-foreground">No campaign</span> : attribute.usedBy.map((campaign) => campaign.name).join(", ")}</TableCell>
+                <TableCell className="max-w-72 truncate">
+                  {attribute.usedBy.length === 0 ? <span className="text-muted-foreground">No campaign</span> : attribute.usedBy.map((campaign) => campaign.name).join(", ")}
+                </TableCell>
                 <TableCell className="text-muted-foreground">{new Date(attribute.createdAt).toISOString().slice(0, 10)}</TableCell>
               </TableRow>
             ))}

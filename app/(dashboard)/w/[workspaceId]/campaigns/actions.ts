@@ -52,6 +52,10 @@ export const cancelCampaignAction = workspaceAction(oneCampaign, async ({ ctx, a
   await cancelCampaign(ctx, actor, campaignId);
 });
 
-export const sendTestMailAction = workspaceAction(z.strictObject({ campaignId: z.string(), to: z.string() }), ({ ctx, actor }, { campaignId, to }) => sendTestMail(ctx, actor, getMailTransport(), campaignId, to), { revalidate: false });
+export const sendTestMailAction = workspaceAction(
+  z.strictObject({ campaignId: z.string(), to: z.string() }),
+  ({ ctx, actor }, { campaignId, to }) => sendTestMail(ctx, actor, getMailTransport(), campaignId, to),
+  { revalidate: false },
+);
 
 export const saveTemplateAction = workspaceAction(saveTemplateSchema, ({ ctx, actor }, input) => saveCampaignAsTemplate(ctx, actor, input), { revalidate: false });

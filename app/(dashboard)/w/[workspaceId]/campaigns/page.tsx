@@ -31,7 +31,12 @@ export default async function CampaignsPage({ params, searchParams }: { params: 
   );
   return (
     <>
-      <PageHeader crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Campaigns" }]} title="Campaigns" description="One mail to the subscribers of one topic: write it, check who gets it, send it and watch it go." actions={create} />
+      <PageHeader
+        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Campaigns" }]}
+        title="Campaigns"
+        description="One mail to the subscribers of one topic: write it, check who gets it, send it and watch it go."
+        actions={create}
+      />
       {page.length === 0 && !after ? (
         <EmptyState icon={<Send />} title="Write your first campaign" action={create}>
           A campaign goes to the confirmed subscribers of a topic, or to those of them on a list.

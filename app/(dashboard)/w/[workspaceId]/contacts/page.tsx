@@ -31,7 +31,12 @@ export default async function ContactsPage({ params, searchParams }: { params: P
   );
   return (
     <>
-      <PageHeader crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Contacts" }]} title="Contacts" description="Everyone in this workspace, once per address, with their consent." actions={add} />
+      <PageHeader
+        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Contacts" }]}
+        title="Contacts"
+        description="Everyone in this workspace, once per address, with their consent."
+        actions={add}
+      />
       <ContactsTable workspaceId={workspaceId} topics={topics} lists={lists} initialQuery={query} initialPage={page} addContact={add} />
     </>
   );

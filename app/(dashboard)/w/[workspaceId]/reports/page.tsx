@@ -55,7 +55,11 @@ export default async function ReportsPage({ params, searchParams }: { params: Pr
       <PageHeader
         crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Reports" }]}
         title="Reports"
-        description={brand ? `${brand.name} only: its topics, lists and campaigns, with the workspace's contacts, as a key locked to the brand sees them.` : "The whole workspace, from the same counters as /v1/reports."}
+        description={
+          brand
+            ? `${brand.name} only: its topics, lists and campaigns, with the workspace's contacts, as a key locked to the brand sees them.`
+            : "The whole workspace, from the same counters as /v1/reports."
+        }
       />
       <form method="get" className="mb-6 flex flex-wrap items-end gap-3" aria-label="Report options">
         <div className="grid gap-1.5">

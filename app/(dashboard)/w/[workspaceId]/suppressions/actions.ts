@@ -11,6 +11,4 @@ export const createSuppressionAction = workspaceAction(createSuppressionSchema, 
   return { suppressionId: suppression.id, created };
 });
 
-export const deleteSuppressionAction = workspaceAction(z.strictObject({ suppressionId: z.string() }), ({ ctx, actor }, { suppressionId }) =>
-  deleteSuppression(ctx, actor, suppressionId),
-);
+export const deleteSuppressionAction = workspaceAction(z.strictObject({ suppressionId: z.string() }), ({ ctx, actor }, { suppressionId }) => deleteSuppression(ctx, actor, suppressionId));

@@ -21,9 +21,7 @@ const RECENT_DELIVERIES = 20;
 export default async function WebhooksPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const endpoints = await Promise.all(
-    (await listEndpoints(ctx, actor)).map(async (endpoint) => ({ endpoint, deliveries: await deliveriesOf(ctx, actor, endpoint.id, RECENT_DELIVERIES) })),
-  );
+  const endpoints = await Promise.all((await listEndpoints(ctx, actor)).map(async (endpoint) => ({ endpoint, deliveries: await deliveriesOf(ctx, actor, endpoint.id, RECENT_DELIVERIES) })));
   return (
     <>
       <PageHeader
@@ -31,8 +29,8 @@ export default async function WebhooksPage({ params }: { params: Promise<{ works
         title="Webhooks"
         description={
           <>
-            Each delivery is signed with the endpoint&apos;s secret (<code>X-Service-Signature: t=…,v1=…</code>) and retried after 30 s, 2 min, 10 min, 1 h, 3 h, 6 h, 12 h and 24 h until the
-            endpoint answers 2xx within 10 s.
+            Each delivery is signed with the endpoint&apos;s secret (<code>X-Service-Signature: t=…,v1=…</code>) and retried after 30 s, 2 min, 10 min, 1 h, 3 h, 6 h, 12 h and 24 h until the endpoint
+            answers 2xx within 10 s.
           </>
         }
       />

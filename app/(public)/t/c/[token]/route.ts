@@ -8,8 +8,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ toke
   const click = readClickToken((await params).token);
   if (!click) return new Response("This link is not valid.", { status: 400 });
   const { deviceType, client } = describeClient(request.headers.get("user-agent"));
-  await recordClick(defaultCtx(), click.sendId, { url: click.url, country: countryFrom(request.headers), deviceType, client }).catch((error) =>
-    console.error("click not recorded", error),
-  );
+  await recordClick(defaultCtx(), click.sendId, { url: click.url, country: countryFrom(request.headers), deviceType, client }).catch((error) => console.error("click not recorded", error));
   return new Response(null, { status: 302, headers: { location: click.url, "cache-control": "no-store" } });
 }

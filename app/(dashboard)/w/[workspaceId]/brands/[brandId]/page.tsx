@@ -18,11 +18,7 @@ export default async function BrandPage({ params }: { params: Promise<{ workspac
   return (
     <>
       <PageHeader
-        crumbs={[
-          { label: "Overview", href: `/w/${workspaceId}` },
-          { label: "Brands", href: `/w/${workspaceId}/brands` },
-          { label: brand.name },
-        ]}
+        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Brands", href: `/w/${workspaceId}/brands` }, { label: brand.name }]}
         title={brand.name}
         description={<ReviewBadge status={brand.reviewStatus} held={brand.sendingHeldAt !== null} />}
       />

@@ -16,9 +16,23 @@ import { addToListAction, editContactNamesAction, removeFromListAction } from ".
 
 export const metadata: Metadata = { title: "Contact" };
 
-const SOURCES: Record<string, string> = { double_opt_in: "Confirmed by email (double opt-in)", api: "API (consent asserted)", import: "Import (consent asserted)", dashboard: "Dashboard (consent asserted)" };
+const SOURCES: Record<string, string> = {
+  double_opt_in: "Confirmed by email (double opt-in)",
+  api: "API (consent asserted)",
+  import: "Import (consent asserted)",
+  dashboard: "Dashboard (consent asserted)",
+};
 
-function outcome(send: { state: string; failureReason: string | null; deliveredAt: Date | null; bouncedAt: Date | null; complainedAt: Date | null; openedAt: Date | null; clickedAt: Date | null; unsubscribedAt: Date | null }): string {
+function outcome(send: {
+  state: string;
+  failureReason: string | null;
+  deliveredAt: Date | null;
+  bouncedAt: Date | null;
+  complainedAt: Date | null;
+  openedAt: Date | null;
+  clickedAt: Date | null;
+  unsubscribedAt: Date | null;
+}): string {
   if (send.failureReason) return `Not sent: ${send.failureReason}`;
   const steps = [
     send.deliveredAt && "delivered",
@@ -42,11 +56,7 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
   return (
     <>
       <PageHeader
-        crumbs={[
-          { label: "Overview", href: `/w/${workspaceId}` },
-          { label: "Contacts", href: `/w/${workspaceId}/contacts` },
-          { label: contact.email },
-        ]}
+        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Contacts", href: `/w/${workspaceId}/contacts` }, { label: contact.email }]}
         title={contact.email}
         actions={<EditNamesDialog workspaceId={workspaceId} contact={contact} action={editContactNamesAction} />}
         description={
@@ -220,7 +230,9 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                       <When at={event.occurredAt} />
                     </span>
                     <code className="text-xs">{event.type}</code>
-                    <span className="text-muted-foreground">{typeof event.data.topic_name === "string" ? event.data.topic_name : typeof event.data.campaign_name === "string" ? event.data.campaign_name : ""}</span>
+                    <span className="text-muted-foreground">
+                      {typeof event.data.topic_name === "string" ? event.data.topic_name : typeof event.data.campaign_name === "string" ? event.data.campaign_name : ""}
+                    </span>
                   </li>
                 ))}
               </ol>

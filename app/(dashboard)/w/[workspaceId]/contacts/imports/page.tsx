@@ -65,7 +65,9 @@ export default async function ImportsPage({ params }: { params: Promise<{ worksp
                     </TableCell>
                     <TableCell>
                       <ImportStatusBadge status={imp.status} />
-                      {imp.status === "applying" && <span className="ml-2 text-xs text-muted-foreground tabular-nums">{Math.round((Math.max(0, imp.appliedThrough - 1) / Math.max(1, imp.rowCount)) * 100)} %</span>}
+                      {imp.status === "applying" && (
+                        <span className="ml-2 text-xs text-muted-foreground tabular-nums">{Math.round((Math.max(0, imp.appliedThrough - 1) / Math.max(1, imp.rowCount)) * 100)} %</span>
+                      )}
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{imp.rowCount.toLocaleString("en")}</TableCell>
                     <TableCell className="text-right tabular-nums">{counts?.created.toLocaleString("en") ?? "—"}</TableCell>

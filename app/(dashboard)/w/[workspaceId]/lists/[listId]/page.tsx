@@ -27,11 +27,7 @@ export default async function ListPage({ params, searchParams }: { params: Promi
   return (
     <>
       <PageHeader
-        crumbs={[
-          { label: "Overview", href: `/w/${workspaceId}` },
-          { label: "Lists", href: `/w/${workspaceId}/lists` },
-          { label: list.name },
-        ]}
+        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Lists", href: `/w/${workspaceId}/lists` }, { label: list.name }]}
         title={list.name}
         description={list.description || "Members of this list. Removing someone from a list does not unsubscribe them."}
         actions={

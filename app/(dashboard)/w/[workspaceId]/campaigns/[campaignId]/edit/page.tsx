@@ -32,7 +32,17 @@ export default async function EditCampaignPage({ params }: { params: Promise<{ w
           workspaceId={workspaceId}
           campaignId={campaign.id}
           {...options}
-          initial={{ name: campaign.name, subject: campaign.subject, brandId: campaign.brandId, topicId: campaign.topicId, listId: campaign.listId ?? "", previewText: campaign.previewText ?? "", html: campaign.document ? "" : campaign.html, text: campaign.document ? "" : (campaign.text ?? ""), document: campaign.document }}
+          initial={{
+            name: campaign.name,
+            subject: campaign.subject,
+            brandId: campaign.brandId,
+            topicId: campaign.topicId,
+            listId: campaign.listId ?? "",
+            previewText: campaign.previewText ?? "",
+            html: campaign.document ? "" : campaign.html,
+            text: campaign.document ? "" : (campaign.text ?? ""),
+            document: campaign.document,
+          }}
           action={updateCampaignAction}
         />
       ) : (

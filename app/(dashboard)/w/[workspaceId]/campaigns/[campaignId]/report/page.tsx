@@ -77,7 +77,9 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
             <CardTitle>Opens and clicks over time</CardTitle>
             <CardDescription>Each person&apos;s first open and first click, per hour (UTC).</CardDescription>
           </CardHeader>
-          <CardContent>{report.timeline.length === 0 ? <p className="text-sm text-muted-foreground">Nobody has opened or clicked yet.</p> : <EngagementChart timeline={report.timeline} />}</CardContent>
+          <CardContent>
+            {report.timeline.length === 0 ? <p className="text-sm text-muted-foreground">Nobody has opened or clicked yet.</p> : <EngagementChart timeline={report.timeline} />}
+          </CardContent>
         </Card>
         <div className="grid gap-6 lg:grid-cols-2">
           <Breakdown title="Top links" empty="No clicks yet." label="Link" rows={report.topLinks.map((link) => ({ name: link.url, value: link.clicks, extra: link.people }))} extraLabel="People" />
@@ -85,14 +87,34 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
           <Breakdown title="Mail clients and browsers" empty="No clicks yet." label="Client" rows={report.clients.map((client) => ({ name: client.name, value: client.clicks }))} />
           <Breakdown title="Countries" empty="No clicks yet." label="Country" rows={report.countries.map((country) => ({ name: country.name, value: country.clicks }))} />
           <Breakdown title="Bounces by type" empty="No bounces." label="Type" valueLabel="Bounces" rows={report.bounces.map((bounce) => ({ name: bounce.type, value: bounce.count }))} />
-          <Breakdown title="Not sent" empty="Everyone was sent the mail." label="Recipient" valueLabel="Reason" rows={skipped.slice(0, 100).map((send) => ({ name: send.email, value: send.reason.replace("missing_merge_tag:", "missing merge tag ") }))} />
+          <Breakdown
+            title="Not sent"
+            empty="Everyone was sent the mail."
+            label="Recipient"
+            valueLabel="Reason"
+            rows={skipped.slice(0, 100).map((send) => ({ name: send.email, value: send.reason.replace("missing_merge_tag:", "missing merge tag ") }))}
+          />
         </div>
       </div>
     </>
   );
 }
 
-function Breakdown({ title, empty, label, valueLabel = "Clicks", extraLabel, rows }: { title: string; empty: string; label: string; valueLabel?: string; extraLabel?: string; rows: { name: string; value: number | string; extra?: number }[] }) {
+function Breakdown({
+  title,
+  empty,
+  label,
+  valueLabel = "Clicks",
+  extraLabel,
+  rows,
+}: {
+  title: string;
+  empty: string;
+  label: string;
+  valueLabel?: string;
+  extraLabel?: string;
+  rows: { name: string; value: number | string; extra?: number }[];
+}) {
   return (
     <Card>
       <CardHeader>

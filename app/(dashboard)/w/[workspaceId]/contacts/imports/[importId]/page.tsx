@@ -103,7 +103,16 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
           <CardContent className="grid gap-4">
             <ImportCountsView counts={imp.checked} label="What the dry run found" />
             <div className="flex flex-wrap items-start gap-2">
-              {imp.status === "checked" && <ImportControls workspaceId={workspaceId} importId={imp.id} status={imp.status} toImport={imp.checked.created + imp.checked.updated + imp.checked.unchanged} start={startImportAction} cancel={cancelImportAction} />}
+              {imp.status === "checked" && (
+                <ImportControls
+                  workspaceId={workspaceId}
+                  importId={imp.id}
+                  status={imp.status}
+                  toImport={imp.checked.created + imp.checked.updated + imp.checked.unchanged}
+                  start={startImportAction}
+                  cancel={cancelImportAction}
+                />
+              )}
               {refused(imp.checked) && refusedLink}
             </div>
           </CardContent>
