@@ -6,6 +6,8 @@ const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
   testDir: "e2e",
+  // lib/ modules import "server-only"; e2e/tsconfig.json resolves it to its empty module in this process.
+  tsconfig: "./e2e/tsconfig.json",
   workers: 1,
   retries: 0,
   forbidOnly: true,

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import { apiKeys } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
 import { ApiError } from "@/lib/errors";

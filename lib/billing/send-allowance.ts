@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { workspaceBilling } from "@/lib/db/schema";

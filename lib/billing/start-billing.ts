@@ -1,3 +1,4 @@
+import "server-only";
 import { workspaceBilling } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
 import { DAY_MS, TRIAL_DAYS, TRIAL_SEND_ALLOWANCE } from "./plan-defaults";

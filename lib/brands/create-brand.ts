@@ -1,3 +1,4 @@
+import "server-only";
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { brands } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import { brands } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";

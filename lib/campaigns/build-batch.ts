@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { brands, contacts, verifiedAddresses, workspaces } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, campaigns, sends } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { systemActor } from "@/lib/actor";
 import { refundSends } from "@/lib/billing/send-allowance";

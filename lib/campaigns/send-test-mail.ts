@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";

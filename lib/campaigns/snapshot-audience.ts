@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { audienceSnapshotParts, campaigns, sends } from "@/lib/db/schema";

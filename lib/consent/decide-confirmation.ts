@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, eq, gt, isNotNull, ne, sql } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { confirmationRequests, subscriptions } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { subscriptions, topics } from "@/lib/db/schema";

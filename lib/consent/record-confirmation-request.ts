@@ -1,3 +1,4 @@
+import "server-only";
 import type { Ctx } from "@/lib/context";
 import { confirmationRequests } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { attributeDefinitions, type AttributeType, type AttributeValue } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { stringify } from "csv-stringify/sync";
 import { asc, eq } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";

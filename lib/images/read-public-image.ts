@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { images } from "@/lib/db/schema";

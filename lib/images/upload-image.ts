@@ -1,3 +1,4 @@
+import "server-only";
 import { imageSize } from "image-size";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";

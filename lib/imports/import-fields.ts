@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, eq } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { attributeDefinitions, type AttributeType } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { once } from "node:events";
 import { PassThrough } from "node:stream";
 import { eq } from "drizzle-orm";

@@ -1,3 +1,4 @@
+import "server-only";
 import { stringify } from "csv-stringify/sync";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";

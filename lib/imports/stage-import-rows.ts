@@ -1,3 +1,4 @@
+import "server-only";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { asc, eq, gt, and } from "drizzle-orm";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { inActorWorkspace, type Actor } from "@/lib/actor";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { suppressions } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { WorkspaceActor } from "@/lib/actor";

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { users } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { users } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
 

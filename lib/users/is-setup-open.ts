@@ -1,3 +1,4 @@
+import "server-only";
 import { workspaces } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
 import { hasAnyUser } from "./has-any-user";

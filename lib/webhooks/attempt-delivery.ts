@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, or, sql } from "drizzle-orm";
 import { emitEvents } from "@/inngest/emit";
 import { webhookDeliveryRequested } from "@/inngest/events";

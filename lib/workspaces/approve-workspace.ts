@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { workspaces } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";

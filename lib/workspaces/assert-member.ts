@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { memberships } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { checkWorkspaceActive } from "@/lib/api/check-workspace-active";
 import type { Ctx } from "@/lib/context";

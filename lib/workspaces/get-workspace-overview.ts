@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, eq, isNull } from "drizzle-orm";
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { apiKeys, brands, contacts, lists, topics, workspaceBilling } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, eq } from "drizzle-orm";
 import { memberships, workspaces } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";

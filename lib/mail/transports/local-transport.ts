@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { mailMessages } from "@/lib/db/schema";
