@@ -1,11 +1,12 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { contacts } from "@/lib/db/schema";
 import { callApi } from "@/lib/testing/api-client";
 import { seedKey, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+import { apiRoute } from "./api-route";
 import { HTTP_METHODS } from "./methods-not-allowed";
 
 const { ctx } = testCtx();
@@ -72,5 +73,27 @@ describe("Conventions: every /v1 answer is in the contract's shape", () => {
     const ids = answers.map((a) => a.headers.get("request-id"));
     for (const id of ids) expect(id).toMatch(/^req_[0-9a-z]{26}$/);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("a fault of ours answers 500 internal_error without its stack, and is logged under the Request-Id the client receives", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const { key } = await seedKey(ctx, workspaceId);
+    const failing = apiRoute({ key: "secret", bucket: "topics.list", doc: { summary: "fails", responses: {} } }, async () => {
+      throw new Error("database password is hunter2");
+    });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const response = await failing(new Request("http://localhost:3000/v1/failing", { headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({}) });
+      const requestId = response.headers.get("request-id");
+      const text = await response.text();
+      expect(response.status).toBe(500);
+      expect(JSON.parse(text)).toEqual({ error: { type: "api_error", code: "internal_error", message: expect.any(String) } });
+      expect(text).not.toContain("hunter2");
+      expect(requestId).toMatch(/^req_/);
+      const lines = logged.mock.calls.map((call) => String(call[0]));
+      expect(lines.some((line) => line.includes(requestId!) && line.includes("hunter2"))).toBe(true);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });

@@ -10,15 +10,19 @@ export function normalizeEmail(raw: string): string {
 const LOCAL_PART = /^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+(\.[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+)*$/u;
 const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
 
+/** The part of an address after its last `@`: what a domain suppression names (SQL: split_part(email, '@', 2)). */
+export function emailDomain(email: string): string {
+  return email.slice(email.lastIndexOf("@") + 1);
+}
+
 /** Whether a normalised address is one the service accepts. */
 export function isValidEmail(email: string): boolean {
   if (email.length > 320) return false;
   const at = email.lastIndexOf("@");
   if (at <= 0) return false;
   const local = email.slice(0, at);
-  const domain = email.slice(at + 1);
   if (local.length > 64) return false;
-  return LOCAL_PART.test(local) && isValidDomain(domain);
+  return LOCAL_PART.test(local) && isValidDomain(emailDomain(email));
 }
 
 /** A bare hostname: dot-separated labels, at most 255 characters, no scheme, port or path. */

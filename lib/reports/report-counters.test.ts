@@ -12,7 +12,8 @@ import { addListMembers, removeListMembers } from "@/lib/lists/list-membership";
 import { createList } from "@/lib/lists/create-list";
 import { archiveTopic } from "@/lib/topics/archive-topic";
 import { seedSentCampaign } from "@/lib/testing/report-fixture";
-import { optOut, seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { callApi } from "@/lib/testing/api-client";
+import { optOut, seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { withTransaction } from "@/lib/context";
 import { campaignCounts } from "@/lib/campaigns/campaign-counts";
@@ -124,6 +125,11 @@ describe("report counters maintained as changes happen", () => {
     });
     const summary = await getSummary(ctx, actor);
     expect(summary.contacts).toEqual({ total: 5, subscribed: 1, unsubscribed: 3, bounced: 1, complained: 0 });
+    // The API's status filter and field read the same status.
+    const { key } = await seedKey(ctx, workspaceId);
+    const listed = await callApi("GET", "/v1/contacts?status=unsubscribed", { key });
+    expect(listed.body.data.map((c: { email: string }) => c.email).sort()).toEqual(["later@blocked.example", "manual@example.com", "someone@blocked.example"]);
+    expect((await callApi("GET", `/v1/contacts/${ids["soft@example.com"]}`, { key })).body.data.status).toBe("bounced");
 
     // Lifting the domain block makes its contacts emailable again.
     await deleteSuppression(ctx, actor, domainBlock.id);

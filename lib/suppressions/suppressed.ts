@@ -1,15 +1,11 @@
 import "server-only";
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { emailDomain } from "@/lib/contacts/email-address";
 import type { Ctx } from "@/lib/context";
 import { suppressions } from "@/lib/db/schema";
 
 // What a suppression blocks, in one place: its address, or every address at its domain, now and
 // later. Sending (batch by batch), confirmation mail, the audience snapshot and imports all ask here.
-
-/** The part of an address after its last `@`, as domain suppressions name it (SQL: split_part(email, '@', 2)). */
-export function emailDomain(email: string): string {
-  return email.slice(email.lastIndexOf("@") + 1);
-}
 
 /** Which of these addresses a suppression of the workspace blocks, by address or by domain. */
 export async function suppressedAmong(ctx: Ctx, workspaceId: string, emails: string[]): Promise<Set<string>> {
