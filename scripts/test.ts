@@ -55,7 +55,7 @@ async function endToEndTests(): Promise<void> {
     }
     return;
   }
-  if (run("npx", ["next", "build"]) !== 0) {
+  if (run("npm", ["run", "build"]) !== 0) {
     total.failed += 1;
     return;
   }

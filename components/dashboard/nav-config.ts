@@ -1,4 +1,4 @@
-import { BookUser, ChartLine, Building2, Contact, FileKey2, Inbox, LayoutDashboard, ListChecks, Megaphone, Send, ShieldBan, Tags, Users, Webhook, type LucideIcon } from "lucide-react";
+import { BookUser, ChartLine, Building2, ClipboardList, Contact, FileKey2, Inbox, LayoutDashboard, ListChecks, Megaphone, Send, ShieldBan, Tags, Users, Webhook, type LucideIcon } from "lucide-react";
 
 export interface NavScreen {
   /** Below /w/{workspaceId}; "" is the overview. */
@@ -25,6 +25,7 @@ export const NAV_GROUPS: { label: string; screens: NavScreen[] }[] = [
       { path: "/contacts", label: "Contacts", icon: Contact },
       { path: "/lists", label: "Lists", icon: ListChecks },
       { path: "/topics", label: "Topics", icon: Megaphone },
+      { path: "/forms", label: "Signup forms", icon: ClipboardList },
       { path: "/suppressions", label: "Suppressions", icon: ShieldBan },
       { path: "/attributes", label: "Custom attributes", icon: Tags },
     ],

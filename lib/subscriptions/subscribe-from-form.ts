@@ -23,6 +23,12 @@ export interface FormSubmission {
 
 export type FormAnswer = "confirmation_sent" | "subscribed";
 
+export interface FormOutcome {
+  status: FormAnswer;
+  /** The subscription this submission created or asked to confirm again; null when it changed none. */
+  subscriptionId: string | null;
+}
+
 /**
  * POST /v1/subscribe. The answer depends only on the topic, never on the
  * address's history, so the form cannot be used to learn who is subscribed.
@@ -32,11 +38,12 @@ export type FormAnswer = "confirmation_sent" | "subscribed";
  * confirmation request (mailed by the confirmation workflow, which applies
  * the de-duplication windows); other topics subscribe at once.
  */
-export async function subscribeFromForm(ctx: Ctx, actor: Actor, submission: FormSubmission): Promise<FormAnswer> {
+export async function subscribeFromForm(ctx: Ctx, actor: Actor, submission: FormSubmission): Promise<FormOutcome> {
   const workspaceId = requireActorWorkspace(actor);
   return withTransaction(ctx, async (tx) => {
     const topic = await getTopicForActor(tx, actor, submission.topicId);
-    const answer: FormAnswer = topic.requiresConfirmation ? "confirmation_sent" : "subscribed";
+    const status: FormAnswer = topic.requiresConfirmation ? "confirmation_sent" : "subscribed";
+    const answer: FormOutcome = { status, subscriptionId: null };
     if (submission.website) return answer;
     const attributes = await validateAttributes(tx, workspaceId, submission.attributes ?? {});
 
@@ -65,13 +72,17 @@ export async function subscribeFromForm(ctx: Ctx, actor: Actor, submission: Form
 
     if (!topic.requiresConfirmation) {
       await subscribeDirectly(tx, actor, contact, [topic], "api");
-      return answer;
+      const [subscribed] = await tx.db
+        .select({ id: subscriptions.id })
+        .from(subscriptions)
+        .where(and(eq(subscriptions.contactId, contact.id), eq(subscriptions.topicId, topic.id)));
+      return { status, subscriptionId: subscribed?.id ?? null };
     }
     const now = tx.clock.now();
     const live = actor.mode === "live"; // test keys write the audience but mail nothing
     if (existing) {
       if (live) await recordConfirmationRequest(tx, { workspaceId, subscriptionId: existing.id, email: contact.email });
-      return answer;
+      return { status, subscriptionId: existing.id };
     }
     const requestId = newId("cfr");
     const subscriptionId = newId("sub");
@@ -86,6 +97,6 @@ export async function subscribeFromForm(ctx: Ctx, actor: Actor, submission: Form
         : insertPending,
     );
     if (live) await emitConfirmationRequested(tx, requestId);
-    return answer;
+    return { status, subscriptionId };
   });
 }

@@ -39,7 +39,7 @@ export const POST = apiRoute(
     },
   },
   async ({ ctx, actor, body }) => {
-    const status = await subscribeFromForm(ctx, actor, {
+    const { status } = await subscribeFromForm(ctx, actor, {
       topicId: body.topic_id,
       email: body.email,
       firstName: body.first_name,

@@ -19,3 +19,4 @@ export * from "./reports";
 export * from "./images";
 export * from "./templates";
 export * from "./imports";
+export * from "./signup-forms";

@@ -1,0 +1,87 @@
+import "server-only";
+import { apiKeyActor } from "@/lib/actor";
+import { checkOrigin, canonicalOrigin } from "@/lib/api/check-origin";
+import { checkWorkspaceActive } from "@/lib/api/check-workspace-active";
+import { consumeRateLimit, countRateLimit } from "@/lib/api/rate-limit";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { signupFormSubmissions } from "@/lib/db/schema";
+import { ApiError, notFound } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { subscribeFromForm, type FormAnswer } from "@/lib/subscriptions/subscribe-from-form";
+import { acceptFormChallenge } from "./form-challenge";
+import { loadSignupForm, type LoadedSignupForm } from "./load-signup-form";
+import { readSignupFormValues, type SubmittedValues } from "./read-signup-form-values";
+
+/** Submissions per client address per window, across every form (SIGNUP_FORM_SUBMISSIONS_PER_IP overrides). */
+export const SUBMISSIONS_PER_IP = 20;
+export const SUBMISSIONS_PER_IP_WINDOW_MS = 10 * 60_000;
+
+export interface SignupFormRequest {
+  formId: string;
+  /** The request's Origin header: the page the form sits on. */
+  origin: string | null;
+  /** The client's address, for the per-address limit; null when unknown (one shared counter). */
+  ip: string | null;
+  values: SubmittedValues;
+}
+
+type Env = Partial<Record<string, string>>;
+
+export const formUnavailable = () => new ApiError({ type: "permission_error", code: "form_unavailable", message: "This form is not accepting signups right now." });
+
+/**
+ * A signup through a form: the same rules as POST /v1/subscribe, applied
+ * with the form's publishable key (allowlist, mode, brand lock, rate limit),
+ * plus a limit per client address and the form's own checks: its fields, its
+ * topics, and the proof-of-work challenge when the sender turned it on. A
+ * refused submission changes nothing; a filled honeypot is answered like a
+ * genuine one and dropped. The answer never depends on the address.
+ */
+export async function submitSignupForm(ctx: Ctx, request: SignupFormRequest, env: Env = process.env): Promise<{ status: FormAnswer; redirectUrl: string | null }> {
+  const form = await loadSignupForm(ctx, request.formId);
+  if (!form) throw notFound("form_not_found", "No such form.");
+  checkFormOrigin(form, request.origin, env);
+  if (form.key.revoked || form.topics.length === 0) throw formUnavailable();
+  checkWorkspaceActive(form.billingStage, "POST");
+  await limitPerAddress(ctx, request.ip, env);
+  await consumeRateLimit(ctx, form.key.id, "subscribe");
+
+  const submission = readSignupFormValues(form, request.values);
+  if (form.challenge && !(await acceptFormChallenge(ctx, request.values.altcha))) {
+    throw new ApiError({ type: "invalid_request_error", code: "challenge_failed", param: "altcha", message: "The anti-spam check did not pass. Reload the page and try again." });
+  }
+  const topics = form.topics.filter((topic) => submission.topicIds.includes(topic.id));
+  const status: FormAnswer = topics.some((topic) => topic.requiresConfirmation) ? "confirmation_sent" : "subscribed";
+  const answer = { status, redirectUrl: form.redirectUrl };
+  if (submission.website) return answer;
+
+  const actor = apiKeyActor({ keyId: form.key.id, workspaceId: form.workspaceId, brandId: form.key.brandId, mode: form.key.environment });
+  await withTransaction(ctx, async (tx) => {
+    const subscriptionIds: string[] = [];
+    for (const topic of topics) {
+      const { subscriptionId } = await subscribeFromForm(tx, actor, { ...submission.fields, topicId: topic.id });
+      if (subscriptionId) subscriptionIds.push(subscriptionId);
+    }
+    await tx.db.insert(signupFormSubmissions).values({ id: newId("fms"), workspaceId: form.workspaceId, formId: form.id, subscriptionIds, submittedAt: tx.clock.now() });
+  });
+  return answer;
+}
+
+/** The key's allowlist, except on the service's own hosted page for the form. */
+export function checkFormOrigin(form: LoadedSignupForm, origin: string | null, env: Env = process.env): void {
+  const own = env.APP_URL ? canonicalOrigin(env.APP_URL) : null;
+  if (origin && canonicalOrigin(origin) === own) return;
+  checkOrigin(form.key.allowedOrigins, origin);
+}
+
+async function limitPerAddress(ctx: Ctx, ip: string | null, env: Env): Promise<void> {
+  const limit = Number(env.SIGNUP_FORM_SUBMISSIONS_PER_IP) || SUBMISSIONS_PER_IP;
+  const { retryAfterSeconds } = await countRateLimit(ctx, ip ?? "unknown", { bucket: "form.ip", limit, windowMs: SUBMISSIONS_PER_IP_WINDOW_MS });
+  if (retryAfterSeconds === null) return;
+  throw new ApiError({
+    type: "rate_limit_error",
+    code: "rate_limited",
+    message: `Too many signups from your network. Try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`,
+    headers: { "Retry-After": String(retryAfterSeconds) },
+  });
+}
