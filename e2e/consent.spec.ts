@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { screenshot } from "./screenshot";
 import { signInAs } from "./sign-in-as";
 
 // Subscribe through the API, confirm from the local mailbox, unsubscribe with one click and through the
@@ -131,4 +132,32 @@ test("the local mailbox's buttons report provider outcomes: a complaint suppress
   expect(contacts.map((c: { email: string }) => c.email)).toEqual([reader]);
   const removal = await request.delete(`/v1/suppressions/${suppressions[0].id}`, { headers });
   expect((await removal.json()).error.code).toBe("suppression_not_removable");
+});
+
+test("a bounce's evidence is on the contact page and the suppressions screen; lifting it asks why and keeps who did it", async ({ page, request, seed }) => {
+  const bouncer = "bouncer.consent@example.com";
+  const response = await request.post("/v1/subscribe", { headers: { authorization: `Bearer ${publishable}` }, data: { topic_id: topic, email: bouncer } });
+  expect(response.status()).toBe(200);
+  await expect(async () => expect(await seed.mailTo(bouncer)).toHaveLength(1)).toPass({ timeout: 20_000 });
+  await signInAs(page, owner);
+  await page.goto(`/w/${workspace}/mailbox`);
+  const message = page.getByTestId("mailbox-message").filter({ hasText: bouncer }).first();
+  await message.getByRole("button", { name: "Bounce (permanent)" }).click();
+  await expect(page.getByRole("status")).toContainText("bounce");
+
+  await page.goto(`/w/${workspace}/suppressions`);
+  const row = page.getByRole("row", { name: new RegExp(bouncer) });
+  await row.getByText(/^Test mailbox · /).click();
+  await expect(row.locator("pre")).toContainText('"type":"bounced"');
+
+  const bounced = (await (await request.get("/v1/contacts?status=bounced", { headers: { authorization: `Bearer ${secret}` } })).json()).data as { id: string; email: string }[];
+  await page.goto(`/w/${workspace}/contacts/${bounced.find((contact) => contact.email === bouncer)!.id}`);
+  const card = page.getByRole("heading", { name: "Suppression" }).locator("xpath=ancestor::*[@data-slot='card']");
+  await expect(card).toContainText("Bounce");
+  await card.getByRole("button", { name: "Lift" }).click();
+  await page.getByRole("dialog").getByLabel("Why lift it?").fill("Their mailbox works again");
+  await page.getByRole("dialog").getByRole("button", { name: "Lift suppression" }).click();
+  await expect(card).toContainText(`Bounce suppression lifted`);
+  await expect(card).toContainText(`by ${owner.email}: “Their mailbox works again”`);
+  await screenshot(page, "contact-suppression-lifted");
 });

@@ -259,7 +259,7 @@ test("custom attributes: a bad key is refused next to the field; a defined one s
   await screenshot(page, "attributes");
 });
 
-test("suppressions: add an address and a domain, remove the address", async () => {
+test("suppressions: add an address and a domain, lift the address with a reason", async () => {
   await page.goto(`/w/${workspaceId}/suppressions`);
   await page.getByRole("button", { name: "Add suppression" }).click();
   let dialog = page.getByRole("dialog");
@@ -276,9 +276,13 @@ test("suppressions: add an address and a domain, remove the address", async () =
   await screenshot(page, "suppressions");
   await page
     .getByRole("row", { name: /blocked@example.net/ })
-    .getByRole("button", { name: "Remove" })
+    .getByRole("button", { name: "Lift" })
     .click();
-  await page.getByRole("alertdialog").getByRole("button", { name: "Remove suppression" }).click();
+  dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: "Lift suppression" }).click();
+  await expect(dialog.getByText("Say why, for whoever reads this later")).toBeVisible();
+  await dialog.getByLabel("Why lift it?").fill("They asked by phone to get mail again");
+  await dialog.getByRole("button", { name: "Lift suppression" }).click();
   await expect(page.getByRole("row")).toHaveCount(2);
 });
 

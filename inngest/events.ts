@@ -25,3 +25,8 @@ export const webhookDeliveryRequested = eventType("webhook/delivery.requested", 
 export const contactImportRequested = eventType("contacts/import.requested", {
   schema: z.object({ importId: z.string() }),
 });
+
+/** A provider's report was stored as received; apply it (outcome, suppression, counters, webhooks). */
+export const providerEventReceived = eventType("deliverability/provider-event.received", {
+  schema: z.object({ providerEventId: z.string() }),
+});

@@ -6,7 +6,34 @@ import { monotonicFactory } from "ulid";
 const nextUlid = monotonicFactory();
 
 export type IdPrefix =
-  "ws" | "usr" | "br" | "dom" | "tp" | "ls" | "ct" | "sub" | "sup" | "key" | "cmp" | "snd" | "wh" | "evt" | "whd" | "wha" | "cfr" | "msg" | "run" | "ev" | "img" | "tpl" | "imp" | "req" | "fm" | "fms";
+  | "ws"
+  | "usr"
+  | "br"
+  | "dom"
+  | "tp"
+  | "ls"
+  | "ct"
+  | "sub"
+  | "sup"
+  | "key"
+  | "cmp"
+  | "snd"
+  | "wh"
+  | "evt"
+  | "whd"
+  | "wha"
+  | "cfr"
+  | "msg"
+  | "run"
+  | "ev"
+  | "img"
+  | "tpl"
+  | "imp"
+  | "req"
+  | "fm"
+  | "fms"
+  | "pev"
+  | "sul";
 
 /**
  * A type prefix plus a ULID, lower-cased. ULIDs sort by creation time, so

@@ -2,12 +2,12 @@
 
 import { Plus } from "lucide-react";
 import { useRouter } from "next/navigation";
+import { z } from "zod";
 import { toast } from "sonner";
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, TextAreaField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
-import { ConfirmButton } from "@/components/ui/confirm-button";
 import { DialogFooter } from "@/components/ui/dialog";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { createSuppressionSchema, type CreateSuppressionInput } from "@/lib/suppressions/suppression-schemas";
@@ -59,29 +59,48 @@ export function AddSuppressionDialog({ workspaceId, action }: { workspaceId: str
   );
 }
 
-export function RemoveSuppressionButton({
-  workspaceId,
-  suppression,
-  action,
-}: {
-  workspaceId: string;
-  suppression: { id: string; target: string };
-  action: (w: string, i: { suppressionId: string }) => Promise<ActionState<unknown>>;
-}) {
+const liftSchema = z.strictObject({ suppressionId: z.string(), reason: z.string().trim().min(3, "say why, for whoever reads this later").max(500) });
+type Lift = (workspaceId: string, input: z.input<typeof liftSchema>) => Promise<ActionState<unknown>>;
+
+function LiftSuppressionForm({ workspaceId, suppressionId, action, close }: { workspaceId: string; suppressionId: string; action: Lift; close: () => void }) {
   const router = useRouter();
+  const { form, submit, formError, pending } = useActionForm({
+    schema: liftSchema,
+    action,
+    workspaceId,
+    defaultValues: { suppressionId, reason: "" },
+    onSuccess: () => {
+      close();
+      toast.success("Suppression lifted. Mail can reach it again.");
+      router.refresh();
+    },
+  });
   return (
-    <ConfirmButton
-      label="Remove"
-      variant="outline"
-      title={`Remove the suppression of ${suppression.target}?`}
+    <form onSubmit={submit} className="grid gap-4" noValidate>
+      <TextAreaField form={form} name="reason" label="Why lift it?" hint="Kept with your name, e.g. The recipient fixed their mailbox and asked to get mail again." rows={2} />
+      <FormError message={formError} />
+      <DialogFooter>
+        <Button type="submit" disabled={pending}>
+          Lift suppression
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+/** Lifting asks why: the reason and who lifted it are kept beside the evidence. */
+export function LiftSuppressionButton({ workspaceId, suppression, action }: { workspaceId: string; suppression: { id: string; target: string }; action: Lift }) {
+  return (
+    <FormDialog
+      title={`Lift the suppression of ${suppression.target}?`}
       description="Mail can reach it again. Nobody is resubscribed: only people still subscribed to a topic get that topic's mail."
-      confirmLabel="Remove suppression"
-      onConfirm={async () => {
-        const state = await action(workspaceId, { suppressionId: suppression.id });
-        if (!state.ok) return { error: state.message };
-        toast.success("Suppression removed.");
-        router.refresh();
-      }}
-    />
+      trigger={
+        <Button variant="outline" size="sm">
+          Lift
+        </Button>
+      }
+    >
+      {(close) => <LiftSuppressionForm workspaceId={workspaceId} suppressionId={suppression.id} action={action} close={close} />}
+    </FormDialog>
   );
 }

@@ -201,6 +201,46 @@ describe("campaign dispatch", () => {
     }
   });
 
+  it("a suppression added while a campaign is in flight, a domain's included, takes effect before the next batch: those sends are counted failed with the reason", async () => {
+    process.env.DISPATCH_BATCH_SIZE = "2";
+    process.env.DISPATCH_BATCH_PAUSE_MS = "1000";
+    try {
+      const { actor, workspaceId, topicId, base } = await audience({ people: 2 });
+      for (const email of ["a@late-domain.example", "b@late-domain.example", "late-address@example.com", "last@example.com"]) await upsertContact(ctx, actor, { email, topicIds: [topicId] });
+      const { campaignId } = await createCampaign(ctx, actor, { ...base, subject: "Hi", html: "<p>Hello</p>" });
+      await sendCampaignNow(ctx, actor, campaignId);
+      await executor.runDue(ctx);
+      const first = (await mailOf(workspaceId)).map((m) => m.to);
+      expect(first).toHaveLength(2);
+      expect(first.some((to) => to.endsWith("late-domain.example") || to === "late-address@example.com")).toBe(false);
+      await createSuppression(ctx, actor, { domain: "late-domain.example" });
+      await createSuppression(ctx, actor, { email: "late-address@example.com" });
+      await drain(10);
+      expect((await mailOf(workspaceId)).map((m) => m.to).sort()).toEqual([...first, "last@example.com"].sort());
+      const failed = await ctx.db
+        .select({ email: sends.email, reason: sends.failureReason })
+        .from(sends)
+        .where(and(eq(sends.campaignId, campaignId), eq(sends.state, "failed")));
+      expect(failed.sort((x, y) => x.email.localeCompare(y.email))).toEqual([
+        { email: "a@late-domain.example", reason: "suppressed" },
+        { email: "b@late-domain.example", reason: "suppressed" },
+        { email: "late-address@example.com", reason: "suppressed" },
+      ]);
+      expect((await showCampaign(ctx, actor, campaignId)).counts).toMatchObject({ accepted: 3, failed: 3 });
+      const failedEvents = (
+        await ctx.db
+          .select()
+          .from(events)
+          .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "email.failed")))
+      ).map((event) => event.data);
+      expect(failedEvents).toHaveLength(3);
+      expect(failedEvents.every((data) => (data as { reason: string }).reason === "suppressed")).toBe(true);
+    } finally {
+      delete process.env.DISPATCH_BATCH_SIZE;
+      delete process.env.DISPATCH_BATCH_PAUSE_MS;
+    }
+  });
+
   it("editing a brand's identity pauses its sending until review ends; a cosmetic edit does not", async () => {
     process.env.DISPATCH_BATCH_SIZE = "2";
     process.env.DISPATCH_BATCH_PAUSE_MS = "1000";

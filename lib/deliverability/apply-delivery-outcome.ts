@@ -8,10 +8,10 @@ import { createSuppression } from "@/lib/suppressions/create-suppression";
 // A stronger reason replaces a weaker one on an address already suppressed: a complaint is never lost.
 const STRENGTH: Record<SuppressionReason, number> = { manual: 0, soft_bounce: 1, bounce: 2, complaint: 3 };
 
-async function suppress(ctx: Ctx, workspaceId: string, email: string, reason: SuppressionReason, note: string): Promise<void> {
-  const { suppression, created } = await createSuppression(ctx, systemActor("delivery-outcome", workspaceId), { email, note }, reason);
+async function suppress(ctx: Ctx, workspaceId: string, email: string, reason: SuppressionReason, note: string, evidenceEventId: string | null): Promise<void> {
+  const { suppression, created } = await createSuppression(ctx, systemActor("delivery-outcome", workspaceId), { email, note, evidenceEventId }, reason);
   if (!created && STRENGTH[reason] > STRENGTH[suppression.reason]) {
-    await ctx.db.update(suppressions).set({ reason, note }).where(eq(suppressions.id, suppression.id));
+    await ctx.db.update(suppressions).set({ reason, note, evidenceEventId }).where(eq(suppressions.id, suppression.id));
   }
 }
 
@@ -25,9 +25,10 @@ export const SOFT_BOUNCE_LIMIT = 5;
  * a permanent bounce suppresses the address (contact `bounced`), a complaint
  * suppresses it for good (contact `complained`), transient bounces count up
  * to a soft_bounce suppression and a delivery resets that count.
- * Returns whether the address is now suppressed by this outcome.
+ * Returns whether the address is now suppressed by this outcome. The
+ * provider's report, when stored, becomes the suppression's evidence.
  */
-export async function applyDeliveryOutcome(ctx: Ctx, workspaceId: string, email: string, outcome: DeliveryOutcome): Promise<{ suppressed: boolean }> {
+export async function applyDeliveryOutcome(ctx: Ctx, workspaceId: string, email: string, outcome: DeliveryOutcome, evidenceEventId: string | null = null): Promise<{ suppressed: boolean }> {
   return withTransaction(ctx, async (tx) => {
     const byAddress = and(eq(contacts.workspaceId, workspaceId), eq(contacts.email, email));
     switch (outcome.type) {
@@ -35,11 +36,11 @@ export async function applyDeliveryOutcome(ctx: Ctx, workspaceId: string, email:
         await tx.db.update(contacts).set({ transientBounceStreak: 0 }).where(byAddress);
         return { suppressed: false };
       case "complained":
-        await suppress(tx, workspaceId, email, "complaint", "The recipient reported the mail as spam.");
+        await suppress(tx, workspaceId, email, "complaint", "The recipient reported the mail as spam.", evidenceEventId);
         return { suppressed: true };
       case "bounced": {
         if (outcome.bounceType === "permanent") {
-          await suppress(tx, workspaceId, email, "bounce", "Permanent bounce.");
+          await suppress(tx, workspaceId, email, "bounce", "Permanent bounce.", evidenceEventId);
           return { suppressed: true };
         }
         if (outcome.bounceType === "undetermined") return { suppressed: false };
@@ -49,7 +50,7 @@ export async function applyDeliveryOutcome(ctx: Ctx, workspaceId: string, email:
           .where(byAddress)
           .returning({ streak: contacts.transientBounceStreak });
         if (!contact || contact.streak < SOFT_BOUNCE_LIMIT) return { suppressed: false };
-        await suppress(tx, workspaceId, email, "soft_bounce", `${contact.streak} transient bounces in a row.`);
+        await suppress(tx, workspaceId, email, "soft_bounce", `${contact.streak} transient bounces in a row.`, evidenceEventId);
         return { suppressed: true };
       }
     }

@@ -16,7 +16,7 @@ describe("provider events on campaign sends", () => {
   it("email.delivered: the provider accepted the message; occurred_at is when it happened at the provider", async () => {
     const { workspaceId, send, campaignId, contactId } = await seedAcceptedSend(ctx, "d@example.com");
     const at = new Date("2026-01-05T09:00:00.123Z");
-    expect(await recordProviderEvent(ctx, { type: "delivered", providerMessageId: send.providerMessageId!, occurredAt: at })).toEqual({ matched: true, suppressed: false });
+    expect(await recordProviderEvent(ctx, { type: "delivered", providerMessageId: send.providerMessageId!, occurredAt: at })).toMatchObject({ matched: true, suppressed: false });
     const [event] = await eventsOf(workspaceId, "email.delivered");
     expect(event!.data).toEqual({ send_id: send.id, campaign_id: campaignId, campaign_name: "Launch", contact_id: contactId, email: "d@example.com", occurred_at: at.toISOString() });
     // Reported twice, recorded once.

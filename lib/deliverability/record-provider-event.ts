@@ -14,8 +14,12 @@ export type ProviderEvent = DeliveryOutcome & {
   /** Provider's wording, not for parsing. */
   reason?: string;
   complaintType?: string;
+  /** An enhanced status code (RFC 3463), e.g. 5.1.1. */
+  statusCode?: string;
   /** When it happened at the provider. */
   occurredAt: Date;
+  /** Mail that is not a campaign send: applied by address (the local mailbox's other messages). */
+  address?: { workspaceId: string; email: string };
 };
 
 /**
@@ -24,7 +28,7 @@ export type ProviderEvent = DeliveryOutcome & {
  * records the matching email.* event. Returns false when no send matches
  * (mail that is not campaign mail, such as confirmations).
  */
-export async function recordProviderEvent(ctx: Ctx, event: ProviderEvent): Promise<{ matched: boolean; suppressed: boolean }> {
+export async function recordProviderEvent(ctx: Ctx, event: ProviderEvent, evidenceEventId: string | null = null): Promise<{ matched: boolean; suppressed: boolean; workspaceId?: string }> {
   return withTransaction(ctx, async (tx) => {
     const key = event.sendId ? eq(sends.id, event.sendId) : event.providerMessageId ? eq(sends.providerMessageId, event.providerMessageId) : undefined;
     if (!key) return { matched: false, suppressed: false };
@@ -44,17 +48,17 @@ export async function recordProviderEvent(ctx: Ctx, event: ProviderEvent): Promi
             send.bouncedAt && (send.bounceType === "permanent" || event.bounceType !== "permanent")
             ? null
             : { bouncedAt: event.occurredAt, bounceType: event.bounceType };
-    if (!stamp) return { matched: true, suppressed: false }; // reported before: nothing new
+    if (!stamp) return { matched: true, suppressed: false, workspaceId: send.workspaceId }; // reported before: nothing new
     await tx.db
       .update(sends)
       .set({ ...stamp, updatedAt: tx.clock.now() })
       .where(eq(sends.id, send.id));
-    const { suppressed } = await applyDeliveryOutcome(tx, send.workspaceId, send.email, event);
+    const { suppressed } = await applyDeliveryOutcome(tx, send.workspaceId, send.email, event, evidenceEventId);
     const base = emailEventBase(send, row.campaignName, event.occurredAt);
     const actor = systemActor("provider-event", send.workspaceId);
     if (event.type === "delivered") await recordEvent(tx, actor, "email.delivered", base, event.occurredAt);
     if (event.type === "bounced") await recordEvent(tx, actor, "email.bounced", { ...base, bounce_type: event.bounceType, reason: event.reason ?? null, suppressed }, event.occurredAt);
     if (event.type === "complained") await recordEvent(tx, actor, "email.complained", { ...base, complaint_type: event.complaintType ?? null, suppressed: true }, event.occurredAt);
-    return { matched: true, suppressed };
+    return { matched: true, suppressed, workspaceId: send.workspaceId };
   });
 }

@@ -21,7 +21,7 @@ export function createMailTransport(env: Partial<Record<string, string>>): MailT
       if (!env.SMTP_URL) throw new Error("MAIL_TRANSPORT=smtp needs SMTP_URL");
       const dkim =
         env.DKIM_PRIVATE_KEY && env.DKIM_DOMAIN ? { domainName: env.DKIM_DOMAIN, keySelector: env.DKIM_SELECTOR || "mail", privateKey: env.DKIM_PRIVATE_KEY.replace(/\\n/g, "\n") } : undefined;
-      return smtpTransport({ url: env.SMTP_URL, maxConnections: Number(env.SMTP_POOL_SIZE || 5), dkim });
+      return smtpTransport({ url: env.SMTP_URL, maxConnections: Number(env.SMTP_POOL_SIZE || 5), dkim, bounceDomain: env.BOUNCE_DOMAIN || undefined });
     }
     case "resend":
       if (!env.RESEND_API_KEY) throw new Error("MAIL_TRANSPORT=resend needs RESEND_API_KEY");

@@ -3,13 +3,18 @@ import { and, eq } from "drizzle-orm";
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { mailMessages } from "@/lib/db/schema";
-import { applyDeliveryOutcome, type DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
-import { recordProviderEvent } from "@/lib/deliverability/record-provider-event";
+import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
+import { applyProviderEvent } from "@/lib/deliverability/apply-provider-event";
+import { receiveProviderEvent } from "@/lib/deliverability/receive-provider-event";
 import { notFound } from "@/lib/errors";
+import { newId } from "@/lib/ids";
 
 /**
  * The local mailbox stands in for a provider: its buttons (and `mailbox:event`)
- * report what a real provider would, through the same code path. A message of
+ * report what a real provider would, through the same path: the report is
+ * stored, then applied. It is applied here at once, so the person clicking
+ * sees the result; the workflow started by storing it finds it done (or
+ * retries it if applying failed). Each click is a new report. A message of
  * another workspace than the actor's is not found.
  */
 export async function simulateOutcome(ctx: Ctx, actor: Actor, messageId: string, outcome: DeliveryOutcome): Promise<{ workspaceId: string | null; suppressed: boolean }> {
@@ -19,9 +24,9 @@ export async function simulateOutcome(ctx: Ctx, actor: Actor, messageId: string,
     .where(and(eq(mailMessages.id, messageId), inActorWorkspace(actor, mailMessages.workspaceId)));
   if (!message) throw notFound("message_not_found", `No message ${messageId} in the local mailbox.`);
   if (!message.workspaceId) return { workspaceId: null, suppressed: false };
-  // Campaign mail is keyed by its send id: the outcome is the send's, with its email.* event.
-  const recorded = await recordProviderEvent(ctx, { ...outcome, sendId: message.idempotencyKey, occurredAt: ctx.clock.now() });
-  if (recorded.matched) return { workspaceId: message.workspaceId, suppressed: recorded.suppressed };
-  const { suppressed } = await applyDeliveryOutcome(ctx, message.workspaceId, message.toAddress, outcome);
+  // Campaign mail is keyed by its send id (the outcome is the send's, with its email.* event); other mail by its address.
+  const event = { ...outcome, sendId: message.idempotencyKey, occurredAt: ctx.clock.now(), address: { workspaceId: message.workspaceId, email: message.toAddress } };
+  const { id } = await receiveProviderEvent(ctx, { provider: "local", providerEventId: newId("pev"), raw: JSON.stringify({ message_id: message.id, ...outcome }), event });
+  const { suppressed } = await applyProviderEvent(ctx, id!, { lastAttempt: false });
   return { workspaceId: message.workspaceId, suppressed };
 }

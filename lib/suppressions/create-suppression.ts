@@ -12,6 +12,8 @@ export interface SuppressionTarget {
   email?: string;
   domain?: string;
   note?: string;
+  /** The provider's report behind a bounce or complaint (never from the API). */
+  evidenceEventId?: string | null;
 }
 
 /**
@@ -32,6 +34,7 @@ export async function createSuppression(ctx: Ctx, actor: Actor, target: Suppress
         domain: target.domain ?? null,
         reason,
         note: target.note ?? "",
+        evidenceEventId: target.evidenceEventId ?? null,
         createdAt: tx.clock.now(),
       })
       .onConflictDoNothing()

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { systemActor, userActor } from "@/lib/actor";
-import { suppressions } from "@/lib/db/schema";
+import { suppressionLifts, suppressions } from "@/lib/db/schema";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { createSuppression } from "./create-suppression";
@@ -36,8 +36,15 @@ describe("suppressions are reached only from their own workspace", () => {
     const { b, ofB, memberOfA } = await tenants();
     await expect(deleteSuppression(ctx, memberOfA, ofB)).rejects.toMatchObject({ code: "suppression_not_found" });
     expect(await idsIn(b.workspaceId)).toEqual([ofB]);
-    await deleteSuppression(ctx, operator, ofB);
+    await deleteSuppression(ctx, operator, ofB, "Asked by the recipient");
     expect(await idsIn(b.workspaceId)).toEqual([]);
+    // The lift is kept in B, with its reason and who lifted it.
+    expect(
+      await ctx.db
+        .select({ workspaceId: suppressionLifts.workspaceId, liftReason: suppressionLifts.liftReason, liftedBy: suppressionLifts.liftedBy })
+        .from(suppressionLifts)
+        .where(eq(suppressionLifts.suppressionId, ofB)),
+    ).toEqual([{ workspaceId: b.workspaceId, liftReason: "Asked by the recipient", liftedBy: "system:test" }]);
   });
 
   it("listSuppressions: a member of workspace A sees A's blocks only; the operator sees B's too", async () => {

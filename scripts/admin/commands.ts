@@ -12,6 +12,8 @@ import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import type { Ctx } from "@/lib/context";
 import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
+import { listProviderEvents, retryProviderEvent } from "@/lib/deliverability/provider-event-admin";
+import { PROVIDER_EVENT_STATES, type ProviderEventState } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import { createList } from "@/lib/lists/create-list";
 import { listMailbox } from "@/lib/mail/list-mailbox";
@@ -194,6 +196,41 @@ export const commands: Record<string, AdminCommand> = {
       const outcome: DeliveryOutcome = type === "bounced" ? { type: "bounced", bounceType: bounceType as "permanent" } : { type: type as "delivered" | "complained" };
       const { suppressed } = await simulateOutcome(ctx, systemActor("admin-cli"), str(v, "message"), outcome);
       return { message_id: str(v, "message"), type, ...(type === "bounced" ? { bounce_type: bounceType } : {}), suppressed };
+    },
+  },
+  "provider-events:list": {
+    summary: "[--state received|applied|ignored|failed|unrecognized] [--limit N]   (bounce and complaint reports as received)",
+    options: { state: string, limit: string },
+    required: [],
+    run: async (ctx, v) => {
+      const state = opt(v, "state");
+      if (state && !PROVIDER_EVENT_STATES.includes(state as ProviderEventState)) throw validationFailed("state", `state: must be one of ${PROVIDER_EVENT_STATES.join(", ")}.`);
+      const limit = Number(opt(v, "limit") ?? 50);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw validationFailed("limit", "limit: must be 1 to 1000.");
+      const rows = await listProviderEvents(ctx, { state: state as ProviderEventState | undefined, limit });
+      return {
+        data: rows.map((row) => ({
+          id: row.id,
+          provider: row.provider,
+          provider_event_id: row.providerEventId,
+          state: row.state,
+          workspace_id: row.workspaceId,
+          attempts: row.attempts,
+          last_error: row.lastError,
+          received_at: row.receivedAt.toISOString(),
+          applied_at: row.appliedAt?.toISOString() ?? null,
+          event: row.event,
+        })),
+      };
+    },
+  },
+  "provider-events:retry": {
+    summary: "--id ID   (apply a failed report again, once its cause is fixed)",
+    options: { id: string },
+    required: ["id"],
+    run: async (ctx, v) => {
+      await retryProviderEvent(ctx, str(v, "id"));
+      return { id: str(v, "id"), state: "received" };
     },
   },
   "campaign:create": {

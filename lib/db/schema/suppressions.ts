@@ -1,6 +1,7 @@
 import { check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { createdAt, id } from "./columns";
+import { at, createdAt, id } from "./columns";
+import { providerEvents } from "./provider-events";
 import { workspaces } from "./workspaces";
 
 export const SUPPRESSION_REASONS = ["manual", "bounce", "complaint", "soft_bounce"] as const;
@@ -18,6 +19,8 @@ export const suppressions = pgTable(
     domain: text("domain"),
     reason: text("reason", { enum: SUPPRESSION_REASONS }).notNull(),
     note: text("note").notNull().default(""),
+    /** The provider's report behind a bounce or complaint suppression: shown as its evidence. */
+    evidenceEventId: id("evidence_event_id").references(() => providerEvents.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -27,4 +30,31 @@ export const suppressions = pgTable(
     index("suppressions_workspace_idx").on(t.workspaceId, t.id),
     check("suppressions_email_xor_domain", sql`(${t.email} is null) <> (${t.domain} is null)`),
   ],
+);
+
+/**
+ * A suppression someone lifted: what it was, its evidence, why it was lifted
+ * and by whom. The suppression row itself is gone (sending resumes); this
+ * keeps the account of it.
+ */
+export const suppressionLifts = pgTable(
+  "suppression_lifts",
+  {
+    id: id("id").primaryKey(),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    suppressionId: id("suppression_id").notNull(),
+    email: text("email"),
+    domain: text("domain"),
+    reason: text("reason", { enum: SUPPRESSION_REASONS }).notNull(),
+    evidenceEventId: id("evidence_event_id").references(() => providerEvents.id, { onDelete: "set null" }),
+    /** Why it was lifted, as the person wrote it. */
+    liftReason: text("lift_reason").notNull(),
+    /** Who lifted it: a user's id, or an API key's id. */
+    liftedBy: text("lifted_by").notNull(),
+    suppressedAt: at("suppressed_at").notNull(),
+    liftedAt: at("lifted_at").notNull(),
+  },
+  (t) => [index("suppression_lifts_workspace_idx").on(t.workspaceId, t.email)],
 );

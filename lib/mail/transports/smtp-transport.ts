@@ -1,6 +1,7 @@
 import { connect } from "node:net";
 import nodemailer from "nodemailer";
 import type { Ctx } from "@/lib/context";
+import { returnPathFor } from "@/lib/deliverability/return-path";
 import { buildMessage } from "../build-message";
 import type { OutgoingMessage, SentMessage } from "../outgoing-message";
 import type { MailTransport } from "./mail-transport";
@@ -11,6 +12,8 @@ export interface SmtpOptions {
   /** Simultaneous connections kept open. */
   maxConnections?: number;
   dkim?: { domainName: string; keySelector: string; privateKey: string };
+  /** With it, each message's envelope sender is its own signed bounce address at this domain (VERP). */
+  bounceDomain?: string;
 }
 
 /**
@@ -48,7 +51,8 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
 
   async function send(ctx: Ctx, message: OutgoingMessage): Promise<SentMessage> {
     const built = await buildMessage(message, ctx.clock);
-    await transporter.sendMail({ envelope: built.envelope, raw: built.raw });
+    const envelope = options.bounceDomain ? { ...built.envelope, from: returnPathFor(message.idempotencyKey, options.bounceDomain) } : built.envelope;
+    await transporter.sendMail({ envelope, raw: built.raw });
     return { providerMessageId: built.messageId };
   }
   return {

@@ -11,4 +11,7 @@ export const createSuppressionAction = workspaceAction(createSuppressionSchema, 
   return { suppressionId: suppression.id, created };
 });
 
-export const deleteSuppressionAction = workspaceAction(z.strictObject({ suppressionId: z.string() }), ({ ctx, actor }, { suppressionId }) => deleteSuppression(ctx, actor, suppressionId));
+export const deleteSuppressionAction = workspaceAction(
+  z.strictObject({ suppressionId: z.string(), reason: z.string().trim().min(3, "say why, for whoever reads this later").max(500) }),
+  ({ ctx, actor }, { suppressionId, reason }) => deleteSuppression(ctx, actor, suppressionId, reason),
+);

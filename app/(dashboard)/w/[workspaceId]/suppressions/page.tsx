@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { ShieldBan } from "lucide-react";
-import { AddSuppressionDialog, RemoveSuppressionButton } from "@/components/suppressions/suppression-controls";
+import { AddSuppressionDialog, LiftSuppressionButton } from "@/components/suppressions/suppression-controls";
+import { SuppressionEvidenceDetails } from "@/components/suppressions/suppression-evidence";
+import { reasonOf } from "@/components/suppressions/suppression-reasons";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -8,18 +10,12 @@ import { Pager } from "@/components/ui/pager";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listSuppressions } from "@/lib/suppressions/list-suppressions";
+import { suppressionEvidence } from "@/lib/suppressions/suppression-evidence";
 import { createSuppressionAction, deleteSuppressionAction } from "./actions";
 
 export const metadata: Metadata = { title: "Suppressions" };
 
 const PAGE_SIZE = 50;
-
-const REASONS: Record<string, { label: string; variant: "destructive" | "warning" | "secondary" }> = {
-  complaint: { label: "Complaint", variant: "destructive" },
-  bounce: { label: "Bounce", variant: "warning" },
-  soft_bounce: { label: "Repeated soft bounces", variant: "warning" },
-  manual: { label: "Manual", variant: "secondary" },
-};
 
 export default async function SuppressionsPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: Promise<{ after?: string }> }) {
   const { workspaceId } = await params;
@@ -27,6 +23,11 @@ export default async function SuppressionsPage({ params, searchParams }: { param
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const rows = await listSuppressions(ctx, actor, { limit: PAGE_SIZE, afterId: typeof after === "string" ? after : null });
   const page = rows.slice(0, PAGE_SIZE);
+  const evidence = await suppressionEvidence(
+    ctx,
+    actor,
+    page.map((row) => row.evidenceEventId),
+  );
   const add = <AddSuppressionDialog workspaceId={workspaceId} action={createSuppressionAction} />;
   return (
     <>
@@ -48,6 +49,7 @@ export default async function SuppressionsPage({ params, searchParams }: { param
                 <TableHead>Address or domain</TableHead>
                 <TableHead>Reason</TableHead>
                 <TableHead>Note</TableHead>
+                <TableHead>Evidence</TableHead>
                 <TableHead>Since</TableHead>
                 <TableHead>
                   <span className="sr-only">Actions</span>
@@ -57,7 +59,7 @@ export default async function SuppressionsPage({ params, searchParams }: { param
             <TableBody>
               {page.map((row) => {
                 const target = row.email ?? `every address at ${row.domain}`;
-                const reason = REASONS[row.reason] ?? { label: row.reason, variant: "secondary" as const };
+                const reason = reasonOf(row.reason);
                 return (
                   <TableRow key={row.id}>
                     <TableCell className="font-medium">{row.email ?? <>@{row.domain}</>}</TableCell>
@@ -65,12 +67,15 @@ export default async function SuppressionsPage({ params, searchParams }: { param
                       <Badge variant={reason.variant}>{reason.label}</Badge>
                     </TableCell>
                     <TableCell className="max-w-64 truncate text-muted-foreground">{row.note || "—"}</TableCell>
+                    <TableCell>
+                      <SuppressionEvidenceDetails evidence={row.evidenceEventId ? (evidence.get(row.evidenceEventId) ?? null) : null} />
+                    </TableCell>
                     <TableCell className="text-muted-foreground">{row.createdAt.toISOString().slice(0, 10)}</TableCell>
                     <TableCell className="text-right">
                       {row.reason === "complaint" ? (
                         <span className="text-xs text-muted-foreground">Kept: the recipient reported spam, and only they can take that back</span>
                       ) : (
-                        <RemoveSuppressionButton workspaceId={workspaceId} suppression={{ id: row.id, target }} action={deleteSuppressionAction} />
+                        <LiftSuppressionButton workspaceId={workspaceId} suppression={{ id: row.id, target }} action={deleteSuppressionAction} />
                       )}
                     </TableCell>
                   </TableRow>

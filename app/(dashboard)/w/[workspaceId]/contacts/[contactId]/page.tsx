@@ -9,6 +9,9 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { When } from "@/components/ui/when";
 import { getContactDetails } from "@/lib/contacts/get-contact-details";
+import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
+import { ContactSuppressions } from "@/components/suppressions/contact-suppressions";
+import { deleteSuppressionAction } from "../../suppressions/actions";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listLists } from "@/lib/lists/list-lists";
@@ -50,6 +53,7 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const [details, allLists] = await Promise.all([findOrNull(getContactDetails(ctx, actor, contactId)), listLists(ctx, actor, { limit: 500, afterId: null })]);
   if (!details) notFound();
+  const suppression = await suppressionsOfAddress(ctx, actor, details.contact.email);
   const { contact } = details;
   const name = [contact.firstName, contact.lastName].filter(Boolean).join(" ");
   const attributes = Object.entries(contact.attributes);
@@ -134,6 +138,7 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
             )}
           </CardContent>
         </Card>
+        <ContactSuppressions workspaceId={workspaceId} data={suppression} lift={deleteSuppressionAction} />
         <div className="grid gap-6 lg:grid-cols-2">
           <Card>
             <CardHeader>

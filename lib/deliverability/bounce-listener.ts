@@ -1,0 +1,57 @@
+import "server-only";
+import { SMTPServer } from "smtp-server";
+import type { Ctx } from "@/lib/context";
+import { readBounceMail } from "./read-bounce-mail";
+import { receiveProviderEvent } from "./receive-provider-event";
+
+/** Bounce reports are small; anything larger is refused during DATA. */
+const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
+
+export interface BounceListenerOptions {
+  port: number;
+  host?: string;
+  /** Only mail to this domain is accepted: the listener is nobody's relay. */
+  domain: string;
+}
+
+/**
+ * An SMTP server that receives bounces and complaint reports directly: the
+ * bounce domain's MX points at it. Each message is stored as a provider
+ * report before the server answers 250, so an accepted bounce is never lost;
+ * a failure answers 451 and the sending server tries again later.
+ */
+export function startBounceListener(ctx: () => Ctx, options: BounceListenerOptions): Promise<SMTPServer> {
+  const domain = options.domain.toLowerCase();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["AUTH", "STARTTLS"],
+    size: MAX_MESSAGE_BYTES,
+    banner: "bounce listener",
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      if (address.address.toLowerCase().endsWith(`@${domain}`)) return callback();
+      callback(Object.assign(new Error("Relay denied: this server only takes bounces"), { responseCode: 550 }));
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        if (stream.sizeExceeded) return callback(Object.assign(new Error("Message too large"), { responseCode: 552 }));
+        const recipients = session.envelope.rcptTo.map((recipient) => recipient.address);
+        readBounceMail(Buffer.concat(chunks), recipients)
+          .then((report) => receiveProviderEvent(ctx(), report))
+          .then(
+            () => callback(),
+            (error: unknown) => {
+              console.error("bounce listener could not store a message", error);
+              callback(Object.assign(new Error("Try again later"), { responseCode: 451 }));
+            },
+          );
+      });
+    },
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve(server));
+  });
+}

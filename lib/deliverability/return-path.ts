@@ -1,0 +1,27 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+// VERP: each message's envelope sender names the message, so a bounce (which goes back to the envelope
+// sender) says which send it is about without guessing from its text. Signed, so that a forged bounce
+// cannot suppress an address of the sender's choosing. Lower-case hex: some servers lower-case local parts.
+
+const PATTERN = /^bounces\+([a-z0-9_]+)\.([0-9a-f]{16})@/i;
+
+function mac(key: string): string {
+  const secret = process.env.TOKEN_SECRET;
+  if (!secret) throw new Error("TOKEN_SECRET is not set");
+  return createHmac("sha256", secret).update(`return-path.${key}`).digest("hex").slice(0, 16);
+}
+
+/** The envelope sender for a message: bounces+<idempotency key>.<mac>@<bounce domain>. */
+export function returnPathFor(idempotencyKey: string, bounceDomain: string): string {
+  return `bounces+${idempotencyKey}.${mac(idempotencyKey)}@${bounceDomain}`;
+}
+
+/** The message key a bounce address names, or null when it is not one of ours or its signature is wrong. */
+export function readReturnPath(address: string): string | null {
+  const match = PATTERN.exec(address.trim());
+  if (!match) return null;
+  const [, key, given] = match as unknown as [string, string, string];
+  const expected = mac(key.toLowerCase());
+  return timingSafeEqual(Buffer.from(expected), Buffer.from(given.toLowerCase())) ? key.toLowerCase() : null;
+}

@@ -1,0 +1,256 @@
+import type { AddressInfo } from "node:net";
+import { and, eq } from "drizzle-orm";
+import { ImapFlow } from "imapflow";
+import nodemailer from "nodemailer";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { functions } from "@/inngest";
+import { inngest } from "@/inngest/client";
+import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
+import { setWorkflowCtx } from "@/inngest/workflow-ctx";
+import { systemActor } from "@/lib/actor";
+import { sendCampaignNow } from "@/lib/campaigns/campaign-actions";
+import { createCampaign } from "@/lib/campaigns/save-campaign";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { events, providerEvents, sends, suppressions } from "@/lib/db/schema";
+import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+import { smtpTransport } from "@/lib/mail/transports/smtp-transport";
+import { startDovecot } from "@/lib/testing/dovecot";
+import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
+import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
+import { createEndpoint } from "@/lib/webhooks/endpoints";
+import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { startBounceListener } from "./bounce-listener";
+import { imapOptions, pollBounceMailbox } from "./poll-bounce-mailbox";
+import { readBounceMail } from "./read-bounce-mail";
+import { readReturnPath, returnPathFor } from "./return-path";
+
+// Campaign mail leaves through a real SMTP "carrier" on loopback; bounces come back as mail to the built-in
+// listener (SMTP) and to a bounce mailbox on a real Dovecot (IMAP), and end as suppressions and webhooks.
+const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
+const executor = createEmbeddedExecutor({ client: inngest, functions });
+const BOUNCE_DOMAIN = "bounces.brand.example";
+const carried: { from: string; to: string[]; raw: Buffer }[] = [];
+let carrier: SMTPServer;
+let listener: SMTPServer;
+let listenerPort: number;
+let transport: MailTransport;
+const globalForMail = globalThis as unknown as { __mailTransport?: MailTransport };
+
+beforeAll(async () => {
+  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "1";
+  setWorkflowCtx(ctx);
+  carrier = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        carried.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => carrier.listen(0, "127.0.0.1", resolve));
+  transport = smtpTransport({ url: `smtp://127.0.0.1:${(carrier.server.address() as AddressInfo).port}`, bounceDomain: BOUNCE_DOMAIN });
+  globalForMail.__mailTransport = transport;
+  listener = await startBounceListener(() => ctx, { port: 0, host: "127.0.0.1", domain: BOUNCE_DOMAIN });
+  listenerPort = (listener.server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  delete globalForMail.__mailTransport;
+  delete process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  setWorkflowCtx(undefined);
+  await transport.close();
+  await new Promise<void>((resolve) => carrier.close(() => resolve()));
+  await new Promise<void>((resolve) => listener.close(() => resolve()));
+});
+
+/** A campaign to the given addresses, dispatched through the SMTP carrier; returns each address's send. */
+async function campaignTo(emails: string[]) {
+  const { workspaceId, brandId } = await seedWorkspace(ctx);
+  await approveWorkspace(ctx, workspaceId);
+  const actor = systemActor("test", workspaceId);
+  const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+  for (const email of emails) await upsertContact(ctx, actor, { email, topicIds: [topicId] });
+  const receiver = await startWebhookReceiver();
+  await createEndpoint(ctx, actor, { url: receiver.url, eventTypes: ["email.bounced", "email.complained"] });
+  const { campaignId } = await createCampaign(ctx, actor, { brandId, topicId, name: "Launch", subject: "Hello", html: "<p>Hello</p>" });
+  await sendCampaignNow(ctx, actor, campaignId);
+  await executor.runDue(ctx);
+  const rows = await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId));
+  return { workspaceId, receiver, sendOf: (email: string) => rows.find((row) => row.email === email)! };
+}
+
+function dsn(to: string, recipient: string, status: string, diagnostic: string, originalMessageId: string) {
+  return [
+    "From: Mail Delivery System <MAILER-DAEMON@mx.example.net>",
+    `To: ${to}`,
+    "Subject: Undelivered Mail Returned to Sender",
+    `Message-ID: <dsn-${Math.random().toString(36).slice(2)}@mx.example.net>`,
+    "Date: Wed, 25 Nov 2026 10:00:00 +0000",
+    "MIME-Version: 1.0",
+    'Content-Type: multipart/report; report-type=delivery-status; boundary="B1"',
+    "",
+    "--B1",
+    "Content-Type: text/plain; charset=us-ascii",
+    "",
+    "Your message could not be delivered.",
+    "",
+    "--B1",
+    "Content-Type: message/delivery-status",
+    "",
+    "Reporting-MTA: dns; mx.example.net",
+    "",
+    `Final-Recipient: rfc822; ${recipient}`,
+    "Action: failed",
+    `Status: ${status}`,
+    `Diagnostic-Code: smtp; ${diagnostic.replace(": ", ":\r\n    ")}`,
+    "",
+    "--B1",
+    "Content-Type: text/rfc822-headers",
+    "",
+    `Message-ID: ${originalMessageId}`,
+    "Subject: Hello",
+    "",
+    "--B1--",
+    "",
+  ].join("\r\n");
+}
+
+function arf(recipient: string, originalMessageId: string) {
+  return [
+    "From: Feedback Loop <fbl@isp.example>",
+    `To: fbl@${BOUNCE_DOMAIN}`,
+    "Subject: Abuse report",
+    `Message-ID: <arf-${Math.random().toString(36).slice(2)}@isp.example>`,
+    "Date: Wed, 25 Nov 2026 10:05:00 +0000",
+    "MIME-Version: 1.0",
+    'Content-Type: multipart/report; report-type=feedback-report; boundary="F1"',
+    "",
+    "--F1",
+    "Content-Type: text/plain",
+    "",
+    "This is an email abuse report.",
+    "",
+    "--F1",
+    "Content-Type: message/feedback-report",
+    "",
+    "Feedback-Type: abuse",
+    "User-Agent: ISP-FBL/1.0",
+    "Version: 1",
+    `Original-Rcpt-To: ${recipient}`,
+    "",
+    "--F1",
+    "Content-Type: message/rfc822",
+    "",
+    `Message-ID: ${originalMessageId}`,
+    `To: ${recipient}`,
+    "Subject: Hello",
+    "",
+    "Hello",
+    "--F1--",
+    "",
+  ].join("\r\n");
+}
+
+describe("bounces for SMTP senders", () => {
+  it("VERP: every SMTP message's envelope sender is its own signed bounce address; an altered one names nothing", async () => {
+    const { sendOf } = await campaignTo(["verp@example.com"]);
+    const send = sendOf("verp@example.com");
+    const message = carried.find((mail) => mail.to.includes("verp@example.com"))!;
+    expect(message.from).toBe(returnPathFor(send.id, BOUNCE_DOMAIN));
+    expect(readReturnPath(message.from)).toBe(send.id);
+    expect(readReturnPath(message.from.replace(/\.([0-9a-f])/, ".0"))).toBeNull();
+    expect(readReturnPath(`bounces+snd_someoneelse.0123456789abcdef@${BOUNCE_DOMAIN}`)).toBeNull();
+  });
+
+  it("a DSN with a 5.x.x status is a permanent bounce with its code and the server's words; 4.x.x transient; delayed is not a bounce; other mail is kept aside", async () => {
+    const to = returnPathFor("snd_x", BOUNCE_DOMAIN);
+    const hard = await readBounceMail(Buffer.from(dsn(to, "gone@example.com", "5.1.1", "550 5.1.1 <gone@example.com>: Recipient address rejected", "<snd_x@brand.example>")));
+    expect(hard).toMatchObject({
+      provider: "smtp",
+      unrecognized: false,
+      event: { type: "bounced", bounceType: "permanent", statusCode: "5.1.1", sendId: "snd_x", reason: "550 5.1.1 <gone@example.com>: Recipient address rejected" },
+    });
+    const soft = await readBounceMail(Buffer.from(dsn(to, "full@example.com", "4.2.2", "452 4.2.2 Mailbox full", "<snd_x@brand.example>")));
+    expect(soft.event).toMatchObject({ type: "bounced", bounceType: "transient", statusCode: "4.2.2" });
+    const delayed = await readBounceMail(Buffer.from(dsn(to, "slow@example.com", "4.4.7", "timeout", "<snd_x@brand.example>").replace("Action: failed", "Action: delayed")));
+    expect(delayed).toMatchObject({ event: null, unrecognized: false });
+    const other = await readBounceMail(Buffer.from(`From: someone@example.com\r\nTo: ${to}\r\nSubject: Out of office\r\nMessage-ID: <ooo@example.com>\r\n\r\nI am away.\r\n`));
+    expect(other).toMatchObject({ event: null, unrecognized: true, providerEventId: "<ooo@example.com>" });
+  });
+
+  it("SMTP bounces end to end: a DSN mailed back to the built-in listener suppresses the address with the DSN as evidence, fires email.bounced, and a second copy changes nothing", async () => {
+    const { workspaceId, sendOf, receiver } = await campaignTo(["gone@example.com", "fine@example.com"]);
+    const send = sendOf("gone@example.com");
+    const returnPath = carried.find((mail) => mail.to.includes("gone@example.com"))!.from;
+    const report = dsn(returnPath, "gone@example.com", "5.1.1", "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown", send.providerMessageId!);
+    const mailer = nodemailer.createTransport({ host: "127.0.0.1", port: listenerPort, secure: false, ignoreTLS: true });
+    await mailer.sendMail({ envelope: { from: "", to: returnPath }, raw: report });
+    await mailer.sendMail({ envelope: { from: "", to: returnPath }, raw: report });
+    // The listener relays nothing: mail for any other domain is refused.
+    await expect(mailer.sendMail({ envelope: { from: "spam@example.net", to: "victim@example.org" }, raw: "Subject: hi\r\n\r\nhi" })).rejects.toThrow(/550/);
+    mailer.close();
+    await executor.runDue(ctx);
+
+    const stored = await ctx.db
+      .select()
+      .from(providerEvents)
+      .where(and(eq(providerEvents.provider, "smtp"), eq(providerEvents.workspaceId, workspaceId)));
+    expect(stored).toMatchObject([{ state: "applied", event: { type: "bounced", bounceType: "permanent", statusCode: "5.1.1", sendId: send.id } }]);
+    expect(stored[0]!.raw).toContain("Diagnostic-Code: smtp; 550 5.1.1");
+    expect(
+      await ctx.db.select({ email: suppressions.email, reason: suppressions.reason, evidence: suppressions.evidenceEventId }).from(suppressions).where(eq(suppressions.workspaceId, workspaceId)),
+    ).toEqual([{ email: "gone@example.com", reason: "bounce", evidence: stored[0]!.id }]);
+    expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]).toMatchObject({ bounceType: "permanent" });
+    const [bounced] = await ctx.db
+      .select()
+      .from(events)
+      .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "email.bounced")));
+    expect(bounced!.data).toMatchObject({ email: "gone@example.com", bounce_type: "permanent", reason: "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown", suppressed: true });
+    clock.advance(60_000);
+    await executor.runDue(ctx);
+    expect(receiver.received.map((hook) => hook.body.type)).toEqual(["email.bounced"]);
+    await receiver.close();
+  });
+
+  it("a complaint report (ARF) in the IMAP bounce mailbox suppresses the address for good and fires email.complained; the mailbox is emptied and a re-read changes nothing", async () => {
+    const dovecot = await startDovecot();
+    try {
+      const { workspaceId, sendOf, receiver } = await campaignTo(["angry@example.com"]);
+      const send = sendOf("angry@example.com");
+      const imap = new ImapFlow(imapOptions(dovecot.url).client);
+      await imap.connect();
+      const report = arf("angry@example.com", send.providerMessageId!);
+      await imap.append("INBOX", report);
+      await imap.append("INBOX", "From: a@example.com\r\nTo: fbl@bounces.brand.example\r\nSubject: Hello there\r\nMessage-ID: <chatter@example.com>\r\n\r\nJust saying hi.\r\n");
+      expect(await pollBounceMailbox(ctx, dovecot.url)).toEqual({ read: 2 });
+      expect(await imap.status("INBOX", { messages: true })).toMatchObject({ messages: 0 });
+      await imap.append("INBOX", report); // the same report again
+      expect(await pollBounceMailbox(ctx, dovecot.url)).toEqual({ read: 1 });
+      await imap.logout();
+      await executor.runDue(ctx);
+
+      const complained = await ctx.db
+        .select()
+        .from(providerEvents)
+        .where(and(eq(providerEvents.provider, "smtp"), eq(providerEvents.workspaceId, workspaceId)));
+      expect(complained).toMatchObject([{ state: "applied", event: { type: "complained", complaintType: "abuse" } }]);
+      expect((await ctx.db.select().from(providerEvents).where(eq(providerEvents.providerEventId, "<chatter@example.com>")))[0]).toMatchObject({ state: "unrecognized" });
+      expect(await ctx.db.select({ reason: suppressions.reason, evidence: suppressions.evidenceEventId }).from(suppressions).where(eq(suppressions.workspaceId, workspaceId))).toEqual([
+        { reason: "complaint", evidence: complained[0]!.id },
+      ]);
+      clock.advance(60_000);
+      await executor.runDue(ctx);
+      expect(receiver.received.map((hook) => hook.body.type)).toEqual(["email.complained"]);
+      await receiver.close();
+    } finally {
+      await dovecot.stop();
+    }
+  });
+});
