@@ -3,6 +3,8 @@ import { defineConfig } from "@playwright/test";
 // Run through `npm test` (scripts/test.ts), which builds the app and gives each run a fresh database.
 const port = Number(process.env.E2E_PORT || 3210);
 const baseURL = `http://127.0.0.1:${port}`;
+// The domains test serves its zone on this port; the app looks sending domains up there.
+export const E2E_DNS_PORT = Number(process.env.E2E_DNS_PORT || port + 1);
 
 export default defineConfig({
   testDir: "e2e",
@@ -33,7 +35,7 @@ export default defineConfig({
     url: `${baseURL}/signin`,
     // Private targets allowed: the webhook test's receiver listens on loopback. The consent tests read
     // mail in the test mailbox, which a production start shows only for the local transport.
-    env: { ...(process.env as Record<string, string>), PORT: String(port), APP_URL: baseURL, WEBHOOK_ALLOW_PRIVATE_TARGETS: "1", MAIL_TRANSPORT: "local" },
+    env: { ...(process.env as Record<string, string>), PORT: String(port), APP_URL: baseURL, WEBHOOK_ALLOW_PRIVATE_TARGETS: "1", MAIL_TRANSPORT: "local", DNS_SERVERS: `127.0.0.1:${E2E_DNS_PORT}` },
     reuseExistingServer: false,
     timeout: 180_000,
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },

@@ -3,9 +3,10 @@ import { confirmation } from "./functions/confirmation";
 import { contactImport } from "./functions/contact-import";
 import { dispatchCampaign } from "./functions/dispatch-campaign";
 import { pollBounceMailboxFunction } from "./functions/poll-bounce-mailbox";
+import { recheckDomainsFunction } from "./functions/recheck-domains";
 import { foldReportCounters } from "./functions/fold-report-counters";
 import { webhookDelivery } from "./functions/webhook-delivery";
 import { welcome } from "./functions/welcome";
 
 /** Every workflow of the service, served at /api/inngest and run by the embedded executor. */
-export const functions = [confirmation, welcome, dispatchCampaign, webhookDelivery, foldReportCounters, contactImport, applyProviderEventFunction, pollBounceMailboxFunction];
+export const functions = [confirmation, welcome, dispatchCampaign, webhookDelivery, foldReportCounters, contactImport, applyProviderEventFunction, pollBounceMailboxFunction, recheckDomainsFunction];

@@ -1,4 +1,22 @@
-import { BookUser, ChartLine, Building2, ClipboardList, Contact, FileKey2, Inbox, LayoutDashboard, ListChecks, Megaphone, Send, ShieldBan, Tags, Users, Webhook, type LucideIcon } from "lucide-react";
+import {
+  BookUser,
+  Globe,
+  ChartLine,
+  Building2,
+  ClipboardList,
+  Contact,
+  FileKey2,
+  Inbox,
+  LayoutDashboard,
+  ListChecks,
+  Megaphone,
+  Send,
+  ShieldBan,
+  Tags,
+  Users,
+  Webhook,
+  type LucideIcon,
+} from "lucide-react";
 
 export interface NavScreen {
   /** Below /w/{workspaceId}; "" is the overview. */
@@ -34,6 +52,7 @@ export const NAV_GROUPS: { label: string; screens: NavScreen[] }[] = [
     label: "Setup",
     screens: [
       { path: "/brands", label: "Brands", icon: Building2 },
+      { path: "/domains", label: "Domains", icon: Globe },
       { path: "/api-keys", label: "API keys", icon: FileKey2 },
       { path: "/webhooks", label: "Webhooks", icon: Webhook },
       { path: "/members", label: "Members", icon: Users },

@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 
 /** Topics and lists belong to a brand: before the first brand, their screens send the sender there. */
-export function NeedsBrand({ workspaceId, what }: { workspaceId: string; what: "Topics" | "Lists" }) {
+export function NeedsBrand({ workspaceId, what }: { workspaceId: string; what: "Topics" | "Lists" | "Domains" }) {
   return (
     <EmptyState
       icon={<Building2 />}

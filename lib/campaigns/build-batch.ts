@@ -3,6 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { brands, contacts, verifiedAddresses, workspaces } from "@/lib/db/schema";
 import { listHeaders } from "@/lib/consent/list-headers";
+import { domainSigningKey } from "@/lib/domains/domain-signing-key";
 import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
 import { suppressedAmong } from "@/lib/suppressions/suppressed";
 import type { Campaign, ClaimedSend } from "./claim-batch";
@@ -24,6 +25,7 @@ export interface BatchFailure {
 export async function buildBatch(ctx: Ctx, campaign: Campaign, rows: ClaimedSend[]): Promise<{ messages: OutgoingMessage[]; failures: BatchFailure[] }> {
   const [brand] = await ctx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
   const [workspace] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, campaign.workspaceId));
+  const dkim = await domainSigningKey(ctx, brand!);
   const emails = rows.map((r) => r.email);
   const people = new Map(
     (
@@ -79,6 +81,7 @@ export async function buildBatch(ctx: Ctx, campaign: Campaign, rows: ClaimedSend
       html: mail.html,
       text: mail.text,
       headers: listHeaders(target, brand!),
+      ...(dkim ? { dkim } : {}),
     });
   }
   return { messages, failures };

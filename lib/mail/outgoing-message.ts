@@ -1,3 +1,10 @@
+/** A DKIM signing key: the sending domain's own (lib/domains), used by the SMTP transport. */
+export interface DkimKey {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
+
 /** One message to one recipient, before it is built into RFC 5322 bytes or handed to a provider. */
 export interface OutgoingMessage {
   workspaceId: string | null;
@@ -15,6 +22,8 @@ export interface OutgoingMessage {
   html: string;
   /** Extra headers, e.g. List-Unsubscribe and List-Id on campaign mail. */
   headers?: Record<string, string>;
+  /** Signs with the sender's domain key; a provider that signs for itself (Resend) ignores it. */
+  dkim?: DkimKey;
 }
 
 export interface SentMessage {

@@ -25,7 +25,7 @@ export async function getSetupChecklist(ctx: Ctx, actor: WorkspaceActor): Promis
       ctx.db
         .select({ n: count() })
         .from(sendingDomains)
-        .where(and(eq(sendingDomains.workspaceId, workspaceId), isNotNull(sendingDomains.dnsVerifiedAt), eq(sendingDomains.carrierStatus, "registered"))),
+        .where(and(eq(sendingDomains.workspaceId, workspaceId), eq(sendingDomains.state, "ready"))),
     ),
     exists(
       ctx.db

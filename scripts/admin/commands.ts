@@ -13,6 +13,7 @@ import { defineAttribute } from "@/lib/contacts/define-attribute";
 import type { Ctx } from "@/lib/context";
 import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
 import { listProviderEvents, retryProviderEvent } from "@/lib/deliverability/provider-event-admin";
+import { addSendingDomain, checkSendingDomain, getSendingDomain, type SendingDomain } from "@/lib/domains/sending-domains";
 import { PROVIDER_EVENT_STATES, type ProviderEventState } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import { createList } from "@/lib/lists/create-list";
@@ -27,6 +28,17 @@ import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
 type Values = Record<string, string | boolean | string[] | undefined>;
+
+function domainJson(domain: SendingDomain) {
+  return {
+    domain_id: domain.id,
+    hostname: domain.hostname,
+    state: domain.state,
+    carrier_status: domain.carrierStatus,
+    carrier_error: domain.carrierError,
+    records: domain.records.map((record) => ({ type: record.type, name: record.name, value: record.value, required: record.required, status: record.status, found: record.found })),
+  };
+}
 
 export interface AdminCommand {
   summary: string;
@@ -197,6 +209,22 @@ export const commands: Record<string, AdminCommand> = {
       const { suppressed } = await simulateOutcome(ctx, systemActor("admin-cli"), str(v, "message"), outcome);
       return { message_id: str(v, "message"), type, ...(type === "bounced" ? { bounce_type: bounceType } : {}), suppressed };
     },
+  },
+  "domain:add": {
+    summary: "--workspace ID --brand ID --hostname H   (a sending domain for the brand; prints the records to publish)",
+    options: { workspace: string, brand: string, hostname: string },
+    required: ["workspace", "brand", "hostname"],
+    run: async (ctx, v) => {
+      const actor = systemActor("admin-cli", str(v, "workspace"));
+      const { domainId } = await addSendingDomain(ctx, actor, { brandId: str(v, "brand"), hostname: str(v, "hostname") });
+      return domainJson(await getSendingDomain(ctx, actor, domainId));
+    },
+  },
+  "domain:check": {
+    summary: "--domain ID [--resync]   (look the records up now; --resync repeats the carrier registration)",
+    options: { domain: string, resync: { type: "boolean" } },
+    required: ["domain"],
+    run: async (ctx, v) => domainJson(await checkSendingDomain(ctx, systemActor("admin-cli"), str(v, "domain"), {}, { reregister: v.resync === true })),
   },
   "provider-events:list": {
     summary: "[--state received|applied|ignored|failed|unrecognized] [--limit N]   (bounce and complaint reports as received)",

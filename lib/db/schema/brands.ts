@@ -1,4 +1,5 @@
-import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { CheckedRecord, ExpectedRecord } from "@/lib/domains/domain-records";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -33,6 +34,15 @@ export const brands = pgTable(
 
 export const CARRIER_STATUSES = ["not_registered", "pending", "registered", "failed"] as const;
 
+/**
+ * pending: its required DNS records are not all published yet · verified: they are, and registration
+ * with the carrier is under way · ready: verified and registered, mail can be signed and sent from it
+ * · registration_failed: verified, but the carrier refused it (carrier_error says why; re-sync
+ * repeats it) · records_missing: it was verified, and a later check found a required record gone.
+ */
+export const DOMAIN_STATES = ["pending", "verified", "ready", "registration_failed", "records_missing"] as const;
+export type DomainState = (typeof DOMAIN_STATES)[number];
+
 /** A sending domain: DNS-verified and, separately, registered with the mail carrier. */
 export const sendingDomains = pgTable(
   "sending_domains",
@@ -48,6 +58,15 @@ export const sendingDomains = pgTable(
     dnsVerifiedAt: at("dns_verified_at"),
     carrierStatus: text("carrier_status", { enum: CARRIER_STATUSES }).notNull().default("not_registered"),
     carrierError: text("carrier_error"),
+    state: text("state", { enum: DOMAIN_STATES }).notNull().default("pending"),
+    /** The carrier it was registered with (MAIL_TRANSPORT at the time): smtp, resend or local. */
+    carrier: text("carrier"),
+    /** The carrier's id for the domain (Resend's). */
+    carrierDomainId: text("carrier_domain_id"),
+    /** Records the carrier asks for (Resend's), published beside ours. */
+    carrierRecords: jsonb("carrier_records").$type<ExpectedRecord[]>().notNull().default([]),
+    /** Every record as the last check found it. */
+    records: jsonb("records").$type<CheckedRecord[]>().notNull().default([]),
     lastCheckedAt: at("last_checked_at"),
     createdAt: createdAt(),
   },

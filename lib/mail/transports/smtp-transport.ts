@@ -39,20 +39,14 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
     maxConnections: options.maxConnections ?? 5,
     // Reconnecting every 100 messages (the default) costs a handshake per 100 mails on big campaigns.
     maxMessages: 1000,
-    ...(options.dkim
-      ? {
-          dkim: {
-            ...options.dkim,
-            headerFieldNames: "from:sender:reply-to:subject:date:message-id:to:cc:mime-version:content-type:content-transfer-encoding:list-unsubscribe:list-unsubscribe-post:list-id",
-          },
-        }
-      : {}),
+    ...(options.dkim ? { dkim: dkimOptions(options.dkim) } : {}),
   });
 
   async function send(ctx: Ctx, message: OutgoingMessage): Promise<SentMessage> {
     const built = await buildMessage(message, ctx.clock);
     const envelope = options.bounceDomain ? { ...built.envelope, from: returnPathFor(message.idempotencyKey, options.bounceDomain) } : built.envelope;
-    await transporter.sendMail({ envelope, raw: built.raw });
+    // The sender's own domain key, when it has a ready domain, else the transport's DKIM_* key.
+    await transporter.sendMail({ envelope, raw: built.raw, ...(message.dkim ? { dkim: dkimOptions(message.dkim) } : {}) });
     return { providerMessageId: built.messageId };
   }
   return {
@@ -60,6 +54,14 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
     send,
     sendBatch: async (ctx, messages) => Promise.all(messages.map((message) => send(ctx, message))),
     close: async () => transporter.close(),
+  };
+}
+
+/** The signature covers the List- headers: mailbox providers check that one-click unsubscribe was signed. */
+function dkimOptions(key: { domainName: string; keySelector: string; privateKey: string }) {
+  return {
+    ...key,
+    headerFieldNames: "from:sender:reply-to:subject:date:message-id:to:cc:mime-version:content-type:content-transfer-encoding:list-unsubscribe:list-unsubscribe-post:list-id",
   };
 }
 

@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "Overview" };
 
 const STEPS: { step: ChecklistStep; title: string; detail: string; path?: string }[] = [
   { step: "brand", title: "Add a brand", detail: "Who your mail is from: name, legal name, postal address and sender address.", path: "/brands" },
-  { step: "domain", title: "Verify a sending domain", detail: "Publish the DNS records that let mailbox providers trust your mail." },
+  { step: "domain", title: "Verify a sending domain", detail: "Publish the DNS records that let mailbox providers trust your mail.", path: "/domains" },
   { step: "review", title: "Pass the review", detail: "The service reviews your workspace and an approved brand; until then you mail only your verified addresses." },
   { step: "topic", title: "Create a topic", detail: "What people consent to receive; signups and campaigns go to a topic.", path: "/topics" },
   { step: "key", title: "Create an API key", detail: "A publishable key for your signup form, a secret key for your servers.", path: "/api-keys" },

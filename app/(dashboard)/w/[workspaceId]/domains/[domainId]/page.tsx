@@ -1,0 +1,114 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { CopyableCode } from "@/components/domains/copyable-code";
+import { CheckDomainButton } from "@/components/domains/domain-controls";
+import { DOMAIN_STATE_LABELS, DomainStateBadge } from "@/components/domains/domain-state-badge";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { When } from "@/components/ui/when";
+import { findOrNull } from "@/lib/dashboard/find-or-null";
+import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { getSendingDomain } from "@/lib/domains/sending-domains";
+import { checkDomainAction } from "../actions";
+
+export const metadata: Metadata = { title: "Sending domain" };
+
+const PURPOSE: Record<string, string> = {
+  spf: "SPF: which servers may send for the domain",
+  dkim: "DKIM: the key that signs your mail",
+  dmarc: "DMARC: what receivers do with mail that fails the checks (p=none only reports; tighten it later)",
+  return_path: "The carrier's bounce handling and SPF",
+};
+
+const STATUS = {
+  found: { label: "Found", variant: "success" as const },
+  missing: { label: "Missing", variant: "secondary" as const },
+  wrong: { label: "Wrong value", variant: "destructive" as const },
+};
+
+export default async function SendingDomainPage({ params }: { params: Promise<{ workspaceId: string; domainId: string }> }) {
+  const { workspaceId, domainId } = await params;
+  const { ctx, actor } = await getWorkspaceSession(workspaceId);
+  const domain = await findOrNull(getSendingDomain(ctx, actor, domainId));
+  if (!domain) notFound();
+  const state = DOMAIN_STATE_LABELS[domain.state];
+  const canResync = domain.state === "verified" || domain.state === "registration_failed" || domain.state === "ready";
+  return (
+    <>
+      <PageHeader
+        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Domains", href: `/w/${workspaceId}/domains` }, { label: domain.hostname }]}
+        title={domain.hostname}
+        description={
+          <span className="inline-flex flex-wrap items-center gap-2">
+            <DomainStateBadge state={domain.state} />
+            <span>
+              Last checked <When at={domain.lastCheckedAt} />
+            </span>
+          </span>
+        }
+        actions={
+          <>
+            {canResync && <CheckDomainButton workspaceId={workspaceId} domainId={domain.id} resync action={checkDomainAction} />}
+            <CheckDomainButton workspaceId={workspaceId} domainId={domain.id} resync={false} action={checkDomainAction} />
+          </>
+        }
+      />
+      <div className="grid gap-6">
+        {state && (
+          <Alert variant={domain.state === "registration_failed" || domain.state === "records_missing" ? "destructive" : domain.state === "verified" ? "warning" : "default"}>
+            <AlertTitle>{state.label}</AlertTitle>
+            <AlertDescription>
+              {state.explain}
+              {domain.carrierError && <span className="mt-1 block font-medium">The carrier said: {domain.carrierError}</span>}
+            </AlertDescription>
+          </Alert>
+        )}
+        <Card>
+          <CardHeader>
+            <CardTitle>DNS records to publish</CardTitle>
+            <CardDescription>Add each record at your DNS host exactly as shown. Some hosts add the domain to the name themselves: then enter only the part before it.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Table>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Type</TableHead>
+                  <TableHead>Name</TableHead>
+                  <TableHead>Value</TableHead>
+                  <TableHead>State</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {domain.records.map((record) => {
+                  const status = STATUS[record.status];
+                  return (
+                    <TableRow key={`${record.type}-${record.name}-${record.value}`} data-testid={`record-${record.kind}`}>
+                      <TableCell className="align-top">
+                        <div className="font-mono text-sm">{record.type}</div>
+                        {record.priority !== undefined && <div className="text-xs text-muted-foreground">priority {record.priority}</div>}
+                      </TableCell>
+                      <TableCell className="w-72 max-w-72 align-top whitespace-normal">
+                        <CopyableCode value={record.name} label={`Copy the name of the ${record.kind} record`} />
+                        <div className="text-xs text-muted-foreground">{PURPOSE[record.kind]}</div>
+                      </TableCell>
+                      <TableCell className="max-w-md align-top whitespace-normal">
+                        <CopyableCode value={record.value} label={`Copy the value of the ${record.kind} record`} />
+                        {record.status === "wrong" && record.found.length > 0 && <div className="mt-1 text-xs text-destructive">Found instead: {record.found.join(" | ")}</div>}
+                      </TableCell>
+                      <TableCell className="align-top">
+                        <Badge variant={status.variant}>{status.label}</Badge>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import "server-only";
+import { Resolver } from "node:dns/promises";
+import { judge, type CheckedRecord, type ExpectedRecord } from "./domain-records";
+
+/** DNS_SERVERS: comma-separated resolvers (`1.1.1.1`, `127.0.0.1:5353`); unset, the system's. */
+export function domainResolver(env: Partial<Record<string, string>> = process.env): Resolver {
+  const resolver = new Resolver({ timeout: 3000, tries: 2 });
+  const servers = env.DNS_SERVERS?.split(",")
+    .map((server) => server.trim())
+    .filter(Boolean);
+  if (servers && servers.length > 0) resolver.setServers(servers);
+  return resolver;
+}
+
+const ABSENT = new Set(["ENOTFOUND", "ENODATA", "NXDOMAIN"]);
+
+async function lookup(resolver: Resolver, record: ExpectedRecord): Promise<string[]> {
+  try {
+    if (record.type === "TXT") return (await resolver.resolveTxt(record.name)).map((parts) => parts.join(""));
+    if (record.type === "MX") return (await resolver.resolveMx(record.name)).map((mx) => mx.exchange);
+    return await resolver.resolveCname(record.name);
+  } catch (error) {
+    if (ABSENT.has((error as NodeJS.ErrnoException).code ?? "")) return [];
+    throw error;
+  }
+}
+
+/** Looks every record up and judges it (found, missing, or wrong with what was found). A resolver failure is thrown, not taken for "missing". */
+export async function checkDomainDns(records: ExpectedRecord[], resolver: Resolver = domainResolver()): Promise<CheckedRecord[]> {
+  return Promise.all(
+    records.map(async (record) => {
+      const answers = await lookup(resolver, record);
+      return { ...record, ...judge(record, answers) };
+    }),
+  );
+}
