@@ -16,8 +16,8 @@ let page: Page;
 test.beforeAll(async ({ browser, seed }) => {
   workspaceId = await seed.workspace("Campaign Co", owner.email);
   await seed.user(owner.email, owner.password);
-  await seed.approve(workspaceId);
   const brand = await seed.brand(workspaceId, "Campaign Co");
+  await seed.approve(workspaceId); // after the brand: approval clears the workspace's brands
   const topicIds = [await seed.topic(workspaceId, brand, "Monthly News", { confirmation: false })];
   await seed.contact(workspaceId, "ada@readers.example", { firstName: "Ada", topicIds });
   await seed.contact(workspaceId, "grace@readers.example", { firstName: "Grace", topicIds });

@@ -65,4 +65,34 @@ test("add a domain, publish its records, check: each record's state, then ready,
   await page.goto(`/w/${workspace}`);
   const step = page.getByRole("list", { name: "Setup checklist" }).getByRole("listitem").filter({ hasText: "Verify a sending domain" });
   await expect(step.getByLabel("Done")).toBeVisible();
+  // A ready domain alone does not open the sandbox: the brand and the workspace are still in review.
+  await expect(page.getByText("Sandbox: campaigns reach only your verified addresses")).toBeVisible();
+});
+
+test("the sandbox: members count, an added address counts once its owner confirms the mailed link; reviews done, the overview says the workspace sends to anyone", async ({ page, seed }) => {
+  await signInAs(page, owner);
+  await page.goto(`/w/${workspace}/verified-addresses`);
+  await expect(page.getByText("mails only these addresses until it has an approved brand, the service's review of the workspace.")).toBeVisible();
+  await expect(page.getByRole("row", { name: new RegExp(owner.email) })).toContainText("A member's sign-in address");
+  await page.getByRole("button", { name: "Add address" }).click();
+  await page.getByRole("dialog").getByLabel("Email address").fill("seed.inbox@example.com");
+  await page.getByRole("dialog").getByRole("button", { name: "Send confirmation link" }).click();
+  await expect(page.getByRole("row", { name: /seed\.inbox@example\.com/ })).toContainText("Waiting for its owner to confirm");
+
+  let link = "";
+  await expect(async () => {
+    const [mail] = await seed.mailTo("seed.inbox@example.com");
+    link = mail?.links.find((candidate) => candidate.includes("/verify-address/")) ?? "";
+    expect(link).not.toBe("");
+  }).toPass({ timeout: 20_000 });
+  await page.goto(link);
+  await page.getByRole("button", { name: "Confirm seed.inbox@example.com" }).click();
+  await expect(page.getByRole("status")).toContainText("may now send its campaigns to seed.inbox@example.com");
+  await page.goto(`/w/${workspace}/verified-addresses`);
+  await expect(page.getByRole("row", { name: /seed\.inbox@example\.com/ })).toContainText("Verified");
+  await screenshot(page, "verified-addresses");
+
+  await seed.approve(workspace); // the operator approves the brand and the workspace
+  await page.goto(`/w/${workspace}`);
+  await expect(page.getByText("Sending to anyone")).toBeVisible();
 });

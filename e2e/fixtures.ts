@@ -12,7 +12,7 @@ import { optOut } from "@/lib/testing/factories";
 import { listMailbox, type MailboxMessage } from "@/lib/mail/list-mailbox";
 import { createTopic } from "@/lib/topics/create-topic";
 import { createUser } from "@/lib/users/create-user";
-import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
 /**
@@ -32,7 +32,7 @@ export interface Seed {
   contact(workspaceId: string, email: string, fields?: { firstName?: string; lastName?: string; topicIds?: string[] }): Promise<string>;
   /** The person opted out of everything (as from a link in mail). */
   optOut(contactId: string): Promise<void>;
-  /** The service's review passed: the workspace mails anyone, not only its verified addresses. */
+  /** Out of the sandbox: the review passed, its brands approved and their domains ready; it mails anyone. */
   approve(workspaceId: string): Promise<void>;
   key(workspaceId: string, kind: "secret" | "publishable", options?: { origins?: string[] }): Promise<string>;
   /** The test mailbox's messages to one address, newest first. */
@@ -54,7 +54,7 @@ function seedOf(ctx: Ctx): Seed {
     contact: async (workspaceId, email, fields = {}) => (await upsertContact(ctx, as(workspaceId), { email, ...fields })).contact.id,
     optOut: (contactId) => optOut(ctx, contactId, "all"),
     approve: async (workspaceId) => {
-      await approveWorkspace(ctx, workspaceId);
+      await clearForSending(ctx, workspaceId);
     },
     key: async (workspaceId, kind, options = {}) => (await createApiKey(ctx, as(workspaceId), { kind, environment: "live", origins: options.origins ?? [] })).key,
     mailTo: (address) => listMailbox(ctx, systemActor("e2e-seed"), { to: address }),

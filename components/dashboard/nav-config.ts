@@ -1,6 +1,7 @@
 import {
   BookUser,
   Globe,
+  MailCheck,
   ChartLine,
   Building2,
   ClipboardList,
@@ -53,6 +54,7 @@ export const NAV_GROUPS: { label: string; screens: NavScreen[] }[] = [
     screens: [
       { path: "/brands", label: "Brands", icon: Building2 },
       { path: "/domains", label: "Domains", icon: Globe },
+      { path: "/verified-addresses", label: "Verified addresses", icon: MailCheck },
       { path: "/api-keys", label: "API keys", icon: FileKey2 },
       { path: "/webhooks", label: "Webhooks", icon: Webhook },
       { path: "/members", label: "Members", icon: Users },

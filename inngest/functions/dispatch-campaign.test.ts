@@ -13,7 +13,7 @@ import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { campaigns, events, mailMessages, sends, verifiedAddresses, workspaceBilling } from "@/lib/db/schema";
+import { campaigns, events, mailMessages, memberships, sends, users, verifiedAddresses, workspaceBilling } from "@/lib/db/schema";
 import { createList } from "@/lib/lists/create-list";
 import { addListMembers } from "@/lib/lists/list-membership";
 import { listMailbox } from "@/lib/mail/list-mailbox";
@@ -22,7 +22,9 @@ import { subscribeFromForm } from "@/lib/subscriptions/subscribe-from-form";
 import { seedTopic, seedWorkspace, optOut } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { systemClock } from "@/lib/clock";
+import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { brandClearance } from "@/lib/workspaces/sending-clearance";
 import { approveBrand } from "@/lib/brands/approve-brand";
 import { updateBrand } from "@/lib/brands/update-brand";
 
@@ -40,7 +42,7 @@ afterAll(() => {
 
 async function audience(opts: { approved?: boolean; people?: number } = {}) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
-  if (opts.approved ?? true) await approveWorkspace(ctx, workspaceId);
+  if (opts.approved ?? true) await clearForSending(ctx, workspaceId);
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
   const actor = systemActor("test", workspaceId);
   const ids: string[] = [];
@@ -166,14 +168,39 @@ describe("campaign dispatch", () => {
     expect(sent.data).toMatchObject({ status: "sent", recipient_count: 3, skipped: 1, failed: 0 });
   });
 
-  it("a workspace in review sends only to its verified addresses; others fail with recipient_not_verified and are not counted", async () => {
-    const { actor, workspaceId, base } = await audience({ approved: false, people: 2 });
+  it("a workspace in its sandbox sends only to its verified addresses and its members; others fail with recipient_not_verified and are not counted", async () => {
+    const { actor, workspaceId, topicId, base } = await audience({ approved: false, people: 3 });
     await ctx.db.insert(verifiedAddresses).values({ workspaceId, email: "r1@example.com", verifiedAt: clock.now() });
+    await ctx.db.insert(verifiedAddresses).values({ workspaceId, email: "r2@example.com", verifiedAt: null }); // asked, link not clicked
+    const [owner] = await ctx.db.select({ email: users.email }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(eq(memberships.workspaceId, workspaceId));
+    await upsertContact(ctx, actor, { email: owner!.email, firstName: "Owner", topicIds: [topicId] });
     const { campaignId } = await createCampaign(ctx, actor, base);
     await sendCampaignNow(ctx, actor, campaignId);
     await drain(3);
-    expect((await mailOf(workspaceId)).map((m) => m.to)).toEqual(["r1@example.com"]);
-    expect((await showCampaign(ctx, actor, campaignId)).skipped).toEqual([{ email: "r0@example.com", reason: "recipient_not_verified" }]);
+    expect((await mailOf(workspaceId)).map((m) => m.to).sort()).toEqual([owner!.email, "r1@example.com"].sort());
+    expect((await showCampaign(ctx, actor, campaignId)).skipped.sort((a, b) => a.email.localeCompare(b.email))).toEqual([
+      { email: "r0@example.com", reason: "recipient_not_verified" },
+      { email: "r2@example.com", reason: "recipient_not_verified" },
+    ]);
+  });
+
+  it("leaving the sandbox takes all three: the workspace reviewed, the brand approved, its domain ready with the sender address at it; then a campaign reaches anyone, with no restart", async () => {
+    const { actor, workspaceId, brandId, base } = await audience({ approved: false, people: 1 });
+    expect(await brandClearance(ctx, brandId)).toEqual({ open: false, missing: ["domain", "brand", "review"] });
+    await approveWorkspace(ctx, workspaceId);
+    await approveBrand(ctx, actor, brandId);
+    expect(await brandClearance(ctx, brandId)).toEqual({ open: false, missing: ["domain"] });
+    const first = await createCampaign(ctx, actor, base);
+    await sendCampaignNow(ctx, actor, first.campaignId);
+    await drain(3);
+    expect((await showCampaign(ctx, actor, first.campaignId)).skipped).toEqual([{ email: "r0@example.com", reason: "recipient_not_verified" }]);
+
+    await clearForSending(ctx, workspaceId); // the domain at the sender's address becomes ready
+    expect(await brandClearance(ctx, brandId)).toEqual({ open: true, missing: [] });
+    const second = await createCampaign(ctx, actor, base);
+    await sendCampaignNow(ctx, actor, second.campaignId);
+    await drain(3);
+    expect((await showCampaign(ctx, actor, second.campaignId)).counts).toMatchObject({ accepted: 1, failed: 0 });
   });
 
   it("pause stops between batches and resume continues where it stopped: everyone once", async () => {

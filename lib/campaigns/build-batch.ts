@@ -1,7 +1,8 @@
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
-import { brands, contacts, verifiedAddresses, workspaces } from "@/lib/db/schema";
+import { brands, contacts } from "@/lib/db/schema";
+import { brandClearance } from "@/lib/workspaces/sending-clearance";
 import { listHeaders } from "@/lib/consent/list-headers";
 import { domainSigningKey } from "@/lib/domains/domain-signing-key";
 import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
@@ -18,13 +19,12 @@ export interface BatchFailure {
 
 /**
  * Step two: the message of each claimed send, rendered for its recipient,
- * or why it cannot be sent. Suppressed since the snapshot, not verified
- * while the workspace is in review, or missing a used merge tag: a failure
+ * or why it cannot be sent. Suppressed since the snapshot, not a sandbox
+ * recipient while the brand cannot yet mail anyone (sending-clearance.ts), or missing a used merge tag: a failure
  * with its reason. Every message carries the one-click unsubscribe headers.
  */
 export async function buildBatch(ctx: Ctx, campaign: Campaign, rows: ClaimedSend[]): Promise<{ messages: OutgoingMessage[]; failures: BatchFailure[] }> {
   const [brand] = await ctx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
-  const [workspace] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, campaign.workspaceId));
   const dkim = await domainSigningKey(ctx, brand!);
   const emails = rows.map((r) => r.email);
   const people = new Map(
@@ -41,15 +41,18 @@ export async function buildBatch(ctx: Ctx, campaign: Campaign, rows: ClaimedSend
     ).map((c) => [c.id, c]),
   );
   const blocked = await suppressedAmong(ctx, campaign.workspaceId, emails);
-  const verified = workspace!.approvedAt
+  const { open } = await brandClearance(ctx, campaign.brandId);
+  const verified = open
     ? null
     : new Set(
         (
-          await ctx.db
-            .select({ email: verifiedAddresses.email })
-            .from(verifiedAddresses)
-            .where(and(eq(verifiedAddresses.workspaceId, campaign.workspaceId), inArray(verifiedAddresses.email, emails)))
-        ).map((v) => v.email),
+          await ctx.db.execute<{ email: string }>(
+            sql`select email from sandbox_recipients where workspace_id = ${campaign.workspaceId} and email in (${sql.join(
+              emails.map((email) => sql`${email}`),
+              sql`, `,
+            )})`,
+          )
+        ).map((row) => row.email),
       );
 
   const failures: BatchFailure[] = [];

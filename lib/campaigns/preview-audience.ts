@@ -2,7 +2,8 @@ import "server-only";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
-import { brands, campaigns, workspaces } from "@/lib/db/schema";
+import { brands, campaigns } from "@/lib/db/schema";
+import { brandClearance } from "@/lib/workspaces/sending-clearance";
 import { notFound } from "@/lib/errors";
 import { mergeTagsIn } from "./merge-tags";
 import { mergeValuesFor } from "./render-campaign-mail";
@@ -42,14 +43,14 @@ const SAMPLE = 5;
  */
 export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string): Promise<AudiencePreview> {
   const [row] = await ctx.db
-    .select({ campaign: campaigns, brand: brands, approvedAt: workspaces.approvedAt })
+    .select({ campaign: campaigns, brand: brands })
     .from(campaigns)
     .innerJoin(brands, eq(brands.id, campaigns.brandId))
-    .innerJoin(workspaces, eq(workspaces.id, campaigns.workspaceId))
     .where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId)));
   if (!row) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
   const { campaign, brand } = row;
   const listId = campaign.listId;
+  const { open } = await brandClearance(ctx, brand.id);
 
   // Joins rather than EXISTS probes: a probe inside CASE runs once per person, a join once per table.
   const classified = (part: Part) => sql`
@@ -63,7 +64,7 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
       when x.reason = 'soft_bounce' then 'suppressed_soft_bounce'
       when x.reason is not null then 'suppressed_address'
       when d.id is not null then 'suppressed_domain'
-      ${row.approvedAt ? sql`` : sql`when v.email is null then 'not_verified'`}
+      ${open ? sql`` : sql`when v.email is null then 'not_verified'`}
       ${mergeTagRules(campaign, brand)}
       else 'recipient' end as reason
     from (select contact_id, state from subscriptions where topic_id = ${campaign.topicId} ${inPart(sql`contact_id`, part)}) s
@@ -71,7 +72,7 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
     join contacts c on c.id = ${listId ? sql`coalesce(s.contact_id, m.contact_id)` : sql`s.contact_id`} ${inPart(sql`c.id`, part)}
     left join suppressions x on x.workspace_id = c.workspace_id and x.email = c.email
     left join suppressions d on d.workspace_id = c.workspace_id and d.domain = split_part(c.email, '@', 2)
-    ${row.approvedAt ? sql`` : sql`left join verified_addresses v on v.workspace_id = c.workspace_id and v.email = c.email`}`;
+    ${open ? sql`` : sql`left join sandbox_recipients v on v.workspace_id = c.workspace_id and v.email = c.email`}`;
   // The audience in contact-id ranges, as the snapshot cuts it, each counted on its own connection; the
   // ordered sample takes only the rows left out (the filter comes before the aggregate's sort).
   const bounds = [null, ...(await splitPoints(ctx, campaign.topicId)), null];

@@ -7,7 +7,7 @@ import { getMailTransport } from "@/lib/mail/get-mail-transport";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
-import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { cancelCampaign } from "./campaign-actions";
 import { createCampaign } from "./save-campaign";
 import { sendNextBatch } from "./send-batch";
@@ -18,7 +18,7 @@ const { ctx, clock } = testCtx();
 describe("sending batches", () => {
   it("a batch left in sending by a run that died for good keeps the campaign open and is taken over after 10 minutes, even once another run has walked past it", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
-    await approveWorkspace(ctx, workspaceId);
+    await clearForSending(ctx, workspaceId);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     for (let i = 0; i < 6; i++) await upsertContact(ctx, systemActor("test", workspaceId), { email: `b${i}@example.com`, topicIds: [topicId] });
     const { campaignId } = await createCampaign(ctx, systemActor("test", workspaceId), { brandId, topicId, name: "Walk", subject: "Hi", html: "<p>Hi</p>" });
@@ -56,7 +56,7 @@ describe("sending batches", () => {
 describe("sending batches of a campaign snapshotted before send id prefixes", () => {
   it("its sends (random ids, no prefix) are still found by campaign: batches send them and cancel cancels the rest", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
-    await approveWorkspace(ctx, workspaceId);
+    await clearForSending(ctx, workspaceId);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     const people = [];
     for (let i = 0; i < 4; i++) people.push((await upsertContact(ctx, systemActor("test", workspaceId), { email: `old${i}@example.com`, topicIds: [topicId] })).contact);

@@ -1,8 +1,8 @@
 import "server-only";
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
-import { contacts, memberships, users, verifiedAddresses } from "@/lib/db/schema";
+import { contacts } from "@/lib/db/schema";
 import { ApiError, validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
@@ -15,14 +15,8 @@ import { renderCampaignMail, SAMPLE_CONTACT } from "./render-campaign-mail";
  * someone who did not ask to see the workspace's drafts.
  */
 export async function testMailAddresses(ctx: Ctx, actor: WorkspaceActor): Promise<string[]> {
-  const [members, verified] = await Promise.all([
-    ctx.db.select({ email: users.email }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(eq(memberships.workspaceId, actor.workspaceId)),
-    ctx.db
-      .select({ email: verifiedAddresses.email })
-      .from(verifiedAddresses)
-      .where(and(eq(verifiedAddresses.workspaceId, actor.workspaceId), isNotNull(verifiedAddresses.verifiedAt))),
-  ]);
-  return [...new Set([...members, ...verified].map((row) => row.email))].sort();
+  const rows = await ctx.db.execute<{ email: string }>(sql`select email from sandbox_recipients where workspace_id = ${actor.workspaceId} order by email`);
+  return rows.map((row) => row.email);
 }
 
 /**

@@ -5,7 +5,7 @@ import { audienceSnapshotParts, campaigns, sends, workspaceBilling } from "@/lib
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { seedTopic, seedWorkspace, optOut } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
-import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { cancelCampaign } from "./campaign-actions";
 import { createCampaign } from "./save-campaign";
 import { planSnapshot, snapshotAudience, SPLIT_AUDIENCE_FROM, takeSnapshotPart } from "./snapshot-audience";
@@ -16,7 +16,7 @@ const PEOPLE = SPLIT_AUDIENCE_FROM + 1_000;
 /** A campaign about to start sending to PEOPLE confirmed subscribers, written in bulk (one contact id per number). */
 async function largeAudience() {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
-  await approveWorkspace(ctx, workspaceId);
+  await clearForSending(ctx, workspaceId);
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
   const tag = topicId.slice(-8);
   const contactId = (i: number) => `ct_${tag}${String(i).padStart(18, "0")}`;

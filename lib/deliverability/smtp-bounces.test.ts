@@ -20,7 +20,7 @@ import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
-import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { startBounceListener } from "./bounce-listener";
 import { imapOptions, pollBounceMailbox } from "./poll-bounce-mailbox";
 import { readBounceMail } from "./read-bounce-mail";
@@ -73,7 +73,7 @@ afterAll(async () => {
 /** A campaign to the given addresses, dispatched through the SMTP carrier; returns each address's send. */
 async function campaignTo(emails: string[]) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
-  await approveWorkspace(ctx, workspaceId);
+  await clearForSending(ctx, workspaceId);
   const actor = systemActor("test", workspaceId);
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
   for (const email of emails) await upsertContact(ctx, actor, { email, topicIds: [topicId] });

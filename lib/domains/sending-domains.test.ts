@@ -5,6 +5,7 @@ import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "@/lib/actor";
+import { approveBrand } from "@/lib/brands/approve-brand";
 import { updateBrand } from "@/lib/brands/update-brand";
 import { buildBatch } from "@/lib/campaigns/build-batch";
 import { brands, campaigns, sendingDomains, sends } from "@/lib/db/schema";
@@ -198,6 +199,7 @@ describe("DKIM with the domain's own key", () => {
     const { domainId } = await addSendingDomain(ctx, actor, { brandId: brand!.id, hostname: "mail.acme-dkim.test" }, { resolver: resolver(), carrier: smtp });
     publish(expectedRecords(await getSendingDomain(ctx, actor, domainId), "smtp"));
     expect((await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: smtp })).state).toBe("ready");
+    await approveBrand(ctx, actor, brand!.id); // the new sender address was an identity edit: reviewed again
 
     const [campaign] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
     const [row] = await ctx.db.select().from(sends).where(eq(sends.id, send.id));

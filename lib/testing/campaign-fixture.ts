@@ -5,13 +5,13 @@ import { campaigns, sends } from "@/lib/db/schema";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { seedTopic, seedWorkspace } from "./factories";
 
 /** A sent-to recipient: a campaign whose audience was snapshotted, with one accepted send. */
 export async function seedAcceptedSend(ctx: Ctx, email = "recipient@example.com") {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
-  await approveWorkspace(ctx, workspaceId);
+  await clearForSending(ctx, workspaceId);
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
   const actor = systemActor("test", workspaceId);
   const { contact } = await upsertContact(ctx, actor, { email, firstName: "R", topicIds: [topicId] });

@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * one made for another purpose (a confirmation token used to unsubscribe),
  * does not verify.
  */
-export type TokenPurpose = "confirm" | "unsubscribe" | "preferences" | "open" | "click" | "invite" | "form_error";
+export type TokenPurpose = "confirm" | "unsubscribe" | "preferences" | "open" | "click" | "invite" | "form_error" | "verify_address";
 
 function secret(): string {
   const value = process.env.TOKEN_SECRET;

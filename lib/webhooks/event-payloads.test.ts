@@ -17,7 +17,7 @@ import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { startWebhookReceiver, type ReceivedWebhook } from "@/lib/testing/webhook-receiver";
 import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
-import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { createEndpoint } from "./endpoints";
 import { webhookBody } from "./event-schemas";
 
@@ -53,7 +53,7 @@ beforeAll(async () => {
   routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
   receiver = await startWebhookReceiver();
   const { workspaceId, brandId } = await seedWorkspace(ctx);
-  await approveWorkspace(ctx, workspaceId);
+  await clearForSending(ctx, workspaceId);
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
   const actor = systemActor("test", workspaceId);
   await createEndpoint(ctx, actor, { url: receiver.url, eventTypes: [] });

@@ -8,6 +8,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { getSetupChecklist, type ChecklistStep } from "@/lib/workspaces/get-setup-checklist";
 import { getWorkspaceOverview } from "@/lib/workspaces/get-workspace-overview";
+import { workspaceClearance } from "@/lib/workspaces/sending-clearance";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -23,7 +24,8 @@ const STEPS: { step: ChecklistStep; title: string; detail: string; path?: string
 export default async function WorkspaceOverviewPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { ctx, actor, workspace } = await getWorkspaceSession(workspaceId);
-  const [{ counts, billing }, checklist] = await Promise.all([getWorkspaceOverview(ctx, actor), getSetupChecklist(ctx, actor)]);
+  const [{ counts, billing }, checklist, clearance] = await Promise.all([getWorkspaceOverview(ctx, actor), getSetupChecklist(ctx, actor), workspaceClearance(ctx, workspaceId)]);
+  const mailsAnyone = clearance.some((brand) => brand.open);
   const done = STEPS.filter(({ step }) => checklist[step]).length;
   return (
     <>
@@ -31,7 +33,13 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
         title={workspace.name}
         description={
           <span className="inline-flex flex-wrap items-center gap-2">
-            {workspace.approved ? <Badge variant="success">Approved</Badge> : <Badge variant="warning">In review: mail goes only to your verified addresses</Badge>}
+            {mailsAnyone ? (
+              <Badge variant="success">Sending to anyone</Badge>
+            ) : (
+              <Link href={`/w/${workspaceId}/verified-addresses`}>
+                <Badge variant="warning">Sandbox: campaigns reach only your verified addresses</Badge>
+              </Link>
+            )}
             {billing && <Badge variant="outline">Plan: {billing.stage.replace("_", " ")}</Badge>}
           </span>
         }
