@@ -92,7 +92,30 @@ test("the sandbox: members count, an added address counts once its owner confirm
   await expect(page.getByRole("row", { name: /seed\.inbox@example\.com/ })).toContainText("Verified");
   await screenshot(page, "verified-addresses");
 
-  await seed.approve(workspace); // the operator approves the brand and the workspace
+  // The sender cannot review themselves.
+  expect((await page.goto("/operator"))!.status()).toBe(404);
+
+  // An operator of the service reviews the brand and the workspace.
+  await seed.operator("reviewer@service.example", "reviewer pass phrase", workspace);
+  await page.context().clearCookies();
+  await signInAs(page, { email: "reviewer@service.example", password: "reviewer pass phrase" });
+  await page.goto(`/w/${workspace}`);
+  await page.getByRole("link", { name: "Reviews (operator)" }).click();
+  const brandCard = page.getByTestId(/^review-brand-/).filter({ hasText: "Domains Co" });
+  await expect(brandCard).toContainText("news@mail.domains-co.test");
+  await brandCard.getByRole("button", { name: "Reject" }).click();
+  await expect(brandCard.getByText("Say what the owners must change (at least 10 characters).")).toBeVisible();
+  await brandCard.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByText("Brand Domains Co approved; 1 owner mailed.")).toBeVisible();
+  const workspaceCard = page.getByTestId(`review-workspace-${workspace}`);
+  await expect(workspaceCard).toContainText("mail.domains-co.test (ready)");
+  await screenshot(page, "operator-reviews");
+  await workspaceCard.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByText("Workspace Domains Co approved; 1 owner mailed.")).toBeVisible();
+  expect((await seed.mailTo(owner.email)).map((mail) => mail.subject)).toEqual(expect.arrayContaining(["The brand Domains Co is approved", "Domains Co passed the review"]));
+
+  await page.context().clearCookies();
+  await signInAs(page, owner);
   await page.goto(`/w/${workspace}`);
   await expect(page.getByText("Sending to anyone")).toBeVisible();
 });

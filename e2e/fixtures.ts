@@ -12,6 +12,7 @@ import { optOut } from "@/lib/testing/factories";
 import { listMailbox, type MailboxMessage } from "@/lib/mail/list-mailbox";
 import { createTopic } from "@/lib/topics/create-topic";
 import { createUser } from "@/lib/users/create-user";
+import { grantOperator } from "@/lib/operator/grant-operator";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
@@ -32,6 +33,8 @@ export interface Seed {
   contact(workspaceId: string, email: string, fields?: { firstName?: string; lastName?: string; topicIds?: string[] }): Promise<string>;
   /** The person opted out of everything (as from a link in mail). */
   optOut(contactId: string): Promise<void>;
+  /** A user who is one of the service's operators (reviews at /operator), a member of the workspace given. */
+  operator(email: string, password: string, workspaceId: string): Promise<string>;
   /** Out of the sandbox: the review passed, its brands approved and their domains ready; it mails anyone. */
   approve(workspaceId: string): Promise<void>;
   key(workspaceId: string, kind: "secret" | "publishable", options?: { origins?: string[] }): Promise<string>;
@@ -53,6 +56,11 @@ function seedOf(ctx: Ctx): Seed {
     list: async (workspaceId, brandId, name) => (await createList(ctx, as(workspaceId), { brandId, name })).listId,
     contact: async (workspaceId, email, fields = {}) => (await upsertContact(ctx, as(workspaceId), { email, ...fields })).contact.id,
     optOut: (contactId) => optOut(ctx, contactId, "all"),
+    operator: async (email, password, workspaceId) => {
+      const { userId } = await createUser(ctx, { email, password, workspaceId });
+      await grantOperator(ctx, email);
+      return userId;
+    },
     approve: async (workspaceId) => {
       await clearForSending(ctx, workspaceId);
     },

@@ -22,6 +22,7 @@ import { simulateOutcome } from "@/lib/mail/simulate-outcome";
 import { archiveTopic } from "@/lib/topics/archive-topic";
 import { createTopic } from "@/lib/topics/create-topic";
 import { createUser } from "@/lib/users/create-user";
+import { grantOperator } from "@/lib/operator/grant-operator";
 import { createEndpoint, enableEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
 import { importCommands } from "./import-commands";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
@@ -361,13 +362,20 @@ export const commands: Record<string, AdminCommand> = {
     },
   },
   "user:create": {
-    summary: "--email E --password P [--workspace ID]",
-    options: { email: string, password: string, workspace: string },
+    summary: "--email E --password P [--workspace ID] [--operator]   (--operator: one of the service's reviewers)",
+    options: { email: string, password: string, workspace: string, operator: { type: "boolean" } },
     required: ["email", "password"],
     run: async (ctx, v) => {
       const { userId } = await createUser(ctx, { email: str(v, "email"), password: str(v, "password"), workspaceId: opt(v, "workspace") });
-      return { user_id: userId };
+      if (v.operator === true) await grantOperator(ctx, str(v, "email"));
+      return { user_id: userId, ...(v.operator === true ? { operator: true } : {}) };
     },
+  },
+  "user:grant-operator": {
+    summary: "--email E   (the user reviews workspaces and brands at /operator)",
+    options: { email: string },
+    required: ["email"],
+    run: async (ctx, v) => ({ user_id: await grantOperator(ctx, str(v, "email")), operator: true }),
   },
   ...importCommands,
 };

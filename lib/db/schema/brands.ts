@@ -24,6 +24,8 @@ export const brands = pgTable(
     /** Editing name, legal name, sender or postal address puts the brand back to `pending` and pauses its sending. */
     reviewStatus: text("review_status", { enum: BRAND_REVIEW_STATUSES }).notNull().default("pending"),
     reviewedAt: at("reviewed_at"),
+    /** The reviewer's words on the last decision, mailed to the owners. */
+    reviewNote: text("review_note"),
     /** Set by an identity edit, cleared when its review ends: until then the brand's campaigns send nothing. */
     sendingHeldAt: at("sending_held_at"),
     createdAt: createdAt(),

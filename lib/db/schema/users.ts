@@ -1,4 +1,4 @@
-import { index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { at, createdAt, id } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -13,6 +13,8 @@ export const users = pgTable(
     passwordHash: text("password_hash"),
     /** The 14-day trial is per person: a second workspace starts read-only. */
     trialUsedAt: at("trial_used_at"),
+    /** One of the service's own operators: reviews workspaces and brands (user:create --operator, user:grant-operator). */
+    isOperator: boolean("is_operator").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email)],

@@ -10,5 +10,9 @@ export const workspaces = pgTable("workspaces", {
   mergePolicy: text("merge_policy", { enum: MERGE_POLICIES }).notNull().default("per_field"),
   /** Set when the service's review is done; until then the workspace mails only its verified addresses. */
   approvedAt: at("approved_at"),
+  /** Set when the service's review rejected the workspace; cleared by an approval. */
+  reviewRejectedAt: at("review_rejected_at"),
+  /** The reviewer's words on the last decision, mailed to the owners. */
+  reviewNote: text("review_note"),
   createdAt: createdAt(),
 });

@@ -4,12 +4,14 @@ import { Sidebar } from "@/components/dashboard/sidebar";
 import { UserMenu } from "@/components/dashboard/user-menu";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { mailboxEnabled } from "@/lib/mail/mailbox-enabled";
+import { findOperator } from "@/lib/operator/operator-session";
 
 // Membership is checked here for every page of the workspace (another workspace's id is a 404);
 // each server action checks it again, since a layout does not guard actions.
 export default async function WorkspaceLayout({ children, params }: { children: ReactNode; params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { user, workspace, workspaces } = await getWorkspaceSession(workspaceId);
+  const operator = await findOperator();
   return (
     <div className="grid min-h-screen md:grid-cols-[15rem_minmax(0,1fr)]">
       <aside className="flex flex-col gap-4 border-r bg-sidebar p-3 md:sticky md:top-0 md:h-screen md:overflow-y-auto">
@@ -18,6 +20,11 @@ export default async function WorkspaceLayout({ children, params }: { children: 
         </Link>
         <Sidebar workspace={workspace} workspaces={workspaces} mailbox={mailboxEnabled()} />
         <div className="mt-auto">
+          {operator && (
+            <Link href="/operator" className="mb-2 block px-2 text-sm text-primary hover:underline">
+              Reviews (operator)
+            </Link>
+          )}
           <UserMenu email={user.email} />
         </div>
       </aside>

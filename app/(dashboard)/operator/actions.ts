@@ -1,0 +1,36 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { defaultCtx } from "@/lib/context";
+import type { ActionState } from "@/lib/dashboard/action-state";
+import { ApiError } from "@/lib/errors";
+import { findOperator } from "@/lib/operator/operator-session";
+import { reviewBrand, reviewWorkspace } from "@/lib/operator/review-decisions";
+
+const decisionSchema = z.strictObject({ id: z.string().min(1), decision: z.enum(["approve", "reject"]), reason: z.string().max(2000) });
+
+/** Every operator action asks again who is calling: the page's check does not guard a crafted call. */
+async function asOperator<R>(input: unknown, run: (values: z.output<typeof decisionSchema>, reviewer: string) => Promise<R>): Promise<ActionState<R>> {
+  const operator = await findOperator();
+  if (!operator) return { ok: false, message: "Only the service's operators can review.", fieldErrors: {} };
+  const parsed = decisionSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, message: "Check the decision and its reason.", fieldErrors: {} };
+  try {
+    const result = await run(parsed.data, operator.id);
+    revalidatePath("/operator");
+    return { ok: true, result };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, message: error.message.replace(/^reason: /, ""), fieldErrors: error.param ? { [error.param]: error.message.replace(/^reason: /, "") } : {} };
+    console.error("operator action failed", error);
+    return { ok: false, message: "Something went wrong on our side; nothing was changed. Try again.", fieldErrors: {} };
+  }
+}
+
+export async function reviewWorkspaceAction(input: { id: string; decision: "approve" | "reject"; reason: string }) {
+  return asOperator(input, (values, reviewer) => reviewWorkspace(defaultCtx(), values.id, { ...values, reviewer }));
+}
+
+export async function reviewBrandAction(input: { id: string; decision: "approve" | "reject"; reason: string }) {
+  return asOperator(input, (values, reviewer) => reviewBrand(defaultCtx(), values.id, { ...values, reviewer }));
+}

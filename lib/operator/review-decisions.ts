@@ -1,0 +1,106 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { systemActor } from "@/lib/actor";
+import { approveBrand } from "@/lib/brands/approve-brand";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { brands, memberships, users, workspaces } from "@/lib/db/schema";
+import { notFound, validationFailed } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { getMailTransport } from "@/lib/mail/get-mail-transport";
+import { escapeHtml } from "@/lib/mail/escape-html";
+import { serviceSender } from "@/lib/mail/service-sender";
+import { appUrl } from "@/lib/runtime/app-url";
+import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+
+export interface ReviewDecision {
+  decision: "approve" | "reject";
+  /** Required to reject: it is mailed to the owners, who must know what to change. */
+  reason: string;
+  /** Who decided (an operator's user id, or the CLI). */
+  reviewer: string;
+}
+
+function checkReason(decision: ReviewDecision): string {
+  const reason = decision.reason.trim();
+  if (decision.decision === "reject" && reason.length < 10) throw validationFailed("reason", "reason: say what the owners must change (at least 10 characters).");
+  if (reason.length > 2000) throw validationFailed("reason", "reason: at most 2000 characters.");
+  return reason;
+}
+
+/** The service's decision on a workspace: approved (it may leave the sandbox) or rejected with a reason; either way its owners are told. */
+export async function reviewWorkspace(ctx: Ctx, workspaceId: string, decision: ReviewDecision): Promise<{ workspaceId: string; decision: "approve" | "reject"; mailed: number }> {
+  const reason = checkReason(decision);
+  const [workspace] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
+  if (!workspace) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`);
+  if (decision.decision === "approve") {
+    await approveWorkspace(ctx, workspaceId);
+    await ctx.db
+      .update(workspaces)
+      .set({ reviewRejectedAt: null, reviewNote: reason || null })
+      .where(eq(workspaces.id, workspaceId));
+  } else {
+    await ctx.db.update(workspaces).set({ reviewRejectedAt: ctx.clock.now(), reviewNote: reason }).where(eq(workspaces.id, workspaceId));
+  }
+  const subject = decision.decision === "approve" ? `${workspace.name} passed the review` : `${workspace.name} did not pass the review`;
+  const body =
+    decision.decision === "approve"
+      ? `The review of your workspace ${workspace.name} is done: it can send to anyone once a brand is approved and its sending domain is ready.${reason ? `\n\nNote from the reviewer: ${reason}` : ""}`
+      : `The review of your workspace ${workspace.name} found something to change before it can send beyond its verified addresses:\n\n${reason}\n\nChange it, then reply to this mail.`;
+  return { workspaceId, decision: decision.decision, mailed: await mailOwners(ctx, workspaceId, subject, body) };
+}
+
+/** The service's decision on a brand's identity: approved (its held campaigns carry on) or rejected with a reason mailed to the owners. */
+export async function reviewBrand(ctx: Ctx, brandId: string, decision: ReviewDecision): Promise<{ brandId: string; decision: "approve" | "reject"; mailed: number }> {
+  const reason = checkReason(decision);
+  const [brand] = await ctx.db.select().from(brands).where(eq(brands.id, brandId));
+  if (!brand) throw notFound("brand_not_found", `No brand ${brandId}.`);
+  await withTransaction(ctx, async (tx) => {
+    if (decision.decision === "approve") await approveBrand(tx, systemActor(`review:${decision.reviewer}`, brand.workspaceId), brandId);
+    else
+      await tx.db
+        .update(brands)
+        .set({ reviewStatus: "rejected", reviewedAt: tx.clock.now() })
+        .where(and(eq(brands.id, brandId), eq(brands.workspaceId, brand.workspaceId)));
+    await tx.db
+      .update(brands)
+      .set({ reviewNote: reason || null })
+      .where(eq(brands.id, brandId));
+  });
+  const subject = decision.decision === "approve" ? `The brand ${brand.name} is approved` : `The brand ${brand.name} needs changes`;
+  const body =
+    decision.decision === "approve"
+      ? `The brand ${brand.name} passed the review.${reason ? `\n\nNote from the reviewer: ${reason}` : ""}`
+      : `The review of the brand ${brand.name} found something to change:\n\n${reason}\n\nEdit the brand in the dashboard; the edit sends it back to review.`;
+  return { brandId, decision: decision.decision, mailed: await mailOwners(ctx, brand.workspaceId, subject, body) };
+}
+
+/** The service's own mail to each owner of a workspace; returns how many it reached. */
+async function mailOwners(ctx: Ctx, workspaceId: string, subject: string, text: string): Promise<number> {
+  const owners = await ctx.db
+    .select({ email: users.email })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, "owner")));
+  let mailed = 0;
+  for (const owner of owners) {
+    try {
+      await getMailTransport().send(ctx, {
+        workspaceId: null,
+        // Each decision is its own mail (a rejection, then an approval): never taken for a resend of the last.
+        idempotencyKey: `review-${newId("msg")}`,
+        from: serviceSender(),
+        to: owner.email,
+        subject,
+        text: `${text}\n\n${appUrl()}/w/${workspaceId}\n`,
+        html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">${text
+          .split("\n\n")
+          .map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`)
+          .join("")}<p><a href="${escapeHtml(`${appUrl()}/w/${workspaceId}`)}">Open the workspace</a></p></body></html>`,
+      });
+      mailed++;
+    } catch (error) {
+      console.error("review mail not sent", error);
+    }
+  }
+  return mailed;
+}
