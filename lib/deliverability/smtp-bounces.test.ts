@@ -21,6 +21,7 @@ import { testCtx } from "@/lib/testing/test-context";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
+import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
 import { startBounceListener } from "./bounce-listener";
 import { imapOptions, pollBounceMailbox } from "./poll-bounce-mailbox";
 import { readBounceMail } from "./read-bounce-mail";
@@ -208,6 +209,11 @@ describe("bounces for SMTP senders", () => {
       await ctx.db.select({ email: suppressions.email, reason: suppressions.reason, evidence: suppressions.evidenceEventId }).from(suppressions).where(eq(suppressions.workspaceId, workspaceId)),
     ).toEqual([{ email: "gone@example.com", reason: "bounce", evidence: stored[0]!.id }]);
     expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]).toMatchObject({ bounceType: "permanent" });
+    // What the contact's page shows as the bounce's evidence.
+    const onContactPage = await suppressionsOfAddress(ctx, systemActor("test", workspaceId), "gone@example.com");
+    expect(onContactPage.current).toMatchObject([
+      { reason: "bounce", evidence: { provider: "smtp", statusCode: "5.1.1", wording: "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown", raw: expect.stringContaining("Status: 5.1.1") } },
+    ]);
     const [bounced] = await ctx.db
       .select()
       .from(events)
