@@ -8,10 +8,10 @@ import { Field } from "@/components/ui/field";
 import { Textarea } from "@/components/ui/input";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
-type Decide = (input: { id: string; decision: "approve" | "reject"; reason: string }) => Promise<ActionState<{ mailed: number }>>;
+type Decide = (input: { id: string; decision: "approve" | "reject"; reason: string; seenUpdatedAt?: string }) => Promise<ActionState<{ mailed: number }>>;
 
 /** Approve, or reject with a reason the owners receive by mail. */
-export function ReviewButtons({ id, label, action }: { id: string; label: string; action: Decide }) {
+export function ReviewButtons({ id, label, action, seenUpdatedAt }: { id: string; label: string; action: Decide; seenUpdatedAt?: string }) {
   const router = useRouter();
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string>();
@@ -19,7 +19,7 @@ export function ReviewButtons({ id, label, action }: { id: string; label: string
   const decide = (decision: "approve" | "reject") =>
     start(async () => {
       setError(undefined);
-      const state = await action({ id, decision, reason });
+      const state = await action({ id, decision, reason, seenUpdatedAt });
       if (!state.ok) return setError(state.fieldErrors.reason ?? state.message);
       toast.success(`${label} ${decision === "approve" ? "approved" : "rejected"}; ${state.result.mailed} owner${state.result.mailed === 1 ? "" : "s"} mailed.`);
       setReason("");

@@ -24,6 +24,7 @@ import { testCtx } from "@/lib/testing/test-context";
 import { systemClock } from "@/lib/clock";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { createUser } from "@/lib/users/create-user";
 import { brandClearance } from "@/lib/workspaces/sending-clearance";
 import { approveBrand } from "@/lib/brands/approve-brand";
 import { updateBrand } from "@/lib/brands/update-brand";
@@ -173,6 +174,7 @@ describe("campaign dispatch", () => {
     await ctx.db.insert(verifiedAddresses).values({ workspaceId, email: "r1@example.com", verifiedAt: clock.now() });
     await ctx.db.insert(verifiedAddresses).values({ workspaceId, email: "r2@example.com", verifiedAt: null }); // asked, link not clicked
     const [owner] = await ctx.db.select({ email: users.email }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(eq(memberships.workspaceId, workspaceId));
+    await createUser(ctx, { email: owner!.email, password: "owner has signed up" }); // an invitation alone would not count
     await upsertContact(ctx, actor, { email: owner!.email, firstName: "Owner", topicIds: [topicId] });
     const { campaignId } = await createCampaign(ctx, actor, base);
     await sendCampaignNow(ctx, actor, campaignId);

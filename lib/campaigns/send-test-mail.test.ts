@@ -2,10 +2,11 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { systemActor, userActor } from "@/lib/actor";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { sends } from "@/lib/db/schema";
+import { sends, users } from "@/lib/db/schema";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { createUser } from "@/lib/users/create-user";
 import { testCtx } from "@/lib/testing/test-context";
 import { createCampaign } from "./save-campaign";
 import { sendTestMail, testMailAddresses } from "./send-test-mail";
@@ -16,6 +17,7 @@ describe("a campaign's test mail", () => {
   it("goes only to a member of the workspace or a verified address, marked as a test, filled in, and counted nowhere", async () => {
     const owner = `owner-${Date.now()}@example.com`;
     const { workspaceId, brandId, ownerUserId } = await seedWorkspace(ctx, { ownerEmail: owner });
+    await createUser(ctx, { email: owner, password: "the owner has signed up" }); // a member counts once signed up
     const member = userActor(ownerUserId, workspaceId);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     await upsertContact(ctx, systemActor("test", workspaceId), { email: owner, firstName: "Olive" });
@@ -34,6 +36,7 @@ describe("a campaign's test mail", () => {
     const topicId = await seedTopic(ctx, b.workspaceId, b.brandId);
     const { campaignId } = await createCampaign(ctx, systemActor("test", b.workspaceId), { brandId: b.brandId, topicId, name: "Theirs", subject: "Hi", html: "<p>Hi</p>" });
     const memberOfA = userActor(a.ownerUserId, a.workspaceId);
+    await createUser(ctx, { email: (await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, a.ownerUserId)))[0]!.email, password: "owner of a signed up" });
     const [ownerOfA] = await testMailAddresses(ctx, memberOfA);
     await expect(sendTestMail(ctx, memberOfA, getMailTransport(), campaignId, ownerOfA!)).rejects.toMatchObject({ code: "campaign_not_found" });
   });

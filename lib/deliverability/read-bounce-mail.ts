@@ -74,20 +74,24 @@ export async function readBounceMail(raw: Buffer, envelopeRecipients: string[] =
     if (action === "delivered" || action === "relayed") return report({ type: "delivered", ...about });
     if (action !== "failed") return report(null); // "delayed": the server is still trying; not a bounce yet
     const statusCode = recipient.get("status")?.match(/^\d\.\d{1,3}\.\d{1,3}/)?.[0];
+    const finalRecipient = typedValue(recipient.get("final-recipient") ?? recipient.get("original-recipient"));
     const diagnostic = typedValue(recipient.get("diagnostic-code"));
     return report({
       type: "bounced",
       bounceType: bounceType(statusCode),
       statusCode,
-      reason: diagnostic ?? `Delivery to ${typedValue(recipient.get("final-recipient")) ?? "the recipient"} failed.`,
+      reason: diagnostic ?? `Delivery to ${finalRecipient ?? "the recipient"} failed.`,
       ...about,
+      ...(sendId ? {} : { recipient: finalRecipient ?? "" }),
     });
   }
   const feedback = partOf(mail.attachments, "message/feedback-report");
   if (feedback) {
     const fields = fieldBlocks(textOf(feedback))[0];
     if (!sendId && !providerMessageId) return report(null);
-    return report({ type: "complained", complaintType: fields?.get("feedback-type") ?? "abuse", reason: fields?.get("user-agent"), ...about });
+    // Many feedback loops redact the recipient: without a signed return path, such a report names nobody we can trust.
+    const reported = fields?.get("original-rcpt-to")?.replace(/^<|>$/g, "");
+    return report({ type: "complained", complaintType: fields?.get("feedback-type") ?? "abuse", reason: fields?.get("user-agent"), ...about, ...(sendId ? {} : { recipient: reported ?? "" }) });
   }
   return report(null, true);
 }

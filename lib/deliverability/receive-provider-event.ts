@@ -8,6 +8,8 @@ import type { ProviderEvent } from "./record-provider-event";
 
 /** A bounce message is rarely more than a few hundred KiB; the raw evidence is kept up to this. */
 export const MAX_RAW_CHARS = 512 * 1024;
+/** Mail that is no report of ours is kept only as a glimpse: enough to see what it was. */
+const MAX_UNRECOGNIZED_RAW_CHARS = 16 * 1024;
 
 export interface ReceivedReport {
   provider: MailProvider;
@@ -40,7 +42,7 @@ export async function receiveProviderEvent(ctx: Ctx, report: ReceivedReport): Pr
         id: newId("pev"),
         provider: report.provider,
         providerEventId: report.providerEventId.slice(0, 500),
-        raw: report.raw.slice(0, MAX_RAW_CHARS),
+        raw: report.raw.slice(0, report.unrecognized ? MAX_UNRECOGNIZED_RAW_CHARS : MAX_RAW_CHARS),
         event: report.event ? toStored(report.event) : null,
         state,
         receivedAt: tx.clock.now(),

@@ -20,6 +20,12 @@ export type ProviderEvent = DeliveryOutcome & {
   occurredAt: Date;
   /** Mail that is not a campaign send: applied by address (the local mailbox's other messages). */
   address?: { workspaceId: string; email: string };
+  /**
+   * The recipient a bounce mail names (Final-Recipient, Original-Rcpt-To). A report matched by the
+   * reported message's id, not by a signed return path, applies only if it names the send's own
+   * recipient: message ids can be guessed, and a forged report must not suppress someone else.
+   */
+  recipient?: string;
 };
 
 /**
@@ -35,6 +41,7 @@ export async function recordProviderEvent(ctx: Ctx, event: ProviderEvent, eviden
     const [row] = await tx.db.select({ send: sends, campaignName: campaigns.name }).from(sends).innerJoin(campaigns, eq(campaigns.id, sends.campaignId)).where(key).for("update", { of: sends });
     if (!row) return { matched: false, suppressed: false };
     const { send } = row;
+    if (!event.sendId && event.recipient !== undefined && event.recipient.toLowerCase() !== send.email) return { matched: false, suppressed: false };
     const stamp =
       event.type === "delivered"
         ? send.deliveredAt

@@ -12,8 +12,13 @@ function mac(key: string): string {
   return createHmac("sha256", secret).update(`return-path.${key}`).digest("hex").slice(0, 16);
 }
 
-/** The envelope sender for a message: bounces+<idempotency key>.<mac>@<bounce domain>. */
+/**
+ * The envelope sender for a message: bounces+<idempotency key>.<mac>@<bounce domain>, when the key
+ * fits in an address (campaign sends' ids do); other mail (confirmations, invitations) leaves from
+ * plain bounces@<bounce domain>.
+ */
 export function returnPathFor(idempotencyKey: string, bounceDomain: string): string {
+  if (!/^[a-z0-9_]{1,40}$/.test(idempotencyKey)) return `bounces@${bounceDomain}`;
   return `bounces+${idempotencyKey}.${mac(idempotencyKey)}@${bounceDomain}`;
 }
 

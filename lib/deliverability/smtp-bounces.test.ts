@@ -178,6 +178,10 @@ describe("bounces for SMTP senders", () => {
       unrecognized: false,
       event: { type: "bounced", bounceType: "permanent", statusCode: "5.1.1", sendId: "snd_x", reason: "550 5.1.1 <gone@example.com>: Recipient address rejected" },
     });
+    // Without a signed return path the report is matched by the message id, and must name the send's recipient to apply.
+    const unsigned = await readBounceMail(Buffer.from(dsn(`fbl@${BOUNCE_DOMAIN}`, "gone@example.com", "5.1.1", "550 5.1.1 unknown", "<snd_x@brand.example>")));
+    expect(unsigned.event).toMatchObject({ providerMessageId: "<snd_x@brand.example>", recipient: "gone@example.com" });
+    expect(unsigned.event?.sendId).toBeUndefined();
     const soft = await readBounceMail(Buffer.from(dsn(to, "full@example.com", "4.2.2", "452 4.2.2 Mailbox full", "<snd_x@brand.example>")));
     expect(soft.event).toMatchObject({ type: "bounced", bounceType: "transient", statusCode: "4.2.2" });
     const delayed = await readBounceMail(Buffer.from(dsn(to, "slow@example.com", "4.4.7", "timeout", "<snd_x@brand.example>").replace("Action: failed", "Action: delayed")));
@@ -194,8 +198,9 @@ describe("bounces for SMTP senders", () => {
     const mailer = nodemailer.createTransport({ host: "127.0.0.1", port: listenerPort, secure: false, ignoreTLS: true });
     await mailer.sendMail({ envelope: { from: "", to: returnPath }, raw: report });
     await mailer.sendMail({ envelope: { from: "", to: returnPath }, raw: report });
-    // The listener relays nothing: mail for any other domain is refused.
+    // The listener relays nothing, and takes only our signed return paths and the feedback address.
     await expect(mailer.sendMail({ envelope: { from: "spam@example.net", to: "victim@example.org" }, raw: "Subject: hi\r\n\r\nhi" })).rejects.toThrow(/550/);
+    await expect(mailer.sendMail({ envelope: { from: "spam@example.net", to: `anything@${BOUNCE_DOMAIN}` }, raw: "Subject: hi\r\n\r\nhi" })).rejects.toThrow(/550/);
     mailer.close();
     await executor.runDue(ctx);
 
@@ -212,7 +217,10 @@ describe("bounces for SMTP senders", () => {
     // What the contact's page shows as the bounce's evidence.
     const onContactPage = await suppressionsOfAddress(ctx, systemActor("test", workspaceId), "gone@example.com");
     expect(onContactPage.current).toMatchObject([
-      { reason: "bounce", evidence: { provider: "smtp", statusCode: "5.1.1", wording: "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown", raw: expect.stringContaining("Status: 5.1.1") } },
+      {
+        reason: "bounce",
+        evidence: { provider: "smtp", statusCode: "5.1.1", wording: "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown", raw: expect.stringContaining("Status: 5.1.1") },
+      },
     ]);
     const [bounced] = await ctx.db
       .select()
@@ -223,6 +231,20 @@ describe("bounces for SMTP senders", () => {
     await executor.runDue(ctx);
     expect(receiver.received.map((hook) => hook.body.type)).toEqual(["email.bounced"]);
     await receiver.close();
+  });
+
+  it("a report matched by the reported message's id applies only when it names that send's recipient: a forged complaint about someone else's mail suppresses no one", async () => {
+    const { workspaceId, sendOf } = await campaignTo(["victim@example.com"]);
+    const forged = arf("attacker@example.com", sendOf("victim@example.com").providerMessageId!);
+    const mailer = nodemailer.createTransport({ host: "127.0.0.1", port: listenerPort, secure: false, ignoreTLS: true });
+    await mailer.sendMail({ envelope: { from: "", to: `fbl@${BOUNCE_DOMAIN}` }, raw: forged });
+    const redacted = arf("victim@example.com", sendOf("victim@example.com").providerMessageId!).replace(/Original-Rcpt-To: .*\r\n/, ""); // recipient redacted
+    await mailer.sendMail({ envelope: { from: "", to: `fbl@${BOUNCE_DOMAIN}` }, raw: redacted });
+    mailer.close();
+    await executor.runDue(ctx);
+    expect(await ctx.db.select().from(suppressions).where(eq(suppressions.workspaceId, workspaceId))).toEqual([]);
+    const stored = await ctx.db.select({ state: providerEvents.state }).from(providerEvents).where(eq(providerEvents.provider, "smtp"));
+    expect(stored.filter((row) => row.state === "ignored").length).toBeGreaterThanOrEqual(2);
   });
 
   it("a complaint report (ARF) in the IMAP bounce mailbox suppresses the address for good and fires email.complained; the mailbox is emptied and a re-read changes nothing", async () => {

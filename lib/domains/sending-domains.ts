@@ -92,6 +92,15 @@ export async function addSendingDomain(ctx: Ctx, actor: Actor, input: { brandId:
  * verified. `reregister` repeats the registration (re-sync).
  */
 export async function checkSendingDomain(ctx: Ctx, actor: Actor, domainId: string, deps: DomainDeps = {}, options: { reregister?: boolean } = {}): Promise<SendingDomain> {
+  // One check at a time per domain (the daily re-check and a click): two would register it twice with the carrier.
+  return withTransaction(ctx, async (tx) => {
+    await getSendingDomain(tx, actor, domainId);
+    await tx.db.select({ id: sendingDomains.id }).from(sendingDomains).where(eq(sendingDomains.id, domainId)).for("update");
+    return checkLocked(tx, actor, domainId, deps, options);
+  });
+}
+
+async function checkLocked(ctx: Ctx, actor: Actor, domainId: string, deps: DomainDeps, options: { reregister?: boolean }): Promise<SendingDomain> {
   let domain = await getSendingDomain(ctx, actor, domainId);
   const carrier = deps.carrier ?? domainCarrier();
   const now = () => ctx.clock.now();

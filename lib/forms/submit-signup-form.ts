@@ -75,8 +75,11 @@ export function checkFormOrigin(form: LoadedSignupForm, origin: string | null, e
 }
 
 async function limitPerAddress(ctx: Ctx, ip: string | null, env: Env): Promise<void> {
+  // An unknown address (the app not behind scripts/serve.ts) is not one shared counter: that would let one
+  // bot close every form of every workspace. The key's own rate limit still applies.
+  if (!ip) return;
   const limit = Number(env.SIGNUP_FORM_SUBMISSIONS_PER_IP) || SUBMISSIONS_PER_IP;
-  const { retryAfterSeconds } = await countRateLimit(ctx, ip ?? "unknown", { bucket: "form.ip", limit, windowMs: SUBMISSIONS_PER_IP_WINDOW_MS });
+  const { retryAfterSeconds } = await countRateLimit(ctx, ip, { bucket: "form.ip", limit, windowMs: SUBMISSIONS_PER_IP_WINDOW_MS });
   if (retryAfterSeconds === null) return;
   throw new ApiError({
     type: "rate_limit_error",

@@ -4,7 +4,7 @@ import { systemActor } from "@/lib/actor";
 import { approveBrand } from "@/lib/brands/approve-brand";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, memberships, users, workspaces } from "@/lib/db/schema";
-import { notFound, validationFailed } from "@/lib/errors";
+import { ApiError, notFound, validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 import { escapeHtml } from "@/lib/mail/escape-html";
@@ -14,6 +14,8 @@ import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 
 export interface ReviewDecision {
   decision: "approve" | "reject";
+  /** When the brand was last changed, as the operator saw it: a brand edited since is not decided blind. */
+  seenUpdatedAt?: Date;
   /** Required to reject: it is mailed to the owners, who must know what to change. */
   reason: string;
   /** Who decided (an operator's user id, or the CLI). */
@@ -32,15 +34,18 @@ export async function reviewWorkspace(ctx: Ctx, workspaceId: string, decision: R
   const reason = checkReason(decision);
   const [workspace] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
   if (!workspace) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`);
-  if (decision.decision === "approve") {
-    await approveWorkspace(ctx, workspaceId);
-    await ctx.db
-      .update(workspaces)
-      .set({ reviewRejectedAt: null, reviewNote: reason || null })
-      .where(eq(workspaces.id, workspaceId));
-  } else {
-    await ctx.db.update(workspaces).set({ reviewRejectedAt: ctx.clock.now(), reviewNote: reason }).where(eq(workspaces.id, workspaceId));
-  }
+  await withTransaction(ctx, async (tx) => {
+    if (decision.decision === "approve") {
+      await approveWorkspace(tx, workspaceId);
+      await tx.db
+        .update(workspaces)
+        .set({ reviewRejectedAt: null, reviewNote: reason || null })
+        .where(eq(workspaces.id, workspaceId));
+    } else {
+      // A rejection also withdraws an earlier approval: the workspace is back in its sandbox.
+      await tx.db.update(workspaces).set({ approvedAt: null, reviewRejectedAt: tx.clock.now(), reviewNote: reason }).where(eq(workspaces.id, workspaceId));
+    }
+  });
   const subject = decision.decision === "approve" ? `${workspace.name} passed the review` : `${workspace.name} did not pass the review`;
   const body =
     decision.decision === "approve"
@@ -54,6 +59,9 @@ export async function reviewBrand(ctx: Ctx, brandId: string, decision: ReviewDec
   const reason = checkReason(decision);
   const [brand] = await ctx.db.select().from(brands).where(eq(brands.id, brandId));
   if (!brand) throw notFound("brand_not_found", `No brand ${brandId}.`);
+  if (decision.seenUpdatedAt && brand.updatedAt.getTime() !== decision.seenUpdatedAt.getTime()) {
+    throw new ApiError({ type: "invalid_request_error", code: "brand_changed", message: "The brand was edited since you opened the queue. Reload and review it again." });
+  }
   await withTransaction(ctx, async (tx) => {
     if (decision.decision === "approve") await approveBrand(tx, systemActor(`review:${decision.reviewer}`, brand.workspaceId), brandId);
     else

@@ -24,6 +24,7 @@ export interface BrandAwaitingReview {
   senderEmail: string;
   domainState: string | null;
   createdAt: Date;
+  updatedAt: Date;
 }
 
 /** The operators' queue: workspaces not yet reviewed (rejected ones stay, with their note) and brands awaiting review, oldest first. */
@@ -40,12 +41,17 @@ export async function listReviewQueue(ctx: Ctx): Promise<{ workspaces: Workspace
       order by w.created_at`,
     sql<BrandAwaitingReview[]>`
       select b.id, b.workspace_id as "workspaceId", w.name as "workspaceName", b.name, b.legal_name as "legalName", b.postal_address as "postalAddress",
-             b.website_url as "websiteUrl", b.sender_email as "senderEmail", d.state as "domainState", b.created_at as "createdAt"
+             b.website_url as "websiteUrl", b.sender_email as "senderEmail", d.state as "domainState", b.created_at as "createdAt", b.updated_at as "updatedAt"
       from brands b
       join workspaces w on w.id = b.workspace_id
       left join sending_domains d on d.id = b.domain_id
       where b.review_status = 'pending'
       order by b.created_at`,
   ]);
-  return { workspaces, brands };
+  // The raw client hands timestamps over as text here: the page and the decision compare them as dates.
+  const date = (value: Date | string) => new Date(value);
+  return {
+    workspaces: workspaces.map((row) => ({ ...row, createdAt: date(row.createdAt), rejectedAt: row.rejectedAt ? date(row.rejectedAt) : null })),
+    brands: brands.map((row) => ({ ...row, createdAt: date(row.createdAt), updatedAt: date(row.updatedAt) })),
+  };
 }

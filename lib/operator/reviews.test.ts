@@ -51,6 +51,21 @@ describe("the service's review", () => {
     expect((await listReviewQueue(ctx)).brands.map((brand) => brand.id)).not.toContain(brandId);
   });
 
+  it("a rejection withdraws an earlier approval; a brand edited since the operator opened the queue is not decided blind", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    await reviewWorkspace(ctx, workspaceId, { decision: "approve", reason: "", reviewer: "usr_op" });
+    await reviewWorkspace(ctx, workspaceId, { decision: "reject", reason: "The business address turned out to be false.", reviewer: "usr_op" });
+    expect((await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)))[0]).toMatchObject({ approvedAt: null, reviewRejectedAt: expect.any(Date) });
+
+    const seen = (await listReviewQueue(ctx)).brands.find((brand) => brand.id === brandId)!.updatedAt;
+    await ctx.db
+      .update(brands)
+      .set({ legalName: "Someone Else Ltd", updatedAt: new Date(seen.getTime() + 1000) })
+      .where(eq(brands.id, brandId));
+    await expect(reviewBrand(ctx, brandId, { decision: "approve", reason: "", reviewer: "usr_op", seenUpdatedAt: seen })).rejects.toMatchObject({ code: "brand_changed" });
+    expect((await ctx.db.select().from(brands).where(eq(brands.id, brandId)))[0]!.reviewStatus).toBe("pending");
+  });
+
   it("operators are made by an operator's command only; an unknown user is refused", async () => {
     await createUser(ctx, { email: "reviewer@service.example", password: "a long enough password" });
     expect(await grantOperator(ctx, "Reviewer@Service.example")).toMatch(/^usr_/);

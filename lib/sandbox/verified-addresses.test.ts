@@ -3,8 +3,17 @@ import { describe, expect, it } from "vitest";
 import { systemActor } from "@/lib/actor";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import { seedWorkspace } from "@/lib/testing/factories";
+import { createUser } from "@/lib/users/create-user";
 import { testCtx } from "@/lib/testing/test-context";
-import { addVerifiedAddress, confirmVerifiedAddress, describeVerifyAddressLink, listSandboxAddresses, removeVerifiedAddress, VERIFY_ADDRESS_VALID_MS } from "./verified-addresses";
+import {
+  addVerifiedAddress,
+  confirmVerifiedAddress,
+  describeVerifyAddressLink,
+  listSandboxAddresses,
+  removeVerifiedAddress,
+  VERIFICATION_MAILS_PER_DAY,
+  VERIFY_ADDRESS_VALID_MS,
+} from "./verified-addresses";
 
 const { ctx, clock } = testCtx();
 
@@ -17,9 +26,11 @@ async function linkMailedTo(email: string): Promise<string> {
 }
 
 describe("verified addresses (the sandbox's recipients)", () => {
-  it("every member's sign-in address counts; an added address counts only once its owner follows the mailed link", async () => {
+  it("a member's sign-in address counts once they have signed up (an invitation alone does not); an added address counts only once its owner follows the mailed link", async () => {
     const { workspaceId } = await seedWorkspace(ctx, { ownerEmail: "owner.sandbox@example.com" });
     const actor = systemActor("test", workspaceId);
+    expect(await sandboxOf(workspaceId)).toEqual([]); // named owner, no password yet
+    await createUser(ctx, { email: "owner.sandbox@example.com", password: "owner sandbox password" });
     expect(await sandboxOf(workspaceId)).toEqual(["owner.sandbox@example.com"]);
     expect(await addVerifiedAddress(ctx, actor, { email: "Seed@Example.com" })).toEqual({ email: "seed@example.com", mailed: true });
     expect(await listSandboxAddresses(ctx, actor)).toEqual([
@@ -34,6 +45,17 @@ describe("verified addresses (the sandbox's recipients)", () => {
     expect(await confirmVerifiedAddress(ctx, token)).toMatchObject({ email: "seed@example.com" });
     expect(await sandboxOf(workspaceId)).toEqual(["owner.sandbox@example.com", "seed@example.com"]);
     await expect(addVerifiedAddress(ctx, actor, { email: "seed@example.com" })).rejects.toMatchObject({ code: "validation_failed", param: "email" });
+  });
+
+  it("confirmation links are limited: one per address per 10 minutes, 20 per workspace per day (the mail carries the workspace's chosen name)", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const actor = systemActor("test", workspaceId);
+    await addVerifiedAddress(ctx, actor, { email: "again@example.com" });
+    await expect(addVerifiedAddress(ctx, actor, { email: "again@example.com" })).rejects.toMatchObject({ code: "rate_limited", param: "email" });
+    // Refused attempts count too: "again" twice, then 18 more make 20.
+    for (let i = 1; i <= VERIFICATION_MAILS_PER_DAY - 2; i++) await addVerifiedAddress(ctx, actor, { email: `many${i}@example.com` });
+    await expect(addVerifiedAddress(ctx, actor, { email: "one-too-many@example.com" })).rejects.toMatchObject({ code: "rate_limited" });
+    expect(await listMailbox(ctx, systemActor("test"), { to: "one-too-many@example.com" })).toEqual([]);
   });
 
   it("a forged, altered or expired link confirms nothing", async () => {

@@ -1,9 +1,10 @@
 import "server-only";
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
-import { withTransaction, type Ctx } from "@/lib/context";
+import type { Ctx } from "@/lib/context";
 import { memberships, users, verifiedAddresses, workspaces } from "@/lib/db/schema";
-import { notFound, validationFailed } from "@/lib/errors";
+import { countRateLimit } from "@/lib/api/rate-limit";
+import { ApiError, notFound, validationFailed } from "@/lib/errors";
 import { escapeHtml } from "@/lib/mail/escape-html";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 import { serviceSender } from "@/lib/mail/service-sender";
@@ -16,7 +17,7 @@ export const VERIFY_ADDRESS_VALID_MS = 7 * 24 * 60 * 60_000;
 
 export interface SandboxAddress {
   email: string;
-  /** member: a member's own sign-in address, which always counts; added: one the workspace added. */
+  /** member: a member's own sign-in address, which counts once they have signed in; added: one the workspace added. */
   kind: "member" | "added";
   verifiedAt: Date | null;
 }
@@ -24,11 +25,16 @@ export interface SandboxAddress {
 /** Who the sandbox may mail, and the added addresses still waiting for their link to be followed. */
 export async function listSandboxAddresses(ctx: Ctx, actor: WorkspaceActor): Promise<SandboxAddress[]> {
   const [members, added] = await Promise.all([
-    ctx.db.select({ email: users.email, since: memberships.createdAt }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(eq(memberships.workspaceId, actor.workspaceId)),
+    ctx.db
+      .select({ email: users.email, since: memberships.createdAt, signedUp: isNotNull(users.passwordHash) })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(eq(memberships.workspaceId, actor.workspaceId)),
     ctx.db.select().from(verifiedAddresses).where(eq(verifiedAddresses.workspaceId, actor.workspaceId)).orderBy(asc(verifiedAddresses.email)),
   ]);
   return [
-    ...members.map((member) => ({ email: member.email, kind: "member" as const, verifiedAt: member.since })),
+    // An invited member counts once they have set a password (sandbox_recipients says the same).
+    ...members.map((member) => ({ email: member.email, kind: "member" as const, verifiedAt: member.signedUp ? member.since : null })),
     ...added.filter((row) => !members.some((member) => member.email === row.email)).map((row) => ({ email: row.email, kind: "added" as const, verifiedAt: row.verifiedAt })),
   ];
 }
@@ -52,16 +58,15 @@ export async function addVerifiedAddress(ctx: Ctx, actor: WorkspaceActor, input:
   const parsed = emailField.safeParse(input.email);
   if (!parsed.success) throw validationFailed("email", "email: must be a valid email address.");
   const email = parsed.data;
-  const workspaceName = await withTransaction(ctx, async (tx) => {
-    const [workspace] = await tx.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, actor.workspaceId));
-    const [existing] = await tx.db
-      .select()
-      .from(verifiedAddresses)
-      .where(and(eq(verifiedAddresses.workspaceId, actor.workspaceId), eq(verifiedAddresses.email, email)));
-    if (existing?.verifiedAt) throw validationFailed("email", "email: this address is already verified.");
-    if (!existing) await tx.db.insert(verifiedAddresses).values({ workspaceId: actor.workspaceId, email, createdAt: tx.clock.now() });
-    return workspace!.name;
-  });
+  const [existing] = await ctx.db
+    .select()
+    .from(verifiedAddresses)
+    .where(and(eq(verifiedAddresses.workspaceId, actor.workspaceId), eq(verifiedAddresses.email, email)));
+  if (existing?.verifiedAt) throw validationFailed("email", "email: this address is already verified.");
+  await limitVerificationMails(ctx, actor.workspaceId, email);
+  const [workspace] = await ctx.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, actor.workspaceId));
+  const workspaceName = workspace!.name;
+  await ctx.db.insert(verifiedAddresses).values({ workspaceId: actor.workspaceId, email, createdAt: ctx.clock.now() }).onConflictDoNothing();
   const link = verifyAddressLink(actor.workspaceId, email, ctx.clock.now());
   try {
     await getMailTransport().send(ctx, {
@@ -78,6 +83,26 @@ export async function addVerifiedAddress(ctx: Ctx, actor: WorkspaceActor, input:
   } catch (error) {
     console.error("address verification mail not sent", error);
     return { email, mailed: false };
+  }
+}
+
+/** The service's own mail carries the workspace's chosen name: it must not become a way to mail anyone, often. */
+export const VERIFICATION_MAILS_PER_DAY = 20;
+const DAY_MS = 24 * 60 * 60_000;
+
+async function limitVerificationMails(ctx: Ctx, workspaceId: string, email: string): Promise<void> {
+  const [perWorkspace, perAddress] = await Promise.all([
+    countRateLimit(ctx, workspaceId, { bucket: "verify_address.workspace", limit: VERIFICATION_MAILS_PER_DAY, windowMs: DAY_MS }),
+    countRateLimit(ctx, `${workspaceId}:${email}`, { bucket: "verify_address.address", limit: 1, windowMs: 10 * 60_000 }),
+  ]);
+  const wait = Math.max(perWorkspace.retryAfterSeconds ?? 0, perAddress.retryAfterSeconds ?? 0);
+  if (wait > 0) {
+    throw new ApiError({
+      type: "rate_limit_error",
+      code: "rate_limited",
+      param: "email",
+      message: `Too many confirmation links sent; try again in ${Math.ceil(wait / 60)} minutes.`,
+    });
   }
 }
 

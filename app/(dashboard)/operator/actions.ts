@@ -8,7 +8,7 @@ import { ApiError } from "@/lib/errors";
 import { findOperator } from "@/lib/operator/operator-session";
 import { reviewBrand, reviewWorkspace } from "@/lib/operator/review-decisions";
 
-const decisionSchema = z.strictObject({ id: z.string().min(1), decision: z.enum(["approve", "reject"]), reason: z.string().max(2000) });
+const decisionSchema = z.strictObject({ id: z.string().min(1), decision: z.enum(["approve", "reject"]), reason: z.string().max(2000), seenUpdatedAt: z.iso.datetime().optional() });
 
 /** Every operator action asks again who is calling: the page's check does not guard a crafted call. */
 async function asOperator<R>(input: unknown, run: (values: z.output<typeof decisionSchema>, reviewer: string) => Promise<R>): Promise<ActionState<R>> {
@@ -27,10 +27,12 @@ async function asOperator<R>(input: unknown, run: (values: z.output<typeof decis
   }
 }
 
-export async function reviewWorkspaceAction(input: { id: string; decision: "approve" | "reject"; reason: string }) {
-  return asOperator(input, (values, reviewer) => reviewWorkspace(defaultCtx(), values.id, { ...values, reviewer }));
+type DecisionInput = { id: string; decision: "approve" | "reject"; reason: string; seenUpdatedAt?: string };
+
+export async function reviewWorkspaceAction(input: DecisionInput) {
+  return asOperator(input, (values, reviewer) => reviewWorkspace(defaultCtx(), values.id, { decision: values.decision, reason: values.reason, reviewer }));
 }
 
-export async function reviewBrandAction(input: { id: string; decision: "approve" | "reject"; reason: string }) {
-  return asOperator(input, (values, reviewer) => reviewBrand(defaultCtx(), values.id, { ...values, reviewer }));
+export async function reviewBrandAction(input: DecisionInput) {
+  return asOperator(input, (values, reviewer) => reviewBrand(defaultCtx(), values.id, { ...values, reviewer, seenUpdatedAt: values.seenUpdatedAt ? new Date(values.seenUpdatedAt) : undefined }));
 }

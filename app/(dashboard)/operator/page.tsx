@@ -56,7 +56,7 @@ export default async function OperatorReviewsPage() {
                 <dt className="text-muted-foreground">Sending domain</dt>
                 <dd>{brand.domainState ? <Badge variant={brand.domainState === "ready" ? "success" : "secondary"}>{brand.domainState}</Badge> : "none yet"}</dd>
               </dl>
-              <ReviewButtons id={brand.id} label={`Brand ${brand.name}`} action={reviewBrandAction} />
+              <ReviewButtons id={brand.id} label={`Brand ${brand.name}`} action={reviewBrandAction} seenUpdatedAt={brand.updatedAt.toISOString()} />
             </CardContent>
           </Card>
         ))}
