@@ -72,7 +72,7 @@ test("add a domain, publish its records, check: each record's state, then ready,
 test("the sandbox: members count, an added address counts once its owner confirms the mailed link; reviews done, the overview says the workspace sends to anyone", async ({ page, seed }) => {
   await signInAs(page, owner);
   await page.goto(`/w/${workspace}/verified-addresses`);
-  await expect(page.getByText("mails only these addresses until it has an approved brand, the service's review of the workspace.")).toBeVisible();
+  await expect(page.getByText("mails only these addresses until it has an approved brand and the service's review of the workspace.")).toBeVisible();
   await expect(page.getByRole("row", { name: new RegExp(owner.email) })).toContainText("A member's sign-in address");
   await page.getByRole("button", { name: "Add address" }).click();
   await page.getByRole("dialog").getByLabel("Email address").fill("seed.inbox@example.com");

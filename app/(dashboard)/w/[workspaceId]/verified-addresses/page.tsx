@@ -11,6 +11,9 @@ import { addVerifiedAddressAction, removeVerifiedAddressAction } from "./actions
 
 export const metadata: Metadata = { title: "Verified addresses" };
 
+/** a, b and c */
+const listed = (items: string[]) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
 const STEP_NAMES = { domain: "a ready sending domain with the sender address at it", brand: "an approved brand", review: "the service's review of the workspace" };
 
 export default async function VerifiedAddressesPage({ params }: { params: Promise<{ workspaceId: string }> }) {
@@ -33,7 +36,7 @@ export default async function VerifiedAddressesPage({ params }: { params: Promis
             <ul className="grid gap-1">
               {clearance.map((brand) => (
                 <li key={brand.brandId} data-testid={`clearance-${brand.brandId}`}>
-                  <strong>{brand.name}</strong>: {brand.open ? "mails anyone." : `mails only these addresses until it has ${brand.missing.map((step) => STEP_NAMES[step]).join(", ")}.`}
+                  <strong>{brand.name}</strong>: {brand.open ? "mails anyone." : `mails only these addresses until it has ${listed(brand.missing.map((step) => STEP_NAMES[step]))}.`}
                 </li>
               ))}
             </ul>
@@ -55,7 +58,13 @@ export default async function VerifiedAddressesPage({ params }: { params: Promis
               <TableRow key={address.email}>
                 <TableCell className="font-medium">{address.email}</TableCell>
                 <TableCell className="text-muted-foreground">{address.kind === "member" ? "A member's sign-in address" : "Added"}</TableCell>
-                <TableCell>{address.verifiedAt ? <Badge variant="success">Verified</Badge> : <Badge variant="secondary">Waiting for its owner to confirm</Badge>}</TableCell>
+                <TableCell>
+                  {address.verifiedAt ? (
+                    <Badge variant="success">Verified</Badge>
+                  ) : (
+                    <Badge variant="secondary">{address.kind === "member" ? "Invited, not signed up yet" : "Waiting for its owner to confirm"}</Badge>
+                  )}
+                </TableCell>
                 <TableCell className="text-right">
                   {address.kind === "added" && <RemoveVerifiedAddressButton workspaceId={workspaceId} email={address.email} action={removeVerifiedAddressAction} />}
                 </TableCell>
