@@ -4,9 +4,7 @@ import type { WorkspaceActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { memberships, users, workspaces } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
-import { escapeHtml } from "@/lib/mail/escape-html";
-import { getMailTransport } from "@/lib/mail/get-mail-transport";
-import { serviceSender } from "@/lib/mail/service-sender";
+import { sendServiceMail } from "@/lib/mail/send-service-mail";
 import { appUrl } from "@/lib/runtime/app-url";
 import { findOrInviteUser } from "@/lib/users/find-or-invite-user";
 import { parseInput } from "@/lib/validation/parse-input";
@@ -53,23 +51,14 @@ export async function resendInvitation(ctx: Ctx, actor: WorkspaceActor, userId: 
 
 /** The invitation mail; false when the transport refused it (the member stays, and the mail can be sent again). */
 export async function mailInvitation(ctx: Ctx, workspaceId: string, workspaceName: string, userId: string, email: string): Promise<boolean> {
-  const link = invitationLink(userId, workspaceId, ctx.clock.now());
-  const subject = `You have been added to ${workspaceName}`;
-  try {
-    await getMailTransport().send(ctx, {
-      // The service's own mail, not the workspace's: the link sets a password, so it must never show in
-      // the workspace's test mailbox, where every member could follow it.
-      workspaceId: null,
-      idempotencyKey: `invite-${workspaceId}-${userId}-${ctx.clock.now().getTime()}`,
-      from: serviceSender(),
-      to: email,
-      subject,
-      text: `You have been added to the workspace ${workspaceName}.\n\nSet your password and sign in (the link is valid for 7 days):\n${link}\n\nIf you already have an account, sign in at ${appUrl()}/signin.\n`,
-      html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5"><p>You have been added to the workspace <strong>${escapeHtml(workspaceName)}</strong>.</p><p><a href="${escapeHtml(link)}">Set your password and sign in</a> (valid for 7 days).</p><p>If you already have an account, <a href="${escapeHtml(`${appUrl()}/signin`)}">sign in</a>.</p></body></html>`,
-    });
-    return true;
-  } catch (error) {
-    console.error("invitation mail not sent", error);
-    return false;
-  }
+  // The service's own mail, not the workspace's: the link sets a password, so it must never show in the test mailbox.
+  return sendServiceMail(ctx, {
+    to: email,
+    subject: `You have been added to ${workspaceName}`,
+    paragraphs: [
+      `You have been added to the workspace ${workspaceName}.`,
+      `Set your password and sign in with the link below (valid for 7 days). If you already have an account, sign in at ${appUrl()}/signin.`,
+    ],
+    link: { href: invitationLink(userId, workspaceId, ctx.clock.now()), label: "Set your password and sign in" },
+  });
 }

@@ -5,11 +5,7 @@ import { approveBrand } from "@/lib/brands/approve-brand";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, memberships, users, workspaces } from "@/lib/db/schema";
 import { ApiError, notFound, validationFailed } from "@/lib/errors";
-import { newId } from "@/lib/ids";
-import { getMailTransport } from "@/lib/mail/get-mail-transport";
-import { escapeHtml } from "@/lib/mail/escape-html";
-import { serviceSender } from "@/lib/mail/service-sender";
-import { appUrl } from "@/lib/runtime/app-url";
+import { sendServiceMail, workspaceLink } from "@/lib/mail/send-service-mail";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 
 export interface ReviewDecision {
@@ -91,24 +87,7 @@ async function mailOwners(ctx: Ctx, workspaceId: string, subject: string, text: 
     .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, "owner")));
   let mailed = 0;
   for (const owner of owners) {
-    try {
-      await getMailTransport().send(ctx, {
-        workspaceId: null,
-        // Each decision is its own mail (a rejection, then an approval): never taken for a resend of the last.
-        idempotencyKey: `review-${newId("msg")}`,
-        from: serviceSender(),
-        to: owner.email,
-        subject,
-        text: `${text}\n\n${appUrl()}/w/${workspaceId}\n`,
-        html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">${text
-          .split("\n\n")
-          .map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`)
-          .join("")}<p><a href="${escapeHtml(`${appUrl()}/w/${workspaceId}`)}">Open the workspace</a></p></body></html>`,
-      });
-      mailed++;
-    } catch (error) {
-      console.error("review mail not sent", error);
-    }
+    if (await sendServiceMail(ctx, { to: owner.email, subject, paragraphs: text.split("\n\n"), link: workspaceLink(workspaceId) })) mailed++;
   }
   return mailed;
 }

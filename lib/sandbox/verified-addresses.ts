@@ -5,9 +5,7 @@ import type { Ctx } from "@/lib/context";
 import { memberships, users, verifiedAddresses, workspaces } from "@/lib/db/schema";
 import { countRateLimit } from "@/lib/api/rate-limit";
 import { ApiError, notFound, validationFailed } from "@/lib/errors";
-import { escapeHtml } from "@/lib/mail/escape-html";
-import { getMailTransport } from "@/lib/mail/get-mail-transport";
-import { serviceSender } from "@/lib/mail/service-sender";
+import { sendServiceMail } from "@/lib/mail/send-service-mail";
 import { appUrl } from "@/lib/runtime/app-url";
 import { signToken, verifyToken } from "@/lib/tokens/signed-token";
 import { emailField } from "@/lib/validation/fields";
@@ -67,23 +65,16 @@ export async function addVerifiedAddress(ctx: Ctx, actor: WorkspaceActor, input:
   const [workspace] = await ctx.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, actor.workspaceId));
   const workspaceName = workspace!.name;
   await ctx.db.insert(verifiedAddresses).values({ workspaceId: actor.workspaceId, email, createdAt: ctx.clock.now() }).onConflictDoNothing();
-  const link = verifyAddressLink(actor.workspaceId, email, ctx.clock.now());
-  try {
-    await getMailTransport().send(ctx, {
-      // The service's own mail: it proves the address to the service, not to the workspace's test mailbox.
-      workspaceId: null,
-      idempotencyKey: `verify-${actor.workspaceId}-${email}-${ctx.clock.now().getTime()}`,
-      from: serviceSender(),
-      to: email,
-      subject: `Confirm that ${workspaceName} may send you test mail`,
-      text: `${workspaceName} asked to send campaigns to ${email} while its account is being set up.\n\nIf this is your address and you agree, confirm here (valid for 7 days):\n${link}\n\nIf you did not expect this, ignore this mail: nothing will be sent to you.\n`,
-      html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5"><p><strong>${escapeHtml(workspaceName)}</strong> asked to send campaigns to ${escapeHtml(email)} while its account is being set up.</p><p><a href="${escapeHtml(link)}">Confirm this address</a> (valid for 7 days).</p><p>If you did not expect this, ignore this mail: nothing will be sent to you.</p></body></html>`,
-    });
-    return { email, mailed: true };
-  } catch (error) {
-    console.error("address verification mail not sent", error);
-    return { email, mailed: false };
-  }
+  const mailed = await sendServiceMail(ctx, {
+    to: email,
+    subject: `Confirm that ${workspaceName} may send you test mail`,
+    paragraphs: [
+      `${workspaceName} asked to send campaigns to ${email} while its account is being set up.`,
+      "If this is your address and you agree, confirm it with the link below (valid for 7 days). If you did not expect this, ignore this mail: nothing will be sent to you.",
+    ],
+    link: { href: verifyAddressLink(actor.workspaceId, email, ctx.clock.now()), label: "Confirm this address" },
+  });
+  return { email, mailed };
 }
 
 /** The service's own mail carries the workspace's chosen name: it must not become a way to mail anyone, often. */

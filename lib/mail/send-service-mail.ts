@@ -1,0 +1,40 @@
+import "server-only";
+import type { Ctx } from "@/lib/context";
+import { newId } from "@/lib/ids";
+import { appUrl } from "@/lib/runtime/app-url";
+import { escapeHtml } from "./escape-html";
+import { getMailTransport } from "./get-mail-transport";
+import { serviceSender } from "./service-sender";
+
+export interface ServiceMail {
+  to: string;
+  subject: string;
+  /** Plain sentences; each becomes a paragraph of both parts. */
+  paragraphs: string[];
+  /** The one thing to click: shown as a link in HTML and as the bare address in text. */
+  link?: { href: string; label: string };
+}
+
+/**
+ * The service's own mail (an invitation, an address to confirm, a review's
+ * decision), never a workspace's: it does not appear in the workspace's
+ * test mailbox, where every member could follow its links. Each call is a
+ * new message. False when the transport refused it, so the caller can say so.
+ */
+export async function sendServiceMail(ctx: Ctx, mail: ServiceMail): Promise<boolean> {
+  const link = mail.link ?? null;
+  const text = [...mail.paragraphs, ...(link ? [`${link.label}: ${link.href}`] : [])].join("\n\n");
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">${mail.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("")}${
+    link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : ""
+  }</body></html>`;
+  try {
+    await getMailTransport().send(ctx, { workspaceId: null, idempotencyKey: `service-${newId("msg")}`, from: serviceSender(), to: mail.to, subject: mail.subject, text: `${text}\n`, html });
+    return true;
+  } catch (error) {
+    console.error("service mail not sent", { subject: mail.subject }, error);
+    return false;
+  }
+}
+
+/** The workspace's dashboard, linked from the service's mail about it. */
+export const workspaceLink = (workspaceId: string) => ({ href: `${appUrl()}/w/${workspaceId}`, label: "Open the workspace" });
