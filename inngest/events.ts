@@ -30,3 +30,13 @@ export const contactImportRequested = eventType("contacts/import.requested", {
 export const providerEventReceived = eventType("deliverability/provider-event.received", {
   schema: z.object({ providerEventId: z.string() }),
 });
+
+/** A workspace started down the billing ladder (a failed payment, a plan ending, a trial ending): walk it. */
+export const billingLadderStarted = eventType("billing/ladder.started", {
+  schema: z.object({ workspaceId: z.string(), episodeId: z.string() }),
+});
+
+/** The episode ended (an invoice settled, a plan chosen): its ladder run is cancelled. */
+export const billingLadderEnded = eventType("billing/ladder.ended", {
+  schema: z.object({ episodeId: z.string() }),
+});

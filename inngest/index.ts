@@ -1,4 +1,5 @@
 import { applyProviderEventFunction } from "./functions/apply-provider-event";
+import { billingLadder, endTrialsFunction } from "./functions/billing-ladder";
 import { confirmation } from "./functions/confirmation";
 import { contactImport } from "./functions/contact-import";
 import { dispatchCampaign } from "./functions/dispatch-campaign";
@@ -9,4 +10,16 @@ import { webhookDelivery } from "./functions/webhook-delivery";
 import { welcome } from "./functions/welcome";
 
 /** Every workflow of the service, served at /api/inngest and run by the embedded executor. */
-export const functions = [confirmation, welcome, dispatchCampaign, webhookDelivery, foldReportCounters, contactImport, applyProviderEventFunction, pollBounceMailboxFunction, recheckDomainsFunction];
+export const functions = [
+  confirmation,
+  welcome,
+  dispatchCampaign,
+  webhookDelivery,
+  foldReportCounters,
+  contactImport,
+  applyProviderEventFunction,
+  pollBounceMailboxFunction,
+  recheckDomainsFunction,
+  billingLadder,
+  endTrialsFunction,
+];

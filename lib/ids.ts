@@ -33,7 +33,9 @@ export type IdPrefix =
   | "fm"
   | "fms"
   | "pev"
-  | "sul";
+  | "sul"
+  | "inv"
+  | "bep";
 
 /**
  * A type prefix plus a ULID, lower-cased. ULIDs sort by creation time, so

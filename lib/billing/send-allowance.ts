@@ -7,12 +7,20 @@ import { workspaceBilling } from "@/lib/db/schema";
 // campaign's audience is set, refunded for each send that is skipped, fails before leaving the
 // service, or is cancelled while queued.
 
-export async function reserveSends(ctx: Ctx, workspaceId: string, count: number): Promise<void> {
-  if (count <= 0) return;
-  await ctx.db
+/** The failure reason of a recipient the period's allowance does not cover. */
+export const OVER_ALLOWANCE = "over_allowance";
+
+/** Reserves `count` sends and says how many of them the allowance covered (what it had left before). */
+export async function reserveSends(ctx: Ctx, workspaceId: string, count: number): Promise<number> {
+  if (count <= 0) return 0;
+  const [row] = await ctx.db
     .update(workspaceBilling)
     .set({ sendsUsed: sql`${workspaceBilling.sendsUsed} + ${count}` })
-    .where(eq(workspaceBilling.workspaceId, workspaceId));
+    .where(eq(workspaceBilling.workspaceId, workspaceId))
+    .returning({ used: workspaceBilling.sendsUsed, allowance: workspaceBilling.sendAllowance });
+  // A workspace without a billing row (older fixtures) is not limited.
+  if (!row) return count;
+  return Math.max(0, Math.min(count, row.allowance - (row.used - count)));
 }
 
 /** Never below zero: a refund after a new period began does not go negative. */

@@ -1,13 +1,14 @@
 import "server-only";
 import { workspaceBilling } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
+import type { Currency } from "./plans";
 import { DAY_MS, TRIAL_DAYS, TRIAL_SEND_ALLOWANCE } from "./plan-defaults";
 
 /**
  * Puts a new workspace on the ladder: a trial when its owner has not had one,
- * read-only (until a plan is chosen) when they have.
+ * read-only (until a plan is chosen) when they have. The currency is fixed here.
  */
-export async function startBilling(ctx: Ctx, workspaceId: string, ownerHadTrial: boolean): Promise<void> {
+export async function startBilling(ctx: Ctx, workspaceId: string, ownerHadTrial: boolean, currency: Currency = "usd"): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.insert(workspaceBilling).values({
     workspaceId,
@@ -15,6 +16,8 @@ export async function startBilling(ctx: Ctx, workspaceId: string, ownerHadTrial:
     stageEnteredAt: now,
     trialEndsAt: ownerHadTrial ? null : new Date(now.getTime() + TRIAL_DAYS * DAY_MS),
     sendAllowance: ownerHadTrial ? 0 : TRIAL_SEND_ALLOWANCE,
+    currency,
+    provider: process.env.STRIPE_SECRET_KEY ? "stripe" : "manual",
     periodStartedAt: now,
     createdAt: now,
   });

@@ -1,7 +1,8 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { brands, campaigns, sends } from "@/lib/db/schema";
+import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
+import { brands, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
 import { sendsOfCampaign } from "./send-id-range";
 
 export type ClaimedSend = { id: string; contact_id: string; email: string };
@@ -26,7 +27,7 @@ const ABANDONED_AFTER_MS = 10 * 60_000;
  * first when it resumes after a crash (it starts from the same `after`);
  * another run racing on the campaign never takes them, only rows abandoned
  * for 10 minutes. Stops (nothing claimed) when the campaign is no longer
- * sending or its brand is held for review.
+ * sending, its brand is held for review, or billing has paused the workspace.
  */
 export async function claimBatch(ctx: Ctx, request: BatchRequest): Promise<BatchClaim> {
   return withTransaction(ctx, async (tx) => {
@@ -35,6 +36,9 @@ export async function claimBatch(ctx: Ctx, request: BatchRequest): Promise<Batch
     // An identity edit holds the brand's sending until its review ends; approval starts dispatch again.
     const [held] = await tx.db.select({ at: brands.sendingHeldAt }).from(brands).where(eq(brands.id, campaign.brandId));
     if (held?.at) return { stopped: "brand_in_review" };
+    // Billing stops sending at the next batch (an unpaid invoice, read-only, an ended trial); settling starts dispatch again.
+    const [billing] = await tx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
+    if (billing && !billingAllowsSending(billing, tx.clock.now())) return { stopped: "billing_paused" };
     const now = tx.clock.now();
     const claimFrom = (from: string | null) =>
       tx.db.execute<ClaimedSend>(sql`

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { systemActor } from "@/lib/actor";
 import { audienceSnapshotParts, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
-import { seedTopic, seedWorkspace, optOut } from "@/lib/testing/factories";
+import { seedTopic, seedWorkspace, optOut, setSendAllowance } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { cancelCampaign } from "./campaign-actions";
@@ -17,6 +17,7 @@ const PEOPLE = SPLIT_AUDIENCE_FROM + 1_000;
 async function largeAudience() {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   await clearForSending(ctx, workspaceId);
+  await setSendAllowance(ctx, workspaceId, 1_000_000);
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
   const tag = topicId.slice(-8);
   const contactId = (i: number) => `ct_${tag}${String(i).padStart(18, "0")}`;

@@ -3,7 +3,9 @@ import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { audienceSnapshotParts, campaigns, sends } from "@/lib/db/schema";
 import { bulkIdPrefix } from "@/lib/ids";
-import { reserveSends } from "@/lib/billing/send-allowance";
+import { OVER_ALLOWANCE, reserveSends } from "@/lib/billing/send-allowance";
+import { recordFailures } from "./record-batch";
+import { sendsOfCampaign } from "./send-id-range";
 import { suppressedSql } from "@/lib/suppressions/suppressed";
 import { recordCampaignEvent } from "./campaign-events";
 
@@ -26,7 +28,7 @@ type Part = typeof audienceSnapshotParts.$inferSelect;
  * confirmed subscribers of the campaign's topic, narrowed to the list when there is one, minus
  * addresses and domains that are suppressed and people who opted out of everything; each contact once.
  * The send allowance is reserved for them, the campaign's recipient count is set and campaign.sending
- * is recorded.
+ * is recorded; recipients beyond what the period's allowance has left fail with `over_allowance`.
  *
  * Three steps, each safe to repeat after a crash:
  *  1. plan: the campaign's send id prefix and its parts (contact-id ranges), committed once;
@@ -134,8 +136,18 @@ export async function finishSnapshot(ctx: Ctx, campaignId: string): Promise<{ st
     const recipients = parts.reduce((sum, part) => sum + part.recipients!, 0);
     const now = tx.clock.now();
     await tx.db.update(campaigns).set({ recipientCount: recipients, sentAt: now, updatedAt: now }).where(eq(campaigns.id, campaign.id));
-    await reserveSends(tx, campaign.workspaceId, recipients);
+    const remaining = await reserveSends(tx, campaign.workspaceId, recipients);
     await recordCampaignEvent(tx, { ...campaign, recipientCount: recipients }, "campaign.sending");
+    // Past the plan's allowance the last recipients are not sent to: failed, refunded and announced.
+    if (remaining < recipients) {
+      const over = await tx.db.execute<{ id: string; contact_id: string; email: string }>(sql`
+        select id, contact_id, email from ${sends} where ${sendsOfCampaign({ ...campaign, recipientCount: recipients })} order by id desc limit ${recipients - remaining}`);
+      await recordFailures(
+        tx,
+        campaign,
+        [...over].map((row) => ({ id: row.id, contactId: row.contact_id, email: row.email, reason: OVER_ALLOWANCE })),
+      );
+    }
     return { status: campaign.status, recipients };
   });
 }

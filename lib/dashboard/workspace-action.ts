@@ -2,6 +2,7 @@ import "server-only";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { ApiError } from "@/lib/errors";
+import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
 import type { ActionState } from "./action-state";
 import { findWorkspaceSession, type WorkspaceSession } from "./workspace-session";
 
@@ -16,8 +17,12 @@ import { findWorkspaceSession, type WorkspaceSession } from "./workspace-session
 export function workspaceAction<S extends z.ZodType, R>(
   schema: S,
   run: (session: WorkspaceSession, input: z.output<S>) => Promise<R>,
-  // false: the screen refreshes itself later (a new API key must stay on screen until it is copied).
-  options: { revalidate?: boolean } = {},
+  options: {
+    // false: the screen refreshes itself later (a new API key must stay on screen until it is copied).
+    revalidate?: boolean;
+    // true: the action is how a read-only workspace gets going again (billing), so the ladder does not refuse it.
+    whileInactive?: boolean;
+  } = {},
 ) {
   return async (workspaceId: string, input: z.input<S>): Promise<ActionState<R>> => {
     const session = typeof workspaceId === "string" ? await findWorkspaceSession(workspaceId) : null;
@@ -25,6 +30,7 @@ export function workspaceAction<S extends z.ZodType, R>(
     const parsed = schema.safeParse(input);
     if (!parsed.success) return { ok: false, message: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
     try {
+      if (!options.whileInactive) await checkWorkspaceWritable(session.ctx, workspaceId);
       const result = await run(session, parsed.data);
       if (options.revalidate !== false) revalidatePath(`/w/${workspaceId}`, "layout");
       return { ok: true, result };

@@ -13,13 +13,15 @@ export interface ServiceMail {
   paragraphs: string[];
   /** The one thing to click: shown as a link in HTML and as the bare address in text. */
   link?: { href: string; label: string };
+  /** Set when a retry must not mail again (a workflow step): the transport stores or sends a key once. */
+  idempotencyKey?: string;
 }
 
 /**
  * The service's own mail (an invitation, an address to confirm, a review's
  * decision), never a workspace's: it does not appear in the workspace's
  * test mailbox, where every member could follow its links. Each call is a
- * new message. False when the transport refused it, so the caller can say so.
+ * new message unless it names an idempotency key already used. False when the transport refused it, so the caller can say so.
  */
 export async function sendServiceMail(ctx: Ctx, mail: ServiceMail): Promise<boolean> {
   const link = mail.link ?? null;
@@ -28,7 +30,15 @@ export async function sendServiceMail(ctx: Ctx, mail: ServiceMail): Promise<bool
     link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : ""
   }</body></html>`;
   try {
-    await getMailTransport().send(ctx, { workspaceId: null, idempotencyKey: `service-${newId("msg")}`, from: serviceSender(), to: mail.to, subject: mail.subject, text: `${text}\n`, html });
+    await getMailTransport().send(ctx, {
+      workspaceId: null,
+      idempotencyKey: mail.idempotencyKey ?? `service-${newId("msg")}`,
+      from: serviceSender(),
+      to: mail.to,
+      subject: mail.subject,
+      text: `${text}\n`,
+      html,
+    });
     return true;
   } catch (error) {
     console.error("service mail not sent", { subject: mail.subject }, error);

@@ -3,9 +3,9 @@ import { and, eq } from "drizzle-orm";
 import { systemActor } from "@/lib/actor";
 import { approveBrand } from "@/lib/brands/approve-brand";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { brands, memberships, users, workspaces } from "@/lib/db/schema";
+import { brands, workspaces } from "@/lib/db/schema";
 import { ApiError, notFound, validationFailed } from "@/lib/errors";
-import { sendServiceMail, workspaceLink } from "@/lib/mail/send-service-mail";
+import { mailOwners } from "@/lib/mail/mail-owners";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 
 export interface ReviewDecision {
@@ -47,7 +47,7 @@ export async function reviewWorkspace(ctx: Ctx, workspaceId: string, decision: R
     decision.decision === "approve"
       ? `The review of your workspace ${workspace.name} is done: it can send to anyone once a brand is approved and its sending domain is ready.${reason ? `\n\nNote from the reviewer: ${reason}` : ""}`
       : `The review of your workspace ${workspace.name} found something to change before it can send beyond its verified addresses:\n\n${reason}\n\nChange it, then reply to this mail.`;
-  return { workspaceId, decision: decision.decision, mailed: await mailOwners(ctx, workspaceId, subject, body) };
+  return { workspaceId, decision: decision.decision, mailed: await mailOwners(ctx, workspaceId, { subject, text: body }) };
 }
 
 /** The service's decision on a brand's identity: approved (its held campaigns carry on) or rejected with a reason mailed to the owners. */
@@ -75,19 +75,5 @@ export async function reviewBrand(ctx: Ctx, brandId: string, decision: ReviewDec
     decision.decision === "approve"
       ? `The brand ${brand.name} passed the review.${reason ? `\n\nNote from the reviewer: ${reason}` : ""}`
       : `The review of the brand ${brand.name} found something to change:\n\n${reason}\n\nEdit the brand in the dashboard; the edit sends it back to review.`;
-  return { brandId, decision: decision.decision, mailed: await mailOwners(ctx, brand.workspaceId, subject, body) };
-}
-
-/** The service's own mail to each owner of a workspace; returns how many it reached. */
-async function mailOwners(ctx: Ctx, workspaceId: string, subject: string, text: string): Promise<number> {
-  const owners = await ctx.db
-    .select({ email: users.email })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, "owner")));
-  let mailed = 0;
-  for (const owner of owners) {
-    if (await sendServiceMail(ctx, { to: owner.email, subject, paragraphs: text.split("\n\n"), link: workspaceLink(workspaceId) })) mailed++;
-  }
-  return mailed;
+  return { brandId, decision: decision.decision, mailed: await mailOwners(ctx, brand.workspaceId, { subject, text: body }) };
 }

@@ -50,3 +50,8 @@ export async function optOut(ctx: Ctx, contactId: string, topicId: string | "all
 export async function setBillingStage(ctx: Ctx, workspaceId: string, stage: BillingStage) {
   await ctx.db.update(workspaceBilling).set({ stage }).where(eq(workspaceBilling.workspaceId, workspaceId));
 }
+
+/** A paid plan's allowance for tests about large audiences (a trial covers 1,000 sends). */
+export async function setSendAllowance(ctx: Ctx, workspaceId: string, sendAllowance: number) {
+  await ctx.db.update(workspaceBilling).set({ stage: "active", sendAllowance }).where(eq(workspaceBilling.workspaceId, workspaceId));
+}

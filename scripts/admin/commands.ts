@@ -24,6 +24,8 @@ import { createTopic } from "@/lib/topics/create-topic";
 import { createUser } from "@/lib/users/create-user";
 import { grantOperator } from "@/lib/operator/grant-operator";
 import { createEndpoint, enableEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
+import type { Currency } from "@/lib/billing/plans";
+import { billingCommands } from "./billing-commands";
 import { importCommands } from "./import-commands";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
@@ -58,11 +60,11 @@ const string = { type: "string" } as const;
 
 export const commands: Record<string, AdminCommand> = {
   "workspace:create": {
-    summary: "--name N --owner EMAIL",
-    options: { name: string, owner: string },
+    summary: "--name N --owner EMAIL [--currency usd|eur|gbp]   (the billing currency cannot change later)",
+    options: { name: string, owner: string, currency: string },
     required: ["name", "owner"],
     run: async (ctx, v) => {
-      const { workspaceId } = await createWorkspace(ctx, { name: str(v, "name"), ownerEmail: str(v, "owner") });
+      const { workspaceId } = await createWorkspace(ctx, { name: str(v, "name"), ownerEmail: str(v, "owner"), currency: opt(v, "currency") as Currency | undefined });
       return { workspace_id: workspaceId };
     },
   },
@@ -378,6 +380,7 @@ export const commands: Record<string, AdminCommand> = {
     run: async (ctx, v) => ({ user_id: await grantOperator(ctx, str(v, "email")), operator: true }),
   },
   ...importCommands,
+  ...billingCommands,
 };
 
 /** The status commands share one shape: --campaign ID → {campaign_id, status}. */

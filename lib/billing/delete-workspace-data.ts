@@ -1,0 +1,82 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import { withTransaction, type Ctx } from "@/lib/context";
+
+/** Rows per statement: small enough that each chunk is a short transaction, whatever the workspace's size. */
+export const DELETION_CHUNK_ROWS = 5000;
+
+/**
+ * What a deleted workspace loses, in an order the foreign keys accept: the audience (contacts with
+ * their subscriptions and list memberships, suppressions, events), the content (campaigns with their
+ * sends, templates, images, forms, imports), the reports, and the means of sending (webhooks, brands,
+ * domains). Kept: the workspace row, its members, its billing row, invoices and the ladder's notices,
+ * so the empty shell still shows its payment history, and its workspace-wide API keys, which answer
+ * `team_inactive` rather than pretending the workspace never existed.
+ */
+const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL }[] = [
+  byWorkspace("webhook_deliveries"),
+  byWorkspace("events"),
+  {
+    // Sends carry no workspace index (see the sends schema): reach them through each campaign's key range.
+    name: "sends",
+    chunk: (workspaceId, limit) => sql`
+      delete from sends where id in (
+        select s.id from campaigns c
+        cross join lateral (
+          select id from sends
+          where case when c.send_id_prefix is not null then sends.id >= c.send_id_prefix and sends.id < c.send_id_prefix || '~'
+                     else sends.campaign_id = c.id end
+          limit ${limit}) s
+        where c.workspace_id = ${workspaceId}
+        limit ${limit})`,
+  },
+  byWorkspace("mail_messages"),
+  byWorkspace("confirmation_requests"),
+  byWorkspace("list_members"),
+  byWorkspace("subscriptions"),
+  byWorkspace("report_contact_statuses"),
+  byWorkspace("contacts"),
+  byWorkspace("suppression_lifts"),
+  byWorkspace("suppressions"),
+  byWorkspace("provider_events"),
+  byWorkspace("report_engagement_queue"),
+  byWorkspace("report_activity"),
+  byWorkspace("signup_form_submissions"),
+  byWorkspace("signup_forms"),
+  byWorkspace("imports"),
+  byWorkspace("campaigns"),
+  byWorkspace("lists"),
+  byWorkspace("topics"),
+  byWorkspace("templates"),
+  byWorkspace("images"),
+  byWorkspace("attribute_definitions"),
+  byWorkspace("webhook_endpoints"),
+  byWorkspace("verified_addresses"),
+  byWorkspace("sending_domains"),
+  byWorkspace("report_brand_counters"),
+  byWorkspace("brands"),
+  byWorkspace("report_workspace_counters"),
+];
+
+function byWorkspace(table: string) {
+  return {
+    name: table,
+    chunk: (workspaceId: string, limit: number) =>
+      sql`delete from ${sql.identifier(table)} where ctid in (select ctid from ${sql.identifier(table)} where workspace_id = ${workspaceId} limit ${limit})`,
+  };
+}
+
+/**
+ * Deletes the next chunk of a deleted workspace's data: what the first part with rows left still
+ * holds, up to DELETION_CHUNK_ROWS. Null once nothing is left. Each call is its own transaction and
+ * repeating one after a crash deletes nothing twice, so the ladder calls it step after step.
+ */
+export async function deleteNextChunk(ctx: Ctx, workspaceId: string, limit = DELETION_CHUNK_ROWS): Promise<{ part: string; deleted: number } | null> {
+  return withTransaction(ctx, async (tx) => {
+    for (const part of PARTS) {
+      const result = await tx.db.execute(part.chunk(workspaceId, limit));
+      if (result.count > 0) return { part: part.name, deleted: result.count };
+    }
+    return null;
+  });
+}

@@ -1,0 +1,46 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import type { Ctx } from "@/lib/context";
+import { workspaceBilling, type LadderCause } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
+import { emitEvents } from "@/inngest/emit";
+import { billingLadderEnded, billingLadderStarted } from "@/inngest/events";
+
+type Billing = typeof workspaceBilling.$inferSelect;
+
+/**
+ * Starts a walk down the ladder, unless one is under way (a second failed invoice does not restart the
+ * clock). A failed payment stops sending at once; the ladder run takes every later step. Call inside
+ * the transaction that records the cause, with the billing row locked.
+ */
+export async function startLadderEpisode(ctx: Ctx, billing: Billing, cause: LadderCause, startsAt: Date): Promise<string> {
+  if (billing.ladderEpisodeId) return billing.ladderEpisodeId;
+  const episodeId = newId("bep");
+  const now = ctx.clock.now();
+  const stopsSendingNow = cause === "payment_failed" && billing.stage !== "overdue";
+  await ctx.db
+    .update(workspaceBilling)
+    .set({
+      ladderEpisodeId: episodeId,
+      ladderCause: cause,
+      ladderStartsAt: startsAt,
+      ladderPausedMs: 0,
+      ...(stopsSendingNow ? { stage: "overdue" as const, stageEnteredAt: now } : {}),
+    })
+    .where(eq(workspaceBilling.workspaceId, billing.workspaceId));
+  await emitEvents(ctx, [{ name: billingLadderStarted.name, id: `ladder-${episodeId}`, data: { workspaceId: billing.workspaceId, episodeId } }]);
+  return episodeId;
+}
+
+/** Ends the episode under way, if any: its run is cancelled and no later step is taken. */
+export async function endLadderEpisode(ctx: Ctx, billing: Billing): Promise<void> {
+  if (!billing.ladderEpisodeId) return;
+  await ctx.db.update(workspaceBilling).set({ ladderEpisodeId: null, ladderCause: null, ladderStartsAt: null, ladderPausedMs: 0 }).where(eq(workspaceBilling.workspaceId, billing.workspaceId));
+  await emitEvents(ctx, [{ name: billingLadderEnded.name, id: `ladder-ended-${billing.ladderEpisodeId}`, data: { episodeId: billing.ladderEpisodeId } }]);
+}
+
+/** The workspace's billing row, locked for the rest of the transaction. */
+export async function lockBilling(ctx: Ctx, workspaceId: string): Promise<Billing | undefined> {
+  const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId)).for("update");
+  return billing;
+}

@@ -1,0 +1,24 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { Ctx } from "@/lib/context";
+import { campaigns } from "@/lib/db/schema";
+import { emitEvents } from "@/inngest/emit";
+import { campaignDispatchRequested } from "@/inngest/events";
+
+/**
+ * Billing let the workspace send again: every campaign still `sending` gets a dispatch run, which
+ * carries on from its last batch. That covers a campaign stopped mid-send and a scheduled one whose
+ * time came while sending was paused (its run started it and stopped before the first batch).
+ */
+export async function resumeWorkspaceSending(ctx: Ctx, workspaceId: string): Promise<number> {
+  const held = await ctx.db
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(and(eq(campaigns.workspaceId, workspaceId), eq(campaigns.status, "sending")));
+  const at = ctx.clock.now().getTime();
+  await emitEvents(
+    ctx,
+    held.map((campaign) => ({ name: campaignDispatchRequested.name, id: `dispatch-${campaign.id}-billing-${at}`, data: { campaignId: campaign.id, at: null } })),
+  );
+  return held.length;
+}
