@@ -4,6 +4,12 @@ import { createApiKey } from "@/lib/api-keys/create-api-key";
 import type { CreateBrandInput } from "@/lib/brands/brand-schemas";
 import { createBrand } from "@/lib/brands/create-brand";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { advanceLadder, finishDeletion } from "@/lib/billing/advance-ladder";
+import { deleteNextChunk } from "@/lib/billing/delete-workspace-data";
+import { issueInvoice, recordPaymentFailed } from "@/lib/billing/invoices";
+import { getBillingEpisode } from "@/lib/billing/ladder-episodes";
+import { DAY_MS } from "@/lib/billing/plan-defaults";
+import { fixedClock } from "@/lib/clock";
 import { defaultCtx, type Ctx } from "@/lib/context";
 import { closeDb } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
@@ -40,6 +46,12 @@ export interface Seed {
   key(workspaceId: string, kind: "secret" | "publishable", options?: { origins?: string[] }): Promise<string>;
   /** The test mailbox's messages to one address, newest first. */
   mailTo(address: string): Promise<MailboxMessage[]>;
+  /**
+   * A payment that failed `daysAgo` days ago, and the ladder's steps since taken as its run would
+   * have taken them (with the ladder's own functions, on a clock set back): overdue, then read-only
+   * after a week, deletion scheduled after 67 days, deleted after 97.
+   */
+  unpaidSince(workspaceId: string, daysAgo: number): Promise<void>;
 }
 
 function seedOf(ctx: Ctx): Seed {
@@ -66,6 +78,15 @@ function seedOf(ctx: Ctx): Seed {
     },
     key: async (workspaceId, kind, options = {}) => (await createApiKey(ctx, as(workspaceId), { kind, environment: "live", origins: options.origins ?? [] })).key,
     mailTo: (address) => listMailbox(ctx, systemActor("e2e-seed"), { to: address }),
+    unpaidSince: async (workspaceId, daysAgo) => {
+      const then = { ...ctx, clock: fixedClock(new Date(Date.now() - daysAgo * DAY_MS)) };
+      await recordPaymentFailed(then, (await issueInvoice(then, { workspaceId, amount: 7900 })).id);
+      const { ladderEpisodeId } = (await getBillingEpisode(ctx, workspaceId))!;
+      if ("deleteData" in (await advanceLadder(ctx, workspaceId, ladderEpisodeId!))) {
+        while (await deleteNextChunk(ctx, workspaceId));
+        await finishDeletion(ctx, workspaceId, ladderEpisodeId!);
+      }
+    },
   };
 }
 

@@ -31,9 +31,16 @@ export interface BillingOverview {
 
 /** Where a workspace stands on the billing ladder, what comes next and when, and its invoices. */
 export async function getBilling(ctx: Ctx, workspaceId: string): Promise<BillingOverview> {
-  const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
-  if (!billing) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`, "workspace");
+  const standing = await getBillingStanding(ctx, workspaceId);
+  if (!standing) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`, "workspace");
   const invoices = await ctx.db.select().from(billingInvoices).where(eq(billingInvoices.workspaceId, workspaceId)).orderBy(desc(billingInvoices.createdAt), desc(billingInvoices.id));
+  return { ...standing, invoices };
+}
+
+/** The same without the invoices, for the banner every screen of the workspace shows. */
+export async function getBillingStanding(ctx: Ctx, workspaceId: string): Promise<Omit<BillingOverview, "invoices"> | null> {
+  const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
+  if (!billing) return null;
   const now = ctx.clock.now();
   let upcoming: BillingOverview["upcoming"] = [];
   if (billing.ladderCause && billing.ladderStartsAt) {
@@ -59,6 +66,5 @@ export async function getBilling(ctx: Ctx, workspaceId: string): Promise<Billing
     cancelAtPeriodEnd: billing.cancelAtPeriodEnd,
     clockPausedSince: billing.conversationOpenSince,
     upcoming,
-    invoices,
   };
 }

@@ -137,3 +137,13 @@ function addMonth(date: Date): Date {
   next.setUTCMonth(next.getUTCMonth() + 1);
   return next;
 }
+
+/** The invoice's id when it is the named workspace's: an operator's crafted call cannot reach another's. */
+export async function invoiceOfWorkspace(ctx: Ctx, workspaceId: string, invoiceId: string): Promise<string> {
+  const [invoice] = await ctx.db
+    .select({ id: billingInvoices.id })
+    .from(billingInvoices)
+    .where(and(eq(billingInvoices.id, invoiceId), eq(billingInvoices.workspaceId, workspaceId)));
+  if (!invoice) throw notFound("invoice_not_found", `No invoice ${invoiceId} in this workspace.`, "invoice");
+  return invoice.id;
+}

@@ -44,3 +44,12 @@ export async function lockBilling(ctx: Ctx, workspaceId: string): Promise<Billin
   const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId)).for("update");
   return billing;
 }
+
+/** The episode under way, if any. */
+export async function getBillingEpisode(ctx: Ctx, workspaceId: string): Promise<Pick<Billing, "ladderEpisodeId" | "ladderCause" | "ladderStartsAt"> | undefined> {
+  const [billing] = await ctx.db
+    .select({ ladderEpisodeId: workspaceBilling.ladderEpisodeId, ladderCause: workspaceBilling.ladderCause, ladderStartsAt: workspaceBilling.ladderStartsAt })
+    .from(workspaceBilling)
+    .where(eq(workspaceBilling.workspaceId, workspaceId));
+  return billing;
+}

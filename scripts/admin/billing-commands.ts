@@ -3,6 +3,7 @@ import { getBilling, type BillingOverview } from "@/lib/billing/get-billing";
 import { issueInvoice, recordPaymentFailed, settleInvoice, type NewInvoice } from "@/lib/billing/invoices";
 import type { Ctx } from "@/lib/context";
 import { validationFailed } from "@/lib/errors";
+import { parseAmount } from "@/lib/billing/parse-amount";
 import type { AdminCommand } from "./commands";
 
 const string = { type: "string" } as const;
@@ -44,12 +45,6 @@ function billingJson(billing: BillingOverview) {
     cancel_at_period_end: billing.cancelAtPeriodEnd,
     invoices: billing.invoices.map(invoiceJson),
   };
-}
-
-/** "79", "79.5" or "79.50" in the workspace's currency → minor units. */
-function parseAmount(raw: string): number {
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(raw) || Number(raw) <= 0) throw validationFailed("amount", "The amount is a positive sum in the workspace's currency, e.g. 79 or 79.50.");
-  return Math.round(Number(raw) * 100);
 }
 
 function parseDate(raw: string | undefined, param: string): Date | undefined {

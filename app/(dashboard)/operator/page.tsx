@@ -25,9 +25,14 @@ export default async function OperatorReviewsPage() {
         title="Reviews"
         description={`Signed in as ${operator.email}, an operator of the service. Each decision is mailed to the workspace's owners.`}
         actions={
-          <Button asChild variant="outline">
-            <Link href="/">Back to the dashboard</Link>
-          </Button>
+          <div className="flex gap-2">
+            <Button asChild variant="outline">
+              <Link href="/operator/billing">Billing</Link>
+            </Button>
+            <Button asChild variant="outline">
+              <Link href="/">Back to the dashboard</Link>
+            </Button>
+          </div>
         }
       />
       <section className="grid gap-4" aria-labelledby="brands-heading">

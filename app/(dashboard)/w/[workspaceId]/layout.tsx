@@ -1,7 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { BillingBanner } from "@/components/billing/billing-banner";
 import { Sidebar } from "@/components/dashboard/sidebar";
 import { UserMenu } from "@/components/dashboard/user-menu";
+import { getBillingStanding } from "@/lib/billing/get-billing";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { mailboxEnabled } from "@/lib/mail/mailbox-enabled";
 import { findOperator } from "@/lib/operator/operator-session";
@@ -10,8 +12,8 @@ import { findOperator } from "@/lib/operator/operator-session";
 // each server action checks it again, since a layout does not guard actions.
 export default async function WorkspaceLayout({ children, params }: { children: ReactNode; params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
-  const { user, workspace, workspaces } = await getWorkspaceSession(workspaceId);
-  const operator = await findOperator();
+  const { user, workspace, workspaces, ctx } = await getWorkspaceSession(workspaceId);
+  const [operator, billing] = await Promise.all([findOperator(), getBillingStanding(ctx, workspaceId)]);
   return (
     <div className="grid min-h-screen md:grid-cols-[15rem_minmax(0,1fr)]">
       <aside className="flex flex-col gap-4 border-r bg-sidebar p-3 md:sticky md:top-0 md:h-screen md:overflow-y-auto">
@@ -28,7 +30,10 @@ export default async function WorkspaceLayout({ children, params }: { children: 
           <UserMenu email={user.email} />
         </div>
       </aside>
-      <main className="min-w-0 px-6 py-6 md:px-10">{children}</main>
+      <main className="min-w-0 px-6 py-6 md:px-10">
+        {billing && <BillingBanner billing={billing} now={ctx.clock.now()} />}
+        {children}
+      </main>
     </div>
   );
 }

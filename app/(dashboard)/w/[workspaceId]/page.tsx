@@ -40,7 +40,11 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
                 <Badge variant="warning">Sandbox: campaigns reach only your verified addresses</Badge>
               </Link>
             )}
-            {billing && <Badge variant="outline">Plan: {billing.stage.replace("_", " ")}</Badge>}
+            {billing && (
+              <Link href={`/w/${workspaceId}/billing`}>
+                <Badge variant="outline">Billing: {billing.stage === "trial" ? "trial" : billing.stage.replaceAll("_", " ")}</Badge>
+              </Link>
+            )}
           </span>
         }
       />

@@ -1,0 +1,39 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { Ctx } from "@/lib/context";
+import { billingInvoices, workspaceBilling } from "@/lib/db/schema";
+import { ApiError, notFound } from "@/lib/errors";
+import { inactive, issueInvoice } from "./invoices";
+import { findPlan, type Currency } from "./plans";
+import { startCheckout, openCustomerPortal } from "./stripe/stripe-sessions";
+import { stripeConfig } from "./stripe/stripe-config";
+
+export type PlanChoice = { checkoutUrl: string } | { invoiceId: string; amount: number; currency: string };
+
+/**
+ * The sender chose a plan. With Stripe: its Checkout, and the webhook settles. Without: an invoice for
+ * the plan in the workspace's currency, which the service's team settles when the payment arrives
+ * (choosing the same plan again shows the invoice already open rather than issuing another).
+ */
+export async function choosePlan(ctx: Ctx, workspaceId: string, planId: string): Promise<PlanChoice> {
+  const plan = findPlan(planId);
+  if (!plan) throw new ApiError({ type: "invalid_request_error", code: "validation_failed", param: "plan", message: `No plan ${planId}.` });
+  const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
+  if (!billing) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`, "workspace");
+  if (billing.stage === "deleted") throw inactive("This workspace was deleted; create a new one to start again.");
+  const config = stripeConfig();
+  if (config) return { checkoutUrl: await startCheckout(ctx, config, workspaceId, planId) };
+  const [open] = await ctx.db
+    .select()
+    .from(billingInvoices)
+    .where(and(eq(billingInvoices.workspaceId, workspaceId), eq(billingInvoices.plan, planId), eq(billingInvoices.status, "open")));
+  const invoice = open ?? (await issueInvoice(ctx, { workspaceId, amount: plan.price[billing.currency as Currency], plan: planId }));
+  return { invoiceId: invoice.id, amount: invoice.amount, currency: invoice.currency };
+}
+
+/** Where the sender updates the card or cancels: Stripe's portal; the manual provider has none. */
+export async function paymentPortalUrl(ctx: Ctx, workspaceId: string): Promise<string> {
+  const config = stripeConfig();
+  if (!config) throw new ApiError({ type: "invalid_request_error", code: "no_payment_provider", message: "Payments are arranged with the service's team: reply to any invoice mail." });
+  return openCustomerPortal(ctx, config, workspaceId);
+}
