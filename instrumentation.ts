@@ -1,22 +1,27 @@
 // Runs once when a Next.js server starts: the embedded workflow executor lives in the app process.
 export async function register(): Promise<void> {
+  // Read directly, not through lib/env: Next.js inlines it, so the edge bundle drops everything below.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Parsing the configuration first refuses a start with a bad variable, naming each one.
+  const { env } = await import("./lib/env");
+  const config = env();
   const { workflowConfigProblem } = await import("./inngest/mode");
   const workflowProblem = workflowConfigProblem();
   if (workflowProblem) throw new Error(`refusing to start: ${workflowProblem}`);
   // Starting without a transport stays possible (a fresh `npm start`), but never silently undelivered.
   // Not during `next build`, whose prerendering may register too.
+  const building = config.NEXT_PHASE === "phase-production-build";
   const { unsetMailTransportWarning } = await import("./lib/mail/mailbox-enabled");
-  const mailWarning = process.env.NEXT_PHASE === "phase-production-build" ? null : unsetMailTransportWarning();
+  const mailWarning = building ? null : unsetMailTransportWarning();
   if (mailWarning) console.warn(`warning: ${mailWarning}`);
-  if (!process.env.DATABASE_URL) return;
+  if (!config.DATABASE_URL) return;
   const { startWorkflows } = await import("./inngest/start");
   await startWorkflows();
-  if (process.env.BOUNCE_SMTP_PORT && process.env.NEXT_PHASE !== "phase-production-build") {
-    if (!process.env.BOUNCE_DOMAIN) throw new Error("refusing to start: BOUNCE_SMTP_PORT needs BOUNCE_DOMAIN, the only domain it takes mail for");
+  if (config.BOUNCE_SMTP_PORT && !building) {
+    if (!config.BOUNCE_DOMAIN) throw new Error("refusing to start: BOUNCE_SMTP_PORT needs BOUNCE_DOMAIN, the only domain it takes mail for");
     const { startBounceListener } = await import("./lib/deliverability/bounce-listener");
     const { defaultCtx } = await import("./lib/context");
-    await startBounceListener(defaultCtx, { port: Number(process.env.BOUNCE_SMTP_PORT), host: process.env.BOUNCE_SMTP_HOST, domain: process.env.BOUNCE_DOMAIN });
-    console.log(`bounce listener: SMTP on port ${process.env.BOUNCE_SMTP_PORT} for @${process.env.BOUNCE_DOMAIN}`);
+    await startBounceListener(defaultCtx, { port: config.BOUNCE_SMTP_PORT, host: config.BOUNCE_SMTP_HOST, domain: config.BOUNCE_DOMAIN });
+    console.log(`bounce listener: SMTP on port ${config.BOUNCE_SMTP_PORT} for @${config.BOUNCE_DOMAIN}`);
   }
 }

@@ -1,11 +1,15 @@
+import { env, type Env } from "@/lib/env";
+
+type WorkflowConfig = Pick<Env, "NODE_ENV" | "INNGEST_DEV" | "INNGEST_BASE_URL" | "INNGEST_SIGNING_KEY">;
+
 /**
  * Workflows run on an Inngest server when one is configured (INNGEST_DEV for
  * the dev server, INNGEST_BASE_URL for a self-hosted one, INNGEST_SIGNING_KEY
  * for Inngest Cloud); otherwise the embedded executor runs them in-process
  * with its state in PostgreSQL.
  */
-export function workflowsAreEmbedded(env: Partial<Record<string, string>> = process.env): boolean {
-  return !env.INNGEST_DEV && !env.INNGEST_BASE_URL && !env.INNGEST_SIGNING_KEY;
+export function workflowsAreEmbedded(config: Omit<WorkflowConfig, "NODE_ENV"> = env()): boolean {
+  return !config.INNGEST_DEV && !config.INNGEST_BASE_URL && !config.INNGEST_SIGNING_KEY;
 }
 
 /**
@@ -15,12 +19,12 @@ export function workflowsAreEmbedded(env: Partial<Record<string, string>> = proc
  * start with an Inngest server insists on the signing key, and refuses the dev
  * server's mode, in which the SDK checks no signature at all.
  */
-export function workflowConfigProblem(env: Partial<Record<string, string>> = process.env): string | null {
-  if (workflowsAreEmbedded(env) || env.NODE_ENV !== "production") return null;
-  if (env.INNGEST_DEV) {
+export function workflowConfigProblem(config: WorkflowConfig = env()): string | null {
+  if (workflowsAreEmbedded(config) || config.NODE_ENV !== "production") return null;
+  if (config.INNGEST_DEV) {
     return "INNGEST_DEV is set in production: the Inngest dev mode accepts unsigned calls to /api/inngest. Unset it and give INNGEST_BASE_URL (self-hosted) and INNGEST_SIGNING_KEY.";
   }
-  if (!env.INNGEST_SIGNING_KEY) {
+  if (!config.INNGEST_SIGNING_KEY) {
     return "INNGEST_BASE_URL is set without INNGEST_SIGNING_KEY: /api/inngest would run workflow steps for anyone. Give the signing key of your Inngest server.";
   }
   return null;

@@ -1,4 +1,5 @@
 import { defaultCtx } from "@/lib/context";
+import { env } from "@/lib/env";
 import { inngest, routeEmbeddedEvents } from "./client";
 import { createEmbeddedExecutor } from "./embedded/executor";
 import { setRunningExecutor } from "./embedded/running-executor";
@@ -8,7 +9,7 @@ import { workflowsAreEmbedded } from "./mode";
 /** In the app process: start the embedded executor unless an Inngest server runs the workflows. */
 export async function startWorkflows(): Promise<void> {
   if (!workflowsAreEmbedded()) return;
-  const executor = createEmbeddedExecutor({ client: inngest, functions, workers: Number(process.env.WORKFLOW_WORKERS || 8) });
+  const executor = createEmbeddedExecutor({ client: inngest, functions, workers: env().WORKFLOW_WORKERS });
   routeEmbeddedEvents((events) => executor.enqueue(defaultCtx(), events));
   await executor.start(defaultCtx());
   setRunningExecutor(executor);

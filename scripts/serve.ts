@@ -9,21 +9,24 @@ import exitHook from "async-exit-hook";
 import { workflowConfigProblem } from "@/inngest/mode";
 import { stopRunningExecutor } from "@/inngest/embedded/running-executor";
 import { openDatabase } from "@/lib/db/database";
+import { parseEnv } from "@/lib/env";
 import { PEER_IP_HEADER, PEER_IP_HEADER_SET, parseTrustedProxies } from "@/lib/http/client-ip";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 const nodeEnv = mode === "start" ? "production" : "development";
 
-function trustedProxiesProblem(): string | null {
+/** Checked before the database is opened: a bad variable (every one, by name), proxy entry or workflow setup stops the start. */
+function startProblem(): string | null {
   try {
-    parseTrustedProxies(process.env.TRUSTED_PROXIES);
-    return null;
+    const config = parseEnv({ ...process.env, NODE_ENV: nodeEnv });
+    parseTrustedProxies(config.TRUSTED_PROXIES);
+    return workflowConfigProblem(config);
   } catch (error) {
     return (error as Error).message;
   }
 }
 
-const configProblem = workflowConfigProblem({ ...process.env, NODE_ENV: nodeEnv }) ?? trustedProxiesProblem();
+const configProblem = startProblem();
 if (configProblem) {
   console.error(`refusing to start: ${configProblem}`);
   process.exit(1);

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { systemActor } from "@/lib/actor";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
@@ -37,8 +38,7 @@ beforeAll(() => {
 });
 afterAll(() => {
   setWorkflowCtx(undefined);
-  delete process.env.DISPATCH_BATCH_SIZE;
-  delete process.env.DISPATCH_BATCH_PAUSE_MS;
+  reloadEnv();
 });
 
 async function audience(opts: { approved?: boolean; people?: number } = {}) {
@@ -206,8 +206,7 @@ describe("campaign dispatch", () => {
   });
 
   it("pause stops between batches and resume continues where it stopped: everyone once", async () => {
-    process.env.DISPATCH_BATCH_SIZE = "2";
-    process.env.DISPATCH_BATCH_PAUSE_MS = "1000";
+    overrideEnvForTests({ DISPATCH_BATCH_SIZE: "2", DISPATCH_BATCH_PAUSE_MS: "1000" });
     try {
       const { actor, workspaceId, base } = await audience({ people: 6 });
       const { campaignId } = await createCampaign(ctx, actor, base);
@@ -225,14 +224,12 @@ describe("campaign dispatch", () => {
       expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("sent");
       expect(await eventTypes(workspaceId)).toEqual(expect.arrayContaining(["campaign.paused", "campaign.sent"]));
     } finally {
-      delete process.env.DISPATCH_BATCH_SIZE;
-      delete process.env.DISPATCH_BATCH_PAUSE_MS;
+      reloadEnv();
     }
   });
 
   it("a suppression added while a campaign is in flight, a domain's included, takes effect before the next batch: those sends are counted failed with the reason", async () => {
-    process.env.DISPATCH_BATCH_SIZE = "2";
-    process.env.DISPATCH_BATCH_PAUSE_MS = "1000";
+    overrideEnvForTests({ DISPATCH_BATCH_SIZE: "2", DISPATCH_BATCH_PAUSE_MS: "1000" });
     try {
       const { actor, workspaceId, topicId, base } = await audience({ people: 2 });
       for (const email of ["a@late-domain.example", "b@late-domain.example", "late-address@example.com", "last@example.com"]) await upsertContact(ctx, actor, { email, topicIds: [topicId] });
@@ -265,14 +262,12 @@ describe("campaign dispatch", () => {
       expect(failedEvents).toHaveLength(3);
       expect(failedEvents.every((data) => (data as { reason: string }).reason === "suppressed")).toBe(true);
     } finally {
-      delete process.env.DISPATCH_BATCH_SIZE;
-      delete process.env.DISPATCH_BATCH_PAUSE_MS;
+      reloadEnv();
     }
   });
 
   it("editing a brand's identity pauses its sending until review ends; a cosmetic edit does not", async () => {
-    process.env.DISPATCH_BATCH_SIZE = "2";
-    process.env.DISPATCH_BATCH_PAUSE_MS = "1000";
+    overrideEnvForTests({ DISPATCH_BATCH_SIZE: "2", DISPATCH_BATCH_PAUSE_MS: "1000" });
     try {
       const { actor, workspaceId, brandId, base } = await audience({ people: 6 });
       await updateBrand(ctx, actor, brandId, { websiteUrl: "https://new.brand.example.com", primaryColor: "#112233" });
@@ -294,14 +289,12 @@ describe("campaign dispatch", () => {
       expect(mail.filter((m) => m.text.includes("2 New Road, Shelbyville"))).toHaveLength(4);
       expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("sent");
     } finally {
-      delete process.env.DISPATCH_BATCH_SIZE;
-      delete process.env.DISPATCH_BATCH_PAUSE_MS;
+      reloadEnv();
     }
   });
 
   it("cancelled mid-send: queued recipients are not sent to and their quota is refunded; campaign.cancelled fires", async () => {
-    process.env.DISPATCH_BATCH_SIZE = "2";
-    process.env.DISPATCH_BATCH_PAUSE_MS = "1000";
+    overrideEnvForTests({ DISPATCH_BATCH_SIZE: "2", DISPATCH_BATCH_PAUSE_MS: "1000" });
     try {
       const { actor, workspaceId, base } = await audience({ people: 5 });
       const { campaignId } = await createCampaign(ctx, actor, base);
@@ -318,8 +311,7 @@ describe("campaign dispatch", () => {
       expect(billing!.sendsUsed).toBe(2);
       expect(await eventTypes(workspaceId)).toContain("campaign.cancelled");
     } finally {
-      delete process.env.DISPATCH_BATCH_SIZE;
-      delete process.env.DISPATCH_BATCH_PAUSE_MS;
+      reloadEnv();
     }
   });
 
@@ -363,7 +355,7 @@ describe("campaign dispatch", () => {
   });
 
   it("two dispatch runs racing on one campaign send every recipient exactly once", async () => {
-    process.env.DISPATCH_BATCH_SIZE = "3";
+    overrideEnvForTests({ DISPATCH_BATCH_SIZE: "3" });
     try {
       const { actor, workspaceId, base } = await audience({ people: 12 });
       const { campaignId } = await createCampaign(ctx, actor, base);
@@ -378,7 +370,7 @@ describe("campaign dispatch", () => {
       expect(new Set(mail.map((m) => m.to)).size).toBe(12);
       expect((await showCampaign(ctx, actor, campaignId)).counts).toMatchObject({ recipients: 12, accepted: 12 });
     } finally {
-      delete process.env.DISPATCH_BATCH_SIZE;
+      reloadEnv();
     }
   });
 });

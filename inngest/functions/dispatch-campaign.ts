@@ -5,11 +5,12 @@ import { startScheduledCampaign } from "@/lib/campaigns/campaign-actions";
 import { completeCampaign } from "@/lib/campaigns/complete-campaign";
 import { sendNextBatch, type BatchResult } from "@/lib/campaigns/send-batch";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
+import { env } from "@/lib/env";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 
 /** Recipients per batch and the pause between batches: the provider's throttle (configuration). */
-const batchSize = () => Number(process.env.DISPATCH_BATCH_SIZE || 500);
-const batchPauseMs = () => Number(process.env.DISPATCH_BATCH_PAUSE_MS || 0);
+const batchSize = () => env().DISPATCH_BATCH_SIZE;
+const batchPauseMs = () => env().DISPATCH_BATCH_PAUSE_MS;
 
 /**
  * Waits for the scheduled time, snapshots the audience into sends, then

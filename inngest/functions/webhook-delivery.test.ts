@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { systemActor } from "@/lib/actor";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
@@ -27,11 +28,11 @@ beforeAll(() => {
 });
 afterAll(() => setWorkflowCtx(undefined));
 beforeEach(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "1";
+  overrideEnvForTests({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" });
   receiver = await startWebhookReceiver();
 });
 afterEach(async () => {
-  delete process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  reloadEnv();
   await receiver.close();
 });
 

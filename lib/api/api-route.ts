@@ -8,7 +8,7 @@ import { checkWorkspaceActive } from "./check-workspace-active";
 import { corsHeaders } from "./cors";
 import { toErrorResponse } from "./error-response";
 import { parsePageRequest, type PageRequest } from "./pagination";
-import { consumeRateLimit, rateLimitHeaders, type Bucket } from "./rate-limit";
+import { consumeRateLimit, peekRateLimit, rateLimitHeaders, type Bucket } from "./rate-limit";
 import { readJsonBody, readQuery, refuseBody } from "./read-input";
 import { refuseSecretKeyInBrowser } from "./refuse-secret-key-in-browser";
 import { startRequestLog } from "./request-log";
@@ -56,8 +56,9 @@ type NextContext = { params: Promise<Record<string, string | string[]>> };
  * publishable keys only on subscribe → no secret key from a browser (any
  * Origin) → origin allowlist → inactive workspace
  * → rate limit → strict input → handler. Every error leaves in the contract's
- * shape, every answer after the rate limit carries the RateLimit headers, and
- * every answer its Request-Id.
+ * shape, every answer from a known key carries the RateLimit headers (those
+ * refused before the rate limit without being counted), and every answer its
+ * Request-Id.
  */
 export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>>, B extends z.ZodType = z.ZodUndefined>(
   options: RouteOptions<Q, B>,
@@ -70,17 +71,23 @@ export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>
     try {
       const ctx = defaultCtx();
       const key = await authenticate(ctx, request.headers.get("authorization"));
-      if (key.kind === "publishable" && options.key !== "any") {
-        throw new ApiError({ type: "permission_error", code: "publishable_key_not_allowed", message: "Publishable keys can only call POST /v1/subscribe; use a secret key." });
-      }
       try {
-        refuseSecretKeyInBrowser(key.kind, origin);
-        if (key.kind === "publishable") checkOrigin(key.allowedOrigins, origin);
+        if (key.kind === "publishable" && options.key !== "any") {
+          throw new ApiError({ type: "permission_error", code: "publishable_key_not_allowed", message: "Publishable keys can only call POST /v1/subscribe; use a secret key." });
+        }
+        try {
+          refuseSecretKeyInBrowser(key.kind, origin);
+          if (key.kind === "publishable") checkOrigin(key.allowedOrigins, origin);
+        } catch (error) {
+          headers = {}; // a refused browser request gets no CORS grant: the page cannot read the answer
+          throw error;
+        }
+        checkWorkspaceActive(key.billingStage, request.method);
       } catch (error) {
-        headers = {}; // a refused browser request gets no CORS grant: the page cannot read the answer
+        // Refused before the rate limit: reported, not counted (see peekRateLimit).
+        headers = { ...headers, ...rateLimitHeaders(await peekRateLimit(ctx, key.keyId, options.bucket)) };
         throw error;
       }
-      checkWorkspaceActive(key.billingStage, request.method);
       const limits = await consumeRateLimit(ctx, key.keyId, options.bucket);
       headers = { ...headers, ...rateLimitHeaders(limits) };
 

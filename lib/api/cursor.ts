@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { requiredSecret } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 
 /**
@@ -6,18 +7,12 @@ import { ApiError } from "@/lib/errors";
  * was (route, workspace, filters), HMAC-signed. A forged, edited or foreign
  * cursor, or one replayed with other filters, is `invalid_cursor`.
  */
-function secret(): string {
-  const value = process.env.CURSOR_SECRET;
-  if (!value) throw new Error("CURSOR_SECRET is not set");
-  return value;
-}
-
 function sign(payload: string): string {
-  return createHmac("sha256", secret()).update(payload).digest("base64url").slice(0, 22);
+  return createHmac("sha256", requiredSecret("CURSOR_SECRET")).update(payload).digest("base64url").slice(0, 22);
 }
 
 function scopeDigest(scope: string): string {
-  return createHmac("sha256", secret()).update(`scope:${scope}`).digest("base64url").slice(0, 12);
+  return createHmac("sha256", requiredSecret("CURSOR_SECRET")).update(`scope:${scope}`).digest("base64url").slice(0, 12);
 }
 
 export function encodeCursor(lastId: string, scope: string): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/errors";
 import { apiClient } from "@/lib/testing/api-client";
-import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { seedKey, seedTopic, seedWorkspace, setBillingStage } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { consumeRateLimit } from "./rate-limit";
 
@@ -25,6 +25,45 @@ describe("Limits", () => {
     const invalid = await apiClient(key).get("/v1/contacts?limit=0");
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get("ratelimit-remaining")).toBe("118");
+  });
+
+  it("an answer refused before the rate limit (team_inactive, a publishable key off subscribe, a secret key from a browser, a refused origin) carries the key's RateLimit headers and is not counted", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    const topicId = await seedTopic(ctx, workspaceId, brandId);
+    const secret = apiClient((await seedKey(ctx, workspaceId)).key);
+    const publishable = apiClient((await seedKey(ctx, workspaceId, { kind: "publishable", origins: ["https://shop.example.com"] })).key);
+    const counted = (response: { headers: Headers }) => [response.headers.get("ratelimit-limit"), response.headers.get("ratelimit-remaining")];
+
+    const blocked = await seedWorkspace(ctx);
+    const blockedKey = apiClient((await seedKey(ctx, blocked.workspaceId)).key);
+    await setBillingStage(ctx, blocked.workspaceId, "read_only");
+    const inactive = await blockedKey.post("/v1/contacts", { email: "a@example.com" });
+    expect(inactive.body.error.code).toBe("team_inactive");
+    expect(counted(inactive)).toEqual(["120", "120"]);
+    expect(Number(inactive.headers.get("ratelimit-reset"))).toBeGreaterThanOrEqual(1);
+    expect((await blockedKey.get("/v1/contacts")).headers.get("ratelimit-remaining")).toBe("119");
+
+    const offRoute = await publishable.post("/v1/contacts", { email: "a@example.com" }, { headers: { origin: "https://shop.example.com" } });
+    expect(offRoute.body.error.code).toBe("publishable_key_not_allowed");
+    expect(counted(offRoute)).toEqual(["120", "120"]);
+    const fromBrowser = await secret.post("/v1/contacts", { email: "a@example.com" }, { headers: { origin: "https://shop.example.com" } });
+    expect(fromBrowser.body.error.code).toBe("secret_key_in_browser");
+    expect(counted(fromBrowser)).toEqual(["120", "120"]);
+    expect((await secret.post("/v1/contacts", { email: "a@example.com" })).headers.get("ratelimit-remaining")).toBe("119");
+
+    const body = { topic_id: topicId, email: "reader@example.com" };
+    const refusedOrigin = await publishable.post("/v1/subscribe", body, { headers: { origin: "https://evil.example.net" } });
+    expect(refusedOrigin.body.error.code).toBe("origin_not_allowed");
+    expect(counted(refusedOrigin)).toEqual(["30", "30"]);
+    expect(refusedOrigin.headers.get("access-control-allow-origin")).toBeNull();
+    expect((await publishable.post("/v1/subscribe", body, { headers: { origin: "https://shop.example.com" } })).headers.get("ratelimit-remaining")).toBe("29");
+  });
+
+  it("an answer without a usable key carries no RateLimit headers: there is no key whose budget to report", async () => {
+    for (const response of [await apiClient(null).get("/v1/contacts"), await apiClient("sk_test_not_a_key").get("/v1/contacts")]) {
+      expect(response.status).toBe(401);
+      expect(response.headers.get("ratelimit-limit")).toBeNull();
+    }
   });
 
   it("POST /v1/subscribe: 30 per minute; exceeded is 429 rate_limited with Retry-After seconds", async () => {

@@ -79,11 +79,7 @@ export async function countRateLimit(ctx: Ctx, keyId: string, { bucket, limit, w
                      where key_id = ${keyId} and bucket = ${bucket} and window_start = ${new Date(windowStart - windowMs).toISOString()}), 0) as previous`;
   const current = Number(rows[0]!.current);
   const previous = Number(rows[0]!.previous);
-  const elapsed = now - windowStart;
-  const untilWindowEnd = windowMs - elapsed;
-  const weightedPrevious = (previous * untilWindowEnd) / windowMs;
-  const used = weightedPrevious + current;
-  const state = { limit, remaining: Math.max(0, Math.floor(limit - used)), resetSeconds: Math.max(1, Math.ceil(untilWindowEnd / 1000)) };
+  const { state, used, untilWindowEnd } = weigh({ limit, windowMs }, now, current, previous);
 
   if (Math.random() < 0.001) void sweepOldWindows(ctx, bucket, now - 2 * windowMs);
   if (used <= limit) return { state, retryAfterSeconds: null };
@@ -95,6 +91,31 @@ export async function countRateLimit(ctx: Ctx, keyId: string, { bucket, limit, w
       : // The previous window's weight has to decay enough.
         untilWindowEnd - ((limit - current) * windowMs) / Math.max(previous, 1);
   return { state, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+}
+
+/**
+ * A key's standing in a bucket without counting anything: for answers refused
+ * before the rate limit (DECISIONS.md: every /v1 answer carries the headers).
+ * Not counted, so requests from a refused origin cannot spend a site's budget.
+ */
+export async function peekRateLimit(ctx: Ctx, keyId: string, bucket: Bucket): Promise<RateLimitState> {
+  const policy = { limit: BUCKET_LIMITS[bucket], windowMs: WINDOW_MS };
+  const now = ctx.clock.now().getTime();
+  const windowStart = now - (now % WINDOW_MS);
+  const sql = rawClient(ctx.db);
+  const rows = await sql<{ current: number; previous: number }[]>`
+    select coalesce(sum(count) filter (where window_start = ${new Date(windowStart).toISOString()}), 0) as current,
+           coalesce(sum(count) filter (where window_start = ${new Date(windowStart - WINDOW_MS).toISOString()}), 0) as previous
+    from rate_limit_windows where key_id = ${keyId} and bucket = ${bucket}`;
+  return weigh(policy, now, Number(rows[0]!.current), Number(rows[0]!.previous)).state;
+}
+
+/** Sliding window: the previous window's count, weighted by how much of it still overlaps, plus this window's. */
+function weigh({ limit, windowMs }: Omit<RateLimitPolicy, "bucket">, now: number, current: number, previous: number) {
+  const untilWindowEnd = windowMs - (now % windowMs);
+  const used = (previous * untilWindowEnd) / windowMs + current;
+  const state = { limit, remaining: Math.max(0, Math.floor(limit - used)), resetSeconds: Math.max(1, Math.ceil(untilWindowEnd / 1000)) };
+  return { state, used, untilWindowEnd };
 }
 
 /** Windows that ended more than one window ago can no longer matter; each bucket sweeps its own. */

@@ -1,3 +1,4 @@
+import { env } from "@/lib/env";
 import { newId } from "@/lib/ids";
 
 /** The header every /v1 answer carries: quote it when reporting a problem; the log line has it too. */
@@ -25,7 +26,7 @@ export function startRequestLog(request: Request): RequestLog {
       console.error(JSON.stringify({ level: "error", request_id: id, method: request.method, path: pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }));
     },
     done(response) {
-      if (process.env.NODE_ENV === "production") {
+      if (env().NODE_ENV === "production") {
         console.log(JSON.stringify({ level: "info", request_id: id, method: request.method, path: pathname, status: response.status, ms: Math.round(performance.now() - started) }));
       }
       return response;

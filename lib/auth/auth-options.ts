@@ -1,6 +1,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { defaultCtx } from "@/lib/context";
+import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { clientIpFromHeaders } from "@/lib/http/client-ip";
 import { signInWithPassword } from "@/lib/users/sign-in-with-password";
@@ -8,7 +9,7 @@ import { safeCallbackUrl } from "./safe-callback-url";
 
 /** Email + password against the users table; the session is a signed, encrypted JWT cookie. */
 export const authOptions: NextAuthOptions = {
-  secret: process.env.AUTH_SECRET,
+  secret: env().AUTH_SECRET,
   session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
   pages: { signIn: "/signin" },
   providers: [

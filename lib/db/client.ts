@@ -1,5 +1,6 @@
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { env } from "@/lib/env";
 import * as schema from "./schema";
 
 export type Database = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
@@ -16,7 +17,7 @@ export function getDb(): Database {
   if (globalForDb.__db?.url !== url) {
     // JIT off: its compile time (over a second for the report triggers' plans over thousands of
     // ids) dwarfs any query this service runs; a server built without LLVM ignores it anyway.
-    const sql = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE || 10), onnotice: () => {}, connection: { jit: "off" } });
+    const sql = postgres(url, { max: env().DATABASE_POOL_SIZE, onnotice: () => {}, connection: { jit: "off" } });
     globalForDb.__db = { url, sql, db: drizzle(sql, { schema }) };
   }
   return globalForDb.__db.db;

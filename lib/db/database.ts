@@ -1,3 +1,4 @@
+import { reloadEnv } from "@/lib/env";
 import { resolveDataDir } from "@/lib/runtime/data-dir";
 import { applySecrets } from "@/lib/runtime/secrets";
 import { startEmbeddedPostgres } from "./embedded-postgres";
@@ -13,10 +14,13 @@ export interface OpenedDatabase {
  * The database of this installation: `DATABASE_URL` when set, else the
  * embedded server in DATA_DIR (joined if running, started if not). Applies
  * migrations and puts DATABASE_URL and the secrets into the environment.
+ * Reads process.env itself: it completes the environment that lib/env parses.
  */
 export async function openDatabase(opts: { adoptRunningServer?: boolean; log?: (m: string) => void } = {}): Promise<OpenedDatabase> {
   const dataDir = resolveDataDir();
   applySecrets(dataDir);
+  // A module may have parsed the configuration on import (the Inngest client does), before the secrets were there.
+  reloadEnv();
   if (process.env.DATABASE_URL) {
     await migrateDatabase(process.env.DATABASE_URL);
     return { url: process.env.DATABASE_URL, embedded: false, close: async () => {} };

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { requiredSecret } from "@/lib/env";
 
 // VERP: each message's envelope sender names the message, so a bounce (which goes back to the envelope
 // sender) says which send it is about without guessing from its text. Signed, so that a forged bounce
@@ -7,9 +8,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 const PATTERN = /^bounces\+([a-z0-9_]+)\.([0-9a-f]{16})@/i;
 
 function mac(key: string): string {
-  const secret = process.env.TOKEN_SECRET;
-  if (!secret) throw new Error("TOKEN_SECRET is not set");
-  return createHmac("sha256", secret).update(`return-path.${key}`).digest("hex").slice(0, 16);
+  return createHmac("sha256", requiredSecret("TOKEN_SECRET")).update(`return-path.${key}`).digest("hex").slice(0, 16);
 }
 
 /**

@@ -4,6 +4,7 @@ import { ImapFlow } from "imapflow";
 import nodemailer from "nodemailer";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { functions } from "@/inngest";
 import { inngest } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
@@ -40,7 +41,7 @@ let transport: MailTransport;
 const globalForMail = globalThis as unknown as { __mailTransport?: MailTransport };
 
 beforeAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "1";
+  overrideEnvForTests({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" });
   setWorkflowCtx(ctx);
   carrier = new SMTPServer({
     authOptional: true,
@@ -64,7 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   delete globalForMail.__mailTransport;
-  delete process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  reloadEnv();
   setWorkflowCtx(undefined);
   await transport.close();
   await new Promise<void>((resolve) => carrier.close(() => resolve()));

@@ -1,14 +1,12 @@
 import "server-only";
 import { Resolver } from "node:dns/promises";
+import { env, type Env } from "@/lib/env";
 import { judge, type CheckedRecord, type ExpectedRecord } from "./domain-records";
 
 /** DNS_SERVERS: comma-separated resolvers (`1.1.1.1`, `127.0.0.1:5353`); unset, the system's. */
-export function domainResolver(env: Partial<Record<string, string>> = process.env): Resolver {
+export function domainResolver(config: Pick<Env, "DNS_SERVERS"> = env()): Resolver {
   const resolver = new Resolver({ timeout: 3000, tries: 2 });
-  const servers = env.DNS_SERVERS?.split(",")
-    .map((server) => server.trim())
-    .filter(Boolean);
-  if (servers && servers.length > 0) resolver.setServers(servers);
+  if (config.DNS_SERVERS.length > 0) resolver.setServers(config.DNS_SERVERS);
   return resolver;
 }
 

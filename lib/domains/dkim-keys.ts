@@ -1,5 +1,6 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, createHash, generateKeyPairSync, randomBytes } from "node:crypto";
+import { requiredSecret } from "@/lib/env";
 
 /** A DKIM key pair for a sending domain: the public half goes in DNS, the private half signs every message. */
 export function generateDkimKeyPair(): { publicKey: string; privateKeyPem: string } {
@@ -14,9 +15,9 @@ export function generateDkimKeyPair(): { publicKey: string; privateKeyPem: strin
 // database alone cannot sign mail as the sender's domain.
 
 function encryptionKey(): Buffer {
-  const secret = process.env.TOKEN_SECRET;
-  if (!secret) throw new Error("TOKEN_SECRET is not set");
-  return createHash("sha256").update(`dkim-private-keys.${secret}`).digest();
+  return createHash("sha256")
+    .update(`dkim-private-keys.${requiredSecret("TOKEN_SECRET")}`)
+    .digest();
 }
 
 export function encryptPrivateKey(pem: string): string {

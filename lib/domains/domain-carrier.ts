@@ -1,5 +1,6 @@
 import "server-only";
 import { Resend } from "resend";
+import { env, type Env } from "@/lib/env";
 import { mailTransportName } from "@/lib/mail/mailbox-enabled";
 import type { ExpectedRecord } from "./domain-records";
 
@@ -23,11 +24,11 @@ export interface DomainCarrier {
   register(domain: { hostname: string; carrierDomainId: string | null }): Promise<Registration>;
 }
 
-export function domainCarrier(env: Partial<Record<string, string>> = process.env): DomainCarrier {
-  const name = mailTransportName(env);
+export function domainCarrier(config: Pick<Env, "MAIL_TRANSPORT" | "RESEND_API_KEY"> = env()): DomainCarrier {
+  const name = mailTransportName(config);
   if (name !== "resend") return { name, register: async () => ({ status: "registered" }) };
-  if (!env.RESEND_API_KEY) throw new Error("MAIL_TRANSPORT=resend needs RESEND_API_KEY");
-  return resendDomains(new Resend(env.RESEND_API_KEY));
+  if (!config.RESEND_API_KEY) throw new Error("MAIL_TRANSPORT=resend needs RESEND_API_KEY");
+  return resendDomains(new Resend(config.RESEND_API_KEY));
 }
 
 function resendDomains(resend: Resend): DomainCarrier {

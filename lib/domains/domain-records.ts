@@ -1,5 +1,7 @@
 // The DNS records a sending domain needs, and how a published value is judged. No I/O here.
 
+import { env, type Env } from "@/lib/env";
+
 export type RecordKind = "spf" | "dkim" | "dmarc" | "return_path";
 export type RecordType = "TXT" | "MX" | "CNAME";
 
@@ -30,8 +32,8 @@ export interface DomainRecordInput {
 }
 
 /** SPF_INCLUDE: the include of the servers that send for the service (the SMTP relay's, say). */
-export function spfInclude(env: Partial<Record<string, string>> = process.env): string {
-  return env.SPF_INCLUDE || `_spf.${new URL(env.APP_URL || "http://localhost").hostname}`;
+export function spfInclude(config: Pick<Env, "SPF_INCLUDE" | "APP_URL"> = env()): string {
+  return config.SPF_INCLUDE ?? `_spf.${new URL(config.APP_URL).hostname}`;
 }
 
 /** Our own records: for SMTP (we sign with the domain's DKIM key) and the local mailbox. */

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/env";
 import { systemActor } from "@/lib/actor";
 import { approveBrand } from "@/lib/brands/approve-brand";
 import { updateBrand } from "@/lib/brands/update-brand";
@@ -24,7 +25,7 @@ import { addSendingDomain, checkSendingDomain, expectedRecords, getSendingDomain
 const { ctx } = testCtx();
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
 const smtp: DomainCarrier = { name: "smtp", register: async () => ({ status: "registered" }) };
-const resolver = () => domainResolver({ DNS_SERVERS: dns.server });
+const resolver = () => domainResolver(parseEnv({ DNS_SERVERS: dns.server }));
 
 beforeAll(async () => {
   dns = await startDnsServer();
@@ -162,7 +163,7 @@ describe("registration with Resend (a local server speaking Resend's API)", () =
   });
 
   it("a refused registration is registration_failed with Resend's words; a re-sync that succeeds shows Resend's records, and once published and verified by Resend the domain is ready", async () => {
-    const resend = domainCarrier({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_123" });
+    const resend = domainCarrier(parseEnv({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_123" }));
     const { actor, domainId } = await domainFor("mail.acme-resend.test", resend);
     let domain = await getSendingDomain(ctx, actor, domainId);
     expect(domain).toMatchObject({ carrierStatus: "failed", carrierError: expect.stringContaining("The domain is on a blocklist.") });
@@ -226,7 +227,7 @@ describe("DKIM with the domain's own key", () => {
     await transport.close();
     await new Promise<void>((resolve) => carrier.close(() => resolve()));
 
-    const lookup = domainResolver({ DNS_SERVERS: dns.server });
+    const lookup = domainResolver(parseEnv({ DNS_SERVERS: dns.server }));
     const result = await dkimVerify(received[0]!, {
       resolver: async (name: string, type: string) => (type === "TXT" ? lookup.resolveTxt(name) : Promise.reject(Object.assign(new Error(`no ${type}`), { code: "ENOTFOUND" }))),
     });

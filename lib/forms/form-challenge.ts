@@ -3,6 +3,7 @@ import { createHmac } from "node:crypto";
 import { createChallenge, verifySolution } from "altcha-lib/v1";
 import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
+import { requiredSecret } from "@/lib/env";
 
 /**
  * ALTCHA's proof of work: the browser must find the number n ≤ maxnumber
@@ -13,9 +14,7 @@ export const CHALLENGE_MAX_NUMBER = 50_000;
 const CHALLENGE_VALIDITY_MS = 10 * 60_000;
 
 function hmacKey(): string {
-  const secret = process.env.TOKEN_SECRET;
-  if (!secret) throw new Error("TOKEN_SECRET is not set");
-  return createHmac("sha256", secret).update("signup-form-challenge").digest("hex");
+  return createHmac("sha256", requiredSecret("TOKEN_SECRET")).update("signup-form-challenge").digest("hex");
 }
 
 export function newFormChallenge(ctx: Ctx): ReturnType<typeof createChallenge> {

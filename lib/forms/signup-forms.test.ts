@@ -2,6 +2,7 @@ import { gzipSync } from "node:zlib";
 import { and, eq } from "drizzle-orm";
 import { createChallenge } from "altcha-lib/v1";
 import { describe, expect, it } from "vitest";
+import { overrideEnvForTests, parseEnv } from "@/lib/env";
 import { systemActor } from "@/lib/actor";
 import { confirmationUrl } from "@/lib/consent/links";
 import { confirmSubscription } from "@/lib/consent/confirm-subscription";
@@ -27,7 +28,7 @@ import { submitSignupForm } from "./submit-signup-form";
 
 const { ctx } = testCtx();
 // The routes read the client's address from the header scripts/serve.ts writes; each test uses its own.
-process.env[PEER_IP_HEADER_SET] = "1";
+overrideEnvForTests({ [PEER_IP_HEADER_SET]: "1" });
 let nextIp = 1;
 const freshIp = () => `198.51.100.${nextIp++}`;
 const SITE = "https://www.sender.example";
@@ -131,7 +132,7 @@ describe("signup forms", () => {
     expect(config.headers.get("access-control-allow-origin")).toBe("https://evil.example");
     expect(await contactByEmail(workspaceId, "elsewhere@example.com")).toBeUndefined();
 
-    const hosted = await submitSignupForm(ctx, { formId, origin: "https://app.example", ip: freshIp(), values: { email: "hosted@example.com" } }, { APP_URL: "https://app.example/" });
+    const hosted = await submitSignupForm(ctx, { formId, origin: "https://app.example", ip: freshIp(), values: { email: "hosted@example.com" } }, parseEnv({ APP_URL: "https://app.example/" }));
     expect(hosted.status).toBe("confirmation_sent");
   });
 
@@ -160,16 +161,16 @@ describe("signup forms", () => {
   it("per-address limit: past the limit a submission is refused with rate_limited and Retry-After, and nothing is stored", async () => {
     const { formId, workspaceId } = await setup();
     const ip = freshIp();
-    const env = { SIGNUP_FORM_SUBMISSIONS_PER_IP: "2" };
-    for (const email of ["one@example.com", "two@example.com"]) await submitSignupForm(ctx, { formId, origin: SITE, ip, values: { email } }, env);
-    await expect(submitSignupForm(ctx, { formId, origin: SITE, ip, values: { email: "three@example.com" } }, env)).rejects.toMatchObject({
+    const config = parseEnv({ SIGNUP_FORM_SUBMISSIONS_PER_IP: "2" });
+    for (const email of ["one@example.com", "two@example.com"]) await submitSignupForm(ctx, { formId, origin: SITE, ip, values: { email } }, config);
+    await expect(submitSignupForm(ctx, { formId, origin: SITE, ip, values: { email: "three@example.com" } }, config)).rejects.toMatchObject({
       code: "rate_limited",
       status: 429,
       headers: { "Retry-After": expect.stringMatching(/^\d+$/) },
     });
     expect(await contactByEmail(workspaceId, "three@example.com")).toBeUndefined();
     // Another address is not held back by this one.
-    await expect(submitSignupForm(ctx, { formId, origin: SITE, ip: freshIp(), values: { email: "four@example.com" } }, env)).resolves.toMatchObject({ status: "confirmation_sent" });
+    await expect(submitSignupForm(ctx, { formId, origin: SITE, ip: freshIp(), values: { email: "four@example.com" } }, config)).resolves.toMatchObject({ status: "confirmation_sent" });
   });
 
   it("fields: the form's required fields and attribute types are checked, each problem named on its field, and nothing is stored", async () => {

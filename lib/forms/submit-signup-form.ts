@@ -5,6 +5,7 @@ import { checkWorkspaceActive } from "@/lib/api/check-workspace-active";
 import { consumeRateLimit, countRateLimit } from "@/lib/api/rate-limit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { signupFormSubmissions } from "@/lib/db/schema";
+import { env, type Env } from "@/lib/env";
 import { ApiError, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { subscribeFromForm, type FormAnswer } from "@/lib/subscriptions/subscribe-from-form";
@@ -12,8 +13,7 @@ import { acceptFormChallenge } from "./form-challenge";
 import { loadSignupForm, type LoadedSignupForm } from "./load-signup-form";
 import { readSignupFormValues, type SubmittedValues } from "./read-signup-form-values";
 
-/** Submissions per client address per window, across every form (SIGNUP_FORM_SUBMISSIONS_PER_IP overrides). */
-export const SUBMISSIONS_PER_IP = 20;
+/** The window of the per-address limit: SIGNUP_FORM_SUBMISSIONS_PER_IP (default 20) submissions across every form. */
 export const SUBMISSIONS_PER_IP_WINDOW_MS = 10 * 60_000;
 
 export interface SignupFormRequest {
@@ -25,7 +25,7 @@ export interface SignupFormRequest {
   values: SubmittedValues;
 }
 
-type Env = Partial<Record<string, string>>;
+type FormConfig = Pick<Env, "APP_URL" | "SIGNUP_FORM_SUBMISSIONS_PER_IP">;
 
 export const formUnavailable = () => new ApiError({ type: "permission_error", code: "form_unavailable", message: "This form is not accepting signups right now." });
 
@@ -37,13 +37,13 @@ export const formUnavailable = () => new ApiError({ type: "permission_error", co
  * refused submission changes nothing; a filled honeypot is answered like a
  * genuine one and dropped. The answer never depends on the address.
  */
-export async function submitSignupForm(ctx: Ctx, request: SignupFormRequest, env: Env = process.env): Promise<{ status: FormAnswer; redirectUrl: string | null }> {
+export async function submitSignupForm(ctx: Ctx, request: SignupFormRequest, config: FormConfig = env()): Promise<{ status: FormAnswer; redirectUrl: string | null }> {
   const form = await loadSignupForm(ctx, request.formId);
   if (!form) throw notFound("form_not_found", "No such form.");
-  checkFormOrigin(form, request.origin, env);
+  checkFormOrigin(form, request.origin, config);
   if (form.key.revoked || form.topics.length === 0) throw formUnavailable();
   checkWorkspaceActive(form.billingStage, "POST");
-  await limitPerAddress(ctx, request.ip, env);
+  await limitPerAddress(ctx, request.ip, config);
   await consumeRateLimit(ctx, form.key.id, "subscribe");
 
   const submission = readSignupFormValues(form, request.values);
@@ -68,18 +68,17 @@ export async function submitSignupForm(ctx: Ctx, request: SignupFormRequest, env
 }
 
 /** The key's allowlist, except on the service's own hosted page for the form. */
-export function checkFormOrigin(form: LoadedSignupForm, origin: string | null, env: Env = process.env): void {
-  const own = env.APP_URL ? canonicalOrigin(env.APP_URL) : null;
+export function checkFormOrigin(form: LoadedSignupForm, origin: string | null, config: Pick<Env, "APP_URL"> = env()): void {
+  const own = canonicalOrigin(config.APP_URL);
   if (origin && canonicalOrigin(origin) === own) return;
   checkOrigin(form.key.allowedOrigins, origin);
 }
 
-async function limitPerAddress(ctx: Ctx, ip: string | null, env: Env): Promise<void> {
+async function limitPerAddress(ctx: Ctx, ip: string | null, config: FormConfig): Promise<void> {
   // An unknown address (the app not behind scripts/serve.ts) is not one shared counter: that would let one
   // bot close every form of every workspace. The key's own rate limit still applies.
   if (!ip) return;
-  const limit = Number(env.SIGNUP_FORM_SUBMISSIONS_PER_IP) || SUBMISSIONS_PER_IP;
-  const { retryAfterSeconds } = await countRateLimit(ctx, ip, { bucket: "form.ip", limit, windowMs: SUBMISSIONS_PER_IP_WINDOW_MS });
+  const { retryAfterSeconds } = await countRateLimit(ctx, ip, { bucket: "form.ip", limit: config.SIGNUP_FORM_SUBMISSIONS_PER_IP, windowMs: SUBMISSIONS_PER_IP_WINDOW_MS });
   if (retryAfterSeconds === null) return;
   throw new ApiError({
     type: "rate_limit_error",

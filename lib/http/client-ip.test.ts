@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/env";
 import { clientIpFromHeaders, parseTrustedProxies, PEER_IP_HEADER, PEER_IP_HEADER_SET } from "./client-ip";
 
-const served = (trustedProxies?: string) => ({ [PEER_IP_HEADER_SET]: "1", TRUSTED_PROXIES: trustedProxies });
+const served = (trustedProxies?: string) => parseEnv({ [PEER_IP_HEADER_SET]: "1", TRUSTED_PROXIES: trustedProxies });
 const request = (peer: string, forwardedFor?: string) => ({ [PEER_IP_HEADER]: peer, "x-forwarded-for": forwardedFor });
 
 describe("client IP", () => {
@@ -30,7 +31,7 @@ describe("client IP", () => {
     expect(clientIpFromHeaders({ "x-forwarded-for": "203.0.113.9" }, served())).toBeNull();
     expect(clientIpFromHeaders(request("10.0.0.5", "203.0.113.9, not-an-ip"), served("10.0.0.0/8"))).toBeNull();
     // Plain `next start`: nothing overwrites the peer header, so a client could have written it.
-    expect(clientIpFromHeaders(request("198.51.100.20"), { TRUSTED_PROXIES: undefined })).toBeNull();
+    expect(clientIpFromHeaders(request("198.51.100.20"), parseEnv({ TRUSTED_PROXIES: undefined }))).toBeNull();
   });
 
   it("TRUSTED_PROXIES takes addresses and CIDR ranges and refuses anything else", () => {

@@ -1,9 +1,9 @@
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
+import { env, type Env } from "@/lib/env";
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>;
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
-type Env = Partial<Record<string, string>>;
 
 /**
  * The TCP peer's address. App Router requests carry no socket, so
@@ -16,7 +16,7 @@ export const PEER_IP_HEADER = "x-service-peer-ip";
  * the peer header (plain `next start`), so a client could choose it: it is
  * ignored and the client address is unknown.
  */
-export const PEER_IP_HEADER_SET = "SERVICE_PEER_IP_HEADER_SET";
+export const PEER_IP_HEADER_SET = "SERVICE_PEER_IP_HEADER_SET" as const;
 
 function headerValue(headers: HeaderSource, name: string): string | undefined {
   // Duck-typed: next/headers hands out a sealed proxy, not always a Headers instance.
@@ -62,10 +62,10 @@ const isTrusted = (address: Address, ranges: [Address, number][]) => ranges.some
  * are never read. Null when unknown (no peer, or a malformed entry where the
  * client should be).
  */
-export function clientIpFromHeaders(headers: HeaderSource, env: Env = process.env): string | null {
-  const peer = env[PEER_IP_HEADER_SET] === "1" ? parseAddress(headerValue(headers, PEER_IP_HEADER)) : null;
+export function clientIpFromHeaders(headers: HeaderSource, config: Pick<Env, typeof PEER_IP_HEADER_SET | "TRUSTED_PROXIES"> = env()): string | null {
+  const peer = config[PEER_IP_HEADER_SET] ? parseAddress(headerValue(headers, PEER_IP_HEADER)) : null;
   if (!peer) return null;
-  const trusted = parseTrustedProxies(env.TRUSTED_PROXIES);
+  const trusted = parseTrustedProxies(config.TRUSTED_PROXIES);
   let client = peer;
   const hops = headerValue(headers, "x-forwarded-for")?.split(",") ?? [];
   while (isTrusted(client, trusted) && hops.length > 0) {

@@ -3,12 +3,13 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { imports, lists, topics, type ImportCounts, type ImportRefusal } from "@/lib/db/schema";
+import { env } from "@/lib/env";
 import { recordEvents } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import { addCounts, emptyCounts, planImportChunk, type ChunkPlan } from "./plan-import-chunk";
 
 /** Rows per chunk: one transaction each, and the most a crash can make the apply do again. */
-export const importChunkRows = () => Number(process.env.IMPORT_CHUNK_ROWS || 5000);
+export const importChunkRows = () => env().IMPORT_CHUNK_ROWS;
 
 const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;

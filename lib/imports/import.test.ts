@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
 import { functions } from "@/inngest";
@@ -31,7 +32,7 @@ beforeAll(() => {
 });
 afterAll(() => {
   setWorkflowCtx(undefined);
-  delete process.env.IMPORT_CHUNK_ROWS;
+  reloadEnv();
 });
 
 async function* bytesOf(...parts: (string | Buffer)[]): AsyncGenerator<Uint8Array> {
@@ -239,7 +240,7 @@ describe("CSV import: applying", () => {
   });
 
   it("applies in chunks and a cancel stops it at the next chunk, keeping what was applied", async () => {
-    process.env.IMPORT_CHUNK_ROWS = "2";
+    overrideEnvForTests({ IMPORT_CHUNK_ROWS: "2" });
     try {
       const w = await workspace();
       const rows = Array.from({ length: 10 }, (_, i) => `c${i}@example.com`);
@@ -254,7 +255,7 @@ describe("CSV import: applying", () => {
       expect(made.length).toBe(2);
       expect(imp.applied).toMatchObject({ created: 2, rows: 2 });
     } finally {
-      delete process.env.IMPORT_CHUNK_ROWS;
+      reloadEnv();
     }
   });
 

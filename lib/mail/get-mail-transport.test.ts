@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/env";
 import { createMailTransport } from "./get-mail-transport";
 
 describe("mail transport selection", () => {
   it("local is the default; smtp and resend are chosen by MAIL_TRANSPORT", async () => {
-    expect(createMailTransport({}).name).toBe("local");
-    const smtp = createMailTransport({ MAIL_TRANSPORT: "smtp", SMTP_URL: "smtp://user:pass@127.0.0.1:2525" });
+    expect(createMailTransport(parseEnv({})).name).toBe("local");
+    const smtp = createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp", SMTP_URL: "smtp://user:pass@127.0.0.1:2525" }));
     expect(smtp.name).toBe("smtp");
     await smtp.close();
-    expect(createMailTransport({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_x" }).name).toBe("resend");
+    expect(createMailTransport(parseEnv({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_x" })).name).toBe("resend");
   });
 
   it("a transport without its settings, or an unknown one, fails at start with a clear message", () => {
-    expect(() => createMailTransport({ MAIL_TRANSPORT: "smtp" })).toThrow("MAIL_TRANSPORT=smtp needs SMTP_URL");
-    expect(() => createMailTransport({ MAIL_TRANSPORT: "resend" })).toThrow("MAIL_TRANSPORT=resend needs RESEND_API_KEY");
-    expect(() => createMailTransport({ MAIL_TRANSPORT: "carrier-pigeon" })).toThrow("MAIL_TRANSPORT must be local, smtp or resend");
-    expect(() => createMailTransport({ MAIL_TRANSPORT: "smtp", SMTP_URL: "http://x" })).toThrow("smtp:// or smtps://");
+    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp" }))).toThrow("MAIL_TRANSPORT=smtp needs SMTP_URL");
+    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "resend" }))).toThrow("MAIL_TRANSPORT=resend needs RESEND_API_KEY");
+    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "carrier-pigeon" }))).toThrow("MAIL_TRANSPORT must be local, smtp or resend");
+    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp", SMTP_URL: "http://x" }))).toThrow("smtp:// or smtps://");
   });
 });

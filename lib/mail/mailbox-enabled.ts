@@ -1,8 +1,10 @@
-type Env = Partial<Record<string, string>>;
+import { env, type Env } from "@/lib/env";
+
+type MailConfig = Pick<Env, "NODE_ENV" | "MAIL_TRANSPORT">;
 
 /** The transport MAIL_TRANSPORT names; unset (or empty) falls back to `local`. */
-export function mailTransportName(env: Env = process.env): string {
-  return env.MAIL_TRANSPORT || "local";
+export function mailTransportName(config: Pick<Env, "MAIL_TRANSPORT"> = env()): "local" | "smtp" | "resend" {
+  return config.MAIL_TRANSPORT ?? "local";
 }
 
 /**
@@ -14,14 +16,14 @@ export function mailTransportName(env: Env = process.env): string {
  * the only place mail goes and a fresh `npm start` would be unusable without
  * it). With smtp or resend, mail stored earlier stays hidden.
  */
-export function mailboxEnabled(env: Env = process.env): boolean {
-  return env.NODE_ENV !== "production" || mailTransportName(env) === "local";
+export function mailboxEnabled(config: MailConfig = env()): boolean {
+  return config.NODE_ENV !== "production" || mailTransportName(config) === "local";
 }
 
 export const UNSET_MAIL_TRANSPORT_WARNING =
   "MAIL_TRANSPORT is not set: mail is stored in the local test mailbox and delivered to nobody; set MAIL_TRANSPORT=smtp|resend for real delivery, or MAIL_TRANSPORT=local to keep this and silence the warning";
 
 /** The warning a production start prints when `local` was not chosen but fallen back to, or null. */
-export function unsetMailTransportWarning(env: Env = process.env): string | null {
-  return env.NODE_ENV === "production" && !env.MAIL_TRANSPORT ? UNSET_MAIL_TRANSPORT_WARNING : null;
+export function unsetMailTransportWarning(config: MailConfig = env()): string | null {
+  return config.NODE_ENV === "production" && !config.MAIL_TRANSPORT ? UNSET_MAIL_TRANSPORT_WARNING : null;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { signToken, verifyToken } from "./signed-token";
 
 describe("signed link tokens", () => {
@@ -26,12 +27,11 @@ describe("signed link tokens", () => {
 
   it("tokens depend on TOKEN_SECRET", () => {
     const token = signToken("confirm", { r: "cfr_1" });
-    const saved = process.env.TOKEN_SECRET;
-    process.env.TOKEN_SECRET = "another secret";
+    overrideEnvForTests({ TOKEN_SECRET: "another secret" });
     try {
       expect(verifyToken("confirm", token)).toBeNull();
     } finally {
-      process.env.TOKEN_SECRET = saved;
+      reloadEnv();
     }
   });
 });

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { requiredSecret } from "@/lib/env";
 
 /**
  * Every link the service mails carries one of these: a JSON payload and an
@@ -8,14 +9,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  */
 export type TokenPurpose = "confirm" | "unsubscribe" | "preferences" | "open" | "click" | "invite" | "form_error" | "verify_address";
 
-function secret(): string {
-  const value = process.env.TOKEN_SECRET;
-  if (!value) throw new Error("TOKEN_SECRET is not set");
-  return value;
-}
-
 function mac(purpose: TokenPurpose, payload: string): string {
-  return createHmac("sha256", secret()).update(`${purpose}.${payload}`).digest("base64url");
+  return createHmac("sha256", requiredSecret("TOKEN_SECRET")).update(`${purpose}.${payload}`).digest("base64url");
 }
 
 export function signToken(purpose: TokenPurpose, data: Record<string, string | number>): string {

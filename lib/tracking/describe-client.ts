@@ -1,4 +1,5 @@
 import { UAParser } from "ua-parser-js";
+import { env } from "@/lib/env";
 
 export type DeviceType = "mobile" | "tablet" | "desktop";
 
@@ -16,7 +17,7 @@ export function describeClient(userAgent: string | null): { deviceType: DeviceTy
  * e.g. cf-ipcountry); a client could forge any other source.
  */
 export function countryFrom(headers: Headers): string | null {
-  const name = process.env.TRUSTED_COUNTRY_HEADER;
+  const name = env().TRUSTED_COUNTRY_HEADER;
   const value = name ? headers.get(name) : null;
   return value && /^[A-Za-z]{2}$/.test(value) ? value.toUpperCase() : null;
 }

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { GET as click } from "@/app/(public)/t/c/[token]/route";
 import { GET as open } from "@/app/(public)/t/o/[token]/route";
 import { events, sends } from "@/lib/db/schema";
@@ -11,7 +12,7 @@ import { addTracking, clickUrl, openPixelUrl } from "./tracking-links";
 
 const { ctx } = testCtx();
 afterEach(() => {
-  delete process.env.TRUSTED_COUNTRY_HEADER;
+  reloadEnv();
 });
 const tokenOf = (url: string) => url.split("/").at(-1)!;
 const call = (handler: typeof open, url: string, headers: Record<string, string> = {}) => handler(new Request(url, { headers }), { params: Promise.resolve({ token: tokenOf(url) }) });
@@ -39,7 +40,7 @@ describe("open and click tracking", () => {
     const response = await call(open, openPixelUrl(send.id), { "cf-ipcountry": "de" });
     expect(response.headers.get("content-type")).toBe("image/gif");
     expect((await eventOf(workspaceId, "email.opened"))!.data).toMatchObject({ send_id: send.id, email: "o@example.com", country: null });
-    process.env.TRUSTED_COUNTRY_HEADER = "cf-ipcountry";
+    overrideEnvForTests({ TRUSTED_COUNTRY_HEADER: "cf-ipcountry" });
     await call(open, openPixelUrl(send.id), { "cf-ipcountry": "de" });
     const opened = await ctx.db
       .select()

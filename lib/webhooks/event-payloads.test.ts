@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { systemActor } from "@/lib/actor";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
@@ -48,7 +49,7 @@ const ids: Record<string, string> = {};
 
 /** One workspace goes through every event: four subscribers, a sent campaign with every outcome, a paused and cancelled one. */
 beforeAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "1";
+  overrideEnvForTests({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" });
   setWorkflowCtx(ctx);
   routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
   receiver = await startWebhookReceiver();
@@ -92,7 +93,7 @@ beforeAll(async () => {
   for (const { body } of receiver.received) byType.set(body.type, [...(byType.get(body.type) ?? []), body]);
 });
 afterAll(async () => {
-  delete process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  reloadEnv();
   setWorkflowCtx(undefined);
   await receiver.close();
 });

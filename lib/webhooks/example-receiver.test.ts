@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { systemActor } from "@/lib/actor";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
@@ -26,13 +27,13 @@ const executor = createEmbeddedExecutor({ client: inngest, functions, workers: 2
 let example: Receiver;
 
 beforeAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "1";
+  overrideEnvForTests({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" });
   setWorkflowCtx(ctx);
   routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
   example = (await import(path.resolve("docs/examples/webhook-receiver.mjs"))) as Receiver;
 });
 afterAll(() => {
-  delete process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  reloadEnv();
   setWorkflowCtx(undefined);
 });
 

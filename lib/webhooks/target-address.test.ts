@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { systemActor } from "@/lib/actor";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
@@ -15,7 +16,7 @@ import { isPublicAddress, PRIVATE_TARGET_MESSAGE } from "./target-address";
 
 const { ctx } = testCtx(new Date(Date.now() + 60 * 60_000));
 afterEach(() => {
-  delete process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  reloadEnv();
 });
 
 async function register(url: string) {
@@ -69,7 +70,7 @@ describe("webhook target addresses", () => {
   });
 
   it("WEBHOOK_ALLOW_PRIVATE_TARGETS=1 lets an operator register http and loopback targets", async () => {
-    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "1";
+    overrideEnvForTests({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" });
     expect(await register("http://127.0.0.1:9/hooks")).toBeNull();
     expect(await register("http://localhost:9/hooks")).toBeNull();
   });

@@ -1,10 +1,11 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { promisify } from "node:util";
 import ipaddr from "ipaddr.js";
+import { env } from "@/lib/env";
 
 /** Self-hosted installs delivering to internal services, and tests with a receiver on loopback. */
 export function privateTargetsAllowed(): boolean {
-  return process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS === "1";
+  return env().WEBHOOK_ALLOW_PRIVATE_TARGETS;
 }
 
 // IANA's global unicast block: ipaddr.js calls anything outside its named ranges "unicast", which
@@ -35,7 +36,7 @@ export class TargetRefusedError extends Error {}
 
 /** https, or plain http where private targets are allowed or in development. */
 export function schemeAllowed(url: URL): boolean {
-  const httpAllowed = privateTargetsAllowed() || process.env.NODE_ENV === "development";
+  const httpAllowed = privateTargetsAllowed() || env().NODE_ENV === "development";
   return url.protocol === "https:" || (url.protocol === "http:" && httpAllowed);
 }
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { parseEnv } from "@/lib/env";
 import { workflowConfigProblem } from "@/inngest/mode";
 
 async function loadRoute() {
@@ -64,17 +65,17 @@ describe("the workflow endpoint", () => {
 
 describe("workflow configuration", () => {
   it("a production start with an Inngest server requires its signing key", () => {
-    expect(workflowConfigProblem({ NODE_ENV: "production", INNGEST_BASE_URL: "http://inngest:8288" })).toMatch(/INNGEST_SIGNING_KEY/);
-    expect(workflowConfigProblem({ NODE_ENV: "production", INNGEST_BASE_URL: "http://inngest:8288", INNGEST_SIGNING_KEY: "signkey-prod-00" })).toBeNull();
+    expect(workflowConfigProblem(parseEnv({ NODE_ENV: "production", INNGEST_BASE_URL: "http://inngest:8288" }))).toMatch(/INNGEST_SIGNING_KEY/);
+    expect(workflowConfigProblem(parseEnv({ NODE_ENV: "production", INNGEST_BASE_URL: "http://inngest:8288", INNGEST_SIGNING_KEY: "signkey-prod-00" }))).toBeNull();
   });
 
   it("a production start refuses the dev mode, which checks no signature", () => {
-    expect(workflowConfigProblem({ NODE_ENV: "production", INNGEST_DEV: "1" })).toMatch(/INNGEST_DEV/);
-    expect(workflowConfigProblem({ NODE_ENV: "production", INNGEST_DEV: "1", INNGEST_SIGNING_KEY: "signkey-prod-00" })).toMatch(/INNGEST_DEV/);
+    expect(workflowConfigProblem(parseEnv({ NODE_ENV: "production", INNGEST_DEV: "1" }))).toMatch(/INNGEST_DEV/);
+    expect(workflowConfigProblem(parseEnv({ NODE_ENV: "production", INNGEST_DEV: "1", INNGEST_SIGNING_KEY: "signkey-prod-00" }))).toMatch(/INNGEST_DEV/);
   });
 
   it("embedded workflows and development need no key", () => {
-    expect(workflowConfigProblem({ NODE_ENV: "production" })).toBeNull();
-    expect(workflowConfigProblem({ NODE_ENV: "development", INNGEST_DEV: "1" })).toBeNull();
+    expect(workflowConfigProblem(parseEnv({ NODE_ENV: "production" }))).toBeNull();
+    expect(workflowConfigProblem(parseEnv({ NODE_ENV: "development", INNGEST_DEV: "1" }))).toBeNull();
   });
 });

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
+import { env } from "@/lib/env";
 import { buildSignupFormScript, type SignupFormScript } from "@/lib/forms/embed/build-signup-form-script";
 
 let built: Promise<SignupFormScript> | null = null;
 
 // GET /embed/signup-form.js — the embeddable form's script, built once per process from its source.
 export async function GET(request: Request): Promise<Response> {
-  if (!built || process.env.NODE_ENV !== "production") {
+  if (!built || env().NODE_ENV !== "production") {
     built = buildSignupFormScript();
     built.catch(() => (built = null)); // a failed build is tried again on the next request, not served forever
   }

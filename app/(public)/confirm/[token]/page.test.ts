@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { systemActor } from "@/lib/actor";
 import { decideConfirmation } from "@/lib/consent/decide-confirmation";
 import { confirmationRequests, subscriptions } from "@/lib/db/schema";
@@ -32,21 +33,21 @@ async function confirmFrom(headers: Record<string, string>) {
 }
 
 describe("confirmation page: the confirming IP", () => {
-  beforeEach(() => vi.stubEnv(PEER_IP_HEADER_SET, "1"));
-  afterEach(() => vi.unstubAllEnvs());
+  const served = (trustedProxies: string) => overrideEnvForTests({ [PEER_IP_HEADER_SET]: "1", TRUSTED_PROXIES: trustedProxies });
+  afterEach(() => reloadEnv());
 
   it("without TRUSTED_PROXIES a spoofed X-Forwarded-For is ignored and the peer address is recorded", async () => {
-    vi.stubEnv("TRUSTED_PROXIES", "");
+    served("");
     expect(await confirmFrom({ "x-forwarded-for": "203.0.113.66", "x-real-ip": "203.0.113.67" })).toBe(PEER);
   });
 
   it("with the peer in TRUSTED_PROXIES the forwarded client is recorded", async () => {
-    vi.stubEnv("TRUSTED_PROXIES", `${PEER},10.0.0.0/8`);
+    served(`${PEER},10.0.0.0/8`);
     expect(await confirmFrom({ "x-forwarded-for": "203.0.113.9" })).toBe("203.0.113.9");
   });
 
   it("a chain with a spoofed left-most entry records the right-most untrusted one", async () => {
-    vi.stubEnv("TRUSTED_PROXIES", `${PEER},10.0.0.0/8`);
+    served(`${PEER},10.0.0.0/8`);
     expect(await confirmFrom({ "x-forwarded-for": "203.0.113.66, 203.0.113.9, 10.1.2.3" })).toBe("203.0.113.9");
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { Webhook } from "svix";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { functions } from "@/inngest";
 import { inngest } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
@@ -18,11 +19,11 @@ const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
 const executor = createEmbeddedExecutor({ client: inngest, functions });
 const secret = `whsec_${randomBytes(24).toString("base64")}`;
 beforeAll(() => {
-  process.env.RESEND_WEBHOOK_SECRET = secret;
+  overrideEnvForTests({ RESEND_WEBHOOK_SECRET: secret });
   setWorkflowCtx(ctx);
 });
 afterAll(() => {
-  delete process.env.RESEND_WEBHOOK_SECRET;
+  reloadEnv();
   setWorkflowCtx(undefined);
 });
 

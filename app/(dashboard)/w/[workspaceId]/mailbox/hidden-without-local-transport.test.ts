@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { simulateOutcomeAction } from "./actions";
 import MailboxPage from "./page";
 
@@ -6,13 +7,12 @@ import MailboxPage from "./page";
 const NOT_FOUND = { digest: "NEXT_HTTP_ERROR_FALLBACK;404" };
 
 afterEach(() => {
-  vi.unstubAllEnvs();
+  reloadEnv();
 });
 
 describe("a production installation delivering through smtp or resend has no test mailbox", () => {
   it("the page is not found and the simulate action refuses, before anything else is looked at", async () => {
-    vi.stubEnv("NODE_ENV", "production");
-    vi.stubEnv("MAIL_TRANSPORT", "smtp");
+    overrideEnvForTests({ NODE_ENV: "production", MAIL_TRANSPORT: "smtp" });
     const form = new FormData();
     form.set("outcome", "delivered");
     await expect(MailboxPage({ params: Promise.resolve({ workspaceId: "ws_x" }), searchParams: Promise.resolve({}) })).rejects.toMatchObject(NOT_FOUND);

@@ -1,0 +1,162 @@
+import { z } from "zod";
+
+// Every environment variable the service reads, in one schema. A bad value stops the start with one
+// message naming each bad variable, instead of a NaN batch size or a silent fallback found in production.
+// No "server-only" here: scripts/serve.ts and the CLI import this outside React's server condition.
+
+/** A rule a value broke, said as "must be <rule>". */
+class Refused {
+  constructor(readonly rule: string) {}
+}
+
+/** An empty variable (`VAR= npm start`) counts as unset, as `process.env.VAR || default` did. */
+function variable<T>(read: (value: string | undefined) => T | Refused) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const result = read(raw === "" ? undefined : raw);
+      if (!(result instanceof Refused)) return result;
+      ctx.addIssue({ code: "custom", message: `must be ${result.rule}, got "${raw}"` });
+      return z.NEVER;
+    });
+}
+
+const text = () => variable((value) => value);
+const textOr = (fallback: string) => variable((value) => value ?? fallback);
+
+const positiveInteger = (fallback: number) => variable((value) => (value === undefined ? fallback : /^[1-9]\d*$/.test(value) ? Number(value) : new Refused("a positive integer")));
+const wholeNumber = (fallback: number) => variable((value) => (value === undefined ? fallback : /^\d+$/.test(value) ? Number(value) : new Refused("a whole number (0 or more)")));
+const port = () =>
+  variable((value) => (value === undefined ? undefined : /^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535 ? Number(value) : new Refused("a port number (1-65535)")));
+
+/** `1` on; unset or `0` off. Anything else is refused rather than read as off: `true` would otherwise do nothing. */
+const flag = () => variable((value) => (value === undefined || value === "0" ? false : value === "1" ? true : new Refused("1 (on) or 0 (off)")));
+
+function oneOf<const T extends readonly string[]>(values: T) {
+  const said = `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
+  return variable((value) => (value === undefined || values.includes(value) ? (value as T[number] | undefined) : new Refused(said)));
+}
+
+function url(protocols: string[]) {
+  return variable((value) => {
+    if (value === undefined) return undefined;
+    const parsed = URL.canParse(value) ? new URL(value) : null;
+    return parsed && protocols.includes(parsed.protocol) ? value : new Refused(`a URL (${protocols.map((p) => `${p}//`).join(" or ")})`);
+  });
+}
+
+export const envSchema = z.object({
+  // Set by Next.js and scripts/serve.ts; production hides the test mailbox and logs each API answer.
+  NODE_ENV: oneOf(["development", "production", "test"]),
+  // Set by Next.js while `next build` prerenders: start-up work (listeners, warnings) is skipped then.
+  NEXT_PHASE: text(),
+  // Read by scripts/serve.ts: the HTTP port and listening address.
+  PORT: port(),
+  HOST: text(),
+  // The public base of every link the service mails or shows; kept without a trailing slash.
+  APP_URL: variable((value) => {
+    const base = (value ?? "http://localhost:3000").replace(/\/+$/, "");
+    return URL.canParse(base) && /^https?:$/.test(new URL(base).protocol) ? base : new Refused("an http:// or https:// URL");
+  }),
+  // Read by lib/runtime and lib/db before this config exists: the data folder and the database.
+  DATA_DIR: text(),
+  DATABASE_URL: url(["postgres:", "postgresql:"]),
+  // Connections per app process in the database pool.
+  DATABASE_POOL_SIZE: positiveInteger(10),
+  // Secrets: given here, or generated into DATA_DIR by openDatabase. Optional because `next build` runs without them.
+  AUTH_SECRET: text(),
+  CURSOR_SECRET: text(),
+  TOKEN_SECRET: text(),
+  EMBEDDED_PG_PASSWORD: text(),
+  // Set by scripts/serve.ts in its own process: its peer-address header can be believed.
+  SERVICE_PEER_IP_HEADER_SET: flag(),
+  // Reverse proxies whose X-Forwarded-For is believed (lib/http/client-ip.ts parses, serve.ts refuses a bad entry).
+  TRUSTED_PROXIES: text(),
+  // An edge header carrying the visitor's country (cf-ipcountry); any other source could be forged.
+  TRUSTED_COUNTRY_HEADER: text(),
+  // Where mail goes; unset means local, with a warning at a production start.
+  MAIL_TRANSPORT: oneOf(["local", "smtp", "resend"]),
+  // The sender of the service's own mail (invitations); unset, no-reply at APP_URL's host.
+  SERVICE_MAIL_FROM: text(),
+  // The SMTP relay and its pool, for MAIL_TRANSPORT=smtp (the transport checks the scheme).
+  SMTP_URL: text(),
+  SMTP_POOL_SIZE: positiveInteger(5),
+  // Optional DKIM signature of every SMTP message (PEM key, `\n` escapes allowed).
+  DKIM_DOMAIN: text(),
+  DKIM_SELECTOR: textOr("mail"),
+  DKIM_PRIVATE_KEY: text(),
+  // Resend's API key (MAIL_TRANSPORT=resend) and the signing secret of its delivery webhook.
+  RESEND_API_KEY: text(),
+  RESEND_WEBHOOK_SECRET: text(),
+  // Resolvers for checking sending domains' records; empty means the system's.
+  DNS_SERVERS: variable((value) =>
+    (value ?? "")
+      .split(",")
+      .map((server) => server.trim())
+      .filter(Boolean),
+  ),
+  // The SPF include shown in each domain's record; unset, `_spf.` + APP_URL's host.
+  SPF_INCLUDE: text(),
+  // Bounce handling: the VERP domain, the built-in SMTP listener for it, and a mailbox polled each minute.
+  BOUNCE_DOMAIN: text(),
+  BOUNCE_SMTP_PORT: port(),
+  BOUNCE_SMTP_HOST: text(),
+  BOUNCE_IMAP_URL: url(["imap:", "imaps:"]),
+  // Campaign throttle: recipients per batch and the pause between batches.
+  DISPATCH_BATCH_SIZE: positiveInteger(500),
+  DISPATCH_BATCH_PAUSE_MS: wholeNumber(0),
+  // Rows an import applies per transaction: the most a crash makes it do again.
+  IMPORT_CHUNK_ROWS: positiveInteger(5000),
+  // Embedded executor: workflow runs worked on at once.
+  WORKFLOW_WORKERS: positiveInteger(8),
+  // Signup form submissions per client address per 10 minutes, across all forms.
+  SIGNUP_FORM_SUBMISSIONS_PER_IP: positiveInteger(20),
+  // Webhooks to plain http and private addresses: self-hosted internal receivers, and tests.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(),
+  // Any of these hands the workflows to an Inngest server instead of the embedded executor.
+  INNGEST_DEV: text(),
+  INNGEST_BASE_URL: text(),
+  INNGEST_SIGNING_KEY: text(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {}
+
+/** The configuration in `source`, or an EnvError naming every bad variable and why. */
+export function parseEnv(source: Partial<Record<string, string>>): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `  ${issue.path.join(".")} ${issue.message}`);
+  throw new EnvError(`invalid environment:\n${problems.join("\n")}`);
+}
+
+let cached: Env | null = null;
+
+/** This process's configuration, parsed from process.env on first use. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/**
+ * Forgets the parsed configuration: the next env() reads process.env again. For
+ * code that completes the environment after modules have loaded (openDatabase
+ * puts the generated secrets there) and for tests that change a variable.
+ */
+export function reloadEnv(): void {
+  cached = null;
+}
+
+/** Tests only: the configuration becomes process.env with `vars` over it, until reloadEnv(). */
+export function overrideEnvForTests(vars: Partial<Record<string, string>>): void {
+  cached = parseEnv({ ...process.env, ...vars });
+}
+
+/** A secret the code cannot run without; checked at use, since builds and scripts run without secrets. */
+export function requiredSecret(name: "AUTH_SECRET" | "CURSOR_SECRET" | "TOKEN_SECRET"): string {
+  const value = env()[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
