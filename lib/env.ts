@@ -27,6 +27,8 @@ const textOr = (fallback: string) => variable((value) => value ?? fallback);
 
 const positiveInteger = (fallback: number) => variable((value) => (value === undefined ? fallback : /^[1-9]\d*$/.test(value) ? Number(value) : new Refused("a positive integer")));
 const wholeNumber = (fallback: number) => variable((value) => (value === undefined ? fallback : /^\d+$/.test(value) ? Number(value) : new Refused("a whole number (0 or more)")));
+const positiveDays = (fallback: number) =>
+  variable((value) => (value === undefined ? fallback : /^\d+(\.\d+)?$/.test(value) && Number(value) > 0 ? Number(value) : new Refused("a positive number of days")));
 const port = () =>
   variable((value) => (value === undefined ? undefined : /^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535 ? Number(value) : new Refused("a port number (1-65535)")));
 
@@ -114,6 +116,19 @@ export const envSchema = z.object({
   SIGNUP_FORM_SUBMISSIONS_PER_IP: positiveInteger(20),
   // Webhooks to plain http and private addresses: self-hosted internal receivers, and tests.
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(),
+  // The billing ladder's lengths in days (fractions allowed): overdue, read-only, the deletion notice, and between reminders.
+  BILLING_OVERDUE_DAYS: positiveDays(7),
+  BILLING_READ_ONLY_DAYS: positiveDays(60),
+  BILLING_DELETION_NOTICE_DAYS: positiveDays(30),
+  BILLING_REMINDER_EVERY_DAYS: positiveDays(7),
+  // Stripe as the billing provider: its secret key enables it, the webhook secret verifies its events, a price id per plan.
+  STRIPE_SECRET_KEY: text(),
+  STRIPE_WEBHOOK_SECRET: text(),
+  STRIPE_PRICE_STARTER: text(),
+  STRIPE_PRICE_GROWTH: text(),
+  STRIPE_PRICE_SCALE: text(),
+  // Another endpoint speaking Stripe's API (a local server in tests).
+  STRIPE_API_URL: url(["http:", "https:"]),
   // Any of these hands the workflows to an Inngest server instead of the embedded executor.
   INNGEST_DEV: text(),
   INNGEST_BASE_URL: text(),

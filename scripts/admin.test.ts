@@ -295,6 +295,30 @@ describe("admin CLI", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("billing:* drives the manual provider: invoice in the workspace's currency, payment failed, show with the next stages, settle, cancel, clock", async () => {
+    const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Billed", "--owner", `billed-${Date.now()}@example.com`, "--currency", "eur"]);
+    const invoice = await adminJson<"invoice_id">(["billing:invoice", "--workspace", workspace_id, "--amount", "75", "--plan", "growth", "--due", "2030-01-31"]);
+    expect(invoice).toMatchObject({ workspace_id, provider: "manual", plan: "growth", amount: 7500, currency: "eur", status: "open", due_at: "2030-01-31T00:00:00.000Z", paid_at: null });
+    expect(await adminJson(["billing:settle", "--invoice", invoice.invoice_id])).toMatchObject({ invoice_id: invoice.invoice_id, status: "paid" });
+    const second = await adminJson<"invoice_id">(["billing:invoice", "--workspace", workspace_id, "--amount", "75"]);
+    expect(await adminJson(["billing:payment-failed", "--invoice", second.invoice_id])).toMatchObject({ status: "failed" });
+    const shown = (await adminJson(["billing:show", "--workspace", workspace_id])) as unknown as Record<string, unknown>;
+    expect(shown).toMatchObject({ workspace_id, stage: "overdue", plan: "growth", currency: "eur", provider: "manual", allowance: { sends: 100_000, used: 0 }, cancel_at_period_end: false });
+    expect((shown.next_stages as { stage: string }[]).map((next) => next.stage)).toEqual(["read_only", "deletion_scheduled", "deleted"]);
+    expect(shown.invoices).toHaveLength(2);
+    expect(await adminJson(["billing:pause-clock", "--workspace", workspace_id])).toMatchObject({ clock_paused_since: expect.any(String) });
+    expect(await adminJson(["billing:resume-clock", "--workspace", workspace_id])).toMatchObject({ clock_paused_since: null });
+    expect(await adminJson(["billing:settle", "--invoice", second.invoice_id])).toMatchObject({ status: "paid" });
+    expect(await adminJson(["billing:cancel", "--workspace", workspace_id])).toMatchObject({
+      stage: "active",
+      cancel_at_period_end: true,
+      next_stages: [{ stage: "read_only" }, { stage: "deletion_scheduled" }, { stage: "deleted" }],
+    });
+    const refused = await admin(["billing:invoice", "--workspace", workspace_id, "--amount", "12.345", "--json"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("amount");
+  });
+
   it("help lists every command", async () => {
     const help = await admin(["help"]);
     expect(help.code).toBe(0);
@@ -317,6 +341,13 @@ describe("admin CLI", () => {
       "webhook:rotate",
       "webhook:enable",
       "webhook:deliveries",
+      "billing:invoice",
+      "billing:payment-failed",
+      "billing:settle",
+      "billing:cancel",
+      "billing:pause-clock",
+      "billing:resume-clock",
+      "billing:show",
     ]) {
       expect(help.stdout).toContain(command);
     }

@@ -14,6 +14,7 @@ import { apiClient } from "@/lib/testing/api-client";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { getBilling } from "./get-billing";
 import { issueInvoice, recordPaymentFailed, settleInvoice } from "./invoices";
@@ -160,8 +161,7 @@ describe("billing ladder", () => {
   it("a failed payment stops a campaign in flight at the next batch; settling sends the rest", async () => {
     const w = await payingWorkspace(6);
     // Batches of two, a minute apart on the test clock: each runDue sends one batch.
-    process.env.DISPATCH_BATCH_SIZE = "2";
-    process.env.DISPATCH_BATCH_PAUSE_MS = "60000";
+    overrideEnvForTests({ DISPATCH_BATCH_SIZE: "2", DISPATCH_BATCH_PAUSE_MS: "60000" });
     try {
       const campaignId = await w.campaign();
       await sendCampaignNow(ctx, w.actor, campaignId);
@@ -180,8 +180,7 @@ describe("billing ladder", () => {
       }
       expect(await acceptedSends(campaignId)).toBe(6);
     } finally {
-      delete process.env.DISPATCH_BATCH_SIZE;
-      delete process.env.DISPATCH_BATCH_PAUSE_MS;
+      reloadEnv();
     }
   });
 

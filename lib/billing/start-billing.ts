@@ -1,6 +1,7 @@
 import "server-only";
 import { workspaceBilling } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
+import { env } from "@/lib/env";
 import type { Currency } from "./plans";
 import { DAY_MS, TRIAL_DAYS, TRIAL_SEND_ALLOWANCE } from "./plan-defaults";
 
@@ -17,7 +18,7 @@ export async function startBilling(ctx: Ctx, workspaceId: string, ownerHadTrial:
     trialEndsAt: ownerHadTrial ? null : new Date(now.getTime() + TRIAL_DAYS * DAY_MS),
     sendAllowance: ownerHadTrial ? 0 : TRIAL_SEND_ALLOWANCE,
     currency,
-    provider: process.env.STRIPE_SECRET_KEY ? "stripe" : "manual",
+    provider: env().STRIPE_SECRET_KEY ? "stripe" : "manual",
     periodStartedAt: now,
     createdAt: now,
   });

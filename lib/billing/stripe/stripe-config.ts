@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { env, type Env } from "@/lib/env";
 import { PLANS } from "../plans";
 
 export interface StripeConfig {
@@ -11,14 +12,14 @@ export interface StripeConfig {
 }
 
 /** Stripe is the provider when STRIPE_SECRET_KEY is set; otherwise billing is manual. */
-export function stripeConfig(env: Partial<Record<string, string>> = process.env): StripeConfig | null {
-  if (!env.STRIPE_SECRET_KEY) return null;
+export function stripeConfig(config: Env = env()): StripeConfig | null {
+  if (!config.STRIPE_SECRET_KEY) return null;
   const prices: Record<string, string> = {};
   for (const plan of PLANS) {
-    const price = env[`STRIPE_PRICE_${plan.id.toUpperCase()}`];
-    if (price) prices[plan.id] = price;
+    const price = config[`STRIPE_PRICE_${plan.id.toUpperCase()}` as keyof Env];
+    if (typeof price === "string" && price) prices[plan.id] = price;
   }
-  return { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET || null, prices, apiUrl: env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : null };
+  return { secretKey: config.STRIPE_SECRET_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? null, prices, apiUrl: config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : null };
 }
 
 export function stripeClient(config: StripeConfig): Stripe {

@@ -11,6 +11,7 @@ import { setWorkflowCtx } from "@/inngest/workflow-ctx";
 import { workspaceBilling } from "@/lib/db/schema";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { getBilling } from "../get-billing";
 import { stripeConfig } from "./stripe-config";
 import { openCustomerPortal, startCheckout } from "./stripe-sessions";
@@ -35,7 +36,7 @@ beforeAll(async () => {
     response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { type: "invalid_request_error", message: "unknown path" } }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  Object.assign(process.env, {
+  overrideEnvForTests({
     STRIPE_SECRET_KEY: "sk_test_local",
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_PRICE_GROWTH: "price_growth",
@@ -46,7 +47,7 @@ beforeAll(async () => {
   routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
 });
 afterAll(async () => {
-  for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_PRICE_GROWTH", "STRIPE_PRICE_STARTER", "STRIPE_API_URL"]) delete process.env[name];
+  reloadEnv();
   setWorkflowCtx(undefined);
   await new Promise((resolve) => server.close(resolve));
 });
