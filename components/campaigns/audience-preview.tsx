@@ -12,6 +12,7 @@ const LABELS: Record<Exclude<ExclusionReason, `missing_merge_tag:${string}`>, st
   suppressed_address: "Suppressed address",
   suppressed_domain: "Suppressed domain",
   not_verified: "Not one of your verified addresses (workspace in review)",
+  over_allowance: "Over your plan's sending allowance for this period",
 };
 
 export function exclusionLabel(reason: ExclusionReason): string {

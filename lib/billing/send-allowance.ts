@@ -31,3 +31,9 @@ export async function refundSends(ctx: Ctx, workspaceId: string, count: number):
     .set({ sendsUsed: sql`greatest(${workspaceBilling.sendsUsed} - ${count}, 0)` })
     .where(eq(workspaceBilling.workspaceId, workspaceId));
 }
+
+/** What the period's allowance has left now (none below zero); a workspace without a billing row is not limited. */
+export async function allowanceLeft(ctx: Ctx, workspaceId: string): Promise<number> {
+  const [row] = await ctx.db.select({ used: workspaceBilling.sendsUsed, allowance: workspaceBilling.sendAllowance }).from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
+  return row ? Math.max(0, row.allowance - row.used) : Number.MAX_SAFE_INTEGER;
+}

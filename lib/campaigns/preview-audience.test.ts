@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { systemActor } from "@/lib/actor";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { campaigns, sends, subscriptions, verifiedAddresses } from "@/lib/db/schema";
+import { campaigns, sends, subscriptions, verifiedAddresses, workspaceBilling } from "@/lib/db/schema";
 import { createList } from "@/lib/lists/create-list";
 import { addListMembers } from "@/lib/lists/list-membership";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
@@ -107,6 +107,31 @@ describe("the exclusion preview", () => {
       "not-verified@example.com": "recipient_not_verified",
       "no-first-name@example.com": "missing_merge_tag:contact.first_name",
       "no-plan@example.com": "missing_merge_tag:contact.plan",
+    });
+  });
+
+  it("over the plan's allowance: the preview names the recipients the snapshot will cut, and dispatch cuts exactly them", async () => {
+    const { workspaceId, campaignId } = await audienceOfEveryKind();
+    // Five people reach the snapshot (two recipients, one not verified, two without a merge value); three sends are left.
+    await ctx.db.update(workspaceBilling).set({ sendAllowance: 10, sendsUsed: 7 }).where(eq(workspaceBilling.workspaceId, workspaceId));
+    const preview = await previewAudience(ctx, systemActor("test"), campaignId);
+    const counts = Object.fromEntries(preview.exclusions.map((exclusion) => [exclusion.reason, exclusion.count]));
+    expect(preview.exclusions.find((exclusion) => exclusion.reason === "over_allowance")).toEqual({ reason: "over_allowance", count: 2, sample: ["no-first-name@example.com", "no-plan@example.com"] });
+    expect(counts["missing_merge_tag:contact.first_name"]).toBeUndefined();
+    expect(counts.not_verified).toBe(1);
+    expect(preview.recipients).toBe(2);
+
+    await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
+    await snapshotAudience(ctx, campaignId);
+    let after: string | null = null;
+    do after = (await sendNextBatch(ctx, getMailTransport(), { campaignId, size: 3, claimant: "preview-test", after })).next;
+    while (after);
+    const sent = await ctx.db.select({ email: sends.email, state: sends.state, reason: sends.failureReason }).from(sends).where(eq(sends.campaignId, campaignId));
+    expect(sent.filter((send) => send.state === "accepted")).toHaveLength(preview.recipients);
+    expect(Object.fromEntries(sent.filter((send) => send.state === "failed").map((send) => [send.email, send.reason]))).toEqual({
+      "not-verified@example.com": "recipient_not_verified",
+      "no-first-name@example.com": "over_allowance",
+      "no-plan@example.com": "over_allowance",
     });
   });
 

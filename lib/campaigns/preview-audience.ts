@@ -7,6 +7,7 @@ import { brandClearance } from "@/lib/workspaces/sending-clearance";
 import { notFound } from "@/lib/errors";
 import { mergeTagsIn } from "./merge-tags";
 import { mergeValuesFor } from "./render-campaign-mail";
+import { allowanceLeft } from "@/lib/billing/send-allowance";
 import { inPart, splitPoints } from "./snapshot-audience";
 
 /** Why someone of the topic or the list will not get the campaign; `missing_merge_tag:<tag>` names the tag. */
@@ -21,6 +22,7 @@ export type ExclusionReason =
   | "suppressed_address"
   | "suppressed_domain"
   | "not_verified"
+  | "over_allowance"
   | `missing_merge_tag:${string}`;
 
 export interface AudiencePreview {
@@ -39,7 +41,8 @@ const SAMPLE = 5;
  * not opted out, on the list, not suppressed by address or domain), then the
  * batch's (verified while the workspace is in review, then the first merge tag
  * without a value, in the order the subject, the preview text, the body and the
- * text use them).
+ * text use them). Past what the period's allowance has left, the people the snapshot would cut
+ * (the highest contact ids of its audience) are over the allowance, whatever the batch would say.
  */
 export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string): Promise<AudiencePreview> {
   const [row] = await ctx.db
@@ -54,7 +57,7 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
 
   // Joins rather than EXISTS probes: a probe inside CASE runs once per person, a join once per table.
   const classified = (part: Part) => sql`
-    select c.email, case
+    select c.email, c.id as contact_id, case
       when s.state is null then 'not_subscribed'
       when s.state = 'pending' then 'pending_confirmation'
       when s.state = 'unsubscribed' or c.opted_out_at is not null then 'unsubscribed'
@@ -89,6 +92,7 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
     const sum = merged.get(found.reason) ?? { count: 0, sample: [] };
     merged.set(found.reason, { count: sum.count + Number(found.count), sample: [...sum.sample, ...(found.sample ?? [])].sort().slice(0, SAMPLE) });
   }
+  await takeOverAllowance(ctx, campaign, merged, classified({ fromContactId: null, toContactId: null }));
   const rows = [...merged].map(([reason, { count, sample }]) => ({ reason, count, sample }));
 
   const recipients = rows.find((r) => r.reason === "recipient")?.count ?? 0;
@@ -97,6 +101,30 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
     .map((r) => ({ reason: r.reason as ExclusionReason, count: Number(r.count), sample: r.sample ?? [] }))
     .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
   return { recipients: Number(recipients), exclusions };
+}
+
+/** Reasons that leave a person in the snapshot (only the batch leaves them out): the allowance cuts among them. */
+const IN_SNAPSHOT = sql`reason = 'recipient' or reason = 'not_verified' or reason like 'missing_merge_tag:%'`;
+
+/**
+ * Moves the people the allowance would cut from their reason to `over_allowance`, as finishSnapshot
+ * does: the snapshot's audience less what the allowance has left, taken from the highest contact ids.
+ */
+async function takeOverAllowance(ctx: Ctx, campaign: CampaignRow, merged: Map<string, { count: number; sample: string[] }>, everyone: SQL) {
+  const inSnapshot = [...merged].filter(([reason]) => reason === "recipient" || reason === "not_verified" || reason.startsWith("missing_merge_tag:")).reduce((sum, [, { count }]) => sum + count, 0);
+  const over = inSnapshot - (await allowanceLeft(ctx, campaign.workspaceId));
+  if (over <= 0) return;
+  const cut = await ctx.db.execute<{ reason: string; count: number; sample: string[] }>(sql`
+    select reason, count(*)::int as count, (array_agg(email order by email))[1:${SAMPLE}] as sample
+    from (select reason, email from (${everyone}) people where ${IN_SNAPSHOT} order by contact_id desc limit ${over}) cut group by reason`);
+  const overSample: string[] = [];
+  for (const row of cut) {
+    const before = merged.get(row.reason)!;
+    merged.set(row.reason, { count: before.count - Number(row.count), sample: before.sample.filter((email) => !row.sample.includes(email)) });
+    overSample.push(...row.sample);
+  }
+  for (const [reason, { count }] of merged) if (count === 0) merged.delete(reason);
+  merged.set("over_allowance", { count: over, sample: overSample.sort().slice(0, SAMPLE) });
 }
 
 type CampaignRow = typeof campaigns.$inferSelect;

@@ -138,10 +138,11 @@ export async function finishSnapshot(ctx: Ctx, campaignId: string): Promise<{ st
     await tx.db.update(campaigns).set({ recipientCount: recipients, sentAt: now, updatedAt: now }).where(eq(campaigns.id, campaign.id));
     const remaining = await reserveSends(tx, campaign.workspaceId, recipients);
     await recordCampaignEvent(tx, { ...campaign, recipientCount: recipients }, "campaign.sending");
-    // Past the plan's allowance the last recipients are not sent to: failed, refunded and announced.
+    // Past the plan's allowance the recipients with the highest contact ids are not sent to: failed, refunded
+    // and announced. By contact id, so the exclusion preview can name the same people beforehand.
     if (remaining < recipients) {
       const over = await tx.db.execute<{ id: string; contact_id: string; email: string }>(sql`
-        select id, contact_id, email from ${sends} where ${sendsOfCampaign({ ...campaign, recipientCount: recipients })} order by id desc limit ${recipients - remaining}`);
+        select id, contact_id, email from ${sends} where ${sendsOfCampaign({ ...campaign, recipientCount: recipients })} order by contact_id desc limit ${recipients - remaining}`);
       await recordFailures(
         tx,
         campaign,
