@@ -7,7 +7,7 @@ export interface SetupState {
   field?: string;
 }
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
+import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 
 export function SetupForm({ createFirstOwner }: { createFirstOwner: (previous: SetupState, form: FormData) => Promise<SetupState> }) {
@@ -17,6 +17,17 @@ export function SetupForm({ createFirstOwner }: { createFirstOwner: (previous: S
       <div className="grid gap-2">
         <Label htmlFor="setup-workspace">Workspace name</Label>
         <Input id="setup-workspace" name="workspaceName" required maxLength={200} aria-invalid={state.field === "workspaceName" ? true : undefined} />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor="setup-currency">Billing currency</Label>
+        <NativeSelect id="setup-currency" name="currency" defaultValue="usd" aria-describedby="setup-currency-hint">
+          <option value="usd">US dollar (USD)</option>
+          <option value="eur">Euro (EUR)</option>
+          <option value="gbp">Pound sterling (GBP)</option>
+        </NativeSelect>
+        <p id="setup-currency-hint" className="text-xs text-muted-foreground">
+          Every invoice of this workspace is in this currency; it cannot be changed later.
+        </p>
       </div>
       <div className="grid gap-2">
         <Label htmlFor="setup-email">Email</Label>

@@ -97,8 +97,14 @@ for (const [stage, daysAgo, banner, status] of [
     await expect(page.getByRole("row").filter({ hasText: "Payment failed" })).toHaveCount(1);
     await screenshot(page, `billing-${stage.replace("_", "-")}`);
     if (stage === "read_only") {
-      await page.goto(`/w/${workspaceId}/topics`);
+      // Every screen carries the banner, and a change made there is refused next to the form, as the API refuses it.
+      await page.goto(`/w/${workspaceId}/members`);
       await expect(page.getByTestId("billing-banner")).toContainText("Open billing");
+      await page.getByRole("button", { name: "Invite member" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel("Email").fill("colleague@example.com");
+      await dialog.getByRole("button", { name: /Invite|Send/ }).click();
+      await expect(dialog.getByRole("alert")).toContainText("cannot act now");
     }
   });
 }

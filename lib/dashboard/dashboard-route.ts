@@ -8,6 +8,7 @@ import type { Ctx } from "@/lib/context";
 import { ApiError, notFound } from "@/lib/errors";
 import { readBodyCapped } from "@/lib/http/read-body-capped";
 import { appUrl } from "@/lib/runtime/app-url";
+import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
 import { findWorkspaceSession } from "./workspace-session";
 
 export interface DashboardReadInput<Q> {
@@ -62,8 +63,8 @@ function checkSameOrigin(request: Request): void {
 
 /**
  * A file sent by the dashboard (the body is the file's bytes, at most
- * `maxBytes`: 413 past it). Same session checks as a read, and the request
- * must come from the dashboard's own pages.
+ * `maxBytes`: 413 past it). Same session checks as a read, the request
+ * must come from the dashboard's own pages, and the billing ladder must allow changes.
  */
 export function dashboardUpload(maxBytes: number, handler: (input: { ctx: Ctx; actor: UserActor; bytes: Buffer }) => Promise<unknown>) {
   return dashboardStreamUpload(async ({ ctx, actor, request }) => handler({ ctx, actor, bytes: Buffer.from(await readBodyCapped(request, maxBytes)) }));
@@ -78,6 +79,8 @@ export function dashboardStreamUpload(handler: (input: { ctx: Ctx; actor: UserAc
     try {
       checkSameOrigin(request);
       const { session } = await sessionOf(context);
+      // An upload is a change: refused from read-only on, as the API and the dashboard's actions refuse it.
+      await checkWorkspaceWritable(session.ctx, session.workspace.id);
       return Response.json(await handler({ ctx: session.ctx, actor: session.actor, request }), { status: 201, headers: NO_STORE });
     } catch (error) {
       return toErrorResponse(error, NO_STORE);

@@ -30,7 +30,7 @@ export function workspaceAction<S extends z.ZodType, R>(
     const parsed = schema.safeParse(input);
     if (!parsed.success) return { ok: false, message: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
     try {
-      if (!options.whileInactive) await checkWorkspaceWritable(session.ctx, workspaceId);
+      if (!options.whileInactive) await checkWorkspaceWritable(session.ctx, workspaceId).catch(inDashboardWords);
       const result = await run(session, parsed.data);
       if (options.revalidate !== false) revalidatePath(`/w/${workspaceId}`, "layout");
       return { ok: true, result };
@@ -40,6 +40,14 @@ export function workspaceAction<S extends z.ZodType, R>(
       return { ok: false, message: "Something went wrong on our side; nothing was changed. Try again.", fieldErrors: {} };
     }
   };
+}
+
+/** The API's team_inactive says to sign in to the dashboard; here the sender already has. */
+function inDashboardWords(error: unknown): never {
+  if (error instanceof ApiError && error.code === "team_inactive") {
+    throw new ApiError({ type: "permission_error", code: "team_inactive", message: "This workspace cannot act now: it is read-only because of billing. Open Billing to make it active again." });
+  }
+  throw error;
 }
 
 function fieldErrorsOf(error: z.ZodError): Record<string, string> {

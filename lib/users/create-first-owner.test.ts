@@ -1,7 +1,7 @@
 import { eq, TransactionRollbackError } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Ctx } from "@/lib/context";
-import { users, workspaces } from "@/lib/db/schema";
+import { users, workspaceBilling, workspaces } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { testCtx } from "@/lib/testing/test-context";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
@@ -52,6 +52,18 @@ describe("first run is closed once anything exists", () => {
       expect(await isSetupOpen(tx)).toBe(false);
       await expect(createFirstOwner(tx, { email: "someone.else@example.com", password: "long enough", workspaceName: "Other" })).rejects.toMatchObject(setupClosed);
       expect(await tx.db.select().from(users)).toHaveLength(1);
+    });
+  });
+
+  it("the first-run form's billing currency is the workspace's, fixed from then on; another currency is refused next to its field", async () => {
+    await onEmptyServiceRolledBack(async (tx) => {
+      await expect(createFirstOwner(tx, { email: "yen@example.com", password: "long enough", workspaceName: "Yen", currency: "jpy" as "usd" })).rejects.toMatchObject({
+        code: "validation_failed",
+        param: "currency",
+      });
+      const { workspaceId } = await createFirstOwner(tx, { email: "euro@example.com", password: "long enough", workspaceName: "Euro", currency: "eur" });
+      const [billing] = await tx.db.select({ currency: workspaceBilling.currency }).from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
+      expect(billing).toEqual({ currency: "eur" });
     });
   });
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { CURRENCIES } from "@/lib/billing/plans";
 import { users } from "@/lib/db/schema";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
@@ -12,7 +13,7 @@ import { passwordField } from "./create-user";
 import { isSetupOpen } from "./is-setup-open";
 import { hashPassword } from "./password";
 
-const firstOwnerSchema = z.strictObject({ email: emailField, password: passwordField, workspaceName: nameField });
+const firstOwnerSchema = z.strictObject({ email: emailField, password: passwordField, workspaceName: nameField, currency: z.enum(CURRENCIES, "choose USD, EUR or GBP").default("usd") });
 
 // Serialises concurrent first-run submissions so only one owner is ever created this way.
 const FIRST_RUN_LOCK = 727_002;
@@ -23,7 +24,7 @@ function setupComplete(): ApiError {
 
 /** The first-run page: creates the first user and their workspace, only on an empty service. */
 export async function createFirstOwner(ctx: Ctx, input: z.input<typeof firstOwnerSchema>): Promise<{ userId: string; workspaceId: string }> {
-  const { email, password, workspaceName } = parseInput(firstOwnerSchema, input);
+  const { email, password, workspaceName, currency } = parseInput(firstOwnerSchema, input);
   // Checked before scrypt too: the page is public, and a closed setup must cost no hashing.
   if (!(await isSetupOpen(ctx))) throw setupComplete();
   const passwordHash = await hashPassword(password);
@@ -37,7 +38,7 @@ export async function createFirstOwner(ctx: Ctx, input: z.input<typeof firstOwne
       .onConflictDoNothing()
       .returning({ id: users.id });
     if (!user) throw setupComplete();
-    const { workspaceId } = await createWorkspace(tx, { name: workspaceName, ownerEmail: email });
+    const { workspaceId } = await createWorkspace(tx, { name: workspaceName, ownerEmail: email, currency });
     return { userId: user.id, workspaceId };
   });
 }

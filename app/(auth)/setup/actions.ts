@@ -12,6 +12,8 @@ export async function createFirstOwnerAction(_previous: SetupState, form: FormDa
       email: String(form.get("email") ?? ""),
       password: String(form.get("password") ?? ""),
       workspaceName: String(form.get("workspaceName") ?? ""),
+      // Checked by the schema: anything but usd, eur or gbp is refused next to the field.
+      currency: String(form.get("currency") ?? "usd") as "usd",
     });
   } catch (error) {
     if (error instanceof ApiError) return { error: error.message, field: error.param };
