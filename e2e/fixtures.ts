@@ -79,12 +79,16 @@ function seedOf(ctx: Ctx): Seed {
     key: async (workspaceId, kind, options = {}) => (await createApiKey(ctx, as(workspaceId), { kind, environment: "live", origins: options.origins ?? [] })).key,
     mailTo: (address) => listMailbox(ctx, systemActor("e2e-seed"), { to: address }),
     unpaidSince: async (workspaceId, daysAgo) => {
-      const then = { ...ctx, clock: fixedClock(new Date(Date.now() - daysAgo * DAY_MS)) };
-      await recordPaymentFailed(then, (await issueInvoice(then, { workspaceId, amount: 7900 })).id);
+      const start = Date.now() - daysAgo * DAY_MS;
+      const at = (day: number) => ({ ...ctx, clock: fixedClock(new Date(start + day * DAY_MS)) });
+      await recordPaymentFailed(at(0), (await issueInvoice(at(0), { workspaceId, amount: 7900 })).id);
       const { ladderEpisodeId } = (await getBillingEpisode(ctx, workspaceId))!;
-      if ("deleteData" in (await advanceLadder(ctx, workspaceId, ladderEpisodeId!))) {
-        while (await deleteNextChunk(ctx, workspaceId));
-        await finishDeletion(ctx, workspaceId, ladderEpisodeId!);
+      // Each stage on its date, as the run would have taken it: overdue, read-only at 7, deletion scheduled at 67, deleted at 97.
+      for (const day of [0, 7, 67, 97].filter((day) => day <= daysAgo)) {
+        if ("deleteData" in (await advanceLadder(at(day), workspaceId, ladderEpisodeId!))) {
+          while (await deleteNextChunk(ctx, workspaceId));
+          await finishDeletion(ctx, workspaceId, ladderEpisodeId!);
+        }
       }
     },
   };

@@ -298,7 +298,7 @@ describe("admin CLI", () => {
   it("billing:* drives the manual provider: invoice in the workspace's currency, payment failed, show with the next stages, settle, cancel, clock", async () => {
     const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Billed", "--owner", `billed-${Date.now()}@example.com`, "--currency", "eur"]);
     const invoice = await adminJson<"invoice_id">(["billing:invoice", "--workspace", workspace_id, "--amount", "75", "--plan", "growth", "--due", "2030-01-31"]);
-    expect(invoice).toMatchObject({ workspace_id, provider: "manual", plan: "growth", amount: 7500, currency: "eur", status: "open", due_at: "2030-01-31T00:00:00.000Z", paid_at: null });
+    expect(invoice).toMatchObject({ workspace_id, provider: "manual", plan: "growth", amount: 7500, currency: "eur", status: "open", due_at: "2030-01-31T23:59:59.000Z", paid_at: null });
     expect(await adminJson(["billing:settle", "--invoice", invoice.invoice_id])).toMatchObject({ invoice_id: invoice.invoice_id, status: "paid" });
     const second = await adminJson<"invoice_id">(["billing:invoice", "--workspace", workspace_id, "--amount", "75"]);
     expect(await adminJson(["billing:payment-failed", "--invoice", second.invoice_id])).toMatchObject({ status: "failed" });

@@ -114,7 +114,7 @@ describe("billing ladder", () => {
     await executor.runDue(ctx);
     await seedKey(ctx, w.workspaceId);
     await failPayment(w.workspaceId);
-    await passDays(7 + 60 + 30);
+    for (const days of [7, 60, 30]) await passDays(days);
     expect(await stageOf(w.workspaceId)).toBe("deleted");
     const kept = new Set(["workspaces", "memberships", "workspace_billing", "billing_invoices", "billing_notices", "api_keys"]);
     const tables = await ctx.db.execute<{ table_name: string }>(sql`
@@ -129,10 +129,10 @@ describe("billing ladder", () => {
     expect((await getBilling(ctx, w.workspaceId)).invoices).toHaveLength(2);
   });
 
-  for (const [stage, after] of [
-    ["overdue", 1],
-    ["read_only", 8],
-    ["deletion_scheduled", 70],
+  for (const [stage, walk] of [
+    ["overdue", [1]],
+    ["read_only", [8]],
+    ["deletion_scheduled", [7, 63]],
   ] as const) {
     it(`settling the invoice in ${stage} makes the workspace active at once and resumes sending, a scheduled campaign whose time passed included`, async () => {
       const w = await payingWorkspace();
@@ -141,13 +141,17 @@ describe("billing ladder", () => {
       await sendCampaignNow(ctx, w.actor, running);
       const scheduled = await w.campaign("Scheduled");
       await scheduleCampaign(ctx, w.actor, scheduled, new Date(clock.now().getTime() + 60 * 60_000));
-      await passDays(after);
+      for (const days of walk) await passDays(days);
       expect(await stageOf(w.workspaceId)).toBe(stage);
       expect(await acceptedSends(running)).toBe(0);
       expect(await acceptedSends(scheduled)).toBe(0);
 
       await settleInvoice(ctx, invoice.id);
       expect(await stageOf(w.workspaceId)).toBe("active");
+      // Settlement cancels the episode's ladder run (cancelOn): it takes no further step.
+      const ladderRuns = await ctx.db.execute<{ status: string }>(sql`
+        select status from workflow_runs where function_id like '%billing-ladder' and event->'data'->>'workspaceId' = ${w.workspaceId}`);
+      expect([...ladderRuns].map((run) => run.status)).toEqual(["cancelled"]);
       await executor.runDue(ctx);
       expect(await acceptedSends(running)).toBe(3);
       expect(await acceptedSends(scheduled)).toBe(3);
@@ -244,17 +248,77 @@ describe("billing ladder", () => {
   it("team_inactive: overdue still takes API writes, read-only and deletion scheduled refuse writes and keep reads, deleted refuses everything", async () => {
     const w = await payingWorkspace();
     const api = apiClient((await seedKey(ctx, w.workspaceId)).key);
-    const write = () => api.post("/v1/contacts", { email: `x${Math.random()}@example.com` });
-    const read = () => api.get("/v1/contacts");
+    const answer = async (call: Promise<{ status: number; body: { error?: { type: string; code: string } } }>) => {
+      const { status, body } = await call;
+      return status < 300 ? status : `${status} ${body.error?.type} ${body.error?.code}`;
+    };
+    const write = () => answer(api.post("/v1/contacts", { email: `x${Math.random()}@example.com` }));
+    const read = () => answer(api.get("/v1/contacts"));
+    const refused = "403 permission_error team_inactive";
     await failPayment(w.workspaceId);
-    expect([(await write()).status, (await read()).status]).toEqual([201, 200]);
+    expect([await write(), await read()]).toEqual([201, 200]);
     await passDays(7);
-    expect([(await write()).body.error?.code, (await read()).status]).toEqual(["team_inactive", 200]);
+    expect([await write(), await read()]).toEqual([refused, 200]);
     await passDays(60);
     expect(await stageOf(w.workspaceId)).toBe("deletion_scheduled");
-    expect([(await write()).body.error?.code, (await read()).status]).toEqual(["team_inactive", 200]);
+    expect([await write(), await read()]).toEqual([refused, 200]);
     await passDays(30);
-    expect([(await write()).body.error?.code, (await read()).body.error?.code]).toEqual(["team_inactive", "team_inactive"]);
+    expect([await write(), await read()]).toEqual([refused, refused]);
+  });
+
+  it("a stage reached late keeps its full length: a plan cancelled long after its paid period is read-only now, and its deletion comes a full notice after the dated notice", async () => {
+    const w = await payingWorkspace();
+    clock.advance(days(130));
+    await cancelPlan(ctx, w.workspaceId);
+    await executor.runDue(ctx);
+    expect(await stageOf(w.workspaceId)).toBe("read_only");
+    expect((await getBilling(ctx, w.workspaceId)).upcoming[0]).toEqual({ stage: "deletion_scheduled", at: new Date(clock.now().getTime() + days(60)) });
+    // The app was down for 50 days past the deletion notice's date: the notice goes out late and the deletion stays 30 days after it.
+    clock.advance(days(110));
+    await executor.runDue(ctx);
+    expect(await stageOf(w.workspaceId)).toBe("deletion_scheduled");
+    expect((await getBilling(ctx, w.workspaceId)).upcoming).toEqual([{ stage: "deleted", at: new Date(clock.now().getTime() + days(30)) }]);
+    const subjects = (await ownerMail(w.ownerEmail)).map((m) => m.subject);
+    expect(subjects).toEqual([expect.stringMatching(/is now read-only$/), expect.stringMatching(/will be deleted on /)]);
+  });
+
+  it("a payment that fails while a cancellation is pending stops sending at once", async () => {
+    const w = await payingWorkspace();
+    await cancelPlan(ctx, w.workspaceId);
+    await failPayment(w.workspaceId);
+    expect(await stageOf(w.workspaceId)).toBe("overdue");
+  });
+
+  it("settling an old invoice keeps a pending cancellation; paying for a new period withdraws it", async () => {
+    const w = await payingWorkspace();
+    const old = await issueInvoice(ctx, { workspaceId: w.workspaceId, amount: 7900, periodStart: new Date(clock.now().getTime() - days(5)), periodEnd: clock.now() });
+    await recordPaymentFailed(ctx, old.id);
+    await cancelPlan(ctx, w.workspaceId);
+    await settleInvoice(ctx, old.id);
+    await executor.runDue(ctx);
+    expect(await getBilling(ctx, w.workspaceId)).toMatchObject({ stage: "active", cancelAtPeriodEnd: true, upcoming: [{ stage: "read_only" }, { stage: "deletion_scheduled" }, { stage: "deleted" }] });
+    await settleInvoice(ctx, (await issueInvoice(ctx, { workspaceId: w.workspaceId, amount: 7900 })).id);
+    expect(await getBilling(ctx, w.workspaceId)).toMatchObject({ stage: "active", cancelAtPeriodEnd: false, upcoming: [] });
+  });
+
+  it("a read-only workspace without a plan stays read-only when a payment fails", async () => {
+    const owner = `second-${Date.now()}@example.com`;
+    await createWorkspace(ctx, { name: "First", ownerEmail: owner });
+    const { workspaceId } = await createWorkspace(ctx, { name: "Second", ownerEmail: owner });
+    await failPayment(workspaceId);
+    expect(await stageOf(workspaceId)).toBe("read_only");
+  });
+
+  it("a period paid ahead begins at its date: the allowance's count starts again then, not at payment", async () => {
+    const w = await payingWorkspace();
+    await ctx.db.update(workspaceBilling).set({ sendsUsed: 900 }).where(eq(workspaceBilling.workspaceId, w.workspaceId));
+    const ahead = await issueInvoice(ctx, { workspaceId: w.workspaceId, amount: 7900 });
+    expect(ahead.periodStart.getTime()).toBeGreaterThan(clock.now().getTime());
+    await settleInvoice(ctx, ahead.id);
+    expect((await getBilling(ctx, w.workspaceId)).sendsUsed).toBe(900);
+    clock.set(new Date(ahead.periodStart.getTime() + 60 * 60_000));
+    await executor.runDue(ctx);
+    expect(await getBilling(ctx, w.workspaceId)).toMatchObject({ sendsUsed: 0, periodStartedAt: ahead.periodStart });
   });
 
   it("the allowance is enforced at reservation: recipients past it fail with over_allowance and are not counted", async () => {

@@ -11,7 +11,7 @@ import { stripeConfig } from "./stripe/stripe-config";
 export type PlanChoice = { checkoutUrl: string } | { invoiceId: string; amount: number; currency: string };
 
 /**
- * The sender chose a plan. With Stripe: its Checkout, and the webhook settles. Without: an invoice for
+ * The sender chose a plan. With Stripe: its Checkout (its portal for a subscriber), and the webhook settles. Without: an invoice for
  * the plan in the workspace's currency, which the service's team settles when the payment arrives
  * (choosing the same plan again shows the invoice already open rather than issuing another).
  */
@@ -22,7 +22,8 @@ export async function choosePlan(ctx: Ctx, workspaceId: string, planId: string):
   if (!billing) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`, "workspace");
   if (billing.stage === "deleted") throw inactive("This workspace was deleted; create a new one to start again.");
   const config = stripeConfig();
-  if (config) return { checkoutUrl: await startCheckout(ctx, config, workspaceId, planId) };
+  // A subscriber changes plan in Stripe's portal: a second Checkout would start a second subscription.
+  if (config) return { checkoutUrl: billing.stripeSubscriptionId ? await openCustomerPortal(ctx, config, workspaceId) : await startCheckout(ctx, config, workspaceId, planId) };
   const [open] = await ctx.db
     .select()
     .from(billingInvoices)

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { billingInvoices, workspaceBilling, type BillingProvider } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
@@ -32,7 +32,8 @@ export async function issueInvoice(ctx: Ctx, input: NewInvoice): Promise<Invoice
   return withTransaction(ctx, async (tx) => {
     const billing = await lockBilling(tx, input.workspaceId);
     if (!billing) throw notFound("workspace_not_found", `No workspace ${input.workspaceId}.`, "workspace");
-    if (billing.stage === "deleted") throw inactive("A deleted workspace is not invoiced.");
+    // Stripe's invoices are history to keep whatever the stage; the operator does not bill a deleted workspace.
+    if (billing.stage === "deleted" && (input.provider ?? "manual") === "manual") throw inactive("A deleted workspace is not invoiced.");
     if (!Number.isInteger(input.amount) || input.amount <= 0)
       throw new ApiError({ type: "invalid_request_error", code: "validation_failed", param: "amount", message: "The amount must be a positive sum." });
     const plan = input.plan === undefined ? billing.plan : input.plan;
@@ -92,34 +93,59 @@ export async function settleInvoice(ctx: Ctx, invoiceId: string): Promise<Invoic
     // Deleted is final: the payment is recorded, the data does not come back.
     if (billing.stage === "deleted") return paid!;
     const plan = findPlan(invoice.plan ?? billing.plan);
-    const newPeriod = invoice.periodStart > billing.periodStartedAt;
+    // A period paid ahead starts when its date comes (startDuePeriods), not at payment.
+    const newPeriod = invoice.periodStart > billing.periodStartedAt && invoice.periodStart <= now;
     await tx.db
       .update(workspaceBilling)
       .set({
         plan: plan?.id ?? billing.plan,
         sendAllowance: plan?.sendAllowance ?? billing.sendAllowance,
         paidThrough: billing.paidThrough && billing.paidThrough > invoice.periodEnd ? billing.paidThrough : invoice.periodEnd,
-        ...(newPeriod ? { periodStartedAt: invoice.periodStart < now ? invoice.periodStart : now, sendsUsed: 0 } : {}),
+        ...(newPeriod ? { periodStartedAt: invoice.periodStart, sendsUsed: 0 } : {}),
       })
       .where(eq(workspaceBilling.workspaceId, billing.workspaceId));
     const stillOwed = await tx.db
       .select({ id: billingInvoices.id })
       .from(billingInvoices)
       .where(and(eq(billingInvoices.workspaceId, billing.workspaceId), eq(billingInvoices.status, "failed"), ne(billingInvoices.id, invoiceId)));
-    if (stillOwed.length === 0) await reactivate(tx, billing);
+    // Paying for time beyond the paid period is choosing the plan again: a pending cancellation is withdrawn.
+    const renews = !billing.paidThrough || invoice.periodEnd > billing.paidThrough;
+    if (stillOwed.length === 0) await reactivate(tx, billing, { withdrawCancellation: renews });
     return paid!;
   });
 }
 
-/** Active again: the ladder's episode ends, a cancellation is withdrawn, and held campaigns carry on. */
-export async function reactivate(ctx: Ctx, billing: typeof workspaceBilling.$inferSelect): Promise<void> {
+/**
+ * Active again: the ladder's episode ends and held campaigns carry on. A pending cancellation stays
+ * (its walk starts again from the end of the paid period) unless the payment renewed the plan.
+ */
+export async function reactivate(ctx: Ctx, billing: typeof workspaceBilling.$inferSelect, options: { withdrawCancellation: boolean }): Promise<void> {
   const now = ctx.clock.now();
   await endLadderEpisode(ctx, billing);
+  const keepsCancellation = billing.cancelAtPeriodEnd && !options.withdrawCancellation;
   await ctx.db
     .update(workspaceBilling)
-    .set({ cancelAtPeriodEnd: false, ...(billing.stage !== "active" ? { stage: "active" as const, stageEnteredAt: now } : {}) })
+    .set({ cancelAtPeriodEnd: keepsCancellation, ...(billing.stage !== "active" ? { stage: "active" as const, stageEnteredAt: now } : {}) })
     .where(eq(workspaceBilling.workspaceId, billing.workspaceId));
+  if (keepsCancellation) {
+    const current = (await lockBilling(ctx, billing.workspaceId))!;
+    await startLadderEpisode(ctx, current, "cancelled", current.paidThrough ?? now);
+  }
   await resumeWorkspaceSending(ctx, billing.workspaceId);
+}
+
+/**
+ * Periods paid ahead begin when their date comes: the allowance's count starts again. Run by the
+ * quarter-hourly billing cron.
+ */
+export async function startDuePeriods(ctx: Ctx): Promise<number> {
+  const now = ctx.clock.now();
+  const started = await ctx.db.execute(sql`
+    update workspace_billing b set period_started_at = p.period_start, sends_used = 0
+    from (select workspace_id, max(period_start) as period_start from billing_invoices
+          where status = 'paid' and period_start <= ${now.toISOString()} group by workspace_id) p
+    where p.workspace_id = b.workspace_id and p.period_start > b.period_started_at and b.stage <> 'deleted'`);
+  return started.count;
 }
 
 async function lockInvoice(ctx: Ctx, invoiceId: string): Promise<Invoice> {

@@ -10,20 +10,23 @@ type Billing = typeof workspaceBilling.$inferSelect;
 
 /**
  * Starts a walk down the ladder, unless one is under way (a second failed invoice does not restart the
- * clock). A failed payment stops sending at once; the ladder run takes every later step. Call inside
- * the transaction that records the cause, with the billing row locked.
+ * clock). A failed payment replaces a pending cancellation's or an ended trial's walk (it comes
+ * sooner) and stops sending at once in a workspace that could send; the ladder run takes every later
+ * step. A start in the past (a period that ended unnoticed) starts now. Call inside the transaction
+ * that records the cause, with the billing row locked.
  */
 export async function startLadderEpisode(ctx: Ctx, billing: Billing, cause: LadderCause, startsAt: Date): Promise<string> {
-  if (billing.ladderEpisodeId) return billing.ladderEpisodeId;
+  if (billing.ladderEpisodeId && !(cause === "payment_failed" && billing.ladderCause !== "payment_failed")) return billing.ladderEpisodeId;
+  if (billing.ladderEpisodeId) await endLadderEpisode(ctx, billing);
   const episodeId = newId("bep");
   const now = ctx.clock.now();
-  const stopsSendingNow = cause === "payment_failed" && billing.stage !== "overdue";
+  const stopsSendingNow = cause === "payment_failed" && (billing.stage === "active" || billing.stage === "trial");
   await ctx.db
     .update(workspaceBilling)
     .set({
       ladderEpisodeId: episodeId,
       ladderCause: cause,
-      ladderStartsAt: startsAt,
+      ladderStartsAt: startsAt < now ? now : startsAt,
       ladderPausedMs: 0,
       ...(stopsSendingNow ? { stage: "overdue" as const, stageEnteredAt: now } : {}),
     })

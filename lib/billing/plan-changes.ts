@@ -3,6 +3,8 @@ import { eq } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { workspaceBilling } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
+import { emitEvents } from "@/inngest/emit";
+import { billingLadderStarted } from "@/inngest/events";
 import { lockBilling, startLadderEpisode } from "./ladder-episodes";
 
 /**
@@ -44,5 +46,9 @@ export async function resumeLadderClock(ctx: Ctx, workspaceId: string): Promise<
       .update(workspaceBilling)
       .set({ conversationOpenSince: null, ladderPausedMs: billing.ladderPausedMs + (billing.ladderEpisodeId ? Math.max(0, now - from) : 0) })
       .where(eq(workspaceBilling.workspaceId, workspaceId));
+    // The episode's run stopped when it found the clock paused: a new one carries it on.
+    if (billing.ladderEpisodeId) {
+      await emitEvents(tx, [{ name: billingLadderStarted.name, id: `ladder-${billing.ladderEpisodeId}-resumed-${now}`, data: { workspaceId, episodeId: billing.ladderEpisodeId } }]);
+    }
   });
 }

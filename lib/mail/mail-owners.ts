@@ -11,6 +11,8 @@ interface OwnerMail {
   link?: { href: string; label: string };
   /** Per owner, with the owner's id appended: a retried step mails nobody twice. */
   idempotencyKey?: string;
+  /** Throw when the transport refuses a message, so the caller's step is retried rather than the mail lost. */
+  required?: boolean;
 }
 
 /** The service's own mail to each owner of a workspace; returns how many it reached. */
@@ -30,6 +32,7 @@ export async function mailOwners(ctx: Ctx, workspaceId: string, mail: OwnerMail)
       idempotencyKey: mail.idempotencyKey ? `${mail.idempotencyKey}-${owner.id}` : undefined,
     });
     if (sent) mailed++;
+    else if (mail.required) throw new Error(`the service's mail to a workspace owner was refused: ${mail.subject}`);
   }
   return mailed;
 }

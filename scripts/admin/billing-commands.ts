@@ -49,7 +49,8 @@ function billingJson(billing: BillingOverview) {
 
 function parseDate(raw: string | undefined, param: string): Date | undefined {
   if (raw === undefined) return undefined;
-  const date = new Date(raw);
+  // A bare date is due by the end of that day (UTC), as the operator screen's date field means.
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T23:59:59Z` : raw);
   if (Number.isNaN(date.getTime())) throw validationFailed(param, `${param}: not a date (use ISO 8601, e.g. 2027-03-10).`);
   return date;
 }

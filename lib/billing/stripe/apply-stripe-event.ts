@@ -28,16 +28,21 @@ export async function applyStripeEvent(ctx: Ctx, config: StripeConfig, event: St
       case "invoice.paid":
         await settleInvoice(tx, (await upsertInvoice(tx, config, workspaceId, object as Stripe.Invoice)).id);
         break;
-      case "invoice.payment_failed":
-        await recordPaymentFailed(tx, (await upsertInvoice(tx, config, workspaceId, object as Stripe.Invoice)).id);
+      case "invoice.payment_failed": {
+        // Stripe does not promise order: a failure reported after the invoice was paid changes nothing.
+        const invoice = await upsertInvoice(tx, config, workspaceId, object as Stripe.Invoice);
+        if (invoice.status !== "paid") await recordPaymentFailed(tx, invoice.id);
         break;
+      }
       case "customer.subscription.updated":
         await applySubscription(tx, config, workspaceId, object as Stripe.Subscription);
         break;
-      case "customer.subscription.deleted":
+      case "customer.subscription.deleted": {
         // Ended for good: the ladder walks it from read-only now, unless an unpaid invoice already started it.
-        await cancelPlan(tx, workspaceId, tx.clock.now());
+        const [billing] = await tx.db.select({ plan: workspaceBilling.plan }).from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
+        if (billing?.plan) await cancelPlan(tx, workspaceId, tx.clock.now());
         break;
+      }
     }
     return "applied";
   });

@@ -132,6 +132,18 @@ describe("Stripe provider", () => {
     expect((await getBilling(ctx, workspaceId)).invoices).toEqual([]);
   });
 
+  it("a webhook whose body was changed after signing answers 400 and changes nothing: the signature covers the raw bytes", async () => {
+    const workspaceId = await stripeWorkspace();
+    await startCheckout(ctx, config(), workspaceId, "growth");
+    const payload = JSON.stringify(invoiceEvent("invoice.paid", "in_tampered"));
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    // The same JSON with one space more: equal once parsed, different bytes.
+    const tampered = payload.replace('"object":"event"', '"object": "event"');
+    const response = await stripeWebhook(new Request("http://localhost/api/providers/stripe", { method: "POST", body: tampered, headers: { "stripe-signature": header } }));
+    expect(response.status).toBe(400);
+    expect((await getBilling(ctx, workspaceId)).invoices).toEqual([]);
+  });
+
   it("invoice.paid settles: the workspace is active on the invoice's plan, and a redelivery changes nothing", async () => {
     const workspaceId = await stripeWorkspace();
     await startCheckout(ctx, config(), workspaceId, "growth");

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { choosePlan, paymentPortalUrl } from "@/lib/billing/choose-plan";
 import { cancelPlan } from "@/lib/billing/plan-changes";
+import { stripeConfig } from "@/lib/billing/stripe/stripe-config";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
 import type { WorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { ApiError } from "@/lib/errors";
@@ -36,6 +37,8 @@ export const cancelPlanAction = workspaceAction(
   z.strictObject({}),
   async (session) => {
     assertManagesBilling(session);
+    // With Stripe the subscription is cancelled in its portal; cancelling here alone would leave Stripe charging.
+    if (stripeConfig()) throw new ApiError({ type: "invalid_request_error", code: "cancel_in_portal", message: "Cancel in the payment portal: Update payment or cancel." });
     const billing = await cancelPlan(session.ctx, session.workspace.id);
     return { endsAt: billing.paidThrough?.toISOString() ?? null };
   },
