@@ -145,6 +145,16 @@ describe("billing ladder", () => {
       expect(await stageOf(w.workspaceId)).toBe(stage);
       expect(await acceptedSends(running)).toBe(0);
       expect(await acceptedSends(scheduled)).toBe(0);
+      // Paused sending takes no audience and spends no allowance: settling takes them at the rates then.
+      expect(
+        (
+          await ctx.db
+            .select({ n: count() })
+            .from(sends)
+            .where(inArray(sends.campaignId, [running, scheduled]))
+        )[0]!.n,
+      ).toBe(0);
+      expect((await getBilling(ctx, w.workspaceId)).sendsUsed).toBe(0);
 
       await settleInvoice(ctx, invoice.id);
       expect(await stageOf(w.workspaceId)).toBe("active");

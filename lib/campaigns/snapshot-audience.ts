@@ -1,7 +1,8 @@
 import "server-only";
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { audienceSnapshotParts, campaigns, sends } from "@/lib/db/schema";
+import { audienceSnapshotParts, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
+import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
 import { bulkIdPrefix } from "@/lib/ids";
 import { OVER_ALLOWANCE, reserveSends } from "@/lib/billing/send-allowance";
 import { recordFailures } from "./record-batch";
@@ -53,6 +54,9 @@ export async function planSnapshot(ctx: Ctx, campaignId: string): Promise<{ stat
     const [campaign] = await tx.db.select().from(campaigns).where(eq(campaigns.id, campaignId)).for("update");
     if (!campaign) return { status: "missing", recipients: 0 };
     if (campaign.recipientCount !== null || campaign.status !== "sending") return { status: campaign.status, recipients: campaign.recipientCount ?? 0 };
+    // While billing pauses sending the audience is not taken (nor the allowance spent): settling starts dispatch again.
+    const [billing] = await tx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
+    if (billing && !billingAllowsSending(billing, tx.clock.now())) return { status: "billing_paused", recipients: 0 };
     if (campaign.sendIdPrefix) {
       const parts = await tx.db.select().from(audienceSnapshotParts).where(eq(audienceSnapshotParts.campaignId, campaignId)).orderBy(asc(audienceSnapshotParts.part));
       return { campaign, parts };
