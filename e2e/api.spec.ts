@@ -84,3 +84,10 @@ test("reports over HTTP: the summary carries an ETag, and If-None-Match with it 
   expect((await changed.json()).data.contacts.total).toBe(body.data.contacts.total + 1);
   expect(changed.headers()["etag"]).not.toBe(etag);
 });
+
+test("the running app is ready: /api/ready answers 200 with every check ok, /api/health 200", async ({ request }) => {
+  const ready = await request.get("/api/ready");
+  expect(ready.status()).toBe(200);
+  expect(await ready.json()).toEqual({ status: "ready", checks: { database: "ok", migrations: "ok", executor: "ok" } });
+  expect((await request.get("/api/health")).status()).toBe(200);
+});

@@ -108,3 +108,15 @@ for (const [stage, daysAgo, banner, status] of [
     }
   });
 }
+
+test("the operator's workflow runs list the billing ladder's runs with their state, and filter by state", async ({ page }) => {
+  await signInAs(page, operator);
+  await page.goto("/operator/workflows");
+  await expect(page.getByRole("heading", { name: "Workflow runs" })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: "billing-ladder" }).first()).toBeVisible();
+  await screenshot(page, "operator-workflows");
+  await page.getByRole("navigation", { name: "Run state" }).getByRole("link", { name: "cancelled", exact: true }).click();
+  await expect(page).toHaveURL(/state=cancelled/);
+  // The overdue episode above ended with its settlement: its run was cancelled.
+  await expect(page.getByRole("row").filter({ hasText: "billing-ladder" }).first()).toContainText("cancelled");
+});

@@ -8,7 +8,8 @@ import { systemActor } from "@/lib/actor";
 import { hashKey } from "@/lib/api-keys/key-format";
 import { getDb } from "@/lib/db/client";
 import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
-import { apiKeys, attributeDefinitions, brands, memberships, topics, workspaces } from "@/lib/db/schema";
+import { apiKeys, attributeDefinitions, brands, memberships, topics, workflowRuns, workspaces } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
 import { resolveDataDir } from "@/lib/runtime/data-dir";
 import { defaultCtx } from "@/lib/context";
 import { runAdmin } from "./admin/run-admin";
@@ -319,6 +320,27 @@ describe("admin CLI", () => {
     expect(refused.stderr).toContain("amount");
   });
 
+  it("workflows:list shows runs by state with their error; workflows:retry sends a failed run again and refuses one that did not fail", async () => {
+    const now = new Date();
+    const runId = newId("run");
+    await getDb()
+      .insert(workflowRuns)
+      .values({
+        id: runId,
+        functionId: "mailservice-confirmation",
+        event: { id: `ev-${runId}`, name: "consent/confirmation.requested", data: { requestId: "cfr_x" }, ts: now.getTime() },
+        status: "failed",
+        wakeAt: now,
+        error: "smtp refused",
+      });
+    const failed = (await adminJson(["workflows:list", "--state", "failed"])) as unknown as { data: Record<string, unknown>[] };
+    expect(failed.data.find((run) => run.run_id === runId)).toMatchObject({ function_id: "confirmation", event: "consent/confirmation.requested", state: "failed", error: "smtp refused", steps: 0 });
+    expect(await adminJson(["workflows:retry", "--run", runId])).toEqual({ run_id: runId, state: "due" });
+    const again = await admin(["workflows:retry", "--run", runId, "--json"]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("only a failed run is retried");
+  });
+
   it("help lists every command", async () => {
     const help = await admin(["help"]);
     expect(help.code).toBe(0);
@@ -348,6 +370,8 @@ describe("admin CLI", () => {
       "billing:pause-clock",
       "billing:resume-clock",
       "billing:show",
+      "workflows:list",
+      "workflows:retry",
     ]) {
       expect(help.stdout).toContain(command);
     }

@@ -1,6 +1,5 @@
 "use client";
 
-import { useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -8,7 +7,6 @@ import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
-import { ConfirmButton } from "@/components/ui/confirm-button";
 import { DialogFooter } from "@/components/ui/dialog";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
@@ -69,44 +67,5 @@ export function IssueInvoiceButton(props: { workspaceId: string; name: string; c
     >
       {(close) => <IssueInvoiceForm {...props} close={close} />}
     </FormDialog>
-  );
-}
-
-/** One confirmed operator step on a workspace or one of its invoices. */
-export function OperatorStepButton<I>({
-  workspaceId,
-  input,
-  action,
-  label,
-  title,
-  description,
-  done,
-  destructive = false,
-}: {
-  workspaceId: string;
-  input: I;
-  action: Act<I>;
-  label: string;
-  title: string;
-  description: string;
-  done: string;
-  destructive?: boolean;
-}) {
-  const router = useRouter();
-  const [, startTransition] = useTransition();
-  return (
-    <ConfirmButton
-      label={label}
-      variant={destructive ? "destructive" : "outline"}
-      title={title}
-      description={description}
-      confirmLabel={label}
-      onConfirm={async () => {
-        const state = await action(workspaceId, input);
-        if (!state.ok) return { error: state.message };
-        toast.success(done);
-        startTransition(() => router.refresh());
-      }}
-    />
   );
 }

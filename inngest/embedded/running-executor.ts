@@ -19,3 +19,8 @@ export async function stopRunningExecutor(): Promise<void> {
   delete (globalThis as WithExecutor)[RUNNING];
   await executor?.stop();
 }
+
+/** Whether this process runs the embedded executor now (readiness). */
+export function executorIsRunning(): boolean {
+  return (globalThis as WithExecutor)[RUNNING] !== undefined;
+}

@@ -7,17 +7,18 @@ import { ApiError } from "@/lib/errors";
 import { findOperator } from "./operator-session";
 
 /**
- * A server action of the operator area, acting on one workspace: asks again who is calling (the page's
- * check does not guard a crafted call), parses the input, and answers refusals next to their fields.
+ * A server action of the operator area, acting on one object (a workspace, a workflow run) named by
+ * its id: asks again who is calling (the page's check does not guard a crafted call), parses the
+ * input, and answers refusals next to their fields.
  */
-export function operatorAction<S extends z.ZodType, R>(schema: S, run: (ctx: Ctx, workspaceId: string, input: z.output<S>, operatorId: string) => Promise<R>) {
-  return async (workspaceId: string, input: z.input<S>): Promise<ActionState<R>> => {
+export function operatorAction<S extends z.ZodType, R>(schema: S, run: (ctx: Ctx, targetId: string, input: z.output<S>, operatorId: string) => Promise<R>) {
+  return async (targetId: string, input: z.input<S>): Promise<ActionState<R>> => {
     const operator = await findOperator();
     if (!operator) return { ok: false, message: "Only the service's operators can do this.", fieldErrors: {} };
     const parsed = schema.safeParse(input);
-    if (typeof workspaceId !== "string" || !parsed.success) return { ok: false, message: "Check the highlighted fields.", fieldErrors: {} };
+    if (typeof targetId !== "string" || !parsed.success) return { ok: false, message: "Check the highlighted fields.", fieldErrors: {} };
     try {
-      const result = await run(defaultCtx(), workspaceId, parsed.data, operator.id);
+      const result = await run(defaultCtx(), targetId, parsed.data, operator.id);
       revalidatePath("/operator", "layout");
       return { ok: true, result };
     } catch (error) {

@@ -27,6 +27,7 @@ import { createEndpoint, enableEndpoint, listDeliveries, rotateSecret } from "@/
 import type { Currency } from "@/lib/billing/plans";
 import { billingCommands } from "./billing-commands";
 import { importCommands } from "./import-commands";
+import { workflowCommands } from "./workflow-commands";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
@@ -381,6 +382,7 @@ export const commands: Record<string, AdminCommand> = {
   },
   ...importCommands,
   ...billingCommands,
+  ...workflowCommands,
 };
 
 /** The status commands share one shape: --campaign ID → {campaign_id, status}. */

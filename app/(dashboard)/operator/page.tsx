@@ -30,6 +30,9 @@ export default async function OperatorReviewsPage() {
               <Link href="/operator/billing">Billing</Link>
             </Button>
             <Button asChild variant="outline">
+              <Link href="/operator/workflows">Workflow runs</Link>
+            </Button>
+            <Button asChild variant="outline">
               <Link href="/">Back to the dashboard</Link>
             </Button>
           </div>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { IssueInvoiceButton, OperatorStepButton } from "@/components/operator/billing-account-controls";
+import { IssueInvoiceButton } from "@/components/operator/billing-account-controls";
+import { OperatorStepButton } from "@/components/operator/operator-step-button";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -71,7 +72,7 @@ export default async function OperatorBillingPage() {
                       {account.provider === "manual" && (
                         <>
                           <OperatorStepButton
-                            workspaceId={account.workspaceId}
+                            targetId={account.workspaceId}
                             input={{ invoiceId: invoice.id }}
                             action={settleInvoiceAction}
                             label="Record payment"
@@ -81,7 +82,7 @@ export default async function OperatorBillingPage() {
                           />
                           {invoice.status === "open" && (
                             <OperatorStepButton
-                              workspaceId={account.workspaceId}
+                              targetId={account.workspaceId}
                               input={{ invoiceId: invoice.id }}
                               action={paymentFailedAction}
                               label="Payment failed"
@@ -104,7 +105,7 @@ export default async function OperatorBillingPage() {
                   )}
                   {account.clockPausedSince ? (
                     <OperatorStepButton
-                      workspaceId={account.workspaceId}
+                      targetId={account.workspaceId}
                       input={{}}
                       action={resumeClockAction}
                       label="Resume clock"
@@ -116,7 +117,7 @@ export default async function OperatorBillingPage() {
                     // The clock matters once the workspace is on its way down the ladder (or about to be).
                     (["overdue", "read_only", "deletion_scheduled"].includes(account.stage) || account.cancelAtPeriodEnd) && (
                       <OperatorStepButton
-                        workspaceId={account.workspaceId}
+                        targetId={account.workspaceId}
                         input={{}}
                         action={pauseClockAction}
                         label="Pause clock"
@@ -128,7 +129,7 @@ export default async function OperatorBillingPage() {
                   )}
                   {account.provider === "manual" && account.plan && !account.cancelAtPeriodEnd && account.stage === "active" && (
                     <OperatorStepButton
-                      workspaceId={account.workspaceId}
+                      targetId={account.workspaceId}
                       input={{}}
                       action={cancelPlanAction}
                       label="Cancel plan"
