@@ -4,6 +4,7 @@ import { confirmation } from "./functions/confirmation";
 import { contactImport } from "./functions/contact-import";
 import { dispatchCampaign } from "./functions/dispatch-campaign";
 import { pollBounceMailboxFunction } from "./functions/poll-bounce-mailbox";
+import { pruneExpiredFunction } from "./functions/prune-expired";
 import { recheckDomainsFunction } from "./functions/recheck-domains";
 import { foldReportCounters } from "./functions/fold-report-counters";
 import { webhookDelivery } from "./functions/webhook-delivery";
@@ -22,4 +23,5 @@ export const functions = [
   recheckDomainsFunction,
   billingLadder,
   endTrialsFunction,
+  pruneExpiredFunction,
 ];

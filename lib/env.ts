@@ -129,6 +129,12 @@ export const envSchema = z.object({
   STRIPE_PRICE_SCALE: text(),
   // Another endpoint speaking Stripe's API (a local server in tests).
   STRIPE_API_URL: url(["http:", "https:"]),
+  // Retention, in days: finished workflow runs (failed ones are kept three times as long, for a retry),
+  // finished webhook deliveries with their attempts, the local mailbox, and applied provider reports.
+  RETENTION_WORKFLOW_RUNS_DAYS: positiveDays(30),
+  RETENTION_WEBHOOK_DELIVERIES_DAYS: positiveDays(30),
+  RETENTION_MAILBOX_DAYS: positiveDays(30),
+  RETENTION_PROVIDER_EVENTS_DAYS: positiveDays(90),
   // Any of these hands the workflows to an Inngest server instead of the embedded executor.
   INNGEST_DEV: text(),
   INNGEST_BASE_URL: text(),
