@@ -6,14 +6,17 @@ import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { completeCampaign } from "@/lib/campaigns/complete-campaign";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { setSendAllowance } from "./factories";
 
 /**
- * A campaign sent now (the clock's time) to these addresses, each subscribed
- * to the topic first: audience snapshotted, every send accepted, campaign
+ * A campaign sent now (the clock's time) by a paying workspace to these
+ * addresses, each subscribed to the topic first: audience snapshotted, every send accepted, campaign
  * completed. Returns the send ids by address.
  */
 export async function seedSentCampaign(ctx: Ctx, opts: { workspaceId: string; brandId: string; topicId: string; name?: string; subject?: string; emails: string[] }) {
   const actor = systemActor("test", opts.workspaceId);
+  // A paying workspace: a trial that ended on the test's clock would hold the campaign back.
+  await setSendAllowance(ctx, opts.workspaceId, 1_000_000);
   for (const email of opts.emails) {
     await upsertContact(ctx, actor, { email, topicIds: [opts.topicId] });
   }
