@@ -35,7 +35,15 @@ export default defineConfig({
     url: `${baseURL}/signin`,
     // Private targets allowed: the webhook test's receiver listens on loopback. The consent tests read
     // mail in the test mailbox, which a production start shows only for the local transport.
-    env: { ...(process.env as Record<string, string>), PORT: String(port), APP_URL: baseURL, WEBHOOK_ALLOW_PRIVATE_TARGETS: "1", MAIL_TRANSPORT: "local", DNS_SERVERS: `127.0.0.1:${E2E_DNS_PORT}` },
+    env: {
+      ...(process.env as Record<string, string>),
+      PORT: String(port),
+      APP_URL: baseURL,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "1",
+      MAIL_TRANSPORT: "local",
+      TRUSTED_PROXIES: "127.0.0.1,::1",
+      DNS_SERVERS: `127.0.0.1:${E2E_DNS_PORT}`,
+    },
     reuseExistingServer: false,
     timeout: 180_000,
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
