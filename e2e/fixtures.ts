@@ -79,17 +79,20 @@ function seedOf(ctx: Ctx): Seed {
     key: async (workspaceId, kind, options = {}) => (await createApiKey(ctx, as(workspaceId), { kind, environment: "live", origins: options.origins ?? [] })).key,
     mailTo: (address) => listMailbox(ctx, systemActor("e2e-seed"), { to: address }),
     unpaidSince: async (workspaceId, daysAgo) => {
-      const start = Date.now() - daysAgo * DAY_MS;
-      const at = (day: number) => ({ ...ctx, clock: fixedClock(new Date(start + day * DAY_MS)) });
-      await recordPaymentFailed(at(0), (await issueInvoice(at(0), { workspaceId, amount: 7900 })).id);
-      const { ladderEpisodeId } = (await getBillingEpisode(ctx, workspaceId))!;
-      // Each stage on its date, as the run would have taken it: overdue, read-only at 7, deletion scheduled at 67, deleted at 97.
-      for (const day of [0, 7, 67, 97].filter((day) => day <= daysAgo)) {
-        if ("deleteData" in (await advanceLadder(at(day), workspaceId, ladderEpisodeId!))) {
-          while (await deleteNextChunk(ctx, workspaceId));
-          await finishDeletion(ctx, workspaceId, ladderEpisodeId!);
+      // One transaction: the app's own ladder run cannot see the episode (and take its steps on today's date) before these are taken.
+      await ctx.db.transaction(async (db) => {
+        const start = Date.now() - daysAgo * DAY_MS;
+        const at = (day: number) => ({ ...ctx, db, clock: fixedClock(new Date(start + day * DAY_MS)) });
+        await recordPaymentFailed(at(0), (await issueInvoice(at(0), { workspaceId, amount: 7900 })).id);
+        const { ladderEpisodeId } = (await getBillingEpisode(at(0), workspaceId))!;
+        // Each stage on its date, as the run would have taken it: overdue, read-only at 7, deletion scheduled at 67, deleted at 97.
+        for (const day of [0, 7, 67, 97].filter((day) => day <= daysAgo)) {
+          if ("deleteData" in (await advanceLadder(at(day), workspaceId, ladderEpisodeId!))) {
+            while (await deleteNextChunk(at(daysAgo), workspaceId));
+            await finishDeletion(at(daysAgo), workspaceId, ladderEpisodeId!);
+          }
         }
-      }
+      });
     },
   };
 }

@@ -18,4 +18,6 @@ export async function signInAs(page: Page, user: { email: string; password: stri
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("signed-in-as")).toHaveText(user.email);
+  // Only the sign-in needs it; on other requests a custom header would make cross-origin fetches (a signup form) preflight.
+  await page.setExtraHTTPHeaders({});
 }
