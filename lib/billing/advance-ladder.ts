@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { billingNotices, workspaceBilling, workspaces, type BillingStage } from "@/lib/db/schema";
+import { BILLING_STAGES, billingNotices, workspaceBilling, workspaces, type BillingStage } from "@/lib/db/schema";
 import { mailOwners } from "@/lib/mail/mail-owners";
 import { appUrl } from "@/lib/runtime/app-url";
 import { lockBilling } from "./ladder-episodes";
@@ -67,8 +67,8 @@ export async function finishDeletion(ctx: Ctx, workspaceId: string, episodeId: s
 }
 
 // A step never moves a workspace back up the ladder: a read-only workspace without a plan stays read-only when a payment fails.
-const ORDER: BillingStage[] = ["trial", "active", "overdue", "read_only", "deletion_scheduled", "deleted"];
-const isLater = (stage: BillingStage, than: BillingStage) => ORDER.indexOf(stage) > ORDER.indexOf(than);
+// BILLING_STAGES lists the stages in ladder order.
+const isLater = (stage: BillingStage, than: BillingStage) => BILLING_STAGES.indexOf(stage) > BILLING_STAGES.indexOf(than);
 
 export function ladderClock(billing: typeof workspaceBilling.$inferSelect): LadderClock {
   return { startsAt: billing.ladderStartsAt!, pausedMs: billing.ladderPausedMs, pausedSince: billing.conversationOpenSince };

@@ -1,9 +1,9 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
+import { DAY_MS } from "@/lib/billing/plan-defaults";
 import { env, type Env } from "@/lib/env";
 
-const DAY_MS = 86_400_000;
 /** Rows per statement: each delete is a short transaction, however much has piled up. */
 const CHUNK = 10_000;
 /** Rate-limit windows are one or fifteen minutes long; a day-old one weighs nothing in any window. */

@@ -5,6 +5,7 @@ import { OverviewFigures } from "@/components/dashboard/overview-figures";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
+import { formatLadderDate } from "@/lib/billing/ladder-mail";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { getSetupChecklist, type ChecklistStep } from "@/lib/workspaces/get-setup-checklist";
 import { getWorkspaceOverview } from "@/lib/workspaces/get-workspace-overview";
@@ -87,7 +88,7 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
           {billing && (
             <p className="text-sm text-muted-foreground">
               Sends used this period: {billing.sendsUsed.toLocaleString("en")} of {billing.sendAllowance.toLocaleString("en")}
-              {billing.trialEndsAt && <> · trial ends {billing.trialEndsAt.toISOString().slice(0, 10)}</>}
+              {billing.stage === "trial" && billing.trialEndsAt && <> · trial ends {formatLadderDate(billing.trialEndsAt)}</>}
             </p>
           )}
         </div>
