@@ -48,98 +48,115 @@ function url(protocols: string[]) {
   });
 }
 
-export const envSchema = z.object({
-  // Set by Next.js and scripts/serve.ts; production hides the test mailbox and logs each API answer.
-  NODE_ENV: oneOf(["development", "production", "test"]),
-  // Set by Next.js while `next build` prerenders: start-up work (listeners, warnings) is skipped then.
-  NEXT_PHASE: text(),
-  // Read by scripts/serve.ts: the HTTP port and listening address.
-  PORT: port(),
-  HOST: text(),
-  // The public base of every link the service mails or shows; kept without a trailing slash.
-  APP_URL: variable((value) => {
-    const base = (value ?? "http://localhost:3000").replace(/\/+$/, "");
-    return URL.canParse(base) && /^https?:$/.test(new URL(base).protocol) ? base : new Refused("an http:// or https:// URL");
-  }),
-  // Read by lib/runtime and lib/db before this config exists: the data folder and the database.
-  DATA_DIR: text(),
-  DATABASE_URL: url(["postgres:", "postgresql:"]),
-  // Connections per app process in the database pool.
-  DATABASE_POOL_SIZE: positiveInteger(10),
-  // Secrets: given here, or generated into DATA_DIR by openDatabase. Optional because `next build` runs without them.
-  AUTH_SECRET: text(),
-  CURSOR_SECRET: text(),
-  TOKEN_SECRET: text(),
-  EMBEDDED_PG_PASSWORD: text(),
-  // Set by scripts/serve.ts in its own process: its peer-address header can be believed.
-  SERVICE_PEER_IP_HEADER_SET: flag(),
-  // Reverse proxies whose X-Forwarded-For is believed (lib/http/client-ip.ts parses, serve.ts refuses a bad entry).
-  TRUSTED_PROXIES: text(),
-  // An edge header carrying the visitor's country (cf-ipcountry); any other source could be forged.
-  TRUSTED_COUNTRY_HEADER: text(),
-  // Where mail goes; unset means local, with a warning at a production start.
-  MAIL_TRANSPORT: oneOf(["local", "smtp", "resend"]),
-  // The sender of the service's own mail (invitations); unset, no-reply at APP_URL's host.
-  SERVICE_MAIL_FROM: text(),
-  // The SMTP relay and its pool, for MAIL_TRANSPORT=smtp (the transport checks the scheme).
-  SMTP_URL: text(),
-  SMTP_POOL_SIZE: positiveInteger(5),
-  // Optional DKIM signature of every SMTP message (PEM key, `\n` escapes allowed).
-  DKIM_DOMAIN: text(),
-  DKIM_SELECTOR: textOr("mail"),
-  DKIM_PRIVATE_KEY: text(),
-  // Resend's API key (MAIL_TRANSPORT=resend) and the signing secret of its delivery webhook.
-  RESEND_API_KEY: text(),
-  RESEND_WEBHOOK_SECRET: text(),
-  // Resolvers for checking sending domains' records; empty means the system's.
-  DNS_SERVERS: variable((value) =>
-    (value ?? "")
-      .split(",")
-      .map((server) => server.trim())
-      .filter(Boolean),
-  ),
-  // The SPF include shown in each domain's record; unset, `_spf.` + APP_URL's host.
-  SPF_INCLUDE: text(),
-  // Bounce handling: the VERP domain, the built-in SMTP listener for it, and a mailbox polled each minute.
-  BOUNCE_DOMAIN: text(),
-  BOUNCE_SMTP_PORT: port(),
-  BOUNCE_SMTP_HOST: text(),
-  BOUNCE_IMAP_URL: url(["imap:", "imaps:"]),
-  // Campaign throttle: recipients per batch and the pause between batches.
-  DISPATCH_BATCH_SIZE: positiveInteger(500),
-  DISPATCH_BATCH_PAUSE_MS: wholeNumber(0),
-  // Rows an import applies per transaction: the most a crash makes it do again.
-  IMPORT_CHUNK_ROWS: positiveInteger(5000),
-  // Embedded executor: workflow runs worked on at once.
-  WORKFLOW_WORKERS: positiveInteger(8),
-  // Signup form submissions per client address per 10 minutes, across all forms.
-  SIGNUP_FORM_SUBMISSIONS_PER_IP: positiveInteger(20),
-  // Webhooks to plain http and private addresses: self-hosted internal receivers, and tests.
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(),
-  // The billing ladder's lengths in days (fractions allowed): overdue, read-only, the deletion notice, and between reminders.
-  BILLING_OVERDUE_DAYS: positiveDays(7),
-  BILLING_READ_ONLY_DAYS: positiveDays(60),
-  BILLING_DELETION_NOTICE_DAYS: positiveDays(30),
-  BILLING_REMINDER_EVERY_DAYS: positiveDays(7),
-  // Stripe as the billing provider: its secret key enables it, the webhook secret verifies its events, a price id per plan.
-  STRIPE_SECRET_KEY: text(),
-  STRIPE_WEBHOOK_SECRET: text(),
-  STRIPE_PRICE_STARTER: text(),
-  STRIPE_PRICE_GROWTH: text(),
-  STRIPE_PRICE_SCALE: text(),
-  // Another endpoint speaking Stripe's API (a local server in tests).
-  STRIPE_API_URL: url(["http:", "https:"]),
-  // Retention, in days: finished workflow runs (failed ones are kept three times as long, for a retry),
-  // finished webhook deliveries with their attempts, the local mailbox, and applied provider reports.
-  RETENTION_WORKFLOW_RUNS_DAYS: positiveDays(30),
-  RETENTION_WEBHOOK_DELIVERIES_DAYS: positiveDays(30),
-  RETENTION_MAILBOX_DAYS: positiveDays(30),
-  RETENTION_PROVIDER_EVENTS_DAYS: positiveDays(90),
-  // Any of these hands the workflows to an Inngest server instead of the embedded executor.
-  INNGEST_DEV: text(),
-  INNGEST_BASE_URL: text(),
-  INNGEST_SIGNING_KEY: text(),
-});
+export const envSchema = z
+  .object({
+    // Set by Next.js and scripts/serve.ts; production hides the test mailbox and logs each API answer.
+    NODE_ENV: oneOf(["development", "production", "test"]),
+    // Set by Next.js while `next build` prerenders: start-up work (listeners, warnings) is skipped then.
+    NEXT_PHASE: text(),
+    // Read by scripts/serve.ts: the HTTP port and listening address.
+    PORT: port(),
+    HOST: text(),
+    // The public base of every link the service mails or shows; kept without a trailing slash.
+    APP_URL: variable((value) => {
+      const base = (value ?? "http://localhost:3000").replace(/\/+$/, "");
+      return URL.canParse(base) && /^https?:$/.test(new URL(base).protocol) ? base : new Refused("an http:// or https:// URL");
+    }),
+    // Read by lib/runtime and lib/db before this config exists: the data folder and the database.
+    DATA_DIR: text(),
+    DATABASE_URL: url(["postgres:", "postgresql:"]),
+    // Connections per app process in the database pool.
+    DATABASE_POOL_SIZE: positiveInteger(10),
+    // Secrets: given here, or generated into DATA_DIR by openDatabase. Optional because `next build` runs without them.
+    AUTH_SECRET: text(),
+    CURSOR_SECRET: text(),
+    TOKEN_SECRET: text(),
+    EMBEDDED_PG_PASSWORD: text(),
+    // Set by scripts/serve.ts in its own process: its peer-address header can be believed.
+    SERVICE_PEER_IP_HEADER_SET: flag(),
+    // Reverse proxies whose X-Forwarded-For is believed (lib/http/client-ip.ts parses, serve.ts refuses a bad entry).
+    TRUSTED_PROXIES: text(),
+    // An edge header carrying the visitor's country (cf-ipcountry); any other source could be forged.
+    TRUSTED_COUNTRY_HEADER: text(),
+    // Where mail goes; unset means local, with a warning at a production start.
+    MAIL_TRANSPORT: oneOf(["local", "smtp", "resend"]),
+    // The sender of the service's own mail (invitations); unset, no-reply at APP_URL's host.
+    SERVICE_MAIL_FROM: text(),
+    // The SMTP relay and its pool, for MAIL_TRANSPORT=smtp (the transport checks the scheme).
+    SMTP_URL: text(),
+    SMTP_POOL_SIZE: positiveInteger(5),
+    // Optional DKIM signature of every SMTP message (PEM key, `\n` escapes allowed).
+    DKIM_DOMAIN: text(),
+    DKIM_SELECTOR: textOr("mail"),
+    DKIM_PRIVATE_KEY: text(),
+    // Resend's API key (MAIL_TRANSPORT=resend) and the signing secret of its delivery webhook.
+    RESEND_API_KEY: text(),
+    RESEND_WEBHOOK_SECRET: text(),
+    // Resolvers for checking sending domains' records; empty means the system's.
+    DNS_SERVERS: variable((value) =>
+      (value ?? "")
+        .split(",")
+        .map((server) => server.trim())
+        .filter(Boolean),
+    ),
+    // The SPF include shown in each domain's record; unset, `_spf.` + APP_URL's host.
+    SPF_INCLUDE: text(),
+    // Bounce handling: the VERP domain, the built-in SMTP listener for it, and a mailbox polled each minute.
+    BOUNCE_DOMAIN: text(),
+    BOUNCE_SMTP_PORT: port(),
+    BOUNCE_SMTP_HOST: text(),
+    BOUNCE_IMAP_URL: url(["imap:", "imaps:"]),
+    // Campaign throttle: recipients per batch and the pause between batches.
+    DISPATCH_BATCH_SIZE: positiveInteger(500),
+    DISPATCH_BATCH_PAUSE_MS: wholeNumber(0),
+    // Rows an import applies per transaction: the most a crash makes it do again.
+    IMPORT_CHUNK_ROWS: positiveInteger(5000),
+    // Embedded executor: workflow runs worked on at once.
+    WORKFLOW_WORKERS: positiveInteger(8),
+    // Signup form submissions per client address per 10 minutes, across all forms.
+    SIGNUP_FORM_SUBMISSIONS_PER_IP: positiveInteger(20),
+    // Webhooks to plain http and private addresses: self-hosted internal receivers, and tests.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(),
+    // The billing ladder's lengths in days (fractions allowed): overdue, read-only, the deletion notice, and between reminders.
+    BILLING_OVERDUE_DAYS: positiveDays(7),
+    BILLING_READ_ONLY_DAYS: positiveDays(60),
+    BILLING_DELETION_NOTICE_DAYS: positiveDays(30),
+    BILLING_REMINDER_EVERY_DAYS: positiveDays(7),
+    // Stripe as the billing provider: its secret key enables it, the webhook secret verifies its events, a price id per plan.
+    STRIPE_SECRET_KEY: text(),
+    STRIPE_WEBHOOK_SECRET: text(),
+    STRIPE_PRICE_STARTER: text(),
+    STRIPE_PRICE_GROWTH: text(),
+    STRIPE_PRICE_SCALE: text(),
+    // Another endpoint speaking Stripe's API (a local server in tests).
+    STRIPE_API_URL: url(["http:", "https:"]),
+    // Campaign images in an S3-compatible bucket instead of PostgreSQL: setting the bucket turns it on and
+    // requires the key pair. No endpoint means AWS in S3_REGION (virtual-hosted addresses); an endpoint
+    // (MinIO, R2, a local server) is addressed path-style. S3_PUBLIC_URL, when the bucket or a CDN in front
+    // of it serves objects publicly, is where mails fetch images; unset, the service serves them at /i/.
+    S3_BUCKET: text(),
+    S3_REGION: textOr("us-east-1"),
+    S3_ENDPOINT: url(["http:", "https:"]),
+    S3_ACCESS_KEY_ID: text(),
+    S3_SECRET_ACCESS_KEY: text(),
+    S3_PUBLIC_URL: url(["http:", "https:"]),
+    // Retention, in days: finished workflow runs (failed ones are kept three times as long, for a retry),
+    // finished webhook deliveries with their attempts, the local mailbox, and applied provider reports.
+    RETENTION_WORKFLOW_RUNS_DAYS: positiveDays(30),
+    RETENTION_WEBHOOK_DELIVERIES_DAYS: positiveDays(30),
+    RETENTION_MAILBOX_DAYS: positiveDays(30),
+    RETENTION_PROVIDER_EVENTS_DAYS: positiveDays(90),
+    // Any of these hands the workflows to an Inngest server instead of the embedded executor.
+    INNGEST_DEV: text(),
+    INNGEST_BASE_URL: text(),
+    INNGEST_SIGNING_KEY: text(),
+  })
+  .superRefine((config, ctx) => {
+    if (!config.S3_BUCKET) return;
+    for (const name of ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
+      if (!config[name]) ctx.addIssue({ code: "custom", path: [name], message: "must be set when S3_BUCKET is" });
+    }
+  });
 
 export type Env = z.infer<typeof envSchema>;
 

@@ -1,6 +1,8 @@
 import "server-only";
-import { sql, type SQL } from "drizzle-orm";
+import { inArray, sql, type SQL } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
+import { images } from "@/lib/db/schema";
+import { s3Bucket } from "@/lib/images/s3-bucket";
 
 /** Rows per statement: small enough that each chunk is a short transaction, whatever the workspace's size. */
 export const DELETION_CHUNK_ROWS = 5000;
@@ -13,7 +15,9 @@ export const DELETION_CHUNK_ROWS = 5000;
  * so the empty shell still shows its payment history, and its workspace-wide API keys, which answer
  * `team_inactive` rather than pretending the workspace never existed.
  */
-const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL }[] = [
+type Part = { name: string; chunk: (workspaceId: string, limit: number) => SQL } | { name: string; run: (tx: Ctx, workspaceId: string, limit: number) => Promise<number> };
+
+const PARTS: Part[] = [
   byWorkspace("webhook_deliveries"),
   byWorkspace("events"),
   {
@@ -48,6 +52,12 @@ const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL 
   byWorkspace("lists"),
   byWorkspace("topics"),
   byWorkspace("templates"),
+  {
+    // Images kept in the bucket: their objects go first, then their rows. Deleting a missing object
+    // succeeds, so a chunk repeated after a crash between the two deletes nothing twice.
+    name: "image_objects",
+    run: deleteImageObjects,
+  },
   byWorkspace("images"),
   byWorkspace("attribute_definitions"),
   byWorkspace("webhook_endpoints"),
@@ -66,6 +76,21 @@ function byWorkspace(table: string) {
   };
 }
 
+async function deleteImageObjects(tx: Ctx, workspaceId: string, limit: number): Promise<number> {
+  const rows = await tx.db.execute<{ id: string; storage_key: string }>(sql`select id, storage_key from images where workspace_id = ${workspaceId} and storage = 's3' limit ${Math.min(limit, 100)}`);
+  if (rows.length === 0) return 0;
+  const bucket = s3Bucket();
+  if (!bucket) throw new Error(`workspace ${workspaceId} has images in an S3 bucket, but S3_BUCKET is not configured`);
+  for (const row of rows) await bucket.delete(row.storage_key);
+  await tx.db.delete(images).where(
+    inArray(
+      images.id,
+      rows.map((row) => row.id),
+    ),
+  );
+  return rows.length;
+}
+
 /**
  * Deletes the next chunk of a deleted workspace's data: what the first part with rows left still
  * holds, up to DELETION_CHUNK_ROWS. Null once nothing is left. Each call is its own transaction and
@@ -74,8 +99,8 @@ function byWorkspace(table: string) {
 export async function deleteNextChunk(ctx: Ctx, workspaceId: string, limit = DELETION_CHUNK_ROWS): Promise<{ part: string; deleted: number } | null> {
   return withTransaction(ctx, async (tx) => {
     for (const part of PARTS) {
-      const result = await tx.db.execute(part.chunk(workspaceId, limit));
-      if (result.count > 0) return { part: part.name, deleted: result.count };
+      const deleted = "run" in part ? await part.run(tx, workspaceId, limit) : (await tx.db.execute(part.chunk(workspaceId, limit))).count;
+      if (deleted > 0) return { part: part.name, deleted };
     }
     return null;
   });

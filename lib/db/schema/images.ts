@@ -1,4 +1,5 @@
-import { customType, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, customType, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import { createdAt, id } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -18,8 +19,17 @@ export const images = pgTable(
     byteSize: integer("byte_size").notNull(),
     width: integer("width"),
     height: integer("height"),
-    data: bytea("data").notNull(),
+    /** Where the bytes are: `database` keeps them in `data`; `s3` in the configured bucket under `storageKey`. */
+    storage: text("storage", { enum: ["database", "s3"] })
+      .notNull()
+      .default("database"),
+    storageKey: text("storage_key"),
+    data: bytea("data"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("images_token_key").on(t.token), index("images_workspace_idx").on(t.workspaceId, t.id)],
+  (t) => [
+    uniqueIndex("images_token_key").on(t.token),
+    index("images_workspace_idx").on(t.workspaceId, t.id),
+    check("images_bytes_stored", sql`(${t.storage} = 'database' and ${t.data} is not null) or (${t.storage} = 's3' and ${t.storageKey} is not null and ${t.data} is null)`),
+  ],
 );
