@@ -5,8 +5,16 @@ import { connect } from "node:net";
 import nodemailer from "nodemailer";
 import { buildMessage } from "@/lib/mail/build-message";
 import { systemClock } from "@/lib/clock";
+import { dkimOptions } from "@/lib/mail/transports/smtp-transport";
 
-export async function bareSmtpFloor(options: { port: number; mails: number; connections: number; batch: number }): Promise<number> {
+/** With `dkim`, each message is signed as the SMTP transport signs it (the same headers, an RSA key of the same size). */
+export async function bareSmtpFloor(options: {
+  port: number;
+  mails: number;
+  connections: number;
+  batch: number;
+  dkim?: { domainName: string; keySelector: string; privateKey: string };
+}): Promise<number> {
   const messages = await Promise.all(
     Array.from({ length: options.mails }, (_, n) =>
       buildMessage(
@@ -32,6 +40,7 @@ export async function bareSmtpFloor(options: { port: number; mails: number; conn
     pool: true,
     maxConnections: options.connections,
     maxMessages: 1000,
+    ...(options.dkim ? { dkim: dkimOptions(options.dkim) } : {}),
     getSocket: (_options: unknown, callback: (error: Error | null, socket?: { connection: unknown }) => void) => {
       const socket = connect({ host: "127.0.0.1", port: options.port });
       socket.setNoDelay(true);

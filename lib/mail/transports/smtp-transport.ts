@@ -58,7 +58,7 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
 }
 
 /** The signature covers the List- headers: mailbox providers check that one-click unsubscribe was signed. */
-function dkimOptions(key: { domainName: string; keySelector: string; privateKey: string }) {
+export function dkimOptions(key: { domainName: string; keySelector: string; privateKey: string }) {
   return {
     ...key,
     headerFieldNames: "from:sender:reply-to:subject:date:message-id:to:cc:mime-version:content-type:content-transfer-encoding:list-unsubscribe:list-unsubscribe-post:list-id",
