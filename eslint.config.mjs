@@ -42,6 +42,12 @@ export default defineConfig([
     },
   },
   {
+    // Server code logs through lib/log/logger.ts (JSON lines, LOG_LEVEL); the CLI and benchmarks print.
+    files: ["app/**/*.ts", "app/**/*.tsx", "lib/**/*.ts", "inngest/**/*.ts", "instrumentation.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-console": "error" },
+  },
+  {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },

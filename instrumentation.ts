@@ -5,6 +5,7 @@ export async function register(): Promise<void> {
   // Parsing the configuration first refuses a start with a bad variable, naming each one.
   const { env } = await import("./lib/env");
   const config = env();
+  const { logger } = await import("./lib/log/logger");
   const { workflowConfigProblem } = await import("./inngest/mode");
   const workflowProblem = workflowConfigProblem();
   if (workflowProblem) throw new Error(`refusing to start: ${workflowProblem}`);
@@ -13,7 +14,7 @@ export async function register(): Promise<void> {
   const building = config.NEXT_PHASE === "phase-production-build";
   const { unsetMailTransportWarning } = await import("./lib/mail/mailbox-enabled");
   const mailWarning = building ? null : unsetMailTransportWarning();
-  if (mailWarning) console.warn(`warning: ${mailWarning}`);
+  if (mailWarning) logger().warn(mailWarning);
   if (!config.DATABASE_URL) return;
   const { startWorkflows } = await import("./inngest/start");
   await startWorkflows();
@@ -22,6 +23,6 @@ export async function register(): Promise<void> {
     const { startBounceListener } = await import("./lib/deliverability/bounce-listener");
     const { defaultCtx } = await import("./lib/context");
     await startBounceListener(defaultCtx, { port: config.BOUNCE_SMTP_PORT, host: config.BOUNCE_SMTP_HOST, domain: config.BOUNCE_DOMAIN });
-    console.log(`bounce listener: SMTP on port ${config.BOUNCE_SMTP_PORT} for @${config.BOUNCE_DOMAIN}`);
+    logger().info({ port: config.BOUNCE_SMTP_PORT, domain: config.BOUNCE_DOMAIN }, "bounce listener: SMTP for the bounce domain");
   }
 }

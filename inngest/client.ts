@@ -1,5 +1,6 @@
 import { Inngest, Middleware } from "inngest";
 import { workflowsAreEmbedded } from "./mode";
+import { sdkLogger } from "./sdk-logger";
 
 export type Enqueue = (events: readonly { readonly name: string; readonly data?: unknown; readonly id?: string; readonly ts?: number }[]) => Promise<string[]>;
 let embeddedEnqueue: Enqueue | undefined;
@@ -28,4 +29,5 @@ export const inngest = new Inngest({
   // Embedded: no signing key exists and no request is signed; nothing may reach Inngest Cloud.
   isDev: workflowsAreEmbedded() ? true : undefined,
   middleware: [EmbeddedSend],
+  logger: sdkLogger(),
 });

@@ -12,6 +12,7 @@ describe("environment configuration", () => {
     expect(() => parseEnv({ BOUNCE_SMTP_PORT: "70000" })).toThrow('BOUNCE_SMTP_PORT must be a port number (1-65535), got "70000"');
     expect(() => parseEnv({ APP_URL: "example.com" })).toThrow('APP_URL must be an http:// or https:// URL, got "example.com"');
     expect(() => parseEnv({ BOUNCE_IMAP_URL: "https://mail.example" })).toThrow("BOUNCE_IMAP_URL must be a URL (imap:// or imaps://)");
+    expect(() => parseEnv({ LOG_LEVEL: "verbose" })).toThrow('LOG_LEVEL must be silent, fatal, error, warn, info, debug or trace, got "verbose"');
   });
 
   it("every bad variable is named at once, not only the first", () => {
@@ -41,6 +42,7 @@ describe("environment configuration", () => {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
       SERVICE_PEER_IP_HEADER_SET: false,
       DNS_SERVERS: [],
+      LOG_LEVEL: "info",
     });
     expect(config.MAIL_TRANSPORT).toBeUndefined();
     expect(config.TOKEN_SECRET).toBeUndefined();

@@ -40,6 +40,10 @@ function oneOf<const T extends readonly string[]>(values: T) {
   return variable((value) => (value === undefined || values.includes(value) ? (value as T[number] | undefined) : new Refused(said)));
 }
 
+/** The log levels, least to most verbose; `silent` logs nothing. */
+export const LOG_LEVELS = ["silent", "fatal", "error", "warn", "info", "debug", "trace"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 function url(protocols: string[]) {
   return variable((value) => {
     if (value === undefined) return undefined;
@@ -50,7 +54,7 @@ function url(protocols: string[]) {
 
 export const envSchema = z
   .object({
-    // Set by Next.js and scripts/serve.ts; production hides the test mailbox and logs each API answer.
+    // Set by Next.js and scripts/serve.ts; production hides the test mailbox, development pretty-prints the logs.
     NODE_ENV: oneOf(["development", "production", "test"]),
     // Set by Next.js while `next build` prerenders: start-up work (listeners, warnings) is skipped then.
     NEXT_PHASE: text(),
@@ -62,6 +66,8 @@ export const envSchema = z
       const base = (value ?? "http://localhost:3000").replace(/\/+$/, "");
       return URL.canParse(base) && /^https?:$/.test(new URL(base).protocol) ? base : new Refused("an http:// or https:// URL");
     }),
+    // The least severe log line written (lib/log/logger.ts): info has one line per API request and workflow step.
+    LOG_LEVEL: oneOf(LOG_LEVELS).transform((level) => level ?? "info"),
     // Read by lib/runtime and lib/db before this config exists: the data folder and the database.
     DATA_DIR: text(),
     DATABASE_URL: url(["postgres:", "postgresql:"]),

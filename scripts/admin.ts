@@ -2,7 +2,11 @@
 import { defaultCtx } from "@/lib/context";
 import { closeDb } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
+import { sendLogsTo } from "@/lib/log/logger";
 import { runAdmin } from "./admin/run-admin";
+
+// stdout is the command's result (operators parse --json): any log line of the code it runs goes to stderr.
+sendLogsTo(2);
 
 const result = await runAdmin(process.argv.slice(2), async (fn) => {
   const database = await openDatabase();

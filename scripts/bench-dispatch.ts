@@ -22,6 +22,8 @@ const SINK_PORT = 2526;
 
 const dataDir = path.resolve(".data", `bench-dispatch-${Date.now()}`);
 process.env.DATA_DIR = dataDir;
+// One log line per workflow step or API request would bury the figures: only warnings and errors, unless LOG_LEVEL says.
+process.env.LOG_LEVEL ||= "warn";
 delete process.env.DATABASE_URL;
 process.env.MAIL_TRANSPORT = "smtp";
 process.env.SMTP_URL = `smtp://127.0.0.1:${SINK_PORT}`;

@@ -34,6 +34,8 @@ const ROWS = Number(options.rows);
 
 const dataDir = path.resolve(".data", `bench-import-${Date.now()}`);
 process.env.DATA_DIR = dataDir;
+// One log line per workflow step or API request would bury the figures: only warnings and errors, unless LOG_LEVEL says.
+process.env.LOG_LEVEL ||= "warn";
 delete process.env.DATABASE_URL;
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;

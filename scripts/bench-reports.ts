@@ -41,6 +41,8 @@ if (serverUrl) {
   process.env.DATA_DIR = dataDir;
 }
 process.env.CURSOR_SECRET ||= randomBytes(16).toString("hex");
+// One log line per workflow step or API request would bury the figures: only warnings and errors, unless LOG_LEVEL says.
+process.env.LOG_LEVEL ||= "warn";
 
 // Imported after the environment is set.
 const { openDatabase } = await import("@/lib/db/database");

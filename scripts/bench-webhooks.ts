@@ -22,6 +22,8 @@ const SINK_PORT = 2527;
 const dataDir = path.resolve(".data", `bench-webhooks-${Date.now()}`);
 const sinkOut = path.join(dataDir, "arrivals.json");
 process.env.DATA_DIR = dataDir;
+// One log line per workflow step or API request would bury the figures: only warnings and errors, unless LOG_LEVEL says.
+process.env.LOG_LEVEL ||= "warn";
 delete process.env.DATABASE_URL;
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "1";
 

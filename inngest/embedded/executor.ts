@@ -3,6 +3,7 @@ import { durationToMs, type Inngest, type InngestFunction } from "inngest";
 import { serve } from "inngest/edge";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { workflowRuns, type MemoisedStep } from "@/lib/db/schema";
+import { logger } from "@/lib/log/logger";
 import { fireDueCrons, scheduleCrons } from "./crons";
 import { enqueueEvents, type OutgoingEvent } from "./enqueue";
 import { registerFunctions, type RegisteredFunction } from "./registry";
@@ -13,9 +14,16 @@ interface Op {
   op: string;
   id: string;
   name?: string;
+  /** The step's own id, as written in the function (`id` is its hash). */
+  userland?: { id: string };
   data?: unknown;
   error?: { name: string; message: string; stack?: string };
 }
+
+/** How a step's call ended: its result memoised, a retry planned, given up (the function sees the error), a sleep begun. */
+type StepOutcome = "ok" | "error" | "failed" | "sleep" | "unsupported";
+
+const STEP_OUTCOMES: Record<string, StepOutcome> = { StepRun: "ok", StepError: "error", StepFailed: "failed", Sleep: "sleep" };
 
 export interface ExecutorOptions {
   client: Inngest.Any;
@@ -194,8 +202,10 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       return;
     }
     for (;;) {
+      const started = performance.now();
       const response = await invoke(run, registered);
       if (response.status === 200) {
+        logRun(run, "completed");
         await save(ctx, run, { status: "completed", result: response.body ?? null, error: null });
         return;
       }
@@ -204,15 +214,27 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
         const attempt = run.attempt + 1;
         const finished = !response.retriable || attempt >= registered.maxAttempts;
         const now = ctx.clock.now().getTime();
+        logRun(run, finished ? "failed" : "retry", response.body);
         await save(ctx, run, finished ? { status: "failed", error: message } : { attempt, error: message, wakeAt: new Date(now + retryDelayMs(attempt)) });
         return;
       }
       const ops = response.body as Op[];
+      const calledMs = performance.now() - started;
       // Parallel steps come back planned: run each on its own, then carry on.
-      const performed = ops.every((op) => op.op === "StepPlanned") ? await Promise.all(ops.map(async (planned) => ((await invoke(run, registered, planned.id, true)).body as Op[])[0]!)) : ops;
+      const performed = ops.every((op) => op.op === "StepPlanned")
+        ? await Promise.all(
+            ops.map(async (planned) => {
+              const plannedStarted = performance.now();
+              const op = ((await invoke(run, registered, planned.id, true)).body as Op[])[0]!;
+              return { op, ms: performance.now() - plannedStarted };
+            }),
+          )
+        : ops.map((op) => ({ op, ms: calledMs }));
       let changes: Partial<Run> = {};
-      for (const op of performed) {
-        const applied = applyOp(ctx, { ...run, ...changes } as Run, op, response.retryAfter);
+      for (const { op, ms } of performed) {
+        const current = { ...run, ...changes } as Run;
+        const applied = applyOp(ctx, current, op, response.retryAfter);
+        logStep(current, op, ms, applied);
         if (applied === "unsupported") {
           await save(ctx, run, { status: "failed", error: `step tool not supported by the embedded executor: ${op.op}` });
           return;
@@ -229,7 +251,7 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       await advance(ctx, run);
     } catch (error) {
       // A fault of ours, not the function's: leave the run to be retried when the lease expires.
-      console.error(`embedded executor: run ${run.id} of ${run.functionId}`, error);
+      logger().error({ err: error, function_id: run.functionId, run_id: run.id }, "embedded executor fault");
     } finally {
       if (run.concurrencyKey) keysInHand.delete(run.concurrencyKey);
     }
@@ -286,6 +308,45 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
 }
 
 export type EmbeddedExecutor = ReturnType<typeof createEmbeddedExecutor>;
+
+/** One line per step call: which step of which run, its attempt (0 the first), the time it took and how it ended. */
+function logStep(run: Run, op: Op, ms: number, applied: Partial<Run> | "unsupported"): void {
+  const outcome: StepOutcome = applied === "unsupported" ? "unsupported" : (STEP_OUTCOMES[op.op] ?? "unsupported");
+  const line = {
+    function_id: run.functionId,
+    run_id: run.id,
+    step: op.userland?.id ?? op.id,
+    attempt: run.attempt,
+    duration_ms: Math.round(ms),
+    outcome,
+    // When a sleep ends, or the retry is due.
+    ...(applied !== "unsupported" && (outcome === "sleep" || outcome === "error") ? { wake_at: applied.wakeAt?.toISOString() } : {}),
+    ...(op.error ? { err: revive(op.error) } : {}),
+    ...(outcome === "unsupported" ? { op: op.op } : {}),
+  };
+  logger()[outcome === "ok" || outcome === "sleep" ? "info" : outcome === "error" ? "warn" : "error"](line, "workflow step");
+}
+
+/**
+ * One line when a function returns, or throws outside its steps (retried, or failed for good). A step's
+ * error that the function let through was logged with its stack by its step: here only its message.
+ */
+function logRun(run: Run, outcome: "completed" | "retry" | "failed", error?: unknown): void {
+  const stack = (error as { stack?: unknown } | undefined)?.stack;
+  const fromStep = stack !== undefined && Object.values(run.steps).some((step) => step.type === "error" && step.error.stack === stack);
+  const line = { function_id: run.functionId, run_id: run.id, attempt: run.attempt, outcome, ...(error === undefined ? {} : fromStep ? { error: describeError(error) } : { err: revive(error) }) };
+  logger()[outcome === "completed" ? "info" : outcome === "retry" ? "warn" : "error"](line, "workflow run");
+}
+
+/** The SDK's serialised error as an Error again, so that `err` reads as in any other line: type, message, stack. */
+function revive(error: unknown): unknown {
+  if (!error || typeof error !== "object" || !("message" in error)) return error;
+  const { name, message, stack } = error as { name?: unknown; message: unknown; stack?: unknown };
+  const revived = new Error(String(message));
+  revived.name = typeof name === "string" ? name : "Error";
+  revived.stack = typeof stack === "string" ? stack : `${revived.name}: ${revived.message}`;
+  return revived;
+}
 
 function retryAfterMs(value: string, now: number): number {
   const seconds = Number(value);

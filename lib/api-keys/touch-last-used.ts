@@ -1,6 +1,7 @@
 import "server-only";
 import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
+import { logger } from "@/lib/log/logger";
 
 const TOUCH_EVERY_MS = 60_000;
 
@@ -17,6 +18,6 @@ export function touchLastUsed(ctx: Ctx, keyId: string): Promise<void> {
   return sql`update api_keys set last_used_at = ${now.toISOString()}
            where id = ${keyId} and (last_used_at is null or last_used_at < ${staleBefore})`.then(
     () => undefined,
-    (error: unknown) => console.error("could not record an API key's last use", error),
+    (error: unknown) => logger().error({ err: error, key_id: keyId }, "could not record an API key's last use"),
   );
 }

@@ -69,8 +69,11 @@ export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>
     const origin = request.headers.get("origin");
     let headers: Record<string, string> = options.cors ? corsHeaders(origin) : {};
     try {
+      const params = await resolveParams(context);
+      log.route(params);
       const ctx = defaultCtx();
       const key = await authenticate(ctx, request.headers.get("authorization"));
+      log.identify(key);
       try {
         if (key.kind === "publishable" && options.key !== "any") {
           throw new ApiError({ type: "permission_error", code: "publishable_key_not_allowed", message: "Publishable keys can only call POST /v1/subscribe; use a secret key." });
@@ -92,7 +95,6 @@ export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>
       headers = { ...headers, ...rateLimitHeaders(limits) };
 
       const url = new URL(request.url);
-      const params = await resolveParams(context);
       const query = readQuery(url.searchParams, options.query ?? z.strictObject({}), options.paginated ?? false) as z.infer<Q>;
       const scope = `${url.pathname}|${key.workspaceId}|${key.brandId ?? ""}|${JSON.stringify(query)}`;
       const page = options.paginated ? { ...parsePageRequest(url.searchParams, scope), scope } : { limit: 0, afterId: null, scope };

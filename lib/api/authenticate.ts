@@ -14,6 +14,8 @@ export interface AuthenticatedKey {
   brandId: string | null;
   allowedOrigins: string[];
   billingStage: BillingStage | null;
+  /** What the keys screen shows, e.g. `sk_live_…a1b2` (the last four are checksum): safe for logs. */
+  keyLabel: string;
 }
 
 const missing = () => new ApiError({ type: "authentication_error", code: "missing_api_key", message: "Send your API key as `Authorization: Bearer <API_KEY>`." });
@@ -32,7 +34,7 @@ export async function authenticate(ctx: Ctx, authorization: string | null): Prom
   const sql = rawClient(ctx.db);
   const [row] = await sql<AuthenticatedKey[]>`
     select k.id as "keyId", k.workspace_id as "workspaceId", k.kind, k.environment, k.brand_id as "brandId",
-           k.allowed_origins as "allowedOrigins", b.stage as "billingStage"
+           k.allowed_origins as "allowedOrigins", b.stage as "billingStage", k.display_prefix || '…' || k.last4 as "keyLabel"
     from api_keys k left join workspace_billing b on b.workspace_id = k.workspace_id
     where k.key_hash = ${hashKey(key)} and k.revoked_at is null`;
   if (!row) throw invalid();

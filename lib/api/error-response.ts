@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/errors";
+import { logger } from "@/lib/log/logger";
 import type { RequestLog } from "./request-log";
 
 /** The contract's error shape: `{ error: { type, code, message, param? } }`. */
@@ -11,6 +12,6 @@ export function errorResponse(error: ApiError, headers: Record<string, string> =
 export function toErrorResponse(error: unknown, headers: Record<string, string> = {}, log?: Pick<RequestLog, "fault">): Response {
   if (error instanceof ApiError) return errorResponse(error, headers);
   if (log) log.fault(error);
-  else console.error("unhandled error in a route", error);
+  else logger().error({ err: error }, "unhandled error in a route");
   return errorResponse(new ApiError({ type: "api_error", code: "internal_error", message: "Something went wrong on our side. Retry with backoff." }), headers);
 }

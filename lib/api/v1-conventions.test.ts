@@ -1,9 +1,10 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contacts } from "@/lib/db/schema";
 import { callApi } from "@/lib/testing/api-client";
+import { captureLogs } from "@/lib/testing/capture-logs";
 import { seedKey, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { apiRoute } from "./api-route";
@@ -75,13 +76,13 @@ describe("Conventions: every /v1 answer is in the contract's shape", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it("a fault of ours answers 500 internal_error without its stack, and is logged under the Request-Id the client receives", async () => {
+  it("a fault of ours answers 500 internal_error without its stack, and is logged once, with its stack, under the Request-Id the client receives", async () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const { key } = await seedKey(ctx, workspaceId);
     const failing = apiRoute({ key: "secret", bucket: "topics.list", doc: { summary: "fails", responses: {} } }, async () => {
       throw new Error("database password is hunter2");
     });
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logs = captureLogs();
     try {
       const response = await failing(new Request("http://localhost:3000/v1/failing", { headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({}) });
       const requestId = response.headers.get("request-id");
@@ -90,10 +91,12 @@ describe("Conventions: every /v1 answer is in the contract's shape", () => {
       expect(JSON.parse(text)).toEqual({ error: { type: "api_error", code: "internal_error", message: expect.any(String) } });
       expect(text).not.toContain("hunter2");
       expect(requestId).toMatch(/^req_/);
-      const lines = logged.mock.calls.map((call) => String(call[0]));
-      expect(lines.some((line) => line.includes(requestId!) && line.includes("hunter2"))).toBe(true);
+      const logged = logs.lines.filter((line) => JSON.stringify(line).includes("hunter2"));
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ level: "error", request_id: requestId, status: 500, workspace_id: workspaceId, err: { message: "database password is hunter2" } });
+      expect((logged[0]!.err as { stack: string }).stack).toMatch(/hunter2\n\s+at /);
     } finally {
-      logged.mockRestore();
+      logs.restore();
     }
   });
 });

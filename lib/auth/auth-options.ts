@@ -4,6 +4,7 @@ import { defaultCtx } from "@/lib/context";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { clientIpFromHeaders } from "@/lib/http/client-ip";
+import { logger } from "@/lib/log/logger";
 import { signInWithPassword } from "@/lib/users/sign-in-with-password";
 import { safeCallbackUrl } from "./safe-callback-url";
 
@@ -24,7 +25,7 @@ export const authOptions: NextAuthOptions = {
         } catch (error) {
           // next-auth sends a thrown message to the browser: only ours, never a database error's.
           if (error instanceof ApiError && error.code === "sign_in_rate_limited") throw new Error(error.message);
-          console.error("sign-in failed", error);
+          logger().error({ err: error }, "sign-in failed");
           throw new Error("SignInUnavailable");
         }
       },

@@ -7,6 +7,7 @@ import { currentUser } from "@/lib/auth/current-user";
 import type { Ctx } from "@/lib/context";
 import { ApiError, notFound } from "@/lib/errors";
 import { readBodyCapped } from "@/lib/http/read-body-capped";
+import { logger } from "@/lib/log/logger";
 import { appUrl } from "@/lib/runtime/app-url";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
 import { findWorkspaceSession } from "./workspace-session";
@@ -112,7 +113,7 @@ export function dashboardCsvDownload<Q extends z.ZodType>(query: Q, handler: (in
             if (next.done) controller.close();
             else controller.enqueue(encoder.encode(next.value));
           } catch (error) {
-            console.error("dashboard download failed", error);
+            logger().error({ err: error, file_name: fileName }, "dashboard download failed");
             controller.error(new Error("download failed"));
           }
         },

@@ -2,6 +2,7 @@ import "server-only";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { ApiError } from "@/lib/errors";
+import { logger } from "@/lib/log/logger";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
 import type { ActionState } from "./action-state";
 import { findWorkspaceSession, type WorkspaceSession } from "./workspace-session";
@@ -36,7 +37,7 @@ export function workspaceAction<S extends z.ZodType, R>(
       return { ok: true, result };
     } catch (error) {
       if (error instanceof ApiError) return { ok: false, message: error.message, fieldErrors: error.param ? { [error.param]: besideField(error.message, error.param) } : {} };
-      console.error("dashboard action failed", error);
+      logger().error({ err: error, workspace_id: workspaceId, user_id: session.actor.userId }, "dashboard action failed");
       return { ok: false, message: "Something went wrong on our side; nothing was changed. Try again.", fieldErrors: {} };
     }
   };

@@ -1,6 +1,7 @@
 import "server-only";
 import { SMTPServer } from "smtp-server";
 import type { Ctx } from "@/lib/context";
+import { logger } from "@/lib/log/logger";
 import { readBounceMail } from "./read-bounce-mail";
 import { receiveProviderEvent } from "./receive-provider-event";
 import { readReturnPath } from "./return-path";
@@ -55,7 +56,7 @@ export function startBounceListener(ctx: () => Ctx, options: BounceListenerOptio
           .then(
             () => callback(),
             (error: unknown) => {
-              console.error("bounce listener could not store a message", error);
+              logger().error({ err: error }, "bounce listener could not store a message");
               callback(Object.assign(new Error("Try again later"), { responseCode: 451 }));
             },
           );

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Ctx } from "@/lib/context";
 import { newId } from "@/lib/ids";
+import { logger } from "@/lib/log/logger";
 import { appUrl } from "@/lib/runtime/app-url";
 import { escapeHtml } from "./escape-html";
 import { getMailTransport } from "./get-mail-transport";
@@ -41,7 +42,7 @@ export async function sendServiceMail(ctx: Ctx, mail: ServiceMail): Promise<bool
     });
     return true;
   } catch (error) {
-    console.error("service mail not sent", { subject: mail.subject }, error);
+    logger().error({ err: error, subject: mail.subject }, "service mail not sent");
     return false;
   }
 }

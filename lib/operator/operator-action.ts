@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { defaultCtx, type Ctx } from "@/lib/context";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { ApiError } from "@/lib/errors";
+import { logger } from "@/lib/log/logger";
 import { findOperator } from "./operator-session";
 
 /**
@@ -23,7 +24,7 @@ export function operatorAction<S extends z.ZodType, R>(schema: S, run: (ctx: Ctx
       return { ok: true, result };
     } catch (error) {
       if (error instanceof ApiError) return { ok: false, message: error.message, fieldErrors: error.param ? { [error.param]: error.message } : {} };
-      console.error("operator action failed", error);
+      logger().error({ err: error, operator_id: operator.id, target_id: targetId }, "operator action failed");
       return { ok: false, message: "Something went wrong on our side; nothing was changed. Try again.", fieldErrors: {} };
     }
   };

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { defaultCtx } from "@/lib/context";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { ApiError } from "@/lib/errors";
+import { logger } from "@/lib/log/logger";
 import { findOperator } from "@/lib/operator/operator-session";
 import { reviewBrand, reviewWorkspace } from "@/lib/operator/review-decisions";
 
@@ -22,7 +23,7 @@ async function asOperator<R>(input: unknown, run: (values: z.output<typeof decis
     return { ok: true, result };
   } catch (error) {
     if (error instanceof ApiError) return { ok: false, message: error.message.replace(/^reason: /, ""), fieldErrors: error.param ? { [error.param]: error.message.replace(/^reason: /, "") } : {} };
-    console.error("operator action failed", error);
+    logger().error({ err: error, operator_id: operator.id }, "operator action failed");
     return { ok: false, message: "Something went wrong on our side; nothing was changed. Try again.", fieldErrors: {} };
   }
 }

@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import type { AcceptState } from "@/components/members/accept-invitation-form";
 import { defaultCtx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
+import { logger } from "@/lib/log/logger";
 import { acceptInvitation } from "@/lib/members/accept-invitation";
 
 // Public by design: the signed token in the link is the caller's proof, checked by acceptInvitation.
@@ -12,7 +13,7 @@ export async function acceptInvitationAction(token: string, _previous: AcceptSta
     await acceptInvitation(defaultCtx(), { token, password: String(form.get("password") ?? "") });
   } catch (error) {
     if (error instanceof ApiError) return { error: error.message };
-    console.error("accepting an invitation failed", error);
+    logger().error({ err: error }, "accepting an invitation failed");
     return { error: "Something went wrong on our side; try again." };
   }
   redirect("/signin?setup=done");

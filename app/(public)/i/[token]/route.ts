@@ -1,6 +1,7 @@
 import { defaultCtx } from "@/lib/context";
 import { readPublicImage } from "@/lib/images/read-public-image";
 import { BucketError } from "@/lib/images/s3-bucket";
+import { logger } from "@/lib/log/logger";
 
 // GET /i/{token} — an image uploaded for campaigns. Public and unchanging: caches may keep it for a year.
 export async function GET(_request: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
@@ -11,7 +12,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ tok
   } catch (error) {
     if (!(error instanceof BucketError)) throw error;
     // The bucket is down or refuses us: the mail client may try again; the operator reads why in the log.
-    console.error(JSON.stringify({ level: "error", path: `/i/${token}`, error: error.message }));
+    logger().error({ path: `/i/${token}`, err: error }, "image bucket unavailable");
     return new Response("Image temporarily unavailable", { status: 503, headers: { "content-type": "text/plain; charset=utf-8", "retry-after": "60", "cache-control": "no-store" } });
   }
   if (!image) return new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });

@@ -16,6 +16,7 @@ type Context = { params: Promise<{ formId: string }> };
 export async function GET(request: Request, { params }: Context): Promise<Response> {
   const log = startRequestLog(request);
   const { formId } = await params;
+  log.route({ formId });
   const origin = request.headers.get("origin");
   const headers = log.headers({ ...corsHeaders(origin), "Cache-Control": "no-store" });
   try {

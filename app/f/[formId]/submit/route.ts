@@ -17,6 +17,7 @@ type Context = { params: Promise<{ formId: string }> };
 export async function POST(request: Request, { params }: Context): Promise<Response> {
   const log = startRequestLog(request);
   const { formId } = await params;
+  log.route({ formId });
   const origin = request.headers.get("origin");
   // Readable from any page, refusals included: the form must be able to say why it cannot be used here.
   const headers = log.headers(corsHeaders(origin));

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import type { SecretState } from "@/components/webhooks/webhook-forms";
 import { findWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { ApiError } from "@/lib/errors";
+import { logger } from "@/lib/log/logger";
 import { createEndpoint, enableEndpoint, rotateSecret } from "@/lib/webhooks/endpoints";
 
 const notMember: SecretState = { error: "This workspace does not exist, or you are not a member of it." };
@@ -19,7 +20,7 @@ async function asMember<T>(workspaceId: string, run: (session: NonNullable<Await
     return result;
   } catch (error) {
     if (error instanceof ApiError) return { error: error.message };
-    console.error("webhook action failed", error);
+    logger().error({ err: error, workspace_id: workspaceId }, "webhook action failed");
     return { error: "Something went wrong on our side; nothing was changed." };
   }
 }

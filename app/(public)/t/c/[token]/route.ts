@@ -1,4 +1,5 @@
 import { defaultCtx } from "@/lib/context";
+import { logger } from "@/lib/log/logger";
 import { countryFrom, describeClient } from "@/lib/tracking/describe-client";
 import { recordClick } from "@/lib/tracking/record-engagement";
 import { readClickToken } from "@/lib/tracking/tracking-links";
@@ -8,6 +9,8 @@ export async function GET(request: Request, { params }: { params: Promise<{ toke
   const click = readClickToken((await params).token);
   if (!click) return new Response("This link is not valid.", { status: 400 });
   const { deviceType, client } = describeClient(request.headers.get("user-agent"));
-  await recordClick(defaultCtx(), click.sendId, { url: click.url, country: countryFrom(request.headers), deviceType, client }).catch((error) => console.error("click not recorded", error));
+  await recordClick(defaultCtx(), click.sendId, { url: click.url, country: countryFrom(request.headers), deviceType, client }).catch((error: unknown) =>
+    logger().error({ err: error, send_id: click.sendId }, "click not recorded"),
+  );
   return new Response(null, { status: 302, headers: { location: click.url, "cache-control": "no-store" } });
 }

@@ -1,4 +1,5 @@
 import { defaultCtx } from "@/lib/context";
+import { logger } from "@/lib/log/logger";
 import { countryFrom } from "@/lib/tracking/describe-client";
 import { recordOpen } from "@/lib/tracking/record-engagement";
 import { readOpenToken } from "@/lib/tracking/tracking-links";
@@ -9,6 +10,6 @@ const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 // GET /t/o/{token} — the open pixel. Always answers the image; only a genuine token is recorded.
 export async function GET(request: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
   const open = readOpenToken((await params).token);
-  if (open) await recordOpen(defaultCtx(), open.sendId, { country: countryFrom(request.headers) }).catch((error) => console.error("open not recorded", error));
+  if (open) await recordOpen(defaultCtx(), open.sendId, { country: countryFrom(request.headers) }).catch((error: unknown) => logger().error({ err: error, send_id: open.sendId }, "open not recorded"));
   return new Response(PIXEL, { headers: { "content-type": "image/gif", "cache-control": "no-store, private" } });
 }
