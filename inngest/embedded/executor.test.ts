@@ -226,7 +226,8 @@ describe("embedded executor across a crash", () => {
     const realCtx = { ...ctx, clock: { now: () => new Date() } };
     await crashExecutor.enqueue(realCtx, [{ name: crashTest.name }]);
 
-    const child = spawn("npx", ["tsx", "--conditions=react-server", "inngest/embedded/testing/crash-child.ts"], {
+    // Node itself, not npx: SIGKILL must reach the executor, not a wrapper that would leave it running.
+    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "inngest/embedded/testing/crash-child.ts"], {
       env: { ...process.env, CRASH: "1" },
       stdio: "ignore",
     });

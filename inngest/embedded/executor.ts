@@ -60,6 +60,8 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
   const workers = options.workers ?? 1;
   let timer: NodeJS.Timeout | undefined;
   let draining: Promise<number> | undefined;
+  /** Set by stop(): runs in hand finish the step they are in and are handed back; nothing new is claimed. */
+  let stopping = false;
   /** Concurrency keys of the runs this executor is working on; claims are made one at a time. */
   const keysInHand = new Set<string>();
   let claiming: Promise<unknown> = Promise.resolve();
@@ -243,7 +245,23 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       }
       if (!(await save(ctx, run, changes))) return;
       if (run.wakeAt.getTime() > ctx.clock.now().getTime()) return;
+      if (stopping) {
+        await handBack(ctx, run);
+        return;
+      }
     }
+  }
+
+  /**
+   * Gives up the lease of a run that goes on at once, its finished steps saved: another executor (or
+   * this one after a restart) takes it at the next poll instead of waiting for the lease to lapse.
+   */
+  async function handBack(ctx: Ctx, run: Run): Promise<void> {
+    await ctx.db
+      .update(workflowRuns)
+      .set({ leaseUntil: null, updatedAt: ctx.clock.now() })
+      .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.leaseUntil, run.leaseUntil!), eq(workflowRuns.status, "pending")));
+    logRun(run, "handed back");
   }
 
   async function work(ctx: Ctx, run: Run): Promise<void> {
@@ -269,7 +287,7 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
     const inFlight = new Set<Promise<void>>();
     for (;;) {
       const finishedBefore = finished;
-      const claimed = inFlight.size < workers ? await claim(ctx, workers - inFlight.size) : [];
+      const claimed = !stopping && inFlight.size < workers ? await claim(ctx, workers - inFlight.size) : [];
       for (const run of claimed) {
         count++;
         const working: Promise<void> = work(ctx, run).finally(() => {
@@ -292,6 +310,7 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
     runDue,
     /** Polls for due runs until stop(); a restart picks up every unfinished run from the database. */
     async start(ctx: Ctx, pollMs = options.pollMs ?? 250) {
+      stopping = false;
       await scheduleCrons(ctx, registry);
       const tick = () => {
         draining ??= runDue(ctx).finally(() => (draining = undefined));
@@ -300,7 +319,9 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       timer.unref();
       tick();
     },
+    /** For shutdown (SIGTERM): each run in hand finishes its current step and is handed back; resolves when all are. */
     async stop() {
+      stopping = true;
       clearInterval(timer);
       await draining;
     },
@@ -331,11 +352,11 @@ function logStep(run: Run, op: Op, ms: number, applied: Partial<Run> | "unsuppor
  * One line when a function returns, or throws outside its steps (retried, or failed for good). A step's
  * error that the function let through was logged with its stack by its step: here only its message.
  */
-function logRun(run: Run, outcome: "completed" | "retry" | "failed", error?: unknown): void {
+function logRun(run: Run, outcome: "completed" | "retry" | "failed" | "handed back", error?: unknown): void {
   const stack = (error as { stack?: unknown } | undefined)?.stack;
   const fromStep = stack !== undefined && Object.values(run.steps).some((step) => step.type === "error" && step.error.stack === stack);
   const line = { function_id: run.functionId, run_id: run.id, attempt: run.attempt, outcome, ...(error === undefined ? {} : fromStep ? { error: describeError(error) } : { err: revive(error) }) };
-  logger()[outcome === "completed" ? "info" : outcome === "retry" ? "warn" : "error"](line, "workflow run");
+  logger()[outcome === "completed" || outcome === "handed back" ? "info" : outcome === "retry" ? "warn" : "error"](line, "workflow run");
 }
 
 /** The SDK's serialised error as an Error again, so that `err` reads as in any other line: type, message, stack. */

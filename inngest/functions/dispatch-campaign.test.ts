@@ -1,5 +1,4 @@
-import { spawn } from "node:child_process";
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { systemActor } from "@/lib/actor";
@@ -22,8 +21,10 @@ import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { subscribeFromForm } from "@/lib/subscriptions/subscribe-from-form";
 import { seedTopic, seedWorkspace, optOut } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
 import { systemClock } from "@/lib/clock";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
+import { seedBulkCampaign } from "@/lib/testing/dispatch-chaos";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 import { createUser } from "@/lib/users/create-user";
 import { brandClearance } from "@/lib/workspaces/sending-clearance";
@@ -416,13 +417,10 @@ describe("campaign dispatch across a crash", () => {
     const mailed = async () => (await ctx.db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.workspaceId, workspaceId)))[0]!.n;
 
     // The worker sends 20 a batch with a second between batches; it is killed mid-campaign.
-    const child = spawn("npx", ["tsx", "--conditions=react-server", "inngest/embedded/testing/worker-child.ts"], {
-      env: { ...process.env, DISPATCH_BATCH_SIZE: "20", DISPATCH_BATCH_PAUSE_MS: "1000" },
-      stdio: "ignore",
-    });
+    const child = spawnWorker({ DISPATCH_BATCH_SIZE: "20", DISPATCH_BATCH_PAUSE_MS: "1000" });
     for (let i = 0; i < 300 && (await mailed()) < 40; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     child.kill("SIGKILL");
-    await new Promise((resolve) => child.once("exit", resolve));
+    await child.exited;
     const before = await mailed();
     expect(before).toBeGreaterThanOrEqual(40);
     expect(before).toBeLessThan(200);
@@ -436,5 +434,41 @@ describe("campaign dispatch across a crash", () => {
     const { campaign, counts } = await showCampaign(ctx, actor, campaignId);
     expect(campaign.status).toBe("sent");
     expect(counts).toMatchObject({ recipients: 200, accepted: 200, queued: 0 });
+  });
+
+  it("SIGTERM during dispatch finishes the batch in hand, hands the run back, and the next start sends the rest exactly once", async () => {
+    // Batches back to back (no pause between them): the run never waits, so only the hand-back gives it up.
+    const { workspaceId, campaignId } = await seedBulkCampaign(ctx, 2000);
+    const actor = systemActor("test", workspaceId);
+    await sendCampaignNow({ ...ctx, clock: systemClock }, actor, campaignId);
+    const mailed = async () => (await ctx.db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.workspaceId, workspaceId)))[0]!.n;
+
+    const child = spawnWorker({ DISPATCH_BATCH_SIZE: "20", DISPATCH_BATCH_PAUSE_MS: "0" });
+    for (let i = 0; i < 6000 && (await mailed()) < 40; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill("SIGTERM");
+    expect(await child.exited).toBe(0);
+
+    // Stopped between batches: nothing half sent, the run's lease given up rather than left to lapse.
+    const before = await mailed();
+    expect(before).toBeGreaterThanOrEqual(40);
+    expect(before).toBeLessThan(2000);
+    expect(before % 20).toBe(0);
+    expect(
+      await ctx.db
+        .select()
+        .from(sends)
+        .where(and(eq(sends.campaignId, campaignId), eq(sends.state, "sending"))),
+    ).toEqual([]);
+    const [run] = await ctx.db.execute<{ status: string; lease_until: Date | null }>(
+      sql`select status, lease_until from workflow_runs where function_id like '%dispatch-campaign' and event->'data'->>'campaignId' = ${campaignId}`,
+    );
+    expect(run).toMatchObject({ status: "pending", lease_until: null });
+
+    await drain(10);
+    const [mail] = await ctx.db.execute<{ n: number; people: number }>(
+      sql`select count(*)::int as n, count(distinct to_address)::int as people from mail_messages where workspace_id = ${workspaceId}`,
+    );
+    expect(mail).toEqual({ n: 2000, people: 2000 });
+    expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("sent");
   });
 });

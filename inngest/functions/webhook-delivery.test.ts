@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { systemActor } from "@/lib/actor";
+import { systemClock } from "@/lib/clock";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
 import { functions } from "@/inngest";
@@ -9,10 +10,11 @@ import { setWorkflowCtx } from "@/inngest/workflow-ctx";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { resubscribe } from "@/lib/consent/resubscribe";
 import { unsubscribe } from "@/lib/consent/unsubscribe";
-import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
 import { documentedVerifyWebhook, startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { createEndpoint, enableEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
 import { RETRY_DELAYS_MS } from "@/lib/webhooks/retry-schedule";
@@ -284,5 +286,37 @@ describe("webhook delivery", () => {
     await executor.runDue(ctx);
     expect(receiver.received).toHaveLength(0);
     expect((await listDeliveries(ctx, systemActor("test"), endpointId)).deliveries).toHaveLength(0);
+  });
+});
+
+describe("webhook delivery across a shutdown", () => {
+  it("SIGTERM during an attempt lets it finish and be recorded; the retry is scheduled and the next start delivers it", async () => {
+    const { workspaceId, topicId } = await setup();
+    // The endpoint takes its time and then fails: the attempt is in flight when the worker is told to stop.
+    receiver.respondWith((_, response) => setTimeout(() => response.writeHead(500).end("busy"), 1500));
+    const contact = (await upsertContact({ ...ctx, clock: systemClock }, systemActor("test", workspaceId), { email: "term@example.com", topicIds: [topicId] })).contact;
+
+    const child = spawnWorker({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" });
+    for (let i = 0; i < 6000 && receiver.received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill("SIGTERM");
+    expect(await child.exited).toBe(0);
+
+    const [delivery] = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.workspaceId, workspaceId));
+    expect(delivery).toMatchObject({ status: "pending" });
+    const attempts = await ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery!.id));
+    expect(attempts.map((a) => a.statusCode)).toEqual([500]);
+    const [run] = await ctx.db.execute<{ status: string; lease_until: Date | null }>(
+      sql`select status, lease_until from workflow_runs where function_id like '%webhook-delivery' and event->'data'->>'deliveryId' = ${delivery!.id}`,
+    );
+    expect(run).toMatchObject({ status: "pending", lease_until: null });
+
+    // The next start (this process, its clock past the retry's time) delivers the retry.
+    receiver.respondWith((_, response) => response.writeHead(204).end());
+    for (let i = 0; i < 5; i++) {
+      clock.advance(RETRY_DELAYS_MS[0]! * 2);
+      await executor.runDue(ctx);
+    }
+    expect(receiver.received.map((w) => w.body.data.contact_id)).toEqual([contact.id, contact.id]);
+    expect((await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery!.id)))[0]).toMatchObject({ status: "succeeded" });
   });
 });

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
@@ -10,6 +9,7 @@ import { billingNotices, mailMessages, users, workspaceBilling } from "@/lib/db/
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
 import { issueInvoice, recordPaymentFailed, settleInvoice } from "./invoices";
 import { ladderSteps } from "./ladder-schedule";
 import { ladderLengths } from "./plan-defaults";
@@ -41,10 +41,10 @@ describe("billing ladder across a restart", () => {
     await recordPaymentFailed(ctx, (await issueInvoice(ctx, { workspaceId, amount: 7900 })).id);
     const steps = async () => (await ctx.db.select({ step: billingNotices.step }).from(billingNotices).where(eq(billingNotices.workspaceId, workspaceId))).map((row) => row.step);
 
-    const child = spawn("npx", ["tsx", "--conditions=react-server", "inngest/embedded/testing/worker-child.ts"], { env: { ...process.env, ...SECONDS_AS_DAYS }, stdio: "ignore" });
+    const child = spawnWorker(SECONDS_AS_DAYS);
     for (let i = 0; i < 600 && !(await steps()).includes("read_only"); i++) await pause(50);
     child.kill("SIGKILL");
-    await new Promise((resolve) => child.once("exit", resolve));
+    await child.exited;
     expect(await steps()).toContain("read_only");
     expect(await steps()).not.toContain("deleted");
 

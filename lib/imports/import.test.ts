@@ -1,5 +1,4 @@
-import { spawn } from "node:child_process";
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
@@ -16,6 +15,7 @@ import { createList } from "@/lib/lists/create-list";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { optOut, seedTopic, seedWorkspace, setBillingStage } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
 import { applyNextImportChunk } from "./apply-import-chunk";
 import { checkImport } from "./check-import";
 import { checkImportSchema } from "./import-schemas";
@@ -292,10 +292,10 @@ describe("CSV import across a crash", () => {
     const progress = async () => (await getImportRow(ctx, w.actor, importId)).appliedThrough;
 
     // The worker applies 40 rows a chunk; it is killed part way.
-    const child = spawn("npx", ["tsx", "--conditions=react-server", "inngest/embedded/testing/worker-child.ts"], { env: { ...process.env, IMPORT_CHUNK_ROWS: "40" }, stdio: "ignore" });
+    const child = spawnWorker({ IMPORT_CHUNK_ROWS: "40" });
     for (let i = 0; i < 600 && (await progress()) < 400; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     child.kill("SIGKILL");
-    await new Promise((resolve) => child.once("exit", resolve));
+    await child.exited;
     const before = await progress();
     expect(before).toBeGreaterThanOrEqual(400);
     expect(before).toBeLessThan(4001);
@@ -308,6 +308,44 @@ describe("CSV import across a crash", () => {
     expect(imp.applied).toMatchObject({ rows: 4000, created: 4000, subscribed: 4000 });
     const [made] = await ctx.db.select({ n: count() }).from(contacts).where(eq(contacts.workspaceId, w.workspaceId));
     expect(made!.n).toBe(4000);
+    const [announced] = await ctx.db
+      .select({ n: count() })
+      .from(events)
+      .where(and(eq(events.workspaceId, w.workspaceId), eq(events.type, "contact.subscribed")));
+    expect(announced!.n).toBe(4000);
+  });
+});
+
+describe("CSV import across a shutdown", () => {
+  it("SIGTERM during an apply finishes the chunk in hand, hands the run back, and the next start applies every row exactly once", async () => {
+    const w = await workspace();
+    const rows = Array.from({ length: 4000 }, (_, i) => `term${i}@example.com,Name${i}`);
+    const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
+    await startImport({ ...ctx, clock: systemClock }, w.actor, importId);
+    const progress = async () => (await getImportRow(ctx, w.actor, importId)).appliedThrough;
+
+    const child = spawnWorker({ IMPORT_CHUNK_ROWS: "40" });
+    for (let i = 0; i < 6000 && (await progress()) < 400; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill("SIGTERM");
+    expect(await child.exited).toBe(0);
+
+    // Stopped on a chunk's edge, with the run's lease given up rather than left to lapse.
+    // Progress counts file lines, the header being line 1.
+    const applied = (await progress()) - 1;
+    expect(applied).toBeGreaterThanOrEqual(400);
+    expect(applied).toBeLessThan(4000);
+    expect(applied % 40).toBe(0);
+    const [made] = await ctx.db.select({ n: count() }).from(contacts).where(eq(contacts.workspaceId, w.workspaceId));
+    expect(made!.n).toBe(applied);
+    const [run] = await ctx.db.execute<{ status: string; lease_until: Date | null }>(
+      sql`select status, lease_until from workflow_runs where function_id like '%contact-import' and event->'data'->>'importId' = ${importId}`,
+    );
+    expect(run).toMatchObject({ status: "pending", lease_until: null });
+
+    await drain(10);
+    const imp = await getImportRow(ctx, w.actor, importId);
+    expect(imp.status).toBe("completed");
+    expect(imp.applied).toMatchObject({ rows: 4000, created: 4000, subscribed: 4000 });
     const [announced] = await ctx.db
       .select({ n: count() })
       .from(events)

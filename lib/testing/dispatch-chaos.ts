@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
 import { eq, sql } from "drizzle-orm";
 import { systemActor } from "@/lib/actor";
 import { pauseCampaign, resumeCampaign, sendCampaignNow } from "@/lib/campaigns/campaign-actions";
@@ -54,12 +55,13 @@ export function seededRandom(seed: number): () => number {
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const startWorker = (batchSize: number) => spawnWorker({ MAIL_TRANSPORT: "local", DISPATCH_BATCH_SIZE: String(batchSize), DISPATCH_BATCH_PAUSE_MS: "0" });
 
 export async function runDispatchChaos(ctx: Ctx, options: ChaosOptions): Promise<ChaosResult> {
   const log = options.log ?? (() => {});
   const started = Date.now();
   const live = { ...ctx, clock: systemClock };
-  const { workspaceId, campaignId } = await seedCampaign(live, options.recipients);
+  const { workspaceId, campaignId } = await seedBulkCampaign(live, options.recipients);
   const actor = systemActor("chaos", workspaceId);
   const mailed = async () => Number((await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from mail_messages where workspace_id = ${workspaceId}`))[0]!.n);
   const status = async () => (await ctx.db.select({ status: campaigns.status, recipientCount: campaigns.recipientCount }).from(campaigns).where(eq(campaigns.id, campaignId)))[0]!;
@@ -126,7 +128,7 @@ export async function runDispatchChaos(ctx: Ctx, options: ChaosOptions): Promise
 }
 
 /** A workspace cleared for sending, with `recipients` confirmed subscribers written in bulk, and a campaign with a merge tag. */
-async function seedCampaign(ctx: Ctx, recipients: number) {
+export async function seedBulkCampaign(ctx: Ctx, recipients: number) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   await clearForSending(ctx, workspaceId);
   await ctx.db
@@ -152,14 +154,6 @@ async function seedCampaign(ctx: Ctx, recipients: number) {
 async function hasStarted(ctx: Ctx, campaignId: string): Promise<boolean> {
   const [row] = await ctx.db.execute<{ started: boolean }>(sql`select send_id_prefix is not null as started from campaigns where id = ${campaignId}`);
   return Boolean(row?.started);
-}
-
-/** A worker process: the embedded executor with a one-second lease, so a killed run is taken over quickly. */
-function startWorker(batchSize: number): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "inngest/embedded/testing/worker-child.ts"], {
-    env: { ...process.env, MAIL_TRANSPORT: "local", DISPATCH_BATCH_SIZE: String(batchSize), DISPATCH_BATCH_PAUSE_MS: "0" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
 }
 
 /** Polls until `done`, failing if the worker exits first (it never should on its own). */
