@@ -126,7 +126,7 @@ export async function runDispatchChaos(ctx: Ctx, options: ChaosOptions): Promise
 }
 
 /** A workspace cleared for sending, with `recipients` confirmed subscribers written in bulk, and a campaign with a merge tag. */
-async function seedCampaign(ctx: Ctx, recipients: number) {
+export async function seedCampaign(ctx: Ctx, recipients: number) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   await clearForSending(ctx, workspaceId);
   await ctx.db
@@ -178,7 +178,7 @@ async function kill(worker: ChildProcess): Promise<void> {
 }
 
 /** Each kept counter of the campaign and the workspace against a recount from the raw rows. */
-async function recount(ctx: Ctx, workspaceId: string, campaignId: string): Promise<string[]> {
+export async function recount(ctx: Ctx, workspaceId: string, campaignId: string): Promise<string[]> {
   const mismatches: string[] = [];
   const compare = (name: string, kept: unknown, recounted: unknown) => {
     if (Number(kept) !== Number(recounted)) mismatches.push(`${name}: ${kept} ≠ ${recounted}`);
