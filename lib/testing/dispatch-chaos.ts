@@ -172,7 +172,7 @@ async function kill(worker: ChildProcess): Promise<void> {
 }
 
 /** Each kept counter of the campaign and the workspace against a recount from the raw rows. */
-async function recount(ctx: Ctx, workspaceId: string, campaignId: string): Promise<string[]> {
+export async function recount(ctx: Ctx, workspaceId: string, campaignId: string): Promise<string[]> {
   const mismatches: string[] = [];
   const compare = (name: string, kept: unknown, recounted: unknown) => {
     if (Number(kept) !== Number(recounted)) mismatches.push(`${name}: ${kept} ≠ ${recounted}`);
