@@ -21,6 +21,7 @@ const waiting = eventType("test/waiting");
 const campaignEvent = eventType("test/campaign.started");
 const campaignCancelled = eventType("test/campaign.cancelled");
 const scheduled = eventType("test/scheduled", { schema: z.object({ at: z.string() }) });
+const slow = eventType("test/slow");
 
 let flakyFailures = 0;
 const functions = [
@@ -63,6 +64,13 @@ const functions = [
     await step.sleepUntil("until-time", event.data.at);
     return step.run("at-time", () => effects.push("at-time"));
   }),
+  inngest.createFunction({ id: "slow", triggers: [slow] }, async ({ step }) =>
+    step.run("long-step", async () => {
+      effects.push("long-step");
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      return "done";
+    }),
+  ),
   inngest.createFunction({ id: "waiting", triggers: [waiting] }, async ({ step }) => {
     await step.waitForEvent("wait", { event: "test/never", timeout: "1h" });
   }),
@@ -219,6 +227,26 @@ describe("embedded executor", () => {
 
 describe("embedded executor across a crash", () => {
   afterAll(() => ctx.db.execute(sql`drop table if exists crash_effects`));
+
+  it("a step that outlasts the lease keeps its run: the lease is renewed while it works, so another executor does not take it", async () => {
+    // Real time: the lease and its renewals are timers. A one-second lease against a four-second step.
+    const realCtx = { ...ctx, clock: { now: () => new Date() } };
+    const holder = createEmbeddedExecutor({ client: inngest, functions, leaseMs: 1000 });
+    const other = createEmbeddedExecutor({ client: inngest, functions, leaseMs: 1000 });
+    await holder.enqueue(realCtx, [{ name: slow.name, data: {} }]);
+    const holding = holder.runDue(realCtx);
+    while (countOf("long-step") === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    let takenByOther = 0;
+    for (let i = 0; i < 10; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      takenByOther += await other.runDue(realCtx);
+    }
+    await holding;
+    expect(takenByOther).toBe(0);
+    expect(countOf("long-step")).toBe(1);
+    const [run] = await ctx.db.select().from(workflowRuns).where(eq(workflowRuns.functionId, "mailservice-slow"));
+    expect(run).toMatchObject({ status: "completed", result: "done" });
+  });
 
   it("a process killed between two steps is resumed by another without re-running the finished step", async () => {
     await ctx.db.execute(sql`create table crash_effects (step text not null, at timestamptz not null default now())`);

@@ -157,7 +157,42 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
    * it lost the run. A run that goes on at once keeps the lease; one that
    * waits (sleep, backoff) or has ended releases it.
    */
-  async function save(ctx: Ctx, run: Run, changes: Partial<Run>): Promise<boolean> {
+  function save(ctx: Ctx, run: Run, changes: Partial<Run>): Promise<boolean> {
+    return leaseWrite(run, () => saveNow(ctx, run, changes));
+  }
+
+  /**
+   * Lease writes of one run, one after another: each compares the lease it last wrote, so a renewal
+   * racing a save would make the save look like a lost run. Chained per run, they never race.
+   */
+  const leaseWrites = new WeakMap<Run, Promise<unknown>>();
+  function leaseWrite<T>(run: Run, write: () => Promise<T>): Promise<T> {
+    const next = (leaseWrites.get(run) ?? Promise.resolve()).then(write);
+    leaseWrites.set(
+      run,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
+
+  /**
+   * Extends the lease of a run in hand, every third of the lease: a step that takes longer than the
+   * lease (a big batch to a slow relay) must not look abandoned and be taken by another executor.
+   */
+  function renewLease(ctx: Ctx, run: Run): Promise<void> {
+    return leaseWrite(run, async () => {
+      if (!run.leaseUntil) return;
+      const leaseUntil = new Date(ctx.clock.now().getTime() + leaseMs);
+      const renewed = await ctx.db
+        .update(workflowRuns)
+        .set({ leaseUntil })
+        .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.leaseUntil, run.leaseUntil), eq(workflowRuns.status, "pending")))
+        .returning({ id: workflowRuns.id });
+      if (renewed.length > 0) run.leaseUntil = leaseUntil;
+    });
+  }
+
+  async function saveNow(ctx: Ctx, run: Run, changes: Partial<Run>): Promise<boolean> {
     const now = ctx.clock.now();
     const continuing = (changes.status ?? "pending") === "pending" && (changes.wakeAt ?? run.wakeAt).getTime() <= now.getTime();
     const leaseUntil = continuing ? new Date(now.getTime() + leaseMs) : null;
@@ -257,20 +292,28 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
    * this one after a restart) takes it at the next poll instead of waiting for the lease to lapse.
    */
   async function handBack(ctx: Ctx, run: Run): Promise<void> {
-    await ctx.db
-      .update(workflowRuns)
-      .set({ leaseUntil: null, updatedAt: ctx.clock.now() })
-      .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.leaseUntil, run.leaseUntil!), eq(workflowRuns.status, "pending")));
+    await leaseWrite(run, () =>
+      ctx.db
+        .update(workflowRuns)
+        .set({ leaseUntil: null, updatedAt: ctx.clock.now() })
+        .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.leaseUntil, run.leaseUntil!), eq(workflowRuns.status, "pending"))),
+    );
+    run.leaseUntil = null;
     logRun(run, "handed back");
   }
 
   async function work(ctx: Ctx, run: Run): Promise<void> {
+    const heartbeat = setInterval(() => {
+      renewLease(ctx, run).catch((error: unknown) => logger().warn({ err: error, run_id: run.id }, "lease renewal failed"));
+    }, leaseMs / 3);
+    heartbeat.unref();
     try {
       await advance(ctx, run);
     } catch (error) {
       // A fault of ours, not the function's: leave the run to be retried when the lease expires.
       logger().error({ err: error, function_id: run.functionId, run_id: run.id }, "embedded executor fault");
     } finally {
+      clearInterval(heartbeat);
       if (run.concurrencyKey) keysInHand.delete(run.concurrencyKey);
     }
   }
