@@ -152,6 +152,8 @@ export const envSchema = z
     RETENTION_WEBHOOK_DELIVERIES_DAYS: positiveDays(30),
     RETENTION_MAILBOX_DAYS: positiveDays(30),
     RETENTION_PROVIDER_EVENTS_DAYS: positiveDays(90),
+    // The activity series' exact-instant rollups, after which a window's ends are counted to the whole minute.
+    RETENTION_EXACT_ROLLUPS_DAYS: positiveDays(30),
     // Any of these hands the workflows to an Inngest server instead of the embedded executor.
     INNGEST_DEV: text(),
     INNGEST_BASE_URL: text(),

@@ -76,6 +76,17 @@ function tooManyBuckets(interval: Interval): ApiError {
 export type Grain = "d" | "m" | "x";
 
 /**
+ * The window a report counts: [from, to) as asked, except that an end older than the exact-instant
+ * rollups are kept (RETENTION_EXACT_ROLLUPS_DAYS) is widened to its whole minute, from down and to
+ * up, since only the minute and day rollups remain that far back. The answer's `period` states the
+ * widened window, and the ETag covers it: the figures of a window change only with it.
+ */
+export function countableWindow(from: Date, to: Date, exactSince: Date): { from: Date; to: Date } {
+  const widen = (at: Date, round: (n: number) => number) => (at.getTime() < exactSince.getTime() ? new Date(round(at.getTime() / MINUTE_MS) * MINUTE_MS) : at);
+  return { from: widen(from, Math.floor), to: widen(to, Math.ceil) };
+}
+
+/**
  * How the rollups cover [from, to) with no overlap: whole UTC days from the
  * day grain, the whole minutes of the ragged ends from the minute grain, and
  * the partial minutes at the very ends from the exact grain. Each range is

@@ -1,6 +1,6 @@
-import { inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { events, mailMessages, providerEvents, rateLimitWindows, suppressions, webhookAttempts, webhookDeliveries, webhookEndpoints, workflowRuns } from "@/lib/db/schema";
+import { events, mailMessages, providerEvents, rateLimitWindows, reportActivity, suppressions, webhookAttempts, webhookDeliveries, webhookEndpoints, workflowRuns } from "@/lib/db/schema";
 import { parseEnv } from "@/lib/env";
 import { newId } from "@/lib/ids";
 import { seedWorkspace } from "@/lib/testing/factories";
@@ -77,8 +77,17 @@ describe("retention", () => {
     await ctx.db.insert(providerEvents).values(Object.values(reports));
     await ctx.db.insert(suppressions).values({ id: newId("sup"), workspaceId, email: "bounced@example.com", reason: "bounce", evidenceEventId: reports.cited.id, createdAt: daysAgo(120) });
 
+    // Activity rollups: the exact instants go after 30 days; the minute and day grains that hold the same counts stay.
+    const rollup = (grain: "d" | "m" | "x", age: number) => ({ workspaceId, grain, bucketAt: daysAgo(age), brandId: "", contactsAdded: 1 });
+    await ctx.db.insert(reportActivity).values([rollup("x", 31), rollup("m", 31), rollup("d", 31), rollup("x", 29)]);
+
     const pruned = await pruneExpired(ctx, parseEnv({}));
-    expect(pruned).toEqual({ workflowRuns: 3, webhookDeliveries: 2, rateLimitWindows: 1, mailboxMessages: 1, providerEvents: 1 });
+    expect(pruned).toEqual({ workflowRuns: 3, webhookDeliveries: 2, rateLimitWindows: 1, mailboxMessages: 1, providerEvents: 1, exactRollups: 1 });
+    expect(
+      (await ctx.db.select({ grain: reportActivity.grain, at: reportActivity.bucketAt }).from(reportActivity).where(eq(reportActivity.workspaceId, workspaceId)))
+        .map((row) => `${row.grain} ${row.at.toISOString()}`)
+        .sort(),
+    ).toEqual([`d ${daysAgo(31).toISOString()}`, `m ${daysAgo(31).toISOString()}`, `x ${daysAgo(29).toISOString()}`].sort());
     const runIds = Object.values(runs).map((r) => r.id);
     expect(await ids(ctx.db.select({ id: workflowRuns.id }).from(workflowRuns).where(inArray(workflowRuns.id, runIds)))).toEqual([runs.newDone.id, runs.failedRecent.id, runs.pendingOld.id].sort());
     expect(
@@ -105,7 +114,7 @@ describe("retention", () => {
       ),
     ).toEqual([messages.recent.id]);
     expect(await ids(ctx.db.select({ id: providerEvents.id }).from(providerEvents))).toEqual([reports.cited.id, reports.failedOld.id, reports.recent.id].sort());
-    expect(await pruneExpired(ctx, parseEnv({}))).toEqual({ workflowRuns: 0, webhookDeliveries: 0, rateLimitWindows: 0, mailboxMessages: 0, providerEvents: 0 });
+    expect(await pruneExpired(ctx, parseEnv({}))).toEqual({ workflowRuns: 0, webhookDeliveries: 0, rateLimitWindows: 0, mailboxMessages: 0, providerEvents: 0, exactRollups: 0 });
   });
 
   it("ages are configuration", async () => {

@@ -9,13 +9,13 @@ const CHUNK = 10_000;
 /** Rate-limit windows are one or fifteen minutes long; a day-old one weighs nothing in any window. */
 const RATE_LIMIT_WINDOW_KEEP_MS = DAY_MS;
 
-export type Pruned = Record<"workflowRuns" | "webhookDeliveries" | "rateLimitWindows" | "mailboxMessages" | "providerEvents", number>;
+export type Pruned = Record<"workflowRuns" | "webhookDeliveries" | "rateLimitWindows" | "mailboxMessages" | "providerEvents" | "exactRollups", number>;
 
 /**
  * Deletes what has served its purpose, each kind past its age (configuration, in days): finished
  * workflow runs (a failed one three times as long, so it can still be retried), webhook deliveries
  * that succeeded or gave up (their attempts go with them), rate-limit windows, messages of the local
- * mailbox, and provider reports already applied or ignored. Kept whatever their age: pending runs and
+ * mailbox, provider reports already applied or ignored, and the activity series' exact-instant rollups. Kept whatever their age: pending runs and
  * deliveries (a retry still needs them) and the provider reports a suppression cites as evidence.
  */
 export async function pruneExpired(ctx: Ctx, config: Env = env()): Promise<Pruned> {
@@ -35,6 +35,9 @@ export async function pruneExpired(ctx: Ctx, config: Env = env()): Promise<Prune
           and not exists (select 1 from suppressions s where s.evidence_event_id = provider_events.id)
           and not exists (select 1 from suppression_lifts l where l.evidence_event_id = provider_events.id)`,
     ),
+    // Their counts are in the minute and day rollups too; a report window ending this far back is
+    // counted to the whole minute (countableWindow), so no report reads them any more.
+    exactRollups: await inChunks(ctx, "report_activity", sql`grain = 'x' and bucket_at < ${before(config.RETENTION_EXACT_ROLLUPS_DAYS)}`),
   };
 }
 

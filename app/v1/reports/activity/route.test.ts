@@ -1,5 +1,7 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { systemActor } from "@/lib/actor";
+import { systemClock } from "@/lib/clock";
 import { createBrand } from "@/lib/brands/create-brand";
 import { unsubscribe } from "@/lib/consent/unsubscribe";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
@@ -8,6 +10,8 @@ import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { seedSentCampaign } from "@/lib/testing/report-fixture";
 import { testCtx } from "@/lib/testing/test-context";
+import { overrideEnvForTests, parseEnv, reloadEnv } from "@/lib/env";
+import { pruneExpired } from "@/lib/retention/prune-expired";
 import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
 
 const { ctx, clock } = testCtx();
@@ -56,6 +60,8 @@ describe("GET /v1/reports/activity", () => {
   });
 
   it("timestamps cut inside a minute and inside a day count exactly what falls in [from, to)", async () => {
+    // These instants are months before the real now the API reads: keep their exact rollups for the test.
+    overrideEnvForTests({ RETENTION_EXACT_ROLLUPS_DAYS: "36500" });
     const { workspaceId, api } = await workspace();
     await contactsAddedAt(workspaceId, [
       "2026-01-05T10:00:00.000Z",
@@ -70,6 +76,24 @@ describe("GET /v1/reports/activity", () => {
     expect(await added("2026-01-05T10:00:30.000Z", "2026-01-05T10:00:30.001Z")).toBe(1);
     expect(await added("2026-01-05T10:00:00.001Z", "2026-01-05T10:05:00.000Z")).toBe(1);
     expect(await added("2026-01-05", "2026-01-08")).toBe(6);
+    reloadEnv();
+  });
+
+  it("a window end older than the exact rollups are kept is counted to its whole minute, and says so in period; pruning them changes no answer", async () => {
+    const { workspaceId, api } = await workspace();
+    const minute = new Date(Date.now() - 40 * 86_400_000);
+    minute.setUTCSeconds(0, 0);
+    const at = (seconds: number) => new Date(minute.getTime() + seconds * 1000).toISOString();
+    await contactsAddedAt(workspaceId, [at(10), at(30), at(50), at(90)]);
+    const ask = async () => (await api.get(`/v1/reports/activity?from=${at(20)}&to=${at(40)}`)).body;
+
+    const before = await ask();
+    expect(before.period).toMatchObject({ from: at(0), to: at(60) });
+    expect(before.totals.contacts_added).toBe(3);
+    await pruneExpired({ ...ctx, clock: systemClock }, parseEnv({}));
+    const [left] = await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from report_activity where workspace_id = ${workspaceId} and grain = 'x'`);
+    expect(left!.n).toBe(0);
+    expect(await ask()).toEqual({ ...before, as_of: expect.any(String) });
   });
 
   it("defaults: to is now, from 30 days before, interval day; period shows the window applied", async () => {

@@ -4,7 +4,8 @@ import { conditionalAnswer, makeEtag } from "@/lib/api/etag";
 import { getActivity } from "@/lib/reports/get-activity";
 import { reportScope } from "@/lib/reports/report-scope";
 import { readReportVersions } from "@/lib/reports/report-versions";
-import { assertOrdered, bucketStarts, INTERVALS, MAX_BUCKETS, parseInstant } from "@/lib/reports/report-window";
+import { assertOrdered, bucketStarts, countableWindow, INTERVALS, MAX_BUCKETS, parseInstant } from "@/lib/reports/report-window";
+import { env } from "@/lib/env";
 import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
 import { activityReport } from "@/lib/api/response-schemas";
 
@@ -32,9 +33,10 @@ export const GET = apiRoute(
   },
   async ({ ctx, actor, query: q, ifNoneMatch }) => {
     const now = ctx.clock.now();
-    const to = parseInstant(q.to, "to") ?? now;
-    const from = parseInstant(q.from, "from") ?? new Date(to.getTime() - DEFAULT_DAYS * 86_400_000);
-    assertOrdered(from, to);
+    const askedTo = parseInstant(q.to, "to") ?? now;
+    const askedFrom = parseInstant(q.from, "from") ?? new Date(askedTo.getTime() - DEFAULT_DAYS * 86_400_000);
+    assertOrdered(askedFrom, askedTo);
+    const { from, to } = countableWindow(askedFrom, askedTo, new Date(now.getTime() - env().RETENTION_EXACT_ROLLUPS_DAYS * 86_400_000));
     const interval = q.interval ?? "day";
     bucketStarts(from, to, interval); // refuses a window over 400 buckets before anything else, 304 included
     const versions = await readReportVersions(ctx, actor);
