@@ -302,6 +302,18 @@ export const REQUEST_DEFECTS: Defect[] = [
     },
   },
   {
+    name: "topic of another brand in the query",
+    group: "query",
+    applies: (op) => op.query.some((q) => q.name === "topic_id"),
+    mutation: (_op, world) =>
+      fc.constantFrom(...world.keys.brandSecret.slice(0, 4)).map((key) =>
+        mutate("topic_id of another brand with a brand-scoped key", (r) => {
+          setKey(r, key);
+          r.query = [...r.query.filter(([n]) => n !== "topic_id"), ["topic_id", world.own.otherBrandTopicIds[0]!]];
+        }),
+      ),
+  },
+  {
     name: "bad report window",
     group: "query",
     applies: (op) => op.query.some((q) => q.name === "from"),
