@@ -9,6 +9,7 @@ import { corsHeaders } from "./cors";
 import { toErrorResponse } from "./error-response";
 import { parsePageRequest, type PageRequest } from "./pagination";
 import { consumeRateLimit, peekRateLimit, rateLimitHeaders, type Bucket } from "./rate-limit";
+import { refuseUnsafeInput } from "@/lib/validation/parse-input";
 import { readJsonBody, readQuery, refuseBody } from "./read-input";
 import { refuseSecretKeyInBrowser } from "./refuse-secret-key-in-browser";
 import { startRequestLog } from "./request-log";
@@ -95,6 +96,7 @@ export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>
       headers = { ...headers, ...rateLimitHeaders(limits) };
 
       const url = new URL(request.url);
+      refuseUnsafeInput(params); // `/v1/contacts/%00`: no id holds a NUL, and PostgreSQL would fail the look-up
       const query = readQuery(url.searchParams, options.query ?? z.strictObject({}), options.paginated ?? false) as z.infer<Q>;
       const scope = `${url.pathname}|${key.workspaceId}|${key.brandId ?? ""}|${JSON.stringify(query)}`;
       const page = options.paginated ? { ...parsePageRequest(url.searchParams, scope), scope } : { limit: 0, afterId: null, scope };

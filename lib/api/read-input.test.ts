@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { contacts } from "@/lib/db/schema";
+import { GET as getContact } from "@/app/v1/contacts/[id]/route";
 import { POST as createContact } from "@/app/v1/contacts/route";
 import { callApi } from "@/lib/testing/api-client";
 import { chunkedBody, streamInit } from "@/lib/testing/chunked-body";
@@ -71,5 +72,59 @@ describe("Conventions: request bodies are JSON", () => {
     const attributes = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, "v"]));
     const response = await callApi("POST", "/v1/contacts", { key, body: { email: "a@example.com", attributes } });
     expect(response.body.error).toMatchObject({ code: "validation_failed", param: "attributes" });
+  });
+});
+
+// Each of these was a finding of `npm run fuzz:api` (lib/api/malformed-requests.test.ts).
+describe("Input the database cannot store, or that zod would drop, is refused", () => {
+  const post = (key: string, bytes: Uint8Array<ArrayBuffer>) =>
+    createContact(new Request("http://localhost:3000/v1/contacts", { method: "POST", body: bytes, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } }), {
+      params: Promise.resolve({}),
+    });
+
+  it("a body that is not UTF-8 is validation_failed on body, not stored with U+FFFD in place of its bytes", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const { key } = await seedKey(ctx, workspaceId);
+    const encode = (text: string) => new TextEncoder().encode(text);
+    for (const bad of [[0xc3, 0x28], [0xff], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+      const response = await post(key, new Uint8Array([...encode('{"email":"a@example.com","first_name":"'), ...bad, ...encode('"}')]));
+      expect(response.status, bad.join(" ")).toBe(400);
+      expect((await response.json()).error).toMatchObject({ code: "validation_failed", param: "body", message: "The body is not valid UTF-8." });
+    }
+    expect(await ctx.db.select().from(contacts).where(eq(contacts.workspaceId, workspaceId))).toEqual([]);
+    // A byte order mark is not an error (RFC 8259 lets a parser ignore it).
+    expect((await post(key, new Uint8Array([0xef, 0xbb, 0xbf, ...encode('{"email":"bom@example.com"}')]))).status).toBe(201);
+  });
+
+  it("a NUL character in a field, a query parameter or a path id is validation_failed naming it, not a 500", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const { key } = await seedKey(ctx, workspaceId);
+    const inName = await callApi("POST", "/v1/contacts", { key, body: { email: "a@example.com", first_name: "A\u0000" } });
+    expect(inName.status).toBe(400);
+    expect(inName.body.error).toMatchObject({ code: "validation_failed", param: "first_name" });
+    const inAttribute = await callApi("POST", "/v1/contacts", { key, body: { email: "a@example.com", attributes: { plan: "p\u0000" } } });
+    expect(inAttribute.body.error).toMatchObject({ code: "validation_failed", param: "attributes.plan" });
+    const inNote = await callApi("POST", "/v1/suppressions", { key, body: { email: "b@example.com", note: "\u0000" } });
+    expect(inNote.body.error).toMatchObject({ code: "validation_failed", param: "note" });
+    const inQuery = await callApi("GET", "/v1/contacts?topic_id=tp_%00", { key });
+    expect(inQuery.status).toBe(400);
+    expect(inQuery.body.error).toMatchObject({ code: "validation_failed", param: "topic_id" });
+    // Next.js hands the route its path parameters percent-decoded: /v1/contacts/ct_%00 names "ct_\u0000".
+    const inPath = await getContact(new Request("http://localhost:3000/v1/contacts/ct_%00", { headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({ id: "ct_\u0000" }) });
+    expect(inPath.status).toBe(400);
+    expect((await inPath.json()).error).toMatchObject({ code: "validation_failed", param: "id" });
+    expect(await ctx.db.select().from(contacts).where(eq(contacts.workspaceId, workspaceId))).toEqual([]);
+  });
+
+  it("__proto__ as a query parameter or an attribute name is refused like any unknown name, not dropped", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const { key } = await seedKey(ctx, workspaceId);
+    const query = await callApi("GET", "/v1/contacts?__proto__=x", { key });
+    expect(query.status).toBe(400);
+    expect(query.body.error).toMatchObject({ code: "validation_failed", param: "__proto__" });
+    const attribute = await callApi("POST", "/v1/contacts", { key, rawBody: '{"email":"a@example.com","attributes":{"__proto__":{"plan":"pro"}}}', headers: { "content-type": "application/json" } });
+    expect(attribute.status).toBe(400);
+    expect(attribute.body.error).toMatchObject({ code: "validation_failed", param: "attributes.__proto__" });
+    expect(await ctx.db.select().from(contacts).where(eq(contacts.workspaceId, workspaceId))).toEqual([]);
   });
 });

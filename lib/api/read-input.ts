@@ -10,9 +10,16 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(contentType)) throw validationFailed("body", "Send a JSON body with `Content-Type: application/json`.");
   const bytes = await readBodyCapped(request, MAX_BODY_BYTES);
+  let text: string;
+  try {
+    // Fatal: JSON is UTF-8 (RFC 8259), and a lenient decoder would store U+FFFD in place of the bad bytes.
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw validationFailed("body", "The body is not valid UTF-8.");
+  }
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder().decode(bytes));
+    body = JSON.parse(text);
   } catch {
     throw validationFailed("body", "The body is not valid JSON.");
   }
@@ -30,7 +37,8 @@ export function refuseBody(request: Request): void {
 
 /** Query parameters other than `limit` and `cursor`, strictly: an unknown one is `validation_failed`. */
 export function readQuery<S extends z.ZodType>(query: URLSearchParams, schema: S, paginated: boolean): z.infer<S> {
-  const values: Record<string, string> = {};
+  // No prototype: `?__proto__=x` becomes a parameter like any other (and is refused as unknown) instead of a prototype change.
+  const values: Record<string, string> = Object.create(null);
   const seen = new Set<string>();
   for (const [name, value] of query) {
     if (seen.has(name)) throw validationFailed(name, `Give \`${name}\` once.`);

@@ -5,6 +5,7 @@ import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
 import { attributeDefinitions, topics } from "@/lib/db/schema";
+import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
 import { checkWorkspaceReadable } from "@/lib/workspaces/check-workspace-writable";
 import { listContacts, type ContactFilters } from "./list-contacts";
 
@@ -35,6 +36,8 @@ interface SubscriptionRow {
  */
 export async function* exportContactsCsv(ctx: Ctx, actor: WorkspaceActor, filters: ContactFilters): AsyncGenerator<{ csv: string; rows: number }> {
   await checkWorkspaceReadable(ctx, actor.workspaceId);
+  // Before the header: a refused filter must fail the download before its first byte, where it can still be a 404.
+  if (filters.topicId) await getTopicForActor(ctx, actor, filters.topicId);
   const attributes = (
     await ctx.db.select({ key: attributeDefinitions.key }).from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, actor.workspaceId)).orderBy(asc(attributeDefinitions.key))
   ).map((a) => a.key);

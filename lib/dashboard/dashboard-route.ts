@@ -43,7 +43,7 @@ async function sessionOf(context: WorkspaceContext) {
  * shape. The dashboard changes things through server actions, but for uploads.
  */
 export function dashboardRead<Q extends z.ZodType>(query: Q, handler: (input: DashboardReadInput<z.infer<Q>>) => Promise<unknown>) {
-  return async (request: Request, context: WorkspaceContext): Promise<Response> => {
+  const read = async (request: Request, context: WorkspaceContext): Promise<Response> => {
     try {
       const { session, params } = await sessionOf(context);
       const input = readQuery(new URL(request.url).searchParams, query, false) as z.infer<Q>;
@@ -52,6 +52,8 @@ export function dashboardRead<Q extends z.ZodType>(query: Q, handler: (input: Da
       return toErrorResponse(error, NO_STORE);
     }
   };
+  // The query schema rides along, so a test can find every id a route takes (app/tenant-matrix.test.ts).
+  return Object.assign(read, { query });
 }
 
 /** A browser names the page's origin on every POST: another site's is refused. APP_URL's origin behind a proxy, the request's own when reached directly. */
@@ -95,7 +97,7 @@ export function dashboardStreamUpload(handler: (input: { ctx: Ctx; actor: UserAc
  * the download short (the browser reports it) rather than mid-file JSON.
  */
 export function dashboardCsvDownload<Q extends z.ZodType>(query: Q, handler: (input: DashboardReadInput<z.infer<Q>>) => Promise<{ fileName: string; chunks: AsyncGenerator<string> }>) {
-  return async (request: Request, context: WorkspaceContext): Promise<Response> => {
+  const download = async (request: Request, context: WorkspaceContext): Promise<Response> => {
     try {
       const { session, params } = await sessionOf(context);
       const input = readQuery(new URL(request.url).searchParams, query, false) as z.infer<Q>;
@@ -128,4 +130,5 @@ export function dashboardCsvDownload<Q extends z.ZodType>(query: Q, handler: (in
       return toErrorResponse(error, NO_STORE);
     }
   };
+  return Object.assign(download, { query });
 }

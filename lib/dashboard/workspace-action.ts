@@ -25,7 +25,7 @@ export function workspaceAction<S extends z.ZodType, R>(
     whileInactive?: boolean;
   } = {},
 ) {
-  return async (workspaceId: string, input: z.input<S>): Promise<ActionState<R>> => {
+  const action = async (workspaceId: string, input: z.input<S>): Promise<ActionState<R>> => {
     const session = typeof workspaceId === "string" ? await findWorkspaceSession(workspaceId) : null;
     if (!session) return { ok: false, message: "This workspace does not exist, or you are not a member of it.", fieldErrors: {} };
     const parsed = schema.safeParse(input);
@@ -41,6 +41,8 @@ export function workspaceAction<S extends z.ZodType, R>(
       return { ok: false, message: "Something went wrong on our side; nothing was changed. Try again.", fieldErrors: {} };
     }
   };
+  // Its input schema rides along, as apiRoute's spec does, so a test can find every id an action takes (app/tenant-matrix.test.ts).
+  return Object.assign(action, { schema });
 }
 
 /** The API's team_inactive says to sign in to the dashboard; here the sender already has. */

@@ -260,6 +260,23 @@ describe("GET /v1/contacts", () => {
     expect((await api.get("/v1/contacts?topic_id=tp_nope")).body.error).toMatchObject({ code: "topic_not_found" });
   });
 
+  // Found by app/tenant-matrix.test.ts: the route answered this error without documenting it (callApi checks the document).
+  it("a brand-scoped key filtering by another brand's topic is refused 400 topic_not_on_key_brand, as documented", async () => {
+    const { workspaceId, brandId } = await setup();
+    const { createBrand } = await import("@/lib/brands/create-brand");
+    const { brandId: secondBrand } = await createBrand(ctx, systemActor("test", workspaceId), {
+      name: "Second",
+      legalName: "Second Ltd",
+      postalAddress: "2 Road",
+      websiteUrl: "https://second.test",
+      senderEmail: "hi@second.test",
+    });
+    const locked = apiClient((await seedKey(ctx, workspaceId, { brandId })).key);
+    const response = await locked.get(`/v1/contacts?topic_id=${await seedTopic(ctx, workspaceId, secondBrand)}`);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ type: "invalid_request_error", code: "topic_not_on_key_brand", param: "topic_id" });
+  });
+
   it("unknown query parameters are refused like unknown body fields", async () => {
     const { api } = await setup();
     const response = await api.get("/v1/contacts?sort=email");

@@ -32,7 +32,10 @@ export const GET = apiRoute(
       summary: "List contacts",
       description: "Newest first, optionally filtered by derived status or by topic (confirmed subscribers of it).",
       responses: { 200: { description: "A page of contacts.", schema: listOf(contact) } },
-      errors: [{ status: 404, code: "topic_not_found", when: "`topic_id` names no topic of the workspace (or of the key's brand)." }],
+      errors: [
+        { status: 404, code: "topic_not_found", when: "`topic_id` names no topic of the workspace." },
+        { status: 400, code: "topic_not_on_key_brand", when: "The key is brand-scoped and `topic_id` names another brand's topic." },
+      ],
       example: { query: { status: "subscribed" } },
     },
   },
