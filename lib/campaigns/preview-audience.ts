@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { inActorWorkspace, type Actor } from "@/lib/actor";
-import type { Ctx } from "@/lib/context";
+import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, campaigns } from "@/lib/db/schema";
 import { brandClearance } from "@/lib/workspaces/sending-clearance";
 import { notFound } from "@/lib/errors";
@@ -76,15 +76,21 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
     left join suppressions x on x.workspace_id = c.workspace_id and x.email = c.email
     left join suppressions d on d.workspace_id = c.workspace_id and d.domain = split_part(c.email, '@', 2)
     ${open ? sql`` : sql`left join sandbox_recipients v on v.workspace_id = c.workspace_id and v.email = c.email`}`;
-  // The audience in contact-id ranges, as the snapshot cuts it, each counted on its own connection; the
-  // ordered sample takes only the rows left out (the filter comes before the aggregate's sort).
+  // The audience in contact-id ranges, as the snapshot cuts it, each counted on its own connection.
+  // Grouped by hashing: PostgreSQL cannot tell how few reasons there are and would sort every person
+  // to group them (measured at a million: 1.6 s sorted, 1.3 s hashed). Only the addresses left out
+  // are gathered, and only they are sorted for the sample.
   const bounds = [null, ...(await splitPoints(ctx, campaign.topicId)), null];
   const parts: Part[] = bounds.slice(1).map((toContactId, index) => ({ fromContactId: bounds[index] ?? null, toContactId }));
   const results = await Promise.all(
     parts.map((part) =>
-      ctx.db.execute<{ reason: string; count: number; sample: string[] | null }>(sql`
-        select reason, count(*)::int as count, (array_agg(email order by email) filter (where reason <> 'recipient'))[1:${SAMPLE}] as sample
-        from (${classified(part)}) people group by reason`),
+      withTransaction(ctx, async (tx) => {
+        await tx.db.execute(sql`set local enable_sort = off`);
+        return tx.db.execute<{ reason: string; count: number; sample: string[] | null }>(sql`
+          select reason, count(*)::int as count,
+                 (select array_agg(e) from (select e from unnest(array_agg(email) filter (where reason <> 'recipient')) e order by e limit ${SAMPLE}) t) as sample
+          from (${classified(part)}) people group by reason`);
+      }),
     ),
   );
   const merged = new Map<string, { count: number; sample: string[] }>();
