@@ -32,13 +32,24 @@ const ABANDONED_AFTER_MS = 10 * 60_000;
 export async function claimBatch(ctx: Ctx, request: BatchRequest): Promise<BatchClaim> {
   return withTransaction(ctx, async (tx) => {
     const [campaign] = await tx.db.select().from(campaigns).where(eq(campaigns.id, request.campaignId));
-    if (!campaign || campaign.status !== "sending") return { stopped: campaign?.status ?? "missing" };
+    if (!campaign) return { stopped: "missing" };
+    // A run stopped until the campaign may go on (paused, brand in review, billing) gives back the sends
+    // it still holds, a batch cut short by a crash: the run that resumes the campaign takes them at once
+    // instead of after ABANDONED_AFTER_MS. Cancelling settles the sends itself.
+    const stop = async (stopped: string) => {
+      await tx.db.execute(sql`
+        update ${sends} set state = 'queued', claimed_by = null, updated_at = ${tx.clock.now().toISOString()}
+        where ${sendsOfCampaign(campaign)} and state = 'sending' and claimed_by = ${request.claimant}`);
+      return { stopped };
+    };
+    if (campaign.status === "paused") return stop("paused");
+    if (campaign.status !== "sending") return { stopped: campaign.status };
     // An identity edit holds the brand's sending until its review ends; approval starts dispatch again.
     const [held] = await tx.db.select({ at: brands.sendingHeldAt }).from(brands).where(eq(brands.id, campaign.brandId));
-    if (held?.at) return { stopped: "brand_in_review" };
+    if (held?.at) return stop("brand_in_review");
     // Billing stops sending at the next batch (an unpaid invoice, read-only, an ended trial); settling starts dispatch again.
     const [billing] = await tx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
-    if (billing && !billingAllowsSending(billing, tx.clock.now())) return { stopped: "billing_paused" };
+    if (billing && !billingAllowsSending(billing, tx.clock.now())) return stop("billing_paused");
     const now = tx.clock.now();
     const claimFrom = (from: string | null) =>
       tx.db.execute<ClaimedSend>(sql`

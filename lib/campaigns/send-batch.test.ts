@@ -53,6 +53,34 @@ describe("sending batches", () => {
   });
 });
 
+describe("sending batches across a pause", () => {
+  it("a run stopped by a pause gives back the sends it held, so the resumed dispatch sends them at once, not 10 minutes later", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    await clearForSending(ctx, workspaceId);
+    const actor = systemActor("test", workspaceId);
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    for (let i = 0; i < 4; i++) await upsertContact(ctx, actor, { email: `p${i}@example.com`, topicIds: [topicId] });
+    const { campaignId } = await createCampaign(ctx, actor, { brandId, topicId, name: "Paused", subject: "Hi", html: "<p>Hi</p>" });
+    await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
+    await snapshotAudience(ctx, campaignId);
+    // The first run claimed two and crashed before sending them; the campaign was paused before it came back.
+    const held = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId)).orderBy(asc(sends.id))).slice(0, 2).map((s) => s.id);
+    await ctx.db.update(sends).set({ state: "sending", claimedBy: "first-run", updatedAt: clock.now() }).where(inArray(sends.id, held));
+    await ctx.db.update(campaigns).set({ status: "paused" }).where(eq(campaigns.id, campaignId));
+
+    const transport = getMailTransport();
+    expect(await sendNextBatch(ctx, transport, { campaignId, size: 10, claimant: "first-run", after: null })).toMatchObject({ stopped: "paused" });
+    expect((await ctx.db.select().from(sends).where(inArray(sends.id, held))).map((s) => [s.state, s.claimedBy])).toEqual([
+      ["queued", null],
+      ["queued", null],
+    ]);
+
+    await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
+    expect(await sendNextBatch(ctx, transport, { campaignId, size: 10, claimant: "resumed-run", after: null })).toMatchObject({ sent: 4 });
+    expect(await sendNextBatch(ctx, transport, { campaignId, size: 10, claimant: "resumed-run", after: null })).toMatchObject({ sent: 0, heldElsewhere: false });
+  });
+});
+
 describe("sending batches of a campaign snapshotted before send id prefixes", () => {
   it("its sends (random ids, no prefix) are still found by campaign: batches send them and cancel cancels the rest", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);

@@ -110,8 +110,10 @@ export async function runDispatchChaos(ctx: Ctx, options: ChaosOptions): Promise
 
   const counts = await ctx.db.execute<{ recipients: number; messages: number; duplicates: number; lost: number }>(sql`
     with per as (
-      select s.email, (select count(*) from mail_messages m where m.workspace_id = ${workspaceId} and m.to_address = s.email) as n
-      from sends s where s.campaign_id = ${campaignId})
+      select s.email, count(m.id) as n
+      from sends s left join mail_messages m on m.workspace_id = ${workspaceId} and m.to_address = s.email
+      where s.campaign_id = ${campaignId}
+      group by s.id, s.email)
     select count(*)::int as recipients, coalesce(sum(n), 0)::int as messages,
            coalesce(sum(greatest(n - 1, 0)), 0)::int as duplicates, count(*) filter (where n = 0)::int as lost from per`);
   const result = counts[0]!;
