@@ -96,6 +96,19 @@ describe("Input the database cannot store, or that zod would drop, is refused", 
     expect((await post(key, new Uint8Array([0xef, 0xbb, 0xbf, ...encode('{"email":"bom@example.com"}')]))).status).toBe(201);
   });
 
+  it("a lone surrogate escape (valid JSON, no UTF-8 form) is validation_failed naming the field, not stored as U+FFFD", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const { key } = await seedKey(ctx, workspaceId);
+    for (const escaped of ["\\ud800", "x\\udc00y", "\\udbff\\ud800"]) {
+      const response = await post(key, new TextEncoder().encode(`{"email":"a@example.com","first_name":"${escaped}"}`));
+      expect(response.status, escaped).toBe(400);
+      expect((await response.json()).error).toMatchObject({ code: "validation_failed", param: "first_name" });
+    }
+    // A pair is a real character (an emoji) and is kept.
+    expect((await post(key, new TextEncoder().encode('{"email":"pair@example.com","first_name":"\\ud83d\\ude00"}'))).status).toBe(201);
+    expect((await ctx.db.select().from(contacts).where(eq(contacts.workspaceId, workspaceId))).map((c) => c.firstName)).toEqual(["😀"]);
+  });
+
   it("a NUL character in a field, a query parameter or a path id is validation_failed naming it, not a 500", async () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const { key } = await seedKey(ctx, workspaceId);

@@ -11,9 +11,22 @@ let root: Logger | null = null;
 let destination: DestinationStream | number = 1;
 let levelOverride: LogLevel | null = null;
 
+/**
+ * Errors as pino writes them, less a failed query's parameters: Drizzle puts them in the error's
+ * `params` and in its message, and they can be anything a request carried (a webhook signing secret,
+ * an address). The query text, with its placeholders, and the cause stay.
+ */
+function serializeError(error: unknown): unknown {
+  const serialized = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  if (!error || typeof error !== "object" || !("params" in error)) return serialized;
+  const withoutParams = (text: unknown) => (typeof text === "string" ? text.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, "\nparams: [redacted]") : text);
+  const { params: _params, ...rest } = serialized;
+  return { ...rest, message: withoutParams(rest.message), stack: withoutParams(rest.stack) };
+}
+
 function createLogger(): Logger {
   const { LOG_LEVEL, NODE_ENV } = env();
-  const options: LoggerOptions = { level: levelOverride ?? LOG_LEVEL, timestamp: pino.stdTimeFunctions.isoTime };
+  const options: LoggerOptions = { level: levelOverride ?? LOG_LEVEL, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: serializeError } };
   if (NODE_ENV === "development" && destination === 1) {
     // `npm run dev` only: pino-pretty (a dev dependency) formats the lines in a worker thread.
     return pino({ ...options, transport: { target: "pino-pretty", options: { destination: 1, ignore: "pid,hostname", singleLine: true } } });

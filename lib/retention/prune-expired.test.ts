@@ -77,9 +77,10 @@ describe("retention", () => {
     await ctx.db.insert(providerEvents).values(Object.values(reports));
     await ctx.db.insert(suppressions).values({ id: newId("sup"), workspaceId, email: "bounced@example.com", reason: "bounce", evidenceEventId: reports.cited.id, createdAt: daysAgo(120) });
 
-    // Activity rollups: the exact instants go after 30 days; the minute and day grains that hold the same counts stay.
+    // Activity rollups: the exact instants go a day after the 30 at which reports stop reading them;
+    // the minute and day grains that hold the same counts stay.
     const rollup = (grain: "d" | "m" | "x", age: number) => ({ workspaceId, grain, bucketAt: daysAgo(age), brandId: "", contactsAdded: 1 });
-    await ctx.db.insert(reportActivity).values([rollup("x", 31), rollup("m", 31), rollup("d", 31), rollup("x", 29)]);
+    await ctx.db.insert(reportActivity).values([rollup("x", 32), rollup("m", 32), rollup("d", 32), rollup("x", 30.5), rollup("x", 29)]);
 
     const pruned = await pruneExpired(ctx, parseEnv({}));
     expect(pruned).toEqual({ workflowRuns: 3, webhookDeliveries: 2, rateLimitWindows: 1, mailboxMessages: 1, providerEvents: 1, exactRollups: 1 });
@@ -87,7 +88,7 @@ describe("retention", () => {
       (await ctx.db.select({ grain: reportActivity.grain, at: reportActivity.bucketAt }).from(reportActivity).where(eq(reportActivity.workspaceId, workspaceId)))
         .map((row) => `${row.grain} ${row.at.toISOString()}`)
         .sort(),
-    ).toEqual([`d ${daysAgo(31).toISOString()}`, `m ${daysAgo(31).toISOString()}`, `x ${daysAgo(29).toISOString()}`].sort());
+    ).toEqual([`d ${daysAgo(32).toISOString()}`, `m ${daysAgo(32).toISOString()}`, `x ${daysAgo(30.5).toISOString()}`, `x ${daysAgo(29).toISOString()}`].sort());
     const runIds = Object.values(runs).map((r) => r.id);
     expect(await ids(ctx.db.select({ id: workflowRuns.id }).from(workflowRuns).where(inArray(workflowRuns.id, runIds)))).toEqual([runs.newDone.id, runs.failedRecent.id, runs.pendingOld.id].sort());
     expect(

@@ -36,8 +36,10 @@ export async function pruneExpired(ctx: Ctx, config: Env = env()): Promise<Prune
           and not exists (select 1 from suppression_lifts l where l.evidence_event_id = provider_events.id)`,
     ),
     // Their counts are in the minute and day rollups too; a report window ending this far back is
-    // counted to the whole minute (countableWindow), so no report reads them any more.
-    exactRollups: await inChunks(ctx, "report_activity", sql`grain = 'x' and bucket_at < ${before(config.RETENTION_EXACT_ROLLUPS_DAYS)}`),
+    // counted to the whole minute (countableWindow), so no report reads them any more. A day later
+    // than that: a window end just inside the age still reads the start of its minute, and the
+    // instances' clocks may differ.
+    exactRollups: await inChunks(ctx, "report_activity", sql`grain = 'x' and bucket_at < ${before(config.RETENTION_EXACT_ROLLUPS_DAYS + 1)}`),
   };
 }
 

@@ -24,17 +24,22 @@ interface Visit {
  * `validation_failed` naming the field:
  * - NUL (U+0000) in any string or name: PostgreSQL text cannot hold it, and the
  *   query would fail (a 500).
+ * - A lone surrogate (`"\ud800"` is valid JSON): it has no UTF-8 form and would
+ *   be stored as U+FFFD, the silent replacement a body that is not UTF-8 is refused for.
  * - A `__proto__` name anywhere (JSON.parse makes it an own field): zod's
  *   records drop it without a word, so `attributes: { "__proto__": … }` would
  *   be accepted and ignored instead of refused as an undefined attribute.
  * Walks with its own stack: a JSON body can nest 100,000 deep.
  */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 export function refuseUnsafeInput(input: unknown): void {
   const stack: Visit[] = [{ value: input, key: null, parent: null }];
   while (stack.length > 0) {
     const visit = stack.pop()!;
     const { value } = visit;
     if (typeof value === "string" && value.includes("\u0000")) throw refusal(visit, "must not contain NUL characters (U+0000)");
+    if (typeof value === "string" && LONE_SURROGATE.test(value)) throw refusal(visit, "must be valid Unicode (a lone surrogate has no UTF-8 form)");
     if (typeof value !== "object" || value === null) continue;
     for (const [key, child] of Object.entries(value)) {
       const next = { value: child, key, parent: visit };
