@@ -67,7 +67,7 @@ const functions = [
   inngest.createFunction({ id: "slow", triggers: [slow] }, async ({ step }) =>
     step.run("long-step", async () => {
       effects.push("long-step");
-      await new Promise((resolve) => setTimeout(resolve, 4000));
+      await new Promise((resolve) => setTimeout(resolve, 6000));
       return "done";
     }),
   ),
@@ -229,15 +229,15 @@ describe("embedded executor across a crash", () => {
   afterAll(() => ctx.db.execute(sql`drop table if exists crash_effects`));
 
   it("a step that outlasts the lease keeps its run: the lease is renewed while it works, so another executor does not take it", async () => {
-    // Real time: the lease and its renewals are timers. A one-second lease against a four-second step.
+    // Real time: the lease and its renewals are timers. A two-second lease against a six-second step.
     const realCtx = { ...ctx, clock: { now: () => new Date() } };
-    const holder = createEmbeddedExecutor({ client: inngest, functions, leaseMs: 1000 });
-    const other = createEmbeddedExecutor({ client: inngest, functions, leaseMs: 1000 });
+    const holder = createEmbeddedExecutor({ client: inngest, functions, leaseMs: 2000 });
+    const other = createEmbeddedExecutor({ client: inngest, functions, leaseMs: 2000 });
     await holder.enqueue(realCtx, [{ name: slow.name, data: {} }]);
     const holding = holder.runDue(realCtx);
     while (countOf("long-step") === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     let takenByOther = 0;
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 15; i++) {
       await new Promise((resolve) => setTimeout(resolve, 300));
       takenByOther += await other.runDue(realCtx);
     }

@@ -37,6 +37,9 @@ export interface ExecutorOptions {
 
 const MAX_BACKOFF_MS = 10 * 60_000;
 
+/** The longest a step keeps its run's lease renewed: past it the step is taken for stuck. */
+const MAX_STEP_MS = 15 * 60_000;
+
 /** 1 s, 2 s, 4 s … up to 10 min, with up to 10 % jitter. */
 export function retryDelayMs(attempt: number): number {
   const base = Math.min(1000 * 2 ** Math.max(0, attempt - 1), MAX_BACKOFF_MS);
@@ -166,6 +169,8 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
    * racing a save would make the save look like a lost run. Chained per run, they never race.
    */
   const leaseWrites = new WeakMap<Run, Promise<unknown>>();
+  /** When each run in hand was claimed or last saved (performance.now()): the start of its current step. */
+  const lastSaved = new WeakMap<Run, number>();
   function leaseWrite<T>(run: Run, write: () => Promise<T>): Promise<T> {
     const next = (leaseWrites.get(run) ?? Promise.resolve()).then(write);
     leaseWrites.set(
@@ -182,6 +187,9 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
   function renewLease(ctx: Ctx, run: Run): Promise<void> {
     return leaseWrite(run, async () => {
       if (!run.leaseUntil) return;
+      // A step stuck past MAX_STEP_MS (a peer that never answers) lets its lease lapse, so another
+      // executor can take the run on rather than have it held until this process dies.
+      if (performance.now() - (lastSaved.get(run) ?? 0) > MAX_STEP_MS) return;
       const leaseUntil = new Date(ctx.clock.now().getTime() + leaseMs);
       const renewed = await ctx.db
         .update(workflowRuns)
@@ -203,6 +211,7 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       .returning({ id: workflowRuns.id });
     if (saved.length === 0) return false;
     Object.assign(run, changes, { leaseUntil });
+    lastSaved.set(run, performance.now());
     return true;
   }
 
@@ -242,8 +251,7 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       const started = performance.now();
       const response = await invoke(run, registered);
       if (response.status === 200) {
-        logRun(run, "completed");
-        await save(ctx, run, { status: "completed", result: response.body ?? null, error: null });
+        if (await save(ctx, run, { status: "completed", result: response.body ?? null, error: null })) logRun(run, "completed");
         return;
       }
       if (response.status !== 206) {
@@ -292,17 +300,19 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
    * this one after a restart) takes it at the next poll instead of waiting for the lease to lapse.
    */
   async function handBack(ctx: Ctx, run: Run): Promise<void> {
-    await leaseWrite(run, () =>
+    const handed = await leaseWrite(run, () =>
       ctx.db
         .update(workflowRuns)
         .set({ leaseUntil: null, updatedAt: ctx.clock.now() })
-        .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.leaseUntil, run.leaseUntil!), eq(workflowRuns.status, "pending"))),
+        .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.leaseUntil, run.leaseUntil!), eq(workflowRuns.status, "pending")))
+        .returning({ id: workflowRuns.id }),
     );
     run.leaseUntil = null;
-    logRun(run, "handed back");
+    if (handed.length > 0) logRun(run, "handed back");
   }
 
   async function work(ctx: Ctx, run: Run): Promise<void> {
+    lastSaved.set(run, performance.now());
     const heartbeat = setInterval(() => {
       renewLease(ctx, run).catch((error: unknown) => logger().warn({ err: error, run_id: run.id }, "lease renewal failed"));
     }, leaseMs / 3);

@@ -1,5 +1,5 @@
 import "server-only";
-import { inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { images } from "@/lib/db/schema";
 import { s3Bucket } from "@/lib/images/s3-bucket";
@@ -15,9 +15,7 @@ export const DELETION_CHUNK_ROWS = 5000;
  * so the empty shell still shows its payment history, and its workspace-wide API keys, which answer
  * `team_inactive` rather than pretending the workspace never existed.
  */
-type Part = { name: string; chunk: (workspaceId: string, limit: number) => SQL } | { name: string; run: (tx: Ctx, workspaceId: string, limit: number) => Promise<number> };
-
-const PARTS: Part[] = [
+const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL }[] = [
   byWorkspace("webhook_deliveries"),
   byWorkspace("events"),
   {
@@ -52,12 +50,6 @@ const PARTS: Part[] = [
   byWorkspace("lists"),
   byWorkspace("topics"),
   byWorkspace("templates"),
-  {
-    // Images kept in the bucket: their objects go first, then their rows. Deleting a missing object
-    // succeeds, so a chunk repeated after a crash between the two deletes nothing twice.
-    name: "image_objects",
-    run: deleteImageObjects,
-  },
   byWorkspace("images"),
   byWorkspace("attribute_definitions"),
   byWorkspace("webhook_endpoints"),
@@ -76,13 +68,22 @@ function byWorkspace(table: string) {
   };
 }
 
-async function deleteImageObjects(tx: Ctx, workspaceId: string, limit: number): Promise<number> {
-  const rows = await tx.db.execute<{ id: string; storage_key: string }>(sql`select id, storage_key from images where workspace_id = ${workspaceId} and storage = 's3' limit ${Math.min(limit, 100)}`);
+/**
+ * Images kept in the bucket: their objects first, then their rows. Outside any transaction, since
+ * each object is a call to the bucket; deleting a missing object succeeds, so a chunk repeated after
+ * a crash between the two deletes nothing twice.
+ */
+async function deleteImageObjects(ctx: Ctx, workspaceId: string, limit: number): Promise<number> {
+  const rows = await ctx.db
+    .select({ id: images.id, key: images.storageKey })
+    .from(images)
+    .where(and(eq(images.workspaceId, workspaceId), eq(images.storage, "s3")))
+    .limit(Math.min(limit, 100));
   if (rows.length === 0) return 0;
   const bucket = s3Bucket();
   if (!bucket) throw new Error(`workspace ${workspaceId} has images in an S3 bucket, but S3_BUCKET is not configured`);
-  for (const row of rows) await bucket.delete(row.storage_key);
-  await tx.db.delete(images).where(
+  for (const row of rows) await bucket.delete(row.key!);
+  await ctx.db.delete(images).where(
     inArray(
       images.id,
       rows.map((row) => row.id),
@@ -97,10 +98,12 @@ async function deleteImageObjects(tx: Ctx, workspaceId: string, limit: number): 
  * repeating one after a crash deletes nothing twice, so the ladder calls it step after step.
  */
 export async function deleteNextChunk(ctx: Ctx, workspaceId: string, limit = DELETION_CHUNK_ROWS): Promise<{ part: string; deleted: number } | null> {
+  const objects = await deleteImageObjects(ctx, workspaceId, limit);
+  if (objects > 0) return { part: "image_objects", deleted: objects };
   return withTransaction(ctx, async (tx) => {
     for (const part of PARTS) {
-      const deleted = "run" in part ? await part.run(tx, workspaceId, limit) : (await tx.db.execute(part.chunk(workspaceId, limit))).count;
-      if (deleted > 0) return { part: part.name, deleted };
+      const result = await tx.db.execute(part.chunk(workspaceId, limit));
+      if (result.count > 0) return { part: part.name, deleted: result.count };
     }
     return null;
   });

@@ -2,6 +2,9 @@ import "server-only";
 import { AwsClient } from "aws4fetch";
 import { env } from "@/lib/env";
 
+/** A bucket call that has not answered by then has failed: an upload, a served image or a deletion never hangs on it. */
+const BUCKET_TIMEOUT_MS = 30_000;
+
 /** A failure of the bucket (refused credentials, unreachable endpoint): ours to fix, never the sender's. */
 export class BucketError extends Error {}
 
@@ -51,7 +54,7 @@ function openBucket(config: BucketConfig): S3Bucket {
   };
   const call = async (method: string, key: string, init: { body?: Buffer; headers?: Record<string, string> } = {}) => {
     try {
-      return await client.fetch(objectUrl(key), { method, body: init.body ? new Uint8Array(init.body) : undefined, headers: init.headers });
+      return await client.fetch(objectUrl(key), { method, body: init.body ? new Uint8Array(init.body) : undefined, headers: init.headers, signal: AbortSignal.timeout(BUCKET_TIMEOUT_MS) });
     } catch (error) {
       throw new BucketError(`the image bucket could not be reached (${method} ${key}): ${error instanceof Error ? error.message : String(error)}`);
     }
