@@ -16,6 +16,8 @@ const dataDir = path.resolve(".data", `chaos-dispatch-${Date.now()}`);
 const embedded = !process.env.DATABASE_URL;
 if (embedded) process.env.DATA_DIR = dataDir;
 process.env.MAIL_TRANSPORT = "local";
+// A log line per request or workflow step would bury the figures: only warnings and errors, unless LOG_LEVEL says.
+process.env.LOG_LEVEL ||= "warn";
 
 const { openDatabase } = await import("@/lib/db/database");
 const { defaultCtx } = await import("@/lib/context");

@@ -17,6 +17,8 @@ const { values: options } = parseArgs({
 const RUNS = Number(options.runs);
 const SEED = Number(options.seed);
 const CHECK_EVERY = Number(options["check-every"]);
+// A log line per request or workflow step would bury the figures: only warnings and errors, unless LOG_LEVEL says.
+process.env.LOG_LEVEL ||= "warn";
 
 const serverUrl = process.env.DATABASE_URL;
 const fuzzDb = `fuzz_api_${Date.now().toString(36)}`;
