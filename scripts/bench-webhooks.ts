@@ -3,7 +3,9 @@
 // them, and fanned out to 3 endpoints on a loopback receiver by the embedded executor running as
 // the app runs it. Prints deliveries per second and the delay from an event's recording to its
 // arrival at the receiver (p50, p99, max). Then a backlog: BACKLOG more events recorded while the
-// executor is stopped, and the rate at which it drains their deliveries once started.
+// executor is stopped, and the rate at which it drains their deliveries once started. Beside both, the
+// floor measured in the same run: a bare HTTP client posting as many prebuilt, signed bodies to the
+// same receiver with the same concurrency.
 // Options: --events N (default 10000), --backlog N (default 2000), --endpoints N (default 3), --workers N (default 8).
 import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
@@ -37,6 +39,7 @@ const { systemActor } = await import("@/lib/actor");
 const { createEmbeddedExecutor } = await import("@/inngest/embedded/executor");
 const { inngest, routeEmbeddedEvents } = await import("@/inngest/client");
 const { functions } = await import("@/inngest");
+const { bareWebhookFloor } = await import("./bench/bare-webhook-client");
 
 const database = await openDatabase();
 const ctx = defaultCtx();
@@ -100,6 +103,7 @@ try {
   await untilDelivered(expected + BACKLOG * ENDPOINTS);
   const drainMs = Date.now() - drainStart;
   await executor.stop();
+  const floorMs = await bareWebhookFloor({ port: SINK_PORT, deliveries: expected, endpoints: ENDPOINTS, concurrency: Number(options.workers) });
   sink.kill("SIGTERM");
   await new Promise((resolve) => sink.once("exit", resolve));
 
@@ -117,12 +121,17 @@ try {
   console.log(
     `recorded ${EVENTS.toLocaleString("en")} events in ${seconds(recordedMs)} s (${Math.round(EVENTS / (recordedMs / 1000)).toLocaleString("en")} events/s, each with ${ENDPOINTS} deliveries queued in its transaction)`,
   );
+  const floorRate = expected / (floorMs / 1000);
+  const share = (rate: number) => `${((rate / floorRate) * 100).toFixed(0)} % of the floor`;
   console.log(
-    `delivered ${delays.length.toLocaleString("en")} of ${expected.toLocaleString("en")} in ${seconds(totalMs)} s from the first event = ${Math.round(expected / (totalMs / 1000)).toLocaleString("en")} deliveries/s (${options.workers} workers); ${failed.length} failed`,
+    `floor: bare HTTP client, ${expected.toLocaleString("en")} prebuilt signed posts to the same receiver, ${options.workers} at a time, in ${seconds(floorMs)} s = ${Math.round(floorRate).toLocaleString("en")} posts/s`,
+  );
+  console.log(
+    `delivered ${delays.length.toLocaleString("en")} of ${expected.toLocaleString("en")} in ${seconds(totalMs)} s from the first event = ${Math.round(expected / (totalMs / 1000)).toLocaleString("en")} deliveries/s = ${share(expected / (totalMs / 1000))} (${options.workers} workers); ${failed.length} failed`,
   );
   console.log(`event → delivery delay: p50 ${percentile(delays, 50)} ms, p99 ${percentile(delays, 99)} ms, max ${delays.at(-1)} ms`);
   console.log(
-    `backlog: ${(BACKLOG * ENDPOINTS).toLocaleString("en")} queued deliveries drained in ${seconds(drainMs)} s = ${Math.round((BACKLOG * ENDPOINTS) / (drainMs / 1000)).toLocaleString("en")} deliveries/s`,
+    `backlog: ${(BACKLOG * ENDPOINTS).toLocaleString("en")} queued deliveries drained in ${seconds(drainMs)} s = ${Math.round((BACKLOG * ENDPOINTS) / (drainMs / 1000)).toLocaleString("en")} deliveries/s = ${share((BACKLOG * ENDPOINTS) / (drainMs / 1000))}`,
   );
 } finally {
   await closeDb();
