@@ -122,7 +122,7 @@ try {
     `recorded ${EVENTS.toLocaleString("en")} events in ${seconds(recordedMs)} s (${Math.round(EVENTS / (recordedMs / 1000)).toLocaleString("en")} events/s, each with ${ENDPOINTS} deliveries queued in its transaction)`,
   );
   const floorRate = expected / (floorMs / 1000);
-  const share = (rate: number) => `${((rate / floorRate) * 100).toFixed(0)} % of the floor`;
+  const share = (rate: number) => `${((rate / floorRate) * 100).toFixed(rate / floorRate < 0.1 ? 1 : 0)} % of the floor`;
   console.log(
     `floor: bare HTTP client, ${expected.toLocaleString("en")} prebuilt signed posts to the same receiver, ${options.workers} at a time, in ${seconds(floorMs)} s = ${Math.round(floorRate).toLocaleString("en")} posts/s`,
   );
