@@ -1,11 +1,9 @@
-// The dispatch benchmark's floor: a bare pooled SMTP client (nodemailer, the same pool size and
-// socket options as the SMTP transport) sending prebuilt messages to the same sink. No database,
-// no workflow, no rendering: what the wire and the sink allow.
-import { connect } from "node:net";
-import nodemailer from "nodemailer";
+// The dispatch benchmark's floor: the SMTP transport's own connection pool (the same pool size and
+// socket options) sending prebuilt messages to the same sink. No database, no workflow, no
+// rendering: what the wire and the sink allow.
 import { buildMessage } from "@/lib/mail/build-message";
 import { systemClock } from "@/lib/clock";
-import { dkimOptions } from "@/lib/mail/transports/smtp-transport";
+import { smtpPool } from "@/lib/mail/transports/smtp-transport";
 
 /** With `dkim`, each message is signed as the SMTP transport signs it (the same headers, an RSA key of the same size). */
 export async function bareSmtpFloor(options: {
@@ -32,28 +30,13 @@ export async function bareSmtpFloor(options: {
       ),
     ),
   );
-  const transporter = nodemailer.createTransport({
-    host: "127.0.0.1",
-    port: options.port,
-    secure: false,
-    ignoreTLS: true,
-    pool: true,
-    maxConnections: options.connections,
-    maxMessages: 1000,
-    ...(options.dkim ? { dkim: dkimOptions(options.dkim) } : {}),
-    getSocket: (_options: unknown, callback: (error: Error | null, socket?: { connection: unknown }) => void) => {
-      const socket = connect({ host: "127.0.0.1", port: options.port });
-      socket.setNoDelay(true);
-      socket.once("connect", () => callback(null, { connection: socket }));
-      socket.once("error", (error) => callback(error));
-    },
-  });
+  const pool = smtpPool({ url: `smtp://127.0.0.1:${options.port}`, maxConnections: options.connections, dkim: options.dkim });
   const started = performance.now();
   // In batches of the dispatch's size, as send-batch hands them to the transport.
   for (let from = 0; from < messages.length; from += options.batch) {
-    await Promise.all(messages.slice(from, from + options.batch).map((built) => transporter.sendMail({ envelope: built.envelope, raw: built.raw })));
+    await Promise.all(messages.slice(from, from + options.batch).map((built) => pool.sendMail({ envelope: built.envelope, raw: built.raw })));
   }
   const ms = performance.now() - started;
-  transporter.close();
+  pool.close();
   return ms;
 }

@@ -1,21 +1,10 @@
-// The dispatch benchmark's SMTP peer: accepts every message and throws it away.
-import { SMTPServer } from "smtp-server";
+// The dispatch benchmark's SMTP peer, in a process of its own: the tests' sink, counting what it is sent.
+import { startSmtpSink } from "@/lib/testing/smtp-sink";
 
-let received = 0;
-const server = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ["STARTTLS"],
-  logger: false,
-  onData(stream, _session, callback) {
-    stream.on("end", () => {
-      received++;
-      callback();
-    });
-    stream.resume();
-  },
-});
-server.listen(Number(process.env.PORT), "127.0.0.1", () => process.stdout.write("ready\n"));
+const sink = await startSmtpSink(Number(process.env.PORT));
+process.stdout.write("ready\n");
 process.on("SIGTERM", () => {
+  const received = [...sink.perRecipient.values()].reduce((sum, n) => sum + n, 0);
   process.stdout.write(`received ${received}\n`);
-  server.close(() => process.exit(0));
+  void sink.close().then(() => process.exit(0));
 });

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { createBrand } from "@/lib/brands/create-brand";
 import { describe, expect, it } from "vitest";
 import { systemActor } from "@/lib/actor";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
@@ -9,6 +10,18 @@ import { optOut, seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factori
 import { testCtx } from "@/lib/testing/test-context";
 
 const { ctx } = testCtx();
+
+/** A second brand in the workspace, for brand-scoped keys to be refused. */
+async function seedSecondBrand(workspaceId: string): Promise<string> {
+  const { brandId } = await createBrand(ctx, systemActor("test", workspaceId), {
+    name: "Second",
+    legalName: "Second Ltd",
+    postalAddress: "2 Road",
+    websiteUrl: "https://second.test",
+    senderEmail: "hi@second.test",
+  });
+  return brandId;
+}
 
 async function setup(opts: { environment?: "live" | "test" } = {}) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
@@ -160,14 +173,7 @@ describe("POST /v1/contacts", () => {
     const { workspaceId, brandId } = await setup();
     const other = await seedWorkspace(ctx);
     const foreignTopic = await seedTopic(ctx, other.workspaceId, other.brandId);
-    const { createBrand } = await import("@/lib/brands/create-brand");
-    const { brandId: secondBrand } = await createBrand(ctx, systemActor("test", workspaceId), {
-      name: "Second",
-      legalName: "Second Ltd",
-      postalAddress: "2 Road",
-      websiteUrl: "https://second.test",
-      senderEmail: "hi@second.test",
-    });
+    const secondBrand = await seedSecondBrand(workspaceId);
     const secondBrandTopic = await seedTopic(ctx, workspaceId, secondBrand);
     const locked = apiClient((await seedKey(ctx, workspaceId, { brandId })).key);
 
@@ -263,14 +269,7 @@ describe("GET /v1/contacts", () => {
   // Found by app/tenant-matrix.test.ts: the route answered this error without documenting it (callApi checks the document).
   it("a brand-scoped key filtering by another brand's topic is refused 400 topic_not_on_key_brand, as documented", async () => {
     const { workspaceId, brandId } = await setup();
-    const { createBrand } = await import("@/lib/brands/create-brand");
-    const { brandId: secondBrand } = await createBrand(ctx, systemActor("test", workspaceId), {
-      name: "Second",
-      legalName: "Second Ltd",
-      postalAddress: "2 Road",
-      websiteUrl: "https://second.test",
-      senderEmail: "hi@second.test",
-    });
+    const secondBrand = await seedSecondBrand(workspaceId);
     const locked = apiClient((await seedKey(ctx, workspaceId, { brandId })).key);
     const response = await locked.get(`/v1/contacts?topic_id=${await seedTopic(ctx, workspaceId, secondBrand)}`);
     expect(response.status).toBe(400);
