@@ -14,7 +14,7 @@ let registry: ReturnType<typeof registerFunctions> | undefined;
  */
 export async function emitEvents(ctx: Ctx, events: OutgoingEvent[]): Promise<void> {
   if (!workflowsAreEmbedded()) {
-    await inngest.send(events.map((event) => ({ name: event.name, data: (event.data ?? {}) as Record<string, unknown>, id: event.id })));
+    await inngest.send(events.map((event) => ({ name: event.name, data: (event.data ?? {}) as Record<string, unknown>, id: event.id, ts: event.ts })));
     return;
   }
   // The functions are loaded on the first emit rather than imported: they import the domain code that

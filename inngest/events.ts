@@ -16,9 +16,9 @@ export const campaignDispatchRequested = eventType("campaign/dispatch.requested"
   schema: z.object({ campaignId: z.string(), at: z.string().nullable() }),
 });
 
-/** Deliver one event to one endpoint (a delivery row), retrying on the schedule; `generation` says which run owns it. */
-export const webhookDeliveryRequested = eventType("webhook/delivery.requested", {
-  schema: z.object({ deliveryId: z.string(), generation: z.number(), orderKey: z.string() }),
+/** An endpoint has deliveries due (new ones, or a retry at the event's `ts`): its delivery run posts them. */
+export const webhookEndpointDue = eventType("webhook/endpoint.due", {
+  schema: z.object({ endpointId: z.string() }),
 });
 
 /** Apply a checked import, chunk by chunk, from where it stopped. */

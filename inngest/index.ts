@@ -8,6 +8,7 @@ import { pruneExpiredFunction } from "./functions/prune-expired";
 import { recheckDomainsFunction } from "./functions/recheck-domains";
 import { foldReportCounters } from "./functions/fold-report-counters";
 import { webhookDelivery } from "./functions/webhook-delivery";
+import { webhookSweep } from "./functions/webhook-sweep";
 import { welcome } from "./functions/welcome";
 
 /** Every workflow of the service, served at /api/inngest and run by the embedded executor. */
@@ -16,6 +17,7 @@ export const functions = [
   welcome,
   dispatchCampaign,
   webhookDelivery,
+  webhookSweep,
   foldReportCounters,
   contactImport,
   applyProviderEventFunction,

@@ -1,12 +1,15 @@
-// npm run bench:webhooks — on a fresh embedded database: EVENTS events (default 10,000; ten per
-// contact, so per-contact ordering is in play) recorded one transaction each, as the app records
-// them, and fanned out to 3 endpoints on a loopback receiver by the embedded executor running as
-// the app runs it. Prints deliveries per second and the delay from an event's recording to its
-// arrival at the receiver (p50, p99, max). Then a backlog: BACKLOG more events recorded while the
-// executor is stopped, and the rate at which it drains their deliveries once started. Beside both, the
-// floor measured in the same run: a bare HTTP client posting as many prebuilt, signed bodies to the
-// same receiver with the same concurrency.
-// Options: --events N (default 10000), --backlog N (default 2000), --endpoints N (default 3), --workers N (default 8).
+// npm run bench:webhooks — on a fresh embedded database, 3 endpoints on a loopback receiver, and
+// the embedded executor running in the same process, as the app runs it:
+// - live: EVENTS events (default 20,000; ten per contact, so per-contact ordering is in play), each
+//   recorded in its own transaction as the app records them, CONCURRENCY at a time (as concurrent
+//   requests do). Prints deliveries per second, the RSS and the delay from an event's recording to
+//   its arrival at the receiver (p50, p99, max).
+// - fan-out: BACKLOG more events (default 100,000) recorded while the executor is stopped, and the
+//   rate at which it drains their deliveries once started.
+// Beside both, the floor measured in the same run: a bare HTTP client posting as many prebuilt,
+// signed bodies to the same receiver with as many connections.
+// Options: --events N (default 20000), --backlog N (default 100000), --endpoints N (default 3),
+// --workers N (default 8), --concurrency N (default 16).
 import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -14,7 +17,13 @@ import { parseArgs } from "node:util";
 import { and, eq, sql } from "drizzle-orm";
 
 const { values: options } = parseArgs({
-  options: { events: { type: "string", default: "10000" }, backlog: { type: "string", default: "2000" }, endpoints: { type: "string", default: "3" }, workers: { type: "string", default: "8" } },
+  options: {
+    events: { type: "string", default: "20000" },
+    backlog: { type: "string", default: "100000" },
+    endpoints: { type: "string", default: "3" },
+    workers: { type: "string", default: "8" },
+    concurrency: { type: "string", default: "16" },
+  },
 });
 const EVENTS = Number(options.events);
 const BACKLOG = Number(options.backlog);
@@ -40,6 +49,9 @@ const { createEmbeddedExecutor } = await import("@/inngest/embedded/executor");
 const { inngest, routeEmbeddedEvents } = await import("@/inngest/client");
 const { functions } = await import("@/inngest");
 const { bareWebhookFloor } = await import("./bench/bare-webhook-client");
+const { CONNECTIONS_PER_ENDPOINT } = await import("@/lib/webhooks/post-webhook");
+// The floor posts with as many connections as delivery may hold open: each endpoint's own.
+const FLOOR_CONCURRENCY = CONNECTIONS_PER_ENDPOINT * ENDPOINTS;
 
 const database = await openDatabase();
 const ctx = defaultCtx();
@@ -59,27 +71,32 @@ try {
   routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
   await executor.start(ctx, 50);
 
-  // Ten events per contact, so one contact's deliveries to an endpoint are ordered.
+  // Ten events per contact, so one contact's deliveries to an endpoint are ordered. CONCURRENCY recorders take the next event in turn.
   const recordEvents = async (from: number, count: number) => {
-    for (let i = from; i < from + count; i++) {
-      const contact = `ct_bench${String(Math.floor(i / 10)).padStart(22, "0")}`;
-      const now = new Date();
-      await recordEvent(
-        ctx,
-        systemActor("bench", ws),
-        "email.opened",
-        {
-          send_id: `snd_bench${String(i).padStart(21, "0")}`,
-          campaign_id: "cmp_bench",
-          campaign_name: "Bench",
-          contact_id: contact,
-          email: `${contact}@bench.example`,
-          occurred_at: now.toISOString(),
-          country: null,
-        },
-        now,
-      );
-    }
+    let next = from;
+    const recorder = async () => {
+      while (next < from + count) {
+        const i = next++;
+        const contact = `ct_bench${String(Math.floor(i / 10)).padStart(22, "0")}`;
+        const now = new Date();
+        await recordEvent(
+          ctx,
+          systemActor("bench", ws),
+          "email.opened",
+          {
+            send_id: `snd_bench${String(i).padStart(21, "0")}`,
+            campaign_id: "cmp_bench",
+            campaign_name: "Bench",
+            contact_id: contact,
+            email: `${contact}@bench.example`,
+            occurred_at: now.toISOString(),
+            country: null,
+          },
+          now,
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: Number(options.concurrency) }, recorder));
   };
   const untilDelivered = async (expected: number) => {
     for (;;) {
@@ -89,12 +106,16 @@ try {
     }
   };
 
+  // Memory flat: the process's RSS each second while the events are recorded and delivered.
+  const rss: number[] = [];
+  const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 1000);
   const started = Date.now();
   await recordEvents(0, EVENTS);
   const recordedMs = Date.now() - started;
   const expected = EVENTS * ENDPOINTS;
   await untilDelivered(expected);
   const totalMs = Date.now() - started;
+  clearInterval(sampler);
   await executor.stop();
 
   await recordEvents(EVENTS, BACKLOG);
@@ -103,7 +124,7 @@ try {
   await untilDelivered(expected + BACKLOG * ENDPOINTS);
   const drainMs = Date.now() - drainStart;
   await executor.stop();
-  const floorMs = await bareWebhookFloor({ port: SINK_PORT, deliveries: expected, endpoints: ENDPOINTS, concurrency: Number(options.workers) });
+  const floorMs = await bareWebhookFloor({ port: SINK_PORT, deliveries: expected, endpoints: ENDPOINTS, concurrency: FLOOR_CONCURRENCY });
   sink.kill("SIGTERM");
   await new Promise((resolve) => sink.once("exit", resolve));
 
@@ -124,11 +145,14 @@ try {
   const floorRate = expected / (floorMs / 1000);
   const share = (rate: number) => `${((rate / floorRate) * 100).toFixed(rate / floorRate < 0.1 ? 1 : 0)} % of the floor`;
   console.log(
-    `floor: bare HTTP client, ${expected.toLocaleString("en")} prebuilt signed posts to the same receiver, ${options.workers} at a time, in ${seconds(floorMs)} s = ${Math.round(floorRate).toLocaleString("en")} posts/s`,
+    `floor: bare HTTP client, ${expected.toLocaleString("en")} prebuilt signed posts to the same receiver, ${FLOOR_CONCURRENCY} at a time, in ${seconds(floorMs)} s = ${Math.round(floorRate).toLocaleString("en")} posts/s`,
   );
   console.log(
-    `delivered ${delays.length.toLocaleString("en")} of ${expected.toLocaleString("en")} in ${seconds(totalMs)} s from the first event = ${Math.round(expected / (totalMs / 1000)).toLocaleString("en")} deliveries/s = ${share(expected / (totalMs / 1000))} (${options.workers} workers); ${failed.length} failed`,
+    `delivered ${delays.length.toLocaleString("en")} of ${expected.toLocaleString("en")} in ${seconds(totalMs)} s from the first event = ${Math.round(expected / (totalMs / 1000)).toLocaleString("en")} deliveries/s = ${share(expected / (totalMs / 1000))} (${options.workers} workers, ${options.concurrency} recorders); ${failed.length} failed`,
   );
+  const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+  const quarter = Math.floor(rss.length / 4);
+  console.log(`RSS while delivering: ${mib(rss[0]!)} at 1 s, ${mib(rss[quarter]!)} at a quarter, ${mib(rss.at(-1)!)} at the end, peak ${mib(Math.max(...rss))}`);
   console.log(`event → delivery delay: p50 ${percentile(delays, 50)} ms, p99 ${percentile(delays, 99)} ms, max ${delays.at(-1)} ms`);
   console.log(
     `backlog: ${(BACKLOG * ENDPOINTS).toLocaleString("en")} queued deliveries drained in ${seconds(drainMs)} s = ${Math.round((BACKLOG * ENDPOINTS) / (drainMs / 1000)).toLocaleString("en")} deliveries/s = ${share((BACKLOG * ENDPOINTS) / (drainMs / 1000))}`,

@@ -29,6 +29,8 @@ export async function enqueueEvents(ctx: Ctx, registry: RegisteredFunction[], ev
       ts: outgoing.ts ?? now.getTime(),
     };
     ids.push(event.id);
+    // As with Inngest, an event stamped in the future starts its runs then.
+    const startAt = event.ts > now.getTime() ? new Date(event.ts) : now;
     for (const registered of registry) {
       for (const cancel of registered.cancelOn.filter((c) => c.event === event.name)) {
         await ctx.db
@@ -46,7 +48,7 @@ export async function enqueueEvents(ctx: Ctx, registry: RegisteredFunction[], ev
       const concurrencyKey = registered.concurrencyKey === null ? null : `${registered.slug}:${String(event.data[registered.concurrencyKey] ?? "")}`;
       await ctx.db
         .insert(workflowRuns)
-        .values({ id: newId("run"), functionId: registered.slug, event, wakeAt: now, concurrencyKey, createdAt: now, updatedAt: now })
+        .values({ id: newId("run"), functionId: registered.slug, event, wakeAt: startAt, concurrencyKey, createdAt: now, updatedAt: now })
         .onConflictDoNothing();
     }
   }

@@ -206,6 +206,24 @@ describe("embedded executor", () => {
     expect(() => createEmbeddedExecutor({ client: inngest, functions: [wideConcurrency] })).toThrow("concurrency supports only");
   });
 
+  it("an event stamped in the future (ts) starts its run at that time, as with Inngest", async () => {
+    const ran: string[] = [];
+    const later = eventType("test/later", { schema: z.object({ who: z.string() }) });
+    const fn = inngest.createFunction({ id: "later", triggers: [later] }, async ({ event, step }) => step.run("note", () => ran.push(event.data.who)));
+    const executor = createEmbeddedExecutor({ client: inngest, functions: [fn] });
+    clock.set(new Date("2026-03-03T09:00:00.000Z"));
+    await executor.enqueue(ctx, [{ name: later.name, data: { who: "at ten" }, ts: new Date("2026-03-03T10:00:00.000Z").getTime() }]);
+    await executor.enqueue(ctx, [{ name: later.name, data: { who: "stamped in the past" }, ts: new Date("2026-03-01T00:00:00.000Z").getTime() }]);
+    await executor.runDue(ctx);
+    expect(ran).toEqual(["stamped in the past"]);
+    clock.set(new Date("2026-03-03T09:59:59.999Z"));
+    await executor.runDue(ctx);
+    expect(ran).toEqual(["stamped in the past"]);
+    clock.set(new Date("2026-03-03T10:00:00.000Z"));
+    await executor.runDue(ctx);
+    expect(ran).toEqual(["stamped in the past", "at ten"]);
+  });
+
   it("crons start a run when due, once per due time even with two executors", async () => {
     const ticks: string[] = [];
     const cronFunction = inngest.createFunction({ id: "every-five", triggers: [{ cron: "*/5 * * * *" }] }, async ({ step }) => step.run("tick", () => ticks.push("tick")));

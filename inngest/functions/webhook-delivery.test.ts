@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
@@ -18,6 +19,10 @@ import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
 import { documentedVerifyWebhook, startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { createEndpoint, enableEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
 import { RETRY_DELAYS_MS } from "@/lib/webhooks/retry-schedule";
+import { wakeOverdueEndpoints } from "@/lib/webhooks/request-delivery";
+import { withTransaction } from "@/lib/context";
+import { recordEvent } from "@/lib/events/record-event";
+import { CONNECTIONS_PER_ENDPOINT } from "@/lib/webhooks/post-webhook";
 
 // API calls stamp rows with the real time; the workflow clock starts ahead of it so their runs are due.
 const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
@@ -278,6 +283,84 @@ describe("webhook delivery", () => {
     expect(endpoint!.failingSince).toBeNull();
   });
 
+  it("a stuck endpoint does not hold back the others: while its posts hang, the healthy endpoints get every event, and it never has more than its own connections open", async () => {
+    const { workspaceId, subscribe } = await setup();
+    await createEndpoint(ctx, systemActor("test", workspaceId), { url: `${receiver.url}?second`, eventTypes: [] });
+    await createEndpoint(ctx, systemActor("test", workspaceId), { url: `${receiver.url}?stuck`, eventTypes: [] });
+    const held: ServerResponse[] = [];
+    let open = 0;
+    let mostOpen = 0;
+    receiver.respondWith((webhook, response) => {
+      if (!webhook.url.endsWith("?stuck")) return response.writeHead(204).end();
+      held.push(response);
+      mostOpen = Math.max(mostOpen, ++open);
+      response.on("close", () => open--);
+    });
+    const events = 40;
+    for (let i = 0; i < events; i++) await subscribe(`many-${i}@example.com`);
+    const at = (url: string) => receiver.received.filter((w) => w.url === url).length;
+    const runner = createEmbeddedExecutor({ client: inngest, functions, workers: 4 });
+    await runner.start(ctx, 20);
+    try {
+      while (at("/hooks") < events || at("/hooks?second") < events) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(held.length).toBeGreaterThan(0);
+      expect(held.every((response) => !response.writableEnded)).toBe(true); // the stuck endpoint has answered nothing meanwhile
+      expect(mostOpen).toBeLessThanOrEqual(CONNECTIONS_PER_ENDPOINT);
+    } finally {
+      receiver.respondWith((_, response) => response.writeHead(204).end());
+      for (const response of held) if (!response.writableEnded) response.writeHead(204).end();
+      await runner.stop();
+    }
+  });
+
+  it("two executors working the same database post each delivery once", async () => {
+    const { subscribe } = await setup();
+    const events = 30;
+    for (let i = 0; i < events; i++) await subscribe(`twice-${i}@example.com`);
+    const [first, second] = [1, 2].map(() => createEmbeddedExecutor({ client: inngest, functions, workers: 4 }));
+    await Promise.all([first!.start(ctx, 10), second!.start(ctx, 10)]);
+    while (receiver.received.length < events) await new Promise((resolve) => setTimeout(resolve, 20));
+    await Promise.all([first!.stop(), second!.stop()]);
+    await executor.runDue(ctx);
+    const ids = receiver.received.map((w) => w.body.id);
+    expect(ids).toHaveLength(events);
+    expect(new Set(ids).size).toBe(events);
+  });
+
+  it("a delivery queued while its endpoint's run is starting is made by that run: no delivery is left without a run", async () => {
+    const { workspaceId, subscribe } = await setup();
+    await subscribe("first-of-two@example.com"); // queues a delivery and asks for the endpoint's run
+    // A second event's transaction asks for the same run (the same wake), and stays open while the run starts.
+    let commit!: () => void;
+    const committed = withTransaction(ctx, async (tx) => {
+      await recordEvent(tx, systemActor("test", workspaceId), "contact.unsubscribed", { contact_id: "ct_pending", email: "second-of-two@example.com" }, clock.now());
+      await new Promise<void>((resolve) => (commit = resolve));
+    });
+    while (!commit) await new Promise((resolve) => setTimeout(resolve, 5));
+    const running = executor.runDue(ctx);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    commit();
+    await committed;
+    await running;
+    expect(receiver.received.map((w) => w.body.type)).toEqual(["contact.subscribed", "contact.unsubscribed"]);
+  });
+
+  it("the sweep wakes an endpoint whose due deliveries lost their run", async () => {
+    const { endpointId, subscribe } = await setup();
+    await subscribe("orphan@example.com");
+    // As an upgrade that cancelled the old per-delivery runs leaves them.
+    await ctx.db.execute(sql`update workflow_runs set status = 'cancelled' where status = 'pending' and event->'data'->>'endpointId' = ${endpointId}`);
+    clock.advance(4 * 60_000);
+    await executor.runDue(ctx);
+    expect(await wakeOverdueEndpoints(ctx)).toBe(0); // not overdue long enough to be lost
+    expect(receiver.received).toHaveLength(0);
+    clock.advance(2 * 60_000);
+    expect(await wakeOverdueEndpoints(ctx)).toBe(1);
+    await executor.runDue(ctx);
+    expect(receiver.received).toHaveLength(1);
+    expect(await wakeOverdueEndpoints(ctx)).toBe(0);
+  });
+
   it("no webhook ever fires for a test-key action", async () => {
     const { workspaceId, topicId, endpointId } = await setup();
     const testKey = apiClient((await seedKey(ctx, workspaceId, { environment: "test" })).key);
@@ -305,10 +388,12 @@ describe("webhook delivery across a shutdown", () => {
     expect(delivery).toMatchObject({ status: "pending" });
     const attempts = await ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery!.id));
     expect(attempts.map((a) => a.statusCode)).toEqual([500]);
-    const [run] = await ctx.db.execute<{ status: string; lease_until: Date | null }>(
-      sql`select status, lease_until from workflow_runs where function_id like '%webhook-delivery' and event->'data'->>'deliveryId' = ${delivery!.id}`,
+    // The retry waits in a run of the endpoint's, due at its time and held by no one.
+    const runs = await ctx.db.execute<{ wake_at: string; lease_until: string | null }>(
+      sql`select wake_at, lease_until from workflow_runs where function_id like '%webhook-delivery' and status = 'pending' and event->'data'->>'endpointId' = ${delivery!.endpointId}`,
     );
-    expect(run).toMatchObject({ status: "pending", lease_until: null });
+    expect(runs.every((run) => run.lease_until === null)).toBe(true);
+    expect(runs.map((run) => new Date(run.wake_at).getTime())).toContain(delivery!.nextAttemptAt!.getTime());
 
     // The next start (this process, its clock past the retry's time) delivers the retry.
     receiver.respondWith((_, response) => response.writeHead(204).end());

@@ -1,24 +1,34 @@
 import { inngest } from "@/inngest/client";
-import { webhookDeliveryRequested } from "@/inngest/events";
+import { webhookEndpointDue } from "@/inngest/events";
 import { workflowCtx } from "@/inngest/workflow-ctx";
-import { attemptDelivery } from "@/lib/webhooks/attempt-delivery";
-import { MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
+import { deliverDue } from "@/lib/webhooks/deliver-due";
+import { requestDelivery } from "@/lib/webhooks/request-delivery";
 
 /**
- * Signs and delivers one event to one endpoint, then retries on the schedule
- * (30 s, 2 min, 10 min, 1 h, 3 h, 6 h, 12 h, 24 h) until it succeeds or the
- * attempts run out. Deliveries sharing an order key run one at a time, so a
- * healthy endpoint gets one contact's events in the order they happened.
+ * Steps (of up to 5 s each) one run takes before handing over to a new one: its saved progress stays
+ * small, and the new run queues behind other endpoints' runs, so a busy endpoint cannot keep a worker.
+ */
+const MAX_ROUNDS = 12;
+
+/**
+ * One endpoint's deliveries: claims what is due in batches, posts each batch
+ * over kept connections and records every attempt, until nothing is due; a
+ * retry due later asks for a run at its time. One run per endpoint at a time
+ * (the concurrency key), so one contact's events reach it in order, and a
+ * slow endpoint holds up only its own run.
  */
 export const webhookDelivery = inngest.createFunction(
-  { id: "webhook-delivery", triggers: [webhookDeliveryRequested], concurrency: { key: "event.data.orderKey", limit: 1 }, retries: 3 },
+  { id: "webhook-delivery", triggers: [webhookEndpointDue], concurrency: { key: "event.data.endpointId", limit: 1 }, retries: 3 },
   async ({ event, step }) => {
-    const { deliveryId, generation } = event.data;
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const outcome = await step.run(`attempt-${attempt}`, () => attemptDelivery(workflowCtx(), deliveryId, generation));
-      if (outcome.done) return outcome;
-      await step.sleepUntil(`retry-${attempt}`, outcome.retryAt);
+    const { endpointId } = event.data;
+    const total = { succeeded: 0, failed: 0 };
+    for (let round = 1; round <= MAX_ROUNDS; round++) {
+      const outcome = await step.run(`deliver-${round}`, () => deliverDue(workflowCtx(), endpointId));
+      total.succeeded += outcome.succeeded;
+      total.failed += outcome.failed;
+      if (!outcome.more) return { ...total, stopped: outcome.stopped ?? "nothing_due" };
     }
-    return { done: "gave_up" };
+    await step.run("hand-over", () => requestDelivery(workflowCtx(), [endpointId]));
+    return { ...total, stopped: "handed_over" };
   },
 );

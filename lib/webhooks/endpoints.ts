@@ -7,7 +7,7 @@ import { ApiError, notFound, validationFailed } from "@/lib/errors";
 import { EVENT_TYPES, type EventType } from "@/lib/events/event-types";
 import { newId, randomBase62 } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
-import { requestDeliveryRuns } from "./queue-deliveries";
+import { requestDelivery } from "./request-delivery";
 import { checkTargetUrl, TargetRefusedError } from "./target-address";
 import { createEndpointSchema, type CreateEndpointInput } from "./webhook-schemas";
 
@@ -69,20 +69,13 @@ export async function rotateSecret(ctx: Ctx, actor: Actor, endpointId: string): 
     const secret = newSigningSecret();
     const now = tx.clock.now();
     await tx.db.update(webhookEndpoints).set({ signingSecret: secret, secretRotatedAt: now, updatedAt: now }).where(eq(webhookEndpoints.id, endpointId));
-    const failing = await tx.db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.lastAttemptAt)));
-    if (failing.length > 0) {
-      const ids = failing.map((row) => row.id);
-      const renewed = await tx.db
-        .update(webhookDeliveries)
-        .set({ generation: sql`${webhookDeliveries.generation} + 1`, nextAttemptAt: now })
-        .where(inArray(webhookDeliveries.id, ids))
-        .returning();
-      await requestDeliveryRuns(tx, renewed);
-    }
-    return { secret, retried: failing.length };
+    const retried = await tx.db
+      .update(webhookDeliveries)
+      .set({ generation: sql`${webhookDeliveries.generation} + 1`, nextAttemptAt: now })
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.lastAttemptAt)))
+      .returning({ id: webhookDeliveries.id });
+    if (retried.length > 0) await requestDelivery(tx, [endpointId]);
+    return { secret, retried: retried.length };
   });
 }
 

@@ -15,24 +15,44 @@ export interface PostResult {
   error: string | null;
 }
 
-// Connections are kept and reused per receiver; a new socket is checked by the lookup when it connects.
-const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets: 16 }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets: 16 }),
-};
+/** Posts in flight to one endpoint at most: its delivery run posts this many at a time. */
+export const CONNECTIONS_PER_ENDPOINT = 16;
+const KEPT_AGENTS = 512;
+
+// Connections are kept and reused per endpoint, so a slow endpoint cannot take the sockets of another on the
+// same host; a new socket is checked by the lookup when it connects. The least recently used agents are closed.
+const agents = new Map<string, http.Agent>();
+function agentFor(endpointId: string, protocol: string): http.Agent {
+  const key = `${protocol}${endpointId}`;
+  const kept = agents.get(key);
+  if (kept) {
+    agents.delete(key);
+    agents.set(key, kept);
+    return kept;
+  }
+  const options = { keepAlive: true, maxSockets: CONNECTIONS_PER_ENDPOINT };
+  const agent = protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
+  agents.set(key, agent);
+  if (agents.size > KEPT_AGENTS) {
+    const [oldestKey, oldest] = agents.entries().next().value!;
+    agents.delete(oldestKey);
+    oldest.destroy();
+  }
+  return agent;
+}
 
 /**
  * POSTs one delivery. Redirects are not followed (a 3xx is a failed attempt),
  * the whole exchange must finish within 10 s, and unless private targets are
  * allowed the connection may only go to a public address.
  */
-export async function postWebhook(target: string, body: string, headers: Record<string, string>): Promise<PostResult> {
-  const result = await postOnce(target, body, headers);
+export async function postWebhook(endpointId: string, target: string, body: string, headers: Record<string, string>): Promise<PostResult> {
+  const result = await postOnce(endpointId, target, body, headers);
   // A kept connection the receiver closed just as it was reused: the request never reached it, so send it again on a new one.
-  return result.staleConnection ? await postOnce(target, body, headers) : result;
+  return result.staleConnection ? await postOnce(endpointId, target, body, headers) : result;
 }
 
-function postOnce(target: string, body: string, headers: Record<string, string>): Promise<PostResult & { staleConnection?: boolean }> {
+function postOnce(endpointId: string, target: string, body: string, headers: Record<string, string>): Promise<PostResult & { staleConnection?: boolean }> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const url = new URL(target);
@@ -54,7 +74,7 @@ function postOnce(target: string, body: string, headers: Record<string, string>)
     };
     const request = transport.request(url, {
       method: "POST",
-      agent: agents[url.protocol as keyof typeof agents],
+      agent: agentFor(endpointId, url.protocol),
       headers: { ...headers, "content-length": Buffer.byteLength(body) },
       ...(guarded ? { lookup: publicOnlyLookup as never } : {}),
     });
@@ -67,7 +87,8 @@ function postOnce(target: string, body: string, headers: Record<string, string>)
         size += chunk.length;
       });
       response.on("end", () => {
-        const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8");
+        // PostgreSQL text cannot hold NUL: a binary answer keeps the rest.
+        const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8").replaceAll("\0", "");
         resolve({ statusCode: response.statusCode ?? null, latencyMs: elapsed(), responseExcerpt: excerpt || null, error: null });
       });
       response.on("error", (error) => resolve({ statusCode: response.statusCode ?? null, latencyMs: elapsed(), responseExcerpt: null, error: error.message }));

@@ -1,13 +1,11 @@
 import "server-only";
-import { and, eq, or, sql } from "drizzle-orm";
-import { emitEvents } from "@/inngest/emit";
-import { webhookDeliveryRequested } from "@/inngest/events";
+import { sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
-import { webhookDeliveries, webhookEndpoints, type events } from "@/lib/db/schema";
+import { webhookDeliveries, type events } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+import { askForRuns, wakeLockKey } from "./request-delivery";
 
 type EventRow = typeof events.$inferInsert & { id: string };
-type Delivery = typeof webhookDeliveries.$inferSelect;
 
 /**
  * What orders deliveries: events about one contact (or, for campaign events,
@@ -20,23 +18,20 @@ function orderKey(endpointId: string, event: EventRow): string {
 
 /**
  * Fans events out to every enabled endpoint of their workspace that wants
- * their type: a delivery row each and the run that makes it, in the
- * transaction that records the events. The events share a workspace and a
- * type (what one recording writes).
+ * their type: a delivery row each, and a request for each endpoint's delivery
+ * run, in the transaction that records the events. The events share a
+ * workspace and a type (what one recording writes).
  */
 export async function queueDeliveries(ctx: Ctx, events: EventRow[]): Promise<void> {
   const [first] = events;
   if (!first) return;
-  const endpoints = await ctx.db
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.workspaceId, first.workspaceId),
-        eq(webhookEndpoints.enabled, true),
-        or(sql`cardinality(${webhookEndpoints.eventTypes}) = 0`, sql`${first.type} = any(${webhookEndpoints.eventTypes})`),
-      ),
-    );
+  // With each endpoint's shared wake lock, in id order (see request-delivery.ts).
+  const endpoints = await ctx.db.execute<{ id: string }>(sql`
+    select e.id, pg_advisory_xact_lock_shared(${wakeLockKey(sql`e.id`)}) from (
+      select id from webhook_endpoints
+      where workspace_id = ${first.workspaceId} and enabled and (cardinality(event_types) = 0 or ${first.type} = any(event_types))
+      order by id
+    ) e`);
   if (endpoints.length === 0) return;
   const now = ctx.clock.now();
   const wanted = events.flatMap((event) =>
@@ -51,23 +46,9 @@ export async function queueDeliveries(ctx: Ctx, events: EventRow[]): Promise<voi
     })),
   );
   // Bounded statements: a large import records thousands of events at once.
-  for (let start = 0; start < wanted.length; start += 1000) {
-    const rows = await ctx.db
-      .insert(webhookDeliveries)
-      .values(wanted.slice(start, start + 1000))
-      .returning();
-    await requestDeliveryRuns(ctx, rows);
-  }
-}
-
-/** Starts the run that owns each delivery's attempts from now on. */
-export async function requestDeliveryRuns(ctx: Ctx, deliveries: Delivery[]): Promise<void> {
-  await emitEvents(
+  for (let start = 0; start < wanted.length; start += 1000) await ctx.db.insert(webhookDeliveries).values(wanted.slice(start, start + 1000));
+  await askForRuns(
     ctx,
-    deliveries.map((delivery) => ({
-      name: webhookDeliveryRequested.name,
-      id: `${delivery.id}:${delivery.generation}`,
-      data: { deliveryId: delivery.id, generation: delivery.generation, orderKey: delivery.orderKey },
-    })),
+    endpoints.map((endpoint) => endpoint.id),
   );
 }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { events } from "./events";
@@ -21,6 +22,13 @@ export const webhookEndpoints = pgTable(
     /** First failed attempt since the last success; failing for 5 days disables the endpoint. */
     failingSince: at("failing_since"),
     secretRotatedAt: at("secret_rotated_at"),
+    /**
+     * Bumped by the endpoint's delivery run each time it starts to look for due
+     * deliveries. A transaction queueing deliveries reads it under a share lock
+     * and names the run it asks for after it: the same value means a run that
+     * has not looked yet, so it will see them (see request-delivery.ts).
+     */
+    deliveryWake: integer("delivery_wake").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -46,21 +54,29 @@ export const webhookDeliveries = pgTable(
     status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
     attemptCount: integer("attempt_count").notNull().default(0),
     nextAttemptAt: at("next_attempt_at"),
+    /** Set while a delivery run is posting it; a run that died leaves it due again once this has passed. */
+    claimedUntil: at("claimed_until"),
     /**
-     * Which run owns the retries. A secret rotation starts a new run for every
-     * delivery still being retried, so it is retried with the new secret at
-     * once; the superseded run finds its generation stale and stops.
+     * Bumped by a secret rotation, which makes every delivery still being
+     * retried due at once. A failed attempt that was in flight meanwhile, signed
+     * with the old secret, is recorded but does not push the retry back.
      */
     generation: integer("generation").notNull().default(0),
-    /** Deliveries with the same key (endpoint + contact, or campaign) are made one at a time, in event order. */
+    /** Deliveries with the same key (endpoint + contact, or campaign) are posted one at a time, in event order. */
     orderKey: text("order_key").notNull(),
     lastAttemptAt: at("last_attempt_at"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("webhook_deliveries_endpoint_event_key").on(t.endpointId, t.eventId),
-    // The deliverer picks due deliveries.
-    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    // An endpoint's delivery run claims its due deliveries, oldest due first.
+    index("webhook_deliveries_endpoint_due_idx")
+      .on(t.endpointId, t.nextAttemptAt, t.id)
+      .where(sql`${t.status} = 'pending'`),
+    // The deliveries a run is posting (or left claimed when it died): few, found without reading the rest.
+    index("webhook_deliveries_claimed_idx")
+      .on(t.endpointId, t.claimedUntil)
+      .where(sql`${t.claimedUntil} is not null`),
   ],
 );
 
