@@ -4,8 +4,9 @@
 //   recorded in its own transaction as the app records them, CONCURRENCY at a time (as concurrent
 //   requests do). Prints deliveries per second, the RSS and the delay from an event's recording to
 //   its arrival at the receiver (p50, p99, max).
-// - fan-out: BACKLOG more events (default 100,000) recorded while the executor is stopped, and the
-//   rate at which it drains their deliveries once started.
+// - fan-out: BACKLOG more events (default 100,000) recorded while the executor is stopped, 1,000 per
+//   transaction as an import or a campaign records them, and the rate at which it drains their
+//   deliveries once started.
 // Beside both, the floor measured in the same run: a bare HTTP client posting as many prebuilt,
 // signed bodies to the same receiver with as many connections.
 // Options: --events N (default 20000), --backlog N (default 100000), --endpoints N (default 3),
@@ -42,7 +43,7 @@ const { openDatabase } = await import("@/lib/db/database");
 const { defaultCtx } = await import("@/lib/context");
 const { closeDb } = await import("@/lib/db/client");
 const { events, webhookDeliveries } = await import("@/lib/db/schema");
-const { recordEvent } = await import("@/lib/events/record-event");
+const { recordEvent, recordEvents: recordEventBatch } = await import("@/lib/events/record-event");
 const { createEndpoint } = await import("@/lib/webhooks/endpoints");
 const { systemActor } = await import("@/lib/actor");
 const { createEmbeddedExecutor } = await import("@/inngest/embedded/executor");
@@ -71,32 +72,38 @@ try {
   routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
   await executor.start(ctx, 50);
 
-  // Ten events per contact, so one contact's deliveries to an endpoint are ordered. CONCURRENCY recorders take the next event in turn.
+  // Ten events per contact, so one contact's deliveries to an endpoint are ordered.
+  const eventData = (i: number, now: Date) => {
+    const contact = `ct_bench${String(Math.floor(i / 10)).padStart(22, "0")}`;
+    return {
+      send_id: `snd_bench${String(i).padStart(21, "0")}`,
+      campaign_id: "cmp_bench",
+      campaign_name: "Bench",
+      contact_id: contact,
+      email: `${contact}@bench.example`,
+      occurred_at: now.toISOString(),
+      country: null,
+    };
+  };
+  // Live: one transaction per event, CONCURRENCY recorders taking the next event in turn.
   const recordEvents = async (from: number, count: number) => {
     let next = from;
     const recorder = async () => {
       while (next < from + count) {
         const i = next++;
-        const contact = `ct_bench${String(Math.floor(i / 10)).padStart(22, "0")}`;
         const now = new Date();
-        await recordEvent(
-          ctx,
-          systemActor("bench", ws),
-          "email.opened",
-          {
-            send_id: `snd_bench${String(i).padStart(21, "0")}`,
-            campaign_id: "cmp_bench",
-            campaign_name: "Bench",
-            contact_id: contact,
-            email: `${contact}@bench.example`,
-            occurred_at: now.toISOString(),
-            country: null,
-          },
-          now,
-        );
+        await recordEvent(ctx, systemActor("bench", ws), "email.opened", eventData(i, now), now);
       }
     };
     await Promise.all(Array.from({ length: Number(options.concurrency) }, recorder));
+  };
+  // The backlog: 1,000 events per transaction, as an import or a campaign records them.
+  const recordBacklog = async (from: number, count: number) => {
+    for (let start = from; start < from + count; start += 1000) {
+      const now = new Date();
+      const items = Array.from({ length: Math.min(1000, from + count - start) }, (_, k) => ({ data: eventData(start + k, now), occurredAt: now }));
+      await recordEventBatch(ctx, systemActor("bench", ws), "email.opened", items);
+    }
   };
   const untilDelivered = async (expected: number) => {
     for (;;) {
@@ -118,7 +125,7 @@ try {
   clearInterval(sampler);
   await executor.stop();
 
-  await recordEvents(EVENTS, BACKLOG);
+  await recordBacklog(EVENTS, BACKLOG);
   const drainStart = Date.now();
   await executor.start(ctx, 50);
   await untilDelivered(expected + BACKLOG * ENDPOINTS);
@@ -155,7 +162,7 @@ try {
   console.log(`RSS while delivering: ${mib(rss[0]!)} at 1 s, ${mib(rss[quarter]!)} at a quarter, ${mib(rss.at(-1)!)} at the end, peak ${mib(Math.max(...rss))}`);
   console.log(`event → delivery delay: p50 ${percentile(delays, 50)} ms, p99 ${percentile(delays, 99)} ms, max ${delays.at(-1)} ms`);
   console.log(
-    `backlog: ${(BACKLOG * ENDPOINTS).toLocaleString("en")} queued deliveries drained in ${seconds(drainMs)} s = ${Math.round((BACKLOG * ENDPOINTS) / (drainMs / 1000)).toLocaleString("en")} deliveries/s = ${share((BACKLOG * ENDPOINTS) / (drainMs / 1000))}`,
+    `fan-out: ${BACKLOG.toLocaleString("en")} events' ${(BACKLOG * ENDPOINTS).toLocaleString("en")} queued deliveries drained in ${seconds(drainMs)} s = ${Math.round((BACKLOG * ENDPOINTS) / (drainMs / 1000)).toLocaleString("en")} deliveries/s = ${share((BACKLOG * ENDPOINTS) / (drainMs / 1000))}`,
   );
 } finally {
   await closeDb();

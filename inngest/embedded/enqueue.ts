@@ -46,10 +46,19 @@ export async function enqueueEvents(ctx: Ctx, registry: RegisteredFunction[], ev
       }
       if (!registered.events.includes(event.name)) continue;
       const concurrencyKey = registered.concurrencyKey === null ? null : `${registered.slug}:${String(event.data[registered.concurrencyKey] ?? "")}`;
-      await ctx.db
-        .insert(workflowRuns)
-        .values({ id: newId("run"), functionId: registered.slug, event, wakeAt: startAt, concurrencyKey, createdAt: now, updatedAt: now })
-        .onConflictDoNothing();
+      const run = { id: newId("run"), functionId: registered.slug, event, wakeAt: startAt, concurrencyKey, createdAt: now, updatedAt: now };
+      if (outgoing.id === undefined) {
+        await ctx.db.insert(workflowRuns).values(run);
+        continue;
+      }
+      // Many transactions may send one id (one run serving them all): once a run for it is committed, skip
+      // it without waiting; only a conflict with an uncommitted one waits for that transaction to end.
+      await ctx.db.execute(sql`
+        insert into workflow_runs (id, function_id, event, wake_at, concurrency_key, created_at, updated_at)
+        select ${run.id}, ${run.functionId}, ${JSON.stringify(event)}::jsonb, ${startAt.toISOString()}::timestamptz, ${concurrencyKey},
+          ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+        where not exists (select 1 from workflow_runs where function_id = ${run.functionId} and (event->>'id') = ${event.id})
+        on conflict do nothing`);
     }
   }
   return ids;

@@ -303,6 +303,11 @@ describe("webhook delivery", () => {
     await runner.start(ctx, 20);
     try {
       while (at("/hooks") < events || at("/hooks?second") < events) await new Promise((resolve) => setTimeout(resolve, 20));
+      // Nothing of the stuck endpoint's is recorded yet: the healthy ones did not wait for its posts to time out.
+      const stuckAttempts = await ctx.db.execute(
+        sql`select 1 from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id join webhook_endpoints e on e.id = d.endpoint_id where e.url like '%?stuck'`,
+      );
+      expect(stuckAttempts).toHaveLength(0);
       expect(held.length).toBeGreaterThan(0);
       expect(held.every((response) => !response.writableEnded)).toBe(true); // the stuck endpoint has answered nothing meanwhile
       expect(mostOpen).toBeLessThanOrEqual(CONNECTIONS_PER_ENDPOINT);
@@ -342,6 +347,24 @@ describe("webhook delivery", () => {
     commit();
     await committed;
     await running;
+    // Two contacts: posted side by side, in either order.
+    expect(receiver.received.map((w) => w.body.type).sort()).toEqual(["contact.subscribed", "contact.unsubscribed"]);
+  });
+
+  it("a contact's later events wait while an earlier one is still claimed by a run that died, then go in order", async () => {
+    const { endpointId, subscribe, topicId } = await setup();
+    const contact = await subscribe("claimed@example.com");
+    await unsubscribe(ctx, { contactId: contact.id, scope: "topic", topicId });
+    const [first] = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId)).orderBy(webhookDeliveries.id).limit(1);
+    // As a run that claimed the first delivery and died mid-post leaves it.
+    await ctx.db
+      .update(webhookDeliveries)
+      .set({ claimedUntil: new Date(clock.now().getTime() + 8 * 60_000) })
+      .where(eq(webhookDeliveries.id, first!.id));
+    await executor.runDue(ctx);
+    expect(receiver.received).toHaveLength(0);
+    clock.advance(8 * 60_000 + 1);
+    await executor.runDue(ctx);
     expect(receiver.received.map((w) => w.body.type)).toEqual(["contact.subscribed", "contact.unsubscribed"]);
   });
 
@@ -390,7 +413,7 @@ describe("webhook delivery across a shutdown", () => {
     expect(attempts.map((a) => a.statusCode)).toEqual([500]);
     // The retry waits in a run of the endpoint's, due at its time and held by no one.
     const runs = await ctx.db.execute<{ wake_at: string; lease_until: string | null }>(
-      sql`select wake_at, lease_until from workflow_runs where function_id like '%webhook-delivery' and status = 'pending' and event->'data'->>'endpointId' = ${delivery!.endpointId}`,
+      sql`select wake_at, lease_until from workflow_runs where function_id like '%webhook-endpoint-delivery' and status = 'pending' and event->'data'->>'endpointId' = ${delivery!.endpointId}`,
     );
     expect(runs.every((run) => run.lease_until === null)).toBe(true);
     expect(runs.map((run) => new Date(run.wake_at).getTime())).toContain(delivery!.nextAttemptAt!.getTime());

@@ -20,6 +20,8 @@ const MAX_CHAIN = 8;
  * so a claim only lapses when the run that made it died.
  */
 const CLAIM_MS = Math.ceil(CLAIM_BATCH / CONNECTIONS_PER_ENDPOINT + MAX_CHAIN) * 2 * DELIVERY_TIMEOUT_MS;
+/** How soon to look again when deliveries are due but none could be claimed. */
+const RECHECK_MS = 5_000;
 /** A step hands back after this long, so the run's progress is saved and a shutdown is not held up. */
 const STEP_BUDGET_MS = 5_000;
 
@@ -27,6 +29,8 @@ type Endpoint = typeof webhookEndpoints.$inferSelect;
 
 interface Claimed {
   id: string;
+  /** The endpoint's secret, read with the claim: a rotation after it makes the delivery due again (generation). */
+  secret: string;
   orderKey: string;
   attemptCount: number;
   generation: number;
@@ -39,6 +43,8 @@ interface Claimed {
 interface Attempt {
   delivery: Claimed;
   attemptedAt: Date;
+  /** When the answer (or the failure) came: a retry waits from here. */
+  finishedAt: Date;
   result: PostResult;
   succeeded: boolean;
 }
@@ -85,17 +91,18 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
     const chains = await claimDue(ctx, endpointId);
     if (chains.length === 0) break;
     const attempts = await postBatch(endpoint, chains, ctx.clock);
-    await recordAttempts(ctx, endpoint, attempts);
+    await recordAttempts(ctx, endpointId, attempts);
     for (const attempt of attempts) outcome[attempt.succeeded ? "succeeded" : "failed"]++;
     if (performance.now() - started > STEP_BUDGET_MS) return { ...outcome, more: true };
-    // Read again for every batch: the secret may have been rotated, the endpoint disabled or deleted.
+    // Read again for every batch: the endpoint may have been disabled, deleted or given a new URL.
     [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
   }
   if (!endpoint) return { ...outcome, stopped: "endpoint_deleted" };
   const nextDue = await nextDueAt(ctx, endpointId);
   if (nextDue === null) return outcome;
-  if (nextDue.getTime() <= ctx.clock.now().getTime()) return { ...outcome, more: true };
-  await requestDeliveryAt(ctx, endpointId, nextDue);
+  const now = ctx.clock.now().getTime();
+  // Due but not claimable (locked by another transaction, or its contact waiting for a dead run's claim to lapse): look again shortly, not at once.
+  await requestDeliveryAt(ctx, endpointId, nextDue.getTime() > now ? nextDue : new Date(now + RECHECK_MS));
   return outcome;
 }
 
@@ -108,10 +115,15 @@ async function claimDue(ctx: Ctx, endpointId: string): Promise<Claimed[][]> {
   const now = ctx.clock.now();
   const until = new Date(now.getTime() + CLAIM_MS);
   const claimed = await ctx.db.execute<Claimed & { [key: string]: unknown }>(sql`
-    with due as (
+    with held as (
+      -- Contacts with deliveries still claimed (by a run that died, its claim not yet lapsed) wait: their order holds.
+      select distinct order_key from webhook_deliveries
+      where endpoint_id = ${endpointId} and claimed_until > ${now.toISOString()}::timestamptz and status = 'pending'
+    ), due as (
       select d.id from webhook_deliveries d
       where d.endpoint_id = ${endpointId} and d.status = 'pending' and d.next_attempt_at <= ${now.toISOString()}::timestamptz
-        and (d.claimed_until is null or d.claimed_until < ${now.toISOString()}::timestamptz)
+        and (d.claimed_until is null or d.claimed_until <= ${now.toISOString()}::timestamptz)
+        and d.order_key not in (select order_key from held)
       order by d.next_attempt_at, d.id
       limit ${CLAIM_BATCH}
       for update skip locked
@@ -120,9 +132,9 @@ async function claimDue(ctx: Ctx, endpointId: string): Promise<Claimed[][]> {
       from due where d.id = due.id
       returning d.id, d.event_id, d.order_key, d.attempt_count, d.generation, d.next_attempt_at
     )
-    select c.id, c.order_key as "orderKey", c.attempt_count as "attemptCount", c.generation, e.id as "eventId", e.type,
-      (extract(epoch from e.created_at) * 1000)::bigint::text as "createdAtMs", e.data
-    from claimed c join events e on e.id = c.event_id
+    select c.id, w.signing_secret as secret, c.order_key as "orderKey", c.attempt_count as "attemptCount", c.generation,
+      e.id as "eventId", e.type, (extract(epoch from e.created_at) * 1000)::bigint::text as "createdAtMs", e.data
+    from claimed c join events e on e.id = c.event_id join webhook_endpoints w on w.id = ${endpointId}
     order by c.next_attempt_at, c.id`);
   const chains = new Map<string, Claimed[]>();
   const released: string[] = [];
@@ -157,19 +169,24 @@ async function postBatch(endpoint: Endpoint, chains: Claimed[][], clock: Clock):
   return attempts;
 }
 
-/** One attempt, signed afresh with the endpoint's current secret. */
+/** One attempt, signed afresh with the endpoint's secret as of the claim. Never throws: a fault of ours is a failed attempt too. */
 async function post(endpoint: Endpoint, delivery: Claimed, clock: Clock): Promise<Attempt> {
-  const body = envelope({ id: delivery.eventId, type: delivery.type, createdAt: new Date(Number(delivery.createdAtMs)), data: delivery.data });
   const attemptedAt = clock.now();
-  const result = await postWebhook(endpoint.id, endpoint.url, body, {
-    "content-type": "application/json",
-    "user-agent": "mailservice-webhooks/1",
-    [SIGNATURE_HEADER]: signatureHeader(endpoint.signingSecret, body, attemptedAt.getTime()),
-    "x-service-event-id": delivery.eventId,
-    "x-service-event-type": delivery.type,
-  });
+  let result: PostResult;
+  try {
+    const body = envelope({ id: delivery.eventId, type: delivery.type, createdAt: new Date(Number(delivery.createdAtMs)), data: delivery.data });
+    result = await postWebhook(endpoint.id, endpoint.url, body, {
+      "content-type": "application/json",
+      "user-agent": "mailservice-webhooks/1",
+      [SIGNATURE_HEADER]: signatureHeader(delivery.secret, body, attemptedAt.getTime()),
+      "x-service-event-id": delivery.eventId,
+      "x-service-event-type": delivery.type,
+    });
+  } catch (error) {
+    result = { statusCode: null, latencyMs: 0, responseExcerpt: null, error: error instanceof Error ? error.message : String(error) };
+  }
   const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  return { delivery, attemptedAt, result, succeeded };
+  return { delivery, attemptedAt, finishedAt: clock.now(), result, succeeded };
 }
 
 /**
@@ -178,12 +195,10 @@ async function post(endpoint: Endpoint, delivery: Claimed, clock: Clock): Promis
  * while it was posted (a rotation made it due at once) keeps the rotation's
  * retry time unless this attempt succeeded.
  */
-async function recordAttempts(ctx: Ctx, endpoint: Endpoint, attempts: Attempt[]): Promise<void> {
+async function recordAttempts(ctx: Ctx, endpointId: string, attempts: Attempt[]): Promise<void> {
   await withTransaction(ctx, async (tx) => {
-    const now = tx.clock.now();
-    // The endpoint row first: a rotation locks it before the deliveries, and so must we.
-    await recordEndpointHealth(tx, endpoint, attempts, now);
-    const rows = attempts.map(({ delivery, attemptedAt, result, succeeded }) => {
+    await recordEndpointHealth(tx, endpointId, attempts, tx.clock.now());
+    const rows = attempts.map(({ delivery, attemptedAt, finishedAt, result, succeeded }) => {
       const delay = succeeded ? null : retryDelayMs(delivery.attemptCount + 1);
       return {
         id: newId("wha"),
@@ -196,7 +211,7 @@ async function recordAttempts(ctx: Ctx, endpoint: Endpoint, attempts: Attempt[])
         error: result.error ?? (succeeded ? null : `receiver answered ${result.statusCode}`),
         succeeded,
         status: succeeded ? "succeeded" : delay === null ? "failed" : "pending",
-        nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay).toISOString(),
+        nextAttemptAt: delay === null ? null : new Date(finishedAt.getTime() + delay).toISOString(),
       };
     });
     const json = sql`${JSON.stringify(rows)}::jsonb`;

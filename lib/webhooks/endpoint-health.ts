@@ -12,9 +12,17 @@ interface Outcome {
 /**
  * Moves an endpoint's failing streak by a batch of attempts: it starts at the
  * first failure since the last success, and five days of it disable the
- * endpoint. Writes the endpoint row only when the streak changes.
+ * endpoint. Writes the endpoint row only when the streak changes; locks it
+ * always, in the caller's transaction.
  */
-export async function recordEndpointHealth(ctx: Ctx, endpoint: { id: string; failingSince: Date | null }, attempts: Outcome[], now: Date): Promise<void> {
+export async function recordEndpointHealth(ctx: Ctx, endpointId: string, attempts: Outcome[], now: Date): Promise<void> {
+  // Locked first, in every batch: a rotation locks the endpoint before its deliveries, and the caller's updates of them follow.
+  const [endpoint] = await ctx.db
+    .select({ id: webhookEndpoints.id, failingSince: webhookEndpoints.failingSince })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.id, endpointId))
+    .for("no key update");
+  if (!endpoint) return;
   const lastSuccess = Math.max(...attempts.filter((a) => a.succeeded).map((a) => a.attemptedAt.getTime()));
   const failuresSince = attempts.filter((a) => !a.succeeded && a.attemptedAt.getTime() > lastSuccess).map((a) => a.attemptedAt.getTime());
   const firstFailure = failuresSince.length > 0 ? new Date(Math.min(...failuresSince)) : null;

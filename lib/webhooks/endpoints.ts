@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints, workspaces } from "@/lib/db/schema";
@@ -7,7 +7,7 @@ import { ApiError, notFound, validationFailed } from "@/lib/errors";
 import { EVENT_TYPES, type EventType } from "@/lib/events/event-types";
 import { newId, randomBase62 } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
-import { requestDelivery } from "./request-delivery";
+import { askForRuns, holdWakeLocks } from "./request-delivery";
 import { checkTargetUrl, TargetRefusedError } from "./target-address";
 import { createEndpointSchema, type CreateEndpointInput } from "./webhook-schemas";
 
@@ -66,15 +66,18 @@ export async function createEndpoint(ctx: Ctx, actor: Actor, input: CreateEndpoi
 export async function rotateSecret(ctx: Ctx, actor: Actor, endpointId: string): Promise<{ secret: string; retried: number }> {
   return withTransaction(ctx, async (tx) => {
     await getEndpointOrThrow(tx, actor, endpointId);
+    // The wake lock before the endpoint row, in the order the delivery run takes them.
+    await holdWakeLocks(tx, [endpointId]);
     const secret = newSigningSecret();
     const now = tx.clock.now();
     await tx.db.update(webhookEndpoints).set({ signingSecret: secret, secretRotatedAt: now, updatedAt: now }).where(eq(webhookEndpoints.id, endpointId));
+    // Failing ones, and those being posted now with the old secret: a failure of theirs is retried at once too.
     const retried = await tx.db
       .update(webhookDeliveries)
       .set({ generation: sql`${webhookDeliveries.generation} + 1`, nextAttemptAt: now })
-      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.lastAttemptAt)))
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending"), or(isNotNull(webhookDeliveries.lastAttemptAt), isNotNull(webhookDeliveries.claimedUntil))))
       .returning({ id: webhookDeliveries.id });
-    if (retried.length > 0) await requestDelivery(tx, [endpointId]);
+    if (retried.length > 0) await askForRuns(tx, [endpointId]);
     return { secret, retried: retried.length };
   });
 }

@@ -18,9 +18,10 @@ export interface PostResult {
 /** Posts in flight to one endpoint at most: its delivery run posts this many at a time. */
 export const CONNECTIONS_PER_ENDPOINT = 16;
 const KEPT_AGENTS = 512;
+const IDLE_SOCKET_MS = 30_000;
 
 // Connections are kept and reused per endpoint, so a slow endpoint cannot take the sockets of another on the
-// same host; a new socket is checked by the lookup when it connects. The least recently used agents are closed.
+// same host; a new socket is checked by the lookup when it connects. The least recently used agents are dropped.
 const agents = new Map<string, http.Agent>();
 function agentFor(endpointId: string, protocol: string): http.Agent {
   const key = `${protocol}${endpointId}`;
@@ -30,14 +31,11 @@ function agentFor(endpointId: string, protocol: string): http.Agent {
     agents.set(key, kept);
     return kept;
   }
-  const options = { keepAlive: true, maxSockets: CONNECTIONS_PER_ENDPOINT };
+  // An idle kept connection closes after IDLE_SOCKET_MS, so an agent dropped from the cache closes its own once its posts are done.
+  const options = { keepAlive: true, maxSockets: CONNECTIONS_PER_ENDPOINT, timeout: IDLE_SOCKET_MS };
   const agent = protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
   agents.set(key, agent);
-  if (agents.size > KEPT_AGENTS) {
-    const [oldestKey, oldest] = agents.entries().next().value!;
-    agents.delete(oldestKey);
-    oldest.destroy();
-  }
+  if (agents.size > KEPT_AGENTS) agents.delete(agents.keys().next().value!);
   return agent;
 }
 

@@ -20,12 +20,17 @@ import { webhookEndpoints } from "@/lib/db/schema";
  *
  * Advisory locks rather than row locks: a share lock on the endpoint row is
  * written into the row on every request, and a queue of them can starve the
- * run's update, where the lock manager queues the run fairly.
+ * run's update, where the lock manager queues the run fairly. The value is
+ * read in a statement after the lock is held: under READ COMMITTED that
+ * statement sees the bump of any run that held the exclusive lock before.
+ * Whoever also locks the endpoint row takes the wake lock first.
  */
 export async function requestDelivery(ctx: Ctx, endpointIds: string[]): Promise<void> {
   if (endpointIds.length === 0) return;
-  await holdWakeLocks(ctx, endpointIds);
-  await askForRuns(ctx, endpointIds);
+  await withTransaction(ctx, async (tx) => {
+    await holdWakeLocks(tx, endpointIds);
+    await askForRuns(tx, endpointIds);
+  });
 }
 
 /** The shared wake lock on each endpoint, until the caller's transaction ends; taken before any read of `delivery_wake`. */
@@ -47,9 +52,12 @@ export async function askForRuns(ctx: Ctx, endpointIds: string[]): Promise<void>
   );
 }
 
-/** The advisory lock key of an endpoint's wake counter. */
+/** Advisory locks in two-key form with this first key are endpoints' wake locks, apart from every single-key lock. */
+const WAKE_LOCK_CLASS = 0x77686b;
+
+/** The advisory lock key (both parts) of an endpoint's wake counter. */
 export function wakeLockKey(endpointId: SQL): SQL {
-  return sql`hashtext('webhook-wake:' || ${endpointId})`;
+  return sql`${WAKE_LOCK_CLASS}::int, hashtext(${endpointId})`;
 }
 
 /** Asks for an endpoint's delivery run at `at`, when its next retry is due; asking again for the same time starts nothing more. */
