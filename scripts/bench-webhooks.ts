@@ -105,12 +105,15 @@ try {
       await recordEventBatch(ctx, systemActor("bench", ws), "email.opened", items);
     }
   };
+  // Called once every event is recorded: done when none is pending (an index probe, not a count over every delivery), then checked.
   const untilDelivered = async (expected: number) => {
     for (;;) {
-      const [{ done }] = (await ctx.db.execute(sql`select count(*)::int as done from ${webhookDeliveries} where status = 'succeeded'`)) as unknown as [{ done: number }];
-      if (done >= expected) return;
+      const pending = await ctx.db.execute(sql`select 1 from ${webhookDeliveries} where status = 'pending' limit 1`);
+      if (pending.length === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    const [{ done }] = (await ctx.db.execute(sql`select count(*)::int as done from ${webhookDeliveries} where status = 'succeeded'`)) as unknown as [{ done: number }];
+    if (done < expected) throw new Error(`${done} of ${expected} deliveries succeeded`);
   };
 
   // Memory flat: the process's RSS each second while the events are recorded and delivered.
