@@ -17,7 +17,7 @@ export interface ContactFilters {
 }
 
 /** `%` and `_` typed in a search are letters, not wildcards. */
-function prefixPattern(search: string): string {
+export function prefixPattern(search: string): string {
   return `${search.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
