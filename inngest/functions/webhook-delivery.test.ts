@@ -133,6 +133,26 @@ describe("webhook delivery", () => {
     expect(receiver.received).toHaveLength(9);
   });
 
+  it("a failed attempt's retry waits from that attempt, not from the end of the batch it was posted in", async () => {
+    const { endpointId, subscribe, topicId } = await setup();
+    const contact = await subscribe("batch-timing@example.com");
+    await unsubscribe(ctx, { contactId: contact.id, scope: "topic", topicId });
+    // One contact: posted one after the other in one batch. The first fails at once; the second takes 20 s.
+    receiver.respondWith((webhook, response) => {
+      if (webhook.body.type === "contact.subscribed") return response.writeHead(500).end();
+      clock.advance(20_000);
+      response.writeHead(204).end();
+    });
+    const failedAt = clock.now().getTime();
+    await executor.runDue(ctx);
+    const { deliveries } = await listDeliveries(ctx, systemActor("test"), endpointId);
+    const failed = deliveries.find((d) => d.status === "pending")!;
+    expect(failed.attempts[0]!.attemptedAt.getTime()).toBe(failedAt);
+    const waited = failed.nextAttemptAt!.getTime() - failedAt;
+    expect(waited).toBeGreaterThanOrEqual(RETRY_DELAYS_MS[0]);
+    expect(waited).toBeLessThanOrEqual(RETRY_DELAYS_MS[0] * 1.1 + 1);
+  });
+
   it("rotation: the new secret signs the next delivery, and deliveries that failed during the rotation are retried with it at once", async () => {
     const { endpointId, subscribe } = await setup();
     let expected = "whsec_not_yet_known";
