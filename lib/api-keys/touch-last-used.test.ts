@@ -17,7 +17,7 @@ describe("api_keys.last_used_at", () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const { keyId, key } = await seedKey(ctx, workspaceId);
     expect(await lastUsed(ctx, keyId)).toBeNull();
-    await authenticate(ctx, `Bearer ${key}`);
+    await authenticate(ctx, `Bearer ${key}`, { bucket: "contacts.list", allowsPublishable: false, origin: null, write: false });
     await expect.poll(() => lastUsed(ctx, keyId)).toBe(clock.now().toISOString());
   });
 

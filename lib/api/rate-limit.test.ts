@@ -3,6 +3,10 @@ import { ApiError } from "@/lib/errors";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace, setBillingStage } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+import { inArray } from "drizzle-orm";
+import { rateLimitWindows, workspaceBilling, type BillingStage } from "@/lib/db/schema";
+import { authenticate } from "./authenticate";
+import { checkKeyUse } from "./check-key-use";
 import { consumeRateLimit } from "./rate-limit";
 
 const { ctx } = testCtx();
@@ -117,5 +121,50 @@ describe("Limits", () => {
     // Two minutes on, nothing of the burst counts.
     clock.set(new Date("2026-06-01T12:03:00.000Z"));
     expect((await consumeRateLimit(timed, keyId, "subscribe")).remaining).toBe(29);
+  });
+
+  it("the key look-up counts exactly the requests that the checks before the rate limit admit, over every combination of key, origin, stage and method", async () => {
+    const stages: (BillingStage | null)[] = [null, "active", "read_only", "deletion_scheduled", "deleted"];
+    const origins = [null, "https://shop.example.com", "https://SHOP.example.com:443/", "https://evil.example.net", "not an origin"];
+    let admitted = 0;
+    const keyIds: string[] = [];
+    for (const stage of stages) {
+      const { workspaceId } = await seedWorkspace(ctx);
+      if (stage === null) await ctx.db.delete(workspaceBilling).where(inArray(workspaceBilling.workspaceId, [workspaceId]));
+      else await setBillingStage(ctx, workspaceId, stage);
+      const keys = [
+        await seedKey(ctx, workspaceId),
+        await seedKey(ctx, workspaceId, { kind: "publishable" }),
+        await seedKey(ctx, workspaceId, { kind: "publishable", origins: ["https://shop.example.com"] }),
+      ];
+      for (const { key, keyId } of keys) {
+        keyIds.push(keyId);
+        for (const origin of origins)
+          for (const allowsPublishable of [true, false])
+            for (const write of [true, false]) {
+              const use = { bucket: "contacts.list" as const, allowsPublishable, origin, write };
+              const admission = await authenticate(ctx, `Bearer ${key}`, use);
+              let refused = false;
+              try {
+                checkKeyUse(admission.key, use);
+              } catch (error) {
+                expect(error).toBeInstanceOf(ApiError);
+                refused = true;
+              }
+              expect({ stage, kind: admission.key.kind, origin, allowsPublishable, write, counted: admission.counted }).toEqual({
+                stage,
+                kind: admission.key.kind,
+                origin,
+                allowsPublishable,
+                write,
+                counted: !refused,
+              });
+              if (!refused) admitted++;
+            }
+      }
+    }
+    const counts = await ctx.db.select({ count: rateLimitWindows.count }).from(rateLimitWindows).where(inArray(rateLimitWindows.keyId, keyIds));
+    expect(counts.reduce((sum, row) => sum + row.count, 0)).toBe(admitted);
+    expect(admitted).toBeGreaterThan(0);
   });
 });

@@ -18,7 +18,8 @@ export const BUCKET_LIMITS = {
 } as const;
 export type Bucket = keyof typeof BUCKET_LIMITS;
 
-const WINDOW_MS = 60_000;
+/** The /v1 buckets' window: requests per minute. */
+export const WINDOW_MS = 60_000;
 
 export interface RateLimitState {
   limit: number;
@@ -50,7 +51,12 @@ export interface RateLimitPolicy {
 export async function consumeRateLimit(ctx: Ctx, keyId: string, bucket: Bucket): Promise<RateLimitState> {
   const { state, retryAfterSeconds } = await countRateLimit(ctx, keyId, { bucket, limit: BUCKET_LIMITS[bucket], windowMs: WINDOW_MS });
   if (retryAfterSeconds === null) return state;
-  throw new ApiError({
+  throw rateLimited(state, retryAfterSeconds);
+}
+
+/** 429 `rate_limited`, with the RateLimit headers and Retry-After. */
+export function rateLimited(state: RateLimitState, retryAfterSeconds: number): ApiError {
+  return new ApiError({
     type: "rate_limit_error",
     code: "rate_limited",
     message: `Too many requests for this key. Retry after ${retryAfterSeconds} seconds.`,
@@ -77,11 +83,15 @@ export async function countRateLimit(ctx: Ctx, keyId: string, { bucket, limit, w
     select (select count from counted) as current,
            coalesce((select count from rate_limit_windows
                      where key_id = ${keyId} and bucket = ${bucket} and window_start = ${new Date(windowStart - windowMs).toISOString()}), 0) as previous`;
-  const current = Number(rows[0]!.current);
-  const previous = Number(rows[0]!.previous);
-  const { state, used, untilWindowEnd } = weigh({ limit, windowMs }, now, current, previous);
+  const decision = decideRateLimit({ limit, windowMs }, now, Number(rows[0]!.current), Number(rows[0]!.previous));
+  sweepSometimes(ctx, bucket, now, windowMs);
+  return decision;
+}
 
-  if (Math.random() < 0.001) void sweepOldWindows(ctx, bucket, now - 2 * windowMs);
+/** The rate limit's answer once this request is counted: `current` includes it, `previous` is the last window's count. */
+export function decideRateLimit(policy: Omit<RateLimitPolicy, "bucket">, now: number, current: number, previous: number): { state: RateLimitState; retryAfterSeconds: number | null } {
+  const { limit, windowMs } = policy;
+  const { state, used, untilWindowEnd } = weigh(policy, now, current, previous);
   if (used <= limit) return { state, retryAfterSeconds: null };
 
   const retryAfterMs =
@@ -93,23 +103,6 @@ export async function countRateLimit(ctx: Ctx, keyId: string, { bucket, limit, w
   return { state, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
 }
 
-/**
- * A key's standing in a bucket without counting anything: for answers refused
- * before the rate limit (DECISIONS.md: every /v1 answer carries the headers).
- * Not counted, so requests from a refused origin cannot spend a site's budget.
- */
-export async function peekRateLimit(ctx: Ctx, keyId: string, bucket: Bucket): Promise<RateLimitState> {
-  const policy = { limit: BUCKET_LIMITS[bucket], windowMs: WINDOW_MS };
-  const now = ctx.clock.now().getTime();
-  const windowStart = now - (now % WINDOW_MS);
-  const sql = rawClient(ctx.db);
-  const rows = await sql<{ current: number; previous: number }[]>`
-    select coalesce(sum(count) filter (where window_start = ${new Date(windowStart).toISOString()}), 0) as current,
-           coalesce(sum(count) filter (where window_start = ${new Date(windowStart - WINDOW_MS).toISOString()}), 0) as previous
-    from rate_limit_windows where key_id = ${keyId} and bucket = ${bucket}`;
-  return weigh(policy, now, Number(rows[0]!.current), Number(rows[0]!.previous)).state;
-}
-
 /** Sliding window: the previous window's count, weighted by how much of it still overlaps, plus this window's. */
 function weigh({ limit, windowMs }: Omit<RateLimitPolicy, "bucket">, now: number, current: number, previous: number) {
   const untilWindowEnd = windowMs - (now % windowMs);
@@ -118,8 +111,9 @@ function weigh({ limit, windowMs }: Omit<RateLimitPolicy, "bucket">, now: number
   return { state, used, untilWindowEnd };
 }
 
-/** Windows that ended more than one window ago can no longer matter; each bucket sweeps its own. */
-async function sweepOldWindows(ctx: Ctx, bucket: string, before: number): Promise<void> {
+/** Windows that ended more than one window ago can no longer matter; each bucket sweeps its own, on about one request in a thousand. */
+export function sweepSometimes(ctx: Ctx, bucket: string, now: number, windowMs: number): void {
+  if (Math.random() >= 0.001) return;
   const sql = rawClient(ctx.db);
-  await sql`delete from rate_limit_windows where bucket = ${bucket} and window_start < ${new Date(before).toISOString()}`.catch(() => {});
+  void sql`delete from rate_limit_windows where bucket = ${bucket} and window_start < ${new Date(now - 2 * windowMs).toISOString()}`.catch(() => {});
 }

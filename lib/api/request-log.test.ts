@@ -33,11 +33,23 @@ describe("Logs: one line per /v1 request", () => {
       path: "/v1/contacts/ct_nobody",
       status: 404,
       duration_ms: expect.any(Number),
+      stages_ms: { authenticate: expect.any(Number), input: expect.any(Number) }, // the handler threw the 404
       workspace_id: workspaceId,
       key_id: keyId,
       key_prefix: `sk_live_…${key.slice(-4)}`,
     });
     expect(JSON.stringify(logs.lines)).not.toContain(key);
+  });
+
+  it("the line gives the milliseconds of each stage of the pipeline: authenticate, input, handler", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const { key } = await seedKey(ctx, workspaceId);
+    expect((await callApi("GET", "/v1/contacts", { key })).status).toBe(200);
+    const [line] = logs.withMessage("api request");
+    const stages = line!.stages_ms as Record<string, number>;
+    expect(Object.keys(stages)).toEqual(["authenticate", "input", "handler"]);
+    expect(Object.values(stages).every((ms) => ms >= 0)).toBe(true);
+    expect(Object.values(stages).reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual((line!.duration_ms as number) + 0.05);
   });
 
   it("a request refused before its key is known is logged too, without a workspace and without its query", async () => {

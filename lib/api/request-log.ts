@@ -19,6 +19,8 @@ export interface RequestLog {
   /** The path's pattern, its parameters named (`/v1/contacts/{id}`), for grouping lines by route. */
   route(params: Record<string, string>): void;
   identify(caller: RequestCaller): void;
+  /** Ends a stage of the pipeline (`authenticate`, `input`, `handler`): the line gives each stage's milliseconds, for finding where a route's time goes. */
+  stage(name: string): void;
   /** A fault of ours (never shown to the client): the request's line carries it, with its stack. */
   fault(error: unknown): void;
   /** Writes the request's one line: who asked what, the status and the time taken. */
@@ -34,6 +36,8 @@ export function startRequestLog(request: Request): RequestLog {
   let route: string | undefined;
   let caller: RequestCaller | undefined;
   let error: unknown;
+  const stages: Record<string, number> = {};
+  let stageStarted = started;
   return {
     id,
     headers: (extra = {}) => ({ ...extra, [REQUEST_ID_HEADER]: id }),
@@ -42,6 +46,11 @@ export function startRequestLog(request: Request): RequestLog {
     },
     identify(known) {
       caller = known;
+    },
+    stage(name) {
+      const now = performance.now();
+      stages[name] = Math.round((now - stageStarted) * 100) / 100;
+      stageStarted = now;
     },
     fault(fault) {
       error = fault;
@@ -53,7 +62,8 @@ export function startRequestLog(request: Request): RequestLog {
         route,
         path: pathname,
         status: response.status,
-        duration_ms: Math.round(performance.now() - started),
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        stages_ms: stages,
         workspace_id: caller?.workspaceId,
         key_id: caller?.keyId,
         key_prefix: caller?.keyLabel,
