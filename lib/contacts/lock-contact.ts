@@ -17,12 +17,7 @@ export async function lockOrCreateContact(
   email: string,
   initial: Pick<ContactRow, "firstName" | "lastName" | "attributes">,
 ): Promise<{ contact: ContactRow; created: boolean }> {
-  const now = ctx.clock.now();
-  const [inserted] = await ctx.db
-    .insert(contacts)
-    .values({ id: newId("ct"), workspaceId, email, ...initial, createdAt: now, updatedAt: now })
-    .onConflictDoNothing()
-    .returning();
+  const inserted = await createContact(ctx, workspaceId, email, initial);
   if (inserted) return { contact: inserted, created: true };
   const [existing] = await ctx.db
     .select()
@@ -30,4 +25,15 @@ export async function lockOrCreateContact(
     .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.email, email)))
     .for("update");
   return { contact: existing!, created: false };
+}
+
+/** The contact for this address, created now; null when the workspace already has one. */
+export async function createContact(ctx: Ctx, workspaceId: string, email: string, initial: Pick<ContactRow, "firstName" | "lastName" | "attributes">): Promise<ContactRow | null> {
+  const now = ctx.clock.now();
+  const [inserted] = await ctx.db
+    .insert(contacts)
+    .values({ id: newId("ct"), workspaceId, email, ...initial, createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning();
+  return inserted ?? null;
 }

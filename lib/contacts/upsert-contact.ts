@@ -9,7 +9,7 @@ import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
 import { validateAttributes } from "./attributes";
 import { getContactOrThrow, type ContactView } from "./contact-view";
 import { hasOptedOut } from "./has-opted-out";
-import { lockOrCreateContact } from "./lock-contact";
+import { createContact, lockOrCreateContact } from "./lock-contact";
 import { mergeContactFields } from "./merge-contact-fields";
 
 export interface UpsertContactInput {
@@ -36,13 +36,17 @@ const contactUnsubscribed = () =>
  */
 export async function upsertContact(ctx: Ctx, actor: Actor, input: UpsertContactInput): Promise<{ contact: ContactView; created: boolean }> {
   const workspaceId = requireActorWorkspace(actor);
+  const topicIds = [...new Set(input.topicIds ?? [])];
+  const attributes = await validateAttributes(ctx, workspaceId, input.attributes ?? {});
+  const initial = mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, { ...input, attributes });
+  if (topicIds.length === 0) {
+    // A new address without topics is one statement, which needs no transaction around it (the API's common case).
+    const created = await createContact(ctx, workspaceId, input.email, initial);
+    if (created) return { contact: await getContactOrThrow(ctx, actor, created.id), created: true };
+  }
   return withTransaction(ctx, async (tx) => {
-    const topicIds = [...new Set(input.topicIds ?? [])];
     const topics = [];
     for (const [index, topicId] of topicIds.entries()) topics.push(await getTopicForActor(tx, actor, topicId, `topic_ids.${index}`));
-    const attributes = await validateAttributes(tx, workspaceId, input.attributes ?? {});
-
-    const initial = mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, { ...input, attributes });
     const { contact, created } = await lockOrCreateContact(tx, workspaceId, input.email, initial);
     if (!created) {
       // Not the derived status: it ranks bounced and complained above unsubscribed.
