@@ -29,11 +29,19 @@ export function parsePageRequest(query: URLSearchParams, scope: string): PageReq
 
 /** Rows come newest first, one more than asked: the extra one only tells that there is more. */
 export function toListBody<Row extends { id: string }, T>(rows: Row[], page: PageRequest, scope: string, serialize: (row: Row) => T): ListBody<T> {
+  const { pageRows, meta } = splitPage(rows, page, scope);
+  return { data: pageRows.map(serialize), meta };
+}
+
+/** toListBody for rows already serialized (by PostgreSQL): the same body, as JSON text. */
+export function toListJson(rows: { id: string; json: string }[], page: PageRequest, scope: string): string {
+  const { pageRows, meta } = splitPage(rows, page, scope);
+  return `{"data":[${pageRows.map((row) => row.json).join(",")}],"meta":${JSON.stringify(meta)}}`;
+}
+
+function splitPage<Row extends { id: string }>(rows: Row[], page: PageRequest, scope: string): { pageRows: Row[]; meta: ListBody<unknown>["meta"] } {
   const hasMore = rows.length > page.limit;
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows.at(-1);
-  return {
-    data: pageRows.map(serialize),
-    meta: { limit: page.limit, has_more: hasMore, next_cursor: hasMore && last ? encodeCursor(last.id, scope) : null },
-  };
+  return { pageRows, meta: { limit: page.limit, has_more: hasMore, next_cursor: hasMore && last ? encodeCursor(last.id, scope) : null } };
 }

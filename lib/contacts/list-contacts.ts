@@ -38,6 +38,40 @@ export interface ContactPageRequest {
  * busiest read (see rawClient).
  */
 export async function listContacts(ctx: Ctx, actor: Actor, filters: ContactFilters, page: ContactPageRequest): Promise<ContactView[]> {
+  const sql = rawClient(ctx.db);
+  const { from } = await contactPage(ctx, actor, filters, page);
+  const rows = await sql<Row[]>`
+    select id, email, first_name as "firstName", last_name as "lastName", attributes, ${sql.unsafe(CONTACT_STATUS_SQL)} as status,
+           to_char(created_at at time zone 'UTC', ${sql.unsafe(ISO_TIMESTAMP)}) as "createdAt"
+    ${from}`;
+  return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
+}
+
+/** A contact as the API shows it, serialized by PostgreSQL, with its id for the cursor. */
+export interface ContactJson {
+  id: string;
+  json: string;
+}
+
+/**
+ * The same page for the API, each contact already in its JSON form
+ * (serializeContact's fields, in its order): the list route joins the texts
+ * instead of parsing a hundred rows into objects and serializing them again,
+ * which was most of its time.
+ */
+export async function listContactsJson(ctx: Ctx, actor: Actor, filters: ContactFilters, page: ContactPageRequest): Promise<ContactJson[]> {
+  const sql = rawClient(ctx.db);
+  const { from, order } = await contactPage(ctx, actor, filters, page);
+  return sql<ContactJson[]>`
+    select c.id, row_to_json(c)::text as json
+    from (select id, email, first_name, last_name, ${sql.unsafe(CONTACT_STATUS_SQL)} as status, attributes,
+                 to_char(created_at at time zone 'UTC', ${sql.unsafe(ISO_TIMESTAMP)}) as created_at
+          ${from}) c
+    order by ${order}`;
+}
+
+/** `from … where … order by … limit …` of a page of the workspace's contacts, and its order. */
+async function contactPage(ctx: Ctx, actor: Actor, filters: ContactFilters, page: ContactPageRequest) {
   const workspaceId = requireActorWorkspace(actor);
   if (filters.topicId) await getTopicForActor(ctx, actor, filters.topicId);
   const sql = rawClient(ctx.db);
@@ -55,9 +89,7 @@ export async function listContacts(ctx: Ctx, actor: Actor, filters: ContactFilte
           ? sql`and email > ${afterEmail}`
           : sql`and email < ${afterEmail}`;
   const order = { newest: sql`id desc`, oldest: sql`id asc`, email: sql`email asc`, email_desc: sql`email desc` }[sort];
-  const rows = await sql<Row[]>`
-    select id, email, first_name as "firstName", last_name as "lastName", attributes, ${status} as status,
-           to_char(created_at at time zone 'UTC', ${sql.unsafe(ISO_TIMESTAMP)}) as "createdAt"
+  const from = sql`
     from contacts
     where workspace_id = ${workspaceId}
       ${after}
@@ -67,5 +99,5 @@ export async function listContacts(ctx: Ctx, actor: Actor, filters: ContactFilte
       ${filters.search ? sql`and (email like ${prefixPattern(filters.search)} or lower(first_name) like ${prefixPattern(filters.search)} or lower(last_name) like ${prefixPattern(filters.search)})` : sql``}
     order by ${order}
     limit ${page.limit + 1}`;
-  return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
+  return { from, order };
 }

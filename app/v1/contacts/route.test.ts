@@ -235,6 +235,32 @@ describe("GET /v1/contacts", () => {
     expect(response.body.data).toEqual([{ id: expect.any(String), email: "l@example.com", first_name: "L", last_name: null, status: "subscribed", attributes: {}, created_at: expect.any(String) }]);
   });
 
+  it("each listed contact is exactly what GET /v1/contacts/{id} answers for it: names, unicode, every attribute type, the timestamp", async () => {
+    const { api, workspaceId } = await setup();
+    const actor = systemActor("test", workspaceId);
+    for (const [key, type] of [
+      ["plan", "string"],
+      ["seats", "number"],
+      ["beta", "boolean"],
+      ["renews", "date"],
+    ] as const)
+      await defineAttribute(ctx, actor, { key, type });
+    await api.post("/v1/contacts", { email: "plain@example.com" });
+    await api.post("/v1/contacts", {
+      email: "zoe@example.com",
+      first_name: 'Zoë "Z" \\ O\u2028K',
+      last_name: "Ng\t",
+      attributes: { plan: "pro ✓ <b>", seats: 2.5, beta: true, renews: "2027-01-31" },
+    });
+    await api.post("/v1/contacts", { email: "big@example.com", attributes: { seats: 12345678901234, beta: false } });
+    const listed = await api.get("/v1/contacts");
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get("content-type")).toBe("application/json");
+    expect(listed.body.data).toHaveLength(3);
+    for (const contact of listed.body.data) expect(contact).toEqual((await api.get(`/v1/contacts/${contact.id}`)).body.data);
+    expect(listed.body.data[1]).toMatchObject({ first_name: 'Zoë "Z" \\ O\u2028K', attributes: { plan: "pro ✓ <b>", seats: 2.5, beta: true, renews: "2027-01-31" } });
+  });
+
   it("status filters on the derived status: subscribed, unsubscribed, bounced, complained", async () => {
     const { api, workspaceId, brandId } = await setup();
     const topicId = await seedTopic(ctx, workspaceId, brandId);

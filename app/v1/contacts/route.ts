@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { apiRoute } from "@/lib/api/api-route";
-import { toListBody } from "@/lib/api/pagination";
+import { toListJson } from "@/lib/api/pagination";
 import { CONTACT_STATUSES } from "@/lib/contacts/contact-status";
-import { listContacts } from "@/lib/contacts/list-contacts";
+import { listContactsJson } from "@/lib/contacts/list-contacts";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { attributesField, idField } from "@/lib/validation/api-fields";
 import { emailField } from "@/lib/validation/fields";
-import { serializeContact } from "./serializers";
 import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
 import { contact, contactWritten, dataOf, listOf } from "@/lib/api/response-schemas";
 
@@ -40,8 +39,8 @@ export const GET = apiRoute(
     },
   },
   async ({ ctx, actor, query, page }) => {
-    const rows = await listContacts(ctx, actor, { status: query.status, topicId: query.topic_id }, page);
-    return { body: toListBody(rows, page, page.scope, serializeContact) };
+    const rows = await listContactsJson(ctx, actor, { status: query.status, topicId: query.topic_id }, page);
+    return { json: toListJson(rows, page, page.scope) };
   },
 );
 
