@@ -1,11 +1,17 @@
 // npm run bench:api — throughput and latency of the /v1 routes on the built app with an embedded
-// database of 100,000 contacts, next to an empty Next.js route (the framework's floor) and a bare
-// Node server doing the same single query (the ceiling). Many keys, so rate limits never bind.
+// database of 100,000 contacts, each against its floor measured in the same run: for a read route
+// an empty Next.js route; for a write route the lower of that and a bare Node server doing the
+// route's single statement (an upsert, bound by its commit). Many keys, so rate limits never bind.
+// Then a per-stage profile: each route alone, one request at a time, its mean time split into the
+// framework (what the client waited beyond the route's own time), authentication with the rate
+// limit, input, the handler and the answer, read from the app's request log.
 // Options: --duration SECONDS (default 10), --connections N (default 32), --no-build,
-// --only TEXT (scenarios whose name contains it, plus the floor), --profile DIR (CPU profiles of the app).
+// --only TEXT (scenarios whose name contains it, plus the floors), --profile DIR (CPU profiles of the app).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
+import { Agent, request as httpRequest } from "node:http";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
@@ -27,6 +33,8 @@ const connections = Number(options.connections);
 const CONTACTS = 100_000;
 const KEYS = 1500;
 const APP_PORT = 3301;
+const PROFILE_WARMING = 20;
+const PROFILE_REQUESTS = 200;
 const CEILING_PORT = 3302;
 
 const dataDir = path.resolve(".data", `bench-api-${Date.now()}`);
@@ -44,7 +52,15 @@ try {
   const seed = await seedWorkspace(database.url);
   const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" as const, BENCH_WORKSPACE_ID: seed.workspaceId };
   const profiling = options.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(options.profile)}`] : [];
-  children.push(spawn(process.execPath, [...profiling, "node_modules/next/dist/bin/next", "start", "-p", String(APP_PORT)], { env, stdio: "ignore", detached: true }));
+  const app = spawn(process.execPath, [...profiling, "node_modules/next/dist/bin/next", "start", "-p", String(APP_PORT)], { env, stdio: ["ignore", "pipe", "ignore"], detached: true });
+  children.push(app);
+  // The app logs one line per request, synchronously: always drained, read only while profiling.
+  const requestLines: RequestLine[] = [];
+  let collecting = false;
+  createInterface({ input: app.stdout! }).on("line", (line) => {
+    if (!collecting || !line.includes('"api request"')) return;
+    requestLines.push(JSON.parse(line) as RequestLine);
+  });
   children.push(spawn("npx", ["tsx", "scripts/bench/ceiling-server.ts"], { env: { ...env, PORT: String(CEILING_PORT) }, stdio: "ignore", detached: true }));
   await waitFor(`http://127.0.0.1:${APP_PORT}/api/health`);
   await waitFor(`http://127.0.0.1:${CEILING_PORT}/`, "POST", '{"email":"warm@example.com"}');
@@ -53,76 +69,102 @@ try {
   const next = () => n++;
   const secret = (i: number) => seed.secretKeys[i % seed.secretKeys.length]!;
   const publishable = (i: number) => seed.publishableKeys[i % seed.publishableKeys.length]!;
-  const app = `http://127.0.0.1:${APP_PORT}`;
+  const appUrl = `http://127.0.0.1:${APP_PORT}`;
   const ceiling = `http://127.0.0.1:${CEILING_PORT}`;
+  const EMPTY_ROUTE = "empty Next.js route (floor)";
+  const BARE_UPSERT = "bare Node: upsert contact (write floor)";
+  const floors = [EMPTY_ROUTE, BARE_UPSERT];
 
-  const scenarios: [string, string, autocannon.Request][] = [
-    ["empty Next.js route (floor)", `${app}/api/health`, { method: "GET" }],
-    [
-      "POST /v1/subscribe",
-      `${app}/v1/subscribe`,
-      {
-        method: "POST",
-        setupRequest: (r) => {
-          const i = next();
-          return {
-            ...r,
-            path: "/v1/subscribe",
-            headers: { authorization: `Bearer ${publishable(i)}`, "content-type": "application/json" },
-            body: JSON.stringify({ topic_id: seed.topicId, email: `form${i}@bench.example` }),
-          };
-        },
-      },
-    ],
-    [
-      "POST /v1/contacts",
-      `${app}/v1/contacts`,
-      {
-        method: "POST",
-        setupRequest: (r) => {
-          const i = next();
-          return {
-            ...r,
-            path: "/v1/contacts",
-            headers: { authorization: `Bearer ${secret(i)}`, "content-type": "application/json" },
-            body: JSON.stringify({ email: `api${i}@bench.example`, first_name: "Bench" }),
-          };
-        },
-      },
-    ],
-    [
-      "GET /v1/contacts?limit=100",
-      `${app}/v1/contacts?limit=100`,
-      { method: "GET", setupRequest: (r) => ({ ...r, path: "/v1/contacts?limit=100", headers: { authorization: `Bearer ${secret(next())}` } }) },
-    ],
-    [
-      "bare Node: upsert contact (ceiling)",
-      `${ceiling}/`,
-      { method: "POST", setupRequest: (r) => ({ ...r, path: "/", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `bare${next()}@bench.example` }) }) },
-    ],
-    ["bare Node: 100 newest contacts (ceiling)", `${ceiling}/`, { method: "GET" }],
+  const json = { "content-type": "application/json" };
+  const scenarios: Scenario[] = [
+    { name: EMPTY_ROUTE, base: appUrl, method: "GET", make: () => ({ path: "/api/health" }) },
+    { name: BARE_UPSERT, base: ceiling, method: "POST", make: (i) => ({ path: "/", headers: json, body: JSON.stringify({ email: `bare${i}@bench.example` }) }) },
+    {
+      name: "POST /v1/subscribe",
+      base: appUrl,
+      method: "POST",
+      make: (i) => ({
+        path: "/v1/subscribe",
+        headers: { ...json, authorization: `Bearer ${publishable(i)}` },
+        body: JSON.stringify({ topic_id: seed.topicId, email: `form${i}@bench.example` }),
+      }),
+    },
+    {
+      name: "POST /v1/contacts",
+      base: appUrl,
+      method: "POST",
+      make: (i) => ({ path: "/v1/contacts", headers: { ...json, authorization: `Bearer ${secret(i)}` }, body: JSON.stringify({ email: `api${i}@bench.example`, first_name: "Bench" }) }),
+    },
+    { name: "GET /v1/contacts?limit=100", base: appUrl, method: "GET", make: (i) => ({ path: "/v1/contacts?limit=100", headers: { authorization: `Bearer ${secret(i)}` } }) },
+    { name: "bare Node: 100 newest contacts (the query alone)", base: ceiling, method: "GET", make: () => ({ path: "/" }) },
   ];
+  const chosen = scenarios.filter(({ name }) => floors.includes(name) || !options.only || name.includes(options.only));
 
   const rows = [];
-  for (const [name, url, request] of scenarios.filter(([name], i) => i === 0 || !options.only || name.includes(options.only))) {
-    await autocannon({ url, connections, duration: 2, requests: [request] }); // warm-up
-    const result = await autocannon({ url, connections, duration, requests: [request] });
-    rows.push({ name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors });
+  for (const { name, base, method, make } of chosen) {
+    const requests: autocannon.Request[] = [{ method, setupRequest: (request) => ({ ...request, ...make(next()) }) }];
+    await autocannon({ url: base, connections, duration: 2, requests }); // warm-up
+    const result = await autocannon({ url: base, connections, duration, requests });
+    rows.push({ name, write: method !== "GET", rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors });
+    await settle(database.url); // the workflows a scenario started (confirmation mail) must not run in the next one's time
   }
-  const floor = rows[0]!.rps;
+  const emptyRoute = rows.find((row) => row.name === EMPTY_ROUTE)!.rps;
+  const writeFloor = Math.min(emptyRoute, rows.find((row) => row.name === BARE_UPSERT)!.rps);
   console.log(
     `\n${CONTACTS.toLocaleString("en")} contacts, ${KEYS} keys of each kind, ${connections} connections, ${duration} s per scenario, ${process.env.DATABASE_POOL_SIZE || 10} database connections per process\n`,
   );
-  console.log("scenario".padEnd(44) + "req/s".padStart(9) + "p50 ms".padStart(9) + "p99 ms".padStart(9) + "  of floor" + "  non-2xx");
+  console.log("scenario".padEnd(48) + "req/s".padStart(9) + "p50 ms".padStart(9) + "p99 ms".padStart(9) + "floor req/s".padStart(13) + "  of floor" + "  non-2xx");
   for (const row of rows) {
+    const floor = floors.includes(row.name) ? null : row.write ? writeFloor : emptyRoute;
     console.log(
-      row.name.padEnd(44) +
+      row.name.padEnd(48) +
         row.rps.toFixed(0).padStart(9) +
         String(row.p50).padStart(9) +
         String(row.p99).padStart(9) +
-        `${((row.rps / floor) * 100).toFixed(0)} %`.padStart(10) +
+        (floor === null ? "" : floor.toFixed(0)).padStart(13) +
+        (floor === null ? "" : `${((row.rps / floor) * 100).toFixed(0)} %`).padStart(10) +
         String(row.non2xx + row.errors).padStart(9),
     );
+  }
+
+  // Per-stage profile: one request at a time, so the times are the work, not queueing. Each answer's
+  // Request-Id pairs the client's time with the app's log line.
+  console.log(`\nper-stage profile, one request at a time, ${PROFILE_REQUESTS} requests per route, mean ms per request`);
+  console.log("route".padEnd(30) + "client".padStart(9) + "framework".padStart(11) + "auth+limit".padStart(12) + "input".padStart(8) + "handler".padStart(9) + "answer".padStart(8));
+  for (const { name, base, method, make } of chosen.filter(({ name }) => name === EMPTY_ROUTE || name.includes("/v1/"))) {
+    requestLines.length = 0;
+    collecting = true;
+    const clientMs = new Map<string, number>();
+    const emptyRouteMs: number[] = [];
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 }); // one connection per route, kept alive
+    for (let i = 0; i < PROFILE_WARMING + PROFILE_REQUESTS; i++) {
+      const { path: requestPath, headers, body } = make(next());
+      const started = performance.now();
+      const requestId = await send(agent, base + requestPath, method, headers, body);
+      const ms = performance.now() - started;
+      if (i < PROFILE_WARMING) continue;
+      if (name === EMPTY_ROUTE) emptyRouteMs.push(ms);
+      else clientMs.set(requestId!, ms);
+    }
+    agent.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the last lines
+    collecting = false;
+    await settle(database.url);
+    const lines = requestLines.filter((line) => clientMs.has(line.request_id));
+    const mean = (pick: (line: RequestLine) => number) => lines.reduce((sum, line) => sum + pick(line), 0) / Math.max(lines.length, 1);
+    const columns =
+      name === EMPTY_ROUTE
+        ? [emptyRouteMs.reduce((sum, ms) => sum + ms, 0) / emptyRouteMs.length]
+        : [
+            mean((line) => clientMs.get(line.request_id)!),
+            mean((line) => clientMs.get(line.request_id)! - line.duration_ms),
+            mean((line) => line.stages_ms.authenticate ?? 0),
+            mean((line) => line.stages_ms.input ?? 0),
+            mean((line) => line.stages_ms.handler ?? 0),
+            mean((line) => line.duration_ms - Object.values(line.stages_ms).reduce((sum, ms) => sum + ms, 0)),
+          ];
+    const widths = [9, 11, 12, 8, 9, 8];
+    console.log(name.slice(0, 29).padEnd(30) + columns.map((ms, i) => ms.toFixed(2).padStart(widths[i]!)).join(""));
   }
 } finally {
   for (const child of children)
@@ -166,6 +208,55 @@ async function seedWorkspace(url: string) {
   await sql`analyze`;
   await sql.end();
   return { workspaceId, topicId, secretKeys, publishableKeys };
+}
+
+interface Scenario {
+  name: string;
+  base: string;
+  method: "GET" | "POST";
+  /** The i-th request: a new address each time, keys in turn. */
+  make: (i: number) => { path: string; headers?: Record<string, string>; body?: string };
+}
+
+/** One request over the agent's kept-alive connection; resolves with the answer's Request-Id once its body is read. */
+function send(agent: Agent, url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { agent, method, headers: body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) } }, (response) => {
+      response.resume();
+      response.on("end", () => resolve(response.headers["request-id"] as string | undefined));
+      response.on("error", reject);
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+interface RequestLine {
+  request_id: string;
+  duration_ms: number;
+  stages_ms: Record<string, number>;
+}
+
+/**
+ * Waits until no workflow run is due or running (the background work a scenario started is done),
+ * then checkpoints: the writes of one scenario must not be flushed during the next one's time.
+ */
+async function settle(url: string) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await waitForRuns(sql);
+    await sql`checkpoint`;
+  } finally {
+    await sql.end();
+  }
+}
+
+async function waitForRuns(sql: postgres.Sql) {
+  for (let i = 0; i < 600; i++) {
+    const [row] = await sql<{ busy: number }[]>`select count(*)::int as busy from workflow_runs where status = 'pending' and (wake_at <= now() or lease_until > now())`;
+    if (row!.busy === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 async function waitFor(url: string, method = "GET", body?: string) {
