@@ -1,6 +1,6 @@
 import "server-only";
 import type { Ctx } from "@/lib/context";
-import { rawClient } from "@/lib/db/client";
+import { countersClient } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";
 
 const TOUCH_EVERY_MS = 60_000;
@@ -14,7 +14,7 @@ const TOUCH_EVERY_MS = 60_000;
 export function touchLastUsed(ctx: Ctx, keyId: string): Promise<void> {
   const now = ctx.clock.now();
   const staleBefore = new Date(now.getTime() - TOUCH_EVERY_MS).toISOString();
-  const sql = rawClient(ctx.db);
+  const sql = countersClient(ctx.db);
   return sql`update api_keys set last_used_at = ${now.toISOString()}
            where id = ${keyId} and (last_used_at is null or last_used_at < ${staleBefore})`.then(
     () => undefined,

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Ctx } from "@/lib/context";
-import { rawClient } from "@/lib/db/client";
+import { countersClient } from "@/lib/db/client";
 import type { BillingStage, KeyEnvironment, KeyKind } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { hashKey, parseKey } from "@/lib/api-keys/key-format";
@@ -66,7 +66,7 @@ export async function authenticate(ctx: Ctx, authorization: string | null, use: 
 
   const now = ctx.clock.now().getTime();
   const windowStart = now - (now % WINDOW_MS);
-  const sql = rawClient(ctx.db);
+  const sql = countersClient(ctx.db);
   const [row] = await sql<(AuthenticatedKey & { counted: boolean; current: string; previous: string; lastUsedStale: boolean })[]>`
     with k as (
       select k.id, k.workspace_id, k.kind, k.environment, k.brand_id, k.allowed_origins, b.stage, k.display_prefix || '…' || k.last4 as label,

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Ctx } from "@/lib/context";
-import { rawClient } from "@/lib/db/client";
+import { countersClient } from "@/lib/db/client";
 import { ApiError } from "@/lib/errors";
 
 /** Requests per minute per key, by bucket (DECISIONS.md). Each GET route has a bucket of its own. */
@@ -72,7 +72,7 @@ export function rateLimited(state: RateLimitState, retryAfterSeconds: number): A
 export async function countRateLimit(ctx: Ctx, keyId: string, { bucket, limit, windowMs }: RateLimitPolicy): Promise<{ state: RateLimitState; retryAfterSeconds: number | null }> {
   const now = ctx.clock.now().getTime();
   const windowStart = now - (now % windowMs);
-  const sql = rawClient(ctx.db);
+  const sql = countersClient(ctx.db);
   const rows = await sql<{ current: number; previous: number }[]>`
     with counted as (
       insert into rate_limit_windows (key_id, bucket, window_start, count)
@@ -114,6 +114,6 @@ function weigh({ limit, windowMs }: Omit<RateLimitPolicy, "bucket">, now: number
 /** Windows that ended more than one window ago can no longer matter; each bucket sweeps its own, on about one request in a thousand. */
 export function sweepSometimes(ctx: Ctx, bucket: string, now: number, windowMs: number): void {
   if (Math.random() >= 0.001) return;
-  const sql = rawClient(ctx.db);
+  const sql = countersClient(ctx.db);
   void sql`delete from rate_limit_windows where bucket = ${bucket} and window_start < ${new Date(now - 2 * windowMs).toISOString()}`.catch(() => {});
 }

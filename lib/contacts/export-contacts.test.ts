@@ -289,7 +289,7 @@ describe("contact export against its row-by-row rendering", () => {
       select 'ct_y' || lpad(g::text, 6, '0'), ${w.workspaceId}, 'p' || g || '@example.com', repeat('x', 200) from generate_series(1, 20000) g`;
     // One connection: an export that left it busy would stall the query after it.
     const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-    const solo: Ctx = { ...ctx, db: drizzle(client, { schema }) };
+    const solo: Ctx = { ...ctx, db: Object.assign(drizzle(client, { schema }), { $counters: client }) };
     const count = async () => (await rawClient(solo.db)<{ n: number }[]>`select count(*)::int as n from contacts where workspace_id = ${w.workspaceId}`)[0]!.n;
     try {
       for (let i = 0; i < 3; i++) {
