@@ -8,10 +8,9 @@
 // Options: --duration SECONDS (default 10), --connections N (default 32), --no-build,
 // --only TEXT (scenarios whose name contains it, plus the floors), --profile DIR (CPU profiles of the app).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
@@ -52,15 +51,17 @@ try {
   const seed = await seedWorkspace(database.url);
   const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" as const, BENCH_WORKSPACE_ID: seed.workspaceId };
   const profiling = options.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(options.profile)}`] : [];
-  const app = spawn(process.execPath, [...profiling, "node_modules/next/dist/bin/next", "start", "-p", String(APP_PORT)], { env, stdio: ["ignore", "pipe", "ignore"], detached: true });
+  // The app logs one line per request, synchronously, to a file (as it would in production): read back for the profile.
+  const appLog = path.join(dataDir, "app.log");
+  const app = spawn(process.execPath, [...profiling, "node_modules/next/dist/bin/next", "start", "-p", String(APP_PORT)], { env, stdio: ["ignore", openSync(appLog, "a"), "ignore"], detached: true });
   children.push(app);
-  // The app logs one line per request, synchronously: always drained, read only while profiling.
-  const requestLines: RequestLine[] = [];
-  let collecting = false;
-  createInterface({ input: app.stdout! }).on("line", (line) => {
-    if (!collecting || !line.includes('"api request"')) return;
-    requestLines.push(JSON.parse(line) as RequestLine);
-  });
+  const requestLinesFrom = (offset: number): RequestLine[] =>
+    readFileSync(appLog)
+      .subarray(offset)
+      .toString("utf8")
+      .split("\n")
+      .filter((line) => line.includes('"api request"'))
+      .map((line) => JSON.parse(line) as RequestLine);
   children.push(spawn("npx", ["tsx", "scripts/bench/ceiling-server.ts"], { env: { ...env, PORT: String(CEILING_PORT) }, stdio: "ignore", detached: true }));
   await waitFor(`http://127.0.0.1:${APP_PORT}/api/health`);
   await waitFor(`http://127.0.0.1:${CEILING_PORT}/`, "POST", '{"email":"warm@example.com"}');
@@ -73,6 +74,7 @@ try {
   const ceiling = `http://127.0.0.1:${CEILING_PORT}`;
   const EMPTY_ROUTE = "empty Next.js route (floor)";
   const BARE_UPSERT = "bare Node: upsert contact (write floor)";
+  const BARE_QUERY = "bare Node: 100 newest contacts (the query alone)";
   const floors = [EMPTY_ROUTE, BARE_UPSERT];
 
   const json = { "content-type": "application/json" };
@@ -96,7 +98,7 @@ try {
       make: (i) => ({ path: "/v1/contacts", headers: { ...json, authorization: `Bearer ${secret(i)}` }, body: JSON.stringify({ email: `api${i}@bench.example`, first_name: "Bench" }) }),
     },
     { name: "GET /v1/contacts?limit=100", base: appUrl, method: "GET", make: (i) => ({ path: "/v1/contacts?limit=100", headers: { authorization: `Bearer ${secret(i)}` } }) },
-    { name: "bare Node: 100 newest contacts (the query alone)", base: ceiling, method: "GET", make: () => ({ path: "/" }) },
+    { name: BARE_QUERY, base: ceiling, method: "GET", make: () => ({ path: "/" }) },
   ];
   const chosen = scenarios.filter(({ name }) => floors.includes(name) || !options.only || name.includes(options.only));
 
@@ -115,7 +117,7 @@ try {
   );
   console.log("scenario".padEnd(48) + "req/s".padStart(9) + "p50 ms".padStart(9) + "p99 ms".padStart(9) + "floor req/s".padStart(13) + "  of floor" + "  non-2xx");
   for (const row of rows) {
-    const floor = floors.includes(row.name) ? null : row.write ? writeFloor : emptyRoute;
+    const floor = floors.includes(row.name) || row.name === BARE_QUERY ? null : row.write ? writeFloor : emptyRoute;
     console.log(
       row.name.padEnd(48) +
         row.rps.toFixed(0).padStart(9) +
@@ -132,8 +134,7 @@ try {
   console.log(`\nper-stage profile, one request at a time, ${PROFILE_REQUESTS} requests per route, mean ms per request`);
   console.log("route".padEnd(30) + "client".padStart(9) + "framework".padStart(11) + "auth+limit".padStart(12) + "input".padStart(8) + "handler".padStart(9) + "answer".padStart(8));
   for (const { name, base, method, make } of chosen.filter(({ name }) => name === EMPTY_ROUTE || name.includes("/v1/"))) {
-    requestLines.length = 0;
-    collecting = true;
+    const logOffset = statSync(appLog).size;
     const clientMs = new Map<string, number>();
     const emptyRouteMs: number[] = [];
     const agent = new Agent({ keepAlive: true, maxSockets: 1 }); // one connection per route, kept alive
@@ -147,10 +148,8 @@ try {
       else clientMs.set(requestId!, ms);
     }
     agent.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the last lines
-    collecting = false;
     await settle(database.url);
-    const lines = requestLines.filter((line) => clientMs.has(line.request_id));
+    const lines = requestLinesFrom(logOffset).filter((line) => clientMs.has(line.request_id));
     const mean = (pick: (line: RequestLine) => number) => lines.reduce((sum, line) => sum + pick(line), 0) / Math.max(lines.length, 1);
     const columns =
       name === EMPTY_ROUTE

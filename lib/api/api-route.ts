@@ -90,9 +90,9 @@ export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>
         headers = { ...headers, ...rateLimitHeaders(limits) };
         throw error;
       }
+      headers = { ...headers, ...rateLimitHeaders(limits) };
       // The look-up counts exactly the requests the checks above admit; a difference is a fault of ours.
       if (!counted) throw new Error("the key look-up did not count a request that its checks admit");
-      headers = { ...headers, ...rateLimitHeaders(limits) };
       if (retryAfterSeconds !== null) throw rateLimited(limits, retryAfterSeconds);
 
       const url = new URL(request.url);

@@ -37,17 +37,19 @@ const contactUnsubscribed = () =>
 export async function upsertContact(ctx: Ctx, actor: Actor, input: UpsertContactInput): Promise<{ contact: ContactView; created: boolean }> {
   const workspaceId = requireActorWorkspace(actor);
   const topicIds = [...new Set(input.topicIds ?? [])];
-  const attributes = await validateAttributes(ctx, workspaceId, input.attributes ?? {});
-  const initial = mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, { ...input, attributes });
-  if (topicIds.length === 0) {
+  const initialFields = (attributes: Record<string, AttributeValue | null>) => mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, { ...input, attributes });
+  // Topics are looked up before attributes are checked, so a request wrong in both is told about the topic.
+  const checkedAttributes = topicIds.length === 0 ? await validateAttributes(ctx, workspaceId, input.attributes ?? {}) : null;
+  if (checkedAttributes) {
     // A new address without topics is one statement, which needs no transaction around it (the API's common case).
-    const created = await createContact(ctx, workspaceId, input.email, initial);
+    const created = await createContact(ctx, workspaceId, input.email, initialFields(checkedAttributes));
     if (created) return { contact: await getContactOrThrow(ctx, actor, created.id), created: true };
   }
   return withTransaction(ctx, async (tx) => {
     const topics = [];
     for (const [index, topicId] of topicIds.entries()) topics.push(await getTopicForActor(tx, actor, topicId, `topic_ids.${index}`));
-    const { contact, created } = await lockOrCreateContact(tx, workspaceId, input.email, initial);
+    const attributes = checkedAttributes ?? (await validateAttributes(tx, workspaceId, input.attributes ?? {}));
+    const { contact, created } = await lockOrCreateContact(tx, workspaceId, input.email, initialFields(attributes));
     if (!created) {
       // Not the derived status: it ranks bounced and complained above unsubscribed.
       if (await hasOptedOut(tx, contact.id)) throw contactUnsubscribed();

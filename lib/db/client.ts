@@ -17,8 +17,8 @@ export function getDb(): Database {
   if (globalForDb.__db?.url !== url) {
     // JIT off: its compile time (over a second for the report triggers' plans over thousands of
     // ids) dwarfs any query this service runs; a server built without LLVM ignores it anyway.
-    const sql = postgres(url, { max: env().DATABASE_POOL_SIZE, onnotice: () => {}, connection: { jit: "off" } });
-    const counters = postgres(url, { max: env().DATABASE_POOL_SIZE, onnotice: () => {}, connection: { jit: "off", synchronous_commit: "off" } });
+    const sql = postgres(url, { max: env().DATABASE_POOL_SIZE, onnotice: () => {}, connection: { jit: "off", plan_cache_mode: "force_custom_plan" } });
+    const counters = postgres(url, { max: COUNTERS_POOL_SIZE, onnotice: () => {}, connection: { jit: "off", synchronous_commit: "off" } });
     const db = Object.assign(drizzle(preparingEveryQuery(sql), { schema }), { $counters: counters });
     globalForDb.__db = { url, sql, counters, db };
   }
@@ -28,19 +28,33 @@ export function getDb(): Database {
 type Callback = (sql: postgres.Sql) => unknown;
 
 /**
+ * Statements with more parameters than this stay unprepared: their text
+ * varies with the length of a list (`in (…)`, multi-row inserts), and each
+ * length prepared would stay in the connection's memory until it is
+ * recycled. Below it, a query site has at most this many shapes.
+ */
+const MAX_PREPARED_PARAMETERS = 16;
+
+/**
  * postgres-js prepares its tagged-template queries but not `unsafe` ones,
  * which is how Drizzle sends every query: each then costs two round trips
- * (describe, then execute) and a parse and plan in PostgreSQL. This client
- * prepares them too, so after a connection's first use of a statement it is
- * one round trip and no parse. The clients that transactions and savepoints
- * hand out do the same. Prepared statements live as long as their connection
- * (postgres-js recycles connections after 30 to 60 minutes).
+ * (describe, then execute) and a parse in PostgreSQL. This client prepares
+ * those with few parameters, so after a connection's first use of a
+ * statement it is one round trip and no parse. The clients that
+ * transactions and savepoints hand out do the same. Prepared statements live
+ * as long as their connection (postgres-js recycles connections after 30 to
+ * 60 minutes); the pool plans each execution afresh (plan_cache_mode), so a
+ * generic plan never serves a workspace of another size.
  */
 function preparingEveryQuery(sql: postgres.Sql): postgres.Sql {
   return new Proxy(sql, {
     get(target, property, receiver) {
-      if (property === "unsafe")
-        return (query: string, parameters?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) => target.unsafe(query, parameters, { ...options, prepare: true });
+      if (property === "unsafe") {
+        return (query: string, parametersOrOptions?: postgres.ParameterOrJSON<never>[] | postgres.UnsafeQueryOptions, options?: postgres.UnsafeQueryOptions) => {
+          const [parameters, queryOptions] = Array.isArray(parametersOrOptions) ? [parametersOrOptions, options] : [[], parametersOrOptions];
+          return target.unsafe(query, parameters, { ...queryOptions, prepare: parameters.length <= MAX_PREPARED_PARAMETERS });
+        };
+      }
       if (property === "begin" || property === "savepoint") {
         return (...args: unknown[]) => {
           const callback = args.pop() as Callback;
@@ -64,6 +78,9 @@ export function rawClient(db: Executor): postgres.Sql {
   if (!("$client" in db)) throw new Error("rawClient runs outside transactions only");
   return db.$client;
 }
+
+/** The counters' pool: two short single statements per /v1 request at most. */
+const COUNTERS_POOL_SIZE = 4;
 
 /**
  * A second pool, for counters whose last moments may be lost in a crash:
