@@ -5,10 +5,16 @@ import { sendConfirmationMail } from "@/lib/consent/send-confirmation-mail";
 import { workflowCtx } from "@/inngest/workflow-ctx";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 
-/** Sends the double opt-in mail from the topic's brand, unless a de-duplication window says not to. */
-export const confirmation = inngest.createFunction({ id: "confirmation", triggers: [confirmationRequested], retries: 5 }, async ({ event, step }) => {
-  const decision = await step.run("decide", () => decideConfirmation(workflowCtx(), event.data.requestId));
-  if (!decision.send) return decision;
-  await step.run("send-confirmation", () => sendConfirmationMail(workflowCtx(), getMailTransport(), event.data.requestId));
-  return decision;
-});
+/**
+ * Sends the double opt-in mail from the topic's brand, unless a de-duplication window says not to.
+ * One step: the decision is recorded before the mail goes out, so a retried step decides the same
+ * again and sends with the same idempotency key. A step of its own for the decision would only add a
+ * round of the workflow to every signup.
+ */
+export const confirmation = inngest.createFunction({ id: "confirmation", triggers: [confirmationRequested], retries: 5 }, async ({ event, step }) =>
+  step.run("decide-and-send", async () => {
+    const decision = await decideConfirmation(workflowCtx(), event.data.requestId);
+    if (decision.send) await sendConfirmationMail(workflowCtx(), getMailTransport(), event.data.requestId);
+    return decision;
+  }),
+);
