@@ -19,12 +19,17 @@ export async function lockOrCreateContact(
 ): Promise<{ contact: ContactRow; created: boolean }> {
   const inserted = await createContact(ctx, workspaceId, email, initial);
   if (inserted) return { contact: inserted, created: true };
+  return { contact: (await lockContact(ctx, workspaceId, email))!, created: false };
+}
+
+/** The workspace's contact for this address, locked for the rest of the transaction; null when there is none. */
+export async function lockContact(ctx: Ctx, workspaceId: string, email: string): Promise<ContactRow | null> {
   const [existing] = await ctx.db
     .select()
     .from(contacts)
     .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.email, email)))
     .for("update");
-  return { contact: existing!, created: false };
+  return existing ?? null;
 }
 
 /** The contact for this address, created now; null when the workspace already has one. */

@@ -9,7 +9,7 @@ import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
 import { validateAttributes } from "./attributes";
 import { getContactOrThrow, type ContactView } from "./contact-view";
 import { hasOptedOut } from "./has-opted-out";
-import { createContact, lockOrCreateContact } from "./lock-contact";
+import { createContact, lockContact, lockOrCreateContact } from "./lock-contact";
 import { mergeContactFields } from "./merge-contact-fields";
 
 export interface UpsertContactInput {
@@ -49,7 +49,9 @@ export async function upsertContact(ctx: Ctx, actor: Actor, input: UpsertContact
     const topics = [];
     for (const [index, topicId] of topicIds.entries()) topics.push(await getTopicForActor(tx, actor, topicId, `topic_ids.${index}`));
     const attributes = checkedAttributes ?? (await validateAttributes(tx, workspaceId, input.attributes ?? {}));
-    const { contact, created } = await lockOrCreateContact(tx, workspaceId, input.email, initialFields(attributes));
+    // Without topics the insert was tried above and found the address taken: lock it rather than insert again.
+    const known = checkedAttributes ? await lockContact(tx, workspaceId, input.email) : null;
+    const { contact, created } = known ? { contact: known, created: false } : await lockOrCreateContact(tx, workspaceId, input.email, initialFields(attributes));
     if (!created) {
       // Not the derived status: it ranks bounced and complained above unsubscribed.
       if (await hasOptedOut(tx, contact.id)) throw contactUnsubscribed();
