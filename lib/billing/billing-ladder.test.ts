@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemActor } from "@/lib/actor";
+import { Readable } from "node:stream";
+import { systemActor, userActor } from "@/lib/actor";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { scheduleCrons } from "@/inngest/embedded/crons";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
@@ -9,12 +10,15 @@ import { setWorkflowCtx } from "@/inngest/workflow-ctx";
 import { scheduleCampaign, sendCampaignNow } from "@/lib/campaigns/campaign-actions";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { billingInvoices, campaigns, contacts, mailMessages, memberships, sends, users, workspaceBilling } from "@/lib/db/schema";
+import { billingInvoices, campaigns, contacts, importRows, mailMessages, memberships, sends, users, workspaceBilling } from "@/lib/db/schema";
 import { apiClient } from "@/lib/testing/api-client";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
+import { checkImport } from "@/lib/imports/check-import";
+import { checkImportSchema } from "@/lib/imports/import-schemas";
+import { receiveImport } from "@/lib/imports/receive-import";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { getBilling } from "./get-billing";
 import { issueInvoice, recordPaymentFailed, settleInvoice } from "./invoices";
@@ -51,7 +55,7 @@ async function payingWorkspace(people = 3) {
   await settleInvoice(ctx, (await issueInvoice(ctx, { workspaceId, amount: 7900, plan: "growth" })).id);
   const [owner] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ownerUserId));
   const campaign = async (name = "News") => (await createCampaign(ctx, actor, { brandId, topicId, name, subject: "Hi", html: "<p>Hi</p>" })).campaignId;
-  return { workspaceId, brandId, topicId, actor, ownerEmail: owner!.email, campaign };
+  return { workspaceId, brandId, topicId, actor, ownerUserId, ownerEmail: owner!.email, campaign };
 }
 
 const stageOf = async (workspaceId: string) => (await ctx.db.select({ stage: workspaceBilling.stage }).from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId)))[0]!.stage;
@@ -113,6 +117,11 @@ describe("billing ladder", () => {
     await sendCampaignNow(ctx, w.actor, await w.campaign());
     await executor.runDue(ctx);
     await seedKey(ctx, w.workspaceId);
+    // A dry-run import: its rows carry no workspace of their own.
+    const owner = userActor(w.ownerUserId, w.workspaceId);
+    const { importId } = await receiveImport(ctx, owner, { fileName: "people.csv", body: Readable.from([Buffer.from("email\nq1@example.com\nq2@example.com\n")]) });
+    await checkImport(ctx, owner, importId, checkImportSchema.parse({ mapping: ["email"] }));
+    expect(await ctx.db.$count(importRows, eq(importRows.importId, importId))).toBe(2);
     await failPayment(w.workspaceId);
     for (const days of [7, 60, 30]) await passDays(days);
     expect(await stageOf(w.workspaceId)).toBe("deleted");
@@ -126,6 +135,7 @@ describe("billing ladder", () => {
       if (Number(row!.n) > 0) left[table_name] = Number(row!.n);
     }
     expect(left).toEqual({});
+    expect(await ctx.db.$count(importRows, eq(importRows.importId, importId))).toBe(0);
     expect((await getBilling(ctx, w.workspaceId)).invoices).toHaveLength(2);
   });
 

@@ -45,6 +45,13 @@ const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL 
   byWorkspace("report_activity"),
   byWorkspace("signup_form_submissions"),
   byWorkspace("signup_forms"),
+  {
+    // Import rows carry no workspace (nor a key to their import): reach them through its imports.
+    name: "import_rows",
+    chunk: (workspaceId, limit) => sql`
+      delete from import_rows where ctid in (
+        select r.ctid from imports i join import_rows r on r.import_id = i.id where i.workspace_id = ${workspaceId} limit ${limit})`,
+  },
   byWorkspace("imports"),
   byWorkspace("campaigns"),
   byWorkspace("lists"),

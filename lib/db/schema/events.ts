@@ -1,6 +1,5 @@
 import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { at, createdAt, id } from "./columns";
-import { workspaces } from "./workspaces";
 
 /**
  * The event outbox: every state change the Events section names, written in
@@ -11,9 +10,8 @@ export const events = pgTable(
   "events",
   {
     id: id("id").primaryKey(),
-    workspaceId: id("workspace_id")
-      .notNull()
-      .references(() => workspaces.id, { onDelete: "cascade" }),
+    // No foreign key to workspaces: see contacts.
+    workspaceId: id("workspace_id").notNull(),
     type: text("type").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     occurredAt: at("occurred_at").notNull(),
