@@ -275,6 +275,24 @@ describe("CSV import: applying", () => {
     await expect(cancelImport(ctx, other.actor, importId)).rejects.toMatchObject({ code: "import_not_found" });
   });
 
+  it("an applied import leaves fresh planner statistics for the tables it wrote", async () => {
+    const w = await workspace();
+    const analyzed = async () =>
+      Object.fromEntries(
+        (
+          await ctx.db.execute<{ relname: string; n: number }>(sql`
+            select relname, analyze_count::int as n from pg_stat_user_tables
+            where schemaname = current_schema() and relname in ('contacts', 'subscriptions', 'report_contact_statuses', 'list_members', 'events')`)
+        ).map((r) => [r.relname, r.n]),
+      );
+    const before = await analyzed();
+    const { status } = await importCsv(w, "email\nstats1@example.com\nstats2@example.com\n", { topicIds: [w.topicId], consentAsserted: true });
+    expect(status).toBe("completed");
+    const after = await analyzed();
+    expect(Object.keys(after).sort()).toEqual(["contacts", "events", "list_members", "report_contact_statuses", "subscriptions"]);
+    for (const [table, n] of Object.entries(after)) expect(n, table).toBe((before[table] ?? 0) + 1);
+  });
+
   it("a read-only workspace refuses an import with team_inactive", async () => {
     const w = await workspace();
     await setBillingStage(ctx, w.workspaceId, "read_only");
