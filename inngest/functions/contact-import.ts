@@ -14,7 +14,7 @@ export const contactImport = inngest.createFunction({ id: "contact-import", trig
   for (let chunk = 0; ; chunk++) {
     const outcome = await step.run(`chunk-${chunk}`, () => applyNextImportChunk(workflowCtx(), event.data.importId));
     if (!outcome.done) continue;
-    await step.run("analyze", () => analyzeImportedTables(workflowCtx()));
+    await step.run("analyze", () => analyzeImportedTables(workflowCtx(), event.data.importId));
     return { status: outcome.status, chunks: chunk + 1 };
   }
 });

@@ -56,15 +56,13 @@ export async function checkImport(ctx: Ctx, actor: WorkspaceActor, importId: str
   const lastRow = imp.rowCount + 1;
   // The next chunk is read while this one's refusals are written: two connections, both cores busy.
   let next: Promise<ChunkPlan> | undefined;
-  try {
-    for (let from = 1; from < lastRow; from += PLAN_ROWS) {
-      const plan = await (next ?? planImportChunk(ctx, scope, from, from + PLAN_ROWS));
-      next = from + PLAN_ROWS < lastRow ? planImportChunk(ctx, scope, from + PLAN_ROWS, from + 2 * PLAN_ROWS) : undefined;
-      await writeRefusals(ctx, imp.id, plan.refusals);
-      addCounts(counts, { ...plan.counts, refused: {} });
-    }
-  } finally {
-    next?.catch(() => {}); // the check failed: nobody waits for the chunk read ahead
+  for (let from = 1; from < lastRow; from += PLAN_ROWS) {
+    const plan = await (next ?? planImportChunk(ctx, scope, from, from + PLAN_ROWS));
+    next = from + PLAN_ROWS < lastRow ? planImportChunk(ctx, scope, from + PLAN_ROWS, from + 2 * PLAN_ROWS) : undefined;
+    // Its failure is thrown where it is awaited; until then (or if writing these refusals fails first) it is not unhandled.
+    next?.catch(() => {});
+    await writeRefusals(ctx, imp.id, plan.refusals);
+    addCounts(counts, { ...plan.counts, refused: {} });
   }
   counts.refused = await countRefusals(ctx, imp.id, 0, lastRow);
   counts.rows = imp.rowCount;
