@@ -13,12 +13,13 @@ export interface ImportScope {
   options: ImportOptions;
 }
 
+/** A staged row with its contact, if the address has one; the file's values only then. */
 interface StagedRow {
   row_number: number;
   email: string;
   first_name: string | null;
   last_name: string | null;
-  attributes: Record<string, AttributeValue>;
+  attributes: Record<string, AttributeValue> | null;
   contact_id: string | null;
   stored_first_name: string | null;
   stored_last_name: string | null;
@@ -29,7 +30,8 @@ interface StagedRow {
 
 export interface ChunkPlan {
   refusals: { rowNumber: number; refusal: ImportRefusal; detail: string }[];
-  creates: ({ id: string; email: string } & ContactFields)[];
+  /** New contacts, each with the file's row it is made of (the row's values, as the dry run stored them). */
+  creates: { id: string; rowNumber: number }[];
   updates: ({ id: string } & ContactFields)[];
   /** Every contact the chunk keeps (created, updated or unchanged): what the topics and the list apply to. */
   contacts: { id: string; email: string }[];
@@ -68,7 +70,11 @@ export async function planImportChunk(ctx: Ctx, scope: ImportScope, from: number
   const { topicIds } = scope.options;
   const topics = sql`array[${sql.join(topicIds.length ? topicIds.map((t) => sql`${t}`) : [sql`null`], sql`, `)}]::text[]`;
   const rows = (await ctx.db.execute(sql`
-    select r.row_number, r.email, r.first_name, r.last_name, r.attributes,
+    select r.row_number, r.email,
+           -- The file's values matter here only for a contact that exists (the merge): a new one is made from its row.
+           case when contacts.id is not null then r.first_name end as first_name,
+           case when contacts.id is not null then r.last_name end as last_name,
+           case when contacts.id is not null then r.attributes end as attributes,
            contacts.id as contact_id, contacts.first_name as stored_first_name, contacts.last_name as stored_last_name, contacts.attributes as stored_attributes,
            ${suppressedSql(sql`${scope.workspaceId}`, sql`r.email`)} as suppressed,
            (contacts.id is not null and (${sql.raw(CONTACT_OPTED_OUT_SQL)}
@@ -93,14 +99,14 @@ export async function planImportChunk(ctx: Ctx, scope: ImportScope, from: number
       counts.refused[refusal] = (counts.refused[refusal] ?? 0) + 1;
       continue;
     }
-    const incoming = { ...(row.first_name ? { firstName: row.first_name } : {}), ...(row.last_name ? { lastName: row.last_name } : {}), attributes: row.attributes };
     if (!row.contact_id) {
       const id = newId("ct");
-      plan.creates.push({ id, email: row.email, firstName: row.first_name, lastName: row.last_name, attributes: row.attributes });
+      plan.creates.push({ id, rowNumber: row.row_number });
       plan.contacts.push({ id, email: row.email });
       counts.created++;
       continue;
     }
+    const incoming = { ...(row.first_name ? { firstName: row.first_name } : {}), ...(row.last_name ? { lastName: row.last_name } : {}), attributes: row.attributes ?? {} };
     const stored: ContactFields = { firstName: row.stored_first_name, lastName: row.stored_last_name, attributes: row.stored_attributes ?? {} };
     const merged = mergeContactFields(MERGE[scope.options.policy], stored, incoming);
     const changed = changedFields(stored, merged);
