@@ -342,7 +342,7 @@ describe("CSV import across a crash", () => {
 });
 
 describe("CSV import across a shutdown", () => {
-  it("SIGTERM during an apply finishes the chunk in hand, hands the run back, and the next start applies every row exactly once", async () => {
+  it("SIGTERM during an apply finishes the step in hand (a few chunks), hands the run back, and the next start applies every row exactly once", async () => {
     const w = await workspace();
     const rows = Array.from({ length: 4000 }, (_, i) => `term${i}@example.com,Name${i}`);
     const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
