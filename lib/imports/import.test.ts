@@ -10,7 +10,10 @@ import { systemClock } from "@/lib/clock";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { exportContactsCsv } from "@/lib/contacts/export-contacts";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { contacts, events, imports, listMembers, reportWorkspaceCounters, subscriptions } from "@/lib/db/schema";
+import { contacts, events, imports, listMembers, reportWorkspaceCounters, subscriptions, topics } from "@/lib/db/schema";
+import { createEndpoint } from "@/lib/webhooks/endpoints";
+import { webhookBody } from "@/lib/webhooks/event-schemas";
+import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { createList } from "@/lib/lists/create-list";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { optOut, seedTopic, seedWorkspace, setBillingStage } from "@/lib/testing/factories";
@@ -234,9 +237,41 @@ describe("CSV import: applying", () => {
         .map((d) => d.email)
         .sort(),
     ).toEqual(["n1@example.com", "n2@example.com"]);
+    // The documented payload, as the API's subscription carries it.
+    const [topic] = await ctx.db.select().from(topics).where(eq(topics.id, w.topicId));
+    const n1 = subscribed.find((d) => d.email === "n1@example.com")!;
+    expect(webhookBody("contact.subscribed").shape.data.parse(n1)).toEqual({
+      contact_id: (await contactOf(w, "n1@example.com"))!.id,
+      email: "n1@example.com",
+      topic_id: w.topicId,
+      topic_name: topic!.name,
+      brand_id: topic!.brandId,
+      source: "import",
+      occurred_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    expect(Object.keys(n1).sort()).toEqual(Object.keys(subscribed.find((d) => d.source !== "import")!).sort());
     expect(await ctx.db.select().from(listMembers).where(eq(listMembers.listId, listId))).toHaveLength(3);
     const [counters] = await ctx.db.select().from(reportWorkspaceCounters).where(eq(reportWorkspaceCounters.workspaceId, w.workspaceId));
     expect(counters!.contactsTotal).toBe(3);
+  });
+
+  it("an import's contact.subscribed events reach the workspace's webhook endpoint, one per new subscription, each in the documented shape", async () => {
+    overrideEnvForTests({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" });
+    const receiver = await startWebhookReceiver();
+    try {
+      const w = await workspace();
+      await createEndpoint(ctx, w.actor, { url: receiver.url, eventTypes: ["contact.subscribed"] });
+      const rows = Array.from({ length: 25 }, (_, i) => `hook${i}@example.com`);
+      await importCsv(w, `email\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true });
+      for (let i = 0; i < 20 && receiver.received.length < rows.length; i++) await drain(3);
+      const bodies = receiver.received.map((r) => webhookBody("contact.subscribed").parse(r.body));
+      expect(bodies.map((b) => b.data.email).sort()).toEqual([...rows].sort());
+      expect(new Set(bodies.map((b) => b.id)).size).toBe(rows.length);
+      expect(bodies.every((b) => b.data.source === "import" && b.data.topic_id === w.topicId)).toBe(true);
+    } finally {
+      await receiver.close();
+      reloadEnv();
+    }
   });
 
   it("applies in chunks and a cancel stops it at the next chunk, keeping what was applied", async () => {
