@@ -167,7 +167,10 @@ describe("bounces for SMTP senders", () => {
     const message = carried.find((mail) => mail.to.includes("verp@example.com"))!;
     expect(message.from).toBe(returnPathFor(send.id, BOUNCE_DOMAIN));
     expect(readReturnPath(message.from)).toBe(send.id);
-    expect(readReturnPath(message.from.replace(/\.([0-9a-f])/, ".0"))).toBeNull();
+    // One digit of the signature changed (to another digit: a 0 stays no 0).
+    const altered = message.from.replace(/\.([0-9a-f])/, (_, digit: string) => (digit === "0" ? ".1" : ".0"));
+    expect(altered).not.toBe(message.from);
+    expect(readReturnPath(altered)).toBeNull();
     expect(readReturnPath(`bounces+snd_someoneelse.0123456789abcdef@${BOUNCE_DOMAIN}`)).toBeNull();
   });
 
