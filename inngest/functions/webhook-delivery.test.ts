@@ -11,7 +11,7 @@ import { setWorkflowCtx } from "@/inngest/workflow-ctx";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { resubscribe } from "@/lib/consent/resubscribe";
 import { unsubscribe } from "@/lib/consent/unsubscribe";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
@@ -23,6 +23,7 @@ import { wakeOverdueEndpoints } from "@/lib/webhooks/request-delivery";
 import { withTransaction } from "@/lib/context";
 import { recordEvent } from "@/lib/events/record-event";
 import { CONNECTIONS_PER_ENDPOINT } from "@/lib/webhooks/post-webhook";
+import { LEASE_MS } from "@/lib/webhooks/endpoint-lease";
 
 // API calls stamp rows with the real time; the workflow clock starts ahead of it so their runs are due.
 const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
@@ -64,6 +65,13 @@ describe("webhook delivery", () => {
     expect(webhook!.body).toEqual({ id: expect.stringMatching(/^evt_/), type: "contact.subscribed", created_at: expect.any(String), data: expect.objectContaining({ contact_id: contact.id }) });
     expect(webhook!.headers["x-service-event-id"]).toBe(webhook!.body.id);
     expect(webhook!.headers["x-service-event-type"]).toBe("contact.subscribed");
+    // The event as recorded: when it was, and its data whole.
+    const [recorded] = await ctx.db
+      .select()
+      .from(events)
+      .where(eq(events.id, webhook!.body.id as string));
+    expect(webhook!.body.created_at).toBe(recorded!.createdAt.toISOString());
+    expect(webhook!.body.data).toEqual(recorded!.data);
     expect(webhook!.headers["x-service-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(webhook!.headers["x-service-signature"]).toContain(`t=${clock.now().getTime()},`);
     expect(verify(secret, webhook!.headers["x-service-signature"] as string, webhook!.rawBody, clock.now().getTime())).toBe(true);
@@ -181,6 +189,29 @@ describe("webhook delivery", () => {
     await executor.runDue(ctx);
     expect(receiver.received).toHaveLength(3);
     expect(verify(secret, receiver.received[2]!.headers["x-service-signature"] as string, receiver.received[2]!.rawBody, clock.now().getTime())).toBe(true);
+  });
+
+  it("rotation: a delivery posted with the old secret while the secret is rotated, and refused, is retried with the new one at once", async () => {
+    const { endpointId, subscribe } = await setup();
+    let rotated: Promise<{ secret: string }> | undefined;
+    receiver.respondWith((webhook, response) => {
+      if (!rotated) {
+        // The sender rotates while this attempt is in flight; the receiver already expects the new secret.
+        rotated = rotateSecret(ctx, systemActor("test"), endpointId);
+        void rotated.then(() => response.writeHead(401).end());
+        return;
+      }
+      void rotated.then(({ secret }) => {
+        const ok = verify(secret, webhook.headers["x-service-signature"] as string, webhook.rawBody, clock.now().getTime());
+        response.writeHead(ok ? 204 : 401).end();
+      });
+    });
+    await subscribe("in-flight@example.com");
+    await executor.runDue(ctx);
+    await executor.runDue(ctx); // no time passes: the retry does not wait for its schedule
+    const { deliveries } = await listDeliveries(ctx, systemActor("test"), endpointId);
+    expect(deliveries[0]).toMatchObject({ status: "succeeded", attemptCount: 2 });
+    expect(deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([401, 204]);
   });
 
   it("events for one contact reach a healthy endpoint in the order they happened, and each carries a stable event id", async () => {
@@ -371,21 +402,25 @@ describe("webhook delivery", () => {
     expect(receiver.received.map((w) => w.body.type).sort()).toEqual(["contact.subscribed", "contact.unsubscribed"]);
   });
 
-  it("a contact's later events wait while an earlier one is still claimed by a run that died, then go in order", async () => {
+  it("an endpoint's deliveries wait while a run that died still holds its lease, then go in order once it lapses", async () => {
     const { endpointId, subscribe, topicId } = await setup();
-    const contact = await subscribe("claimed@example.com");
+    const contact = await subscribe("leased@example.com");
     await unsubscribe(ctx, { contactId: contact.id, scope: "topic", topicId });
-    const [first] = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId)).orderBy(webhookDeliveries.id).limit(1);
-    // As a run that claimed the first delivery and died mid-post leaves it.
+    // As a run that took the lease and died mid-post leaves it.
     await ctx.db
-      .update(webhookDeliveries)
-      .set({ claimedUntil: new Date(clock.now().getTime() + 8 * 60_000) })
-      .where(eq(webhookDeliveries.id, first!.id));
+      .update(webhookEndpoints)
+      .set({ deliveryLeaseToken: "dead-run", deliveryLeaseUntil: new Date(clock.now().getTime() + LEASE_MS) })
+      .where(eq(webhookEndpoints.id, endpointId));
     await executor.runDue(ctx);
     expect(receiver.received).toHaveLength(0);
-    clock.advance(8 * 60_000 + 1);
+    clock.advance(LEASE_MS + 1);
     await executor.runDue(ctx);
     expect(receiver.received.map((w) => w.body.type)).toEqual(["contact.subscribed", "contact.unsubscribed"]);
+    // Given back when the run ended: the next delivery does not wait for a lease to lapse.
+    expect((await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)))[0]).toMatchObject({ deliveryLeaseToken: null, deliveryLeaseUntil: null });
+    await subscribe("leased-later@example.com");
+    await executor.runDue(ctx);
+    expect(receiver.received).toHaveLength(3);
   });
 
   it("the sweep wakes an endpoint whose due deliveries lost their run", async () => {

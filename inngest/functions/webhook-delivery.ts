@@ -11,10 +11,11 @@ import { requestDelivery } from "@/lib/webhooks/request-delivery";
 const MAX_ROUNDS = 12;
 
 /**
- * One endpoint's deliveries: claims what is due in batches, posts each batch
+ * One endpoint's deliveries: reads what is due in batches, posts each batch
  * over kept connections and records every attempt, until nothing is due; a
  * retry due later asks for a run at its time. One run per endpoint at a time
- * (the concurrency key), so one contact's events reach it in order, and a
+ * (the concurrency key, and the endpoint's lease should a run be taken over
+ * while it still posts), so one contact's events reach it in order, and a
  * slow endpoint holds up only its own run.
  */
 export const webhookDelivery = inngest.createFunction(

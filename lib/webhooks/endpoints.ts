@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints, workspaces } from "@/lib/db/schema";
@@ -71,11 +71,12 @@ export async function rotateSecret(ctx: Ctx, actor: Actor, endpointId: string): 
     const secret = newSigningSecret();
     const now = tx.clock.now();
     await tx.db.update(webhookEndpoints).set({ signingSecret: secret, secretRotatedAt: now, updatedAt: now }).where(eq(webhookEndpoints.id, endpointId));
-    // Failing ones, and those being posted now with the old secret: a failure of theirs is retried at once too.
+    // Failing ones. Those being posted now with the old secret are retried at once if they fail: recording
+    // their attempts locks this row first, and so reads the new secret (deliver-due.ts).
     const retried = await tx.db
       .update(webhookDeliveries)
-      .set({ generation: sql`${webhookDeliveries.generation} + 1`, nextAttemptAt: now })
-      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending"), or(isNotNull(webhookDeliveries.lastAttemptAt), isNotNull(webhookDeliveries.claimedUntil))))
+      .set({ nextAttemptAt: now })
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.lastAttemptAt)))
       .returning({ id: webhookDeliveries.id });
     if (retried.length > 0) await askForRuns(tx, [endpointId]);
     return { secret, retried: retried.length };

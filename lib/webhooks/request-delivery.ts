@@ -79,8 +79,7 @@ export async function wakeOverdueEndpoints(ctx: Ctx): Promise<number> {
     select e.id from webhook_endpoints e
     where e.enabled and exists (
       select 1 from webhook_deliveries d
-      where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at < ${cutoff}::timestamptz
-        and (d.claimed_until is null or d.claimed_until < ${cutoff}::timestamptz))`);
+      where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at < ${cutoff}::timestamptz)`);
   if (overdue.length > 0) {
     const ids = overdue.map((row) => row.id);
     await withTransaction(ctx, async (tx) => {
