@@ -21,7 +21,7 @@ import { createEndpoint, enableEndpoint, listDeliveries, rotateSecret } from "@/
 import { RETRY_DELAYS_MS } from "@/lib/webhooks/retry-schedule";
 import { wakeOverdueEndpoints } from "@/lib/webhooks/request-delivery";
 import { withTransaction } from "@/lib/context";
-import { recordEvent } from "@/lib/events/record-event";
+import { recordEvent, recordEvents } from "@/lib/events/record-event";
 import { CONNECTIONS_PER_ENDPOINT } from "@/lib/webhooks/post-webhook";
 import { LEASE_MS } from "@/lib/webhooks/endpoint-lease";
 
@@ -207,7 +207,6 @@ describe("webhook delivery", () => {
       });
     });
     await subscribe("in-flight@example.com");
-    await executor.runDue(ctx);
     await executor.runDue(ctx); // no time passes: the retry does not wait for its schedule
     const { deliveries } = await listDeliveries(ctx, systemActor("test"), endpointId);
     expect(deliveries[0]).toMatchObject({ status: "succeeded", attemptCount: 2 });
@@ -421,6 +420,32 @@ describe("webhook delivery", () => {
     await subscribe("leased-later@example.com");
     await executor.runDue(ctx);
     expect(receiver.received).toHaveLength(3);
+  });
+
+  it("a run whose lease is taken over stops after the batch in hand; the rest wait for the new holder's lease and each is posted once", async () => {
+    const { workspaceId, endpointId } = await setup();
+    const now = clock.now();
+    // More than one batch (256): one contact each, so nothing but the lease holds a delivery back.
+    const items = Array.from({ length: 300 }, (_, i) => ({ data: { send_id: `snd_${i}`, contact_id: `ct_lease${i}`, email: `lease${i}@example.com` }, occurredAt: now }));
+    await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
+    let takenOver = false;
+    receiver.respondWith((_, response) => {
+      if (takenOver) return response.writeHead(204).end();
+      takenOver = true;
+      // Another run takes the endpoint over while this one posts (as when this one's step was thought dead).
+      void ctx.db
+        .update(webhookEndpoints)
+        .set({ deliveryLeaseToken: "other-run", deliveryLeaseUntil: new Date(clock.now().getTime() + LEASE_MS) })
+        .where(eq(webhookEndpoints.id, endpointId))
+        .then(() => response.writeHead(204).end());
+    });
+    await executor.runDue(ctx);
+    expect(receiver.received).toHaveLength(256);
+    clock.advance(LEASE_MS + 1);
+    await executor.runDue(ctx);
+    const ids = receiver.received.map((w) => w.body.id);
+    expect(ids).toHaveLength(300);
+    expect(new Set(ids).size).toBe(300);
   });
 
   it("the sweep wakes an endpoint whose due deliveries lost their run", async () => {

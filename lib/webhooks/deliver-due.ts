@@ -15,7 +15,7 @@ import { SIGNATURE_HEADER, signatureHeader } from "./signature";
 const BATCH = 256;
 /** One contact's deliveries in a batch are posted one after another; a longer run of them waits for the next batch. */
 const MAX_CHAIN = 8;
-/** How soon to look again when deliveries are due but this run could not post them (another holds the lease). */
+/** How soon at the earliest to look again when another run holds the lease, or deliveries were due but not read. */
 const RECHECK_MS = 5_000;
 /** A step hands back after this long, so the run's progress is saved and a shutdown is not held up. */
 const STEP_BUDGET_MS = 5_000;
@@ -99,15 +99,17 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
       const attempts = await postBatch(endpoint, chains, ctx.clock, lease);
       await recordAttempts(ctx, endpoint, attempts);
       for (const attempt of attempts) outcome[attempt.succeeded ? "succeeded" : "failed"]++;
-      // Lost mid-batch: what was not posted stays due for the lease's new holder.
-      if (!lease.held()) return outcome;
+      // In doubt mid-batch (renewals failing, or taken over): what was not posted stays due, and the next step
+      // takes the lease again or, if another run holds it, asks for a run once that lease would lapse.
+      if (!lease.held()) return { ...outcome, more: true };
       if (performance.now() - started > STEP_BUDGET_MS) return { ...outcome, more: true };
       // Renewed for every batch, which reads the endpoint again: it may have been disabled, deleted or given a new URL or secret.
       endpoint = await lease.renew();
     }
     if (!endpoint) {
       const [still] = await ctx.db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
-      return still ? outcome : { ...outcome, stopped: "endpoint_deleted" };
+      // Still there, so the lease was lost: as above.
+      return still ? { ...outcome, more: true } : { ...outcome, stopped: "endpoint_deleted" };
     }
   } finally {
     await lease.release();
@@ -115,6 +117,8 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
   const nextDue = await nextDueAt(ctx, endpointId);
   if (nextDue === null) return outcome;
   const now = ctx.clock.now().getTime();
+  // Due now yet not read: queued after the last read (its transaction asks for a run too) or made due by a
+  // rotation since (which asks too). Looked at again shortly all the same, not in a loop at once.
   await requestDeliveryAt(ctx, endpointId, nextDue.getTime() > now ? nextDue : new Date(now + RECHECK_MS));
   return outcome;
 }
@@ -223,7 +227,8 @@ async function recordAttempts(ctx: Ctx, endpoint: Endpoint, attempts: Attempt[])
         status = x.status,
         next_attempt_at = x."nextAttemptAt"
       from jsonb_to_recordset(${json}) as x("deliveryId" text, status text, "attemptedAt" timestamptz, "nextAttemptAt" timestamptz)
-      where d.id = x."deliveryId"`);
+      -- A holder recording late (its lease taken over meanwhile) must not undo what the new one recorded, nor revive a delivery given up.
+      where d.id = x."deliveryId" and d.status = 'pending'`);
   });
 }
 

@@ -4,24 +4,28 @@ import { and, eq, isNull, lte, or } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { webhookEndpoints } from "@/lib/db/schema";
 import { logger } from "@/lib/log/logger";
+import { DELIVERY_TIMEOUT_MS } from "./post-webhook";
 
 type Endpoint = typeof webhookEndpoints.$inferSelect;
 
 /** How long a lease lasts unless renewed: a holder that died leaves the endpoint to the next run after this. */
 export const LEASE_MS = 60_000;
+/** Renewed this often while its holder posts. */
+const RENEW_MS = 10_000;
 /**
- * Renewed this often while its holder posts. The holder stops posting once a whole lease minus this
- * margin has passed since its last confirmed renewal, before another can take it over: a renewal the
- * holder could not make (its database unreachable, its event loop stalled) must not let two post at once.
+ * The holder starts no post once this long has passed since the renewal it last saw confirmed (a renewal
+ * it could not make: its database unreachable, its event loop stalled). What it already started ends
+ * within two tries of DELIVERY_TIMEOUT_MS, and a renewal's worth of slack covers the hosts' clocks, so
+ * every post of the old holder is over before another can take the lease.
  */
-const RENEW_MS = LEASE_MS / 3;
+const STOP_AFTER_MS = LEASE_MS - 2 * DELIVERY_TIMEOUT_MS - RENEW_MS;
 
 export interface EndpointLease {
   /** The endpoint as of the last renewal: its URL, secret and state. */
   endpoint: Endpoint;
   /** Whether posting may go on: false once the lease may have lapsed or was lost. */
   held(): boolean;
-  /** Renews the lease and reads the endpoint afresh; null when it was deleted or the lease lost. */
+  /** Renews the lease and reads the endpoint afresh; null when the endpoint was deleted or the lease lost. */
   renew(): Promise<Endpoint | null>;
   /** Gives the lease up at once (the next run need not wait for it to lapse). */
   release(): Promise<void>;
@@ -38,33 +42,36 @@ export async function takeEndpointLease(ctx: Ctx, endpointId: string): Promise<L
   const token = randomUUID();
   let confirmedAt = performance.now();
   let lost = false;
-  const write = async (): Promise<Endpoint | null> => {
+  // Taking needs the lease free or lapsed; renewing needs it still ours, so a holder that stalled past
+  // its lease cannot take it back from the run that took it over, nor a late renewal revive it after release.
+  const write = async (taking: boolean): Promise<Endpoint | null> => {
     const sentAt = performance.now();
     const now = ctx.clock.now();
+    const free = or(isNull(webhookEndpoints.deliveryLeaseUntil), lte(webhookEndpoints.deliveryLeaseUntil, now));
     const [endpoint] = await ctx.db
       .update(webhookEndpoints)
       .set({ deliveryLeaseToken: token, deliveryLeaseUntil: new Date(now.getTime() + LEASE_MS) })
-      .where(and(eq(webhookEndpoints.id, endpointId), or(eq(webhookEndpoints.deliveryLeaseToken, token), isNull(webhookEndpoints.deliveryLeaseUntil), lte(webhookEndpoints.deliveryLeaseUntil, now))))
+      .where(and(eq(webhookEndpoints.id, endpointId), taking ? free : eq(webhookEndpoints.deliveryLeaseToken, token)))
       .returning();
     if (endpoint) confirmedAt = sentAt;
     else lost = true;
     return endpoint ?? null;
   };
 
-  const first = await write();
+  const first = await write(true);
   if (!first) {
     const [other] = await ctx.db.select({ until: webhookEndpoints.deliveryLeaseUntil }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
     return other ? { heldUntil: other.until ?? ctx.clock.now() } : { deleted: true };
   }
   const heartbeat = setInterval(() => {
-    write().catch((error: unknown) => logger().warn({ err: error, endpoint_id: endpointId }, "webhook lease renewal failed"));
+    write(false).catch((error: unknown) => logger().warn({ err: error, endpoint_id: endpointId }, "webhook lease renewal failed"));
   }, RENEW_MS);
   heartbeat.unref();
   const lease: EndpointLease = {
     endpoint: first,
-    held: () => !lost && performance.now() - confirmedAt < LEASE_MS - RENEW_MS,
+    held: () => !lost && performance.now() - confirmedAt < STOP_AFTER_MS,
     renew: async () => {
-      const endpoint = await write();
+      const endpoint = await write(false);
       if (endpoint) lease.endpoint = endpoint;
       return endpoint;
     },
