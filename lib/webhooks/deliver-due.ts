@@ -211,6 +211,7 @@ async function recordAttempts(ctx: Ctx, endpoint: Endpoint, attempts: Attempt[])
         latencyMs: result.latencyMs,
         responseExcerpt: result.responseExcerpt,
         error: result.error ?? (succeeded ? null : `receiver answered ${result.statusCode}`),
+        attemptCount: delivery.attemptCount,
         status: succeeded ? "succeeded" : delay === null ? "failed" : "pending",
         nextAttemptAt: delay === null ? null : new Date((rotated ? now : finishedAt).getTime() + delay).toISOString(),
       };
@@ -226,9 +227,10 @@ async function recordAttempts(ctx: Ctx, endpoint: Endpoint, attempts: Attempt[])
         last_attempt_at = x."attemptedAt",
         status = x.status,
         next_attempt_at = x."nextAttemptAt"
-      from jsonb_to_recordset(${json}) as x("deliveryId" text, status text, "attemptedAt" timestamptz, "nextAttemptAt" timestamptz)
-      -- A holder recording late (its lease taken over meanwhile) must not undo what the new one recorded, nor revive a delivery given up.
-      where d.id = x."deliveryId" and d.status = 'pending'`);
+      from jsonb_to_recordset(${json}) as x("deliveryId" text, "attemptCount" int, status text, "attemptedAt" timestamptz, "nextAttemptAt" timestamptz)
+      -- As read, or not at all: a holder recording late (its lease taken over meanwhile) must not undo or reschedule
+      -- what the new one recorded, nor revive a delivery given up. Its attempt itself is recorded all the same.
+      where d.id = x."deliveryId" and d.status = 'pending' and d.attempt_count = x."attemptCount"`);
   });
 }
 

@@ -36,7 +36,9 @@ describe("an endpoint's delivery lease: one holder at a time", () => {
     // Not even once the new holder has given it back: a late renewal must not revive a lease nobody holds.
     await next.release();
     expect(await stalled.renew()).toBeNull();
-    expect(leaseOf(await takeEndpointLease(ctx, endpointId)).held()).toBe(true);
+    const third = leaseOf(await takeEndpointLease(ctx, endpointId));
+    expect(third.held()).toBe(true);
+    await Promise.all([stalled.release(), third.release()]);
   });
 
   it("a released lease is free at once, not after it would have lapsed", async () => {

@@ -16,9 +16,13 @@ const RENEW_MS = 10_000;
  * The holder starts no post once this long has passed since the renewal it last saw confirmed (a renewal
  * it could not make: its database unreachable, its event loop stalled). What it already started ends
  * within two tries of DELIVERY_TIMEOUT_MS, and a renewal's worth of slack covers the hosts' clocks, so
- * every post of the old holder is over before another can take the lease.
+ * every post of the old holder is over before another can take the lease, unless its event loop stalls
+ * between the check and the write for longer than that slack (no lease can rule that out; receivers
+ * de-duplicate by event id).
  */
 const STOP_AFTER_MS = LEASE_MS - 2 * DELIVERY_TIMEOUT_MS - RENEW_MS;
+// With less room than two renewals, one late renewal would stop every holder: each step would post nothing.
+if (STOP_AFTER_MS < 2 * RENEW_MS) throw new Error("the webhook lease leaves no room to post: lengthen LEASE_MS");
 
 export interface EndpointLease {
   /** The endpoint as of the last renewal: its URL, secret and state. */
