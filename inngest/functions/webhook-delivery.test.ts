@@ -450,6 +450,30 @@ describe("webhook delivery", () => {
     expect(new Set(ids).size).toBe(300);
   });
 
+  it("a holder whose lease may have lapsed starts no more posts: a contact's later events wait for the next holder, then go in order", async () => {
+    const { workspaceId, endpointId } = await setup();
+    const now = clock.now();
+    const items = [1, 2, 3].map((n) => ({ data: { send_id: `snd_lapse${n}`, contact_id: "ct_lapse", email: "lapse@example.com" }, occurredAt: now }));
+    await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
+    let stalled = false;
+    receiver.respondWith((_, response) => {
+      if (stalled) return response.writeHead(204).end();
+      stalled = true;
+      // This run stalls past its lease during the first post, and another run takes the endpoint over.
+      clock.advance(LEASE_MS + 1);
+      void ctx.db
+        .update(webhookEndpoints)
+        .set({ deliveryLeaseToken: "other-run", deliveryLeaseUntil: new Date(clock.now().getTime() + LEASE_MS) })
+        .where(eq(webhookEndpoints.id, endpointId))
+        .then(() => response.writeHead(204).end());
+    });
+    await executor.runDue(ctx);
+    expect(receiver.received.map((w) => w.body.data)).toEqual([expect.objectContaining({ send_id: "snd_lapse1" })]);
+    clock.advance(LEASE_MS + 1);
+    await executor.runDue(ctx);
+    expect(receiver.received.map((w) => (w.body.data as { send_id: string }).send_id)).toEqual(["snd_lapse1", "snd_lapse2", "snd_lapse3"]);
+  });
+
   it("a holder recording late, after its lease was taken over, neither undoes nor reschedules what the new holder recorded", async () => {
     const { endpointId, subscribe } = await setup();
     await subscribe("late-success@example.com");

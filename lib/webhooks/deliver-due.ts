@@ -35,6 +35,8 @@ interface Due {
 
 interface Attempt {
   delivery: Due;
+  /** The secret that signed it: a failure is retried at once if the endpoint's secret has changed since. */
+  secret: string;
   attemptedAt: Date;
   /** When the answer (or the failure) came: a retry waits from here. */
   finishedAt: Date;
@@ -96,8 +98,8 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
       }
       const chains = await readDue(ctx, endpointId);
       if (chains.length === 0) break;
-      const attempts = await postBatch(endpoint, chains, ctx.clock, lease);
-      await recordAttempts(ctx, endpoint, attempts);
+      const attempts = await postBatch(chains, ctx.clock, lease);
+      await recordAttempts(ctx, endpointId, attempts);
       for (const attempt of attempts) outcome[attempt.succeeded ? "succeeded" : "failed"]++;
       // In doubt mid-batch (renewals failing, or taken over): what was not posted stays due, and the next step
       // takes the lease again or, if another run holds it, asks for a run once that lease would lapse.
@@ -151,14 +153,14 @@ async function readDue(ctx: Ctx, endpointId: string): Promise<Due[][]> {
  * holding back the next); up to CONNECTIONS_PER_ENDPOINT contacts at once.
  * Nothing more is posted once the lease is no longer surely held.
  */
-async function postBatch(endpoint: Endpoint, chains: Due[][], clock: Clock, lease: EndpointLease): Promise<Attempt[]> {
+async function postBatch(chains: Due[][], clock: Clock, lease: EndpointLease): Promise<Attempt[]> {
   const attempts: Attempt[] = [];
   let next = 0;
   const lane = async () => {
     while (next < chains.length) {
       for (const delivery of chains[next++]!) {
         if (!lease.held()) return;
-        attempts.push(await post(endpoint, delivery, clock));
+        attempts.push(await post(lease.endpoint, delivery, clock));
       }
     }
   };
@@ -166,7 +168,7 @@ async function postBatch(endpoint: Endpoint, chains: Due[][], clock: Clock, leas
   return attempts;
 }
 
-/** One attempt, signed with the endpoint's secret as the batch read it. Never throws: a fault of ours is a failed attempt too. */
+/** One attempt, signed with the endpoint's secret as the lease last read it. Never throws: a fault of ours is a failed attempt too. */
 async function post(endpoint: Endpoint, delivery: Due, clock: Clock): Promise<Attempt> {
   const attemptedAt = clock.now();
   let result: PostResult;
@@ -183,7 +185,7 @@ async function post(endpoint: Endpoint, delivery: Due, clock: Clock): Promise<At
     result = { statusCode: null, latencyMs: 0, responseExcerpt: null, error: error instanceof Error ? error.message : String(error) };
   }
   const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  return { delivery, attemptedAt, finishedAt: clock.now(), result, succeeded };
+  return { delivery, secret: endpoint.signingSecret, attemptedAt, finishedAt: clock.now(), result, succeeded };
 }
 
 /**
@@ -194,14 +196,14 @@ async function post(endpoint: Endpoint, delivery: Due, clock: Clock): Promise<At
  * a rotation either comes before this and is seen here, or after and finds
  * these attempts recorded (rotateSecret).
  */
-async function recordAttempts(ctx: Ctx, endpoint: Endpoint, attempts: Attempt[]): Promise<void> {
+async function recordAttempts(ctx: Ctx, endpointId: string, attempts: Attempt[]): Promise<void> {
   if (attempts.length === 0) return;
   await withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
-    await recordEndpointHealth(tx, endpoint.id, attempts, now);
-    const [current] = await tx.db.select({ signingSecret: webhookEndpoints.signingSecret }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
-    const rotated = current !== undefined && current.signingSecret !== endpoint.signingSecret;
-    const rows = attempts.map(({ delivery, attemptedAt, finishedAt, result, succeeded }) => {
+    await recordEndpointHealth(tx, endpointId, attempts, now);
+    const [current] = await tx.db.select({ signingSecret: webhookEndpoints.signingSecret }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    const rows = attempts.map(({ delivery, secret, attemptedAt, finishedAt, result, succeeded }) => {
+      const rotated = current !== undefined && current.signingSecret !== secret;
       const delay = succeeded ? null : rotated ? 0 : retryDelayMs(delivery.attemptCount + 1);
       return {
         id: newId("wha"),

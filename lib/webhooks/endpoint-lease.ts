@@ -25,8 +25,8 @@ const STOP_AFTER_MS = LEASE_MS - 2 * DELIVERY_TIMEOUT_MS - RENEW_MS;
 if (STOP_AFTER_MS < 2 * RENEW_MS) throw new Error("the webhook lease leaves no room to post: lengthen LEASE_MS");
 
 export interface EndpointLease {
-  /** The endpoint as of the last renewal: its URL, secret and state. */
-  endpoint: Endpoint;
+  /** The endpoint as the last renewal read it: its URL, secret and state. */
+  readonly endpoint: Endpoint;
   /** Whether posting may go on: false once the lease may have lapsed or was lost. */
   held(): boolean;
   /** Renews the lease and reads the endpoint afresh; null when the endpoint was deleted or the lease lost. */
@@ -44,22 +44,27 @@ export type LeaseOutcome = { lease: EndpointLease } | { heldUntil: Date } | { de
  */
 export async function takeEndpointLease(ctx: Ctx, endpointId: string): Promise<LeaseOutcome> {
   const token = randomUUID();
-  let confirmedAt = performance.now();
+  // Judged on the clock the lease's expiry is written with, as the run that would take it over judges it.
+  const now = () => ctx.clock.now().getTime();
+  let confirmedAt = now();
   let lost = false;
+  let endpoint: Endpoint | null = null;
   // Taking needs the lease free or lapsed; renewing needs it still ours, so a holder that stalled past
   // its lease cannot take it back from the run that took it over, nor a late renewal revive it after release.
+  // Every write reads the endpoint too: a rotated secret or a new URL reaches posts within one renewal.
   const write = async (taking: boolean): Promise<Endpoint | null> => {
-    const sentAt = performance.now();
-    const now = ctx.clock.now();
-    const free = or(isNull(webhookEndpoints.deliveryLeaseUntil), lte(webhookEndpoints.deliveryLeaseUntil, now));
-    const [endpoint] = await ctx.db
+    const sentAt = now();
+    const free = or(isNull(webhookEndpoints.deliveryLeaseUntil), lte(webhookEndpoints.deliveryLeaseUntil, new Date(sentAt)));
+    const [written] = await ctx.db
       .update(webhookEndpoints)
-      .set({ deliveryLeaseToken: token, deliveryLeaseUntil: new Date(now.getTime() + LEASE_MS) })
+      .set({ deliveryLeaseToken: token, deliveryLeaseUntil: new Date(sentAt + LEASE_MS) })
       .where(and(eq(webhookEndpoints.id, endpointId), taking ? free : eq(webhookEndpoints.deliveryLeaseToken, token)))
       .returning();
-    if (endpoint) confirmedAt = sentAt;
-    else lost = true;
-    return endpoint ?? null;
+    if (written) {
+      confirmedAt = sentAt;
+      endpoint = written;
+    } else lost = true;
+    return written ?? null;
   };
 
   const first = await write(true);
@@ -71,22 +76,21 @@ export async function takeEndpointLease(ctx: Ctx, endpointId: string): Promise<L
     write(false).catch((error: unknown) => logger().warn({ err: error, endpoint_id: endpointId }, "webhook lease renewal failed"));
   }, RENEW_MS);
   heartbeat.unref();
-  const lease: EndpointLease = {
-    endpoint: first,
-    held: () => !lost && performance.now() - confirmedAt < STOP_AFTER_MS,
-    renew: async () => {
-      const endpoint = await write(false);
-      if (endpoint) lease.endpoint = endpoint;
-      return endpoint;
-    },
-    release: async () => {
-      clearInterval(heartbeat);
-      lost = true;
-      await ctx.db
-        .update(webhookEndpoints)
-        .set({ deliveryLeaseToken: null, deliveryLeaseUntil: null })
-        .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.deliveryLeaseToken, token)));
+  return {
+    lease: {
+      get endpoint() {
+        return endpoint ?? first;
+      },
+      held: () => !lost && now() - confirmedAt < STOP_AFTER_MS,
+      renew: () => write(false),
+      release: async () => {
+        clearInterval(heartbeat);
+        lost = true;
+        await ctx.db
+          .update(webhookEndpoints)
+          .set({ deliveryLeaseToken: null, deliveryLeaseUntil: null })
+          .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.deliveryLeaseToken, token)));
+      },
     },
   };
-  return { lease };
 }
