@@ -54,6 +54,23 @@ async function setup(eventTypes: string[] = []) {
 
 const verify = documentedVerifyWebhook();
 
+/** Another run takes the endpoint's delivery lease, for LEASE_MS from now. */
+const leaseToAnotherRun = (endpointId: string) =>
+  ctx.db
+    .update(webhookEndpoints)
+    .set({ deliveryLeaseToken: "other-run", deliveryLeaseUntil: new Date(clock.now().getTime() + LEASE_MS) })
+    .where(eq(webhookEndpoints.id, endpointId));
+
+/** A receiver answering 204, which on the first post first waits for `meanwhile`: what happens while that post is in flight. */
+function onFirstPost(meanwhile: () => PromiseLike<unknown>) {
+  let first = true;
+  return (_: unknown, response: ServerResponse) => {
+    if (!first) return response.writeHead(204).end();
+    first = false;
+    void meanwhile().then(() => response.writeHead(204).end());
+  };
+}
+
 describe("webhook delivery", () => {
   it("delivers the envelope {id, type, created_at, data} with X-Service-Signature, X-Service-Event-Id and X-Service-Event-Type", async () => {
     const { secret, subscribe } = await setup();
@@ -406,10 +423,7 @@ describe("webhook delivery", () => {
     const contact = await subscribe("leased@example.com");
     await unsubscribe(ctx, { contactId: contact.id, scope: "topic", topicId });
     // As a run that took the lease and died mid-post leaves it.
-    await ctx.db
-      .update(webhookEndpoints)
-      .set({ deliveryLeaseToken: "dead-run", deliveryLeaseUntil: new Date(clock.now().getTime() + LEASE_MS) })
-      .where(eq(webhookEndpoints.id, endpointId));
+    await leaseToAnotherRun(endpointId);
     await executor.runDue(ctx);
     expect(receiver.received).toHaveLength(0);
     clock.advance(LEASE_MS + 1);
@@ -428,17 +442,8 @@ describe("webhook delivery", () => {
     // More than one batch (256): one contact each, so nothing but the lease holds a delivery back.
     const items = Array.from({ length: 300 }, (_, i) => ({ data: { send_id: `snd_${i}`, contact_id: `ct_lease${i}`, email: `lease${i}@example.com` }, occurredAt: now }));
     await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
-    let takenOver = false;
-    receiver.respondWith((_, response) => {
-      if (takenOver) return response.writeHead(204).end();
-      takenOver = true;
-      // Another run takes the endpoint over while this one posts (as when this one's step was thought dead).
-      void ctx.db
-        .update(webhookEndpoints)
-        .set({ deliveryLeaseToken: "other-run", deliveryLeaseUntil: new Date(clock.now().getTime() + LEASE_MS) })
-        .where(eq(webhookEndpoints.id, endpointId))
-        .then(() => response.writeHead(204).end());
-    });
+    // Another run takes the endpoint over while this one posts (as when this one's step was thought dead).
+    receiver.respondWith(onFirstPost(() => leaseToAnotherRun(endpointId)));
     await executor.runDue(ctx);
     // At most the batch in hand (fewer if its heartbeat noticed first); the rest wait for the other lease.
     expect(receiver.received.length).toBeGreaterThan(0);
@@ -455,18 +460,13 @@ describe("webhook delivery", () => {
     const now = clock.now();
     const items = [1, 2, 3].map((n) => ({ data: { send_id: `snd_lapse${n}`, contact_id: "ct_lapse", email: "lapse@example.com" }, occurredAt: now }));
     await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
-    let stalled = false;
-    receiver.respondWith((_, response) => {
-      if (stalled) return response.writeHead(204).end();
-      stalled = true;
-      // This run stalls past its lease during the first post, and another run takes the endpoint over.
-      clock.advance(LEASE_MS + 1);
-      void ctx.db
-        .update(webhookEndpoints)
-        .set({ deliveryLeaseToken: "other-run", deliveryLeaseUntil: new Date(clock.now().getTime() + LEASE_MS) })
-        .where(eq(webhookEndpoints.id, endpointId))
-        .then(() => response.writeHead(204).end());
-    });
+    // This run stalls past its lease during the first post, and another run takes the endpoint over.
+    receiver.respondWith(
+      onFirstPost(() => {
+        clock.advance(LEASE_MS + 1);
+        return leaseToAnotherRun(endpointId);
+      }),
+    );
     await executor.runDue(ctx);
     expect(receiver.received.map((w) => w.body.data)).toEqual([expect.objectContaining({ send_id: "snd_lapse1" })]);
     clock.advance(LEASE_MS + 1);
