@@ -11,10 +11,11 @@ import { countRefusals, writeRefusals } from "./apply-import-chunk";
 import { getImportRow } from "./get-import";
 import { importFields, type ImportField } from "./import-fields";
 import type { CheckImportInput } from "./import-schemas";
-import { addCounts, emptyCounts, planImportChunk, type ChunkPlan } from "./plan-import-chunk";
+import { addCounts, emptyCounts, previewImportChunk } from "./plan-import-chunk";
 import { stageImportRows } from "./stage-import-rows";
 
 const PLAN_ROWS = 20_000;
+const READINGS_AT_ONCE = 2;
 
 /** A mapping names each field once, the address exactly once, and only fields the workspace has. */
 function checkMapping(mapping: string[], header: string[], fields: ImportField[]): void {
@@ -54,13 +55,25 @@ export async function checkImport(ctx: Ctx, actor: WorkspaceActor, importId: str
   const counts = emptyCounts();
   const scope = { id: imp.id, workspaceId: imp.workspaceId, options };
   const lastRow = imp.rowCount + 1;
-  // The next chunk is read while this one's refusals are written: two connections, both cores busy.
-  let next: Promise<ChunkPlan> | undefined;
-  for (let from = 1; from < lastRow; from += PLAN_ROWS) {
-    const plan = await (next ?? planImportChunk(ctx, scope, from, from + PLAN_ROWS));
-    next = from + PLAN_ROWS < lastRow ? planImportChunk(ctx, scope, from + PLAN_ROWS, from + 2 * PLAN_ROWS) : undefined;
-    // Its failure is thrown where it is awaited; until then (or if writing these refusals fails first) it is not unhandled.
-    next?.catch(() => {});
+  // Two chunks are read at once, on two connections: the reading is the database's work, and the
+  // machine has two cores for it. A reading's failure is thrown where it is awaited; until then (or if
+  // writing a chunk's refusals fails first) it is not unhandled.
+  const preview = (from: number) => {
+    const reading = previewImportChunk(ctx, scope, from, from + PLAN_ROWS);
+    reading.catch(() => {});
+    return reading;
+  };
+  const readings: ReturnType<typeof preview>[] = [];
+  let nextFrom = 1;
+  const readNext = () => {
+    if (nextFrom >= lastRow) return;
+    readings.push(preview(nextFrom));
+    nextFrom += PLAN_ROWS;
+  };
+  for (let i = 0; i < READINGS_AT_ONCE; i++) readNext();
+  while (readings.length > 0) {
+    const plan = await readings.shift()!;
+    readNext();
     await writeRefusals(ctx, imp.id, plan.refusals);
     addCounts(counts, { ...plan.counts, refused: {} });
   }

@@ -138,6 +138,20 @@ describe("CSV import: the dry run and its refusals", () => {
     expect((await contactOf(w, "old@example.com"))!.firstName).toBe("Old");
   });
 
+  it("the dry run's counts are what the apply then does: new, updated per field, unchanged, subscriptions to make (not those held) and each refusal", async () => {
+    const w = await workspace();
+    const second = await seedTopic(ctx, w.workspaceId, w.brandId, { requiresConfirmation: false });
+    await upsertContact(ctx, w.actor, { email: "held@example.com", firstName: "Held", topicIds: [w.topicId] });
+    const pending = await upsertContact(ctx, w.actor, { email: "pending@example.com", topicIds: [second] });
+    await ctx.db.update(subscriptions).set({ state: "pending" }).where(eq(subscriptions.contactId, pending.contact.id));
+    await createSuppression(ctx, w.actor, { domain: "blocked.example" });
+    const csv = ["email,first,plan", "new1@example.com,A,pro", "new2@example.com,,", "held@example.com,Held,", "pending@example.com,P,team", "x@blocked.example,B,", "bad,C,"].join("\n");
+    const { checked, applied } = await importCsv(w, csv, { topicIds: [w.topicId, second], consentAsserted: true, policy: "overwrite" });
+    // Two new contacts on both topics, the held one on the second only, the pending one on both.
+    expect(checked).toEqual({ rows: 6, created: 2, updated: 1, updatedFields: { first_name: 1, "attributes.plan": 1 }, unchanged: 1, refused: { suppressed: 1, invalid_email: 1 }, subscribed: 7 });
+    expect(applied).toEqual(checked);
+  });
+
   it("refuses each bad row with its reason and row number: invalid address, bad attribute value, duplicate (last wins), unsubscribed, suppressed", async () => {
     const w = await workspace();
     const gone = await upsertContact(ctx, w.actor, { email: "gone@example.com", topicIds: [w.topicId] });

@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { CONTACT_OPTED_OUT_SQL } from "@/lib/contacts/contact-status";
 import { mergeContactFields, type ContactFields } from "@/lib/contacts/merge-contact-fields";
@@ -59,17 +59,16 @@ export function addCounts(into: ImportCounts, more: ImportCounts): ImportCounts 
 const MERGE = { keep: "keep_existing", overwrite: "per_field" } as const;
 
 /**
- * What applying the rows after `from` up to `to` would do now: the same
- * reading for the dry run and for the apply, which calls it again under lock
- * so that what changed since the dry run (a new opt-out, a suppression) is
- * honoured. Rows already refused are left out; an opted-out contact, or one
- * unsubscribed from a chosen topic, is refused (never resubscribed); so is a
- * suppressed address.
+ * The rows after `from` up to `to` not refused yet, each with the contact its
+ * address has (and only then the file's values, for the merge), and whether
+ * the address is suppressed or its contact opted out. The contact is looked
+ * up row by row through its unique key (the sub-select's OFFSET 0 keeps the
+ * planner from turning it into a join): with statistics stale after a large
+ * import, a join was planned as a scan of the workspace's contacts for every
+ * row (measured: 45 s for 20,000 rows instead of 0.1 s).
  */
-export async function planImportChunk(ctx: Ctx, scope: ImportScope, from: number, to: number): Promise<ChunkPlan> {
-  const { topicIds } = scope.options;
-  const topics = sql`array[${sql.join(topicIds.length ? topicIds.map((t) => sql`${t}`) : [sql`null`], sql`, `)}]::text[]`;
-  const rows = (await ctx.db.execute(sql`
+function stagedRowsSql(scope: ImportScope, topics: SQL, from: number, to: number): SQL {
+  return sql`
     select r.row_number, r.email,
            -- The file's values matter here only for a contact that exists (the merge): a new one is made from its row.
            case when contacts.id is not null then r.first_name end as first_name,
@@ -80,10 +79,55 @@ export async function planImportChunk(ctx: Ctx, scope: ImportScope, from: number
            (contacts.id is not null and (${sql.raw(CONTACT_OPTED_OUT_SQL)}
              or exists (select 1 from subscriptions u where u.contact_id = contacts.id and u.topic_id = any(${topics}) and u.state = 'unsubscribed'))) as unsubscribed
     from import_rows r
-    left join contacts on contacts.workspace_id = ${scope.workspaceId} and contacts.email = r.email
-    where r.import_id = ${scope.id} and r.row_number > ${from} and r.row_number <= ${to} and r.refusal is null
-    order by r.row_number`)) as unknown as StagedRow[];
+    left join lateral (
+      select c.id, c.first_name, c.last_name, c.attributes, c.opted_out_at from contacts c
+      where c.workspace_id = ${scope.workspaceId} and c.email = r.email offset 0) contacts on true
+    where r.import_id = ${scope.id} and r.row_number > ${from} and r.row_number <= ${to} and r.refusal is null`;
+}
 
+const topicsSql = (topicIds: string[]) => sql`array[${sql.join(topicIds.length ? topicIds.map((t) => sql`${t}`) : [sql`null`], sql`, `)}]::text[]`;
+
+/**
+ * What applying the rows after `from` up to `to` would do now. The apply
+ * calls it under lock, so that what changed since the dry run (a new opt-out,
+ * a suppression) is honoured. Rows already refused are left out; an
+ * opted-out contact, or one unsubscribed from a chosen topic, is refused
+ * (never resubscribed); so is a suppressed address.
+ */
+export async function planImportChunk(ctx: Ctx, scope: ImportScope, from: number, to: number): Promise<ChunkPlan> {
+  const rows = (await ctx.db.execute(sql`${stagedRowsSql(scope, topicsSql(scope.options.topicIds), from, to)} order by r.row_number`)) as unknown as StagedRow[];
+  return planRows(ctx, scope, rows);
+}
+
+/**
+ * The dry run's reading of the same rows: the plan's counts and refusals,
+ * with the rows that would make new contacts counted in SQL rather than sent
+ * here one by one (970,000 of a million-row file, each only to be counted).
+ * The one count row comes first, with the rows that need reading joined to it
+ * (none: one row of nulls).
+ */
+export async function previewImportChunk(ctx: Ctx, scope: ImportScope, from: number, to: number): Promise<Pick<ChunkPlan, "refusals" | "counts">> {
+  const rows = (await ctx.db.execute(sql`
+    with staged as materialized (${stagedRowsSql(scope, topicsSql(scope.options.topicIds), from, to)})
+    select n.new_rows, s.*
+    from (select count(*) filter (where contact_id is null and not suppressed)::int as new_rows from staged) n
+    left join staged s on s.contact_id is not null or s.suppressed
+    order by s.row_number`)) as unknown as (StagedRow & { new_rows: number })[];
+  const newRows = rows[0]?.new_rows ?? 0;
+  const { refusals, counts } = await planRows(
+    ctx,
+    scope,
+    rows.filter((row) => row.row_number !== null),
+  );
+  counts.rows += newRows;
+  counts.created += newRows;
+  counts.subscribed += newRows * scope.options.topicIds.length;
+  return { refusals, counts };
+}
+
+/** The plan of staged rows: refused, created, updated (and which fields) or unchanged, and the subscriptions to make. */
+async function planRows(ctx: Ctx, scope: ImportScope, rows: StagedRow[]): Promise<ChunkPlan> {
+  const { topicIds } = scope.options;
   const plan: ChunkPlan = { refusals: [], creates: [], updates: [], contacts: [], subscriptions: [], counts: emptyCounts() };
   const counts = plan.counts;
   const existingIds: string[] = [];
@@ -131,7 +175,7 @@ export async function planImportChunk(ctx: Ctx, scope: ImportScope, from: number
       )}]::text[]`;
       const subscribed = (await ctx.db.execute(sql`
         select contact_id, topic_id from subscriptions
-        where contact_id = any(${ids}) and topic_id = any(${topics}) and state = 'subscribed'`)) as unknown as { contact_id: string; topic_id: string }[];
+        where contact_id = any(${ids}) and topic_id = any(${topicsSql(topicIds)}) and state = 'subscribed'`)) as unknown as { contact_id: string; topic_id: string }[];
       for (const s of subscribed) held.add(`${s.contact_id} ${s.topic_id}`);
     }
     for (const contact of plan.contacts) {
