@@ -183,6 +183,15 @@ describe("CSV import: the dry run and its refusals", () => {
     expect(refused).toContain('seats: ""many"" is not a number.');
   });
 
+  it("duplicates are rows with the same address, not rows whose addresses share a hash: both such rows are imported, a repeated one once", async () => {
+    const w = await workspace();
+    // The same 32-bit FNV-1a hash (lib/imports/repeated-addresses.test.ts).
+    // And an address with characters that array literals quote, twice: one duplicate.
+    const { checked, applied } = await importCsv(w, "email\nperson99238@example.com\nperson517802@example.com\no'b{r}|n@example.com\nO'B{R}|N@example.com\n");
+    expect(checked).toMatchObject({ created: 3, refused: { duplicate: 1 } });
+    expect(applied).toMatchObject({ created: 3, refused: { duplicate: 1 } });
+  });
+
   it("an unsubscribed contact is never resubscribed by import: not to the topic, not its name", async () => {
     const w = await workspace();
     const all = await upsertContact(ctx, w.actor, { email: "all@example.com", firstName: "Before" });

@@ -70,7 +70,7 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
     let counting: Promise<void> | null = null;
     const startCounting = () => {
       counting = (async () => {
-        for await (const _record of readCsv(parserInput, { encoding: "utf-8", delimiter })) records++;
+        for await (const batch of readCsv(parserInput, { encoding: "utf-8", delimiter })) records += batch.length;
       })();
       // Handled when awaited below; this keeps an early failure from going unobserved meanwhile.
       counting.catch(() => undefined);
@@ -116,11 +116,11 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
     await counting;
 
     const firstRows: string[][] = [];
-    for await (const record of readCsv(bufferSource(head!), { encoding: utf8.encoding, delimiter })) {
-      firstRows.push(record);
+    for await (const batch of readCsv(bufferSource(head!), { encoding: utf8.encoding, delimiter })) {
+      firstRows.push(...batch);
       if (firstRows.length > PREVIEW_ROWS) break;
     }
-    const [header = [], ...preview] = firstRows;
+    const [header = [], ...preview] = firstRows.slice(0, PREVIEW_ROWS + 1);
     if (records < 2) throw validationFailed("file", "The file has no rows below its header: the first line names the columns, each line after it is a contact.");
     await tx.db
       .update(imports)

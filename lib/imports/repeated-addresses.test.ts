@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { RepeatedAddresses } from "./repeated-addresses";
+
+describe("repeated addresses in a file", () => {
+  it("every row of an address that occurs more than once is listed, also once the table outgrows the expected count", () => {
+    const repeated = new RepeatedAddresses(10);
+    const rowsOfRepeated = new Set<number>();
+    let row = 1;
+    for (let i = 0; i < 5000; i++) {
+      // Every seventh address comes two, three or four times.
+      const times = i % 7 === 0 ? 2 + (i % 3) : 1;
+      for (let time = 0; time < times; time++) {
+        repeated.add(`person${i}@example.com`, ++row);
+        if (times > 1) rowsOfRepeated.add(row);
+      }
+    }
+    expect(new Set(repeated.rows)).toEqual(rowsOfRepeated);
+  });
+
+  it("rows whose addresses only share a hash are listed, for the database to rule out", () => {
+    // These two have the same 32-bit FNV-1a hash.
+    const repeated = new RepeatedAddresses(2);
+    repeated.add("person99238@example.com", 2);
+    repeated.add("person517802@example.com", 3);
+    expect(repeated.rows).toEqual([2, 3]);
+  });
+});

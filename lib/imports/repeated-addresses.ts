@@ -1,0 +1,62 @@
+/**
+ * The rows of a file whose address may occur in another row too, found as
+ * the rows pass through a table of 32-bit address hashes, each with the last
+ * row it came from: 8 bytes an address (16 MiB for a million rows) where a
+ * map of the addresses would hold over 100 MiB. When a hash comes again, both
+ * its rows are listed, so every row of a repeated address is listed, along
+ * with the rare rows that only share a hash; the database tells the two apart
+ * by comparing the listed rows' addresses, looked up by row number.
+ */
+export class RepeatedAddresses {
+  /** Row numbers, some listed twice. */
+  readonly rows: number[] = [];
+  private hashes: Uint32Array;
+  private lastRows: Uint32Array;
+  private used = 0;
+
+  constructor(expected: number) {
+    let size = 1024;
+    while (size < expected * 2) size *= 2;
+    this.hashes = new Uint32Array(size);
+    this.lastRows = new Uint32Array(size);
+  }
+
+  add(address: string, rowNumber: number): void {
+    const hash = fnv1a(address) || 1; // 0 marks an empty slot
+    const slot = this.slotOf(hash);
+    if (this.hashes[slot] === hash) this.rows.push(this.lastRows[slot]!, rowNumber);
+    else {
+      this.hashes[slot] = hash;
+      this.used++;
+    }
+    this.lastRows[slot] = rowNumber;
+    if (this.used * 2 > this.hashes.length) this.grow();
+  }
+
+  /** The hash's slot, or the empty one where it goes (open addressing, linear probing). */
+  private slotOf(hash: number): number {
+    const mask = this.hashes.length - 1;
+    let slot = hash & mask;
+    while (this.hashes[slot] !== 0 && this.hashes[slot] !== hash) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  private grow(): void {
+    const [hashes, lastRows] = [this.hashes, this.lastRows];
+    this.hashes = new Uint32Array(hashes.length * 2);
+    this.lastRows = new Uint32Array(hashes.length * 2);
+    for (let i = 0; i < hashes.length; i++) {
+      if (hashes[i] === 0) continue;
+      const slot = this.slotOf(hashes[i]!);
+      this.hashes[slot] = hashes[i]!;
+      this.lastRows[slot] = lastRows[i]!;
+    }
+  }
+}
+
+/** FNV-1a over the string's UTF-16 code units. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
