@@ -23,6 +23,7 @@ import { applyNextImportChunk } from "./apply-import-chunk";
 import { checkImport } from "./check-import";
 import { checkImportSchema } from "./import-schemas";
 import { cancelImport, startImport } from "./import-actions";
+import { readCsv } from "./read-csv";
 import { receiveImport } from "./receive-import";
 import { refusedRowsCsv } from "./refused-rows-csv";
 import { getImportRow } from "./get-import";
@@ -114,6 +115,25 @@ describe("CSV import: reading the file", () => {
       ["x@example.com", "X"],
       ["y@example.com", "Y\nY"],
     ]);
+  });
+
+  it("a file of very short rows is read whole, with its header and five preview rows, however many rows its first mebibyte holds", async () => {
+    const w = await workspace();
+    // About 150,000 rows in the first mebibyte: more than one call can take as arguments.
+    const { importId, rowCount } = await receiveImport(ctx, w.actor, { fileName: "short.csv", body: bytesOf("email\n" + "a@b.co\n".repeat(200_000)) });
+    expect(rowCount).toBe(200_000);
+    expect(await getImportRow(ctx, w.actor, importId)).toMatchObject({ header: ["email"], preview: Array(5).fill(["a@b.co"]) });
+  });
+
+  it("a file whose stored bytes fail mid-file fails its reading with that error, and nothing else", async () => {
+    async function* failing(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from("email\nx@example.com\n");
+      throw new Error("the database went away");
+    }
+    const read = async () => {
+      for await (const _batch of readCsv(failing(), { encoding: "utf-8", delimiter: "," }));
+    };
+    await expect(read()).rejects.toThrow("the database went away");
   });
 
   it("an empty file, a header alone, a file over the size cap and a broken quote are refused and nothing is kept", async () => {

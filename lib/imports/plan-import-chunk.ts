@@ -103,8 +103,8 @@ export async function planImportChunk(ctx: Ctx, scope: ImportScope, from: number
  * The dry run's reading of the same rows: the plan's counts and refusals,
  * with the rows that would make new contacts counted in SQL rather than sent
  * here one by one (970,000 of a million-row file, each only to be counted).
- * The one count row comes first, with the rows that need reading joined to it
- * (none: one row of nulls).
+ * Every row carries the count (the rows that need reading are joined to it);
+ * when there are none, one row of nulls does.
  */
 export async function previewImportChunk(ctx: Ctx, scope: ImportScope, from: number, to: number): Promise<Pick<ChunkPlan, "refusals" | "counts">> {
   const rows = (await ctx.db.execute(sql`

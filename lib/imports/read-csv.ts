@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { CsvError, parse } from "csv-parse";
 import { validationFailed } from "@/lib/errors";
 
@@ -31,18 +31,19 @@ export function sniffDelimiter(start: Buffer): string {
  * is not CSV is `validation_failed` on `file`, naming the line.
  */
 export async function* readCsv(bytes: AsyncIterable<Uint8Array>, options: { encoding: CsvEncoding; delimiter: string }): AsyncGenerator<string[][]> {
-  const parser = Readable.from(bytes).pipe(
-    parse({
-      delimiter: options.delimiter,
-      encoding: options.encoding === "utf-8" ? "utf8" : "latin1",
-      bom: true,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-      // A quoted field that never closes would otherwise swallow the rest of the file into memory.
-      max_record_size: 1024 * 1024,
-    }),
-  );
+  const parser = parse({
+    delimiter: options.delimiter,
+    encoding: options.encoding === "utf-8" ? "utf8" : "latin1",
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    // A quoted field that never closes would otherwise swallow the rest of the file into memory.
+    max_record_size: 1024 * 1024,
+  });
+  // pipeline, not pipe: a source that fails (the database, mid-file) fails the parser, and so the
+  // loop below, rather than emitting an error nothing listens to, which ends the process.
+  pipeline(Readable.from(bytes), parser, () => {});
   try {
     for await (const first of parser) {
       const batch: string[][] = [first as string[]];

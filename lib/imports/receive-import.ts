@@ -115,12 +115,13 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
     parserInput.end();
     await counting;
 
+    // The header and the preview's rows; a batch can hold every record of the head (over 100,000 short ones).
     const firstRows: string[][] = [];
     for await (const batch of readCsv(bufferSource(head!), { encoding: utf8.encoding, delimiter })) {
-      firstRows.push(...batch);
+      firstRows.push(...batch.slice(0, PREVIEW_ROWS + 1 - firstRows.length));
       if (firstRows.length > PREVIEW_ROWS) break;
     }
-    const [header = [], ...preview] = firstRows.slice(0, PREVIEW_ROWS + 1);
+    const [header = [], ...preview] = firstRows;
     if (records < 2) throw validationFailed("file", "The file has no rows below its header: the first line names the columns, each line after it is a contact.");
     await tx.db
       .update(imports)
