@@ -117,6 +117,9 @@ export const envSchema = z
     DISPATCH_BATCH_PAUSE_MS: wholeNumber(0),
     // Rows an import applies per transaction: the most a crash makes it do again.
     IMPORT_CHUNK_ROWS: positiveInteger(5000),
+    // Rows of a file whose repeated addresses a dry run finds in memory (16-32 bytes a row: 64 MiB at
+    // the default); the database groups a longer file's rows itself, spilling to disk as it needs.
+    IMPORT_HASHED_ROWS: positiveInteger(4_000_000),
     // Embedded executor: workflow runs worked on at once.
     WORKFLOW_WORKERS: positiveInteger(8),
     // Signup form submissions per client address per 10 minutes, across all forms.

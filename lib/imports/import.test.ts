@@ -212,6 +212,19 @@ describe("CSV import: the dry run and its refusals", () => {
     expect(applied).toMatchObject({ created: 3, refused: { duplicate: 1 } });
   });
 
+  it("a file longer than the rows hashed in memory has its duplicates found by the database: the same refusals, the last row wins", async () => {
+    overrideEnvForTests({ IMPORT_HASHED_ROWS: "1" });
+    try {
+      const w = await workspace();
+      const { importId, checked } = await importCsv(w, "email,first\ntwice@example.com,First\nonce@example.com,A\nTWICE@example.com,Last\n");
+      expect(checked).toMatchObject({ created: 2, refused: { duplicate: 1 } });
+      expect((await contactOf(w, "twice@example.com"))!.firstName).toBe("Last");
+      expect(await text(refusedRowsCsv(ctx, w.actor, importId))).toContain("2,duplicate,Row 4 has the same address");
+    } finally {
+      reloadEnv();
+    }
+  });
+
   it("an unsubscribed contact is never resubscribed by import: not to the topic, not its name", async () => {
     const w = await workspace();
     const all = await upsertContact(ctx, w.actor, { email: "all@example.com", firstName: "Before" });

@@ -1,8 +1,8 @@
 /**
  * The rows of a file whose address may occur in another row too, found as
  * the rows pass through a table of 32-bit address hashes, each with the last
- * row it came from: 8 bytes an address (16 MiB for a million rows) where a
- * map of the addresses would hold over 100 MiB. When a hash comes again, both
+ * row it came from: 16 to 32 bytes a row with the table's free slots (16 MiB
+ * for a million rows) where a map of the addresses would hold over 100 MiB. When a hash comes again, both
  * its rows are listed, so every row of a repeated address is listed, along
  * with the rare rows that only share a hash; the database tells the two apart
  * by comparing the listed rows' addresses, looked up by row number.
