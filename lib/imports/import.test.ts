@@ -26,6 +26,7 @@ import { cancelImport, startImport } from "./import-actions";
 import { readCsv } from "./read-csv";
 import { receiveImport } from "./receive-import";
 import { refusedRowsCsv } from "./refused-rows-csv";
+import { repeatedAddressesFor } from "./stage-import-rows";
 import { getImportRow } from "./get-import";
 
 const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
@@ -205,16 +206,20 @@ describe("CSV import: the dry run and its refusals", () => {
 
   it("duplicates are rows with the same address, not rows whose addresses share a hash: both such rows are imported, a repeated one once", async () => {
     const w = await workspace();
-    // The same 32-bit FNV-1a hash (lib/imports/repeated-addresses.test.ts).
-    // And an address with characters that array literals quote, twice: one duplicate.
-    const { checked, applied } = await importCsv(w, "email\nperson99238@example.com\nperson517802@example.com\no'b{r}|n@example.com\nO'B{R}|N@example.com\n");
-    expect(checked).toMatchObject({ created: 3, refused: { duplicate: 1 } });
-    expect(applied).toMatchObject({ created: 3, refused: { duplicate: 1 } });
+    // The first two share a 32-bit FNV-1a hash (lib/imports/repeated-addresses.test.ts); the next two are one
+    // address. Twelve more rows keep the four listed rows within a quarter of the file, so the list is used.
+    const others = Array.from({ length: 12 }, (_, i) => `other${i}@example.com`);
+    const csv = ["email", "person99238@example.com", "person517802@example.com", "o'b{r}|n@example.com", "O'B{R}|N@example.com", ...others].join("\n");
+    const { checked, applied } = await importCsv(w, csv);
+    expect(checked).toMatchObject({ created: 15, refused: { duplicate: 1 } });
+    expect(applied).toMatchObject({ created: 15, refused: { duplicate: 1 } });
   });
 
-  it("a file longer than the rows hashed in memory has its duplicates found by the database: the same refusals, the last row wins", async () => {
+  it("a file longer than the rows hashed in memory (or with a quarter of its rows repeated) has its duplicates found by the database: the same refusals, the last row wins", async () => {
     overrideEnvForTests({ IMPORT_HASHED_ROWS: "1" });
     try {
+      expect(repeatedAddressesFor(1)).not.toBeNull();
+      expect(repeatedAddressesFor(2)).toBeNull();
       const w = await workspace();
       const { importId, checked } = await importCsv(w, "email,first\ntwice@example.com,First\nonce@example.com,A\nTWICE@example.com,Last\n");
       expect(checked).toMatchObject({ created: 2, refused: { duplicate: 1 } });

@@ -2,13 +2,13 @@
  * The rows of a file whose address may occur in another row too, found as
  * the rows pass through a table of 32-bit address hashes, each with the last
  * row it came from: 16 to 32 bytes a row with the table's free slots (16 MiB
- * for a million rows) where a map of the addresses would hold over 100 MiB. When a hash comes again, both
- * its rows are listed, so every row of a repeated address is listed, along
- * with the rare rows that only share a hash; the database tells the two apart
- * by comparing the listed rows' addresses, looked up by row number.
+ * for a million rows) where a map of the addresses would hold over 100 MiB.
+ * When a hash comes again, its rows are listed, each once, so every row of a
+ * repeated address is listed, along with the rare rows that only share a
+ * hash; the database tells the two apart by comparing the listed rows'
+ * addresses, looked up by row number.
  */
 export class RepeatedAddresses {
-  /** Row numbers, some listed twice. */
   readonly rows: number[] = [];
   private hashes: Uint32Array;
   private lastRows: Uint32Array;
@@ -24,13 +24,17 @@ export class RepeatedAddresses {
   add(address: string, rowNumber: number): void {
     const hash = fnv1a(address) || 1; // 0 marks an empty slot
     const slot = this.slotOf(hash);
-    if (this.hashes[slot] === hash) this.rows.push(this.lastRows[slot]!, rowNumber);
-    else {
-      this.hashes[slot] = hash;
-      this.used++;
+    if (this.hashes[slot] === hash) {
+      // Seen before: the earlier row is listed unless it is already, and this one is.
+      const last = this.lastRows[slot]!;
+      if ((last & LISTED) === 0) this.rows.push(last);
+      this.rows.push(rowNumber);
+      this.lastRows[slot] = (rowNumber | LISTED) >>> 0;
+      return;
     }
+    this.hashes[slot] = hash;
     this.lastRows[slot] = rowNumber;
-    if (this.used * 2 > this.hashes.length) this.grow();
+    if (++this.used * 2 > this.hashes.length) this.grow();
   }
 
   /** The hash's slot, or the empty one where it goes (open addressing, linear probing). */
@@ -53,6 +57,9 @@ export class RepeatedAddresses {
     }
   }
 }
+
+// Row numbers stay below 2^31 (a 1 GiB file has fewer rows): the top bit marks a row already listed.
+const LISTED = 0x8000_0000;
 
 /** FNV-1a over the string's UTF-16 code units. */
 function fnv1a(text: string): number {

@@ -84,7 +84,7 @@ export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect
     await tx`delete from import_rows where import_id = ${imp.id}`;
     const copy: Writable = await tx`copy import_rows (import_id, row_number, email, first_name, last_name, attributes, refusal, detail) from stdin`.writable();
     const finished = once(copy, "finish");
-    const repeated = imp.rowCount <= env().IMPORT_HASHED_ROWS ? new RepeatedAddresses(imp.rowCount) : null;
+    const repeated = repeatedAddressesFor(imp.rowCount);
     let rowNumber = 0;
     let batch = "";
     for await (const records of readCsv(importFileBytes(ctx, imp.id), { encoding: imp.encoding, delimiter: imp.delimiter })) {
@@ -102,20 +102,28 @@ export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect
     }
     copy.end(batch);
     await finished;
-    await refuseDuplicates(tx, imp.id, repeated);
+    await refuseDuplicates(tx, imp.id, repeated && repeated.rows.length <= imp.rowCount / 4 ? repeated.rows : null);
   });
 }
 
 /**
- * Refuses every row but the last for an address that occurs more than once.
- * Only the rows a table of address hashes listed are grouped, found by row
- * number: grouping every row of a million took longer than reading and mapping
- * them. Without the table (a file too long for it), every row not refused is.
+ * How a file's repeated addresses are found: through a table of address
+ * hashes for a file of up to IMPORT_HASHED_ROWS rows (64 MiB at the default),
+ * by the database grouping every row for a longer one.
  */
-async function refuseDuplicates(tx: postgres.TransactionSql, importId: string, repeated: RepeatedAddresses | null): Promise<void> {
-  if (repeated?.rows.length === 0) return;
+export const repeatedAddressesFor = (rowCount: number) => (rowCount <= env().IMPORT_HASHED_ROWS ? new RepeatedAddresses(rowCount) : null);
+
+/**
+ * Refuses every row but the last for an address that occurs more than once.
+ * Only the listed rows are grouped, found by row number: grouping every row of
+ * a million took longer than reading and mapping them. Without a list (no
+ * table, or more than a quarter of the rows listed, which would only be a
+ * large parameter to send), every row not refused is grouped.
+ */
+async function refuseDuplicates(tx: postgres.TransactionSql, importId: string, listed: number[] | null): Promise<void> {
+  if (listed?.length === 0) return;
   // Listed rows were not refused when listed; asking again here made the planner read every row (4 s, not 0.6 s).
-  const grouped = repeated ? tx`row_number = any(${tx.array(repeated.rows, 1007)}::int[])` : tx`refusal is null`;
+  const grouped = listed ? tx`row_number = any(${tx.array(listed, 1007)}::int[])` : tx`refusal is null`;
   await tx`
     update import_rows r
     set refusal = 'duplicate', detail = 'Row ' || d.winner || ' has the same address: the last row for an address is the one imported.'
