@@ -15,7 +15,6 @@ import { addCounts, emptyCounts, previewImportChunk } from "./plan-import-chunk"
 import { stageImportRows } from "./stage-import-rows";
 
 const PLAN_ROWS = 20_000;
-const READINGS_AT_ONCE = 2;
 
 /** A mapping names each field once, the address exactly once, and only fields the workspace has. */
 function checkMapping(mapping: string[], header: string[], fields: ImportField[]): void {
@@ -55,25 +54,18 @@ export async function checkImport(ctx: Ctx, actor: WorkspaceActor, importId: str
   const counts = emptyCounts();
   const scope = { id: imp.id, workspaceId: imp.workspaceId, options };
   const lastRow = imp.rowCount + 1;
-  // Two chunks are read at once, on two connections: the reading is the database's work, and the
-  // machine has two cores for it. A reading's failure is thrown where it is awaited; until then (or if
-  // writing a chunk's refusals fails first) it is not unhandled.
+  // The next chunk is read while this one is: two connections, and the reading is the database's work, on
+  // both cores. A reading's failure is thrown where it is awaited; until then it is not unhandled.
   const preview = (from: number) => {
     const reading = previewImportChunk(ctx, scope, from, from + PLAN_ROWS);
     reading.catch(() => {});
     return reading;
   };
-  const readings: ReturnType<typeof preview>[] = [];
-  let nextFrom = 1;
-  const readNext = () => {
-    if (nextFrom >= lastRow) return;
-    readings.push(preview(nextFrom));
-    nextFrom += PLAN_ROWS;
-  };
-  for (let i = 0; i < READINGS_AT_ONCE; i++) readNext();
-  while (readings.length > 0) {
-    const plan = await readings.shift()!;
-    readNext();
+  let next: ReturnType<typeof preview> | undefined = preview(1);
+  for (let from = 1; from < lastRow; from += PLAN_ROWS) {
+    const reading = next!;
+    next = from + PLAN_ROWS < lastRow ? preview(from + PLAN_ROWS) : undefined;
+    const plan = await reading;
     await writeRefusals(ctx, imp.id, plan.refusals);
     addCounts(counts, { ...plan.counts, refused: {} });
   }

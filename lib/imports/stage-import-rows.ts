@@ -102,7 +102,7 @@ export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect
     }
     copy.end(batch);
     await finished;
-    await refuseDuplicates(tx, imp.id, repeated && repeated.rows.length <= imp.rowCount / 4 ? repeated.rows : null);
+    await refuseDuplicates(tx, imp, repeated);
   });
 }
 
@@ -120,14 +120,15 @@ export const repeatedAddressesFor = (rowCount: number) => (rowCount <= env().IMP
  * table, or more than a quarter of the rows listed, which would only be a
  * large parameter to send), every row not refused is grouped.
  */
-async function refuseDuplicates(tx: postgres.TransactionSql, importId: string, listed: number[] | null): Promise<void> {
+async function refuseDuplicates(tx: postgres.TransactionSql, imp: { id: string; rowCount: number }, repeated: RepeatedAddresses | null): Promise<void> {
+  const listed = repeated && repeated.rows.length <= imp.rowCount / 4 ? repeated.rows : null;
   if (listed?.length === 0) return;
   // Listed rows were not refused when listed; asking again here made the planner read every row (4 s, not 0.6 s).
-  const grouped = listed ? tx`row_number = any(${tx.array(listed, 1007)}::int[])` : tx`refusal is null`;
+  const grouped = listed ? tx`row_number = any(string_to_array(${listed.join(",")}, ',')::int[])` : tx`refusal is null`;
   await tx`
     update import_rows r
     set refusal = 'duplicate', detail = 'Row ' || d.winner || ' has the same address: the last row for an address is the one imported.'
     from (select row_number, max(row_number) over (partition by email) as winner from import_rows
-          where import_id = ${importId} and ${grouped}) d
-    where r.import_id = ${importId} and r.row_number = d.row_number and d.row_number <> d.winner`;
+          where import_id = ${imp.id} and ${grouped}) d
+    where r.import_id = ${imp.id} and r.row_number = d.row_number and d.row_number <> d.winner`;
 }

@@ -48,7 +48,8 @@ export async function takeEndpointLease(ctx: Ctx, endpointId: string): Promise<L
   const now = () => ctx.clock.now().getTime();
   let confirmedAt = now();
   let lost = false;
-  let endpoint: Endpoint | null = null;
+  // The endpoint as the last write read it; the first is the take, and there is no lease without it.
+  let endpoint!: Endpoint;
   // Taking needs the lease free or lapsed; renewing needs it still ours, so a holder that stalled past
   // its lease cannot take it back from the run that took it over, nor a late renewal revive it after release.
   // Every write reads the endpoint too: a rotated secret or a new URL reaches posts within one renewal.
@@ -79,7 +80,7 @@ export async function takeEndpointLease(ctx: Ctx, endpointId: string): Promise<L
   return {
     lease: {
       get endpoint() {
-        return endpoint ?? first;
+        return endpoint;
       },
       held: () => !lost && now() - confirmedAt < STOP_AFTER_MS,
       renew: () => write(false),
