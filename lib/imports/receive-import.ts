@@ -115,7 +115,7 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
     parserInput.end();
     await counting;
 
-    // The header and the preview's rows; a batch can hold every record of the head (over 100,000 short ones).
+    // The header and the preview's rows; a batch can hold thousands of short records.
     const firstRows: string[][] = [];
     for await (const batch of readCsv(bufferSource(head!), { encoding: utf8.encoding, delimiter })) {
       firstRows.push(...batch.slice(0, PREVIEW_ROWS + 1 - firstRows.length));

@@ -40,32 +40,37 @@ interface MappedRow {
   detail: string | null;
 }
 
-/** One record through the mapping: the address normalised, the names trimmed, the attributes typed; a bad cell refuses the row. */
+/** One record through the mapping: the address normalised, the names trimmed, the attributes typed; a bad cell refuses the row (the first bad cell says why). */
 export function mapRecord(record: string[], mapping: string[], types: Map<string, ImportField["type"]>): MappedRow {
   const row: MappedRow = { email: "", firstName: null, lastName: null, attributes: {}, refusal: null, detail: null };
-  const refuse = (refusal: ImportRefusal, detail: string) => {
-    if (!row.refusal) Object.assign(row, { refusal, detail });
-  };
   for (let column = 0; column < mapping.length; column++) {
     const field = mapping[column];
     if (!field) continue;
     const cell = (record[column] ?? "").trim();
+    let detail: string | null = null;
     if (field === "email") {
       row.email = normalizeEmail(cell);
-      if (!isValidEmail(row.email)) refuse("invalid_email", cell ? `"${cell}" is not an email address.` : "The address is empty.");
-    } else if (field === "first_name" || field === "last_name") {
-      if (cell.length > NAME_MAX) refuse("bad_value", `${field}: longer than ${NAME_MAX} characters.`);
+      if (!isValidEmail(row.email)) detail = cell ? `"${cell}" is not an email address.` : "The address is empty.";
+      if (detail && !row.refusal) Object.assign(row, { refusal: "invalid_email", detail });
+      continue;
+    }
+    if (field === "first_name" || field === "last_name") {
+      if (cell.length > NAME_MAX) detail = `${field}: longer than ${NAME_MAX} characters.`;
       else if (cell) row[field === "first_name" ? "firstName" : "lastName"] = cell;
     } else if (cell) {
       const key = field.slice("attributes.".length);
       const type = types.get(field)!;
-      const value = attributeFromText(type!, cell);
-      if (value === undefined) refuse("bad_value", `${key}: "${cell.slice(0, 100)}" is not a ${type}.`);
+      const value = attributeFromText(type, cell);
+      if (value === undefined) detail = `${key}: "${cell.slice(0, 100)}" is not a ${type}.`;
       else row.attributes[key] = value;
     }
+    if (detail && !row.refusal) Object.assign(row, { refusal: "bad_value", detail });
   }
   return row;
 }
+
+/** COPY text is sent in pieces this long: the rows of a piece are garbage by the collector's next run (see PIECE_CHARS in read-csv). */
+const COPY_BATCH_CHARS = 64 * 1024;
 
 // COPY's text format: tab-separated, \N for null, and backslash escapes for what would break a line
 // (tested first: almost no value has one, and four replacements on each of six values a row showed in profiles).
@@ -95,7 +100,7 @@ export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect
         if (!row.refusal) repeated?.add(row.email, rowNumber);
         batch += `${imp.id}\t${rowNumber}\t${copyText(row.email)}\t${copyText(row.firstName)}\t${copyText(row.lastName)}\t${copyText(JSON.stringify(row.attributes))}\t${copyText(row.refusal)}\t${copyText(row.detail)}\n`;
       }
-      if (batch.length > 256 * 1024) {
+      if (batch.length > COPY_BATCH_CHARS) {
         if (!copy.write(batch)) await once(copy, "drain");
         batch = "";
       }
