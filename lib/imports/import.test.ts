@@ -108,6 +108,13 @@ describe("CSV import: reading the file", () => {
     expect(imp).toMatchObject({ encoding: "latin1", delimiter: "\t", header: ["email", "first"], preview: [["zoe@example.com", "Zoë"]], rowCount: 1 });
   });
 
+  it("reads a UTF-16 file with its byte-order mark, a spreadsheet's Unicode text", async () => {
+    const w = await workspace();
+    const csv = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("email\tfirst\r\nzoe@example.com\tZoë\r\n", "utf16le")]);
+    const { importId } = await receiveImport(ctx, w.actor, { fileName: "unicode.txt", body: bytesOf(csv) });
+    expect(await getImportRow(ctx, w.actor, importId)).toMatchObject({ delimiter: "\t", header: ["email", "first"], preview: [["zoe@example.com", "Zoë"]], rowCount: 1 });
+  });
+
   it("the upload is parsed as it arrives, across chunk boundaries, and counts rows", async () => {
     const w = await workspace();
     const { importId, rowCount } = await receiveImport(ctx, w.actor, { fileName: "split.csv", body: bytesOf("em", "ail,first\nx@exa", "mple.com,X\n", 'y@example.com,"Y\n', 'Y"\n') });

@@ -22,8 +22,18 @@ export function sniffDelimiter(start: Buffer): string {
   return best;
 }
 
-/** The longest record a file may have: a quoted field that never closes would otherwise hold the rest of the file in memory. */
+/**
+ * The longest record a file may have, in characters of its fields and one
+ * for each delimiter: the same limit however the file arrives in pieces.
+ */
 const MAX_RECORD_CHARS = 1024 * 1024;
+/**
+ * The most text held back for an unfinished row: a quoted field that never
+ * closes would otherwise hold the rest of the file in memory. Above the
+ * record limit, for a record's quotes.
+ */
+const MAX_HELD_CHARS = 4 * MAX_RECORD_CHARS;
+
 /**
  * Text is parsed this many characters at a time, whatever the size of the pieces that arrive: a
  * batch's records are used and dropped before the collector next runs, where the records of a whole
@@ -42,81 +52,117 @@ const PIECE_CHARS = 64 * 1024;
  * papaparse's Parser is given the decoded text piece by piece with the
  * unfinished last row held back for the next piece, as its own streaming
  * does: it parsed a million rows in 1.1–1.6 s where csv-parse took 3.3–4.9 s.
+ * A piece is at least as long as the text held back, so a long row is
+ * parsed again a few times at most, however small the pieces that arrive.
  */
 export async function* readCsv(bytes: AsyncIterable<Uint8Array>, options: { encoding: CsvEncoding; delimiter: string }): AsyncGenerator<string[][]> {
   const decode = decoderFor(options.encoding);
   let parser: Papa.Parser | null = null;
-  let rest = "";
+  let held = ""; // the unfinished last row
+  let fresh = ""; // text decoded since the last parse
   let rows = 0;
   const parse = (text: string, last: boolean): string[][] => {
     if (!parser) {
       // A UTF-8 byte-order mark read as Latin-1 (the decoder drops it from UTF-8).
       if (options.encoding === "latin1" && text.startsWith("\u00ef\u00bb\u00bf")) text = text.slice(3);
-      parser = new Papa.Parser({ delimiter: options.delimiter, newline: lineBreakOf(text, last) ?? "\n", quoteChar: '"' });
+      parser = new Papa.Parser({ delimiter: options.delimiter, newline: lineBreakOf(text, options.delimiter, last) ?? "\n", quoteChar: '"' });
     }
     const result = parser.parse(text, 0, !last) as { data: string[][]; errors: Papa.ParseError[]; meta: { cursor: number } };
     // With the last row held back, an error in it is found again when the row is whole.
     const error = result.errors.find((e) => e.row! < result.data.length);
-    if (error)
-      throw notCsv(
-        rows + result.data.slice(0, error.row).filter(isRecord).length + 1,
-        error.code === "InvalidQuotes" ? "a quoted field's closing quote is followed by more text" : "a quoted field is never closed",
-      );
-    rest = last ? "" : text.slice(result.meta.cursor);
-    if (rest.length > MAX_RECORD_CHARS) throw notCsv(rows + result.data.filter(isRecord).length + 1, "it is longer than a mebibyte (a quoted field that is never closed?)");
+    const rowNumber = (index: number) => rows + result.data.slice(0, index).filter(isRecord).length + 1;
+    if (error) throw notCsv(rowNumber(error.row!), error.code === "InvalidQuotes" ? "a quoted field's closing quote is followed by more text" : "a quoted field is never closed");
+    const long = result.data.findIndex((row) => recordChars(row) > MAX_RECORD_CHARS);
+    if (long >= 0) throw notCsv(rowNumber(long), "it is longer than a mebibyte");
+    held = last ? "" : text.slice(result.meta.cursor);
+    if (held.length > MAX_HELD_CHARS) throw notCsv(rowNumber(result.data.length), "it is longer than a mebibyte (a quoted field that is never closed?)");
     const records = result.data.filter(isRecord);
     rows += records.length;
     return records;
   };
   for await (const chunk of bytes) {
-    const decoded = decode(chunk, false);
-    for (let at = 0; at < decoded.length; at += PIECE_CHARS) {
-      const text = rest + decoded.slice(at, at + PIECE_CHARS);
+    fresh += decode(chunk, false);
+    for (let size = Math.max(PIECE_CHARS, held.length); fresh.length >= size; size = Math.max(PIECE_CHARS, held.length)) {
+      const text = held + fresh.slice(0, size);
+      fresh = fresh.slice(size);
       // The line break is read off the first line: wait for it.
-      if (!parser && lineBreakOf(text, false) === null && text.length <= MAX_RECORD_CHARS) {
-        rest = text;
+      if (!parser && lineBreakOf(text, options.delimiter, false) === null && text.length <= MAX_HELD_CHARS) {
+        held = text;
         continue;
       }
       const records = parse(text, false);
       if (records.length > 0) yield records;
     }
   }
-  const records = parse(rest + decode(new Uint8Array(0), true), true);
+  const records = parse(held + fresh + decode(new Uint8Array(0), true), true);
   if (records.length > 0) yield records;
 }
 
 /** An empty line is no record. */
 const isRecord = (row: string[]) => row.length > 1 || row[0] !== "";
 
+/** A record's length for MAX_RECORD_CHARS: its fields and a character between each two. */
+function recordChars(row: string[]): number {
+  let chars = row.length - 1;
+  for (const field of row) chars += field.length;
+  return chars;
+}
+
 function notCsv(row: number, why: string) {
   return validationFailed("file", `This file is not CSV we can read (row ${row}): ${why}.`);
 }
 
 /**
- * The first line break outside quotes: `\r\n`, `\n` or `\r`, the one every
- * row then ends with; null while the text has none yet (or ends with a `\r`
- * whose next character is still to come).
+ * The first line break outside quoted fields: `\r\n`, `\n` or `\r`, the one
+ * every row then ends with; null while the text has none yet (or ends with a
+ * `\r` whose next character is still to come). As the parser reads quotes: a
+ * quote opens a field only at its start, and in a quoted field two quotes are one.
  */
-function lineBreakOf(text: string, last: boolean): "\r\n" | "\n" | "\r" | null {
+function lineBreakOf(text: string, delimiter: string, last: boolean): "\r\n" | "\n" | "\r" | null {
   let quoted = false;
+  let fieldStart = true;
   for (let i = 0; i < text.length; i++) {
-    const char = text.charCodeAt(i);
-    if (char === 34) quoted = !quoted;
-    else if (quoted) continue;
-    else if (char === 10) return "\n";
-    else if (char === 13) {
-      if (i + 1 < text.length) return text.charCodeAt(i + 1) === 10 ? "\r\n" : "\r";
+    const char = text[i];
+    if (quoted) {
+      if (char !== '"') continue;
+      if (text[i + 1] === '"') i++;
+      else quoted = false;
+    } else if (char === '"' && fieldStart) {
+      quoted = true;
+    } else if (char === "\n") {
+      return "\n";
+    } else if (char === "\r") {
+      if (i + 1 < text.length) return text[i + 1] === "\n" ? "\r\n" : "\r";
       return last ? "\r" : null;
     }
+    fieldStart = char === delimiter;
   }
   return null;
 }
 
-/** Bytes to text, a piece at a time: a character split between pieces waits for its rest. */
+/**
+ * Bytes to text, a piece at a time: a character split between pieces waits
+ * for its rest. A UTF-16 file (a spreadsheet's "Unicode text") is known by
+ * its byte-order mark, whatever the encoding found at upload says.
+ */
 function decoderFor(encoding: CsvEncoding): (chunk: Uint8Array, last: boolean) => string {
-  if (encoding === "latin1") return (chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1");
-  const decoder = new TextDecoder("utf-8"); // drops a leading byte-order mark
-  return (chunk, last) => decoder.decode(chunk, { stream: !last });
+  const latin1 = (chunk: Uint8Array) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1");
+  const decoderOf = (label: string) => {
+    const decoder = new TextDecoder(label); // drops a leading byte-order mark
+    return (chunk: Uint8Array, last: boolean) => decoder.decode(chunk, { stream: !last });
+  };
+  let decode: ((chunk: Uint8Array, last: boolean) => string) | null = null;
+  let head = Buffer.alloc(0);
+  return (chunk, last) => {
+    if (decode) return decode(chunk, last);
+    head = Buffer.concat([head, chunk]);
+    if (head.length < 2 && !last) return "";
+    const [first, second] = head;
+    if (first === 0xff && second === 0xfe) decode = decoderOf("utf-16le");
+    else if (first === 0xfe && second === 0xff) decode = decoderOf("utf-16be");
+    else decode = encoding === "latin1" ? latin1 : decoderOf("utf-8");
+    return decode(head, last);
+  };
 }
 
 /**
