@@ -84,13 +84,21 @@ describe("CSV import: the reader", () => {
     }
   });
 
+  it("a stray quote inside a quoted field is kept as text, as long as the field ends on its line", async () => {
+    expect(await recordsOf(piecesOf(Buffer.from('email,name\nann@example.com,"Robert "Bob" Smith"\nbob@example.com,Bob\n')))).toEqual([
+      ["email", "name"],
+      ["ann@example.com", 'Robert "Bob" Smith'],
+      ["bob@example.com", "Bob"],
+    ]);
+  });
+
   it("a quote never closed or closed in the middle of a field is not CSV, naming the row", async () => {
     await expect(recordsOf(piecesOf(Buffer.from('email\nann@example.com\n"bob@example.com\n')))).rejects.toMatchObject({
       code: "validation_failed",
       param: "file",
       message: expect.stringContaining("(row 3): a quoted field is never closed"),
     });
-    await expect(recordsOf(piecesOf(Buffer.from('email\n"ann"@example.com\nbob@example.com\n')))).rejects.toMatchObject({
+    await expect(recordsOf(piecesOf(Buffer.from('email\n"ann"@example.com\nbob@example.com\n"cy@example.com"\n')))).rejects.toMatchObject({
       code: "validation_failed",
       message: expect.stringContaining("(row 2): a quoted field's closing quote is followed by more text"),
     });

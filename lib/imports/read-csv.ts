@@ -68,8 +68,10 @@ export async function* readCsv(bytes: AsyncIterable<Uint8Array>, options: { enco
       parser = new Papa.Parser({ delimiter: options.delimiter, newline: lineBreakOf(text, options.delimiter, last) ?? "\n", quoteChar: '"' });
     }
     const result = parser.parse(text, 0, !last) as { data: string[][]; errors: Papa.ParseError[]; meta: { cursor: number } };
-    // With the last row held back, an error in it is found again when the row is whole.
-    const error = result.errors.find((e) => e.row! < result.data.length);
+    // With the last row held back, an error in it is found again when the row is whole. A stray quote in
+    // a quoted field (`"Robert "Bob" Smith"`) is kept as text, as csv-parse's relax_quotes did, unless the
+    // field then ran past the end of its line: that is a quote out of place, and the lines after it are not one field.
+    const error = result.errors.find((e) => e.row! < result.data.length && !(e.code === "InvalidQuotes" && !result.data[e.row!]!.some(hasLineBreak)));
     const rowNumber = (index: number) => rows + result.data.slice(0, index).filter(isRecord).length + 1;
     if (error) throw notCsv(rowNumber(error.row!), error.code === "InvalidQuotes" ? "a quoted field's closing quote is followed by more text" : "a quoted field is never closed");
     const long = result.data.findIndex((row) => recordChars(row) > MAX_RECORD_CHARS);
@@ -97,6 +99,8 @@ export async function* readCsv(bytes: AsyncIterable<Uint8Array>, options: { enco
   const records = parse(held + fresh + decode(new Uint8Array(0), true), true);
   if (records.length > 0) yield records;
 }
+
+const hasLineBreak = (field: string) => field.includes("\n") || field.includes("\r");
 
 /** An empty line is no record. */
 const isRecord = (row: string[]) => row.length > 1 || row[0] !== "";
