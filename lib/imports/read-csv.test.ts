@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readCsv, type CsvEncoding } from "./read-csv";
+import { readCsv, sniffDelimiter, type CsvEncoding } from "./read-csv";
 
 async function* piecesOf(...parts: Buffer[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield part;
@@ -90,6 +90,15 @@ describe("CSV import: the reader", () => {
       ["ann@example.com", 'Robert "Bob" Smith'],
       ["bob@example.com", "Bob"],
     ]);
+  });
+
+  it("the delimiter is the one of `,` `;` and tab the first line has most of outside quoted fields, quotes read as the parser reads them", () => {
+    const delimiterOf = (text: string) => sniffDelimiter(Buffer.from(text));
+    expect(delimiterOf('"last, first, middle";email;plan\na;b;c\n')).toBe(";");
+    expect(delimiterOf('size 5";email;plan\r\na;b;c\r\n')).toBe(";");
+    expect(delimiterOf("email\tname, with comma\tplan\n")).toBe("\t");
+    expect(delimiterOf("email\nann@example.com\n")).toBe(",");
+    expect(delimiterOf("email,name;x\n")).toBe(",");
   });
 
   it("a quote never closed or closed in the middle of a field is not CSV, naming the row", async () => {

@@ -6,20 +6,48 @@ export const CSV_DELIMITERS = [",", ";", "\t"] as const;
 
 /**
  * The delimiter of a file from its first line: whichever of `,` `;` and tab
- * occurs most outside quotes (a comma when none does, as for one column).
+ * occurs most outside quoted fields, each read as that delimiter's file
+ * would be (a comma when none does, as for one column).
  */
 export function sniffDelimiter(start: Buffer): string {
   const text = start.toString("latin1");
-  const counts = new Map<string, number>(CSV_DELIMITERS.map((d) => [d, 0]));
-  let quoted = false;
-  for (const char of text) {
-    if (char === '"') quoted = !quoted;
-    else if (!quoted && (char === "\n" || char === "\r")) break;
-    else if (!quoted && counts.has(char)) counts.set(char, counts.get(char)! + 1);
-  }
   let best = ",";
-  for (const [delimiter, n] of counts) if (n > counts.get(best)!) best = delimiter;
+  let most = 0;
+  for (const delimiter of CSV_DELIMITERS) {
+    const { delimiters } = readFirstLine(text, delimiter);
+    if (delimiters > most) [best, most] = [delimiter, delimiters];
+  }
   return best;
+}
+
+/**
+ * The first line of a text as the parser reads it with this delimiter: a
+ * quote opens a field only at its start, and in a quoted field two quotes
+ * are one. Counts the delimiters outside quoted fields, and gives the line
+ * break that ends the line and where it starts (null when the text ends first).
+ */
+function readFirstLine(text: string, delimiter: string): { delimiters: number; lineBreak: "\r\n" | "\n" | "\r" | null; at: number } {
+  let quoted = false;
+  let fieldStart = true;
+  let delimiters = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quoted) {
+      if (char !== '"') continue;
+      if (text[i + 1] === '"') i++;
+      else quoted = false;
+    } else if (char === '"' && fieldStart) {
+      quoted = true;
+    } else if (char === "\n") {
+      return { delimiters, lineBreak: "\n", at: i };
+    } else if (char === "\r") {
+      return { delimiters, lineBreak: text[i + 1] === "\n" ? "\r\n" : "\r", at: i };
+    } else if (char === delimiter) {
+      delimiters++;
+    }
+    fieldStart = char === delimiter;
+  }
+  return { delimiters, lineBreak: null, at: text.length };
 }
 
 /**
@@ -117,31 +145,13 @@ function notCsv(row: number, why: string) {
 }
 
 /**
- * The first line break outside quoted fields: `\r\n`, `\n` or `\r`, the one
- * every row then ends with; null while the text has none yet (or ends with a
- * `\r` whose next character is still to come). As the parser reads quotes: a
- * quote opens a field only at its start, and in a quoted field two quotes are one.
+ * The line break every row ends with, read off the first line (readFirstLine):
+ * null while the text has none yet, or ends with a `\r` whose next character
+ * is still to come.
  */
 function lineBreakOf(text: string, delimiter: string, last: boolean): "\r\n" | "\n" | "\r" | null {
-  let quoted = false;
-  let fieldStart = true;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (quoted) {
-      if (char !== '"') continue;
-      if (text[i + 1] === '"') i++;
-      else quoted = false;
-    } else if (char === '"' && fieldStart) {
-      quoted = true;
-    } else if (char === "\n") {
-      return "\n";
-    } else if (char === "\r") {
-      if (i + 1 < text.length) return text[i + 1] === "\n" ? "\r\n" : "\r";
-      return last ? "\r" : null;
-    }
-    fieldStart = char === delimiter;
-  }
-  return null;
+  const { lineBreak, at } = readFirstLine(text, delimiter);
+  return lineBreak === "\r" && at === text.length - 1 && !last ? null : lineBreak;
 }
 
 /**
