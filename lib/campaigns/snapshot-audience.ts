@@ -7,7 +7,7 @@ import { bulkIdPrefix } from "@/lib/ids";
 import { OVER_ALLOWANCE, reserveSends } from "@/lib/billing/send-allowance";
 import { recordFailures } from "./record-batch";
 import { sendsOfCampaign } from "./send-id-range";
-import { suppressedSql, suppressionKinds } from "@/lib/suppressions/suppressed";
+import { suppressedSql } from "@/lib/suppressions/suppressed";
 import { recordCampaignEvent } from "./campaign-events";
 
 /**
@@ -105,7 +105,6 @@ export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part)
       .for("update");
     if (!open) return;
     const now = tx.clock.now().toISOString();
-    const kinds = await suppressionKinds(tx, campaign.workspaceId);
     const inserted = await tx.db.execute(sql`
         insert into ${sends} (id, workspace_id, campaign_id, contact_id, email, state, created_at, updated_at)
         select ${`${campaign.sendIdPrefix}${part.part.toString(16)}`} || lpad(to_hex(row_number() over ()), 7, '0'),
@@ -117,7 +116,7 @@ export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part)
           -- and each part would otherwise read the whole topic and list (measured: 1.6 s instead of 0.7 s for half a million).
           ${inPart(sql`s.contact_id`, part)} ${inPart(sql`c.id`, part)}
           ${campaign.listId ? sql`and exists (select 1 from list_members m where m.list_id = ${campaign.listId} and m.contact_id = c.id ${inPart(sql`m.contact_id`, part)})` : sql``}
-          and not ${suppressedSql(sql`c.workspace_id`, sql`c.email`, kinds)}`);
+          and not ${suppressedSql(campaign.workspaceId, sql`c.email`)}`);
     await tx.db
       .update(audienceSnapshotParts)
       .set({ recipients: inserted.count })

@@ -4,18 +4,17 @@ import { systemActor } from "@/lib/actor";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { createSuppression } from "./create-suppression";
-import { suppressedAmong, suppressedSql, suppressionKinds } from "./suppressed";
+import { suppressedAmong, suppressedSql } from "./suppressed";
 
 const { ctx } = testCtx();
 
 const addresses = ["ann@blocked.example", "bob@example.com", "cy@whole-domain.example", "dee@other.example"];
 
-/** The addresses suppressedSql blocks, with the kinds read as the callers read them. */
+/** The addresses suppressedSql blocks. */
 async function blockedInSql(workspaceId: string): Promise<string[]> {
-  const kinds = await suppressionKinds(ctx, workspaceId);
   const rows = await ctx.db.execute<{ email: string }>(sql`
     select a.email from unnest(${`{${addresses.join(",")}}`}::text[]) as a(email)
-    where ${suppressedSql(sql`${workspaceId}`, sql`a.email`, kinds)} order by a.email`);
+    where ${suppressedSql(workspaceId, sql`a.email`)} order by a.email`);
   return rows.map((r) => r.email);
 }
 
