@@ -4,7 +4,7 @@ import { systemActor } from "@/lib/actor";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { createSuppression } from "./create-suppression";
-import { suppressedAmong, suppressedSql } from "./suppressed";
+import { notSuppressedSql, suppressedAmong, suppressedSql } from "./suppressed";
 
 const { ctx } = testCtx();
 
@@ -18,8 +18,16 @@ async function blockedInSql(workspaceId: string): Promise<string[]> {
   return rows.map((r) => r.email);
 }
 
+/** The addresses notSuppressedSql lets through. */
+async function allowedInSql(workspaceId: string): Promise<string[]> {
+  const rows = await ctx.db.execute<{ email: string }>(sql`
+    select a.email from unnest(${`{${addresses.join(",")}}`}::text[]) as a(email)
+    where ${notSuppressedSql(workspaceId, sql`a.email`)} order by a.email`);
+  return rows.map((r) => r.email);
+}
+
 describe("what a suppression blocks", () => {
-  it("the query's rule blocks what the batch check blocks, whichever kinds of suppression a workspace has: none, addresses, domains or both", async () => {
+  it("the query's rule, and its filter form, block what the batch check blocks, whichever kinds of suppression a workspace has: none, addresses, domains or both", async () => {
     const targets = {
       none: [],
       addresses: [{ email: "ann@blocked.example" }],
@@ -32,6 +40,7 @@ describe("what a suppression blocks", () => {
       const expected = [...(await suppressedAmong(ctx, workspaceId, addresses))].sort();
       expect(expected, name).toHaveLength(blocks.length);
       expect(await blockedInSql(workspaceId), name).toEqual(expected);
+      expect(await allowedInSql(workspaceId), name).toEqual(addresses.filter((a) => !expected.includes(a)).sort());
     }
   });
 
