@@ -75,6 +75,26 @@ describe("report counters maintained as changes happen", () => {
     expect(maintained.campaigns[0]).toMatchObject({ recipients: "4", accepted: "4", delivered: "1", bounced: "1", complained: "1", opened: "1", clicked: "1", unsubscribed: "1" });
   });
 
+  it("a send written already delivered, opened and clicked is counted at the fold as one that became so", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    const { campaignId, sendIds } = await seedSentCampaign(ctx, { workspaceId, brandId, topicId, emails: ["a@example.com", "b@example.com"] });
+    await ctx.db.execute(sql`
+      insert into sends (id, workspace_id, campaign_id, contact_id, email, state, accepted_at, delivered_at, opened_at, clicked_at)
+      select 'snd_engaged' || s.id, s.workspace_id, s.campaign_id, s.contact_id, s.email, 'accepted', now(), now(), now(), now()
+      from sends s where s.id = ${sendIds["a@example.com"]!}`);
+    await ctx.db.execute(sql`
+      insert into sends (id, workspace_id, campaign_id, contact_id, email, state, accepted_at, opened_at)
+      select 'snd_opened' || s.id, s.workspace_id, s.campaign_id, s.contact_id, s.email, 'accepted', now(), now()
+      from sends s where s.id = ${sendIds["b@example.com"]!}`);
+    await foldEngagement(ctx);
+
+    const maintained = await snapshot(workspaceId);
+    await ctx.db.execute(sql`select report_rebuild(${workspaceId})`);
+    expect(maintained).toEqual(await snapshot(workspaceId));
+    expect(maintained.campaigns.find((c) => c.campaign_id === campaignId)).toMatchObject({ recipients: "4", delivered: "1", opened: "2", clicked: "1" });
+  });
+
   it("each contact's maintained status is the one derived_contact_statuses derives", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
