@@ -113,4 +113,32 @@ describe("SMTP transport", () => {
     ).toEqual(batch.map((m) => m.to).sort());
     expect(connections - connectionsBefore).toBeLessThanOrEqual(2);
   });
+
+  it("when the SMTP server goes away mid-batch, every message still queued fails instead of waiting forever", async () => {
+    const leaving = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      closeTimeout: 50,
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on("end", () => callback());
+      },
+    });
+    await new Promise<void>((resolve) => leaving.listen(0, "127.0.0.1", resolve));
+    const transport = smtpTransport({ url: `smtp://127.0.0.1:${(leaving.server.address() as AddressInfo).port}`, maxConnections: 2 });
+    let delivered = 0;
+    // The server shuts down (421 to whoever is connected) once the first few are delivered; the rest find nobody.
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) =>
+        transport.send(ctx, { ...message, idempotencyKey: `snd_gone_${i}`, to: `g${i}@example.com` }).then(() => {
+          if (++delivered === 5) leaving.close();
+        }),
+      ),
+    );
+    await transport.close();
+    const failed = outcomes.filter((outcome) => outcome.status === "rejected");
+    expect(delivered).toBeGreaterThanOrEqual(5);
+    expect(delivered + failed.length).toBe(60);
+    expect(failed.length).toBeGreaterThan(0);
+  });
 });

@@ -1,4 +1,4 @@
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import nodemailer from "nodemailer";
 import type { Ctx } from "@/lib/context";
 import { returnPathFor } from "@/lib/deliverability/return-path";
@@ -52,11 +52,14 @@ export function smtpPool(options: Pick<SmtpOptions, "url" | "maxConnections" | "
     pool: true,
     // Plain TCP sockets with Nagle's algorithm off: with it on, every message waited ~40 ms for a
     // delayed ACK (measured: 46 ms a message on one connection). smtps:// upgrades the socket to TLS.
-    getSocket: (_options: unknown, callback: (error: Error | null, socket?: { connection: unknown }) => void) => {
+    // The socket is handed over while it connects, never as an error: nodemailer's pool keeps a
+    // connection whose getSocket failed as busy forever, and once every slot was such a connection
+    // the queued messages never settled (an SMTP server restarting left dispatch waiting). Handed
+    // over, a refused connection fails on the socket, where nodemailer drops it and tries anew.
+    getSocket: (_options: unknown, callback: (error: null, socket: { connection: Socket }) => void) => {
       const socket = connect({ host: connection.host, port: connection.port });
       socket.setNoDelay(true);
-      socket.once("connect", () => callback(null, { connection: socket }));
-      socket.once("error", (error) => callback(error));
+      callback(null, { connection: socket });
     },
     maxConnections: options.maxConnections ?? 5,
     // Reconnecting every 100 messages (the default) costs a handshake per 100 mails on big campaigns.
