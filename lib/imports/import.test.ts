@@ -108,11 +108,14 @@ describe("CSV import: reading the file", () => {
     expect(imp).toMatchObject({ encoding: "latin1", delimiter: "\t", header: ["email", "first"], preview: [["zoe@example.com", "Zoë"]], rowCount: 1 });
   });
 
-  it("reads a UTF-16 file with its byte-order mark, a spreadsheet's Unicode text", async () => {
+  it("reads a UTF-16 file with its byte-order mark, a spreadsheet's Unicode text, and records it as UTF-16", async () => {
     const w = await workspace();
     const csv = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("email\tfirst\r\nzoe@example.com\tZoë\r\n", "utf16le")]);
     const { importId } = await receiveImport(ctx, w.actor, { fileName: "unicode.txt", body: bytesOf(csv) });
-    expect(await getImportRow(ctx, w.actor, importId)).toMatchObject({ delimiter: "\t", header: ["email", "first"], preview: [["zoe@example.com", "Zoë"]], rowCount: 1 });
+    expect(await getImportRow(ctx, w.actor, importId)).toMatchObject({ encoding: "utf-16le", delimiter: "\t", header: ["email", "first"], preview: [["zoe@example.com", "Zoë"]], rowCount: 1 });
+    const bigEndian = Buffer.from("\ufeffemail\nzoe@example.com\n", "utf16le").swap16();
+    const { importId: other } = await receiveImport(ctx, w.actor, { fileName: "unicode-be.txt", body: bytesOf(bigEndian) });
+    expect(await getImportRow(ctx, w.actor, other)).toMatchObject({ encoding: "utf-16be", header: ["email"], preview: [["zoe@example.com"]], rowCount: 1 });
   });
 
   it("the upload is parsed as it arrives, across chunk boundaries, and counts rows", async () => {

@@ -1,7 +1,8 @@
 import Papa from "papaparse";
+import type { ImportEncoding } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 
-export type CsvEncoding = "utf-8" | "latin1";
+export type CsvEncoding = ImportEncoding;
 export const CSV_DELIMITERS = [",", ";", "\t"] as const;
 
 /**
@@ -157,7 +158,8 @@ function lineBreakOf(text: string, delimiter: string, last: boolean): "\r\n" | "
 /**
  * Bytes to text, a piece at a time: a character split between pieces waits
  * for its rest. A UTF-16 file (a spreadsheet's "Unicode text") is known by
- * its byte-order mark, whatever the encoding found at upload says.
+ * its byte-order mark, whatever the encoding stored for it says (imports
+ * uploaded before UTF-16 was recorded say latin1).
  */
 function decoderFor(encoding: CsvEncoding): (chunk: Uint8Array, last: boolean) => string {
   const latin1 = (chunk: Uint8Array) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1");
@@ -171,24 +173,35 @@ function decoderFor(encoding: CsvEncoding): (chunk: Uint8Array, last: boolean) =
     if (decode) return decode(chunk, last);
     head = Buffer.concat([head, chunk]);
     if (head.length < 2 && !last) return "";
-    const [first, second] = head;
-    if (first === 0xff && second === 0xfe) decode = decoderOf("utf-16le");
-    else if (first === 0xfe && second === 0xff) decode = decoderOf("utf-16be");
-    else decode = encoding === "latin1" ? latin1 : decoderOf("utf-8");
+    const marked = byteOrderMarkOf(head);
+    decode = marked ? decoderOf(marked) : encoding === "latin1" ? latin1 : decoderOf(encoding);
     return decode(head, last);
   };
 }
 
+function byteOrderMarkOf(start: Uint8Array): "utf-16le" | "utf-16be" | null {
+  if (start[0] === 0xff && start[1] === 0xfe) return "utf-16le";
+  if (start[0] === 0xfe && start[1] === 0xff) return "utf-16be";
+  return null;
+}
+
 /**
- * Tracks whether a byte stream is valid UTF-8 as it passes: a file that is
- * not is read as Latin-1 (the encoding of older spreadsheet exports).
+ * Finds a stream's encoding as it passes: UTF-16 by its byte-order mark, else
+ * UTF-8 when every byte is valid UTF-8, else Latin-1 (the encoding of older
+ * spreadsheet exports).
  */
-export function utf8Checker() {
+export function encodingDetector() {
   const decoder = new TextDecoder("utf-8", { fatal: true });
+  let start = Buffer.alloc(0);
+  let marked: "utf-16le" | "utf-16be" | null = null;
   let valid = true;
   return {
     push(chunk: Uint8Array, last = false) {
-      if (!valid) return;
+      if (start.length < 2) {
+        start = Buffer.concat([start, chunk.subarray(0, 2 - start.length)]);
+        if (start.length === 2) marked = byteOrderMarkOf(start);
+      }
+      if (!valid || marked) return;
       try {
         decoder.decode(chunk, { stream: !last });
       } catch {
@@ -196,7 +209,7 @@ export function utf8Checker() {
       }
     },
     get encoding(): CsvEncoding {
-      return valid ? "utf-8" : "latin1";
+      return marked ?? (valid ? "utf-8" : "latin1");
     },
   };
 }

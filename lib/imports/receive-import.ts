@@ -9,7 +9,7 @@ import { validationFailed } from "@/lib/errors";
 import { payloadTooLarge } from "@/lib/http/read-body-capped";
 import { newId } from "@/lib/ids";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
-import { readCsv, sniffDelimiter, utf8Checker } from "./read-csv";
+import { encodingDetector, readCsv, sniffDelimiter } from "./read-csv";
 
 export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
 const PART_BYTES = 1024 * 1024;
@@ -50,7 +50,7 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
       updatedAt: now,
     });
 
-    const utf8 = utf8Checker();
+    const detected = encodingDetector();
     let head: Buffer | null = null;
     let delimiter = ",";
     let records = 0;
@@ -84,7 +84,7 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
       const chunk = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
       total += chunk.byteLength;
       if (total > maxBytes) throw payloadTooLarge(maxBytes);
-      utf8.push(chunk);
+      detected.push(chunk);
       pending.push(chunk);
       pendingBytes += chunk.byteLength;
       if (pendingBytes >= PART_BYTES) await flush();
@@ -103,7 +103,7 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
       if (head!.byteLength < PART_BYTES) head = Buffer.concat([head!, chunk]);
       await feed(chunk);
     }
-    utf8.push(new Uint8Array(0), true);
+    detected.push(new Uint8Array(0), true);
     await flush();
     if (total === 0) throw validationFailed("file", "The file is empty.");
     if (!counting) {
@@ -117,7 +117,7 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
 
     // The header and the preview's rows; a batch can hold thousands of short records.
     const firstRows: string[][] = [];
-    for await (const batch of readCsv(bufferSource(head!), { encoding: utf8.encoding, delimiter })) {
+    for await (const batch of readCsv(bufferSource(head!), { encoding: detected.encoding, delimiter })) {
       firstRows.push(...batch.slice(0, PREVIEW_ROWS + 1 - firstRows.length));
       if (firstRows.length > PREVIEW_ROWS) break;
     }
@@ -127,7 +127,7 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
       .update(imports)
       .set({
         byteSize: total,
-        encoding: utf8.encoding,
+        encoding: detected.encoding,
         delimiter,
         header: header.map((h) => h.trim()),
         preview,

@@ -9,6 +9,9 @@ const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
 /** uploaded → checked (dry run done; checking again with another mapping stays here) → applying → completed, cancelled or failed. */
 export const IMPORT_STATUSES = ["uploaded", "checked", "applying", "completed", "cancelled", "failed"] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+/** How an uploaded file's bytes are read: UTF-16 by its byte-order mark, else UTF-8 when valid, else Latin-1. */
+export const IMPORT_ENCODINGS = ["utf-8", "latin1", "utf-16le", "utf-16be"] as const;
+export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
 
 /** Why a row is not applied. */
 export const IMPORT_REFUSALS = ["invalid_email", "duplicate", "unsubscribed", "suppressed", "bad_value"] as const;
@@ -48,7 +51,7 @@ export const imports = pgTable(
     createdBy: id("created_by").references(() => users.id, { onDelete: "set null" }),
     fileName: text("file_name").notNull(),
     byteSize: bigint("byte_size", { mode: "number" }).notNull(),
-    encoding: text("encoding", { enum: ["utf-8", "latin1"] }).notNull(),
+    encoding: text("encoding", { enum: IMPORT_ENCODINGS }).notNull(),
     delimiter: text("delimiter").notNull(),
     header: jsonb("header").$type<string[]>().notNull(),
     /** The first data rows, for the mapping screen. */

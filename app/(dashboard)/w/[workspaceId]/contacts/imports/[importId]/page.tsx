@@ -14,6 +14,7 @@ import { When } from "@/components/ui/when";
 import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
 import { listFilterOptions } from "@/lib/dashboard/list-filter-options";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import type { ImportEncoding } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { getImportRow, importProgress } from "@/lib/imports/get-import";
 import { autoMap, importFields } from "@/lib/imports/import-fields";
@@ -22,6 +23,7 @@ import { cancelImportAction, checkImportAction, startImportAction } from "../act
 export const metadata: Metadata = { title: "Import" };
 
 const DELIMITERS: Record<string, string> = { ",": "comma", ";": "semicolon", "\t": "tab" };
+const ENCODING_NAMES: Record<ImportEncoding, string> = { "utf-8": "UTF-8", latin1: "Latin-1", "utf-16le": "UTF-16", "utf-16be": "UTF-16" };
 
 export default async function ImportPage({ params }: { params: Promise<{ workspaceId: string; importId: string }> }) {
   const { workspaceId, importId } = await params;
@@ -52,7 +54,7 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
           { label: imp.fileName },
         ]}
         title={imp.fileName}
-        description={`${imp.rowCount.toLocaleString("en")} rows · ${imp.encoding === "utf-8" ? "UTF-8" : "Latin-1"} · ${DELIMITERS[imp.delimiter] ?? "comma"}-separated`}
+        description={`${imp.rowCount.toLocaleString("en")} rows · ${ENCODING_NAMES[imp.encoding]} · ${DELIMITERS[imp.delimiter] ?? "comma"}-separated`}
         actions={<ImportStatusBadge status={imp.status} />}
       />
       <p className="-mt-4 mb-6 text-sm text-muted-foreground">
