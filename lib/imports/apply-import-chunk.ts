@@ -5,6 +5,7 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import { imports, lists, topics, type ImportCounts, type ImportRefusal } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { recordEvents } from "@/lib/events/record-event";
+import { idArray } from "@/lib/db/id-array";
 import { newId } from "@/lib/ids";
 import { addCounts, emptyCounts, planImportChunk, type ChunkPlan } from "./plan-import-chunk";
 
@@ -109,12 +110,10 @@ export async function applyImportChunks(ctx: Ctx, importId: string): Promise<Chu
 /** New contacts straight from their rows: the values never travel here and back. */
 async function createContacts(ctx: Ctx, imp: { id: string; workspaceId: string }, plan: ChunkPlan, from: number, to: number, now: Date) {
   if (plan.creates.length === 0) return;
-  const ids = plan.creates.map((c) => c.id).join(",");
-  const rowNumbers = plan.creates.map((c) => c.rowNumber).join(",");
   const created = (await ctx.db.execute(sql`
     insert into contacts (id, workspace_id, email, first_name, last_name, attributes, created_at, updated_at)
     select x.id, ${imp.workspaceId}, r.email, r.first_name, r.last_name, r.attributes, ${at(now)}, ${at(now)}
-    from unnest(string_to_array(${ids}, ','), string_to_array(${rowNumbers}, ',')::int[]) as x(id, row_number)
+    from unnest(${idArray(plan.creates.map((c) => c.id))}, ${idArray(plan.creates.map((c) => c.rowNumber))}::int[]) as x(id, row_number)
     -- The chunk's range as well as each row number: the planner cannot see that the list lies in it,
     -- and without it read the whole import for every chunk (measured: the apply 33 % slower).
     join import_rows r on r.import_id = ${imp.id} and r.row_number = x.row_number and r.row_number > ${from} and r.row_number <= ${to}

@@ -4,6 +4,7 @@ import type { Ctx } from "@/lib/context";
 import { CONTACT_OPTED_OUT_SQL } from "@/lib/contacts/contact-status";
 import { mergeContactFields, type ContactFields } from "@/lib/contacts/merge-contact-fields";
 import type { AttributeValue, ImportCounts, ImportOptions, ImportRefusal } from "@/lib/db/schema";
+import { idArray } from "@/lib/db/id-array";
 import { newId } from "@/lib/ids";
 import { suppressedSql } from "@/lib/suppressions/suppressed";
 
@@ -77,15 +78,13 @@ function stagedRowsSql(scope: ImportScope, from: number, to: number): SQL {
            contacts.id as contact_id, contacts.first_name as stored_first_name, contacts.last_name as stored_last_name, contacts.attributes as stored_attributes,
            ${suppressedSql(scope.workspaceId, sql`r.email`)} as suppressed,
            (contacts.id is not null and (${sql.raw(CONTACT_OPTED_OUT_SQL)}
-             or exists (select 1 from subscriptions u where u.contact_id = contacts.id and u.topic_id = any(${textArray(scope.options.topicIds)}) and u.state = 'unsubscribed'))) as unsubscribed
+             or exists (select 1 from subscriptions u where u.contact_id = contacts.id and u.topic_id = any(${idArray(scope.options.topicIds)}) and u.state = 'unsubscribed'))) as unsubscribed
     from import_rows r
     left join lateral (
       select c.id, c.first_name, c.last_name, c.attributes, c.opted_out_at from contacts c
       where c.workspace_id = ${scope.workspaceId} and c.email = r.email offset 0) contacts on true
     where r.import_id = ${scope.id} and r.row_number > ${from} and r.row_number <= ${to} and r.refusal is null`;
 }
-
-const textArray = (values: string[]) => sql`array[${sql.join(values.length ? values.map((v) => sql`${v}`) : [sql`null`], sql`, `)}]::text[]`;
 
 /**
  * What applying the rows after `from` up to `to` would do now. The apply
@@ -171,7 +170,7 @@ async function planRows(ctx: Ctx, scope: ImportScope, rows: StagedRow[]): Promis
     if (existingIds.length > 0) {
       const subscribed = (await ctx.db.execute(sql`
         select contact_id, topic_id from subscriptions
-        where contact_id = any(${textArray(existingIds)}) and topic_id = any(${textArray(topicIds)}) and state = 'subscribed'`)) as unknown as { contact_id: string; topic_id: string }[];
+        where contact_id = any(${idArray(existingIds)}) and topic_id = any(${idArray(topicIds)}) and state = 'subscribed'`)) as unknown as { contact_id: string; topic_id: string }[];
       for (const s of subscribed) held.add(`${s.contact_id} ${s.topic_id}`);
     }
     for (const contact of plan.contacts) {
