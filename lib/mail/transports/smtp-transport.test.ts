@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
-import type { AddressInfo } from "node:net";
+import { createServer, type AddressInfo } from "node:net";
 import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
@@ -140,5 +140,15 @@ describe("SMTP transport", () => {
     expect(delivered).toBeGreaterThanOrEqual(5);
     expect(delivered + failed.length).toBe(60);
     expect(failed.length).toBeGreaterThan(0);
+  });
+
+  it("a server that accepts connections and closes them before greeting fails the messages instead of taking them back forever", async () => {
+    const closing = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => closing.listen(0, "127.0.0.1", resolve));
+    const transport = smtpTransport({ url: `smtp://127.0.0.1:${(closing.address() as AddressInfo).port}`, maxConnections: 2 });
+    const outcomes = await Promise.allSettled(Array.from({ length: 4 }, (_, i) => transport.send(ctx, { ...message, idempotencyKey: `snd_closed_${i}`, to: `c${i}@example.com` })));
+    await transport.close();
+    await new Promise<void>((resolve) => closing.close(() => resolve()));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected", "rejected", "rejected"]);
   });
 });

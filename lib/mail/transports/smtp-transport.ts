@@ -1,5 +1,6 @@
 import { connect, type Socket } from "node:net";
 import nodemailer from "nodemailer";
+import type SMTPPool from "nodemailer/lib/smtp-pool";
 import type { Ctx } from "@/lib/context";
 import { returnPathFor } from "@/lib/deliverability/return-path";
 import { buildMessage } from "../build-message";
@@ -47,7 +48,8 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
  */
 export function smtpPool(options: Pick<SmtpOptions, "url" | "maxConnections" | "dkim">) {
   const connection = connectionOptions(options.url);
-  return nodemailer.createTransport({
+  // maxRequeues is nodemailer's (smtp-pool) but not in its type definitions.
+  const pool: SMTPPool.Options & { maxRequeues: number } = {
     ...connection,
     pool: true,
     // Plain TCP sockets with Nagle's algorithm off: with it on, every message waited ~40 ms for a
@@ -64,8 +66,13 @@ export function smtpPool(options: Pick<SmtpOptions, "url" | "maxConnections" | "
     maxConnections: options.maxConnections ?? 5,
     // Reconnecting every 100 messages (the default) costs a handshake per 100 mails on big campaigns.
     maxMessages: 1000,
+    // A message whose connection closed under it is queued again, by default without end: a server
+    // that accepts connections and closes them before greeting (a proxy whose backend is down) kept
+    // a batch waiting forever. Twice more, then it fails and the batch is retried later.
+    maxRequeues: 2,
     ...(options.dkim ? { dkim: dkimOptions(options.dkim) } : {}),
-  });
+  };
+  return nodemailer.createTransport(pool);
 }
 
 /** The signature covers the List- headers: mailbox providers check that one-click unsubscribe was signed. */
