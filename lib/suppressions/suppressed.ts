@@ -36,13 +36,14 @@ export function suppressedSql(workspaceId: string, email: SQL): SQL {
 }
 
 /**
- * The same rule as a filter keeping the addresses no suppression blocks, for a whole audience: two
- * NOT EXISTS, which PostgreSQL turns into anti-joins when they stand as conditions of the WHERE
- * (not under an OR), and can then hash the workspace's suppressions once instead of searching an
- * index per recipient. It chooses by its statistics: a workspace with millions of suppressions and a
- * small audience is still probed.
+ * The same rule as a filter keeping the addresses no suppression blocks, for a whole audience:
+ * two NOT EXISTS, which PostgreSQL turns into anti-joins when they stand among the WHERE's
+ * AND-ed conditions (not under an OR or a NOT; the parentheses do not stop it), and can then
+ * hash the workspace's suppressions once instead of searching an index per recipient. It
+ * chooses by its statistics: a workspace with millions of suppressions and a small audience is
+ * still probed.
  */
 export function notSuppressedSql(workspaceId: string, email: SQL): SQL {
-  return sql`not exists (select 1 from suppressions x where x.workspace_id = ${workspaceId} and x.email = ${email})
-    and not exists (select 1 from suppressions x where x.workspace_id = ${workspaceId} and x.domain = split_part(${email}, '@', 2))`;
+  return sql`(not exists (select 1 from suppressions x where x.workspace_id = ${workspaceId} and x.email = ${email})
+    and not exists (select 1 from suppressions x where x.workspace_id = ${workspaceId} and x.domain = split_part(${email}, '@', 2)))`;
 }
