@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { systemActor } from "@/lib/actor";
-import { audienceSnapshotParts, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
+import { audienceSnapshotParts, campaigns, contacts, sends, workspaceBilling } from "@/lib/db/schema";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { seedTopic, seedWorkspace, optOut, setSendAllowance } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
@@ -38,28 +38,35 @@ const sendsUsed = async (workspaceId: string) => (await ctx.db.select().from(wor
 const BULK_TEST_TIMEOUT_MS = 300_000;
 
 describe("audience snapshot in parts", { timeout: BULK_TEST_TIMEOUT_MS }, () => {
-  it("a large audience is written in two contact ranges at once: the audience rule holds in both, each recipient once, every send id in the campaign's key range", async () => {
+  it("a large audience is written in two contact ranges at once: the audience rule (suppressed addresses and domains, opt-outs) holds in both, each recipient once, every send id in the campaign's key range", async () => {
     const { workspaceId, campaignId, contactId, tag } = await largeAudience();
-    // Excluded recipients on both sides of the split: a suppressed address and an opted-out person in each half.
+    // Excluded recipients on both sides of the split: a suppressed address, an opted-out person and an address at a suppressed domain in each half.
     const actor = systemActor("test", workspaceId);
     await createSuppression(ctx, actor, { email: `p10@${tag}.example` });
     await createSuppression(ctx, actor, { email: `p${PEOPLE - 10}@${tag}.example` });
     await optOut(ctx, contactId(20), "all");
     await optOut(ctx, contactId(PEOPLE - 20), "all");
+    // And a suppressed domain with an address in each half.
+    for (const i of [30, PEOPLE - 30])
+      await ctx.db
+        .update(contacts)
+        .set({ email: `p${i}@elsewhere-${tag}.example` })
+        .where(eq(contacts.id, contactId(i)));
+    await createSuppression(ctx, actor, { domain: `elsewhere-${tag}.example` });
 
-    expect(await snapshotAudience(ctx, campaignId)).toEqual({ status: "sending", recipients: PEOPLE - 4 });
+    expect(await snapshotAudience(ctx, campaignId)).toEqual({ status: "sending", recipients: PEOPLE - 6 });
 
     const parts = await ctx.db.select().from(audienceSnapshotParts).where(eq(audienceSnapshotParts.campaignId, campaignId));
     expect(parts).toHaveLength(2);
     expect(parts.every((part) => part.recipients! > PEOPLE / 4)).toBe(true);
     const written = await sendsOf(campaignId);
-    expect(written).toHaveLength(PEOPLE - 4);
-    expect(new Set(written.map((s) => s.contactId)).size).toBe(PEOPLE - 4);
-    for (const excluded of [10, 20, PEOPLE - 10, PEOPLE - 20]) expect(written.some((s) => s.contactId === contactId(excluded))).toBe(false);
+    expect(written).toHaveLength(PEOPLE - 6);
+    expect(new Set(written.map((s) => s.contactId)).size).toBe(PEOPLE - 6);
+    for (const excluded of [10, 20, 30, PEOPLE - 10, PEOPLE - 20, PEOPLE - 30]) expect(written.some((s) => s.contactId === contactId(excluded))).toBe(false);
     const [campaign] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
     expect(written.every((s) => s.id.startsWith(campaign!.sendIdPrefix!) && s.state === "queued")).toBe(true);
-    expect(campaign!.recipientCount).toBe(PEOPLE - 4);
-    expect(await sendsUsed(workspaceId)).toBe(PEOPLE - 4);
+    expect(campaign!.recipientCount).toBe(PEOPLE - 6);
+    expect(await sendsUsed(workspaceId)).toBe(PEOPLE - 6);
   });
 
   it("a snapshot cut short after one part is finished by the next attempt, which never writes that part again", async () => {
