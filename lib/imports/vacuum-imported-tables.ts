@@ -11,22 +11,29 @@ import { logger } from "@/lib/log/logger";
  * plans made for the tables' earlier size read them the slow way: the export
  * of the million contacts took 12 s, 6.6 s once analyzed.
  *
+ * Vacuumed as well: the first query to read a freshly written row marks it
+ * as committed (its hint bits), a write on a read. Done here, in the
+ * background, that cost is not paid by the sender's first export or
+ * campaign after the import: an export of 196,001 just-imported contacts
+ * went from 2.7 s to 1.9 s. It also sets the visibility map, which lets
+ * index-only scans skip the rows.
+ *
  * Only when the import wrote at least a tenth as many rows as the contacts
  * table held (autovacuum's own measure of a change worth analyzing): a small
  * import into a large database leaves it to autovacuum. Best effort: the
  * import is done either way, so a failure is logged, not retried (and a role
  * that does not own the tables has them skipped with a warning).
  */
-export async function analyzeImportedTables(ctx: Ctx, importId: string): Promise<boolean> {
+export async function vacuumImportedTables(ctx: Ctx, importId: string): Promise<boolean> {
   const [imp] = await ctx.db.select({ applied: imports.applied }).from(imports).where(eq(imports.id, importId));
   const written = imp?.applied ? imp.applied.created + imp.applied.updated + imp.applied.subscribed : 0;
   const [contacts] = await ctx.db.execute<{ n: number }>(sql`select greatest(reltuples, 0)::float8 as n from pg_class where oid = 'contacts'::regclass`);
   if (written === 0 || written * 10 < Number(contacts!.n)) return false;
   try {
-    await ctx.db.execute(sql`analyze contacts, subscriptions, report_contact_statuses, list_members, events`);
+    await ctx.db.execute(sql`vacuum (analyze) contacts, subscriptions, report_contact_statuses, list_members, events`);
     return true;
   } catch (error) {
-    logger().warn({ err: error, import_id: importId }, "could not analyze the tables an import wrote");
+    logger().warn({ err: error, import_id: importId }, "could not vacuum and analyze the tables an import wrote");
     return false;
   }
 }
