@@ -7,7 +7,7 @@ import { validationFailed } from "@/lib/errors";
 import { getListOrThrow } from "@/lib/lists/get-list-or-throw";
 import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
-import { countRefusals, writeRefusals } from "./apply-import-chunk";
+import { writeRefusals } from "./apply-import-chunk";
 import { getImportRow } from "./get-import";
 import { importFields, type ImportField } from "./import-fields";
 import type { CheckImportInput } from "./import-schemas";
@@ -49,9 +49,10 @@ export async function checkImport(ctx: Ctx, actor: WorkspaceActor, importId: str
   const options = { policy: input.policy, topicIds, listId: input.listId };
 
   await ctx.db.update(imports).set({ status: "uploaded", checked: null, updatedAt: ctx.clock.now() }).where(eq(imports.id, imp.id));
-  await stageImportRows(ctx, imp, input.mapping, fields);
+  const refusedWhenStaged = await stageImportRows(ctx, imp, input.mapping, fields);
 
-  const counts = emptyCounts();
+  // Each row is refused once: when staged (its cells, or a later row with its address), or by its chunk's plan.
+  const counts = addCounts(emptyCounts(), { ...emptyCounts(), refused: refusedWhenStaged });
   const scope = { id: imp.id, workspaceId: imp.workspaceId, options };
   const lastRow = imp.rowCount + 1;
   // The next chunk is read while this one is: two connections, and the reading is the database's work, on
@@ -67,9 +68,8 @@ export async function checkImport(ctx: Ctx, actor: WorkspaceActor, importId: str
     next = from + PLAN_ROWS < lastRow ? preview(from + PLAN_ROWS) : undefined;
     const plan = await reading;
     await writeRefusals(ctx, imp.id, plan.refusals);
-    addCounts(counts, { ...plan.counts, refused: {} });
+    addCounts(counts, plan.counts);
   }
-  counts.refused = await countRefusals(ctx, imp.id, 0, lastRow);
   counts.rows = imp.rowCount;
 
   const now = ctx.clock.now();

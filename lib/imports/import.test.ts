@@ -225,6 +225,36 @@ describe("CSV import: the dry run and its refusals", () => {
     expect(applied).toMatchObject({ created: 15, refused: { duplicate: 1 } });
   });
 
+  it("an address three times: the first two rows are refused as duplicates, each naming the last row, which is imported", async () => {
+    const w = await workspace();
+    const others = Array.from({ length: 12 }, (_, i) => `other${i}@example.com`);
+    const csv = ["email,first", "thrice@example.com,One", "Thrice@example.com,Two", "THRICE@example.com,Three", ...others.map((o) => `${o},x`)].join("\n");
+    const { importId, checked, applied } = await importCsv(w, csv);
+    expect(checked).toMatchObject({ created: 13, refused: { duplicate: 2 } });
+    expect(applied).toMatchObject({ created: 13, refused: { duplicate: 2 } });
+    expect((await contactOf(w, "thrice@example.com"))!.firstName).toBe("Three");
+    const refused = await text(refusedRowsCsv(ctx, w.actor, importId));
+    expect(refused).toContain("2,duplicate,Row 4 has the same address");
+    expect(refused).toContain("3,duplicate,Row 4 has the same address");
+  });
+
+  it("a repeated address followed by another address with the same hash: the earlier row names the later row of its own address", async () => {
+    const w = await workspace();
+    // The first and third addresses share a 32-bit FNV-1a hash: one chain of repeats holds both.
+    const others = Array.from({ length: 12 }, (_, i) => `other${i}@example.com`);
+    const csv = ["email", "person99238@example.com", "person99238@example.com", "person517802@example.com", ...others].join("\n");
+    const { importId, checked } = await importCsv(w, csv);
+    expect(checked).toMatchObject({ created: 14, refused: { duplicate: 1 } });
+    const refused = await text(refusedRowsCsv(ctx, w.actor, importId));
+    expect(
+      refused
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((line) => line.split(",").slice(0, 3).join(",")),
+    ).toEqual(["2,duplicate,Row 3 has the same address: the last row for an address is the one imported."]);
+  });
+
   it("a file longer than the rows hashed in memory has its duplicates found by the database: the same refusals, the last row wins", async () => {
     overrideEnvForTests({ IMPORT_HASHED_ROWS: "1" });
     try {

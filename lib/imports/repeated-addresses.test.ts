@@ -23,5 +23,6 @@ describe("repeated addresses in a file", () => {
     repeated.add("person99238@example.com", 2);
     repeated.add("person517802@example.com", 3);
     expect(repeated.rows).toEqual([2, 3]);
+    expect(repeated.repeats).toEqual({ earlierRows: [2], laterRows: [3], addresses: ["person517802@example.com"] });
   });
 });

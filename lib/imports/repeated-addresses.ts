@@ -7,9 +7,14 @@
  * repeated address is listed, along with the rare rows that only share a
  * hash; the database tells the two apart by comparing the listed rows'
  * addresses, looked up by row number.
+ *
+ * Each repeat is also kept as a pair: the row before it with the same hash
+ * and its own address. When every pair's two rows have the same address, the
+ * pairs say which rows lose to a later one without the rows being grouped.
  */
 export class RepeatedAddresses {
   readonly rows: number[] = [];
+  readonly repeats: { earlierRows: number[]; laterRows: number[]; addresses: string[] } = { earlierRows: [], laterRows: [], addresses: [] };
   private hashes: Uint32Array;
   private lastRows: Uint32Array;
   private used = 0;
@@ -29,6 +34,9 @@ export class RepeatedAddresses {
       const last = this.lastRows[slot]!;
       if ((last & LISTED) === 0) this.rows.push(last);
       this.rows.push(rowNumber);
+      this.repeats.earlierRows.push((last & ~LISTED) >>> 0);
+      this.repeats.laterRows.push(rowNumber);
+      this.repeats.addresses.push(address);
       this.lastRows[slot] = (rowNumber | LISTED) >>> 0;
       return;
     }
