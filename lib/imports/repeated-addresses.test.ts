@@ -19,10 +19,22 @@ describe("repeated addresses in a file", () => {
 
   it("rows whose addresses only share a hash are listed, for the database to rule out", () => {
     // These two have the same 32-bit FNV-1a hash.
-    const repeated = new RepeatedAddresses(2);
+    const repeated = new RepeatedAddresses(8);
     repeated.add("person99238@example.com", 2);
     repeated.add("person517802@example.com", 3);
     expect(repeated.rows).toEqual([2, 3]);
     expect(repeated.repeats).toEqual({ earlierRows: [2], laterRows: [3], addresses: ["person517802@example.com"] });
+  });
+
+  it("beyond a quarter of the expected rows listed, the rows are for the database to group and no repeat is kept", () => {
+    const repeated = new RepeatedAddresses(8);
+    repeated.add("a@example.com", 2);
+    repeated.add("a@example.com", 3);
+    expect(repeated.listable).toBe(true);
+    repeated.add("b@example.com", 4);
+    repeated.add("b@example.com", 5);
+    expect(repeated.listable).toBe(false);
+    expect(repeated.rows).toEqual([2, 3, 4, 5]);
+    expect(repeated.repeats.earlierRows).toEqual([2]);
   });
 });

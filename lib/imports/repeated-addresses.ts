@@ -11,6 +11,9 @@
  * Each repeat is also kept as a pair: the row before it with the same hash
  * and its own address. When every pair's two rows have the same address, the
  * pairs say which rows lose to a later one without the rows being grouped.
+ * Only while a quarter of the expected rows at most are listed (`listable`):
+ * beyond, the rows are better grouped in the database than sent to it, and
+ * the addresses are not held.
  */
 export class RepeatedAddresses {
   readonly rows: number[] = [];
@@ -18,8 +21,10 @@ export class RepeatedAddresses {
   private hashes: Uint32Array;
   private lastRows: Uint32Array;
   private used = 0;
+  private readonly listLimit: number;
 
   constructor(expected: number) {
+    this.listLimit = expected / 4;
     let size = 1024;
     while (size < expected * 2) size *= 2;
     this.hashes = new Uint32Array(size);
@@ -34,15 +39,22 @@ export class RepeatedAddresses {
       const last = this.lastRows[slot]!;
       if ((last & LISTED) === 0) this.rows.push(last);
       this.rows.push(rowNumber);
-      this.repeats.earlierRows.push((last & ~LISTED) >>> 0);
-      this.repeats.laterRows.push(rowNumber);
-      this.repeats.addresses.push(address);
+      if (this.listable) {
+        this.repeats.earlierRows.push((last & ~LISTED) >>> 0);
+        this.repeats.laterRows.push(rowNumber);
+        this.repeats.addresses.push(address);
+      }
       this.lastRows[slot] = (rowNumber | LISTED) >>> 0;
       return;
     }
     this.hashes[slot] = hash;
     this.lastRows[slot] = rowNumber;
     if (++this.used * 2 > this.hashes.length) this.grow();
+  }
+
+  /** Whether the listed rows are few enough to be sent to the database, and every repeat is kept. */
+  get listable(): boolean {
+    return this.rows.length <= this.listLimit;
   }
 
   /** The hash's slot, or the empty one where it goes (open addressing, linear probing). */

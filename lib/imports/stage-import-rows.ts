@@ -134,8 +134,8 @@ export const repeatedAddressesFor = (rowCount: number) => (rowCount <= env().IMP
  * quarter of the rows listed, which would only be a large parameter to
  * send), every row not refused is grouped.
  */
-async function refuseDuplicates(tx: postgres.TransactionSql, imp: { id: string; rowCount: number }, repeated: RepeatedAddresses | null): Promise<number> {
-  if (!repeated || repeated.rows.length > imp.rowCount / 4) {
+async function refuseDuplicates(tx: postgres.TransactionSql, imp: { id: string }, repeated: RepeatedAddresses | null): Promise<number> {
+  if (!repeated || !repeated.listable) {
     const { count } = await tx`
       update import_rows r
       set refusal = 'duplicate', detail = 'Row ' || d.winner || ${DUPLICATE_DETAIL}

@@ -1,6 +1,7 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
+import { rawClient } from "@/lib/db/client";
 import { imports } from "@/lib/db/schema";
 import { logger } from "@/lib/log/logger";
 
@@ -30,7 +31,13 @@ export async function vacuumImportedTables(ctx: Ctx, importId: string): Promise<
   const [contacts] = await ctx.db.execute<{ n: number }>(sql`select greatest(reltuples, 0)::float8 as n from pg_class where oid = 'contacts'::regclass`);
   if (written === 0 || written * 10 < Number(contacts!.n)) return false;
   try {
-    await ctx.db.execute(sql`vacuum (analyze) contacts, subscriptions, report_contact_statuses, list_members, events`);
+    // A connection of its own: the pool queues other queries behind a busy one, and a vacuum takes seconds.
+    const connection = await rawClient(ctx.db).reserve();
+    try {
+      await connection`vacuum (analyze) contacts, subscriptions, report_contact_statuses, list_members, events`;
+    } finally {
+      connection.release();
+    }
     return true;
   } catch (error) {
     logger().warn({ err: error, import_id: importId }, "could not vacuum and analyze the tables an import wrote");
