@@ -69,8 +69,13 @@ export function mapRecord(record: string[], mapping: string[], types: Map<string
   return row;
 }
 
-/** COPY text is sent in pieces this long: the rows of a piece are garbage by the collector's next run (see PIECE_CHARS in read-csv). */
-const COPY_BATCH_CHARS = 64 * 1024;
+/**
+ * COPY data is sent in buffers this large, each row written into one as it is
+ * made. Rows joined into a string first left V8 to flatten every row's pieces
+ * when the string became bytes: staging a million rows took 6.2–7.5 s of CPU,
+ * 5.0–5.1 s written straight into buffers.
+ */
+const COPY_BUFFER_BYTES = 256 * 1024;
 
 // COPY's text format: tab-separated, \N for null, and backslash escapes for what would break a line
 // (tested first: almost no value has one, and four replacements on each of six values a row showed in profiles).
@@ -93,7 +98,15 @@ export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect
     const finished = once(copy, "finish");
     const repeated = repeatedAddressesFor(imp.rowCount);
     let rowNumber = 0;
-    let batch = "";
+    let buffer = Buffer.allocUnsafe(COPY_BUFFER_BYTES);
+    let used = 0;
+    const flush = async () => {
+      if (used === 0) return;
+      const full = buffer.subarray(0, used);
+      buffer = Buffer.allocUnsafe(COPY_BUFFER_BYTES);
+      used = 0;
+      if (!copy.write(full)) await once(copy, "drain");
+    };
     for await (const records of readCsv(importFileBytes(ctx, imp.id), { encoding: imp.encoding, delimiter: imp.delimiter })) {
       for (const record of records) {
         rowNumber++;
@@ -101,14 +114,18 @@ export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect
         const row = mapRecord(record, mapping, types);
         if (row.refusal) refused[row.refusal] = (refused[row.refusal] ?? 0) + 1;
         else repeated?.add(row.email, rowNumber);
-        batch += `${imp.id}\t${rowNumber}\t${copyText(row.email)}\t${copyText(row.firstName)}\t${copyText(row.lastName)}\t${copyText(JSON.stringify(row.attributes))}\t${copyText(row.refusal)}\t${copyText(row.detail)}\n`;
-      }
-      if (batch.length > COPY_BATCH_CHARS) {
-        if (!copy.write(batch)) await once(copy, "drain");
-        batch = "";
+        const line = `${imp.id}\t${rowNumber}\t${copyText(row.email)}\t${copyText(row.firstName)}\t${copyText(row.lastName)}\t${copyText(JSON.stringify(row.attributes))}\t${copyText(row.refusal)}\t${copyText(row.detail)}\n`;
+        // A UTF-16 unit is at most three bytes of UTF-8: a line that might not fit goes to the next buffer, or alone.
+        if (used + line.length * 3 > buffer.length) await flush();
+        if (line.length * 3 > buffer.length) {
+          if (!copy.write(line)) await once(copy, "drain");
+        } else {
+          used += buffer.write(line, used);
+        }
       }
     }
-    copy.end(batch);
+    await flush();
+    copy.end();
     await finished;
     const duplicates = await refuseDuplicates(tx, imp, repeated);
     if (duplicates > 0) refused.duplicate = duplicates;
