@@ -241,6 +241,21 @@ describe("CSV import: the dry run and its refusals", () => {
     for (const email of ["first@example.com", "second@example.com", "third@example.com"]) expect(await contactOf(w, email), email).toBeDefined();
   });
 
+  it("a cell holding a NUL character, which PostgreSQL text cannot hold, refuses its row as a bad value; the rest of the file is imported", async () => {
+    const w = await workspace();
+    const rows = Array.from({ length: 3000 }, (_, i) => `p${i}@example.com,Name${i}`);
+    rows[1000] = "nul-in-name@example.com,Bad\u0000Name"; // row 1002
+    rows[2000] = "nul-in-address@example.com\u0000,Name"; // row 2002
+    const { importId, checked, applied } = await importCsv(w, ["email,first", ...rows].join("\n"));
+    expect(checked).toMatchObject({ created: 2998, refused: { bad_value: 2 } });
+    expect(applied).toMatchObject({ created: 2998, refused: { bad_value: 2 } });
+    const refused = await text(refusedRowsCsv(ctx, w.actor, importId));
+    expect(refused).toContain('1002,bad_value,"first_name: holds a NUL character, which is not text.",nul-in-name@example.com,BadName');
+    expect(refused).toContain('2002,bad_value,"email: holds a NUL character, which is not text.",nul-in-address@example.com,Name');
+    expect(await contactOf(w, "nul-in-name@example.com")).toBeUndefined();
+    expect(await contactOf(w, "p2999@example.com")).toBeDefined();
+  });
+
   it("an address three times: the first two rows are refused as duplicates, each naming the last row, which is imported", async () => {
     const w = await workspace();
     const others = Array.from({ length: 12 }, (_, i) => `other${i}@example.com`);

@@ -40,13 +40,23 @@ interface MappedRow {
   detail: string | null;
 }
 
-/** One record through the mapping: the address normalised, the names trimmed, the attributes typed; a bad cell refuses the row (the first bad cell says why). */
+/**
+ * One record through the mapping: the address normalised, the names trimmed,
+ * the attributes typed; a bad cell refuses the row (the first bad cell says
+ * why). PostgreSQL text cannot hold a NUL character: a mapped cell with one
+ * is a bad value, kept without it for the refused-rows file.
+ */
 export function mapRecord(record: string[], mapping: string[], types: Map<string, ImportField["type"]>): MappedRow {
   const row: MappedRow = { email: "", firstName: null, lastName: null, attributes: {}, refusal: null, detail: null };
   for (let column = 0; column < mapping.length; column++) {
     const field = mapping[column];
     if (!field) continue;
-    const cell = (record[column] ?? "").trim();
+    let cell = record[column] ?? "";
+    if (cell.includes("\0")) {
+      cell = cell.replaceAll("\0", "");
+      if (!row.refusal) Object.assign(row, { refusal: "bad_value", detail: `${field}: holds a NUL character, which is not text.` });
+    }
+    cell = cell.trim();
     let detail: string | null = null;
     if (field === "email") {
       row.email = normalizeEmail(cell);
@@ -96,6 +106,9 @@ export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect
     await tx`delete from import_rows where import_id = ${imp.id}`;
     const copy: Writable = await tx`copy import_rows (import_id, row_number, email, first_name, last_name, attributes, refusal, detail) from stdin`.writable();
     const finished = once(copy, "finish");
+    const send = async (chunk: Buffer | string) => {
+      if (!copy.write(chunk)) await once(copy, "drain");
+    };
     const repeated = repeatedAddressesFor(imp.rowCount);
     let rowNumber = 0;
     let buffer = Buffer.allocUnsafe(COPY_BUFFER_BYTES);
@@ -105,7 +118,7 @@ export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect
       const full = buffer.subarray(0, used);
       buffer = Buffer.allocUnsafe(COPY_BUFFER_BYTES);
       used = 0;
-      if (!copy.write(full)) await once(copy, "drain");
+      await send(full);
     };
     for await (const records of readCsv(importFileBytes(ctx, imp.id), { encoding: imp.encoding, delimiter: imp.delimiter })) {
       for (const record of records) {
@@ -118,7 +131,7 @@ export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect
         // A UTF-16 unit is at most three bytes of UTF-8: a line that might not fit goes to the next buffer, or alone.
         if (used + line.length * 3 > buffer.length) await flush();
         if (line.length * 3 > buffer.length) {
-          if (!copy.write(line)) await once(copy, "drain");
+          await send(line);
         } else {
           used += buffer.write(line, used);
         }
