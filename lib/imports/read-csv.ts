@@ -76,7 +76,8 @@ const PIECE_CHARS = 64 * 1024;
  * uneven length, `\n`, `\r\n` or `\r` line breaks; empty lines are skipped.
  * They come in batches, one for each PIECE_CHARS of text, so that a million
  * rows cost a thousand awaits rather than a million. A file that is not
- * CSV is `validation_failed` on `file`, naming the row.
+ * CSV, or not text (a NUL character), is `validation_failed` on `file`,
+ * naming the row.
  *
  * papaparse's Parser is given the decoded text piece by piece with the
  * unfinished last row held back for the next piece, as its own streaming
@@ -105,6 +106,11 @@ export async function* readCsv(bytes: AsyncIterable<Uint8Array>, options: { enco
     if (error) throw notCsv(rowNumber(error.row!), error.code === "InvalidQuotes" ? "a quoted field's closing quote is followed by more text" : "a quoted field is never closed");
     const long = result.data.findIndex((row) => recordChars(row) > MAX_RECORD_CHARS);
     if (long >= 0) throw notCsv(rowNumber(long), "it is longer than a mebibyte");
+    if (text.includes("\0")) {
+      // PostgreSQL text cannot hold a NUL (U+0000), and no text file has one: a binary file, or UTF-16 without its mark.
+      const nul = result.data.findIndex((row) => row.some((field) => field.includes("\0")));
+      if (nul >= 0) throw notCsv(rowNumber(nul), "it holds a NUL character (U+0000), which text never does");
+    }
     held = last ? "" : text.slice(result.meta.cursor);
     if (held.length > MAX_HELD_CHARS) throw notCsv(rowNumber(result.data.length), "it is longer than a mebibyte (a quoted field that is never closed?)");
     const records = result.data.filter(isRecord);

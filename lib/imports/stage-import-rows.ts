@@ -40,23 +40,13 @@ interface MappedRow {
   detail: string | null;
 }
 
-/**
- * One record through the mapping: the address normalised, the names trimmed,
- * the attributes typed; a bad cell refuses the row (the first bad cell says
- * why). PostgreSQL text cannot hold a NUL character: a mapped cell with one
- * is a bad value, kept without it for the refused-rows file.
- */
+/** One record through the mapping: the address normalised, the names trimmed, the attributes typed; a bad cell refuses the row (the first bad cell says why). */
 export function mapRecord(record: string[], mapping: string[], types: Map<string, ImportField["type"]>): MappedRow {
   const row: MappedRow = { email: "", firstName: null, lastName: null, attributes: {}, refusal: null, detail: null };
   for (let column = 0; column < mapping.length; column++) {
     const field = mapping[column];
     if (!field) continue;
-    let cell = record[column] ?? "";
-    if (cell.includes("\0")) {
-      cell = cell.replaceAll("\0", "");
-      if (!row.refusal) Object.assign(row, { refusal: "bad_value", detail: `${field}: holds a NUL character, which is not text.` });
-    }
-    cell = cell.trim();
+    const cell = (record[column] ?? "").trim();
     let detail: string | null = null;
     if (field === "email") {
       row.email = normalizeEmail(cell);
