@@ -52,7 +52,7 @@ export async function checkImport(ctx: Ctx, actor: WorkspaceActor, importId: str
   const refusedWhenStaged = await stageImportRows(ctx, imp, input.mapping, fields);
 
   // Each row is refused once: when staged (its cells, or a later row with its address), or by its chunk's plan.
-  const counts = addCounts(emptyCounts(), { ...emptyCounts(), refused: refusedWhenStaged });
+  const counts = { ...emptyCounts(), refused: refusedWhenStaged };
   const scope = { id: imp.id, workspaceId: imp.workspaceId, options };
   const lastRow = imp.rowCount + 1;
   // The next chunk is read while this one is: two connections, and the reading is the database's work, on

@@ -1,26 +1,24 @@
 /**
- * The rows of a file whose address may occur in another row too, found as
- * the rows pass through a table of 32-bit address hashes, each with the last
- * row it came from: 16 to 32 bytes a row with the table's free slots (16 MiB
- * for a million rows) where a map of the addresses would hold over 100 MiB.
- * When a hash comes again, its rows are listed, each once, so every row of a
- * repeated address is listed, along with the rare rows that only share a
- * hash; the database tells the two apart by comparing the listed rows'
- * addresses, looked up by row number.
+ * The repeats of a file's addresses, found as the rows pass through a table
+ * of 32-bit address hashes, each with the last row it came from: 16 to 32
+ * bytes a row with the table's free slots (16 MiB for a million rows) where
+ * a map of the addresses would hold over 100 MiB.
  *
- * Each repeat is also kept as a pair: the row before it with the same hash
- * and its own address. When every pair's two rows have the same address, the
- * pairs say which rows lose to a later one without the rows being grouped.
- * Only while a quarter of the expected rows at most are listed (`listable`):
- * beyond, the rows are better grouped in the database than sent to it, and
- * the addresses are not held.
+ * When a hash comes again, the repeat is kept as a pair: the row before it
+ * with the same hash, and its own row and address. The rows of one hash form
+ * a chain of repeats; every row of a repeated address is in one, along with
+ * the rare rows that only share a hash, which the database tells apart by
+ * comparing addresses. Repeats are kept only while a quarter of the expected
+ * rows at most are in chains (`listable`): beyond, the rows are better
+ * grouped in the database than sent to it, and the addresses are not held.
  */
 export class RepeatedAddresses {
-  readonly rows: number[] = [];
   readonly repeats: { earlierRows: number[]; laterRows: number[]; addresses: string[] } = { earlierRows: [], laterRows: [], addresses: [] };
   private hashes: Uint32Array;
   private lastRows: Uint32Array;
   private used = 0;
+  /** Rows in chains of repeats, each counted once. */
+  private listed = 0;
   private readonly listLimit: number;
 
   constructor(expected: number) {
@@ -35,10 +33,9 @@ export class RepeatedAddresses {
     const hash = fnv1a(address) || 1; // 0 marks an empty slot
     const slot = this.slotOf(hash);
     if (this.hashes[slot] === hash) {
-      // Seen before: the earlier row is listed unless it is already, and this one is.
+      // Seen before: the earlier row is counted unless it is already, and this one is.
       const last = this.lastRows[slot]!;
-      if ((last & LISTED) === 0) this.rows.push(last);
-      this.rows.push(rowNumber);
+      this.listed += (last & LISTED) === 0 ? 2 : 1;
       if (this.listable) {
         this.repeats.earlierRows.push((last & ~LISTED) >>> 0);
         this.repeats.laterRows.push(rowNumber);
@@ -52,9 +49,9 @@ export class RepeatedAddresses {
     if (++this.used * 2 > this.hashes.length) this.grow();
   }
 
-  /** Whether the listed rows are few enough to be sent to the database, and every repeat is kept. */
+  /** Whether the rows in chains are few enough to be sent to the database, and every repeat is kept. */
   get listable(): boolean {
-    return this.rows.length <= this.listLimit;
+    return this.listed <= this.listLimit;
   }
 
   /** The hash's slot, or the empty one where it goes (open addressing, linear probing). */
@@ -78,7 +75,7 @@ export class RepeatedAddresses {
   }
 }
 
-// Row numbers stay below 2^31 (a 1 GiB file has fewer rows): the top bit marks a row already listed.
+// Row numbers stay below 2^31 (a 1 GiB file has fewer rows): the top bit marks a row already in a chain.
 const LISTED = 0x8000_0000;
 
 /** FNV-1a over the string's UTF-16 code units. */

@@ -159,20 +159,24 @@ async function refuseDuplicates(tx: postgres.TransactionSql, imp: { id: string }
     const { count } = await tx`
       update import_rows r
       set refusal = 'duplicate', detail = 'Row ' || d.winner || ${DUPLICATE_DETAIL}
-      from (select row_number, max(row_number) over (partition by email) as winner from import_rows
-            where import_id = ${imp.id} and refusal is null) d
-      where r.import_id = ${imp.id} and r.row_number = d.row_number and d.row_number <> d.winner`;
+      from (${losingRows(tx, imp.id, tx`refusal is null`)}) d
+      where r.import_id = ${imp.id} and r.row_number = d.row`;
     return count;
   }
-  if (repeated.rows.length === 0) return 0;
   const { refused, unsure } = await refuseRepeats(tx, imp.id, repeated);
   if (unsure.length === 0) return refused;
   // Found by number alone: asking for refusal is null too made the planner read every row (4 s, not 0.6 s).
-  const grouped = await tx<{ row: number; winner: number; email: string }[]>`
-    select * from (select row_number as "row", max(row_number) over (partition by email) as winner, email from import_rows
-                   where import_id = ${imp.id} and row_number = any(string_to_array(${unsure.join(",")}, ',')::int[])) d
+  const losing = await tx<{ row: number; winner: number; email: string }[]>`${losingRows(tx, imp.id, tx`row_number = any(string_to_array(${unsure.join(",")}, ',')::int[])`)}`;
+  return refused + (await refuseRows(tx, imp.id, losing)).length;
+}
+
+/** Among the import's rows that `which` selects, each one a later row has the same address of, with the last such row: its winner. */
+function losingRows(tx: postgres.TransactionSql, importId: string, which: postgres.PendingQuery<postgres.Row[]>) {
+  return tx`
+    select "row", winner, email from (
+      select row_number as "row", max(row_number) over (partition by email) as winner, email from import_rows
+      where import_id = ${importId} and ${which}) grouped
     where "row" <> winner`;
-  return refused + (await refuseRows(tx, imp.id, grouped)).length;
 }
 
 /**
