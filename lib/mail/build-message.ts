@@ -1,5 +1,4 @@
-// The file itself, not its folder: Node's ES module loader does not resolve folder imports.
-import MailComposer from "nodemailer/lib/mail-composer/index.js";
+import MailComposer from "nodemailer/lib/mail-composer";
 import type { Clock } from "@/lib/clock";
 import type { OutgoingMessage } from "./outgoing-message";
 

@@ -48,16 +48,14 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
  */
 export function smtpPool(options: Pick<SmtpOptions, "url" | "maxConnections" | "dkim">) {
   const connection = connectionOptions(options.url);
-  // maxRequeues is nodemailer's (smtp-pool) but not in its type definitions.
-  const pool: SMTPPool.Options & { maxRequeues: number } = {
+  const pool: SMTPPool.Options = {
     ...connection,
     pool: true,
     // Plain TCP sockets with Nagle's algorithm off: with it on, every message waited ~40 ms for a
     // delayed ACK (measured: 46 ms a message on one connection). smtps:// upgrades the socket to TLS.
-    // The socket is handed over while it connects, never as an error: nodemailer's pool keeps a
-    // connection whose getSocket failed as busy forever, and once every slot was such a connection
-    // the queued messages never settled (an SMTP server restarting left dispatch waiting). Handed
-    // over, a refused connection fails on the socket, where nodemailer drops it and tries anew.
+    // The socket is handed over while it connects, never as an error: a refused connection then
+    // fails on the socket, where nodemailer drops it and tries anew (nodemailer 7 kept a connection
+    // whose getSocket failed as busy forever, and an SMTP server restarting left dispatch waiting).
     getSocket: (_options: unknown, callback: (error: null, socket: { connection: Socket }) => void) => {
       const socket = connect({ host: connection.host, port: connection.port });
       socket.setNoDelay(true);
@@ -66,9 +64,9 @@ export function smtpPool(options: Pick<SmtpOptions, "url" | "maxConnections" | "
     maxConnections: options.maxConnections ?? 5,
     // Reconnecting every 100 messages (the default) costs a handshake per 100 mails on big campaigns.
     maxMessages: 1000,
-    // A message whose connection closed under it is queued again, by default without end: a server
-    // that accepts connections and closes them before greeting (a proxy whose backend is down) kept
-    // a batch waiting forever. Twice more, then it fails and the batch is retried later.
+    // A message whose connection closed under it is queued again (five times by default): a server
+    // that accepts connections and closes them before greeting (a proxy whose backend is down) would
+    // hold a batch back. Twice more, then it fails and the batch is retried later.
     maxRequeues: 2,
     ...(options.dkim ? { dkim: dkimOptions(options.dkim) } : {}),
   };
