@@ -189,6 +189,40 @@ describe("CSV import: the dry run and its refusals", () => {
     expect((await contactOf(w, "old@example.com"))!.firstName).toBe("Old");
   });
 
+  it("a dry run whose COPY fails mid-file fails at once instead of waiting forever, leaves nothing staged and the import uploaded, and runs again", async () => {
+    const w = await workspace();
+    const csv = "email,first\n" + Array.from({ length: 200_000 }, (_, i) => `p${i}@example.com,P${i}\n`).join("");
+    const { importId } = await receiveImport(ctx, w.actor, { fileName: "big.csv", body: bytesOf(csv) });
+    const input = checkImportSchema.parse({ mapping: ["email", "first_name"] });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      // The server cancels the COPY while the file is still being read into it.
+      let cancelled = 0;
+      const dryRun = checkImport(ctx, w.actor, importId, input);
+      const settled = dryRun.then(
+        () => true,
+        () => true,
+      );
+      while (cancelled === 0 && !(await Promise.race([settled, new Promise<false>((resolve) => setTimeout(() => resolve(false), 10))]))) {
+        const [row] = await ctx.db.execute<{ n: number }>(sql`select count(pg_cancel_backend(pid))::int as n from pg_stat_activity where query like 'copy import_rows%' and pid <> pg_backend_pid()`);
+        cancelled = row!.n;
+      }
+      expect(cancelled).toBe(1);
+      await expect(dryRun).rejects.toThrow("canceling statement due to user request");
+      // A rejection nobody waits for would take down a worker process: give one a turn to surface.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+    const [staged] = await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from import_rows where import_id = ${importId}`);
+    expect(staged!.n).toBe(0);
+    expect((await getImportRow(ctx, w.actor, importId)).status).toBe("uploaded");
+    expect(await checkImport(ctx, w.actor, importId, input)).toMatchObject({ rows: 200_000, created: 200_000 });
+  });
+
   it("the dry run's counts are what the apply then does: new, updated per field, unchanged, subscriptions to make (not those held) and each refusal", async () => {
     const w = await workspace();
     const second = await seedTopic(ctx, w.workspaceId, w.brandId, { requiresConfirmation: false });

@@ -1,6 +1,6 @@
 import "server-only";
-import { once } from "node:events";
 import type { Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type postgres from "postgres";
 import { asc, eq, gt, and } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
@@ -80,7 +80,8 @@ const COPY_BUFFER_BYTES = 256 * 1024;
 // COPY's text format: tab-separated, \N for null, and backslash escapes for what would break a line
 // (tested first: almost no value has one, and four replacements on each of six values a row showed in profiles).
 const COPY_SPECIAL = /[\\\t\n\r]/;
-const copyText = (value: string | null) => (value === null ? "\\N" : COPY_SPECIAL.test(value) ? value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r") : value);
+const copyValue = (value: string | null) =>
+  value === null ? "\\N" : COPY_SPECIAL.test(value) ? value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r") : value;
 
 /**
  * Reads the import's file through the mapping into `import_rows` with one
@@ -94,42 +95,37 @@ export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect
   const refused: ImportCounts["refused"] = {};
   await client.begin(async (tx) => {
     await tx`delete from import_rows where import_id = ${imp.id}`;
-    const copy: Writable = await tx`copy import_rows (import_id, row_number, email, first_name, last_name, attributes, refusal, detail) from stdin`.writable();
-    const finished = once(copy, "finish");
-    const send = async (chunk: Buffer | string) => {
-      if (!copy.write(chunk)) await once(copy, "drain");
-    };
     const repeated = repeatedAddressesFor(imp.rowCount);
-    let rowNumber = 0;
-    let buffer = Buffer.allocUnsafe(COPY_BUFFER_BYTES);
-    let used = 0;
-    const flush = async () => {
-      if (used === 0) return;
-      const full = buffer.subarray(0, used);
-      buffer = Buffer.allocUnsafe(COPY_BUFFER_BYTES);
-      used = 0;
-      await send(full);
-    };
-    for await (const records of readCsv(importFileBytes(ctx, imp.id), { encoding: imp.encoding, delimiter: imp.delimiter })) {
-      for (const record of records) {
-        rowNumber++;
-        if (rowNumber === 1) continue; // the header
-        const row = mapRecord(record, mapping, types);
-        if (row.refusal) refused[row.refusal] = (refused[row.refusal] ?? 0) + 1;
-        else repeated?.add(row.email, rowNumber);
-        const line = `${imp.id}\t${rowNumber}\t${copyText(row.email)}\t${copyText(row.firstName)}\t${copyText(row.lastName)}\t${copyText(JSON.stringify(row.attributes))}\t${copyText(row.refusal)}\t${copyText(row.detail)}\n`;
-        // A UTF-16 unit is at most three bytes of UTF-8: a line that might not fit goes to the next buffer, or alone.
-        if (used + line.length * 3 > buffer.length) await flush();
-        if (line.length * 3 > buffer.length) {
-          await send(line);
-        } else {
-          used += buffer.write(line, used);
+    /** The COPY text, a buffer at a time. */
+    async function* copyText(): AsyncGenerator<Buffer | string> {
+      let rowNumber = 0;
+      let buffer = Buffer.allocUnsafe(COPY_BUFFER_BYTES);
+      let used = 0;
+      for await (const records of readCsv(importFileBytes(ctx, imp.id), { encoding: imp.encoding, delimiter: imp.delimiter })) {
+        for (const record of records) {
+          rowNumber++;
+          if (rowNumber === 1) continue; // the header
+          const row = mapRecord(record, mapping, types);
+          if (row.refusal) refused[row.refusal] = (refused[row.refusal] ?? 0) + 1;
+          else repeated?.add(row.email, rowNumber);
+          const line = `${imp.id}\t${rowNumber}\t${copyValue(row.email)}\t${copyValue(row.firstName)}\t${copyValue(row.lastName)}\t${copyValue(JSON.stringify(row.attributes))}\t${copyValue(row.refusal)}\t${copyValue(row.detail)}\n`;
+          // A UTF-16 unit is at most three bytes of UTF-8: a line that might not fit goes to the next buffer, or alone.
+          if (used + line.length * 3 > buffer.length && used > 0) {
+            yield buffer.subarray(0, used);
+            buffer = Buffer.allocUnsafe(COPY_BUFFER_BYTES);
+            used = 0;
+          }
+          if (line.length * 3 > buffer.length) yield line;
+          else used += buffer.write(line, used);
         }
       }
+      if (used > 0) yield buffer.subarray(0, used);
     }
-    await flush();
-    copy.end();
-    await finished;
+    const copy: Writable = await tx`copy import_rows (import_id, row_number, email, first_name, last_name, attributes, refusal, detail) from stdin`.writable();
+    // A COPY that fails mid-file (cancelled, timed out) never drains again: a writer waiting for `drain` waited
+    // forever. pipeline rejects with its error instead, stops reading the file, and ends the COPY should the
+    // reading fail.
+    await pipeline(copyText(), copy);
     const duplicates = await refuseDuplicates(tx, imp, repeated);
     if (duplicates > 0) refused.duplicate = duplicates;
   });
