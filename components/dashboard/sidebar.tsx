@@ -17,7 +17,7 @@ export function Sidebar({ workspace, workspaces, mailbox }: { workspace: Workspa
   const pathname = usePathname();
   const base = `/w/${workspace.id}`;
   return (
-    <div className="flex flex-col gap-4">
+    <div className="flex flex-col gap-3">
       <DropdownMenu>
         <DropdownMenuTrigger
           className="flex w-full items-center justify-between gap-2 rounded-md border bg-background px-3 py-2 text-left text-sm font-medium shadow-xs hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
@@ -38,7 +38,7 @@ export function Sidebar({ workspace, workspaces, mailbox }: { workspace: Workspa
           ))}
         </DropdownMenuContent>
       </DropdownMenu>
-      <nav aria-label="Workspace" className="flex flex-col gap-4">
+      <nav aria-label="Workspace" className="flex flex-col gap-3">
         {NAV_GROUPS.map((group) => {
           const screens = group.screens.filter((screen) => screen.requires !== "mailbox" || mailbox);
           if (screens.length === 0) return null;
@@ -55,7 +55,7 @@ export function Sidebar({ workspace, workspaces, mailbox }: { workspace: Workspa
                     href={href}
                     aria-current={current ? "page" : undefined}
                     className={cn(
-                      "flex items-center gap-2 rounded-md px-2 py-1.5 text-sm text-sidebar-foreground/80 hover:bg-sidebar-accent hover:text-sidebar-foreground",
+                      "flex items-center gap-2 rounded-md px-2 py-1 text-sm text-sidebar-foreground/80 hover:bg-sidebar-accent hover:text-sidebar-foreground",
                       current && "bg-sidebar-accent font-medium text-sidebar-foreground",
                     )}
                   >

@@ -5,20 +5,17 @@ import { signOut } from "next-auth/react";
 import { Button } from "@/components/ui/button";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
 
-/** Who is signed in, the theme and signing out: the foot of the sidebar. */
+/** Who is signed in, signing out and the theme, on one line: the foot of the sidebar fits a laptop's screen. */
 export function UserMenu({ email }: { email: string }) {
   return (
-    <div className="flex flex-col gap-2 border-t pt-3">
-      <p className="truncate px-2 text-sm text-muted-foreground" data-testid="signed-in-as">
+    <div className="flex items-center gap-1 border-t pt-2">
+      <p className="min-w-0 flex-1 truncate px-2 text-sm text-muted-foreground" data-testid="signed-in-as" title={email}>
         {email}
       </p>
-      <div className="flex items-center gap-1">
-        <Button variant="ghost" size="sm" className="flex-1 justify-start" onClick={() => signOut({ callbackUrl: "/signin" })}>
-          <LogOut />
-          Sign out
-        </Button>
-        <ThemeToggle />
-      </div>
+      <Button variant="ghost" size="icon" aria-label="Sign out" title="Sign out" onClick={() => signOut({ callbackUrl: "/signin" })}>
+        <LogOut />
+      </Button>
+      <ThemeToggle />
     </div>
   );
 }

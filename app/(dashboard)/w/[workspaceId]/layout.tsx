@@ -16,20 +16,23 @@ export default async function WorkspaceLayout({ children, params }: { children: 
   const [operator, billing] = await Promise.all([findOperator(), getBillingStanding(ctx, workspaceId)]);
   return (
     <div className="grid min-h-screen md:grid-cols-[15rem_minmax(0,1fr)]">
-      <aside className="flex flex-col gap-4 border-r bg-sidebar p-3 md:sticky md:top-0 md:h-screen md:overflow-y-auto">
-        <Link href="/" className="px-2 pt-1 text-base font-semibold tracking-tight">
-          Mailservice
-        </Link>
-        <Sidebar workspace={workspace} workspaces={workspaces} mailbox={mailboxEnabled()} />
-        <div className="mt-auto">
-          {operator && (
-            <Link href="/operator" className="mb-2 block px-2 text-sm text-primary hover:underline">
-              Reviews (operator)
-            </Link>
-          )}
-          <UserMenu email={user.email} />
-        </div>
-      </aside>
+      {/* The column carries the background and border down the whole page; the sidebar inside stays in view. */}
+      <div className="border-r bg-sidebar">
+        <aside className="flex flex-col gap-3 p-3 md:sticky md:top-0 md:h-screen md:overflow-y-auto">
+          <Link href="/" className="px-2 pt-1 text-base font-semibold tracking-tight">
+            Mailservice
+          </Link>
+          <Sidebar workspace={workspace} workspaces={workspaces} mailbox={mailboxEnabled()} />
+          <div className="mt-auto">
+            {operator && (
+              <Link href="/operator" className="mb-2 block px-2 text-sm text-primary hover:underline">
+                Reviews (operator)
+              </Link>
+            )}
+            <UserMenu email={user.email} />
+          </div>
+        </aside>
+      </div>
       <main className="min-w-0 px-6 py-6 md:px-10">
         {billing && <BillingBanner billing={billing} now={ctx.clock.now()} />}
         {children}
