@@ -206,7 +206,10 @@ describe("CSV import: the dry run and its refusals", () => {
         () => true,
       );
       while (cancelled === 0 && !(await Promise.race([settled, new Promise<false>((resolve) => setTimeout(() => resolve(false), 10))]))) {
-        const [row] = await ctx.db.execute<{ n: number }>(sql`select count(pg_cancel_backend(pid))::int as n from pg_stat_activity where query like 'copy import_rows%' and pid <> pg_backend_pid()`);
+        // This file's database only: other files import too, each in its own database on the same server.
+        const [row] = await ctx.db.execute<{ n: number }>(sql`
+          select count(pg_cancel_backend(pid))::int as n from pg_stat_activity
+          where datname = current_database() and state = 'active' and query like 'copy import_rows%' and pid <> pg_backend_pid()`);
         cancelled = row!.n;
       }
       expect(cancelled).toBe(1);
