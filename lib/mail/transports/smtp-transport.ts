@@ -1,4 +1,3 @@
-import { connect, type Socket } from "node:net";
 import nodemailer from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
 import type { Ctx } from "@/lib/context";
@@ -51,16 +50,6 @@ export function smtpPool(options: Pick<SmtpOptions, "url" | "maxConnections" | "
   const pool: SMTPPool.Options = {
     ...connection,
     pool: true,
-    // Plain TCP sockets with Nagle's algorithm off: with it on, every message waited ~40 ms for a
-    // delayed ACK (measured: 46 ms a message on one connection). smtps:// upgrades the socket to TLS.
-    // The socket is handed over while it connects, never as an error: a refused connection then
-    // fails on the socket, where nodemailer drops it and tries anew (nodemailer 7 kept a connection
-    // whose getSocket failed as busy forever, and an SMTP server restarting left dispatch waiting).
-    getSocket: (_options: unknown, callback: (error: null, socket: { connection: Socket }) => void) => {
-      const socket = connect({ host: connection.host, port: connection.port });
-      socket.setNoDelay(true);
-      callback(null, { connection: socket });
-    },
     maxConnections: options.maxConnections ?? 5,
     // Reconnecting every 100 messages (the default) costs a handshake per 100 mails on big campaigns.
     maxMessages: 1000,
