@@ -143,7 +143,7 @@ try {
   const floor = { port: SINK_PORT, mails: MAILS, connections: Number(process.env.SMTP_POOL_SIZE), batch: Number(options.batch) };
   const floorSendMs = await bareSmtpFloor(floor);
   // Dispatch signs every message with the brand domain's DKIM key (RSA 2048): the second floor signs too.
-  const signingKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const signingKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
   const signedFloorSendMs = await bareSmtpFloor({ ...floor, dkim: { domainName: "bench.example", keySelector: "bench", privateKey: signingKey } });
   sink.kill("SIGTERM");
   await new Promise((resolve) => sink.once("exit", resolve));

@@ -1,4 +1,5 @@
 import "server-only";
+import { createPrivateKey } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { sendingDomains } from "@/lib/db/schema";
@@ -16,5 +17,5 @@ export async function domainSigningKey(ctx: Ctx, brand: { domainId: string | nul
   if (!domain || domain.state !== "ready") return null;
   const senderDomain = brand.senderEmail.split("@")[1]?.toLowerCase();
   if (senderDomain !== domain.hostname) return null;
-  return { domainName: domain.hostname, keySelector: domain.dkimSelector, privateKey: decryptPrivateKey(domain.dkimPrivateKey) };
+  return { domainName: domain.hostname, keySelector: domain.dkimSelector, privateKey: createPrivateKey(decryptPrivateKey(domain.dkimPrivateKey)) };
 }

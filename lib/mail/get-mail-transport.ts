@@ -1,3 +1,4 @@
+import { createPrivateKey } from "node:crypto";
 import { env, type Env } from "@/lib/env";
 import { mailTransportName } from "./mailbox-enabled";
 import { localTransport } from "./transports/local-transport";
@@ -21,7 +22,9 @@ export function createMailTransport(config: Env): MailTransport {
     case "smtp": {
       if (!config.SMTP_URL) throw new Error("MAIL_TRANSPORT=smtp needs SMTP_URL");
       const dkim =
-        config.DKIM_PRIVATE_KEY && config.DKIM_DOMAIN ? { domainName: config.DKIM_DOMAIN, keySelector: config.DKIM_SELECTOR, privateKey: config.DKIM_PRIVATE_KEY.replace(/\\n/g, "\n") } : undefined;
+        config.DKIM_PRIVATE_KEY && config.DKIM_DOMAIN
+          ? { domainName: config.DKIM_DOMAIN, keySelector: config.DKIM_SELECTOR, privateKey: createPrivateKey(config.DKIM_PRIVATE_KEY.replace(/\\n/g, "\n")) }
+          : undefined;
       return smtpTransport({ url: config.SMTP_URL, maxConnections: config.SMTP_POOL_SIZE, dkim, bounceDomain: config.BOUNCE_DOMAIN });
     }
     case "resend":

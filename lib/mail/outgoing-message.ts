@@ -1,8 +1,14 @@
-/** A DKIM signing key: the sending domain's own (lib/domains), used by the SMTP transport. */
+import type { KeyObject } from "node:crypto";
+
+/**
+ * A DKIM signing key: the sending domain's own (lib/domains), used by the SMTP transport. The key is
+ * parsed once, not per message: signing with a PEM text parses it each time, which took three
+ * quarters of each signature (1.9 ms against 0.5 ms for RSA 2048 on a 2-core machine).
+ */
 export interface DkimKey {
   domainName: string;
   keySelector: string;
-  privateKey: string;
+  privateKey: KeyObject;
 }
 
 /** One message to one recipient, before it is built into RFC 5322 bytes or handed to a provider. */

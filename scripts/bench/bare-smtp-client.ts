@@ -3,16 +3,11 @@
 // rendering: what the wire and the sink allow.
 import { buildMessage } from "@/lib/mail/build-message";
 import { systemClock } from "@/lib/clock";
+import type { DkimKey } from "@/lib/mail/outgoing-message";
 import { smtpPool } from "@/lib/mail/transports/smtp-transport";
 
 /** With `dkim`, each message is signed as the SMTP transport signs it (the same headers, an RSA key of the same size). */
-export async function bareSmtpFloor(options: {
-  port: number;
-  mails: number;
-  connections: number;
-  batch: number;
-  dkim?: { domainName: string; keySelector: string; privateKey: string };
-}): Promise<number> {
+export async function bareSmtpFloor(options: { port: number; mails: number; connections: number; batch: number; dkim?: DkimKey }): Promise<number> {
   const messages = await Promise.all(
     Array.from({ length: options.mails }, (_, n) =>
       buildMessage(

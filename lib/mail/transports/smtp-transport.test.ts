@@ -75,7 +75,7 @@ describe("SMTP transport", () => {
   it("signs with DKIM when a key is configured, covering the List-Unsubscribe headers, and a real verifier accepts it", async () => {
     const transport = smtpTransport({
       url: `smtp://127.0.0.1:${port}`,
-      dkim: { domainName: "brand.example", keySelector: "mail", privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString() },
+      dkim: { domainName: "brand.example", keySelector: "mail", privateKey },
     });
     await transport.send(ctx, { ...message, idempotencyKey: "snd_smtp_2" });
     await transport.close();

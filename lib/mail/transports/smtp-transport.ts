@@ -3,7 +3,7 @@ import type SMTPPool from "nodemailer/lib/smtp-pool";
 import type { Ctx } from "@/lib/context";
 import { returnPathFor } from "@/lib/deliverability/return-path";
 import { buildMessage } from "../build-message";
-import type { OutgoingMessage, SentMessage } from "../outgoing-message";
+import type { DkimKey, OutgoingMessage, SentMessage } from "../outgoing-message";
 import type { MailTransport } from "./mail-transport";
 
 export interface SmtpOptions {
@@ -11,7 +11,7 @@ export interface SmtpOptions {
   url: string;
   /** Simultaneous connections kept open. */
   maxConnections?: number;
-  dkim?: { domainName: string; keySelector: string; privateKey: string };
+  dkim?: DkimKey;
   /** With it, each message's envelope sender is its own signed bounce address at this domain (VERP). */
   bounceDomain?: string;
 }
@@ -63,9 +63,11 @@ export function smtpPool(options: Pick<SmtpOptions, "url" | "maxConnections" | "
 }
 
 /** The signature covers the List- headers: mailbox providers check that one-click unsubscribe was signed. */
-function dkimOptions(key: { domainName: string; keySelector: string; privateKey: string }) {
+function dkimOptions(key: DkimKey) {
   return {
     ...key,
+    // nodemailer's types say PEM text; it hands the key to crypto's sign, which takes a KeyObject as well.
+    privateKey: key.privateKey as unknown as string,
     headerFieldNames: "from:sender:reply-to:subject:date:message-id:to:cc:mime-version:content-type:content-transfer-encoding:list-unsubscribe:list-unsubscribe-post:list-id",
   };
 }
