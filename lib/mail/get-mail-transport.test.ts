@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
 import { createMailTransport } from "./get-mail-transport";
@@ -11,10 +12,20 @@ describe("mail transport selection", () => {
     expect(createMailTransport(parseEnv({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_x" })).name).toBe("resend");
   });
 
+  it("smtp takes a DKIM key as PEM with its newlines written as \\n, as one-line environments need", async () => {
+    const pem = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const smtp = createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp", SMTP_URL: "smtp://127.0.0.1:2525", DKIM_DOMAIN: "brand.example", DKIM_PRIVATE_KEY: pem.replace(/\n/g, "\\n") }));
+    expect(smtp.name).toBe("smtp");
+    await smtp.close();
+  });
+
   it("a transport without its settings, or an unknown one, fails at start with a clear message", () => {
     expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp" }))).toThrow("MAIL_TRANSPORT=smtp needs SMTP_URL");
     expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "resend" }))).toThrow("MAIL_TRANSPORT=resend needs RESEND_API_KEY");
     expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "carrier-pigeon" }))).toThrow("MAIL_TRANSPORT must be local, smtp or resend");
     expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp", SMTP_URL: "http://x" }))).toThrow("smtp:// or smtps://");
+    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp", SMTP_URL: "smtp://127.0.0.1:2525", DKIM_DOMAIN: "brand.example", DKIM_PRIVATE_KEY: "not a key" }))).toThrow(
+      "DKIM_PRIVATE_KEY must be a PEM private key",
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { createPrivateKey } from "node:crypto";
+import { createPrivateKey, type KeyObject } from "node:crypto";
 import { env, type Env } from "@/lib/env";
 import { mailTransportName } from "./mailbox-enabled";
 import { localTransport } from "./transports/local-transport";
@@ -22,13 +22,20 @@ export function createMailTransport(config: Env): MailTransport {
     case "smtp": {
       if (!config.SMTP_URL) throw new Error("MAIL_TRANSPORT=smtp needs SMTP_URL");
       const dkim =
-        config.DKIM_PRIVATE_KEY && config.DKIM_DOMAIN
-          ? { domainName: config.DKIM_DOMAIN, keySelector: config.DKIM_SELECTOR, privateKey: createPrivateKey(config.DKIM_PRIVATE_KEY.replace(/\\n/g, "\n")) }
-          : undefined;
+        config.DKIM_PRIVATE_KEY && config.DKIM_DOMAIN ? { domainName: config.DKIM_DOMAIN, keySelector: config.DKIM_SELECTOR, privateKey: dkimPrivateKey(config.DKIM_PRIVATE_KEY) } : undefined;
       return smtpTransport({ url: config.SMTP_URL, maxConnections: config.SMTP_POOL_SIZE, dkim, bounceDomain: config.BOUNCE_DOMAIN });
     }
     case "resend":
       if (!config.RESEND_API_KEY) throw new Error("MAIL_TRANSPORT=resend needs RESEND_API_KEY");
       return resendTransport(config.RESEND_API_KEY);
+  }
+}
+
+/** The configured key, parsed at start: a key that cannot sign would otherwise send every message unsigned. */
+function dkimPrivateKey(pem: string): KeyObject {
+  try {
+    return createPrivateKey(pem.replace(/\\n/g, "\n"));
+  } catch {
+    throw new Error("DKIM_PRIVATE_KEY must be a PEM private key (newlines may be written as \\n)");
   }
 }
