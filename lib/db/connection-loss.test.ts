@@ -160,3 +160,47 @@ it("a reserved connection whose backend is terminated fails its next statement, 
     await sql.end();
   }
 });
+
+/** PostgreSQL's answer to a backend ended by an administrator: an ErrorResponse (FATAL, 57P01), after which it closes. */
+function fatalTermination(): Buffer {
+  const fields = Buffer.from("SFATAL\0VFATAL\0C57P01\0Mterminating connection due to administrator command\0\0");
+  const header = Buffer.alloc(5);
+  header.write("E");
+  header.writeInt32BE(fields.length + 4, 1);
+  return Buffer.concat([header, fields]);
+}
+
+it("a backend ended while its connection is still starting does not fail the next connection's first query with its error", async () => {
+  const target = new URL(url);
+  let ended = false;
+  // A relay that, once, answers the connection's start-up query (the array types postgres.js reads) as PostgreSQL
+  // answers a terminated backend, and closes.
+  const relay = net.createServer((client) => {
+    const server = net.connect(Number(target.port || 5432), target.hostname);
+    server.pipe(client);
+    client.on("data", (chunk: Buffer) => {
+      if (!ended && chunk.includes("typarray")) {
+        ended = true;
+        server.destroy();
+        client.end(fatalTermination());
+        return;
+      }
+      server.write(chunk);
+    });
+    client.on("error", () => server.destroy());
+    server.on("error", () => client.destroy());
+    client.on("close", () => server.destroy());
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  const relayed = new URL(url);
+  relayed.hostname = "127.0.0.1";
+  relayed.port = String((relay.address() as net.AddressInfo).port);
+  const sql = postgres(relayed.toString(), { max: 1, onnotice: () => {} });
+  try {
+    await expectPoolAnswers(sql);
+    expect(ended).toBe(true);
+  } finally {
+    await sql.end();
+    relay.close();
+  }
+});
