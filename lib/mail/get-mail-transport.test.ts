@@ -25,7 +25,11 @@ describe("mail transport selection", () => {
     expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "carrier-pigeon" }))).toThrow("MAIL_TRANSPORT must be local, smtp or resend");
     expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp", SMTP_URL: "http://x" }))).toThrow("smtp:// or smtps://");
     expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp", SMTP_URL: "smtp://127.0.0.1:2525", DKIM_DOMAIN: "brand.example", DKIM_PRIVATE_KEY: "not a key" }))).toThrow(
-      "DKIM_PRIVATE_KEY must be a PEM private key",
+      "DKIM_PRIVATE_KEY must be an RSA private key in PEM",
+    );
+    const ecKey = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp", SMTP_URL: "smtp://127.0.0.1:2525", DKIM_DOMAIN: "brand.example", DKIM_PRIVATE_KEY: ecKey }))).toThrow(
+      "DKIM_PRIVATE_KEY must be an RSA private key in PEM",
     );
   });
 });

@@ -31,11 +31,20 @@ export function createMailTransport(config: Env): MailTransport {
   }
 }
 
-/** The configured key, parsed at start: a key that cannot sign would otherwise send every message unsigned. */
+/**
+ * The configured key, parsed once: nodemailer signs rsa-sha256 only, and a key it cannot sign with
+ * would send every message unsigned (or, an EC key, with a signature no receiver accepts).
+ */
 function dkimPrivateKey(pem: string): KeyObject {
+  const key = parsedPrivateKey(pem.replace(/\\n/g, "\n"));
+  if (key?.asymmetricKeyType !== "rsa") throw new Error("DKIM_PRIVATE_KEY must be an RSA private key in PEM (newlines may be written as \\n)");
+  return key;
+}
+
+function parsedPrivateKey(pem: string): KeyObject | null {
   try {
-    return createPrivateKey(pem.replace(/\\n/g, "\n"));
+    return createPrivateKey(pem);
   } catch {
-    throw new Error("DKIM_PRIVATE_KEY must be a PEM private key (newlines may be written as \\n)");
+    return null;
   }
 }
