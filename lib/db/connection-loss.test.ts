@@ -90,26 +90,12 @@ it("a transaction ended by idle_in_transaction_session_timeout fails, and none o
 });
 
 it("a transaction whose connection the network resets mid-query fails, and the pool goes on with a new one", async () => {
-  const target = new URL(url);
-  const clients = new Set<net.Socket>();
-  // A TCP relay on loopback between the client and PostgreSQL, so the test can reset the client's side.
-  const relay = net.createServer((client) => {
-    clients.add(client);
-    const server = net.connect(Number(target.port || 5432), target.hostname);
-    client.pipe(server).pipe(client);
-    client.on("error", () => server.destroy());
-    server.on("error", () => client.destroy());
-    client.on("close", () => (clients.delete(client), server.destroy()));
-  });
-  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
-  const relayed = new URL(url);
-  relayed.hostname = "127.0.0.1";
-  relayed.port = String((relay.address() as net.AddressInfo).port);
-  const sql = postgres(relayed.toString(), { max: 1, onnotice: () => {} });
+  const relay = await relayToServer();
+  const sql = postgres(relay.url, { max: 1, onnotice: () => {} });
   try {
     const { transaction, pid } = sleepingTransaction(sql);
     const reset = await pid;
-    for (const client of clients) client.resetAndDestroy();
+    for (const client of relay.clients) client.resetAndDestroy();
     await expect(transaction).rejects.toThrow();
     await expectPoolAnswers(sql);
     await admin`select pg_terminate_backend(${reset})`;
@@ -161,6 +147,29 @@ it("a reserved connection whose backend is terminated fails its next statement, 
   }
 });
 
+/**
+ * A TCP relay on loopback between postgres.js and PostgreSQL, so that a test can reset the client's side or
+ * answer it itself: `fromClient` sees what the client sends, and keeps it from the server by returning false.
+ */
+async function relayToServer(fromClient: (chunk: Buffer, client: net.Socket, server: net.Socket) => boolean = () => true) {
+  const target = new URL(url);
+  const clients = new Set<net.Socket>();
+  const relay = net.createServer((client) => {
+    clients.add(client);
+    const server = net.connect(Number(target.port || 5432), target.hostname);
+    server.pipe(client);
+    client.on("data", (chunk: Buffer) => fromClient(chunk, client, server) && server.write(chunk));
+    client.on("error", () => server.destroy());
+    server.on("error", () => client.destroy());
+    client.on("close", () => (clients.delete(client), server.destroy()));
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  const relayed = new URL(url);
+  relayed.hostname = "127.0.0.1";
+  relayed.port = String((relay.address() as net.AddressInfo).port);
+  return { url: relayed.toString(), clients, close: () => relay.close() };
+}
+
 /** PostgreSQL's answer to a backend ended by an administrator: an ErrorResponse (FATAL, 57P01), after which it closes. */
 function fatalTermination(): Buffer {
   const fields = Buffer.from("SFATAL\0VFATAL\0C57P01\0Mterminating connection due to administrator command\0\0");
@@ -171,31 +180,17 @@ function fatalTermination(): Buffer {
 }
 
 it("a backend ended while its connection is still starting does not fail the next connection's first query with its error", async () => {
-  const target = new URL(url);
   let ended = false;
-  // A relay that, once, answers the connection's start-up query (the array types postgres.js reads) as PostgreSQL
-  // answers a terminated backend, and closes.
-  const relay = net.createServer((client) => {
-    const server = net.connect(Number(target.port || 5432), target.hostname);
-    server.pipe(client);
-    client.on("data", (chunk: Buffer) => {
-      if (!ended && chunk.includes("typarray")) {
-        ended = true;
-        server.destroy();
-        client.end(fatalTermination());
-        return;
-      }
-      server.write(chunk);
-    });
-    client.on("error", () => server.destroy());
-    server.on("error", () => client.destroy());
-    client.on("close", () => server.destroy());
+  // Once, the connection's start-up query (the array types postgres.js reads) is answered as PostgreSQL answers a
+  // terminated backend, and the connection closed.
+  const relay = await relayToServer((chunk, client, server) => {
+    if (ended || !chunk.includes("typarray")) return true;
+    ended = true;
+    server.destroy();
+    client.end(fatalTermination());
+    return false;
   });
-  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
-  const relayed = new URL(url);
-  relayed.hostname = "127.0.0.1";
-  relayed.port = String((relay.address() as net.AddressInfo).port);
-  const sql = postgres(relayed.toString(), { max: 1, onnotice: () => {} });
+  const sql = postgres(relay.url, { max: 1, onnotice: () => {} });
   try {
     await expectPoolAnswers(sql);
     expect(ended).toBe(true);
