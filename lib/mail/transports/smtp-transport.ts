@@ -66,8 +66,6 @@ export function smtpPool(options: Pick<SmtpOptions, "url" | "maxConnections" | "
 function dkimOptions(key: DkimKey) {
   return {
     ...key,
-    // nodemailer's types say PEM text; it hands the key to crypto's sign, which takes a KeyObject as well.
-    privateKey: key.privateKey as unknown as string,
     headerFieldNames: "from:sender:reply-to:subject:date:message-id:to:cc:mime-version:content-type:content-transfer-encoding:list-unsubscribe:list-unsubscribe-post:list-id",
   };
 }
