@@ -20,15 +20,15 @@ export function messageIdFor(message: OutgoingMessage): string {
 }
 
 /**
- * A complete RFC 5322 message: multipart/alternative text and HTML, encoded
- * as needed (quoted-printable or base64, RFC 2047 words for non-ASCII
- * headers), with Message-ID, Date, From (brand name and sender address),
- * Reply-To and any extra headers.
+ * What MailComposer is given for a message: multipart/alternative text and
+ * HTML, encoded as needed (quoted-printable or base64, RFC 2047 words for
+ * non-ASCII headers), with Message-ID, Date, From (brand name and sender
+ * address), Reply-To and any extra headers. The SMTP transport hands the same
+ * options to nodemailer, which composes them on the way to the wire.
  */
-export async function buildMessage(message: OutgoingMessage, clock: Clock): Promise<BuiltMessage> {
-  const messageId = messageIdFor(message);
+export function composerOptions(message: OutgoingMessage, date: Date) {
   const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [singleLine(name), singleLine(value)]));
-  const composer = new MailComposer({
+  return {
     from: { name: singleLine(message.from.name), address: message.from.address },
     to: message.to,
     replyTo: message.replyTo,
@@ -36,10 +36,16 @@ export async function buildMessage(message: OutgoingMessage, clock: Clock): Prom
     text: message.text,
     html: message.html,
     headers,
-    messageId,
-    date: clock.now(),
-    textEncoding: "quoted-printable",
-  });
+    messageId: messageIdFor(message),
+    date,
+    textEncoding: "quoted-printable" as const,
+  };
+}
+
+/** A complete RFC 5322 message, as composerOptions describes it. */
+export async function buildMessage(message: OutgoingMessage, clock: Clock): Promise<BuiltMessage> {
+  const options = composerOptions(message, clock.now());
+  const composer = new MailComposer(options);
   const raw = await new Promise<Buffer>((resolve, reject) => composer.compile().build((error, built) => (error ? reject(error) : resolve(built))));
-  return { raw, messageId, envelope: { from: message.from.address, to: message.to } };
+  return { raw, messageId: options.messageId, envelope: { from: message.from.address, to: message.to } };
 }

@@ -5,6 +5,7 @@ import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testCtx } from "@/lib/testing/test-context";
+import { buildMessage } from "../build-message";
 import { smtpTransport } from "./smtp-transport";
 
 const { ctx } = testCtx();
@@ -70,6 +71,28 @@ describe("SMTP transport", () => {
     expect(parsed.text?.trim()).toBe("Plain text body");
     expect(parsed.html).toContain("<p>HTML body</p>");
     expect(parsed.headerLines.find((h) => h.key === "list-unsubscribe-post")?.line).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+  });
+
+  it("puts on the wire the bytes the builder makes, as the local mailbox stores them", async () => {
+    const transport = smtpTransport({ url: `smtp://127.0.0.1:${port}` });
+    const accented = {
+      ...message,
+      idempotencyKey: "snd_smtp_bytes",
+      from: { name: "Brändé News", address: "news@brand.example" },
+      subject: "Ça va? Ünïcödé",
+      text: `Zeile ${"ä".repeat(90)}\n.dot`,
+      html: "<p>Grüße</p>",
+    };
+    await transport.send(ctx, accented);
+    await transport.close();
+    // Only the multipart boundary is random, and SMTP's DATA ends every line with CRLF.
+    const boundaryFree = (raw: Buffer) =>
+      raw
+        .toString("utf8")
+        .replace(/--_NmP-[0-9a-f]+-Part_1/g, "--boundary")
+        .replace(/\r?\n/g, "\r\n")
+        .replace(/\r\n$/, "");
+    expect(boundaryFree(received.at(-1)!.raw)).toBe(boundaryFree((await buildMessage(accented, ctx.clock)).raw));
   });
 
   it("signs with DKIM when a key is configured, covering the List-Unsubscribe headers, and a real verifier accepts it", async () => {
