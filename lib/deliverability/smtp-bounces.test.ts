@@ -22,6 +22,7 @@ import { testCtx } from "@/lib/testing/test-context";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
+import { startSmtpCapture, type SmtpCapture } from "@/lib/testing/smtp-capture";
 import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
 import { startBounceListener } from "./bounce-listener";
 import { imapOptions, pollBounceMailbox } from "./poll-bounce-mailbox";
@@ -33,8 +34,7 @@ import { readReturnPath, returnPathFor } from "./return-path";
 const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
 const executor = createEmbeddedExecutor({ client: inngest, functions });
 const BOUNCE_DOMAIN = "bounces.brand.example";
-const carried: { from: string; to: string[]; raw: Buffer }[] = [];
-let carrier: SMTPServer;
+let carrier: SmtpCapture;
 let listener: SMTPServer;
 let listenerPort: number;
 let transport: MailTransport;
@@ -43,21 +43,8 @@ const globalForMail = globalThis as unknown as { __mailTransport?: MailTransport
 beforeAll(async () => {
   overrideEnvForTests({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" });
   setWorkflowCtx(ctx);
-  carrier = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        carried.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => carrier.listen(0, "127.0.0.1", resolve));
-  transport = smtpTransport({ url: `smtp://127.0.0.1:${(carrier.server.address() as AddressInfo).port}`, bounceDomain: BOUNCE_DOMAIN });
+  carrier = await startSmtpCapture();
+  transport = smtpTransport({ url: carrier.url, bounceDomain: BOUNCE_DOMAIN });
   globalForMail.__mailTransport = transport;
   listener = await startBounceListener(() => ctx, { port: 0, host: "127.0.0.1", domain: BOUNCE_DOMAIN });
   listenerPort = (listener.server.address() as AddressInfo).port;
@@ -68,7 +55,7 @@ afterAll(async () => {
   reloadEnv();
   setWorkflowCtx(undefined);
   await transport.close();
-  await new Promise<void>((resolve) => carrier.close(() => resolve()));
+  await carrier.close();
   await new Promise<void>((resolve) => listener.close(() => resolve()));
 });
 
@@ -164,7 +151,7 @@ describe("bounces for SMTP senders", () => {
   it("VERP: every SMTP message's envelope sender is its own signed bounce address; an altered one names nothing", async () => {
     const { sendOf } = await campaignTo(["verp@example.com"]);
     const send = sendOf("verp@example.com");
-    const message = carried.find((mail) => mail.to.includes("verp@example.com"))!;
+    const message = carrier.received.find((mail) => mail.to.includes("verp@example.com"))!;
     expect(message.from).toBe(returnPathFor(send.id, BOUNCE_DOMAIN));
     expect(readReturnPath(message.from)).toBe(send.id);
     // One digit of the signature changed (to another digit: a 0 stays no 0).
@@ -197,7 +184,7 @@ describe("bounces for SMTP senders", () => {
   it("SMTP bounces end to end: a DSN mailed back to the built-in listener suppresses the address with the DSN as evidence, fires email.bounced, and a second copy changes nothing", async () => {
     const { workspaceId, sendOf, receiver } = await campaignTo(["gone@example.com", "fine@example.com"]);
     const send = sendOf("gone@example.com");
-    const returnPath = carried.find((mail) => mail.to.includes("gone@example.com"))!.from;
+    const returnPath = carrier.received.find((mail) => mail.to.includes("gone@example.com"))!.from;
     const report = dsn(returnPath, "gone@example.com", "5.1.1", "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown", send.providerMessageId!);
     const mailer = nodemailer.createTransport({ host: "127.0.0.1", port: listenerPort, secure: false, ignoreTLS: true });
     await mailer.sendMail({ envelope: { from: "", to: returnPath }, raw: report });

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { dkimVerify } from "mailauth/lib/dkim/verify";
-import { SMTPServer } from "smtp-server";
+import { startSmtpCapture } from "@/lib/testing/smtp-capture";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
 import { systemActor } from "@/lib/actor";
@@ -207,28 +207,14 @@ describe("DKIM with the domain's own key", () => {
     const { messages } = await buildBatch(ctx, campaign!, [{ id: row!.id, contact_id: row!.contactId, email: row!.email }] as never);
     expect(messages[0]!.dkim).toMatchObject({ domainName: "mail.acme-dkim.test" });
 
-    const received: Buffer[] = [];
-    const carrier = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onData(stream, _session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          received.push(Buffer.concat(chunks));
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => carrier.listen(0, "127.0.0.1", resolve));
-    const transport = smtpTransport({ url: `smtp://127.0.0.1:${(carrier.server.address() as AddressInfo).port}` });
+    const carrier = await startSmtpCapture();
+    const transport = smtpTransport({ url: carrier.url });
     await transport.send(ctx, messages[0]!);
     await transport.close();
-    await new Promise<void>((resolve) => carrier.close(() => resolve()));
+    await carrier.close();
 
     const lookup = domainResolver(parseEnv({ DNS_SERVERS: dns.server }));
-    const result = await dkimVerify(received[0]!, {
+    const result = await dkimVerify(carrier.received[0]!.raw, {
       resolver: async (name: string, type: string) => (type === "TXT" ? lookup.resolveTxt(name) : Promise.reject(Object.assign(new Error(`no ${type}`), { code: "ENOTFOUND" }))),
     });
     expect(result.results[0]).toMatchObject({ signingDomain: "mail.acme-dkim.test", status: { result: "pass" } });

@@ -4,38 +4,19 @@ import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSmtpCapture, type SmtpCapture } from "@/lib/testing/smtp-capture";
 import { testCtx } from "@/lib/testing/test-context";
 import { buildMessage } from "../build-message";
 import { smtpTransport } from "./smtp-transport";
 
 const { ctx } = testCtx();
-const received: { from: string; to: string[]; raw: Buffer }[] = [];
-let server: SMTPServer;
-let port: number;
-let connections = 0;
+let capture: SmtpCapture;
 
 // A real SMTP peer on loopback: it records the envelope and the exact bytes it was given.
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onConnect(_session, callback) {
-      connections++;
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.server.address() as AddressInfo).port;
+  capture = await startSmtpCapture();
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => capture.close());
 
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const dkimRecord = `v=DKIM1; k=rsa; p=${publicKey.export({ type: "spki", format: "der" }).toString("base64")}`;
@@ -58,10 +39,10 @@ const message = {
 
 describe("SMTP transport", () => {
   it("delivers to a real SMTP server: envelope, headers and both parts as built", async () => {
-    const transport = smtpTransport({ url: `smtp://127.0.0.1:${port}` });
+    const transport = smtpTransport({ url: capture.url });
     const { providerMessageId } = await transport.send(ctx, message);
     await transport.close();
-    const mail = received.at(-1)!;
+    const mail = capture.received.at(-1)!;
     expect(mail.from).toBe("news@brand.example");
     expect(mail.to).toEqual(["reader@example.com"]);
     const parsed = await simpleParser(mail.raw);
@@ -74,7 +55,7 @@ describe("SMTP transport", () => {
   });
 
   it("puts on the wire the bytes the builder makes, as the local mailbox stores them", async () => {
-    const transport = smtpTransport({ url: `smtp://127.0.0.1:${port}` });
+    const transport = smtpTransport({ url: capture.url });
     const accented = {
       ...message,
       idempotencyKey: "snd_smtp_bytes",
@@ -92,17 +73,17 @@ describe("SMTP transport", () => {
         .replace(/--_NmP-[0-9a-f]+-Part_1/g, "--boundary")
         .replace(/\r?\n/g, "\r\n")
         .replace(/\r\n$/, "");
-    expect(boundaryFree(received.at(-1)!.raw)).toBe(boundaryFree((await buildMessage(accented, ctx.clock)).raw));
+    expect(boundaryFree(capture.received.at(-1)!.raw)).toBe(boundaryFree((await buildMessage(accented, ctx.clock)).raw));
   });
 
   it("signs with DKIM when a key is configured, covering the List-Unsubscribe headers, and a real verifier accepts it", async () => {
     const transport = smtpTransport({
-      url: `smtp://127.0.0.1:${port}`,
+      url: capture.url,
       dkim: { domainName: "brand.example", keySelector: "mail", privateKey },
     });
     await transport.send(ctx, { ...message, idempotencyKey: "snd_smtp_2" });
     await transport.close();
-    const mail = received.at(-1)!;
+    const mail = capture.received.at(-1)!;
     const resolver = async (name: string, type: string) => {
       if (type === "TXT" && name === "mail._domainkey.brand.example") return [[dkimRecord]];
       throw Object.assign(new Error(`no ${type} record for ${name}`), { code: "ENOTFOUND" });
@@ -121,20 +102,20 @@ describe("SMTP transport", () => {
   });
 
   it("sends a batch over pooled connections", async () => {
-    const before = received.length;
-    const connectionsBefore = connections;
-    const transport = smtpTransport({ url: `smtp://127.0.0.1:${port}`, maxConnections: 2 });
+    const before = capture.received.length;
+    const connectionsBefore = capture.connections();
+    const transport = smtpTransport({ url: capture.url, maxConnections: 2 });
     const batch = Array.from({ length: 6 }, (_, i) => ({ ...message, idempotencyKey: `snd_batch_${i}`, to: `r${i}@example.com` }));
     const sent = await transport.sendBatch(ctx, batch);
     await transport.close();
     expect(sent).toHaveLength(6);
     expect(
-      received
+      capture.received
         .slice(before)
         .map((m) => m.to[0])
         .sort(),
     ).toEqual(batch.map((m) => m.to).sort());
-    expect(connections - connectionsBefore).toBeLessThanOrEqual(2);
+    expect(capture.connections() - connectionsBefore).toBeLessThanOrEqual(2);
   });
 
   it("when the SMTP server goes away mid-batch, every message still queued fails instead of waiting forever", async () => {
