@@ -7,7 +7,7 @@ import { asc, eq } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
-import { attributeDefinitions, topics } from "@/lib/db/schema";
+import { attributeDefinitions, SUBSCRIPTION_STATES, topics } from "@/lib/db/schema";
 import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
 import { checkWorkspaceReadable } from "@/lib/workspaces/check-workspace-writable";
 import { CONTACT_STATUS_SQL } from "./contact-status";
@@ -144,14 +144,25 @@ function exportQuery(workspaceId: string, filters: ContactFilters, attributes: s
   ].filter((condition) => condition !== null);
   // The contacts sorted on their own first (offset 0 keeps the sub-select whole), then joined in that order, so
   // rows stream out with no sort of finished rows. The status is CONTACT_STATUS_SQL's kept value, joined (as its
-  // sub-select, once a row, it cost twice as much); each topic's subscription is a look-up (offset 0 again: as a
-  // plain join, the planner hashed the subscriptions and sorted every finished row, spilling to disk).
-  const subscriptions = allTopics.map((topic, i) => `left join lateral (select * from subscriptions s where s.contact_id = contacts.id and s.topic_id = ${literal(topic.id)} offset 0) s${i} on true`);
+  // sub-select, once a row, it cost twice as much). Each topic's subscriptions come in contact order too and are
+  // merged in: a look-up per contact and topic took twice as long (the joins alone for 1,000,000 contacts, 3.3 s
+  // against 1.7 s), and as a plain join the planner hashed the subscriptions and sorted every finished row.
+  const subscriptions = allTopics.map((topic, i) => `left join ${subscriptionsInContactOrder(topic.id)} s${i} on s${i}.contact_id = contacts.id`);
   return `select ${cells.join(",\n")}
     from (select * from contacts where ${conditions.join(" and ")} order by id offset 0) contacts
     left join report_contact_statuses status on status.contact_id = contacts.id
     ${subscriptions.join("\n")}
     order by contacts.id`;
+}
+
+/**
+ * A topic's subscriptions ordered by contact: one walk of the (topic, state, contact) index per state, merged
+ * (a Merge Append), so only the topic's own entries are read, whatever else the table holds.
+ */
+function subscriptionsInContactOrder(topicId: string): string {
+  const columns = ["contact_id", ...CONSENT_COLUMNS].join(", ");
+  const byState = SUBSCRIPTION_STATES.map((state) => `(select ${columns} from subscriptions where topic_id = ${literal(topicId)} and state = ${literal(state)} order by contact_id)`);
+  return `(select * from (${byState.join(" union all ")}) by_state order by contact_id offset 0)`;
 }
 
 /**
