@@ -61,6 +61,18 @@ it("a transaction whose backend is terminated mid-query fails with the lost conn
   }
 });
 
+it("ending the pool while a transaction waits settles once that transaction's connection is lost, not at a timeout", async () => {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const { transaction, pid } = sleepingTransaction(sql);
+  const terminated = await pid;
+  // No timeout: the end waits for the transaction in hand, as a graceful shutdown does.
+  const ended = sql.end();
+  await admin`select pg_terminate_backend(${terminated})`;
+  await expect(transaction).rejects.toThrow();
+  await ended;
+  await expect(sql`select 1`).rejects.toThrow();
+});
+
 it("a transaction ended by idle_in_transaction_session_timeout fails, and none of its statements runs in the transaction that gets the connection next", async () => {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
