@@ -6,6 +6,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 // backend, a timeout ended it, the network reset it) must fail like any other error: postgres.js 3.4.9
 // wrote the transaction's ROLLBACK to the closed socket, an exception nothing could catch, and the
 // reconnected connection replayed the old backend's error or hung (patches/postgres+3.4.9.patch).
+// Each test expects the failure before it ends the backend: the failure can arrive while the test still
+// waits for the terminating statement, and a rejection nothing handles yet is reported as an error.
 
 const url = process.env.DATABASE_URL!;
 const admin = postgres(url, { max: 1, onnotice: () => {} });
@@ -51,8 +53,9 @@ it("a transaction whose backend is terminated mid-query fails with the lost conn
   try {
     const { transaction, pid } = sleepingTransaction(sql);
     const terminated = await pid;
+    const failed = expect(transaction).rejects.toThrow();
     await admin`select pg_terminate_backend(${terminated})`;
-    await expect(transaction).rejects.toThrow();
+    await failed;
     await expectPoolAnswers(sql);
     const [row] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
     expect(row!.pid).not.toBe(terminated);
@@ -67,10 +70,33 @@ it("ending the pool while a transaction waits settles once that transaction's co
   const terminated = await pid;
   // No timeout: the end waits for the transaction in hand, as a graceful shutdown does.
   const ended = sql.end();
+  const failed = expect(transaction).rejects.toThrow();
   await admin`select pg_terminate_backend(${terminated})`;
-  await expect(transaction).rejects.toThrow();
+  await failed;
   await ended;
   await expect(sql`select 1`).rejects.toThrow();
+});
+
+it("a statement queued before ending the pool still runs when the waiting transaction's connection is lost; the end settles after it and leaves no connection open", async () => {
+  const applicationName = `end-probe-${Math.floor(Math.random() * 1e9)}`;
+  const sql = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: applicationName } });
+  const { transaction, pid } = sleepingTransaction(sql);
+  const terminated = await pid;
+  const settled: string[] = [];
+  // Queued for the one connection, which the transaction holds.
+  const queued = sql<{ n: number }[]>`select 1::int as n`.then((rows) => (settled.push("queued"), rows));
+  const ended = sql.end().then(() => settled.push("ended"));
+  const failed = expect(transaction).rejects.toThrow();
+  await admin`select pg_terminate_backend(${terminated})`;
+  await failed;
+  expect(await queued).toEqual([{ n: 1 }]);
+  await ended;
+  expect(settled).toEqual(["queued", "ended"]);
+  await expect(sql`select 1`).rejects.toThrow();
+  // The connection that ran the queued statement is closed too: its backend goes away.
+  const open = async () => (await admin<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where application_name = ${applicationName}`)[0]!.n;
+  for (let tries = 0; tries < 100 && (await open()) > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(await open()).toBe(0);
 });
 
 it("a transaction ended by idle_in_transaction_session_timeout fails, and none of its statements runs in the transaction that gets the connection next", async () => {
@@ -130,8 +156,9 @@ it("every statement a transaction has queued fails when its backend is terminate
       pid.report(row!.pid);
       await Promise.all(sent);
     });
+    const failed = expect(transaction).rejects.toThrow();
     await admin`select pg_terminate_backend(${await pid.seen})`;
-    await expect(transaction).rejects.toThrow();
+    await failed;
     const settled = await statements!;
     expect(settled.every((statement) => statement.status === "rejected")).toBe(true);
     await expectPoolAnswers(sql);
@@ -147,8 +174,9 @@ it("a reserved connection whose backend is terminated fails its next statement, 
     const reserved = await sql.reserve();
     const [row] = await reserved<{ pid: number }[]>`select pg_backend_pid() as pid`;
     const sleeping = reserved`select pg_sleep(30)`;
+    const failed = expect(sleeping).rejects.toThrow();
     await admin`select pg_terminate_backend(${row!.pid})`;
-    await expect(sleeping).rejects.toThrow();
+    await failed;
     await expect(reserved`insert into connection_loss_probe values (${marker})`).rejects.toThrow();
     // The pool took the connection back when it closed: a release must not hand it out a second time.
     reserved.release();
