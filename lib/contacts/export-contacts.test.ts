@@ -6,6 +6,7 @@ import { userActor, type WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
+import { SUBSCRIPTION_STATES } from "@/lib/db/schema";
 import { createList } from "@/lib/lists/create-list";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
@@ -26,6 +27,17 @@ describe("contact export", () => {
     await expect(chunks.next()).rejects.toMatchObject({ code: "topic_not_found" });
     const own = exportContactsCsv(ctx, userActor(a.ownerUserId, a.workspaceId), { topicId: await seedTopic(ctx, a.workspaceId, a.brandId) });
     expect((await own.next()).value?.csv).toMatch(/^id,email,/);
+  });
+
+  it("a subscription state the export does not walk cannot be stored: the database refuses it", async () => {
+    const w = await seedWorkspace(ctx);
+    const topicId = await seedTopic(ctx, w.workspaceId, w.brandId);
+    const insert = (state: string) =>
+      rawClient(
+        ctx.db,
+      )`insert into subscriptions (id, workspace_id, contact_id, topic_id, state) values (${`sub_${state}_${w.workspaceId}`}, ${w.workspaceId}, ${`ct_${state}`}, ${topicId}, ${state})`;
+    await expect(insert("bounced")).rejects.toMatchObject({ code: "23514", constraint_name: "subscriptions_state_known" });
+    for (const state of SUBSCRIPTION_STATES) await insert(state);
   });
 });
 

@@ -1,0 +1,1 @@
+ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_state_known" CHECK ("subscriptions"."state" in ('pending', 'subscribed', 'unsubscribed'));
