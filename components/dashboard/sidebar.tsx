@@ -38,7 +38,7 @@ export function Sidebar({ workspace, workspaces, mailbox }: { workspace: Workspa
           ))}
         </DropdownMenuContent>
       </DropdownMenu>
-      <nav aria-label="Workspace" className="flex flex-col gap-3">
+      <nav aria-label="Workspace" className="flex flex-col gap-2.5">
         {NAV_GROUPS.map((group) => {
           const screens = group.screens.filter((screen) => screen.requires !== "mailbox" || mailbox);
           if (screens.length === 0) return null;

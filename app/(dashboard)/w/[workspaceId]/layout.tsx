@@ -19,16 +19,19 @@ export default async function WorkspaceLayout({ children, params }: { children: 
       {/* The column carries the background and border down the whole page; the sidebar inside stays in view. */}
       <div className="border-r bg-sidebar">
         <aside className="flex flex-col gap-3 p-3 md:sticky md:top-0 md:h-screen md:overflow-y-auto">
-          <Link href="/" className="px-2 pt-1 text-base font-semibold tracking-tight">
-            Mailservice
-          </Link>
-          <Sidebar workspace={workspace} workspaces={workspaces} mailbox={mailboxEnabled()} />
-          <div className="mt-auto">
+          {/* The operator's way to the service's reviews shares the name's line: below the screens it made the sidebar taller than a laptop's screen. */}
+          <div className="flex items-baseline justify-between gap-2 px-2 pt-1">
+            <Link href="/" className="text-base font-semibold tracking-tight">
+              Mailservice
+            </Link>
             {operator && (
-              <Link href="/operator" className="mb-2 block px-2 text-sm text-primary hover:underline">
-                Reviews (operator)
+              <Link href="/operator" className="text-xs text-primary hover:underline" title="Reviews, billing and workflow runs of the service">
+                Operator
               </Link>
             )}
+          </div>
+          <Sidebar workspace={workspace} workspaces={workspaces} mailbox={mailboxEnabled()} />
+          <div className="mt-auto">
             <UserMenu email={user.email} />
           </div>
         </aside>
