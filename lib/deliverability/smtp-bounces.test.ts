@@ -22,7 +22,7 @@ import { testCtx } from "@/lib/testing/test-context";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
-import { startSmtpCapture, type SmtpCapture } from "@/lib/testing/smtp-capture";
+import { startSmtpCapture, type SmtpCapture } from "@/lib/testing/smtp-sink";
 import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
 import { startBounceListener } from "./bounce-listener";
 import { imapOptions, pollBounceMailbox } from "./poll-bounce-mailbox";

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { dkimVerify } from "mailauth/lib/dkim/verify";
-import { startSmtpCapture } from "@/lib/testing/smtp-capture";
+import { startSmtpCapture } from "@/lib/testing/smtp-sink";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
 import { systemActor } from "@/lib/actor";

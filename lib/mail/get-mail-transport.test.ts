@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
-import { startSmtpCapture } from "@/lib/testing/smtp-capture";
+import { startSmtpCapture } from "@/lib/testing/smtp-sink";
 import { testCtx } from "@/lib/testing/test-context";
 import { createMailTransport } from "./get-mail-transport";
 

@@ -1,30 +1,65 @@
 import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 
-/**
- * A real SMTP peer on loopback that counts the messages each recipient was sent. SMTP has no
- * idempotency key, so a message sent twice is counted twice (the local transport would store it once).
- * On `port`, or one the system picks.
- */
-export async function startSmtpSink(port = 0) {
-  const perRecipient = new Map<string, number>();
+/** A real SMTP peer on loopback, on `port` or one the system picks, handing each message to `onMessage`. */
+async function listenSmtp(port: number, onMessage: (stream: SMTPServerDataStream, session: SMTPServerSession) => Promise<void>) {
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
     onData(stream, session, callback) {
-      stream.on("end", () => {
-        for (const { address } of session.envelope.rcptTo) perRecipient.set(address, (perRecipient.get(address) ?? 0) + 1);
-        callback();
-      });
-      stream.resume();
+      onMessage(stream, session).then(() => callback(), callback);
     },
   });
-  // A sending process killed by the test resets its pooled connections: not the sink's failure.
+  // A sending process killed by the test resets its pooled connections: not the peer's failure.
   server.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "ECONNRESET") throw error;
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  const bound = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${bound}`, perRecipient, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
+    /** Connections opened so far. */
+    connections: () => connections,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
+
+/**
+ * A peer that counts the messages each recipient was sent, holding nothing else (a benchmark sends it
+ * hundreds of thousands). SMTP has no idempotency key, so a message sent twice is counted twice (the
+ * local transport would store it once).
+ */
+export async function startSmtpSink(port = 0) {
+  const perRecipient = new Map<string, number>();
+  const peer = await listenSmtp(port, async (stream, session) => {
+    stream.resume();
+    await new Promise((resolve) => stream.on("end", resolve));
+    for (const { address } of session.envelope.rcptTo) perRecipient.set(address, (perRecipient.get(address) ?? 0) + 1);
+  });
+  return { ...peer, perRecipient };
+}
+
+export interface CapturedMail {
+  from: string;
+  to: string[];
+  raw: Buffer;
+}
+
+/** A peer that keeps every message it is given: the envelope and the exact bytes. */
+export async function startSmtpCapture() {
+  const received: CapturedMail[] = [];
+  const peer = await listenSmtp(0, async (stream, session) => {
+    const chunks: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    await new Promise((resolve) => stream.on("end", resolve));
+    received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
+  });
+  return { ...peer, received };
+}
+
+export type SmtpCapture = Awaited<ReturnType<typeof startSmtpCapture>>;

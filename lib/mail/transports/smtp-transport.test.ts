@@ -4,7 +4,7 @@ import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpCapture, type SmtpCapture } from "@/lib/testing/smtp-capture";
+import { startSmtpCapture, type SmtpCapture } from "@/lib/testing/smtp-sink";
 import { testCtx } from "@/lib/testing/test-context";
 import { buildMessage } from "../build-message";
 import { smtpTransport } from "./smtp-transport";
