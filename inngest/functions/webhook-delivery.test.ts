@@ -24,6 +24,7 @@ import { withTransaction } from "@/lib/context";
 import { recordEvent, recordEvents } from "@/lib/events/record-event";
 import { CONNECTIONS_PER_ENDPOINT } from "@/lib/webhooks/post-webhook";
 import { LEASE_MS } from "@/lib/webhooks/endpoint-lease";
+import { DELIVERIES_PER_BATCH, deliverDue, postBatch, type Due } from "@/lib/webhooks/deliver-due";
 
 // API calls stamp rows with the real time; the workflow clock starts ahead of it so their runs are due.
 const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
@@ -439,20 +440,58 @@ describe("webhook delivery", () => {
   it("a run whose lease is taken over stops after the batch in hand; the rest wait for the new holder's lease and each is posted once", async () => {
     const { workspaceId, endpointId } = await setup();
     const now = clock.now();
-    // More than one batch (256): one contact each, so nothing but the lease holds a delivery back.
-    const items = Array.from({ length: 300 }, (_, i) => ({ data: { send_id: `snd_${i}`, contact_id: `ct_lease${i}`, email: `lease${i}@example.com` }, occurredAt: now }));
+    // More than one batch: one contact each, so nothing but the lease holds a delivery back.
+    const total = DELIVERIES_PER_BATCH + 44;
+    const items = Array.from({ length: total }, (_, i) => ({ data: { send_id: `snd_${i}`, contact_id: `ct_lease${i}`, email: `lease${i}@example.com` }, occurredAt: now }));
     await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
     // Another run takes the endpoint over while this one posts (as when this one's step was thought dead).
     receiver.respondWith(onFirstPost(() => leaseToAnotherRun(endpointId)));
     await executor.runDue(ctx);
     // At most the batch in hand (fewer if its heartbeat noticed first); the rest wait for the other lease.
     expect(receiver.received.length).toBeGreaterThan(0);
-    expect(receiver.received.length).toBeLessThanOrEqual(256);
+    expect(receiver.received.length).toBeLessThanOrEqual(DELIVERIES_PER_BATCH);
     clock.advance(LEASE_MS + 1);
     await executor.runDue(ctx);
     const ids = receiver.received.map((w) => w.body.id);
-    expect(ids).toHaveLength(300);
-    expect(new Set(ids).size).toBe(300);
+    expect(ids).toHaveLength(total);
+    expect(new Set(ids).size).toBe(total);
+  });
+
+  it("a step on a slow endpoint hands back once its time is spent, even within a batch: the posts not started stay due and follow in order in the next step", { timeout: 60_000 }, async () => {
+    const { workspaceId, endpointId } = await setup();
+    receiver.respondWith((_, response) => setTimeout(() => response.writeHead(204).end(), 1_000));
+    const now = clock.now();
+    // One contact's events: a single chain, posted one after another, each answered a second later.
+    const items = Array.from({ length: 8 }, (_, i) => ({ data: { send_id: `snd_slow${i}`, contact_id: "ct_slow", email: "slow@example.com" }, occurredAt: now }));
+    await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
+    const first = await deliverDue(ctx, endpointId);
+    expect(first.more).toBe(true);
+    expect(first.succeeded).toBeGreaterThan(0);
+    expect(first.succeeded).toBeLessThan(items.length);
+    const pending = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+    expect(pending.filter((delivery) => delivery.status === "pending")).toHaveLength(items.length - first.succeeded);
+    for (let step = 0; step < items.length && receiver.received.length < items.length; step++) await deliverDue(ctx, endpointId);
+    expect(receiver.received.map((webhook) => webhook.body.data.send_id)).toEqual(items.map((item) => item.data.send_id));
+  });
+
+  it("a step whose time was spent before it posted still posts once on each connection, so a slow database cannot stall delivery", async () => {
+    const { endpointId } = await setup();
+    const [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    const lease = { endpoint: endpoint!, held: () => true, renew: async () => endpoint!, release: async () => undefined };
+    const due = (contact: number, n: number): Due => ({
+      id: `whd_${contact}_${n}`,
+      orderKey: `ct_${contact}`,
+      attemptCount: 0,
+      eventId: `evt_${contact}_${n}`,
+      type: "email.opened",
+      createdAt: new Date().toISOString(),
+      dataJson: "{}",
+    });
+    const chains = Array.from({ length: CONNECTIONS_PER_ENDPOINT + 4 }, (_, contact) => [due(contact, 0), due(contact, 1)]);
+    const attempts = await postBatch(chains, clock, lease, performance.now() - 1);
+    expect(attempts).toHaveLength(CONNECTIONS_PER_ENDPOINT);
+    expect(attempts.every((attempt) => attempt.succeeded)).toBe(true);
+    expect(new Set(attempts.map((attempt) => attempt.delivery.orderKey)).size).toBe(CONNECTIONS_PER_ENDPOINT);
   });
 
   it("a holder whose lease may have lapsed starts no more posts: a contact's later events wait for the next holder, then go in order", async () => {

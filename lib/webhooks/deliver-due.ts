@@ -11,8 +11,11 @@ import { requestDeliveryAt, wakeLockKey } from "./request-delivery";
 import { retryDelayMs } from "./retry-schedule";
 import { SIGNATURE_HEADER, signatureHeader } from "./signature";
 
-/** Deliveries read at once: enough to keep every connection busy, few enough to record in one statement. */
-const BATCH = 256;
+/**
+ * Deliveries read at once: enough contacts that every connection stays busy while each posts one
+ * contact's chain in order, and few database round trips per delivery; few enough to record in one statement.
+ */
+export const DELIVERIES_PER_BATCH = 1024;
 /** One contact's deliveries in a batch are posted one after another; a longer run of them waits for the next batch. */
 const MAX_CHAIN = 8;
 /** How soon at the earliest to look again when another run holds the lease, or deliveries were due but not read. */
@@ -22,7 +25,7 @@ const STEP_BUDGET_MS = 5_000;
 
 type Endpoint = typeof webhookEndpoints.$inferSelect;
 
-interface Due {
+export interface Due {
   id: string;
   orderKey: string;
   attemptCount: number;
@@ -98,7 +101,7 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
       }
       const chains = await readDue(ctx, endpointId);
       if (chains.length === 0) break;
-      const attempts = await postBatch(chains, ctx.clock, lease);
+      const attempts = await postBatch(chains, ctx.clock, lease, started + STEP_BUDGET_MS);
       await recordAttempts(ctx, endpointId, attempts);
       for (const attempt of attempts) outcome[attempt.succeeded ? "succeeded" : "failed"]++;
       // In doubt mid-batch (renewals failing, or taken over): what was not posted stays due, and the next step
@@ -138,7 +141,7 @@ async function readDue(ctx: Ctx, endpointId: string): Promise<Due[][]> {
     from webhook_deliveries d join events e on e.id = d.event_id
     where d.endpoint_id = ${endpointId} and d.status = 'pending' and d.next_attempt_at <= ${now}::timestamptz
     order by d.next_attempt_at, d.id
-    limit ${BATCH}`);
+    limit ${DELIVERIES_PER_BATCH}`);
   const chains = new Map<string, Due[]>();
   for (const delivery of due) {
     const chain = chains.get(delivery.orderKey) ?? [];
@@ -151,16 +154,21 @@ async function readDue(ctx: Ctx, endpointId: string): Promise<Due[][]> {
  * Posts a batch: each contact's deliveries one after another, in event order,
  * whatever the previous one's outcome (a failure waits for its retry without
  * holding back the next); up to CONNECTIONS_PER_ENDPOINT contacts at once.
- * Nothing more is posted once the lease is no longer surely held.
+ * Nothing more is posted once the lease is no longer surely held, nor once the
+ * step's time (`until`, on performance.now) is spent: on a slow endpoint a whole
+ * batch would hold the step for minutes. What is not posted stays due.
  */
-async function postBatch(chains: Due[][], clock: Clock, lease: EndpointLease): Promise<Attempt[]> {
+export async function postBatch(chains: Due[][], clock: Clock, lease: EndpointLease, until: number): Promise<Attempt[]> {
   const attempts: Attempt[] = [];
   let next = 0;
   const lane = async () => {
+    // Each lane posts once whatever the time: a step whose reads were slow still makes progress.
+    let posted = false;
     while (next < chains.length) {
       for (const delivery of chains[next++]!) {
-        if (!lease.held()) return;
+        if (!lease.held() || (posted && performance.now() >= until)) return;
         attempts.push(await post(lease.endpoint, delivery, clock));
+        posted = true;
       }
     }
   };
