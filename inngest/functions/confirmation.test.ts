@@ -10,6 +10,9 @@ import { confirmationRequests, contacts, subscriptions } from "@/lib/db/schema";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { verifyToken } from "@/lib/tokens/signed-token";
+import { sendConfirmationMail } from "@/lib/consent/send-confirmation-mail";
+import { smtpTransport } from "@/lib/mail/transports/smtp-transport";
+import { startSmtpCapture } from "@/lib/testing/smtp-sink";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
@@ -53,6 +56,27 @@ describe("double opt-in confirmation mail", () => {
       .innerJoin(contacts, eq(contacts.id, subscriptions.contactId))
       .where(and(eq(subscriptions.topicId, topicId), eq(contacts.email, "new@example.com")));
     expect(subscription!.sentAt).toEqual(clock.now());
+  });
+
+  it("a retried step does not mail a confirmation again once it was sent and recorded, even over SMTP, which cannot drop a repeat", async () => {
+    const { workspaceId, subscribe } = await setup();
+    await subscribe("retried@example.com");
+    await executor.runDue(ctx);
+    expect(await mailTo(workspaceId, "retried@example.com")).toHaveLength(1);
+    const [request] = await ctx.db
+      .select()
+      .from(confirmationRequests)
+      .where(and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.email, "retried@example.com")));
+    const capture = await startSmtpCapture();
+    const smtp = smtpTransport({ url: capture.url });
+    try {
+      // The step run again, as after a failure that came once the mail was recorded but before the step's result was saved.
+      await sendConfirmationMail(ctx, smtp, request!.id);
+      expect(capture.received).toHaveLength(0);
+    } finally {
+      await smtp.close();
+      await capture.close();
+    }
   });
 
   it("a second confirmation to the same address within 10 minutes is not sent, yet the call still answers confirmation_sent", async () => {

@@ -8,20 +8,23 @@ import { confirmationUrl } from "./links";
 
 /**
  * Mails a confirmation that decideConfirmation let through, from the topic's
- * brand. The request id is the idempotency key: a retried step does not mail
- * twice where the transport can prevent it.
+ * brand, and records it on the subscription. A retried step does not mail
+ * again once that record is there (a step can fail after it, before its own
+ * result is saved), nor, where the transport can prevent it, if it failed
+ * between the hand-over and the record: the request id is the idempotency key.
  */
-export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, requestId: string): Promise<{ providerMessageId: string }> {
+export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, requestId: string): Promise<void> {
   const [row] = await ctx.db
-    .select({ request: confirmationRequests, topic: topics, brand: brands, subscriptionId: subscriptions.id })
+    .select({ request: confirmationRequests, topic: topics, brand: brands, subscriptionId: subscriptions.id, sentAt: subscriptions.confirmationSentAt })
     .from(confirmationRequests)
     .innerJoin(subscriptions, eq(subscriptions.id, confirmationRequests.subscriptionId))
     .innerJoin(topics, eq(topics.id, subscriptions.topicId))
     .innerJoin(brands, eq(brands.id, topics.brandId))
     .where(eq(confirmationRequests.id, requestId));
   if (!row?.request.mailedAt) throw new Error(`confirmation ${requestId} was not cleared for sending`);
+  if (row.sentAt?.getTime() === row.request.mailedAt.getTime()) return;
   const { subject, text, html } = renderConfirmationMail({ brand: row.brand, topic: row.topic, confirmUrl: confirmationUrl(requestId) });
-  const sent = await transport.send(ctx, {
+  await transport.send(ctx, {
     workspaceId: row.request.workspaceId,
     idempotencyKey: requestId,
     from: { name: row.brand.name, address: row.brand.senderEmail },
@@ -32,5 +35,4 @@ export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, r
     html,
   });
   await ctx.db.update(subscriptions).set({ confirmationSentAt: row.request.mailedAt, updatedAt: ctx.clock.now() }).where(eq(subscriptions.id, row.subscriptionId));
-  return sent;
 }
