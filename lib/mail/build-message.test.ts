@@ -19,6 +19,13 @@ const message: OutgoingMessage = {
 };
 
 describe("message builder", () => {
+  it("gives each message a multipart boundary of its own, random, so that no content can be written to hold it", async () => {
+    const boundaryOf = async () => (await buildMessage(message, clock)).raw.toString("utf8").match(/boundary="([^"]+)"/)![1]!;
+    const [first, second] = [await boundaryOf(), await boundaryOf()];
+    expect(first).not.toBe(second);
+    expect(first.length).toBeLessThanOrEqual(70); // RFC 2046
+  });
+
   it("builds a complete RFC 5322 message: multipart text and HTML, Message-ID, Date, From with the brand's name, Reply-To", async () => {
     const built = await buildMessage(message, clock);
     const raw = built.raw.toString("utf8");
