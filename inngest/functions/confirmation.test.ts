@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemActor } from "@/lib/actor";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
@@ -35,6 +35,27 @@ async function setup(environment: "live" | "test" = "live") {
 }
 const mailTo = (workspaceId: string, to: string) => listMailbox(ctx, systemActor("test", workspaceId), { to });
 
+/** An address's confirmation requests in a workspace, oldest mail first. */
+const requestsTo = (workspaceId: string, email: string) =>
+  ctx.db
+    .select()
+    .from(confirmationRequests)
+    .where(and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.email, email)))
+    .orderBy(asc(confirmationRequests.mailedAt));
+
+/** Runs a confirmation's sending step again over SMTP, which cannot drop a repeat; answers what reached the server. */
+async function sendAgainOverSmtp(requestId: string) {
+  const capture = await startSmtpCapture();
+  const smtp = smtpTransport({ url: capture.url });
+  try {
+    await sendConfirmationMail(ctx, smtp, requestId);
+    return capture.received;
+  } finally {
+    await smtp.close();
+    await capture.close();
+  }
+}
+
 describe("double opt-in confirmation mail", () => {
   it("goes from the topic's brand to the address, with a signed confirmation link and the brand's postal address", async () => {
     const { workspaceId, topicId, subscribe } = await setup();
@@ -63,20 +84,23 @@ describe("double opt-in confirmation mail", () => {
     await subscribe("retried@example.com");
     await executor.runDue(ctx);
     expect(await mailTo(workspaceId, "retried@example.com")).toHaveLength(1);
-    const [request] = await ctx.db
-      .select()
-      .from(confirmationRequests)
-      .where(and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.email, "retried@example.com")));
-    const capture = await startSmtpCapture();
-    const smtp = smtpTransport({ url: capture.url });
-    try {
-      // The step run again, as after a failure that came once the mail was recorded but before the step's result was saved.
-      await sendConfirmationMail(ctx, smtp, request!.id);
-      expect(capture.received).toHaveLength(0);
-    } finally {
-      await smtp.close();
-      await capture.close();
-    }
+    const [request] = await requestsTo(workspaceId, "retried@example.com");
+    // The step run again, as after a failure that came once the mail was recorded but before the step's result was saved.
+    expect(await sendAgainOverSmtp(request!.id)).toHaveLength(0);
+  });
+
+  it("an older confirmation's step run again after a newer one was mailed sends nothing and leaves the newer send time recorded", async () => {
+    const { workspaceId, topicId, subscribe } = await setup();
+    await subscribe("older@example.com");
+    await executor.runDue(ctx);
+    clock.advance(11 * 60_000);
+    await subscribe("older@example.com");
+    await executor.runDue(ctx);
+    expect(await mailTo(workspaceId, "older@example.com")).toHaveLength(2);
+    const [older, newer] = await requestsTo(workspaceId, "older@example.com");
+    expect(await sendAgainOverSmtp(older!.id)).toHaveLength(0);
+    const [subscription] = await ctx.db.select({ sentAt: subscriptions.confirmationSentAt }).from(subscriptions).where(eq(subscriptions.topicId, topicId));
+    expect(subscription!.sentAt).toEqual(newer!.mailedAt);
   });
 
   it("a second confirmation to the same address within 10 minutes is not sent, yet the call still answers confirmation_sent", async () => {

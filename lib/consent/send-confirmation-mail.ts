@@ -1,5 +1,5 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { brands, confirmationRequests, subscriptions, topics } from "@/lib/db/schema";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
@@ -9,8 +9,9 @@ import { confirmationUrl } from "./links";
 /**
  * Mails a confirmation that decideConfirmation let through, from the topic's
  * brand, and records it on the subscription. A retried step does not mail
- * again once that record is there (a step can fail after it, before its own
- * result is saved), nor, where the transport can prevent it, if it failed
+ * again once that record shows this request's mail or a newer one (a step can
+ * fail after the record, before its own result is saved; a newer request's
+ * link serves as well), nor, where the transport can prevent it, if it failed
  * between the hand-over and the record: the request id is the idempotency key.
  */
 export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, requestId: string): Promise<void> {
@@ -22,7 +23,7 @@ export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, r
     .innerJoin(brands, eq(brands.id, topics.brandId))
     .where(eq(confirmationRequests.id, requestId));
   if (!row?.request.mailedAt) throw new Error(`confirmation ${requestId} was not cleared for sending`);
-  if (row.sentAt?.getTime() === row.request.mailedAt.getTime()) return;
+  if (row.sentAt && row.sentAt.getTime() >= row.request.mailedAt.getTime()) return;
   const { subject, text, html } = renderConfirmationMail({ brand: row.brand, topic: row.topic, confirmUrl: confirmationUrl(requestId) });
   await transport.send(ctx, {
     workspaceId: row.request.workspaceId,
@@ -34,5 +35,9 @@ export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, r
     text,
     html,
   });
-  await ctx.db.update(subscriptions).set({ confirmationSentAt: row.request.mailedAt, updatedAt: ctx.clock.now() }).where(eq(subscriptions.id, row.subscriptionId));
+  // Never back in time: an older request's step finishing late must not hide a newer mail.
+  await ctx.db
+    .update(subscriptions)
+    .set({ confirmationSentAt: row.request.mailedAt, updatedAt: ctx.clock.now() })
+    .where(and(eq(subscriptions.id, row.subscriptionId), or(isNull(subscriptions.confirmationSentAt), lt(subscriptions.confirmationSentAt, row.request.mailedAt))));
 }

@@ -74,7 +74,7 @@ export function envelope(event: { id: string; type: string; createdAt: string; d
  * a run at the next retry time, or after STEP_BUDGET_MS.
  */
 export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOutcome> {
-  const started = performance.now();
+  const until = performance.now() + STEP_BUDGET_MS;
   const outcome: DrainOutcome = { succeeded: 0, failed: 0, more: false };
   // Before looking: a transaction that queues deliveries from now on asks for a new run (request-delivery.ts).
   await withTransaction(ctx, async (tx) => {
@@ -101,13 +101,13 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
       }
       const chains = await readDue(ctx, endpointId);
       if (chains.length === 0) break;
-      const attempts = await postBatch(chains, ctx.clock, lease, started + STEP_BUDGET_MS);
+      const attempts = await postBatch(chains, ctx.clock, lease, until);
       await recordAttempts(ctx, endpointId, attempts);
       for (const attempt of attempts) outcome[attempt.succeeded ? "succeeded" : "failed"]++;
       // In doubt mid-batch (renewals failing, or taken over): what was not posted stays due, and the next step
       // takes the lease again or, if another run holds it, asks for a run once that lease would lapse.
       if (!lease.held()) return { ...outcome, more: true };
-      if (performance.now() - started > STEP_BUDGET_MS) return { ...outcome, more: true };
+      if (performance.now() >= until) return { ...outcome, more: true };
       // Renewed for every batch, which reads the endpoint again: it may have been disabled, deleted or given a new URL or secret.
       endpoint = await lease.renew();
     }
