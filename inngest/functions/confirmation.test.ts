@@ -11,7 +11,10 @@ import { listMailbox } from "@/lib/mail/list-mailbox";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { verifyToken } from "@/lib/tokens/signed-token";
 import { sendConfirmationMail } from "@/lib/consent/send-confirmation-mail";
+import { sendWelcomeMail } from "@/lib/consent/send-welcome-mail";
+import { confirmSubscription } from "@/lib/consent/confirm-subscription";
 import { smtpTransport } from "@/lib/mail/transports/smtp-transport";
+import type { MailTransport } from "@/lib/mail/transports/mail-transport";
 import { startSmtpCapture } from "@/lib/testing/smtp-sink";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
@@ -43,12 +46,12 @@ const requestsTo = (workspaceId: string, email: string) =>
     .where(and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.email, email)))
     .orderBy(asc(confirmationRequests.mailedAt));
 
-/** Runs a confirmation's sending step again over SMTP, which cannot drop a repeat; answers what reached the server. */
-async function sendAgainOverSmtp(requestId: string) {
+/** Runs a sending step again over SMTP, which cannot drop a repeat; answers what reached the server. */
+async function againOverSmtp(send: (transport: MailTransport) => Promise<unknown>) {
   const capture = await startSmtpCapture();
   const smtp = smtpTransport({ url: capture.url });
   try {
-    await sendConfirmationMail(ctx, smtp, requestId);
+    await send(smtp);
     return capture.received;
   } finally {
     await smtp.close();
@@ -86,7 +89,7 @@ describe("double opt-in confirmation mail", () => {
     expect(await mailTo(workspaceId, "retried@example.com")).toHaveLength(1);
     const [request] = await requestsTo(workspaceId, "retried@example.com");
     // The step run again, as after a failure that came once the mail was recorded but before the step's result was saved.
-    expect(await sendAgainOverSmtp(request!.id)).toHaveLength(0);
+    expect(await againOverSmtp((smtp) => sendConfirmationMail(ctx, smtp, request!.id))).toHaveLength(0);
   });
 
   it("an older confirmation's step run again after a newer one was mailed sends nothing and leaves the newer send time recorded", async () => {
@@ -98,7 +101,7 @@ describe("double opt-in confirmation mail", () => {
     await executor.runDue(ctx);
     expect(await mailTo(workspaceId, "older@example.com")).toHaveLength(2);
     const [older, newer] = await requestsTo(workspaceId, "older@example.com");
-    expect(await sendAgainOverSmtp(older!.id)).toHaveLength(0);
+    expect(await againOverSmtp((smtp) => sendConfirmationMail(ctx, smtp, older!.id))).toHaveLength(0);
     const [subscription] = await ctx.db.select({ sentAt: subscriptions.confirmationSentAt }).from(subscriptions).where(eq(subscriptions.topicId, topicId));
     expect(subscription!.sentAt).toEqual(newer!.mailedAt);
   });
@@ -186,6 +189,22 @@ describe("double opt-in confirmation mail", () => {
       expect(part).toContain("1 Main Street, Springfield");
       expect(part).toContain("/unsubscribe/");
     }
+  });
+
+  it("a retried welcome step sends nothing once the welcome mail is recorded, even over SMTP, which cannot drop a repeat", async () => {
+    const { workspaceId, topicId, subscribe } = await setup();
+    await subscribe("welcomed@example.com");
+    await executor.runDue(ctx);
+    const [confirmationMail] = await mailTo(workspaceId, "welcomed@example.com");
+    const token = confirmationMail!.links.find((l) => l.includes("/confirm/"))!.split("/confirm/")[1]!;
+    expect((await confirmSubscription(ctx, token, { ip: null, userAgent: null })).outcome).toBe("confirmed");
+    await executor.runDue(ctx);
+    expect(await mailTo(workspaceId, "welcomed@example.com")).toHaveLength(2);
+    const [subscription] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.topicId, topicId));
+    expect(subscription!.welcomeSentAt).toEqual(clock.now());
+    // The step run again, as after a failure once the mail was recorded but before the step's result was saved.
+    const received = await againOverSmtp(async (smtp) => expect(await sendWelcomeMail(ctx, smtp, subscription!.id)).toEqual({ sent: false }));
+    expect(received).toHaveLength(0);
   });
 
   it("test keys send nothing", async () => {

@@ -1,5 +1,5 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { brands, contacts, subscriptions, topics } from "@/lib/db/schema";
 import { escapeHtml } from "@/lib/mail/escape-html";
@@ -9,7 +9,9 @@ import { consentFooter, listHeaders } from "./list-headers";
 /**
  * After a double opt-in is confirmed: a short "you're subscribed" mail from
  * the brand, carrying the unsubscribe headers and links like every topic
- * mail. Sent once per subscription; nothing if it is no longer subscribed.
+ * mail. Sent once per subscription, recorded on it: a retried step finds the
+ * record and sends nothing (over SMTP nothing else would drop the repeat);
+ * nothing either if it is no longer subscribed.
  */
 export async function sendWelcomeMail(ctx: Ctx, transport: MailTransport, subscriptionId: string): Promise<{ sent: boolean }> {
   const [row] = await ctx.db
@@ -19,7 +21,7 @@ export async function sendWelcomeMail(ctx: Ctx, transport: MailTransport, subscr
     .innerJoin(topics, eq(topics.id, subscriptions.topicId))
     .innerJoin(brands, eq(brands.id, topics.brandId))
     .where(eq(subscriptions.id, subscriptionId));
-  if (!row || row.subscription.state !== "subscribed" || row.contact.optedOutAt) return { sent: false };
+  if (!row || row.subscription.state !== "subscribed" || row.contact.optedOutAt || row.subscription.welcomeSentAt) return { sent: false };
   const target = { contactId: row.contact.id, topicId: row.topic.id };
   const footer = consentFooter(target, row.brand);
   const subject = `You're subscribed to ${row.topic.name}`;
@@ -35,5 +37,9 @@ export async function sendWelcomeMail(ctx: Ctx, transport: MailTransport, subscr
 <p>Thanks for confirming. You will receive <strong>${escapeHtml(row.topic.name)}</strong> from ${escapeHtml(row.brand.name)}.</p>${footer.html}</body></html>`,
     headers: listHeaders(target, row.brand),
   });
+  await ctx.db
+    .update(subscriptions)
+    .set({ welcomeSentAt: ctx.clock.now() })
+    .where(and(eq(subscriptions.id, subscriptionId), isNull(subscriptions.welcomeSentAt)));
   return { sent: true };
 }

@@ -24,6 +24,8 @@ export const subscriptions = pgTable(
     /** How the subscription became `subscribed`. */
     source: text("source", { enum: SUBSCRIPTION_SOURCES }),
     confirmationSentAt: at("confirmation_sent_at"),
+    /** When the "you're subscribed" mail went out: it goes once per subscription, and a retried step must not send it again. */
+    welcomeSentAt: at("welcome_sent_at"),
     confirmedAt: at("confirmed_at"),
     confirmedIp: text("confirmed_ip"),
     confirmedUserAgent: text("confirmed_user_agent"),

@@ -1,0 +1,1 @@
+ALTER TABLE "subscriptions" ADD COLUMN "welcome_sent_at" timestamp (3) with time zone;
