@@ -10,8 +10,9 @@ import { consentFooter, listHeaders } from "./list-headers";
  * After a double opt-in is confirmed: a short "you're subscribed" mail from
  * the brand, carrying the unsubscribe headers and links like every topic
  * mail. Sent once per subscription, recorded on it: a retried step finds the
- * record and sends nothing (over SMTP nothing else would drop the repeat);
- * nothing either if it is no longer subscribed.
+ * record and sends nothing (over SMTP nothing else would drop the repeat), and
+ * one that failed between the hand-over and the record is dropped by the
+ * transports that can (the idempotency key); nothing either if it is no longer subscribed.
  */
 export async function sendWelcomeMail(ctx: Ctx, transport: MailTransport, subscriptionId: string): Promise<{ sent: boolean }> {
   const [row] = await ctx.db
@@ -39,7 +40,7 @@ export async function sendWelcomeMail(ctx: Ctx, transport: MailTransport, subscr
   });
   await ctx.db
     .update(subscriptions)
-    .set({ welcomeSentAt: ctx.clock.now() })
+    .set({ welcomeSentAt: ctx.clock.now(), updatedAt: ctx.clock.now() })
     .where(and(eq(subscriptions.id, subscriptionId), isNull(subscriptions.welcomeSentAt)));
   return { sent: true };
 }
