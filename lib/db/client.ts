@@ -84,7 +84,8 @@ const COUNTERS_POOL_SIZE = 4;
 
 /**
  * A second pool, for counters whose last moments may be lost in a crash:
- * rate-limit windows and a key's last use. Its commits do not wait for the
+ * rate-limit windows, a key's last use, and the leases the workflow executor
+ * claims runs with. Its commits do not wait for the
  * WAL to reach the disk (synchronous_commit off; PostgreSQL writes it within
  * a fraction of a second), which takes a disk flush off every /v1 request.
  * A crash then forgets a few counts, never orders them wrongly. Never for
@@ -93,6 +94,22 @@ const COUNTERS_POOL_SIZE = 4;
 export function countersClient(db: Executor): postgres.Sql {
   if (!("$counters" in db)) throw new Error("countersClient runs outside transactions only");
   return db.$counters;
+}
+
+const countersDrizzles = new WeakMap<postgres.Sql, PostgresJsDatabase<typeof schema>>();
+
+/**
+ * Drizzle over the counters' pool (countersClient), for a write of that kind that reads back typed
+ * rows: the workflow executor's claims. Made once per pool. Outside transactions only.
+ */
+export function countersDb(db: Executor): PostgresJsDatabase<typeof schema> {
+  const client = countersClient(db);
+  let counters = countersDrizzles.get(client);
+  if (!counters) {
+    counters = drizzle(client, { schema });
+    countersDrizzles.set(client, counters);
+  }
+  return counters;
 }
 
 /** ISO 8601 UTC with milliseconds, as the API prints timestamps. */
