@@ -1,5 +1,5 @@
 import "server-only";
-import { and, count, eq, gt, isNotNull, ne, sql } from "drizzle-orm";
+import { and, count, eq, gt, ne, sql } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { confirmationRequests, subscriptions } from "@/lib/db/schema";
 import { suppressedAmong } from "@/lib/suppressions/suppressed";
@@ -36,24 +36,21 @@ export async function decideConfirmation(ctx: Ctx, requestId: string): Promise<C
     if ((await suppressedAmong(tx, workspaceId, [email])).size > 0) return skip("suppressed");
 
     const now = ctx.clock.now().getTime();
-    const mailedAnywhere = and(eq(confirmationRequests.email, email), isNotNull(confirmationRequests.mailedAt), ne(confirmationRequests.id, requestId));
-    const mailed = and(eq(confirmationRequests.workspaceId, workspaceId), mailedAnywhere);
-    const [sameTopic] = await tx.db
-      .select({ n: count() })
+    const mailedSince = (ms: number) => gt(confirmationRequests.mailedAt, new Date(now - ms));
+    const inWorkspace = eq(confirmationRequests.workspaceId, workspaceId);
+    // The three windows in one pass over the address's mail of the last day (the same-topic window lies within it).
+    const [mailed] = await tx.db
+      .select({
+        sameTopic: sql<number>`count(*) filter (where ${and(inWorkspace, eq(subscriptions.topicId, request.topicId), mailedSince(SAME_TOPIC_WINDOW_MS))})`.mapWith(Number),
+        inWorkspace: sql<number>`count(*) filter (where ${inWorkspace})`.mapWith(Number),
+        everywhere: count(),
+      })
       .from(confirmationRequests)
-      .innerJoin(subscriptions, eq(subscriptions.id, confirmationRequests.subscriptionId))
-      .where(and(mailed, eq(subscriptions.topicId, request.topicId), gt(confirmationRequests.mailedAt, new Date(now - SAME_TOPIC_WINDOW_MS))));
-    if (sameTopic!.n > 0) return skip("recently_sent");
-    const [today] = await tx.db
-      .select({ n: count() })
-      .from(confirmationRequests)
-      .where(and(mailed, gt(confirmationRequests.mailedAt, new Date(now - DAILY_WINDOW_MS))));
-    if (today!.n >= DAILY_LIMIT) return skip("daily_limit");
-    const [everywhere] = await tx.db
-      .select({ n: count() })
-      .from(confirmationRequests)
-      .where(and(mailedAnywhere, gt(confirmationRequests.mailedAt, new Date(now - DAILY_WINDOW_MS))));
-    if (everywhere!.n >= ADDRESS_DAILY_LIMIT) return skip("address_daily_limit");
+      .leftJoin(subscriptions, eq(subscriptions.id, confirmationRequests.subscriptionId))
+      .where(and(eq(confirmationRequests.email, email), ne(confirmationRequests.id, requestId), mailedSince(DAILY_WINDOW_MS)));
+    if (mailed!.sameTopic > 0) return skip("recently_sent");
+    if (mailed!.inWorkspace >= DAILY_LIMIT) return skip("daily_limit");
+    if (mailed!.everywhere >= ADDRESS_DAILY_LIMIT) return skip("address_daily_limit");
 
     await tx.db.update(confirmationRequests).set({ mailedAt: ctx.clock.now() }).where(eq(confirmationRequests.id, requestId));
     return { send: true };
