@@ -79,7 +79,7 @@ export function rawClient(db: Executor): postgres.Sql {
   return db.$client;
 }
 
-/** The counters' pool: two short single statements per /v1 request at most. */
+/** The counters' pool: two short single statements per /v1 request at most, and one executor claim at a time. */
 const COUNTERS_POOL_SIZE = 4;
 
 /**
@@ -89,7 +89,9 @@ const COUNTERS_POOL_SIZE = 4;
  * WAL to reach the disk (synchronous_commit off; PostgreSQL writes it within
  * a fraction of a second), which takes a disk flush off every /v1 request.
  * A crash then forgets a few counts, never orders them wrongly. Never for
- * audience, consent or sending writes. Outside transactions only.
+ * audience, consent or sending writes. Outside transactions only. As with
+ * rawClient, Drizzle (countersDb) configures it to return timestamps as raw
+ * strings: format them in SQL.
  */
 export function countersClient(db: Executor): postgres.Sql {
   if (!("$counters" in db)) throw new Error("countersClient runs outside transactions only");
@@ -100,13 +102,14 @@ const countersDrizzles = new WeakMap<postgres.Sql, PostgresJsDatabase<typeof sch
 
 /**
  * Drizzle over the counters' pool (countersClient), for a write of that kind that reads back typed
- * rows: the workflow executor's claims. Made once per pool. Outside transactions only.
+ * rows: the workflow executor's claims. Made once per pool, its statements prepared as the main
+ * pool's are (one round trip, not describe then execute). Outside transactions only.
  */
 export function countersDb(db: Executor): PostgresJsDatabase<typeof schema> {
   const client = countersClient(db);
   let counters = countersDrizzles.get(client);
   if (!counters) {
-    counters = drizzle(client, { schema });
+    counters = drizzle(preparingEveryQuery(client), { schema });
     countersDrizzles.set(client, counters);
   }
   return counters;
