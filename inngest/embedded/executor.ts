@@ -128,7 +128,7 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       : sql`true`;
     // Raw SQL with aliases: in a one-table statement Drizzle renders columns bare, which would bind to the inner tables.
     // A lease lost to a database crash only makes the run claimable again: no need to wait for the disk,
-    // so the claim goes through the counters' pool, one statement (it was begin, set, update, commit).
+    // so the claim, one statement, goes through the counters' pool and needs no transaction of its own.
     const claimed = await countersDb(ctx.db)
       .update(workflowRuns)
       .set({ leaseUntil })
