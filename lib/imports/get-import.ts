@@ -4,6 +4,7 @@ import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { imports, users } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
+import { appliedCount } from "./applied-rows";
 
 export type ImportRow = typeof imports.$inferSelect;
 
@@ -23,6 +24,7 @@ export interface ImportSummary {
   status: ImportRow["status"];
   rowCount: number;
   appliedThrough: number;
+  appliedAhead: ImportRow["appliedAhead"];
   checked: ImportRow["checked"];
   applied: ImportRow["applied"];
   createdBy: string | null;
@@ -39,6 +41,7 @@ export async function listImports(ctx: Ctx, actor: WorkspaceActor, options: { li
       status: imports.status,
       rowCount: imports.rowCount,
       appliedThrough: imports.appliedThrough,
+      appliedAhead: imports.appliedAhead,
       checked: imports.checked,
       applied: imports.applied,
       createdBy: users.email,
@@ -53,6 +56,6 @@ export async function listImports(ctx: Ctx, actor: WorkspaceActor, options: { li
 }
 
 /** How far an apply has got, for the progress bar: rows written of rows in the file. */
-export function importProgress(imp: Pick<ImportRow, "rowCount" | "appliedThrough">): { done: number; total: number } {
-  return { done: Math.max(0, imp.appliedThrough - 1), total: imp.rowCount };
+export function importProgress(imp: Pick<ImportRow, "rowCount" | "appliedThrough" | "appliedAhead">): { done: number; total: number } {
+  return { done: appliedCount({ through: imp.appliedThrough, ahead: imp.appliedAhead }), total: imp.rowCount };
 }

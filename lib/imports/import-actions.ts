@@ -20,7 +20,7 @@ export async function startImport(ctx: Ctx, actor: WorkspaceActor, importId: str
     const now = tx.clock.now();
     const started = await tx.db
       .update(imports)
-      .set({ status: "applying", startedAt: now, applied: emptyCounts(), appliedThrough: 1, updatedAt: now })
+      .set({ status: "applying", startedAt: now, applied: emptyCounts(), appliedThrough: 1, appliedAhead: [], updatedAt: now })
       .where(and(eq(imports.id, importId), eq(imports.workspaceId, actor.workspaceId), eq(imports.status, "checked")))
       .returning({ id: imports.id });
     if (started.length === 0) {

@@ -18,8 +18,11 @@ import { createList } from "@/lib/lists/create-list";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { optOut, seedTopic, seedWorkspace, setBillingStage } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { newId } from "@/lib/ids";
 import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
-import { applyNextImportChunk } from "./apply-import-chunk";
+import { applyNextImportChunk, type ChunkOutcome } from "./apply-import-chunk";
+import type { RowChunk } from "./applied-rows";
 import { checkImport } from "./check-import";
 import { checkImportSchema } from "./import-schemas";
 import { cancelImport, startImport } from "./import-actions";
@@ -27,7 +30,7 @@ import { readCsv } from "./read-csv";
 import { receiveImport } from "./receive-import";
 import { refusedRowsCsv } from "./refused-rows-csv";
 import { repeatedAddressesFor } from "./stage-import-rows";
-import { getImportRow } from "./get-import";
+import { getImportRow, importProgress } from "./get-import";
 
 const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
 const executor = createEmbeddedExecutor({ client: inngest, functions });
@@ -79,6 +82,39 @@ async function importCsv(w: Workspace, csv: string | Buffer, input: Partial<Reco
   await drain();
   const done = await getImportRow(ctx, w.actor, importId);
   return { importId, checked, applied: done.applied, status: done.status };
+}
+
+/** The workspace's contacts, and its contact.subscribed events, counted. */
+async function written(w: Workspace): Promise<{ contacts: number; announced: number }> {
+  const [made] = await ctx.db.select({ n: count() }).from(contacts).where(eq(contacts.workspaceId, w.workspaceId));
+  const [announced] = await ctx.db
+    .select({ n: count() })
+    .from(events)
+    .where(and(eq(events.workspaceId, w.workspaceId), eq(events.type, "contact.subscribed")));
+  return { contacts: made!.n, announced: announced!.n };
+}
+
+/** Runs `whileHeld` while another transaction holds the locks `hold` takes, then rolls that transaction back. */
+async function whileHolding(hold: (tx: Ctx) => Promise<unknown>, whileHeld: (holderPid: number) => Promise<void>): Promise<void> {
+  const rollBack = new Error("roll back");
+  await withTransaction(ctx, async (tx) => {
+    await hold(tx);
+    const [{ pid }] = (await tx.db.execute(sql`select pg_backend_pid() as pid`)) as unknown as [{ pid: number }];
+    await whileHeld(pid);
+    throw rollBack;
+  }).catch((error: unknown) => {
+    if (error !== rollBack) throw error;
+  });
+}
+
+/** Backends waiting, directly or through another waiter, for a lock the backend `pid` holds. */
+async function blockedBy(pid: number): Promise<number> {
+  const [{ n }] = (await ctx.db.execute(sql`
+    with recursive blocked(pid) as (
+      select a.pid from pg_stat_activity a where ${pid}::int = any(pg_blocking_pids(a.pid))
+      union select a.pid from pg_stat_activity a join blocked b on b.pid = any(pg_blocking_pids(a.pid)))
+    select count(*)::int as n from blocked`)) as unknown as [{ n: number }];
+  return n;
 }
 
 const contactOf = async (w: Workspace, email: string) =>
@@ -459,6 +495,71 @@ describe("CSV import: applying", () => {
     }
   });
 
+  it("chunks applied out of order are each written once, and the progress counts every applied row", async () => {
+    overrideEnvForTests({ IMPORT_CHUNK_ROWS: "2" });
+    try {
+      const w = await workspace();
+      const rows = Array.from({ length: 6 }, (_, i) => `o${i}@example.com`);
+      const { importId } = await importCsv(w, `email\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
+      await startImport(ctx, w.actor, importId);
+      // Rows are file lines: the data rows are 2 … 7, in three chunks (1,3], (3,5], (5,7].
+      expect(await applyNextImportChunk(ctx, importId, { from: 3, to: 5 })).toEqual({ done: false });
+      let imp = await getImportRow(ctx, w.actor, importId);
+      expect(imp).toMatchObject({ appliedThrough: 1, appliedAhead: [[3, 5]] });
+      expect(importProgress(imp)).toEqual({ done: 2, total: 6 });
+
+      expect(await applyNextImportChunk(ctx, importId)).toEqual({ done: false }); // the first chunk not applied: (1,3]
+      expect(await applyNextImportChunk(ctx, importId, { from: 3, to: 5 })).toEqual({ done: false }); // applied already: nothing
+      imp = await getImportRow(ctx, w.actor, importId);
+      expect(imp).toMatchObject({ appliedThrough: 5, appliedAhead: [], applied: { rows: 4, created: 4, subscribed: 4 } });
+
+      expect(await applyNextImportChunk(ctx, importId)).toEqual({ done: true, status: "completed" });
+      imp = await getImportRow(ctx, w.actor, importId);
+      expect(imp).toMatchObject({ status: "completed", appliedThrough: 7, applied: { rows: 6, created: 6, subscribed: 6 } });
+      expect(await written(w)).toEqual({ contacts: 6, announced: 6 });
+    } finally {
+      reloadEnv();
+    }
+  });
+
+  it("a chunk applied by two runs at once is written and counted once: the run that would mark it second rolls back", async () => {
+    overrideEnvForTests({ IMPORT_CHUNK_ROWS: "2" });
+    try {
+      const w = await workspace();
+      await upsertContact(ctx, w.actor, { email: "old0@example.com" });
+      await upsertContact(ctx, w.actor, { email: "old1@example.com" });
+      const csv = "email,first\nold0@example.com,Ann\nold1@example.com,Bo\nnew0@example.com,Cy\nnew1@example.com,Di\n";
+      const { importId } = await importCsv(w, csv, { topicIds: [w.topicId], consentAsserted: true, policy: "overwrite" }, { apply: false });
+      await startImport(ctx, w.actor, importId);
+
+      // Both runs get past their first look at the import before either writes: another
+      // transaction holds what the chunk needs first (its contacts' locks, or a new address's key).
+      const twice = async (chunk: RowChunk, hold: (tx: Ctx) => Promise<unknown>) => {
+        let runs: Promise<ChunkOutcome[]> | undefined;
+        await whileHolding(hold, async (holder) => {
+          runs = Promise.all([applyNextImportChunk(ctx, importId, chunk), applyNextImportChunk(ctx, importId, chunk)]);
+          for (let i = 0; i < 600 && (await blockedBy(holder)) < 2; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+          expect(await blockedBy(holder)).toBe(2);
+        });
+        return runs!;
+      };
+      // Two existing contacts: the second run waits for the first's row locks, then finds the chunk marked.
+      expect(await twice({ from: 1, to: 3 }, (tx) => tx.db.execute(sql`select id from contacts where workspace_id = ${w.workspaceId} for update`))).toEqual([{ done: false }, { done: false }]);
+      // Two new addresses: the second run finds one taken when it inserts, and the chunk marked.
+      const ends = await twice({ from: 3, to: 5 }, (tx) =>
+        tx.db.execute(sql`insert into contacts (id, workspace_id, email, created_at, updated_at) values (${newId("ct")}, ${w.workspaceId}, 'new0@example.com', now(), now())`),
+      );
+      expect(ends).toContainEqual({ done: true, status: "completed" });
+
+      const imp = await getImportRow(ctx, w.actor, importId);
+      expect(imp).toMatchObject({ status: "completed", appliedThrough: 5, appliedAhead: [], applied: { rows: 4, created: 2, updated: 2, unchanged: 0, subscribed: 4 } });
+      expect(await contactOf(w, "old1@example.com")).toMatchObject({ firstName: "Bo" });
+      expect(await written(w)).toEqual({ contacts: 4, announced: 4 });
+    } finally {
+      reloadEnv();
+    }
+  });
+
   it("an import is applied only after its dry run, once", async () => {
     const w = await workspace();
     const { importId } = await receiveImport(ctx, w.actor, { fileName: "x.csv", body: bytesOf("email\nx@example.com\n") });
@@ -519,7 +620,7 @@ describe("CSV import across a crash", () => {
     const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
     // The worker runs on real time: queue the apply on real time too.
     await startImport({ ...ctx, clock: systemClock }, w.actor, importId);
-    const progress = async () => (await getImportRow(ctx, w.actor, importId)).appliedThrough;
+    const progress = async () => importProgress(await getImportRow(ctx, w.actor, importId)).done;
 
     // The worker applies 40 rows a chunk; it is killed part way.
     const child = spawnWorker({ IMPORT_CHUNK_ROWS: "40" });
@@ -528,7 +629,7 @@ describe("CSV import across a crash", () => {
     await child.exited;
     const before = await progress();
     expect(before).toBeGreaterThanOrEqual(400);
-    expect(before).toBeLessThan(4001);
+    expect(before).toBeLessThan(4000);
 
     // Its lease runs out and this process carries the same run on.
     await new Promise((resolve) => setTimeout(resolve, 1200));
@@ -536,13 +637,7 @@ describe("CSV import across a crash", () => {
     const imp = await getImportRow(ctx, w.actor, importId);
     expect(imp.status).toBe("completed");
     expect(imp.applied).toMatchObject({ rows: 4000, created: 4000, subscribed: 4000 });
-    const [made] = await ctx.db.select({ n: count() }).from(contacts).where(eq(contacts.workspaceId, w.workspaceId));
-    expect(made!.n).toBe(4000);
-    const [announced] = await ctx.db
-      .select({ n: count() })
-      .from(events)
-      .where(and(eq(events.workspaceId, w.workspaceId), eq(events.type, "contact.subscribed")));
-    expect(announced!.n).toBe(4000);
+    expect(await written(w)).toEqual({ contacts: 4000, announced: 4000 });
   });
 });
 
@@ -552,7 +647,7 @@ describe("CSV import across a shutdown", () => {
     const rows = Array.from({ length: 4000 }, (_, i) => `term${i}@example.com,Name${i}`);
     const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
     await startImport({ ...ctx, clock: systemClock }, w.actor, importId);
-    const progress = async () => (await getImportRow(ctx, w.actor, importId)).appliedThrough;
+    const progress = async () => importProgress(await getImportRow(ctx, w.actor, importId)).done;
 
     const child = spawnWorker({ IMPORT_CHUNK_ROWS: "40" });
     for (let i = 0; i < 6000 && (await progress()) < 400; i++) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -560,8 +655,7 @@ describe("CSV import across a shutdown", () => {
     expect(await child.exited).toBe(0);
 
     // Stopped on a chunk's edge, with the run's lease given up rather than left to lapse.
-    // Progress counts file lines, the header being line 1.
-    const applied = (await progress()) - 1;
+    const applied = await progress();
     expect(applied).toBeGreaterThanOrEqual(400);
     expect(applied).toBeLessThan(4000);
     expect(applied % 40).toBe(0);

@@ -6,7 +6,7 @@ import { CONTACT_STATUSES, type ContactStatus } from "@/lib/contacts/contact-sta
 import { exportContactsCsv } from "@/lib/contacts/export-contacts";
 import type { ImportCounts } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
-import { applyNextImportChunk } from "@/lib/imports/apply-import-chunk";
+import { applyImportChunks } from "@/lib/imports/apply-import-chunk";
 import { checkImport } from "@/lib/imports/check-import";
 import { getImportRow } from "@/lib/imports/get-import";
 import { startImport } from "@/lib/imports/import-actions";
@@ -56,8 +56,8 @@ export const importCommands: Record<string, AdminCommand> = {
       const checked = await checkImport(ctx, actor, importId, input);
       if (v["dry-run"]) return { import_id: importId, status: "checked", mapping, checked: countsJson(checked), applied: null };
       await startImport(ctx, actor, importId);
-      // Applied here, chunk by chunk; a worker that picks up the same run meanwhile shares the work safely.
-      while (!(await applyNextImportChunk(ctx, importId)).done);
+      // Applied here, as the workflow does; a worker that picks up the same run meanwhile shares the work safely.
+      while (!(await applyImportChunks(ctx, importId)).done);
       const done = await getImportRow(ctx, actor, importId);
       return { import_id: importId, status: done.status, mapping, checked: countsJson(checked), applied: countsJson(done.applied) };
     },

@@ -64,8 +64,10 @@ export const imports = pgTable(
     options: jsonb("options").$type<ImportOptions>(),
     checked: jsonb("checked").$type<ImportCounts>(),
     applied: jsonb("applied").$type<ImportCounts>(),
-    /** The last row number the apply has written: a restarted apply goes on after it. */
+    /** The last row number of the unbroken run the apply has written from the start (see AppliedRows). */
     appliedThrough: integer("applied_through").notNull().default(0),
+    /** Chunks applied past appliedThrough, each (from, to], in order: chunks commit in whichever order they finish. */
+    appliedAhead: jsonb("applied_ahead").$type<[from: number, to: number][]>().notNull().default([]),
     error: text("error"),
     checkedAt: at("checked_at"),
     startedAt: at("started_at"),

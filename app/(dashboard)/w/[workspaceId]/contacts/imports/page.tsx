@@ -7,7 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { When } from "@/components/ui/when";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
-import { listImports } from "@/lib/imports/get-import";
+import { importProgress, listImports } from "@/lib/imports/get-import";
 
 export const metadata: Metadata = { title: "Import contacts" };
 
@@ -66,7 +66,7 @@ export default async function ImportsPage({ params }: { params: Promise<{ worksp
                     <TableCell>
                       <ImportStatusBadge status={imp.status} />
                       {imp.status === "applying" && (
-                        <span className="ml-2 text-xs text-muted-foreground tabular-nums">{Math.round((Math.max(0, imp.appliedThrough - 1) / Math.max(1, imp.rowCount)) * 100)} %</span>
+                        <span className="ml-2 text-xs text-muted-foreground tabular-nums">{Math.round((importProgress(imp).done / Math.max(1, imp.rowCount)) * 100)} %</span>
                       )}
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{imp.rowCount.toLocaleString("en")}</TableCell>

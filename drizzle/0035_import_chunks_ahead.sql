@@ -1,0 +1,1 @@
+ALTER TABLE "imports" ADD COLUMN "applied_ahead" jsonb DEFAULT '[]'::jsonb NOT NULL;
