@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appliedCount, isApplied, pendingChunks, withChunk } from "./applied-rows";
+import { appliedCount, appliedRowsOf, isApplied, pendingChunks, withChunk } from "./applied-rows";
 
 describe("an import's applied rows", () => {
   it("leaves out the chunks applied ahead of the unbroken run, and splits what is left into chunks no longer than the size", () => {
@@ -49,5 +49,18 @@ describe("an import's applied rows", () => {
     expect(isApplied(applied, { from: 5, to: 9 })).toBe(false);
     expect(isApplied(applied, { from: 7, to: 10 })).toBe(true);
     expect(isApplied(applied, { from: 12, to: 14 })).toBe(false);
+  });
+
+  it("no longer counts a chunk ahead that the unbroken run has reached", () => {
+    const applied = appliedRowsOf(201, [
+      [41, 81],
+      [241, 281],
+    ]);
+    expect(applied).toEqual({ through: 201, ahead: [[241, 281]] });
+    expect(pendingChunks(applied, 301, 40)).toEqual([
+      { from: 201, to: 241 },
+      { from: 281, to: 301 },
+    ]);
+    expect(appliedCount(applied)).toBe(240);
   });
 });

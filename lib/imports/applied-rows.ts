@@ -9,6 +9,11 @@ export interface AppliedRows {
   ahead: [from: number, to: number][];
 }
 
+/** As stored: chunks ahead that the unbroken run has reached (left by a writer that did not know of them) no longer count. */
+export function appliedRowsOf(through: number, ahead: [from: number, to: number][]): AppliedRows {
+  return { through, ahead: ahead.filter(([, to]) => to > through) };
+}
+
 export interface RowChunk {
   from: number;
   to: number;

@@ -8,7 +8,7 @@ import { recordEvents } from "@/lib/events/record-event";
 import { idArray } from "@/lib/db/id-array";
 import { newId } from "@/lib/ids";
 import { addCounts, emptyCounts, planImportChunk, type ChunkPlan } from "./plan-import-chunk";
-import { isApplied, pendingChunks, withChunk, type AppliedRows, type RowChunk } from "./applied-rows";
+import { appliedRowsOf, isApplied, pendingChunks, withChunk, type AppliedRows, type RowChunk } from "./applied-rows";
 
 /** Rows per chunk: one transaction each, and the most a crash can make the apply do again. */
 export const importChunkRows = () => env().IMPORT_CHUNK_ROWS;
@@ -38,7 +38,10 @@ export type ChunkOutcome = { done: false } | { done: true; status: (typeof impor
 
 type ImportRow = typeof imports.$inferSelect;
 
-const appliedRows = (imp: ImportRow): AppliedRows => ({ through: imp.appliedThrough, ahead: imp.appliedAhead });
+const appliedRows = (imp: ImportRow): AppliedRows => appliedRowsOf(imp.appliedThrough, imp.appliedAhead);
+
+/** Advisory locks in two-key form with this first key are import chunks' (the second is a hash of import and chunk). */
+const CHUNK_LOCK_CLASS = 0x696d70;
 
 /** The chunks a step may apply, in file order; an import with no rows left still needs one, empty, to complete it. */
 function chunksToApply(imp: ImportRow): RowChunk[] {
@@ -75,6 +78,10 @@ async function applyChunk(tx: Ctx, importId: string, wanted: RowChunk | undefine
   if (imp.status !== "applying") return { done: true, status: imp.status };
   const chunk = wanted ?? chunksToApply(imp)[0]!;
   if (isApplied(appliedRows(imp), chunk)) return { done: false };
+  // Another run applying the same import (the admin CLI beside a worker, or a second executor after
+  // a lost lease) has this chunk in hand: leave it and take the next, rather than repeat its work.
+  const [{ taken }] = (await tx.db.execute(sql`select pg_try_advisory_xact_lock(${CHUNK_LOCK_CLASS}::int, hashtext(${`${imp.id}:${chunk.from}`})) as taken`)) as unknown as [{ taken: boolean }];
+  if (!taken) return { done: false };
   const { from, to } = chunk;
   const scope = { id: imp.id, workspaceId: imp.workspaceId, options: imp.options! };
   const now = tx.clock.now();
@@ -100,8 +107,8 @@ async function applyChunk(tx: Ctx, importId: string, wanted: RowChunk | undefine
 
   const counts = { ...plan.counts, refused: await countRefusals(tx, imp.id, from, to) };
   counts.rows = counts.created + counts.updated + counts.unchanged + Object.values(counts.refused).reduce((a, b) => a + (b ?? 0), 0);
-  // Last, so that chunks applied side by side wait for each other only here and in what they share
-  // (the workspace's report counters), and every lock before this one is taken in the same order.
+  // Last, as every other lock chunks share (the workspace's report counters and activity, the webhook
+  // runs they ask for) is taken in the same order by each of them: no two chunks wait on each other in a cycle.
   const [marked] = await tx.db.select().from(imports).where(eq(imports.id, imp.id)).for("update");
   if (isApplied(appliedRows(marked!), chunk)) throw new ChunkAppliedElsewhere();
   const applied = withChunk(appliedRows(marked!), chunk);
@@ -168,8 +175,9 @@ export async function applyImportChunks(ctx: Ctx, importId: string): Promise<Chu
     }
   };
   const ended = await Promise.allSettled(Array.from({ length: SIDE_BY_SIDE }, apply));
-  const error = ended.find((result) => result.status === "rejected");
-  if (error) throw error.reason;
+  const errors = ended.flatMap((result) => (result.status === "rejected" ? [result.reason as unknown] : []));
+  if (errors.length > 1) throw new AggregateError(errors, "import chunks failed side by side");
+  if (errors.length === 1) throw errors[0];
   return outcome;
 }
 

@@ -4,7 +4,7 @@ import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { imports, users } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
-import { appliedCount } from "./applied-rows";
+import { appliedCount, appliedRowsOf } from "./applied-rows";
 
 export type ImportRow = typeof imports.$inferSelect;
 
@@ -57,5 +57,5 @@ export async function listImports(ctx: Ctx, actor: WorkspaceActor, options: { li
 
 /** How far an apply has got, for the progress bar: rows written of rows in the file. */
 export function importProgress(imp: Pick<ImportRow, "rowCount" | "appliedThrough" | "appliedAhead">): { done: number; total: number } {
-  return { done: appliedCount({ through: imp.appliedThrough, ahead: imp.appliedAhead }), total: imp.rowCount };
+  return { done: appliedCount(appliedRowsOf(imp.appliedThrough, imp.appliedAhead)), total: imp.rowCount };
 }

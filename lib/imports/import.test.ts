@@ -21,8 +21,7 @@ import { testCtx } from "@/lib/testing/test-context";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { newId } from "@/lib/ids";
 import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
-import { applyNextImportChunk, type ChunkOutcome } from "./apply-import-chunk";
-import type { RowChunk } from "./applied-rows";
+import { applyImportChunks, applyNextImportChunk, type ChunkOutcome } from "./apply-import-chunk";
 import { checkImport } from "./check-import";
 import { checkImportSchema } from "./import-schemas";
 import { cancelImport, startImport } from "./import-actions";
@@ -31,6 +30,7 @@ import { receiveImport } from "./receive-import";
 import { refusedRowsCsv } from "./refused-rows-csv";
 import { repeatedAddressesFor } from "./stage-import-rows";
 import { getImportRow, importProgress } from "./get-import";
+import type { RowChunk } from "./applied-rows";
 
 const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
 const executor = createEmbeddedExecutor({ client: inngest, functions });
@@ -517,44 +517,123 @@ describe("CSV import: applying", () => {
       imp = await getImportRow(ctx, w.actor, importId);
       expect(imp).toMatchObject({ status: "completed", appliedThrough: 7, applied: { rows: 6, created: 6, subscribed: 6 } });
       expect(await written(w)).toEqual({ contacts: 6, announced: 6 });
+      await drain(); // the workflow the start queued, which finds the import done
     } finally {
       reloadEnv();
     }
   });
 
-  it("a chunk applied by two runs at once is written and counted once: the run that would mark it second rolls back", async () => {
+  it("a chunk another run has in hand is left to it at once, and chunks that overlap (cut at other sizes) are written and counted once: the run that would mark second rolls back", async () => {
+    overrideEnvForTests({ IMPORT_CHUNK_ROWS: "2" });
+    try {
+      const w = await workspace();
+      for (let i = 0; i < 4; i++) await upsertContact(ctx, w.actor, { email: `old${i}@example.com` });
+      const csv = "email,first\nold0@example.com,Ann\nold1@example.com,Bo\nold2@example.com,Cy\nold3@example.com,Di\nnew0@example.com,Ed\nnew1@example.com,Flo\n";
+      const { importId } = await importCsv(w, csv, { topicIds: [w.topicId], consentAsserted: true, policy: "overwrite" }, { apply: false });
+      await startImport(ctx, w.actor, importId);
+      const lockOldContacts = (tx: Ctx) => tx.db.execute(sql`select id from contacts where workspace_id = ${w.workspaceId} and email like 'old%' for update`);
+      const waitUntilBlocked = async (holder: number, n: number) => {
+        for (let i = 0; i < 600 && (await blockedBy(holder)) < n; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(await blockedBy(holder)).toBe(n);
+      };
+
+      // The same chunk, while the first run waits with it in hand: the second run does not wait too.
+      let first: Promise<ChunkOutcome> | undefined;
+      await whileHolding(lockOldContacts, async (holder) => {
+        first = applyNextImportChunk(ctx, importId, { from: 1, to: 3 });
+        await waitUntilBlocked(holder, 1);
+        expect(await applyNextImportChunk(ctx, importId, { from: 1, to: 3 })).toEqual({ done: false });
+      });
+      expect(await first).toEqual({ done: false });
+      expect((await getImportRow(ctx, w.actor, importId)).applied).toMatchObject({ rows: 2, updated: 2 });
+
+      // Overlapping chunks, both past their first look at the import before either writes: another
+      // transaction holds what both need (existing contacts' locks, then a new address's key).
+      const overlapping = async (chunks: RowChunk[], hold: (tx: Ctx) => Promise<unknown>) => {
+        let both: Promise<ChunkOutcome[]> | undefined;
+        await whileHolding(hold, async (holder) => {
+          both = Promise.all(chunks.map((chunk) => applyNextImportChunk(ctx, importId, chunk)));
+          await waitUntilBlocked(holder, 2);
+        });
+        await both;
+      };
+      await overlapping(
+        [
+          { from: 3, to: 5 },
+          { from: 4, to: 5 },
+        ],
+        lockOldContacts,
+      );
+      await overlapping(
+        [
+          { from: 5, to: 7 },
+          { from: 6, to: 7 },
+        ],
+        (tx) => tx.db.execute(sql`insert into contacts (id, workspace_id, email, created_at, updated_at) values (${newId("ct")}, ${w.workspaceId}, 'new1@example.com', now(), now())`),
+      );
+      // Whichever marked second rolled back; the rows it alone held are applied now.
+      while (!(await applyImportChunks(ctx, importId)).done);
+
+      const imp = await getImportRow(ctx, w.actor, importId);
+      expect(imp).toMatchObject({ status: "completed", appliedThrough: 7, appliedAhead: [], applied: { rows: 6, created: 2, updated: 4, unchanged: 0, subscribed: 6 } });
+      expect(await contactOf(w, "old3@example.com")).toMatchObject({ firstName: "Di" });
+      expect(await written(w)).toEqual({ contacts: 6, announced: 6 });
+      await drain(); // the workflow the start queued, which finds the import done
+    } finally {
+      reloadEnv();
+    }
+  });
+
+  it("a cancel made while a chunk is being applied keeps that chunk and leaves the import cancelled, not completed", async () => {
     overrideEnvForTests({ IMPORT_CHUNK_ROWS: "2" });
     try {
       const w = await workspace();
       await upsertContact(ctx, w.actor, { email: "old0@example.com" });
       await upsertContact(ctx, w.actor, { email: "old1@example.com" });
-      const csv = "email,first\nold0@example.com,Ann\nold1@example.com,Bo\nnew0@example.com,Cy\nnew1@example.com,Di\n";
-      const { importId } = await importCsv(w, csv, { topicIds: [w.topicId], consentAsserted: true, policy: "overwrite" }, { apply: false });
+      const csv = "email,first\nnew0@example.com,Ann\nnew1@example.com,Bo\nold0@example.com,Cy\nold1@example.com,Di\n";
+      const { importId } = await importCsv(w, csv, { policy: "overwrite" }, { apply: false });
+      await startImport(ctx, w.actor, importId);
+      expect(await applyNextImportChunk(ctx, importId)).toEqual({ done: false });
+
+      // The last chunk waits for its contacts' locks, held elsewhere, while the import is cancelled.
+      let last: Promise<ChunkOutcome> | undefined;
+      await whileHolding(
+        (tx) => tx.db.execute(sql`select id from contacts where workspace_id = ${w.workspaceId} and email like 'old%' for update`),
+        async (holder) => {
+          last = applyNextImportChunk(ctx, importId);
+          for (let i = 0; i < 600 && (await blockedBy(holder)) < 1; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+          await cancelImport(ctx, w.actor, importId);
+        },
+      );
+      expect(await last).toEqual({ done: true, status: "cancelled" });
+      const imp = await getImportRow(ctx, w.actor, importId);
+      expect(imp).toMatchObject({ status: "cancelled", appliedThrough: 5, applied: { rows: 4, created: 2, updated: 2 } });
+      expect(await contactOf(w, "old1@example.com")).toMatchObject({ firstName: "Di" });
+      await drain(); // the workflow the start queued, which finds the import done
+    } finally {
+      reloadEnv();
+    }
+  });
+
+  it("two runs applying one import at once (the admin CLI beside a worker) share its chunks: every row applied once between them", async () => {
+    overrideEnvForTests({ IMPORT_CHUNK_ROWS: "20" });
+    try {
+      const w = await workspace();
+      for (let i = 0; i < 100; i += 10) await upsertContact(ctx, w.actor, { email: `both${i}@example.com` });
+      const { listId } = await createList(ctx, w.actor, { name: "Both", brandId: w.brandId });
+      const rows = Array.from({ length: 400 }, (_, i) => `both${i}@example.com,Name${i}`);
+      const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true, listId, policy: "overwrite" }, { apply: false });
       await startImport(ctx, w.actor, importId);
 
-      // Both runs get past their first look at the import before either writes: another
-      // transaction holds what the chunk needs first (its contacts' locks, or a new address's key).
-      const twice = async (chunk: RowChunk, hold: (tx: Ctx) => Promise<unknown>) => {
-        let runs: Promise<ChunkOutcome[]> | undefined;
-        await whileHolding(hold, async (holder) => {
-          runs = Promise.all([applyNextImportChunk(ctx, importId, chunk), applyNextImportChunk(ctx, importId, chunk)]);
-          for (let i = 0; i < 600 && (await blockedBy(holder)) < 2; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-          expect(await blockedBy(holder)).toBe(2);
-        });
-        return runs!;
+      const run = async () => {
+        while (!(await applyImportChunks(ctx, importId)).done);
       };
-      // Two existing contacts: the second run waits for the first's row locks, then finds the chunk marked.
-      expect(await twice({ from: 1, to: 3 }, (tx) => tx.db.execute(sql`select id from contacts where workspace_id = ${w.workspaceId} for update`))).toEqual([{ done: false }, { done: false }]);
-      // Two new addresses: the second run finds one taken when it inserts, and the chunk marked.
-      const ends = await twice({ from: 3, to: 5 }, (tx) =>
-        tx.db.execute(sql`insert into contacts (id, workspace_id, email, created_at, updated_at) values (${newId("ct")}, ${w.workspaceId}, 'new0@example.com', now(), now())`),
-      );
-      expect(ends).toContainEqual({ done: true, status: "completed" });
-
+      await Promise.all([run(), run()]);
       const imp = await getImportRow(ctx, w.actor, importId);
-      expect(imp).toMatchObject({ status: "completed", appliedThrough: 5, appliedAhead: [], applied: { rows: 4, created: 2, updated: 2, unchanged: 0, subscribed: 4 } });
-      expect(await contactOf(w, "old1@example.com")).toMatchObject({ firstName: "Bo" });
-      expect(await written(w)).toEqual({ contacts: 4, announced: 4 });
+      expect(imp).toMatchObject({ status: "completed", appliedThrough: 401, appliedAhead: [], applied: { rows: 400, created: 390, updated: 10, subscribed: 400 } });
+      expect(await written(w)).toEqual({ contacts: 400, announced: 400 });
+      expect(await ctx.db.select().from(listMembers).where(eq(listMembers.listId, listId))).toHaveLength(400);
+      await drain(); // the workflow the start queued, which finds the import done
     } finally {
       reloadEnv();
     }
