@@ -67,6 +67,8 @@ test("CSV import: upload → mapping → dry run → apply → progress → hist
   await expect(did.getByTestId("count-created")).toHaveText("2");
   await expect(did.getByTestId("count-subscribed")).toHaveText("3");
   await expect(page.getByRole("progressbar", { name: "Import progress" })).toHaveAttribute("aria-valuenow", "6");
+  // Finished: no word of it carrying on.
+  await expect(page.getByTestId("import-progress-text")).toHaveText("6 of 6 rows (100 %).");
   await screenshot(page, "import-done");
 
   await page.getByRole("link", { name: "Import", exact: true }).click();

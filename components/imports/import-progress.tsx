@@ -31,7 +31,7 @@ export function ImportProgress({ workspaceId, importId, initial }: { workspaceId
         <div className="h-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
       </div>
       <p className="text-sm text-muted-foreground" data-testid="import-progress-text">
-        {done.toLocaleString("en")} of {total.toLocaleString("en")} rows ({percent} %). You can leave this page: the import carries on.
+        {done.toLocaleString("en")} of {total.toLocaleString("en")} rows ({percent} %).{data.status === "applying" && " You can leave this page: the import carries on."}
       </p>
     </div>
   );
