@@ -144,6 +144,9 @@ test("campaigns: the report counts the open, the click and the unsubscribe of th
   await page.getByRole("link", { name: "Report", exact: true }).click();
   await expect(page.getByTestId("report-opened")).toHaveText("1");
   await expect(page.getByTestId("report-clicked")).toHaveText("1");
+  // The local mailbox reports no deliveries: no open or click rate, rather than a 0 % beside an open.
+  await expect(page.getByTestId("report-opened-rate")).toHaveText("no rate: none delivered");
+  await expect(page.getByTestId("report-bounced-rate")).toHaveText("0 %");
   await expect(page.getByTestId("report-unsubscribed")).toHaveText("1");
   await expect(page.getByRole("table", { name: "Top links" })).toContainText("https://campaign-co.example/sale");
   await expect(page.getByRole("img", { name: /Opens and clicks per hour/ })).toBeVisible();

@@ -42,8 +42,9 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
     ["Recipients", row.recipients],
     ["Accepted", row.accepted],
     ["Delivered", row.delivered],
-    ["Opened", row.opened, `${row.openRate} %`],
-    ["Clicked", row.clicked, `${row.clickRate} %`],
+    // Opens and clicks are rated over delivered mail: with none reported (not every transport reports deliveries), no rate.
+    ["Opened", row.opened, row.delivered > 0 ? `${row.openRate} %` : "no rate: none delivered"],
+    ["Clicked", row.clicked, row.delivered > 0 ? `${row.clickRate} %` : "no rate: none delivered"],
     ["Bounced", row.bounced, `${row.bounceRate} %`],
     ["Complained", row.complained, `${row.complaintRate} %`],
     ["Unsubscribed", row.unsubscribed],
@@ -68,7 +69,11 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
               <dd className="text-2xl font-semibold tabular-nums" data-testid={`report-${label.toLowerCase()}`}>
                 {value.toLocaleString("en")}
               </dd>
-              {rate && <dd className="text-sm text-muted-foreground tabular-nums">{rate}</dd>}
+              {rate && (
+                <dd className="text-sm text-muted-foreground tabular-nums" data-testid={`report-${label.toLowerCase()}-rate`}>
+                  {rate}
+                </dd>
+              )}
             </div>
           ))}
         </dl>
@@ -138,7 +143,12 @@ function Breakdown({
                   <TableCell className="max-w-xs truncate" title={row.name}>
                     {row.name}
                   </TableCell>
-                  <TableCell className="text-right tabular-nums">{typeof row.value === "number" ? row.value.toLocaleString("en") : row.value}</TableCell>
+                  {typeof row.value === "number" ? (
+                    <TableCell className="text-right tabular-nums">{row.value.toLocaleString("en")}</TableCell>
+                  ) : (
+                    // A reason, in words: it wraps rather than running out of the card.
+                    <TableCell className="whitespace-normal text-right">{row.value}</TableCell>
+                  )}
                   {extraLabel && <TableCell className="text-right tabular-nums">{row.extra?.toLocaleString("en")}</TableCell>}
                 </TableRow>
               ))}
