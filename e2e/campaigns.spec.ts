@@ -113,6 +113,7 @@ test("campaigns: send now asks first, then the progress reaches sent without a r
   await expect(page.getByTestId("progress-skipped")).toHaveText("1");
   await expect(page.getByRole("list", { name: "Recipients not sent to" })).toContainText("missing merge tag contact.first_name");
   await expect(page.getByRole("button", { name: "Send now" })).toHaveCount(0);
+  await expect(page.getByText("Finished: where each recipient's mail went.")).toBeVisible();
   await screenshot(page, "campaign-sent");
 
   const [mail] = await seed.mailTo("grace@readers.example");

@@ -103,7 +103,13 @@ export default async function CampaignPage({ params, searchParams }: { params: P
               <CardHeader className="flex flex-row items-start justify-between gap-4">
                 <div className="grid gap-1.5">
                   <CardTitle>Sending</CardTitle>
-                  <CardDescription>Updates by itself while the campaign sends.</CardDescription>
+                  <CardDescription>
+                    {campaign.status === "sent"
+                      ? "Finished: where each recipient's mail went."
+                      : campaign.status === "cancelled"
+                        ? "Cancelled: what went out before it stopped."
+                        : "Updates by itself while the campaign sends."}
+                  </CardDescription>
                 </div>
                 <Button asChild variant="outline" size="sm">
                   <Link href={`/w/${workspaceId}/campaigns/${campaign.id}/report`}>
