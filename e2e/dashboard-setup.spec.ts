@@ -235,6 +235,20 @@ test("lists: create, rename, see members, delete without unsubscribing anyone", 
   await page.goto(listUrl);
   await expect(page.getByRole("row", { name: /walk-in@shop.example/ })).toContainText("Walter");
   await screenshot(page, "list");
+  // The address opens the contact; the row's button takes them off the list and nothing else.
+  await page.getByRole("link", { name: "walk-in@shop.example" }).click();
+  await expect(page).toHaveURL(contactUrl);
+  await page.goto(listUrl);
+  await page.getByRole("button", { name: "Remove walk-in@shop.example from Paying customers" }).click();
+  await expect(page.getByRole("heading", { name: "No members yet" })).toBeVisible();
+  await page.goto(contactUrl);
+  await expect(page.getByText("Not on any list.")).toBeVisible();
+  await expect(page.getByRole("row", { name: /Weekly Digest/ })).toContainText("subscribed");
+  // Back on the list, which is then deleted.
+  await page.getByLabel("Add to list").selectOption({ label: "Paying customers" });
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(page.getByRole("list", { name: "Lists of this contact" })).toContainText("Paying customers");
+  await page.goto(listUrl);
   await page.getByRole("button", { name: "Delete" }).click();
   await expect(page.getByRole("alertdialog")).toContainText("Nobody is unsubscribed");
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete list" }).click();

@@ -94,7 +94,20 @@ export function AddToListForm({ workspaceId, contactId, lists, action }: { works
   );
 }
 
-export function RemoveFromListButton({ workspaceId, contactId, list, action }: { workspaceId: string; contactId: string; list: { id: string; name: string }; action: Action<ContactListInput> }) {
+/** Takes one contact off a list; `email` names them where several rows have the button (the list's own page). */
+export function RemoveFromListButton({
+  workspaceId,
+  contactId,
+  email,
+  list,
+  action,
+}: {
+  workspaceId: string;
+  contactId: string;
+  email?: string;
+  list: { id: string; name: string };
+  action: Action<ContactListInput>;
+}) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   return (
@@ -103,13 +116,13 @@ export function RemoveFromListButton({ workspaceId, contactId, list, action }: {
       size="icon"
       className="size-6"
       disabled={pending}
-      aria-label={`Remove from ${list.name}`}
+      aria-label={email ? `Remove ${email} from ${list.name}` : `Remove from ${list.name}`}
       onClick={() =>
         startTransition(async () => {
           const state = await action(workspaceId, { contactId, listId: list.id });
           if (!state.ok) toast.error(state.message);
           else {
-            toast.success(`Removed from ${list.name}. Subscriptions are unchanged.`);
+            toast.success(`${email ? `${email} removed` : "Removed"} from ${list.name}. Subscriptions are unchanged.`);
             router.refresh();
           }
         })

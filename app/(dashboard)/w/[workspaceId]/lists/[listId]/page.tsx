@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Users } from "lucide-react";
+import Link from "next/link";
+import { RemoveFromListButton } from "@/components/contacts/contact-edits";
 import { DeleteListButton, EditListDialog } from "@/components/lists/list-dialogs";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -10,6 +12,7 @@ import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { getListOrThrow } from "@/lib/lists/get-list-or-throw";
 import { listListMembers } from "@/lib/lists/list-list-members";
+import { removeFromListAction } from "../../contacts/[contactId]/actions";
 import { deleteListAction, updateListAction } from "../actions";
 
 export const metadata: Metadata = { title: "List" };
@@ -48,13 +51,23 @@ export default async function ListPage({ params, searchParams }: { params: Promi
               <TableRow>
                 <TableHead>Email</TableHead>
                 <TableHead>Name</TableHead>
+                <TableHead className="w-10">
+                  <span className="sr-only">Remove</span>
+                </TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
               {members.map((member) => (
                 <TableRow key={member.contactId}>
-                  <TableCell>{member.email}</TableCell>
+                  <TableCell>
+                    <Link className="text-primary hover:underline" href={`/w/${workspaceId}/contacts/${member.contactId}`}>
+                      {member.email}
+                    </Link>
+                  </TableCell>
                   <TableCell>{[member.firstName, member.lastName].filter(Boolean).join(" ") || "—"}</TableCell>
+                  <TableCell className="text-right">
+                    <RemoveFromListButton workspaceId={workspaceId} contactId={member.contactId} email={member.email} list={list} action={removeFromListAction} />
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
