@@ -110,13 +110,16 @@ export function RemoveFromListButton({
 }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
+  // An icon alone: the name is its tooltip too.
+  const label = email ? `Remove ${email} from ${list.name}` : `Remove from ${list.name}`;
   return (
     <Button
       variant="ghost"
       size="icon"
       className="size-6"
       disabled={pending}
-      aria-label={email ? `Remove ${email} from ${list.name}` : `Remove from ${list.name}`}
+      aria-label={label}
+      title={label}
       onClick={() =>
         startTransition(async () => {
           const state = await action(workspaceId, { contactId, listId: list.id });

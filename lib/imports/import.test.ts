@@ -633,6 +633,9 @@ describe("CSV import: applying", () => {
       expect(imp).toMatchObject({ status: "completed", appliedThrough: 401, appliedAhead: [], applied: { rows: 400, created: 390, updated: 10, subscribed: 400 } });
       expect(await written(w)).toEqual({ contacts: 400, announced: 400 });
       expect(await ctx.db.select().from(listMembers).where(eq(listMembers.listId, listId))).toHaveLength(400);
+      // The report counts each new contact once, as if each row had come through the API.
+      const [counters] = await ctx.db.select().from(reportWorkspaceCounters).where(eq(reportWorkspaceCounters.workspaceId, w.workspaceId));
+      expect(counters!.contactsTotal).toBe(400);
       await drain(); // the workflow the start queued, which finds the import done
     } finally {
       reloadEnv();

@@ -29,10 +29,11 @@ function serializeRow(row: CampaignReportRow) {
     complained: rest.complained,
     unsubscribed: rest.unsubscribed,
     failed: rest.failed,
-    open_rate: rates.openRate,
-    click_rate: rates.clickRate,
-    bounce_rate: rates.bounceRate,
-    complaint_rate: rates.complaintRate,
+    // A rate over a denominator of 0 is 0 here (DECISIONS.md).
+    open_rate: rates.openRate ?? 0,
+    click_rate: rates.clickRate ?? 0,
+    bounce_rate: rates.bounceRate ?? 0,
+    complaint_rate: rates.complaintRate ?? 0,
   };
 }
 

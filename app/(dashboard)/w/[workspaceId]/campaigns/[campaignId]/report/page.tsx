@@ -42,11 +42,11 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
     ["Recipients", row.recipients],
     ["Accepted", row.accepted],
     ["Delivered", row.delivered],
-    // Opens and clicks are rated over delivered mail: with none reported (not every transport reports deliveries), no rate.
-    ["Opened", row.opened, row.delivered > 0 ? `${row.openRate} %` : "no rate: none delivered"],
-    ["Clicked", row.clicked, row.delivered > 0 ? `${row.clickRate} %` : "no rate: none delivered"],
-    ["Bounced", row.bounced, `${row.bounceRate} %`],
-    ["Complained", row.complained, `${row.complaintRate} %`],
+    // Opens and clicks are rated over delivered mail, which not every transport reports.
+    ["Opened", row.opened, rateLine(row.openRate, "none delivered")],
+    ["Clicked", row.clicked, rateLine(row.clickRate, "none delivered")],
+    ["Bounced", row.bounced, rateLine(row.bounceRate, "no recipients")],
+    ["Complained", row.complained, rateLine(row.complaintRate, "no recipients")],
     ["Unsubscribed", row.unsubscribed],
     ["Failed", row.failed],
   ];
@@ -103,6 +103,11 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
       </div>
     </>
   );
+}
+
+/** A figure's rate, or why there is none (its denominator is 0). */
+function rateLine(rate: number | null, whyNone: string): string {
+  return rate === null ? `no rate: ${whyNone}` : `${rate} %`;
 }
 
 function Breakdown({
