@@ -10,7 +10,7 @@ import { systemClock } from "@/lib/clock";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { exportContactsCsv } from "@/lib/contacts/export-contacts";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { contacts, events, imports, listMembers, reportWorkspaceCounters, subscriptions, topics } from "@/lib/db/schema";
+import { contacts, events, imports, listMembers, reportBrandCounters, reportWorkspaceCounters, subscriptions, topics } from "@/lib/db/schema";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { webhookBody } from "@/lib/webhooks/event-schemas";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
@@ -720,6 +720,57 @@ describe("CSV import across a crash", () => {
     expect(imp.status).toBe("completed");
     expect(imp.applied).toMatchObject({ rows: 4000, created: 4000, subscribed: 4000 });
     expect(await written(w)).toEqual({ contacts: 4000, announced: 4000 });
+  });
+
+  it("killing the worker in the middle of an apply that updates known contacts, fills a list and announces to a webhook endpoint: each row, member, event and delivery once, and the report counts exact", async () => {
+    overrideEnvForTests({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" });
+    const receiver = await startWebhookReceiver();
+    try {
+      const w = await workspace();
+      const { endpointId } = await createEndpoint(ctx, w.actor, { url: receiver.url, eventTypes: ["contact.subscribed"] });
+      const { listId } = await createList(ctx, w.actor, { name: "Crash", brandId: w.brandId });
+      // Every other address is already a contact, under another name and on no topic.
+      const known = Array.from({ length: 1000 }, (_, i) => `mixed${2 * i}@example.com,Old`);
+      expect((await importCsv(w, `email,first\n${known.join("\n")}\n`)).status).toBe("completed");
+      const rows = Array.from({ length: 2000 }, (_, i) => `mixed${i}@example.com,Name${i}`);
+      const input = { topicIds: [w.topicId], consentAsserted: true, listId, policy: "overwrite" };
+      const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, input, { apply: false });
+      await startImport({ ...ctx, clock: systemClock }, w.actor, importId);
+      const progress = async () => importProgress(await getImportRow(ctx, w.actor, importId)).done;
+
+      const child = spawnWorker({ IMPORT_CHUNK_ROWS: "20", WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" });
+      for (let i = 0; i < 600 && (await progress()) < 200; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      child.kill("SIGKILL");
+      await child.exited;
+      const before = await progress();
+      expect(before).toBeGreaterThanOrEqual(200);
+      expect(before).toBeLessThan(2000);
+
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await drain(10);
+      const imp = await getImportRow(ctx, w.actor, importId);
+      expect(imp).toMatchObject({ status: "completed", applied: { rows: 2000, created: 1000, updated: 1000, subscribed: 2000 } });
+      expect(await written(w)).toEqual({ contacts: 2000, announced: 2000 });
+      const renamed = await ctx.db.execute(sql`select count(*)::int as n from contacts where workspace_id = ${w.workspaceId} and first_name = 'Name' || substring(email from 'mixed([0-9]+)@')`);
+      expect(renamed[0]).toEqual({ n: 2000 });
+      expect(await ctx.db.select().from(listMembers).where(eq(listMembers.listId, listId))).toHaveLength(2000);
+      const [counters] = await ctx.db.select().from(reportWorkspaceCounters).where(eq(reportWorkspaceCounters.workspaceId, w.workspaceId));
+      expect(counters!.contactsTotal).toBe(2000);
+      const [brand] = await ctx.db.select().from(reportBrandCounters).where(eq(reportBrandCounters.brandId, w.brandId));
+      expect(brand!.listMemberships).toBe(2000);
+
+      // Every announcement has its delivery, and reaches the receiver.
+      const [undelivered] = await ctx.db.execute(sql`
+        select count(*)::int as n from events e where e.workspace_id = ${w.workspaceId} and e.type = 'contact.subscribed'
+        and not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.endpoint_id = ${endpointId})`);
+      expect(undelivered).toEqual({ n: 0 });
+      for (let i = 0; i < 60 && new Set(receiver.received.map((r) => (r.body as { id: string }).id)).size < 2000; i++) await drain(3);
+      const received = receiver.received.map((r) => webhookBody("contact.subscribed").parse(r.body).data.email);
+      expect(new Set(received).size).toBe(2000);
+    } finally {
+      await receiver.close();
+      reloadEnv();
+    }
   });
 });
 
