@@ -182,7 +182,7 @@ describe("double opt-in confirmation mail", () => {
     expect(welcome!.subject).toMatch(/^You're subscribed to /);
     expect(welcome!.headers["List-Unsubscribe"]).toMatch(new RegExp(`^<${process.env.APP_URL}/u/[\\w-]+\\.[\\w-]+>$`));
     expect(welcome!.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
-    expect(welcome!.headers["List-ID"]).toMatch(/^<tp-[0-9a-z]+\.brand\.example\.com>$/);
+    expect(welcome!.headers["List-Id"]).toMatch(/^<tp-[0-9a-z]+\.brand\.example\.com>$/);
     expect(welcome!.links.some((l) => l.includes("/unsubscribe/"))).toBe(true);
     expect(welcome!.links.some((l) => l.includes("/preferences/"))).toBe(true);
     for (const part of [welcome!.text, welcome!.html]) {

@@ -104,7 +104,7 @@ describe("campaign dispatch", () => {
     expect(mail!.html).toContain("Hello R0 from Brand");
     expect(mail!.headers["List-Unsubscribe"]).toMatch(/^<http.*\/u\/.+>$/);
     expect(mail!.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
-    expect(mail!.headers["List-ID"]).toBeDefined();
+    expect(mail!.headers["List-Id"]).toBeDefined();
     for (const part of [mail!.text, mail!.html]) expect(part).toContain("1 Main Street, Springfield");
     expect(mail!.links.some((l) => l.includes("/unsubscribe/"))).toBe(true);
     const [send] = await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId));

@@ -21,10 +21,10 @@ const message: OutgoingMessage = {
 describe("message builder", () => {
   it("gives each message a multipart boundary of its own, so that no content can be written to hold it", async () => {
     const boundaryOf = (raw: Buffer) => raw.toString("utf8").match(/boundary="([^"]+)"/)![1]!;
-    const first = boundaryOf((await buildMessage(message, clock)).raw);
+    const first = boundaryOf(buildMessage(message, clock).raw);
     expect(first.length).toBeLessThanOrEqual(70); // RFC 2046
     // Content holding the last message's boundary line cuts nothing in the next one.
-    const next = await buildMessage({ ...message, text: `before\n--${first}\nafter`, html: `<p>before</p>\n--${first}\n<p>after</p>` }, clock);
+    const next = buildMessage({ ...message, text: `before\n--${first}\nafter`, html: `<p>before</p>\n--${first}\n<p>after</p>` }, clock);
     expect(boundaryOf(next.raw)).not.toBe(first);
     const parsed = await simpleParser(next.raw);
     expect(parsed.text).toContain("after");
@@ -32,7 +32,7 @@ describe("message builder", () => {
   });
 
   it("builds a complete RFC 5322 message: multipart text and HTML, Message-ID, Date, From with the brand's name, Reply-To", async () => {
-    const built = await buildMessage(message, clock);
+    const built = buildMessage(message, clock);
     const raw = built.raw.toString("utf8");
     expect(raw).toMatch(/^Content-Type: multipart\/alternative;/m);
     expect(raw).toMatch(/^MIME-Version: 1\.0$/m);
@@ -46,12 +46,12 @@ describe("message builder", () => {
     expect(parsed.date?.toISOString()).toBe("2026-05-04T09:30:00.000Z");
     expect(parsed.text?.trim()).toBe(message.text);
     expect(parsed.html).toContain("Hello Zoë");
-    expect(parsed.headerLines.find((h) => h.key === "list-id")?.line).toBe("List-ID: <news.brand.example>");
+    expect(parsed.headerLines.find((h) => h.key === "list-id")?.line).toBe("List-Id: <news.brand.example>");
     expect(built.envelope).toEqual({ from: "news@brand.example", to: "reader@example.com" });
   });
 
   it("non-ASCII headers are RFC 2047 encoded and every line stays within 998 octets", async () => {
-    const built = await buildMessage({ ...message, html: `<p>${"long line ".repeat(500)}</p>` }, clock);
+    const built = buildMessage({ ...message, html: `<p>${"long line ".repeat(500)}</p>` }, clock);
     const raw = built.raw.toString("utf8");
     expect(raw).toMatch(/^Subject: =\?UTF-8\?/m);
     expect(raw).toMatch(/^From: =\?UTF-8\?.*<news@brand\.example>$/m);
@@ -59,10 +59,25 @@ describe("message builder", () => {
   });
 
   it("subjects and headers never carry CR or LF: no header can be injected", async () => {
-    const built = await buildMessage({ ...message, subject: "Hi\r\nBcc: victim@example.com", headers: { "X-Note": "a\nBcc: other@example.com" } }, clock);
+    const built = buildMessage({ ...message, subject: "Hi\r\nBcc: victim@example.com", headers: { "X-Note": "a\nBcc: other@example.com" } }, clock);
     const parsed = await simpleParser(built.raw);
     expect(parsed.bcc).toBeUndefined();
     expect(parsed.headers.has("bcc")).toBe(false);
     expect(parsed.subject).toBe("Hi Bcc: victim@example.com");
+  });
+
+  it("the text and HTML parts read back exactly as written: trailing spaces, equals signs, dot lines, long lines and non-ASCII", async () => {
+    const text = `trailing space \nand tab\t\n=3D stays =3D\n.\n..dots\n${"ä long ".repeat(40)}\nend `;
+    const html = `<p style="a:b">=\u00e9 ${"<b>x</b> ".repeat(60)}</p>\n.\n<p>Zoë</p>`;
+    const parsed = await simpleParser(buildMessage({ ...message, text, html }, clock).raw);
+    expect(parsed.text).toBe(text);
+    expect(parsed.html).toBe(html);
+  });
+
+  it("a header name cannot carry a colon or whitespace into the message: it cannot start another header", async () => {
+    const built = buildMessage({ ...message, headers: { "X-Note: x\r\nBcc": "victim@example.com" } }, clock);
+    const parsed = await simpleParser(built.raw);
+    expect(parsed.headers.has("bcc")).toBe(false);
+    expect(parsed.headers.get("x-notexbcc")).toBe("victim@example.com");
   });
 });

@@ -31,7 +31,7 @@ describe("local mailbox", () => {
     expect(messages.map((m) => m.subject)).toEqual(["Message k2", "Message k1"]);
     const [latest] = messages;
     expect(latest).toMatchObject({ to: "second@example.com", from: "news@brand.example", text: expect.stringContaining("text-link") });
-    expect(latest!.headers).toMatchObject({ From: "Brand <news@brand.example>", "List-ID": "<news.brand.example>", "Message-ID": "<k2@brand.example>" });
+    expect(latest!.headers).toMatchObject({ From: "Brand <news@brand.example>", "List-Id": "<news.brand.example>", "Message-ID": "<k2@brand.example>" });
     expect(latest!.links).toEqual(["https://app.example/c?t=1&x=2"]);
     expect(latest!.sentAt).toEqual(clock.now());
   });

@@ -8,21 +8,19 @@ import { smtpPool } from "@/lib/mail/transports/smtp-transport";
 
 /** With `dkim`, each message is signed as the SMTP transport signs it (the same headers, an RSA key of the same size). */
 export async function bareSmtpFloor(options: { port: number; mails: number; connections: number; batch: number; dkim?: DkimKey }): Promise<number> {
-  const messages = await Promise.all(
-    Array.from({ length: options.mails }, (_, n) =>
-      buildMessage(
-        {
-          workspaceId: null,
-          idempotencyKey: `snd_floor_${n}`,
-          from: { name: "Bench", address: "news@bench.example" },
-          to: `person${n}@bench.example`,
-          subject: `Hello P${n}`,
-          html: `<p>Hello P${n}, see <a href="https://bench.example/news">the news</a>.</p>`,
-          text: `Hello P${n}`,
-          headers: {},
-        },
-        systemClock,
-      ),
+  const messages = Array.from({ length: options.mails }, (_, n) =>
+    buildMessage(
+      {
+        workspaceId: null,
+        idempotencyKey: `snd_floor_${n}`,
+        from: { name: "Bench", address: "news@bench.example" },
+        to: `person${n}@bench.example`,
+        subject: `Hello P${n}`,
+        html: `<p>Hello P${n}, see <a href="https://bench.example/news">the news</a>.</p>`,
+        text: `Hello P${n}`,
+        headers: {},
+      },
+      systemClock,
     ),
   );
   const pool = smtpPool({ url: `smtp://127.0.0.1:${options.port}`, maxConnections: options.connections, dkim: options.dkim });

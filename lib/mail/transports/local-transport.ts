@@ -14,7 +14,7 @@ import type { MailTransport } from "./mail-transport";
  */
 export function localTransport(): MailTransport {
   async function send(ctx: Ctx, message: OutgoingMessage): Promise<SentMessage> {
-    const built = await buildMessage(message, ctx.clock);
+    const built = buildMessage(message, ctx.clock);
     const [stored] = await ctx.db
       .insert(mailMessages)
       .values({

@@ -2,7 +2,7 @@ import nodemailer from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
 import type { Ctx } from "@/lib/context";
 import { returnPathFor } from "@/lib/deliverability/return-path";
-import { composerOptions } from "../build-message";
+import { composeMessage } from "../build-message";
 import type { DkimKey, OutgoingMessage, SentMessage } from "../outgoing-message";
 import type { MailTransport } from "./mail-transport";
 
@@ -17,10 +17,10 @@ export interface SmtpOptions {
 }
 
 /**
- * SMTP through nodemailer with pooled connections. nodemailer composes each
- * message from our builder's options (the same bytes as the local mailbox)
- * as it streams it to the server, and DKIM-signs it when a key is
- * configured; the signature covers the List- headers. SMTP has no
+ * SMTP through nodemailer with pooled connections. Each message is composed
+ * by composeMessage (the same bytes as the local mailbox) and handed to the
+ * pool as it is, which DKIM-signs it when a key is configured; the signature
+ * covers the List- headers. SMTP has no
  * idempotency key: the stable Message-ID is what lets a receiver recognise a
  * resent copy.
  */
@@ -28,13 +28,11 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
   const transporter = smtpPool(options);
 
   async function send(ctx: Ctx, message: OutgoingMessage): Promise<SentMessage> {
-    // Composed once, on the way out: bytes built first and handed over as raw go through nodemailer's
-    // MIME streams a second time (measured: dispatch of 10,000 mails 14.1–14.5 s, against 16.6–19.1).
-    const mail = composerOptions(message, ctx.clock.now());
+    const { raw, messageId } = composeMessage(message, ctx.clock.now());
     const envelope = { from: options.bounceDomain ? returnPathFor(message.idempotencyKey, options.bounceDomain) : message.from.address, to: message.to };
     // The sender's own domain key, when it has a ready domain, else the transport's DKIM_* key.
-    await transporter.sendMail({ ...mail, envelope, ...(message.dkim ? { dkim: dkimOptions(message.dkim) } : {}) });
-    return { providerMessageId: mail.messageId };
+    await transporter.sendMail({ envelope, raw, ...(message.dkim ? { dkim: dkimOptions(message.dkim) } : {}) });
+    return { providerMessageId: messageId };
   }
   return {
     name: "smtp",
