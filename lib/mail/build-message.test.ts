@@ -80,4 +80,15 @@ describe("message builder", () => {
     expect(parsed.headers.has("bcc")).toBe(false);
     expect(parsed.headers.get("x-notexbcc")).toBe("victim@example.com");
   });
+
+  it("an extra header cannot write one of the message's own fields (From, To, Bcc, Subject…) a second time, and an empty one is left out", async () => {
+    const built = buildMessage({ ...message, headers: { From: "ceo@bank.example", bcc: "x@example.com", "Content-Type": "text/plain", "X-Empty": " ", "List-Id": "<a.example>" } }, clock);
+    const raw = built.raw.toString("utf8");
+    expect(raw.match(/^From:/gim)).toHaveLength(1);
+    expect(raw).toMatch(/^From: =\?UTF-8\?.*<news@brand\.example>$/m);
+    expect(raw).not.toMatch(/^bcc:/im);
+    expect(raw.match(/^Content-Type: multipart/gim)).toHaveLength(1);
+    expect(raw).not.toMatch(/^X-Empty/m);
+    expect(raw).toMatch(/^List-Id: <a\.example>$/m);
+  });
 });

@@ -23,18 +23,28 @@ export function messageIdFor(message: OutgoingMessage): string {
 }
 
 /**
- * nodemailer's own header encoding (addresses with RFC 2047 names, encoded words for non-ASCII
- * text, Q encoding), from one node kept for the purpose: its public `encodeHeaderValue`, which the
- * package's type declarations do not list.
+ * nodemailer's own header encoding (addresses with RFC 2047 names and punycode domains, encoded
+ * words for non-ASCII text, Q encoding), from one node kept for the purpose.
  */
-const headerEncoder = new MimeNode(undefined, { textEncoding: "quoted-printable" }) as unknown as { encodeHeaderValue(key: string, value: unknown): string };
+const headerEncoder = new MimeNode(undefined, { textEncoding: "quoted-printable" });
+
+/** The fields composeMessage writes itself: an extra header of the same name is left out, never written twice. */
+const OWN_FIELDS = new Set(["from", "sender", "to", "cc", "bcc", "reply-to", "subject", "message-id", "date", "mime-version", "content-type", "content-transfer-encoding"]);
 
 /** A field name is printable ASCII without the colon: anything else would end it early on the wire. */
 function fieldName(name: string): string {
-  return name.replace(/[\s\x00-\x20\x7f:]/g, "");
+  return name.replace(/[^\x21-\x39\x3b-\x7e]/g, "");
 }
 
-function header(key: string, value: unknown): string {
+/** The extra headers (List-Unsubscribe, List-Id…) as header lines, without empty ones or any of the message's own fields. */
+function extraHeaders(headers: Record<string, string>): string[] {
+  return Object.entries(headers)
+    .map(([name, value]) => [fieldName(name), singleLine(value)] as const)
+    .filter(([name, value]) => name !== "" && value !== "" && !OWN_FIELDS.has(name.toLowerCase()))
+    .map(([name, value]) => header(name, value));
+}
+
+function header(key: string, value: Parameters<MimeNode["encodeHeaderValue"]>[1]): string {
   return foldLines(`${key}: ${headerEncoder.encodeHeaderValue(key, value)}`, 76);
 }
 
@@ -59,7 +69,7 @@ export function composeMessage(message: OutgoingMessage, date: Date): { raw: Buf
   // A boundary of its own per message: no content can be written to hold it.
   const boundary = `--_mail-${randomUUID()}`;
   const lines = [
-    ...Object.entries(message.headers ?? {}).map(([name, value]) => header(fieldName(name), singleLine(value))),
+    ...extraHeaders(message.headers ?? {}),
     header("From", { name: singleLine(message.from.name), address: message.from.address }),
     header("To", message.to),
     ...(message.replyTo ? [header("Reply-To", message.replyTo)] : []),
