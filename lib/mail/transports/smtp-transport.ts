@@ -20,9 +20,8 @@ export interface SmtpOptions {
  * SMTP through nodemailer with pooled connections. Each message is composed
  * by composeMessage (the same bytes as the local mailbox) and handed to the
  * pool as it is, which DKIM-signs it when a key is configured; the signature
- * covers the List- headers. SMTP has no
- * idempotency key: the stable Message-ID is what lets a receiver recognise a
- * resent copy.
+ * covers the List- headers. SMTP has no idempotency key: the stable
+ * Message-ID is what lets a receiver recognise a resent copy.
  */
 export function smtpTransport(options: SmtpOptions): MailTransport {
   const transporter = smtpPool(options);
