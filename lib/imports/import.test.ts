@@ -695,27 +695,32 @@ describe("CSV import: applying", () => {
   });
 });
 
+/**
+ * Starts the apply of a dry-run import in a worker child process (chunks of `chunkRows`), SIGKILLs it
+ * once `killAfter` rows are applied and before all `rows` are, then lets this process carry the same
+ * run on once the worker's lease runs out.
+ */
+async function applyAcrossACrash(w: Workspace, importId: string, opts: { rows: number; chunkRows: number; killAfter: number; env?: Record<string, string> }) {
+  // The worker runs on real time: queue the apply on real time too.
+  await startImport({ ...ctx, clock: systemClock }, w.actor, importId);
+  const progress = async () => importProgress(await getImportRow(ctx, w.actor, importId)).done;
+  const child = spawnWorker({ IMPORT_CHUNK_ROWS: String(opts.chunkRows), ...opts.env });
+  for (let i = 0; i < 600 && (await progress()) < opts.killAfter; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  child.kill("SIGKILL");
+  await child.exited;
+  const before = await progress();
+  expect(before).toBeGreaterThanOrEqual(opts.killAfter);
+  expect(before).toBeLessThan(opts.rows);
+  await new Promise((resolve) => setTimeout(resolve, 1200));
+  await drain(10);
+}
+
 describe("CSV import across a crash", () => {
   it("killing the worker in the middle of an apply and restarting applies every row exactly once", async () => {
     const w = await workspace();
     const rows = Array.from({ length: 4000 }, (_, i) => `crash${i}@example.com,Name${i}`);
     const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
-    // The worker runs on real time: queue the apply on real time too.
-    await startImport({ ...ctx, clock: systemClock }, w.actor, importId);
-    const progress = async () => importProgress(await getImportRow(ctx, w.actor, importId)).done;
-
-    // The worker applies 40 rows a chunk; it is killed part way.
-    const child = spawnWorker({ IMPORT_CHUNK_ROWS: "40" });
-    for (let i = 0; i < 600 && (await progress()) < 400; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    child.kill("SIGKILL");
-    await child.exited;
-    const before = await progress();
-    expect(before).toBeGreaterThanOrEqual(400);
-    expect(before).toBeLessThan(4000);
-
-    // Its lease runs out and this process carries the same run on.
-    await new Promise((resolve) => setTimeout(resolve, 1200));
-    await drain(10);
+    await applyAcrossACrash(w, importId, { rows: 4000, chunkRows: 40, killAfter: 400 });
     const imp = await getImportRow(ctx, w.actor, importId);
     expect(imp.status).toBe("completed");
     expect(imp.applied).toMatchObject({ rows: 4000, created: 4000, subscribed: 4000 });
@@ -735,19 +740,7 @@ describe("CSV import across a crash", () => {
       const rows = Array.from({ length: 2000 }, (_, i) => `mixed${i}@example.com,Name${i}`);
       const input = { topicIds: [w.topicId], consentAsserted: true, listId, policy: "overwrite" };
       const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, input, { apply: false });
-      await startImport({ ...ctx, clock: systemClock }, w.actor, importId);
-      const progress = async () => importProgress(await getImportRow(ctx, w.actor, importId)).done;
-
-      const child = spawnWorker({ IMPORT_CHUNK_ROWS: "20", WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" });
-      for (let i = 0; i < 600 && (await progress()) < 200; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      child.kill("SIGKILL");
-      await child.exited;
-      const before = await progress();
-      expect(before).toBeGreaterThanOrEqual(200);
-      expect(before).toBeLessThan(2000);
-
-      await new Promise((resolve) => setTimeout(resolve, 1200));
-      await drain(10);
+      await applyAcrossACrash(w, importId, { rows: 2000, chunkRows: 20, killAfter: 200, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" } });
       const imp = await getImportRow(ctx, w.actor, importId);
       expect(imp).toMatchObject({ status: "completed", applied: { rows: 2000, created: 1000, updated: 1000, subscribed: 2000 } });
       expect(await written(w)).toEqual({ contacts: 2000, announced: 2000 });
