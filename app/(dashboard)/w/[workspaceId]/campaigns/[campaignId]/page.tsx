@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import type { CampaignStatus } from "@/lib/db/schema";
 import Link from "next/link";
 import { BarChart3 } from "lucide-react";
 import { notFound } from "next/navigation";
@@ -40,6 +41,13 @@ export const metadata: Metadata = { title: "Campaign" };
 
 /** The recipients who were not sent to, as far as a page shows them. */
 const SKIPPED_SHOWN = 100;
+
+/** What the Sending card's figures are, once the campaign no longer sends; while it sends they update by themselves. */
+const SENDING_CARD_LINES: Partial<Record<CampaignStatus, string>> = {
+  paused: "Paused: nothing more goes out until you resume it.",
+  sent: "Finished: where each recipient's mail went.",
+  cancelled: "Cancelled: what went out before it stopped.",
+};
 
 export default async function CampaignPage({ params, searchParams }: { params: Promise<{ workspaceId: string; campaignId: string }>; searchParams: Promise<{ as?: string }> }) {
   const { workspaceId, campaignId } = await params;
@@ -103,13 +111,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
               <CardHeader className="flex flex-row items-start justify-between gap-4">
                 <div className="grid gap-1.5">
                   <CardTitle>Sending</CardTitle>
-                  <CardDescription>
-                    {campaign.status === "sent"
-                      ? "Finished: where each recipient's mail went."
-                      : campaign.status === "cancelled"
-                        ? "Cancelled: what went out before it stopped."
-                        : "Updates by itself while the campaign sends."}
-                  </CardDescription>
+                  <CardDescription>{SENDING_CARD_LINES[campaign.status] ?? "Updates by itself while the campaign sends."}</CardDescription>
                 </div>
                 <Button asChild variant="outline" size="sm">
                   <Link href={`/w/${workspaceId}/campaigns/${campaign.id}/report`}>
