@@ -264,6 +264,32 @@ describe("webhook delivery", () => {
     }
   });
 
+  it("over several batches, each read while the one before posts, every delivery is posted once and each contact's in the order they happened", async () => {
+    const { workspaceId } = await setup();
+    const now = clock.now();
+    // Two and a half batches: most contacts with a few events, some with more than a batch posts of one contact;
+    // their events interleaved, as many contacts' events arrive, so each batch holds a part of the long chains.
+    const contacts = [...Array.from({ length: 600 }, (_, c) => ({ contact: `ct_many${c}`, events: 4 })), ...Array.from({ length: 8 }, (_, c) => ({ contact: `ct_long${c}`, events: 20 }))];
+    const arrivals = contacts.flatMap(({ contact, events }) => Array.from({ length: events }, () => contact));
+    const shuffled = arrivals.map((contact, i) => ({ contact, key: (i * 7919) % arrivals.length })).sort((a, b) => a.key - b.key);
+    const seen = new Map<string, number>();
+    const items = shuffled.map(({ contact }) => {
+      const n = seen.get(contact) ?? 0;
+      seen.set(contact, n + 1);
+      return { data: { send_id: `snd_${contact}_${String(n).padStart(2, "0")}`, contact_id: contact, email: `${contact}@example.com` }, occurredAt: now };
+    });
+    expect(items.length).toBeGreaterThan(2 * DELIVERIES_PER_BATCH);
+    await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
+    await executor.runDue(ctx);
+    const ids = receiver.received.map((w) => w.body.id);
+    expect(ids).toHaveLength(items.length);
+    expect(new Set(ids).size).toBe(items.length);
+    for (const { contact } of contacts) {
+      const sent = receiver.received.map((w) => w.body.data as { contact_id: string; send_id: string }).filter((data) => data.contact_id === contact);
+      expect(sent.map((data) => data.send_id)).toEqual(sent.map((data) => data.send_id).sort());
+    }
+  });
+
   it("a retry carries the same event id as the first attempt", async () => {
     let calls = 0;
     receiver.respondWith((_, response) => response.writeHead(calls++ === 0 ? 503 : 200).end());

@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Clock } from "@/lib/clock";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { webhookEndpoints } from "@/lib/db/schema";
+import { idArray } from "@/lib/db/id-array";
 import { newId } from "@/lib/ids";
 import { CONNECTIONS_PER_ENDPOINT, postWebhook, type PostResult } from "./post-webhook";
 import { takeEndpointLease, type EndpointLease } from "./endpoint-lease";
@@ -70,8 +71,10 @@ export function envelope(event: { id: string; type: string; createdAt: string; d
  * batch at a time: each read in one statement, posted over kept connections
  * (one contact's one after another, in event order; up to
  * CONNECTIONS_PER_ENDPOINT at once), every attempt recorded in one
- * transaction with the retry it schedules. Stops when none is due, asking for
- * a run at the next retry time, or after STEP_BUDGET_MS.
+ * transaction with the retry it schedules. While a batch posts, the one before
+ * is recorded and the next is read, so the connections do not wait for the
+ * database. Stops when none is due, asking for a run at the next retry time,
+ * or after STEP_BUDGET_MS.
  */
 export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOutcome> {
   const until = performance.now() + STEP_BUDGET_MS;
@@ -92,31 +95,53 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
     return outcome;
   }
   const { lease } = taken;
+  // The last batch's record, committing while the next batch posts; the lease is given up only after it.
+  let recording: Promise<void> = Promise.resolve();
   try {
     let endpoint: Endpoint | null = lease.endpoint;
+    let chains = endpoint.enabled ? await readDue(ctx, endpointId, []) : [];
     while (endpoint) {
       if (!endpoint.enabled) {
+        await recording;
         await giveUpPending(ctx, endpointId);
         return { ...outcome, stopped: "endpoint_disabled" };
       }
-      const chains = await readDue(ctx, endpointId);
       if (chains.length === 0) break;
+      // While this batch posts, the one before is recorded, then the next is read. That read leaves out this
+      // batch, whose deliveries stay pending until their record commits.
+      const inFlight = chains.flat().map((delivery) => delivery.id);
+      const next = handled(recording.then(() => readDue(ctx, endpointId, inFlight)));
       const attempts = await postBatch(chains, ctx.clock, lease, until);
-      await recordAttempts(ctx, endpointId, attempts);
       for (const attempt of attempts) outcome[attempt.succeeded ? "succeeded" : "failed"]++;
       // In doubt mid-batch (renewals failing, or taken over): what was not posted stays due, and the next step
       // takes the lease again or, if another run holds it, asks for a run once that lease would lapse.
-      if (!lease.held()) return { ...outcome, more: true };
-      if (performance.now() >= until) return { ...outcome, more: true };
-      // Renewed for every batch, which reads the endpoint again: it may have been disabled, deleted or given a new URL or secret.
-      endpoint = await lease.renew();
+      const handBack = !lease.held() || performance.now() >= until;
+      // Renewed for every batch, which reads the endpoint again: it may have been disabled, deleted or given a new
+      // URL or secret. Before the batch's record, which locks the endpoint's row too.
+      if (!handBack) endpoint = await lease.renew();
+      recording = handled(recordAttempts(ctx, endpointId, attempts));
+      if (handBack) {
+        await next.catch(() => undefined);
+        await recording;
+        return { ...outcome, more: true };
+      }
+      chains = await next;
+      if (chains.length === 0 && endpoint?.enabled) {
+        // Read before this batch's record committed, which retries a failure at once when the secret was rotated meanwhile.
+        await recording;
+        chains = await readDue(ctx, endpointId, []);
+      }
     }
+    await recording;
     if (!endpoint) {
       const [still] = await ctx.db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
       // Still there, so the lease was lost: as above.
       return still ? { ...outcome, more: true } : { ...outcome, stopped: "endpoint_deleted" };
     }
   } finally {
+    // Not before the last record has committed or failed: until then its deliveries are still pending, and another run
+    // holding the lease would post them again.
+    await recording.catch(() => undefined);
     await lease.release();
   }
   const nextDue = await nextDueAt(ctx, endpointId);
@@ -128,18 +153,25 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
   return outcome;
 }
 
+/** The same promise, marked as handled: it is awaited later, and may fail before then without failing the process. */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
 /**
  * The next due deliveries, oldest due first, grouped into one chain per
  * contact of at most MAX_CHAIN; the rest of a longer chain waits for the next
  * batch. Nothing is written: the lease is what keeps two runs apart.
  */
-async function readDue(ctx: Ctx, endpointId: string): Promise<Due[][]> {
+async function readDue(ctx: Ctx, endpointId: string, inFlight: string[]): Promise<Due[][]> {
   const now = ctx.clock.now().toISOString();
   const due = await ctx.db.execute<Due & { [key: string]: unknown }>(sql`
     select d.id, d.order_key as "orderKey", d.attempt_count as "attemptCount",
       e.id as "eventId", e.type, to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt", e.data::text as "dataJson"
     from webhook_deliveries d join events e on e.id = d.event_id
     where d.endpoint_id = ${endpointId} and d.status = 'pending' and d.next_attempt_at <= ${now}::timestamptz
+      and d.id not in (select unnest(${idArray(inFlight)}))
     order by d.next_attempt_at, d.id
     limit ${DELIVERIES_PER_BATCH}`);
   const chains = new Map<string, Due[]>();
