@@ -362,6 +362,23 @@ describe("webhook delivery", () => {
     expect(receiver.received.at(-1)!.body.data).toMatchObject({ email: "after-enable@example.com" });
   });
 
+  it("the batch whose failures disable an endpoint is the last it gets: deliveries due after it are given up, not posted", async () => {
+    receiver.respondWith((_, response) => response.writeHead(500).end());
+    const { workspaceId, endpointId } = await setup();
+    // Failing for more than 5 days already: the next failed batch disables it.
+    await ctx.db
+      .update(webhookEndpoints)
+      .set({ failingSince: new Date(clock.now().getTime() - 6 * 24 * 3_600_000) })
+      .where(eq(webhookEndpoints.id, endpointId));
+    const now = clock.now();
+    const items = Array.from({ length: DELIVERIES_PER_BATCH + 50 }, (_, i) => ({ data: { send_id: `snd_off${i}`, contact_id: `ct_off${i}`, email: `off${i}@example.com` }, occurredAt: now }));
+    await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
+    expect(await deliverDue(ctx, endpointId)).toMatchObject({ failed: DELIVERIES_PER_BATCH, stopped: "endpoint_disabled" });
+    expect(receiver.received).toHaveLength(DELIVERIES_PER_BATCH);
+    const deliveries = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+    expect(deliveries.filter((delivery) => delivery.status === "failed")).toHaveLength(items.length);
+  });
+
   it("a success ends an endpoint's failing streak", async () => {
     let failing = true;
     receiver.respondWith((_, response) => response.writeHead(failing ? 500 : 204).end());

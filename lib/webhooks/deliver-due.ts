@@ -71,10 +71,11 @@ export function envelope(event: { id: string; type: string; createdAt: string; d
  * batch at a time: each read in one statement, posted over kept connections
  * (one contact's one after another, in event order; up to
  * CONNECTIONS_PER_ENDPOINT at once), every attempt recorded in one
- * transaction with the retry it schedules. While a batch posts, the one before
- * is recorded and the next is read, so the connections do not wait for the
- * database. Stops when none is due, asking for a run at the next retry time,
- * or after STEP_BUDGET_MS.
+ * transaction with the retry it schedules. While a batch posts, the next is
+ * read and the one before is recorded, so between batches the connections
+ * wait only for the lease's renewal; a batch with a failure is recorded before
+ * the next is read. Stops when none is due, asking for a run at the next retry
+ * time, or after STEP_BUDGET_MS.
  */
 export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOutcome> {
   const until = performance.now() + STEP_BUDGET_MS;
@@ -95,8 +96,11 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
     return outcome;
   }
   const { lease } = taken;
-  // The last batch's record, committing while the next batch posts; the lease is given up only after it.
+  // Every record started so far, one after another, and the read made while the last batch posted: the lease is
+  // given up only once they are settled, since a delivery stays pending until its record commits.
   let recording: Promise<void> = Promise.resolve();
+  let reading: Promise<unknown> = Promise.resolve();
+  const record = (attempts: Attempt[]) => (recording = handled(recording.then(() => recordAttempts(ctx, endpointId, attempts))));
   try {
     let endpoint: Endpoint | null = lease.endpoint;
     let chains = endpoint.enabled ? await readDue(ctx, endpointId, []) : [];
@@ -111,26 +115,30 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
       // batch, whose deliveries stay pending until their record commits.
       const inFlight = chains.flat().map((delivery) => delivery.id);
       const next = handled(recording.then(() => readDue(ctx, endpointId, inFlight)));
+      reading = next;
       const attempts = await postBatch(chains, ctx.clock, lease, until);
       for (const attempt of attempts) outcome[attempt.succeeded ? "succeeded" : "failed"]++;
-      // In doubt mid-batch (renewals failing, or taken over): what was not posted stays due, and the next step
-      // takes the lease again or, if another run holds it, asks for a run once that lease would lapse.
-      const handBack = !lease.held() || performance.now() >= until;
+      // Not all posted (the lease in doubt, renewals failing or taken over, or the step's time spent): what was not
+      // posted stays due, and the next step takes the lease again or, if another run holds it, asks for a run once
+      // that lease would lapse.
+      const handBack = attempts.length < inFlight.length || !lease.held() || performance.now() >= until;
+      if (handBack || attempts.some((attempt) => !attempt.succeeded)) {
+        // Recorded before anything more is read or posted: a failure may disable the endpoint or, its secret rotated
+        // meanwhile, be due again at once. The read made during the posts is set aside.
+        await record(attempts);
+        if (handBack) return { ...outcome, more: true };
+        endpoint = await lease.renew();
+        chains = endpoint?.enabled ? await readDue(ctx, endpointId, []) : [];
+        continue;
+      }
       // Renewed for every batch, which reads the endpoint again: it may have been disabled, deleted or given a new
-      // URL or secret. Before the batch's record, which locks the endpoint's row too.
-      if (!handBack) endpoint = await lease.renew();
-      recording = handled(recordAttempts(ctx, endpointId, attempts));
-      if (handBack) {
-        await next.catch(() => undefined);
-        await recording;
-        return { ...outcome, more: true };
+      // URL or secret. Before the batch's record, which locks the endpoint's row too; recorded however the renewal ends.
+      try {
+        endpoint = await lease.renew();
+      } finally {
+        record(attempts);
       }
       chains = await next;
-      if (chains.length === 0 && endpoint?.enabled) {
-        // Read before this batch's record committed, which retries a failure at once when the secret was rotated meanwhile.
-        await recording;
-        chains = await readDue(ctx, endpointId, []);
-      }
     }
     await recording;
     if (!endpoint) {
@@ -139,9 +147,7 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
       return still ? { ...outcome, more: true } : { ...outcome, stopped: "endpoint_deleted" };
     }
   } finally {
-    // Not before the last record has committed or failed: until then its deliveries are still pending, and another run
-    // holding the lease would post them again.
-    await recording.catch(() => undefined);
+    await Promise.allSettled([recording, reading]);
     await lease.release();
   }
   const nextDue = await nextDueAt(ctx, endpointId);
