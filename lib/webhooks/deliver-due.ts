@@ -125,6 +125,7 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
       if (handBack || attempts.some((attempt) => !attempt.succeeded)) {
         // Recorded before anything more is read or posted: a failure may disable the endpoint or, its secret rotated
         // meanwhile, be due again at once. The read made during the posts is set aside.
+        await Promise.allSettled([next]);
         await record(attempts);
         if (handBack) return { ...outcome, more: true };
         endpoint = await lease.renew();
