@@ -264,8 +264,8 @@ describe("webhook delivery", () => {
     }
   });
 
-  it("over several batches, each read while the one before posts, every delivery is posted once and each contact's in the order they happened", async () => {
-    const { workspaceId } = await setup();
+  it("over several batches, each read while the one before posts, every delivery is posted and recorded once and each contact's in the order they happened", async () => {
+    const { workspaceId, endpointId } = await setup();
     const now = clock.now();
     // Two and a half batches: most contacts with a few events, some with more than a batch posts of one contact;
     // their events interleaved, as many contacts' events arrive, so each batch holds a part of the long chains.
@@ -288,6 +288,15 @@ describe("webhook delivery", () => {
       const sent = receiver.received.map((w) => w.body.data as { contact_id: string; send_id: string }).filter((data) => data.contact_id === contact);
       expect(sent.map((data) => data.send_id)).toEqual(sent.map((data) => data.send_id).sort());
     }
+    // Every attempt recorded, once, and the lease given up.
+    const deliveries = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+    expect(deliveries.every((delivery) => delivery.status === "succeeded" && delivery.attemptCount === 1)).toBe(true);
+    const [{ attempts }] = (await ctx.db.execute(
+      sql`select count(*)::int as attempts from ${webhookAttempts} a join ${webhookDeliveries} d on d.id = a.delivery_id where d.endpoint_id = ${endpointId}`,
+    )) as unknown as [{ attempts: number }];
+    expect(attempts).toBe(items.length);
+    const [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    expect(endpoint!.deliveryLeaseToken).toBeNull();
   });
 
   it("a retry carries the same event id as the first attempt", async () => {
