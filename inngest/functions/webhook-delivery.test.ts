@@ -299,6 +299,59 @@ describe("webhook delivery", () => {
     expect(endpoint!.deliveryLeaseToken).toBeNull();
   });
 
+  it("a batch's record that fails stops the run after the batch posting meanwhile, which is not recorded either: nothing is lost, and when they are posted again each contact's events still end in the order they happened", async () => {
+    const { workspaceId, endpointId } = await setup();
+    const now = clock.now();
+    // Three batches' worth, each contact's events spread over them.
+    const contacts = Array.from({ length: 300 }, (_, c) => `ct_rec${c}`);
+    const items = Array.from({ length: 8 }, (_, n) =>
+      contacts.map((contact) => ({ data: { send_id: `snd_${contact}_${n}`, contact_id: contact, email: `${contact}@example.com` }, occurredAt: now })),
+    ).flat();
+    expect(items.length).toBeGreaterThan(2 * DELIVERIES_PER_BATCH);
+    await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
+    // The first batch's record fails: its first delivery's attempt cannot be written.
+    const [first] = await ctx.db.execute<{ id: string }>(sql`
+      select id from ${webhookDeliveries} where endpoint_id = ${endpointId} order by next_attempt_at, id limit 1`);
+    await ctx.db.execute(
+      sql.raw(`
+      create function fail_record_${endpointId}() returns trigger language plpgsql as $$
+      begin if new.delivery_id = '${first!.id}' then raise exception 'record refused'; end if; return new; end $$`),
+    );
+    await ctx.db.execute(sql.raw(`create trigger fail_record_${endpointId} before insert on webhook_attempts for each row execute function fail_record_${endpointId}()`));
+    try {
+      const failure = await deliverDue(ctx, endpointId).then(
+        () => null,
+        (error: Error) => error,
+      );
+      expect(String(failure?.cause)).toMatch(/record refused/);
+    } finally {
+      await ctx.db.execute(sql.raw(`drop trigger fail_record_${endpointId} on webhook_attempts; drop function fail_record_${endpointId}()`));
+    }
+    // The first batch and the one posted while its record failed; neither recorded, nothing more posted, the lease given up.
+    expect(receiver.received).toHaveLength(2 * DELIVERIES_PER_BATCH);
+    const [{ attempts }] = (await ctx.db.execute(
+      sql`select count(*)::int as attempts from ${webhookAttempts} a join ${webhookDeliveries} d on d.id = a.delivery_id where d.endpoint_id = ${endpointId}`,
+    )) as unknown as [{ attempts: number }];
+    expect(attempts).toBe(0);
+    const [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    expect(endpoint!.deliveryLeaseToken).toBeNull();
+
+    await executor.runDue(ctx);
+    const deliveries = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+    expect(deliveries.every((delivery) => delivery.status === "succeeded")).toBe(true);
+    // Posted again under the same event ids; a receiver keeping each event's last copy sees each contact's in order.
+    expect(new Set(receiver.received.map((w) => w.body.id)).size).toBe(items.length);
+    for (const contact of contacts) {
+      const lastCopies = new Map<string, number>();
+      receiver.received.forEach((w, at) => {
+        const data = w.body.data as { contact_id: string; send_id: string };
+        if (data.contact_id === contact) lastCopies.set(data.send_id, at);
+      });
+      const byLastCopy = [...lastCopies].sort((a, b) => a[1] - b[1]).map(([sendId]) => sendId);
+      expect(byLastCopy).toEqual([...byLastCopy].sort());
+    }
+  });
+
   it("a retry carries the same event id as the first attempt", async () => {
     let calls = 0;
     receiver.respondWith((_, response) => response.writeHead(calls++ === 0 ? 503 : 200).end());

@@ -97,7 +97,9 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
   }
   const { lease } = taken;
   // Every record started so far, one after another, and the read made while the last batch posted: the lease is
-  // given up only once they are settled, since a delivery stays pending until its record commits.
+  // given up only once they are settled, since a delivery stays pending until its record commits. A record that
+  // fails skips those after it, and so does the read waiting for it: a contact's later events are never recorded
+  // while its earlier ones stay due, and the next holder posts both batches again, in order.
   let recording: Promise<void> = Promise.resolve();
   let reading: Promise<unknown> = Promise.resolve();
   const record = (attempts: Attempt[]) => (recording = handled(recording.then(() => recordAttempts(ctx, endpointId, attempts))));
