@@ -352,6 +352,44 @@ describe("webhook delivery", () => {
     }
   });
 
+  it("a lease renewal that fails still records the batch just posted, then stops the run and gives up the lease: nothing posted is posted again", async () => {
+    const { workspaceId, endpointId } = await setup();
+    const now = clock.now();
+    // One batch, small enough to be posted whole within the step's time on any machine.
+    const items = Array.from({ length: 20 }, (_, i) => ({ data: { send_id: `snd_${i}`, contact_id: `ct_renew${i}`, email: `renew${i}@example.com` }, occurredAt: now }));
+    await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
+    // The first write to the endpoint's row by its lease holder after taking it is the renewal after the batch (the
+    // batch's record comes after it); the sequence counts outside the transaction the refusal rolls back.
+    const name = `fail_renewal_${endpointId}`;
+    await ctx.db.execute(sql.raw(`create sequence ${name}_seq`));
+    await ctx.db.execute(
+      sql.raw(`
+      create function ${name}() returns trigger language plpgsql as $$
+      begin
+        if new.id = '${endpointId}' and old.delivery_lease_token is not null and new.delivery_lease_token is not null and nextval('${name}_seq') = 1
+        then raise exception 'renewal refused'; end if;
+        return new;
+      end $$`),
+    );
+    await ctx.db.execute(sql.raw(`create trigger ${name} before update on webhook_endpoints for each row execute function ${name}()`));
+    try {
+      const failure = await deliverDue(ctx, endpointId).then(
+        () => null,
+        (error: Error) => error,
+      );
+      expect(String(failure?.cause)).toMatch(/renewal refused/);
+    } finally {
+      await ctx.db.execute(sql.raw(`drop trigger ${name} on webhook_endpoints; drop function ${name}(); drop sequence ${name}_seq`));
+    }
+    expect(receiver.received).toHaveLength(items.length);
+    const deliveries = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+    expect(deliveries.filter((delivery) => delivery.status === "succeeded" && delivery.attemptCount === 1)).toHaveLength(items.length);
+    const [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    expect(endpoint!.deliveryLeaseToken).toBeNull();
+    await executor.runDue(ctx);
+    expect(receiver.received).toHaveLength(items.length);
+  });
+
   it("a retry carries the same event id as the first attempt", async () => {
     let calls = 0;
     receiver.respondWith((_, response) => response.writeHead(calls++ === 0 ? 503 : 200).end());
