@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { systemActor } from "@/lib/actor";
+import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { getCampaignWithBrand } from "./campaign-with-brand";
@@ -37,5 +38,20 @@ describe("a campaign's preview text and the mail's edges", () => {
 
     const nameless = renderCampaignMail(campaign, brand, { ...SAMPLE_CONTACT, firstName: null }, "snd_sample", { tracked: false });
     expect(nameless).toEqual({ missing: "contact.first_name" });
+  });
+
+  it("an attribute is a contact's own value only: one named constructor is a missing merge tag for a contact without it, in the subject and the body", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    const topicId = await seedTopic(ctx, workspaceId, brandId);
+    const actor = systemActor("test", workspaceId);
+    await defineAttribute(ctx, actor, { key: "constructor", type: "string" });
+    const { campaignId } = await createCampaign(ctx, actor, { brandId, topicId, name: "N", subject: "For {{contact.constructor}}", html: "<p>Built by {{contact.constructor}}</p>" });
+    const { campaign, brand } = await getCampaignWithBrand(ctx, actor, campaignId);
+    expect(renderCampaignMail(campaign, brand, SAMPLE_CONTACT, "snd_sample", { tracked: false })).toEqual({ missing: "contact.constructor" });
+    expect(renderCampaignMail({ ...campaign, subject: "S" }, brand, SAMPLE_CONTACT, "snd_sample", { tracked: false })).toEqual({ missing: "contact.constructor" });
+    const mail = renderCampaignMail(campaign, brand, { ...SAMPLE_CONTACT, attributes: { constructor: "Ada & co" } }, "snd_sample", { tracked: false });
+    if ("missing" in mail) throw new Error(`missing ${mail.missing}`);
+    expect(mail.subject).toBe("For Ada & co");
+    expect(mail.html).toContain("<p>Built by Ada &amp; co</p>");
   });
 });

@@ -18,16 +18,22 @@ export interface RenderedCampaignMail {
 /** Made-up values for a mail shown to someone who is not a contact (a preview, a test): every part still shows. */
 export const SAMPLE_CONTACT = { id: "ct_sample", email: "subscriber@example.com", firstName: "Ada", lastName: "Lovelace", attributes: {} };
 
-/** The value of a merge tag for one recipient of a brand's campaign. */
+/**
+ * The value of a merge tag for one recipient of a brand's campaign. Names are
+ * looked up among own properties only: an attribute called `constructor` is
+ * missing for a contact without it, never Object.prototype's function.
+ */
 export function mergeValuesFor(contact: Contact, brand: Brand): MergeValues {
   return (tag) => {
     const [namespace, name] = tag.split(".") as [string, string];
-    if (namespace === "brand") return { name: brand.name, legal_name: brand.legalName, postal_address: brand.postalAddress, website_url: brand.websiteUrl }[name];
+    if (namespace === "brand") {
+      const values = { name: brand.name, legal_name: brand.legalName, postal_address: brand.postalAddress, website_url: brand.websiteUrl };
+      return Object.hasOwn(values, name) ? values[name as keyof typeof values] : undefined;
+    }
     if (name === "email") return contact.email;
     if (name === "first_name") return contact.firstName;
     if (name === "last_name") return contact.lastName;
-    const attribute = contact.attributes[name];
-    return attribute === undefined ? undefined : String(attribute);
+    return Object.hasOwn(contact.attributes, name) ? String(contact.attributes[name]) : undefined;
   };
 }
 

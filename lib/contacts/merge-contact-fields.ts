@@ -35,7 +35,8 @@ function mergeValue<T>(policy: MergePolicy, stored: T | null | undefined, incomi
 export function mergeContactFields(policy: MergePolicy, stored: ContactFields, incoming: IncomingFields): ContactFields {
   const attributes: Record<string, AttributeValue> = { ...stored.attributes };
   for (const [key, value] of Object.entries(incoming.attributes ?? {})) {
-    const merged = mergeValue(policy, stored.attributes[key], value, true);
+    // Own values only: an attribute named `constructor` is blank on a contact without it, not Object's function.
+    const merged = mergeValue(policy, Object.hasOwn(stored.attributes, key) ? stored.attributes[key] : undefined, value, true);
     if (merged === null || merged === undefined || merged === "") delete attributes[key];
     else attributes[key] = merged;
   }
