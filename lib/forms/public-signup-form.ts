@@ -38,7 +38,8 @@ export function publicSignupForm(form: FormShape, topics: { id: string; name: st
   if (form.fields.firstName !== "off") fields.push({ name: "first_name", label: "First name", type: "text", required: form.fields.firstName === "required" });
   if (form.fields.lastName !== "off") fields.push({ name: "last_name", label: "Last name", type: "text", required: form.fields.lastName === "required" });
   for (const attribute of form.fields.attributes) {
-    fields.push({ name: `attributes.${attribute.key}`, label: attribute.label, type: INPUT_TYPES[attributeTypes[attribute.key] ?? "string"], required: attribute.required });
+    const type = Object.hasOwn(attributeTypes, attribute.key) ? attributeTypes[attribute.key]! : "string";
+    fields.push({ name: `attributes.${attribute.key}`, label: attribute.label, type: INPUT_TYPES[type], required: attribute.required });
   }
   return {
     id: form.id,

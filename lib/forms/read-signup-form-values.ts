@@ -45,7 +45,7 @@ export function readSignupFormValues(form: LoadedSignupForm, values: SubmittedVa
   const attributes: Record<string, AttributeValue> = {};
   for (const attribute of form.fields.attributes) {
     const param = `attributes.${attribute.key}`;
-    const type = form.attributeTypes[attribute.key] ?? "string";
+    const type = Object.hasOwn(form.attributeTypes, attribute.key) ? form.attributeTypes[attribute.key]! : "string";
     const text = single(values[param]);
     // A ticked checkbox posts "on" (HTML) or "true" (the script); an unticked one posts nothing.
     const value = text === "" ? undefined : type === "boolean" && text === "on" ? true : attributeFromText(type, text);

@@ -22,6 +22,7 @@ import { sha256Hex } from "./embed/sha256";
 import { solveChallenge } from "./embed/solve-challenge";
 import { deleteSignupForm, getSignupForm } from "./get-signup-form";
 import { listSignupForms } from "./list-signup-forms";
+import { publicSignupForm } from "./public-signup-form";
 import { createSignupForm, updateSignupForm } from "./save-signup-form";
 import { SIGNUP_FORM_DEFAULTS, type SignupFormInput } from "./signup-form-schemas";
 import { submitSignupForm } from "./submit-signup-form";
@@ -204,6 +205,11 @@ describe("signup forms", () => {
       body: { data: { status: "subscribed" } },
     });
     expect(await contactByEmail(workspaceId, "typed@example.com")).toMatchObject({ firstName: "Ty", attributes: { plan: 3, terms: true } });
+  });
+
+  it("an attribute's input type is its own definition's: one named constructor with no known type is a text input", () => {
+    const form = { id: "fm_x", ...SIGNUP_FORM_DEFAULTS, fields: { firstName: "off" as const, lastName: "off" as const, attributes: [{ key: "constructor", label: "Maker", required: false }] } };
+    expect(publicSignupForm(form, [], {}, "").fields).toContainEqual({ name: "attributes.constructor", label: "Maker", type: "text", required: false });
   });
 
   it("several topics: only the ticked ones are subscribed, and none ticked is validation_failed on topic_ids", async () => {
