@@ -36,7 +36,8 @@ export async function createUser(ctx: Ctx, input: z.input<typeof createUserSchem
     }
     await tx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id));
     if (workspaceId) {
-      await tx.db.insert(memberships).values({ workspaceId, userId: user.id, role: "member", createdAt: tx.clock.now() }).onConflictDoNothing();
+      // The operator adds them: accepted at once, unlike a member's invitation.
+      await tx.db.insert(memberships).values({ workspaceId, userId: user.id, role: "member", acceptedAt: tx.clock.now(), createdAt: tx.clock.now() }).onConflictDoNothing();
     }
     return { userId: user.id };
   });

@@ -22,7 +22,8 @@ export async function createWorkspace(ctx: Ctx, input: z.input<typeof createWork
     const owner = await findOrInviteUser(tx, ownerEmail);
     const workspaceId = newId("ws");
     await tx.db.insert(workspaces).values({ id: workspaceId, name, createdAt: tx.clock.now() });
-    await tx.db.insert(memberships).values({ workspaceId, userId: owner.id, role: "owner", createdAt: tx.clock.now() });
+    // The owner is named by signup or the operator, not invited by a member: accepted at once.
+    await tx.db.insert(memberships).values({ workspaceId, userId: owner.id, role: "owner", acceptedAt: tx.clock.now(), createdAt: tx.clock.now() });
     await startBilling(tx, workspaceId, owner.trialUsedAt !== null, currency);
     if (!owner.trialUsedAt) await tx.db.update(users).set({ trialUsedAt: tx.clock.now() }).where(eq(users.id, owner.id));
     return { workspaceId, ownerUserId: owner.id };

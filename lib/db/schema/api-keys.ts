@@ -1,6 +1,7 @@
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { at, createdAt, id } from "./columns";
 import { brands } from "./brands";
+import { users } from "./users";
 import { workspaces } from "./workspaces";
 
 export const KEY_KINDS = ["secret", "publishable"] as const;
@@ -29,6 +30,8 @@ export const apiKeys = pgTable(
     last4: text("last4").notNull(),
     revokedAt: at("revoked_at"),
     lastUsedAt: at("last_used_at"),
+    /** The member who created it; null for the operator's CLI and keys made before this was recorded. */
+    createdByUserId: id("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -32,6 +32,12 @@ export const memberships = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     role: text("role", { enum: MEMBERSHIP_ROLES }).notNull().default("member"),
+    /**
+     * When the person accepted the membership: followed their invitation's link (setting a password when
+     * they had none). Null while an invitation waits; the workspace's creator and the operator's additions
+     * are accepted at once. Only accepted members are the sandbox's recipients (sandbox_recipients).
+     */
+    acceptedAt: at("accepted_at"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { events } from "./events";
+import { users } from "./users";
 import { workspaces } from "./workspaces";
 
 export const webhookEndpoints = pgTable(
@@ -38,6 +39,8 @@ export const webhookEndpoints = pgTable(
      */
     deliveryLeaseToken: text("delivery_lease_token"),
     deliveryLeaseUntil: at("delivery_lease_until"),
+    /** The member who created it; null for the operator's CLI and endpoints made before this was recorded. */
+    createdByUserId: id("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
