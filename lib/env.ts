@@ -4,9 +4,17 @@ import { z } from "zod";
 // message naming each bad variable, instead of a NaN batch size or a silent fallback found in production.
 // No "server-only" here: scripts/serve.ts and the CLI import this outside React's server condition.
 
-/** A rule a value broke, said as "must be <rule>". */
+/**
+ * A rule a value broke, said as "must be <rule>", and optionally what the value
+ * is instead in words that carry none of it ("not a mysql: URL"). The value
+ * itself is never printed: URLs carry passwords, and a secret pasted into the
+ * wrong variable would end up in the start-up error and the logs.
+ */
 class Refused {
-  constructor(readonly rule: string) {}
+  constructor(
+    readonly rule: string,
+    readonly found?: string,
+  ) {}
 }
 
 /** An empty variable (`VAR= npm start`) counts as unset, as `process.env.VAR || default` did. */
@@ -17,7 +25,7 @@ function variable<T>(read: (value: string | undefined) => T | Refused) {
     .transform((raw, ctx) => {
       const result = read(raw === "" ? undefined : raw);
       if (!(result instanceof Refused)) return result;
-      ctx.addIssue({ code: "custom", message: `must be ${result.rule}, got "${raw}"` });
+      ctx.addIssue({ code: "custom", message: `must be ${result.rule}${result.found ? `, ${result.found}` : ""}` });
       return z.NEVER;
     });
 }
@@ -48,7 +56,9 @@ function url(protocols: string[]) {
   return variable((value) => {
     if (value === undefined) return undefined;
     const parsed = URL.canParse(value) ? new URL(value) : null;
-    return parsed && protocols.includes(parsed.protocol) ? value : new Refused(`a URL (${protocols.map((p) => `${p}//`).join(" or ")})`);
+    if (parsed && protocols.includes(parsed.protocol)) return value;
+    // Not even the scheme is said: in `user:password@host` it would be the user.
+    return new Refused(`a URL (${protocols.map((p) => `${p}//`).join(" or ")})`, parsed ? "not a URL of another scheme" : "not a URL at all");
   });
 }
 
@@ -88,8 +98,8 @@ export const envSchema = z
     MAIL_TRANSPORT: oneOf(["local", "smtp", "resend"]),
     // The sender of the service's own mail (invitations); unset, no-reply at APP_URL's host.
     SERVICE_MAIL_FROM: text(),
-    // The SMTP relay and its pool, for MAIL_TRANSPORT=smtp (the transport checks the scheme).
-    SMTP_URL: text(),
+    // The SMTP relay and its pool, for MAIL_TRANSPORT=smtp.
+    SMTP_URL: url(["smtp:", "smtps:"]),
     SMTP_POOL_SIZE: positiveInteger(5),
     // Optional DKIM signature of every SMTP message (PEM key, `\n` escapes allowed).
     DKIM_DOMAIN: text(),
