@@ -9,6 +9,7 @@ import { confirmSubscription } from "@/lib/consent/confirm-subscription";
 import { decideConfirmation } from "@/lib/consent/decide-confirmation";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { confirmationRequests, contacts, signupFormSubmissions, subscriptions } from "@/lib/db/schema";
+import { BUCKET_LIMITS } from "@/lib/api/rate-limit";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { PEER_IP_HEADER, PEER_IP_HEADER_SET } from "@/lib/http/client-ip";
 import { optOut, seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
@@ -149,6 +150,15 @@ describe("signup forms", () => {
     expect(await json(await post(formId, { email: "human@example.com", altcha: solution }))).toEqual({ status: 200, body: { data: { status: "confirmation_sent" } } });
     expect(await json(await post(formId, { email: "replay@example.com", altcha: solution }))).toMatchObject({ status: 400, body: { error: { code: "challenge_failed" } } });
     expect(await contactByEmail(workspaceId, "replay@example.com")).toBeUndefined();
+  });
+
+  it("challenge: a submission without a solution is refused before it counts against the key's rate limit, so unsolved posts cannot close the form to people", async () => {
+    const { formId, workspaceId } = await setup({ form: { challenge: true } });
+    for (let attempt = 0; attempt <= BUCKET_LIMITS.subscribe; attempt++) {
+      await expect(submitSignupForm(ctx, { formId, origin: SITE, ip: null, values: { email: `bot${attempt}@example.com` } })).rejects.toMatchObject({ code: "challenge_failed" });
+    }
+    await expect(submitSignupForm(ctx, { formId, origin: SITE, ip: null, values: { email: "person@example.com", altcha: await solved() } })).resolves.toMatchObject({ status: "confirmation_sent" });
+    expect(await requestsFor(workspaceId, "person@example.com")).toHaveLength(1);
   });
 
   it("the widget's solver finds the number altcha-lib's challenge was made with, and its SHA-256 matches node's", async () => {

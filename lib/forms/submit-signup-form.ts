@@ -44,12 +44,14 @@ export async function submitSignupForm(ctx: Ctx, request: SignupFormRequest, con
   if (form.key.revoked || form.topics.length === 0) throw formUnavailable();
   checkWorkspaceActive(form.billingStage, "POST");
   await limitPerAddress(ctx, request.ip, config);
-  await consumeRateLimit(ctx, form.key.id, "subscribe");
 
   const submission = readSignupFormValues(form, request.values);
+  // The proof of work before the key's rate limit: posts that did no work must not spend the budget the
+  // form's key shares with every visitor, or a bot without solutions closes the form to everyone.
   if (form.challenge && !(await acceptFormChallenge(ctx, request.values.altcha))) {
     throw new ApiError({ type: "invalid_request_error", code: "challenge_failed", param: "altcha", message: "The anti-spam check did not pass. Reload the page and try again." });
   }
+  await consumeRateLimit(ctx, form.key.id, "subscribe");
   const topics = form.topics.filter((topic) => submission.topicIds.includes(topic.id));
   const status: FormAnswer = topics.some((topic) => topic.requiresConfirmation) ? "confirmation_sent" : "subscribed";
   const answer = { status, redirectUrl: form.redirectUrl };
