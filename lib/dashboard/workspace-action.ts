@@ -46,7 +46,7 @@ export function workspaceAction<S extends z.ZodType, R>(
 }
 
 /** The API's team_inactive says to sign in to the dashboard; here the sender already has. */
-function inDashboardWords(error: unknown): never {
+export function inDashboardWords(error: unknown): never {
   if (error instanceof ApiError && error.code === "team_inactive") {
     throw new ApiError({ type: "permission_error", code: "team_inactive", message: "This workspace cannot act now: it is read-only because of billing. Open Billing to make it active again." });
   }

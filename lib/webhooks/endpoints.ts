@@ -2,11 +2,12 @@ import "server-only";
 import { and, asc, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { events, webhookAttempts, webhookDeliveries, webhookEndpoints, workspaces } from "@/lib/db/schema";
+import { events, users, webhookAttempts, webhookDeliveries, webhookEndpoints, workspaces } from "@/lib/db/schema";
 import { ApiError, notFound, validationFailed } from "@/lib/errors";
 import { EVENT_TYPES, type EventType } from "@/lib/events/event-types";
 import { newId, randomBase62 } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
+import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
 import { askForRuns, holdWakeLocks } from "./request-delivery";
 import { checkTargetUrl, TargetRefusedError } from "./target-address";
 import { createEndpointSchema, type CreateEndpointInput } from "./webhook-schemas";
@@ -32,6 +33,8 @@ export async function getEndpointOrThrow(ctx: Ctx, actor: Actor, endpointId: str
 export async function createEndpoint(ctx: Ctx, actor: Actor, input: CreateEndpointInput): Promise<{ endpointId: string; secret: string }> {
   const values = parseInput(createEndpointSchema, input);
   const workspaceId = requireActorWorkspace(actor);
+  // A read-only or deleted workspace changes nothing, here as through /v1 (the dashboard and the CLI call this directly).
+  await checkWorkspaceWritable(ctx, workspaceId);
   const unknown = values.eventTypes.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown) throw validationFailed("event", `Unknown event type ${unknown}; known types: ${EVENT_TYPES.join(", ")}.`);
   let url: URL;
@@ -52,6 +55,8 @@ export async function createEndpoint(ctx: Ctx, actor: Actor, input: CreateEndpoi
     url: url.toString(),
     eventTypes: [...new Set(values.eventTypes as EventType[])],
     signingSecret: secret,
+    // Who to ask about it, and what a member's removal lists; the operator's CLI is no member.
+    createdByUserId: actor.kind === "user" ? actor.userId : null,
     createdAt: now,
     updatedAt: now,
   });
@@ -65,7 +70,7 @@ export async function createEndpoint(ctx: Ctx, actor: Actor, input: CreateEndpoi
  */
 export async function rotateSecret(ctx: Ctx, actor: Actor, endpointId: string): Promise<{ secret: string; retried: number }> {
   return withTransaction(ctx, async (tx) => {
-    await getEndpointOrThrow(tx, actor, endpointId);
+    await checkWorkspaceWritable(tx, (await getEndpointOrThrow(tx, actor, endpointId)).workspaceId);
     // The wake lock before the endpoint row, in the order the delivery run takes them.
     await holdWakeLocks(tx, [endpointId]);
     const secret = newSigningSecret();
@@ -88,7 +93,7 @@ export async function rotateSecret(ctx: Ctx, actor: Actor, endpointId: string): 
  * events recorded from now on; deliveries given up while it was off stay so.
  */
 export async function enableEndpoint(ctx: Ctx, actor: Actor, endpointId: string): Promise<Endpoint> {
-  await getEndpointOrThrow(ctx, actor, endpointId);
+  await checkWorkspaceWritable(ctx, (await getEndpointOrThrow(ctx, actor, endpointId)).workspaceId);
   const [endpoint] = await ctx.db
     .update(webhookEndpoints)
     .set({ enabled: true, disabledAt: null, disabledReason: null, failingSince: null, updatedAt: ctx.clock.now() })
@@ -97,9 +102,15 @@ export async function enableEndpoint(ctx: Ctx, actor: Actor, endpointId: string)
   return endpoint!;
 }
 
-/** The actor's workspace's endpoints, oldest first. */
-export function listEndpoints(ctx: Ctx, actor: Actor): Promise<Endpoint[]> {
-  return ctx.db.select().from(webhookEndpoints).where(inActorWorkspace(actor, webhookEndpoints.workspaceId)).orderBy(asc(webhookEndpoints.id));
+/** The actor's workspace's endpoints, oldest first, each with its creator's address (null: the operator's CLI, or made before creators were recorded). */
+export async function listEndpoints(ctx: Ctx, actor: Actor): Promise<(Endpoint & { createdByEmail: string | null })[]> {
+  const rows = await ctx.db
+    .select({ endpoint: webhookEndpoints, createdByEmail: users.email })
+    .from(webhookEndpoints)
+    .leftJoin(users, eq(users.id, webhookEndpoints.createdByUserId))
+    .where(inActorWorkspace(actor, webhookEndpoints.workspaceId))
+    .orderBy(asc(webhookEndpoints.id));
+  return rows.map(({ endpoint, createdByEmail }) => ({ ...endpoint, createdByEmail }));
 }
 
 /** Every delivery to an endpoint, oldest first, each with its event type and attempts. */

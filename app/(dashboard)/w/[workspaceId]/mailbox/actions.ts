@@ -3,6 +3,7 @@
 import { notFound, redirect } from "next/navigation";
 import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
 import { findWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { ApiError } from "@/lib/errors";
 import { mailboxEnabled } from "@/lib/mail/mailbox-enabled";
 import { simulateOutcome } from "@/lib/mail/simulate-outcome";
 
@@ -19,6 +20,14 @@ export async function simulateOutcomeAction(workspaceId: string, messageId: stri
   const session = await findWorkspaceSession(workspaceId);
   if (!session) notFound();
   const outcome = OUTCOMES[String(form.get("outcome"))];
-  if (outcome) await simulateOutcome(session.ctx, session.actor, messageId, outcome);
+  if (outcome) {
+    try {
+      await simulateOutcome(session.ctx, session.actor, messageId, outcome);
+    } catch (error) {
+      // A read-only or deleted workspace reports nothing (the rule is simulateOutcome's); the page says why.
+      if (error instanceof ApiError && error.code === "team_inactive") redirect(`/w/${workspaceId}/mailbox?refused=inactive`);
+      throw error;
+    }
+  }
   redirect(`/w/${workspaceId}/mailbox?reported=${encodeURIComponent(String(form.get("outcome")))}`);
 }

@@ -19,10 +19,10 @@ export const metadata: Metadata = { title: "Test mailbox" };
  * What the local transport "sent" for this workspace: headers, rendered HTML, clickable links.
  * Those are live confirmation and unsubscribe links, so the page exists only where mailboxEnabled() says.
  */
-export default async function MailboxPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: Promise<{ reported?: string }> }) {
+export default async function MailboxPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: Promise<{ reported?: string; refused?: string }> }) {
   if (!mailboxEnabled()) notFound();
   const { workspaceId } = await params;
-  const { reported } = await searchParams;
+  const { reported, refused } = await searchParams;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const messages = await listMailbox(ctx, actor, { limit: 50 });
   const transport = getMailTransport().name;
@@ -45,6 +45,11 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
           <p role="status" className="rounded-md border border-emerald-600/30 bg-emerald-600/10 px-3 py-2 text-sm">
             Reported “{reported.replace("-", " ")}” as the provider would.
           </p>
+        )}
+        {refused === "inactive" && (
+          <Alert variant="destructive" role="alert">
+            <AlertDescription>Nothing was reported: this workspace is read-only because of billing. Open Billing to make it active again.</AlertDescription>
+          </Alert>
         )}
         {messages.length === 0 && (
           <EmptyState icon={<Inbox />} title="No mail yet">

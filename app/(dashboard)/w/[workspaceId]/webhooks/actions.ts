@@ -2,19 +2,23 @@
 
 import { revalidatePath } from "next/cache";
 import type { SecretState } from "@/components/webhooks/webhook-forms";
+import { inDashboardWords } from "@/lib/dashboard/workspace-action";
 import { findWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { ApiError } from "@/lib/errors";
 import { logger } from "@/lib/log/logger";
 import { createEndpoint, enableEndpoint, rotateSecret } from "@/lib/webhooks/endpoints";
+import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
 
 const notMember: SecretState = { error: "This workspace does not exist, or you are not a member of it." };
 
 // These forms post FormData and keep their own state (a secret shown once), so they check the member
-// themselves rather than through workspaceAction; the rule is the same: the workspace named in the call.
+// themselves rather than through workspaceAction; the rules are the same: the workspace named in the call,
+// and one that billing made read-only changes nothing.
 async function asMember<T>(workspaceId: string, run: (session: NonNullable<Awaited<ReturnType<typeof findWorkspaceSession>>>) => Promise<T>): Promise<T | SecretState> {
   const session = await findWorkspaceSession(workspaceId);
   if (!session) return notMember;
   try {
+    await checkWorkspaceWritable(session.ctx, workspaceId).catch(inDashboardWords);
     const result = await run(session);
     revalidatePath(`/w/${workspaceId}/webhooks`);
     return result;
