@@ -2,10 +2,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { systemActor, userActor } from "@/lib/actor";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { sends, users } from "@/lib/db/schema";
+import { sends, users, workspaceBilling } from "@/lib/db/schema";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 import { listMailbox } from "@/lib/mail/list-mailbox";
-import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { seedTopic, seedWorkspace, setBillingStage } from "@/lib/testing/factories";
 import { createUser } from "@/lib/users/create-user";
 import { testCtx } from "@/lib/testing/test-context";
 import { createCampaign } from "./save-campaign";
@@ -39,5 +39,27 @@ describe("a campaign's test mail", () => {
     await createUser(ctx, { email: (await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, a.ownerUserId)))[0]!.email, password: "owner of a signed up" });
     const [ownerOfA] = await testMailAddresses(ctx, memberOfA);
     await expect(sendTestMail(ctx, memberOfA, getMailTransport(), campaignId, ownerOfA!)).rejects.toMatchObject({ code: "campaign_not_found" });
+  });
+
+  it("no test goes out while billing pauses the workspace's sending (an invoice overdue, a trial ended); it is refused with billing_paused", async () => {
+    const owner = `paused-${Date.now()}@example.com`;
+    const { workspaceId, brandId, ownerUserId } = await seedWorkspace(ctx, { ownerEmail: owner });
+    await createUser(ctx, { email: owner, password: "the owner has signed up" });
+    const member = userActor(ownerUserId, workspaceId);
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    const { campaignId } = await createCampaign(ctx, member, { brandId, topicId, name: "Draft", subject: "Hi", html: "<p>Hello</p>" });
+
+    await setBillingStage(ctx, workspaceId, "overdue");
+    await expect(sendTestMail(ctx, member, getMailTransport(), campaignId, owner)).rejects.toMatchObject({ code: "billing_paused" });
+    await ctx.db
+      .update(workspaceBilling)
+      .set({ stage: "trial", trialEndsAt: new Date(ctx.clock.now().getTime() - 1000) })
+      .where(eq(workspaceBilling.workspaceId, workspaceId));
+    await expect(sendTestMail(ctx, member, getMailTransport(), campaignId, owner)).rejects.toMatchObject({ code: "billing_paused" });
+    expect(await listMailbox(ctx, systemActor("test", workspaceId), { to: owner })).toEqual([]);
+
+    await setBillingStage(ctx, workspaceId, "active");
+    await sendTestMail(ctx, member, getMailTransport(), campaignId, owner);
+    expect(await listMailbox(ctx, systemActor("test", workspaceId), { to: owner })).toHaveLength(1);
   });
 });

@@ -1,8 +1,9 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
+import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
 import type { Ctx } from "@/lib/context";
-import { contacts } from "@/lib/db/schema";
+import { contacts, workspaceBilling } from "@/lib/db/schema";
 import { ApiError, validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
@@ -22,7 +23,8 @@ export async function testMailAddresses(ctx: Ctx, actor: WorkspaceActor): Promis
 /**
  * One copy of the campaign, subject marked as a test, to an address of
  * testMailAddresses: filled with that address's contact values when it is a
- * contact, else with sample values; untracked, and counted nowhere.
+ * contact, else with sample values; untracked, and counted nowhere. It is
+ * mail all the same: none goes out while billing pauses the workspace's sending.
  */
 export async function sendTestMail(ctx: Ctx, actor: WorkspaceActor, transport: MailTransport, campaignId: string, to: string): Promise<{ to: string }> {
   const address = to.trim().toLowerCase();
@@ -30,6 +32,10 @@ export async function sendTestMail(ctx: Ctx, actor: WorkspaceActor, transport: M
     throw validationFailed("to", "to: a test goes only to a member of this workspace or one of its verified addresses.");
   }
   const row = await getCampaignWithBrand(ctx, actor, campaignId);
+  const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, actor.workspaceId));
+  if (billing && !billingAllowsSending(billing, ctx.clock.now())) {
+    throw new ApiError({ type: "permission_error", code: "billing_paused", message: "Sending is paused by billing, test mails included. Open Billing to resume it." });
+  }
   const [contact] = await ctx.db
     .select()
     .from(contacts)
