@@ -34,6 +34,14 @@ export const workspaceBilling = pgTable("workspace_billing", {
   provider: text("provider", { enum: BILLING_PROVIDERS }).notNull().default("manual"),
   stripeCustomerId: text("stripe_customer_id"),
   stripeSubscriptionId: text("stripe_subscription_id"),
+  /** The subscription's status as the newest subscription event applied said (`active`, `past_due`…). */
+  stripeSubscriptionStatus: text("stripe_subscription_status"),
+  /** When Stripe sent that event: an older one arriving later is stale. */
+  stripeSubscriptionEventAt: at("stripe_subscription_event_at"),
+  /** A move up Stripe reported, applied (plan and allowance) once paid for while the subscription is active. */
+  pendingPlan: text("pending_plan"),
+  /** When the plan last went down: an invoice paid before it pays for no later move up. */
+  planLoweredAt: at("plan_lowered_at"),
   /**
    * The walk down the ladder under way, if any: one billing-ladder run per episode, cancelled by
    * settlement. Its stages fall at fixed offsets from `ladderStartsAt`, pushed later by every
@@ -65,6 +73,8 @@ export const billingInvoices = pgTable(
     provider: text("provider", { enum: BILLING_PROVIDERS }).notNull(),
     /** Stripe's invoice id; null for manual invoices. */
     providerInvoiceId: text("provider_invoice_id"),
+    /** Stripe's subscription the invoice bills; null for manual invoices. */
+    providerSubscriptionId: text("provider_subscription_id"),
     plan: text("plan"),
     /** In the currency's minor unit (cents). */
     amount: integer("amount").notNull(),
