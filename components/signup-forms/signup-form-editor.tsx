@@ -364,7 +364,7 @@ export function SignupFormEditor({
                 (aria) => (
                   <Input {...aria} type="url" placeholder="https://www.example.com/thanks" value={values.redirectUrl ?? ""} onChange={(event) => update({ redirectUrl: event.target.value || null })} />
                 ),
-                "Optional. Where the plain HTML form sends people instead of the hosted thank-you page.",
+                "Optional. Where the plain HTML form sends people instead of the hosted thank-you page: a page on one of the key's allowed origins or on the brand's website.",
               )}
             </div>
           </CardContent>

@@ -12,6 +12,8 @@ export interface LoadedSignupForm {
   style: SignupFormStyle;
   challenge: boolean;
   redirectUrl: string | null;
+  /** The brand's website: a thank-you page may be there, as well as on the key's allowed origins. */
+  brandWebsiteUrl: string;
   key: { id: string; environment: KeyEnvironment; brandId: string | null; allowedOrigins: string[]; revoked: boolean };
   billingStage: BillingStage | null;
   /** The form's topics that are still live, in the form's order. */
@@ -28,7 +30,7 @@ export interface LoadedSignupForm {
 export async function loadSignupForm(ctx: Ctx, formId: string): Promise<LoadedSignupForm | null> {
   const sql = rawClient(ctx.db);
   const [row] = await sql<LoadedSignupForm[]>`
-    select f.id, f.workspace_id as "workspaceId", f.brand_id as "brandId", f.fields, f.texts, f.style, f.challenge, f.redirect_url as "redirectUrl",
+    select f.id, f.workspace_id as "workspaceId", f.brand_id as "brandId", f.fields, f.texts, f.style, f.challenge, f.redirect_url as "redirectUrl", br.website_url as "brandWebsiteUrl",
            json_build_object('id', k.id, 'environment', k.environment, 'brandId', k.brand_id,
                              'allowedOrigins', k.allowed_origins, 'revoked', k.revoked_at is not null) as key,
            b.stage as "billingStage",
@@ -38,6 +40,7 @@ export async function loadSignupForm(ctx: Ctx, formId: string): Promise<LoadedSi
            coalesce((select json_object_agg(a.key, a.type) from attribute_definitions a where a.workspace_id = f.workspace_id), '{}') as "attributeTypes"
     from signup_forms f
     join api_keys k on k.id = f.api_key_id
+    join brands br on br.id = f.brand_id
     left join workspace_billing b on b.workspace_id = f.workspace_id
     where f.id = ${formId}`;
   return row ?? null;

@@ -8,6 +8,7 @@ import { validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
 import { getSignupForm } from "./get-signup-form";
+import { redirectUrlAllowed } from "./redirect-url-allowed";
 import { signupFormSchema, type SignupFormInput, type SignupFormValues } from "./signup-form-schemas";
 
 export async function createSignupForm(ctx: Ctx, actor: Actor, input: SignupFormInput): Promise<{ formId: string }> {
@@ -37,11 +38,12 @@ export async function updateSignupForm(ctx: Ctx, actor: Actor, formId: string, i
 
 /**
  * Everything a form names must be the workspace's: its brand, live topics of
- * that brand, a live publishable key that may reach the brand, and defined
- * attributes. Each problem is reported on the field that names it.
+ * that brand, a live publishable key that may reach the brand, defined
+ * attributes, and a thank-you page on the key's allowed origins or the
+ * brand's website. Each problem is reported on the field that names it.
  */
 async function checkReferences(ctx: Ctx, actor: Actor, values: SignupFormValues): Promise<void> {
-  await getBrandOrThrow(ctx, actor, values.brandId);
+  const brand = await getBrandOrThrow(ctx, actor, values.brandId);
   const found = await ctx.db
     .select({ id: topics.id })
     .from(topics)
@@ -49,11 +51,15 @@ async function checkReferences(ctx: Ctx, actor: Actor, values: SignupFormValues)
   if (found.length !== new Set(values.topicIds).size) throw validationFailed("topicIds", "topicIds: every topic must be a live topic of the form's brand.");
 
   const [key] = await ctx.db
-    .select({ kind: apiKeys.kind, brandId: apiKeys.brandId, revokedAt: apiKeys.revokedAt })
+    .select({ kind: apiKeys.kind, brandId: apiKeys.brandId, revokedAt: apiKeys.revokedAt, allowedOrigins: apiKeys.allowedOrigins })
     .from(apiKeys)
     .where(and(eq(apiKeys.id, values.apiKeyId), inActorWorkspace(actor, apiKeys.workspaceId)));
   if (!key || key.kind !== "publishable" || key.revokedAt) throw validationFailed("apiKeyId", "apiKeyId: choose a publishable key that is not revoked.");
   if (key.brandId && key.brandId !== values.brandId) throw validationFailed("apiKeyId", "apiKeyId: this key is locked to another brand.");
+  if (values.redirectUrl && !redirectUrlAllowed(values.redirectUrl, key.allowedOrigins, brand.websiteUrl)) {
+    const sites = [...key.allowedOrigins, brand.websiteUrl].join(", ");
+    throw validationFailed("redirectUrl", `redirectUrl: must be a page on the publishable key's allowed origins or the brand's website (${sites}).`);
+  }
 
   const keys = values.fields.attributes.map((attribute) => attribute.key);
   if (keys.length > 0) {

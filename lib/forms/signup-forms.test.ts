@@ -8,7 +8,7 @@ import { confirmationUrl } from "@/lib/consent/links";
 import { confirmSubscription } from "@/lib/consent/confirm-subscription";
 import { decideConfirmation } from "@/lib/consent/decide-confirmation";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
-import { confirmationRequests, contacts, signupFormSubmissions, subscriptions } from "@/lib/db/schema";
+import { confirmationRequests, contacts, signupForms, signupFormSubmissions, subscriptions } from "@/lib/db/schema";
 import { BUCKET_LIMITS } from "@/lib/api/rate-limit";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { PEER_IP_HEADER, PEER_IP_HEADER_SET } from "@/lib/http/client-ip";
@@ -247,6 +247,32 @@ describe("signup forms", () => {
     await updateSignupForm(ctx, actor, formId, { ...SIGNUP_FORM_DEFAULTS, name: "Footer", brandId, topicIds, apiKeyId: keyId, redirectUrl: "https://www.sender.example/thanks" });
     const redirected = await post(formId, { email: "thanks@example.com" }, { html: true });
     expect(redirected.headers.get("location")).toBe("https://www.sender.example/thanks");
+  });
+
+  it("redirectUrl: a thank-you page is accepted on one of the key's allowed origins or the brand's website, and refused on redirectUrl anywhere else", async () => {
+    const { actor, workspaceId, brandId, topicIds, keyId } = await setup();
+    const base = { ...SIGNUP_FORM_DEFAULTS, name: "Footer", brandId, topicIds, apiKeyId: keyId };
+    for (const redirectUrl of ["https://www.sender.example/thanks?from=form", "https://brand.example.com/welcome"]) {
+      await expect(createSignupForm(ctx, actor, { ...base, redirectUrl })).resolves.toMatchObject({ formId: expect.any(String) });
+    }
+    for (const redirectUrl of ["https://evil.example/phish", "http://www.sender.example/thanks", "https://www.sender.example.evil.example/"]) {
+      await expect(createSignupForm(ctx, actor, { ...base, redirectUrl })).rejects.toMatchObject({ code: "validation_failed", param: "redirectUrl" });
+    }
+    // A key without an allowlist takes posts from anywhere; its forms still only send people to the brand's website.
+    const { keyId: open } = await seedKey(ctx, workspaceId, { kind: "publishable", origins: [] });
+    await expect(createSignupForm(ctx, actor, { ...base, apiKeyId: open, redirectUrl: "https://www.sender.example/thanks" })).rejects.toMatchObject({ param: "redirectUrl" });
+    await expect(createSignupForm(ctx, actor, { ...base, apiKeyId: open, redirectUrl: "https://brand.example.com/thanks" })).resolves.toBeDefined();
+  });
+
+  it("redirectUrl: a stored thank-you page that is no longer on the key's origins or the brand's website is not followed; the hosted thank-you page is shown", async () => {
+    const { formId, workspaceId } = await setup();
+    await ctx.db.update(signupForms).set({ redirectUrl: "https://evil.example/phish" }).where(eq(signupForms.id, formId));
+    const done = await post(formId, { email: "stale@example.com" }, { html: true });
+    expect(done.status).toBe(303);
+    const location = new URL(done.headers.get("location")!);
+    expect(location.pathname).toBe(`/f/${formId}`);
+    expect(location.searchParams.get("done")).toBe("confirmation_sent");
+    expect(await contactByEmail(workspaceId, "stale@example.com")).toBeDefined();
   });
 
   it("each form counts its submissions and confirmations; a confirmation through the mailed link counts", async () => {

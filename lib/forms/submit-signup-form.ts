@@ -12,6 +12,7 @@ import { subscribeFromForm, type FormAnswer } from "@/lib/subscriptions/subscrib
 import { acceptFormChallenge } from "./form-challenge";
 import { loadSignupForm, type LoadedSignupForm } from "./load-signup-form";
 import { readSignupFormValues, type SubmittedValues } from "./read-signup-form-values";
+import { redirectUrlAllowed } from "./redirect-url-allowed";
 
 /** The window of the per-address limit: SIGNUP_FORM_SUBMISSIONS_PER_IP (default 20) submissions across every form. */
 export const SUBMISSIONS_PER_IP_WINDOW_MS = 10 * 60_000;
@@ -54,7 +55,9 @@ export async function submitSignupForm(ctx: Ctx, request: SignupFormRequest, con
   await consumeRateLimit(ctx, form.key.id, "subscribe");
   const topics = form.topics.filter((topic) => submission.topicIds.includes(topic.id));
   const status: FormAnswer = topics.some((topic) => topic.requiresConfirmation) ? "confirmation_sent" : "subscribed";
-  const answer = { status, redirectUrl: form.redirectUrl };
+  // Checked again here: a page saved before the rule, or since taken off the key's allowlist, is not followed.
+  const redirectUrl = form.redirectUrl && redirectUrlAllowed(form.redirectUrl, form.key.allowedOrigins, form.brandWebsiteUrl) ? form.redirectUrl : null;
+  const answer = { status, redirectUrl };
   if (submission.website) return answer;
 
   const actor = apiKeyActor({ keyId: form.key.id, workspaceId: form.workspaceId, brandId: form.key.brandId, mode: form.key.environment });
