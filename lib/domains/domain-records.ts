@@ -2,7 +2,7 @@
 
 import { env, type Env } from "@/lib/env";
 
-export type RecordKind = "spf" | "dkim" | "dmarc" | "return_path";
+export type RecordKind = "spf" | "dkim" | "dmarc" | "return_path" | "ownership";
 export type RecordType = "TXT" | "MX" | "CNAME";
 
 export interface ExpectedRecord {
@@ -43,6 +43,15 @@ export function ownRecords(domain: DomainRecordInput, include: string): Expected
     { kind: "dkim", type: "TXT", name: `${domain.dkimSelector}._domainkey.${domain.hostname}`, value: `v=DKIM1; k=rsa; p=${domain.dkimPublicKey}`, required: true },
     dmarcRecord(domain.hostname),
   ];
+}
+
+/**
+ * A TXT record only whoever holds the hostname's DNS can publish, its value
+ * naming this domain row: published, it shows the workspace owns the hostname
+ * (another workspace adding the same hostname has another value).
+ */
+export function ownershipRecord(domain: { id: string; hostname: string }): ExpectedRecord {
+  return { kind: "ownership", type: "TXT", name: `_mailservice.${domain.hostname}`, value: `mailservice-domain-verification=${domain.id}`, required: true };
 }
 
 /** DMARC is required by the large mailbox providers for bulk senders; `p=none` starts by only reporting. */

@@ -162,12 +162,40 @@ describe("registration with Resend (a local server speaking Resend's API)", () =
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
+  it("Resend is not asked for a domain until the workspace has published the domain's ownership record: no member claims a hostname in the service's Resend account without holding its DNS", async () => {
+    Object.assign(state, { failCreate: false, status: "pending", calls: [] });
+    const resend = domainCarrier(parseEnv({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_123" }));
+    const { actor, domainId, domain: added } = await domainFor("mail.acme-claimed.test", resend);
+    expect(added).toMatchObject({ state: "pending", carrierStatus: "not_registered", carrierDomainId: null });
+    expect(added.records.map((record) => [record.kind, record.type, record.name, record.status])).toEqual([
+      ["ownership", "TXT", "_mailservice.mail.acme-claimed.test", "missing"],
+      ["dmarc", "TXT", "_dmarc.mail.acme-claimed.test", "missing"],
+    ]);
+    const [ownership] = expectedRecords(added, "resend");
+    // A re-sync does not skip the proof, nor does another workspace's token for the same hostname.
+    await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: resend }, { reregister: true });
+    const other = await domainFor("mail.acme-claimed.test", resend);
+    publish(expectedRecords(other.domain, "resend").slice(0, 1));
+    await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: resend });
+    expect(state.calls).toEqual([]);
+    expect((await checkSendingDomain(ctx, other.actor, other.domainId, { resolver: resolver(), carrier: resend })).carrierDomainId).toBe("d_123");
+    state.calls = [];
+
+    publish([ownership!]);
+    const domain = await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: resend });
+    expect(state.calls.filter((call) => call === "POST /domains")).toHaveLength(1);
+    expect(domain).toMatchObject({ carrierDomainId: "d_123", carrierStatus: "pending", state: "pending" });
+    expect(domain.records.map((record) => record.kind)).toEqual(["return_path", "return_path", "dkim", "dmarc"]);
+  });
+
   it("a refused registration is registration_failed with Resend's words; a re-sync that succeeds shows Resend's records, and once published and verified by Resend the domain is ready", async () => {
+    Object.assign(state, { failCreate: true, status: "pending", calls: [] });
     const resend = domainCarrier(parseEnv({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_123" }));
     const { actor, domainId } = await domainFor("mail.acme-resend.test", resend);
-    let domain = await getSendingDomain(ctx, actor, domainId);
+    publish(expectedRecords(await getSendingDomain(ctx, actor, domainId), "resend")); // its ownership record and DMARC
+    let domain = await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: resend });
     expect(domain).toMatchObject({ carrierStatus: "failed", carrierError: expect.stringContaining("The domain is on a blocklist.") });
-    expect(domain.state).toBe("pending"); // nothing to check yet but DMARC
+    expect(domain.state).toBe("registration_failed");
 
     state.failCreate = false;
     domain = await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: resend }, { reregister: true });

@@ -10,7 +10,7 @@ import { newId } from "@/lib/ids";
 import { checkDomainDns, domainResolver } from "./check-domain-dns";
 import { encryptPrivateKey, generateDkimKeyPair } from "./dkim-keys";
 import { domainCarrier, type DomainCarrier } from "./domain-carrier";
-import { dmarcRecord, ownRecords, spfInclude, type ExpectedRecord } from "./domain-records";
+import { dmarcRecord, ownershipRecord, ownRecords, spfInclude, type ExpectedRecord } from "./domain-records";
 
 export type SendingDomain = typeof sendingDomains.$inferSelect;
 
@@ -22,9 +22,12 @@ export interface DomainDeps {
 
 const HOSTNAME = /^(?=.{4,253}$)(?!-)([a-z0-9-]{1,63}(?<!-)\.)+[a-z]{2,63}$/;
 
-/** The records to publish: ours (SPF, our DKIM key, DMARC), or with Resend the ones Resend gives, and DMARC. */
+/**
+ * The records to publish: ours (SPF, our DKIM key, DMARC), or with Resend the
+ * ones Resend gives, and DMARC; until Resend has the domain, its ownership record and DMARC.
+ */
 export function expectedRecords(domain: SendingDomain, carrierName: string): ExpectedRecord[] {
-  if (carrierName === "resend") return [...domain.carrierRecords, dmarcRecord(domain.hostname)];
+  if (carrierName === "resend") return [...(domain.carrierDomainId ? domain.carrierRecords : [ownershipRecord(domain)]), dmarcRecord(domain.hostname)];
   return ownRecords(domain, spfInclude());
 }
 
@@ -89,7 +92,8 @@ export async function addSendingDomain(ctx: Ctx, actor: Actor, input: { brandId:
  * all required records found → verified, then registered with the carrier
  * → ready (or registration_failed with the carrier's error); a required
  * record missing or wrong → pending, or records_missing once it had been
- * verified. `reregister` repeats the registration (re-sync).
+ * verified. `reregister` repeats the registration (re-sync). Resend is
+ * asked for the domain only once its ownership record is found.
  */
 export async function checkSendingDomain(ctx: Ctx, actor: Actor, domainId: string, deps: DomainDeps = {}, options: { reregister?: boolean } = {}): Promise<SendingDomain> {
   // One check at a time per domain (the daily re-check and a click): two would register it twice with the carrier.
@@ -104,8 +108,11 @@ async function checkLocked(ctx: Ctx, actor: Actor, domainId: string, deps: Domai
   let domain = await getSendingDomain(ctx, actor, domainId);
   const carrier = deps.carrier ?? domainCarrier();
   const now = () => ctx.clock.now();
+  const resolver = deps.resolver ?? domainResolver();
   let carrierState: Partial<SendingDomain> = {};
+  let asked = false;
   const register = async () => {
+    asked = true;
     try {
       const registration = await carrier.register(domain);
       carrierState = {
@@ -120,21 +127,26 @@ async function checkLocked(ctx: Ctx, actor: Actor, domainId: string, deps: Domai
     }
     domain = { ...domain, ...carrierState };
   };
-  // A carrier that gives its own records (Resend) is asked for them before there is anything to check.
-  if (carrier.name === "resend" && !domain.carrierDomainId) await register();
+  // Resend gives the records it signs with once the domain is created there, and creating it claims the
+  // hostname in the service's one Resend account, for every workspace: it waits until the workspace has
+  // shown it holds the hostname's DNS by publishing the domain's ownership record.
+  const claimed = carrier.name !== "resend" || domain.carrierDomainId !== null;
+  if (!claimed && (await checkDomainDns([ownershipRecord(domain)], resolver))[0]!.status === "found") await register();
 
-  const records = await checkDomainDns(expectedRecords(domain, carrier.name), deps.resolver ?? domainResolver());
+  const records = await checkDomainDns(expectedRecords(domain, carrier.name), resolver);
   const published = records.every((record) => !record.required || record.status === "found");
+  // Only the records the carrier sends with verify the domain; the ownership record alone does not.
+  const verified = published && (carrier.name !== "resend" || domain.carrierDomainId !== null);
   let state: DomainState;
   if (!published) {
     state = domain.dnsVerifiedAt ? "records_missing" : "pending";
   } else {
-    if (options.reregister || domain.carrierStatus !== "registered" || domain.carrier !== carrier.name) await register();
+    if (!asked && (options.reregister || domain.carrierStatus !== "registered" || domain.carrier !== carrier.name)) await register();
     state = domain.carrierStatus === "registered" ? "ready" : domain.carrierStatus === "failed" ? "registration_failed" : "verified";
   }
   const [saved] = await ctx.db
     .update(sendingDomains)
-    .set({ ...carrierState, records, state, lastCheckedAt: now(), ...(published && !domain.dnsVerifiedAt ? { dnsVerifiedAt: now() } : {}) })
+    .set({ ...carrierState, records, state, lastCheckedAt: now(), ...(verified && !domain.dnsVerifiedAt ? { dnsVerifiedAt: now() } : {}) })
     .where(eq(sendingDomains.id, domain.id))
     .returning();
   return saved!;

@@ -21,6 +21,7 @@ const PURPOSE: Record<string, string> = {
   dkim: "DKIM: the key that signs your mail",
   dmarc: "DMARC: what receivers do with mail that fails the checks (p=none only reports; tighten it later)",
   return_path: "The carrier's bounce handling and SPF",
+  ownership: "Ownership: shows the domain is yours. Once it is found the carrier is asked for the domain, and the records it signs with appear here",
 };
 
 const STATUS = {
