@@ -17,6 +17,7 @@ import { campaigns, events, mailMessages, memberships, sends, users, verifiedAdd
 import { createList } from "@/lib/lists/create-list";
 import { addListMembers } from "@/lib/lists/list-membership";
 import { listMailbox } from "@/lib/mail/list-mailbox";
+import { signedMessageId } from "@/lib/mail/message-id";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { subscribeFromForm } from "@/lib/subscriptions/subscribe-from-form";
 import { seedTopic, seedWorkspace, optOut } from "@/lib/testing/factories";
@@ -108,7 +109,7 @@ describe("campaign dispatch", () => {
     for (const part of [mail!.text, mail!.html]) expect(part).toContain("1 Main Street, Springfield");
     expect(mail!.links.some((l) => l.includes("/unsubscribe/"))).toBe(true);
     const [send] = await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId));
-    expect(mail!.headers["Message-ID"]).toBe(`<${send!.id}@${mail!.from.split("@")[1]}>`);
+    expect(mail!.headers["Message-ID"]).toBe(signedMessageId(send!.id, mail!.from.split("@")[1]!));
   });
 
   it("unsubscribing with a campaign mail's one-click link counts for that campaign: the link names the send it came in", async () => {

@@ -2,6 +2,7 @@ import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
 import { fixedClock } from "@/lib/clock";
 import { buildMessage } from "./build-message";
+import { signedMessageId } from "./message-id";
 import type { OutgoingMessage } from "./outgoing-message";
 
 const clock = fixedClock(new Date("2026-05-04T09:30:00.000Z"));
@@ -41,8 +42,9 @@ describe("message builder", () => {
     expect(parsed.replyTo?.value[0]?.address).toBe("support@brand.example");
     expect((parsed.to as { value: { address: string }[] }).value[0]!.address).toBe("reader@example.com");
     expect(parsed.subject).toBe("Grüße — this week's news");
-    expect(parsed.messageId).toBe("<snd_01abc@brand.example>");
-    expect(built.messageId).toBe("<snd_01abc@brand.example>");
+    expect(built.messageId).toMatch(/^<snd_01abc\.[0-9a-f]{32}@brand\.example>$/);
+    expect(built.messageId).toBe(signedMessageId("snd_01abc", "brand.example"));
+    expect(parsed.messageId).toBe(built.messageId);
     expect(parsed.date?.toISOString()).toBe("2026-05-04T09:30:00.000Z");
     expect(parsed.text?.trim()).toBe(message.text);
     expect(parsed.html).toContain("Hello Zoë");

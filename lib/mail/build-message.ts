@@ -3,6 +3,7 @@ import MimeNode from "nodemailer/lib/mime-node";
 import { foldLines, hasLongerLines, isPlainText } from "nodemailer/lib/mime-funcs";
 import { encode as quotedPrintable, wrap as wrapQuotedPrintable } from "nodemailer/lib/qp";
 import type { Clock } from "@/lib/clock";
+import { signedMessageId } from "./message-id";
 import type { OutgoingMessage } from "./outgoing-message";
 
 export interface BuiltMessage {
@@ -16,10 +17,10 @@ export function singleLine(value: string): string {
   return value.replace(/[\r\n]+/g, " ").trim();
 }
 
-/** `<idempotency key @ sender's domain>`: stable, so a resent copy is recognisably the same message. */
+/** `<idempotency key.signature @ sender's domain>` (./message-id): stable, and a report quoting it cannot name another message. */
 export function messageIdFor(message: OutgoingMessage): string {
   const domain = message.from.address.split("@")[1] ?? "localhost";
-  return `<${message.idempotencyKey}@${domain}>`;
+  return signedMessageId(message.idempotencyKey, domain);
 }
 
 /**

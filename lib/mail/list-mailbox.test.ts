@@ -3,6 +3,7 @@ import { systemActor } from "@/lib/actor";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { extractLinks, listMailbox } from "./list-mailbox";
+import { signedMessageId } from "./message-id";
 import { localTransport } from "./transports/local-transport";
 
 const { ctx, clock } = testCtx();
@@ -31,7 +32,7 @@ describe("local mailbox", () => {
     expect(messages.map((m) => m.subject)).toEqual(["Message k2", "Message k1"]);
     const [latest] = messages;
     expect(latest).toMatchObject({ to: "second@example.com", from: "news@brand.example", text: expect.stringContaining("text-link") });
-    expect(latest!.headers).toMatchObject({ From: "Brand <news@brand.example>", "List-Id": "<news.brand.example>", "Message-ID": "<k2@brand.example>" });
+    expect(latest!.headers).toMatchObject({ From: "Brand <news@brand.example>", "List-Id": "<news.brand.example>", "Message-ID": signedMessageId("k2", "brand.example") });
     expect(latest!.links).toEqual(["https://app.example/c?t=1&x=2"]);
     expect(latest!.sentAt).toEqual(clock.now());
   });

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testCtx } from "@/lib/testing/test-context";
+import { signedMessageId } from "../message-id";
 import { resendTransport } from "./resend-transport";
 
 const { ctx } = testCtx();
@@ -70,7 +71,7 @@ describe("Resend transport", () => {
       html: "<p>html body</p>",
       text: "text body",
       reply_to: "help@brand.example",
-      headers: { "List-Unsubscribe": "<https://app.example/u/t>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click", "Message-ID": "<snd_resend_1@brand.example>" },
+      headers: { "List-Unsubscribe": "<https://app.example/u/t>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click", "Message-ID": signedMessageId("snd_resend_1", "brand.example") },
     });
   });
 
