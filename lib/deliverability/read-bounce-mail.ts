@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import PostalMime, { type Attachment } from "postal-mime";
+import { readMessageId } from "@/lib/mail/message-id";
 import type { ProviderEvent } from "./record-provider-event";
 import type { ReceivedReport } from "./receive-provider-event";
 import { readReturnPath } from "./return-path";
@@ -32,7 +33,7 @@ const textOf = (attachment: Attachment) => (typeof attachment.content === "strin
 /** A typed field (`rfc822; someone@example.com`, `smtp; 550 …`) without its type. */
 const typedValue = (value: string | undefined) => (value === undefined ? undefined : value.slice(value.indexOf(";") + 1).trim() || undefined);
 
-/** The Message-ID of the mail a report is about: ours is `<send id@sender domain>`, the provider's id for it. */
+/** The Message-ID of the mail a report is about, as the report quotes it: anyone can write one, so it is checked before use. */
 function originalMessageId(attachments: Attachment[]): string | undefined {
   const original = partOf(attachments, "message/rfc822", "text/rfc822-headers", "message/global", "message/global-headers");
   if (!original) return undefined;
@@ -52,7 +53,10 @@ function bounceType(status: string | undefined): "permanent" | "transient" | "un
  * (RFC 3464) is a bounce with its status code and diagnostic, a feedback
  * report (RFC 5965, ARF) a complaint. Which send it is about comes from the
  * signed return path it was sent to, else from the reported message's
- * Message-ID. Anything else is kept aside as unrecognized, not guessed at.
+ * Message-ID when its signature verifies (lib/mail/message-id); a report
+ * that has neither is stored and ignored. Only a report to the signed return
+ * path can say a message was delivered: the Message-ID is in every copy the
+ * recipient holds. Anything else is kept aside as unrecognized, not guessed at.
  */
 export async function readBounceMail(raw: Buffer, envelopeRecipients: string[] = []): Promise<ReceivedReport> {
   const mail = await PostalMime.parse(raw);
@@ -61,17 +65,21 @@ export async function readBounceMail(raw: Buffer, envelopeRecipients: string[] =
   const recipients = [...envelopeRecipients, ...["delivered-to", "x-original-to", "to"].flatMap((name) => mail.headers.filter((header) => header.key === name).map((header) => header.value))];
   const sendKey = recipients.map((address) => readReturnPath(address.replace(/^.*</, "").replace(/>.*$/, ""))).find(Boolean) ?? undefined;
   const sendId = sendKey?.startsWith("snd_") ? sendKey : undefined;
-  const providerMessageId = originalMessageId(mail.attachments);
+  const quoted = originalMessageId(mail.attachments);
+  const quotedKey = sendId || !quoted ? null : readMessageId(quoted);
+  const quotedSendId = quotedKey?.startsWith("snd_") ? quotedKey : undefined;
   const occurredAt = mail.date && !Number.isNaN(Date.parse(mail.date)) ? new Date(mail.date) : new Date();
-  const about = { sendId, providerMessageId: sendId ? undefined : providerMessageId, occurredAt };
+  /** A report matched by its quoted Message-ID carries the recipient it names, if any: it applies only if that is the send's. */
+  const about = (named: string | undefined) => (sendId ? { sendId, occurredAt } : { sendId: quotedSendId, occurredAt, ...(named ? { recipient: named } : {}) });
   const report = (event: ProviderEvent | null, unrecognized = false): ReceivedReport => ({ provider: "smtp", providerEventId, raw: rawText, event, unrecognized });
 
   const status = partOf(mail.attachments, "message/delivery-status", "message/global-delivery-status");
   if (status) {
     const recipient = fieldBlocks(textOf(status)).find((fields) => fields.has("action"));
     const action = recipient?.get("action")?.toLowerCase();
-    if (!recipient || (!sendId && !providerMessageId)) return report(null);
-    if (action === "delivered" || action === "relayed") return report({ type: "delivered", ...about });
+    if (!recipient || (!sendId && !quotedSendId)) return report(null);
+    // Anyone who holds a copy of the mail can quote its Message-ID: a delivery (which resets the soft-bounce count) needs the return path.
+    if (action === "delivered" || action === "relayed") return report(sendId ? { type: "delivered", sendId, occurredAt } : null);
     if (action !== "failed") return report(null); // "delayed": the server is still trying; not a bounce yet
     const statusCode = recipient.get("status")?.match(/^\d\.\d{1,3}\.\d{1,3}/)?.[0];
     const finalRecipient = typedValue(recipient.get("final-recipient") ?? recipient.get("original-recipient"));
@@ -81,17 +89,16 @@ export async function readBounceMail(raw: Buffer, envelopeRecipients: string[] =
       bounceType: bounceType(statusCode),
       statusCode,
       reason: diagnostic ?? `Delivery to ${finalRecipient ?? "the recipient"} failed.`,
-      ...about,
-      ...(sendId ? {} : { recipient: finalRecipient ?? "" }),
+      ...about(finalRecipient),
     });
   }
   const feedback = partOf(mail.attachments, "message/feedback-report");
   if (feedback) {
     const fields = fieldBlocks(textOf(feedback))[0];
-    if (!sendId && !providerMessageId) return report(null);
-    // Many feedback loops redact the recipient: without a signed return path, such a report names nobody we can trust.
+    if (!sendId && !quotedSendId) return report(null);
+    // Many feedback loops redact the recipient: the signed Message-ID alone then says whose complaint it is.
     const reported = fields?.get("original-rcpt-to")?.replace(/^<|>$/g, "");
-    return report({ type: "complained", complaintType: fields?.get("feedback-type") ?? "abuse", reason: fields?.get("user-agent"), ...about, ...(sendId ? {} : { recipient: reported ?? "" }) });
+    return report({ type: "complained", complaintType: fields?.get("feedback-type") ?? "abuse", reason: fields?.get("user-agent"), ...about(reported) });
   }
   return report(null, true);
 }

@@ -52,6 +52,20 @@ describe("provider events on campaign sends", () => {
     expect((await eventsOf(workspaceId, "email.complained"))[0]!.data).toMatchObject({ complaint_type: "abuse", suppressed: true, send_id: send.id });
   });
 
+  it("a Message-ID quoted by a bounce mail is never matched as it stands: a report stored before Message-IDs were signed, quoting the old form, applies nothing", async () => {
+    const { workspaceId, send } = await seedAcceptedSend(ctx, "old@example.com");
+    const oldForm = `<${send.id}@brand.example>`;
+    await ctx.db.update(sends).set({ providerMessageId: oldForm }).where(eq(sends.id, send.id));
+    expect(await recordProviderEvent(ctx, { type: "complained", complaintType: "abuse", providerMessageId: oldForm, recipient: "old@example.com", occurredAt: clock.now() })).toEqual({
+      matched: false,
+      suppressed: false,
+    });
+    expect(await recordProviderEvent(ctx, { type: "delivered", providerMessageId: oldForm, occurredAt: clock.now() })).toEqual({ matched: false, suppressed: false });
+    expect(await ctx.db.select().from(suppressions).where(eq(suppressions.workspaceId, workspaceId))).toEqual([]);
+    expect(await eventsOf(workspaceId, "email.complained")).toEqual([]);
+    expect(await eventsOf(workspaceId, "email.delivered")).toEqual([]);
+  });
+
   it("an event for mail that is not a campaign send matches nothing", async () => {
     expect(await recordProviderEvent(ctx, { type: "delivered", providerMessageId: "re_unknown", occurredAt: clock.now() })).toEqual({ matched: false, suppressed: false });
   });

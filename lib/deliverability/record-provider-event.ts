@@ -8,8 +8,9 @@ import { recordEvent } from "@/lib/events/record-event";
 import { applyDeliveryOutcome, type DeliveryOutcome } from "./apply-delivery-outcome";
 
 export type ProviderEvent = DeliveryOutcome & {
-  /** Our send id, or the provider's id for the message. */
+  /** Our send id (from a signed return path or a signed Message-ID), or the provider's own id for the message. */
   sendId?: string;
+  /** The provider's id (Resend's). Never a Message-ID a report quotes (`<…>`): that is no key as it stands. */
   providerMessageId?: string;
   /** Provider's wording, not for parsing. */
   reason?: string;
@@ -21,9 +22,10 @@ export type ProviderEvent = DeliveryOutcome & {
   /** Mail that is not a campaign send: applied by address (the local mailbox's other messages). */
   address?: { workspaceId: string; email: string };
   /**
-   * The recipient a bounce mail names (Final-Recipient, Original-Rcpt-To). A report matched by the
-   * reported message's id, not by a signed return path, applies only if it names the send's own
-   * recipient: message ids can be guessed, and a forged report must not suppress someone else.
+   * The recipient a bounce mail names (Final-Recipient, Original-Rcpt-To), set when the report was
+   * matched by the signed Message-ID it quotes rather than by the signed return path: it then applies
+   * only to a send to that address (mail forwarded on, reported by someone else, suppresses no one).
+   * A report that redacts the recipient leaves it unset.
    */
   recipient?: string;
 };
@@ -36,12 +38,15 @@ export type ProviderEvent = DeliveryOutcome & {
  */
 export async function recordProviderEvent(ctx: Ctx, event: ProviderEvent, evidenceEventId: string | null = null): Promise<{ matched: boolean; suppressed: boolean; workspaceId?: string }> {
   return withTransaction(ctx, async (tx) => {
-    const key = event.sendId ? eq(sends.id, event.sendId) : event.providerMessageId ? eq(sends.providerMessageId, event.providerMessageId) : undefined;
+    // A Message-ID quoted by a bounce mail (`<…>`) is no key: anyone can write one. readBounceMail turns a signed one into its
+    // send id; reports stored before Message-IDs were signed carry the old, guessable form and match nothing.
+    const byProviderId = event.providerMessageId && !event.providerMessageId.startsWith("<") ? event.providerMessageId : undefined;
+    const key = event.sendId ? eq(sends.id, event.sendId) : byProviderId ? eq(sends.providerMessageId, byProviderId) : undefined;
     if (!key) return { matched: false, suppressed: false };
     const [row] = await tx.db.select({ send: sends, campaignName: campaigns.name }).from(sends).innerJoin(campaigns, eq(campaigns.id, sends.campaignId)).where(key).for("update", { of: sends });
     if (!row) return { matched: false, suppressed: false };
     const { send } = row;
-    if (!event.sendId && event.recipient !== undefined && event.recipient.toLowerCase() !== send.email) return { matched: false, suppressed: false };
+    if (event.recipient !== undefined && event.recipient.toLowerCase() !== send.email) return { matched: false, suppressed: false };
     const stamp =
       event.type === "delivered"
         ? send.deliveredAt

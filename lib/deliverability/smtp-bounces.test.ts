@@ -13,8 +13,9 @@ import { systemActor } from "@/lib/actor";
 import { sendCampaignNow } from "@/lib/campaigns/campaign-actions";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { events, providerEvents, sends, suppressions } from "@/lib/db/schema";
+import { contacts, events, providerEvents, sends, suppressions } from "@/lib/db/schema";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+import { signedMessageId } from "@/lib/mail/message-id";
 import { smtpTransport } from "@/lib/mail/transports/smtp-transport";
 import { startDovecot } from "@/lib/testing/dovecot";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
@@ -111,6 +112,22 @@ function dsn(to: string, recipient: string, status: string, diagnostic: string, 
   ].join("\r\n");
 }
 
+const eventsOf = (workspaceId: string, type: string) =>
+  ctx.db
+    .select()
+    .from(events)
+    .where(and(eq(events.workspaceId, workspaceId), eq(events.type, type)));
+
+/** A report mailed to the built-in listener, as a mail server or a feedback loop would. */
+async function mailTo(address: string, raw: string) {
+  const mailer = nodemailer.createTransport({ host: "127.0.0.1", port: listenerPort, secure: false, ignoreTLS: true });
+  try {
+    await mailer.sendMail({ envelope: { from: "", to: address }, raw });
+  } finally {
+    mailer.close();
+  }
+}
+
 function arf(recipient: string, originalMessageId: string) {
   return [
     "From: Feedback Loop <fbl@isp.example>",
@@ -169,10 +186,12 @@ describe("bounces for SMTP senders", () => {
       unrecognized: false,
       event: { type: "bounced", bounceType: "permanent", statusCode: "5.1.1", sendId: "snd_x", reason: "550 5.1.1 <gone@example.com>: Recipient address rejected" },
     });
-    // Without a signed return path the report is matched by the message id, and must name the send's recipient to apply.
+    // Without a signed return path the report is matched by the Message-ID it quotes, only when that id's signature
+    // verifies, and it must then name the send's recipient if it names one; the unsigned old form names nothing.
+    const quoted = await readBounceMail(Buffer.from(dsn(`fbl@${BOUNCE_DOMAIN}`, "gone@example.com", "5.1.1", "550 5.1.1 unknown", signedMessageId("snd_x", "brand.example"))));
+    expect(quoted.event).toMatchObject({ type: "bounced", sendId: "snd_x", recipient: "gone@example.com" });
     const unsigned = await readBounceMail(Buffer.from(dsn(`fbl@${BOUNCE_DOMAIN}`, "gone@example.com", "5.1.1", "550 5.1.1 unknown", "<snd_x@brand.example>")));
-    expect(unsigned.event).toMatchObject({ providerMessageId: "<snd_x@brand.example>", recipient: "gone@example.com" });
-    expect(unsigned.event?.sendId).toBeUndefined();
+    expect(unsigned).toMatchObject({ event: null, unrecognized: false });
     const soft = await readBounceMail(Buffer.from(dsn(to, "full@example.com", "4.2.2", "452 4.2.2 Mailbox full", "<snd_x@brand.example>")));
     expect(soft.event).toMatchObject({ type: "bounced", bounceType: "transient", statusCode: "4.2.2" });
     const delayed = await readBounceMail(Buffer.from(dsn(to, "slow@example.com", "4.4.7", "timeout", "<snd_x@brand.example>").replace("Action: failed", "Action: delayed")));
@@ -213,10 +232,7 @@ describe("bounces for SMTP senders", () => {
         evidence: { provider: "smtp", statusCode: "5.1.1", wording: "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown", raw: expect.stringContaining("Status: 5.1.1") },
       },
     ]);
-    const [bounced] = await ctx.db
-      .select()
-      .from(events)
-      .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "email.bounced")));
+    const [bounced] = await eventsOf(workspaceId, "email.bounced");
     expect(bounced!.data).toMatchObject({ email: "gone@example.com", bounce_type: "permanent", reason: "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown", suppressed: true });
     clock.advance(60_000);
     await executor.runDue(ctx);
@@ -224,18 +240,78 @@ describe("bounces for SMTP senders", () => {
     await receiver.close();
   });
 
-  it("a report matched by the reported message's id applies only when it names that send's recipient: a forged complaint about someone else's mail suppresses no one", async () => {
-    const { workspaceId, sendOf } = await campaignTo(["victim@example.com"]);
-    const forged = arf("attacker@example.com", sendOf("victim@example.com").providerMessageId!);
-    const mailer = nodemailer.createTransport({ host: "127.0.0.1", port: listenerPort, secure: false, ignoreTLS: true });
-    await mailer.sendMail({ envelope: { from: "", to: `fbl@${BOUNCE_DOMAIN}` }, raw: forged });
-    const redacted = arf("victim@example.com", sendOf("victim@example.com").providerMessageId!).replace(/Original-Rcpt-To: .*\r\n/, ""); // recipient redacted
-    await mailer.sendMail({ envelope: { from: "", to: `fbl@${BOUNCE_DOMAIN}` }, raw: redacted });
-    mailer.close();
+  it("a forged complaint quoting a guessed Message-ID is ignored: nothing is suppressed and no event is recorded", async () => {
+    const { workspaceId, sendOf } = await campaignTo(["victim@example.com", "attacker@example.com"]);
+    const victim = sendOf("victim@example.com");
+    const attacker = sendOf("attacker@example.com");
+    // What the attacker can make from the id of the mail they received: the next send's id, unsigned or with their own signature.
+    const domain = attacker.providerMessageId!.replace(/^.*@|>$/g, "");
+    for (const guessed of [`<${victim.id}@${domain}>`, attacker.providerMessageId!.replace(attacker.id, victim.id)]) {
+      await mailTo(`fbl@${BOUNCE_DOMAIN}`, arf("victim@example.com", guessed));
+    }
     await executor.runDue(ctx);
     expect(await ctx.db.select().from(suppressions).where(eq(suppressions.workspaceId, workspaceId))).toEqual([]);
-    const stored = await ctx.db.select({ state: providerEvents.state }).from(providerEvents).where(eq(providerEvents.provider, "smtp"));
-    expect(stored.filter((row) => row.state === "ignored").length).toBeGreaterThanOrEqual(2);
+    expect(await eventsOf(workspaceId, "email.complained")).toEqual([]);
+    expect((await ctx.db.select().from(sends).where(eq(sends.id, victim.id)))[0]!.complainedAt).toBeNull();
+    const stored = await ctx.db.select({ state: providerEvents.state, raw: providerEvents.raw }).from(providerEvents).where(eq(providerEvents.provider, "smtp"));
+    expect(stored.filter((row) => row.raw.includes(victim.id)).map((row) => row.state)).toEqual(["ignored", "ignored"]);
+  });
+
+  it("a complaint quoting a Message-ID whose signature was tampered with is ignored", async () => {
+    const { workspaceId, sendOf } = await campaignTo(["tampered@example.com"]);
+    const messageId = sendOf("tampered@example.com").providerMessageId!;
+    expect(messageId).toMatch(/^<snd_[a-z0-9]+\.[0-9a-f]{32}@/);
+    // One digit of the signature changed (to another digit: a 0 becomes a 1).
+    const tampered = messageId.replace(/\.([0-9a-f])/, (_, digit: string) => (digit === "0" ? ".1" : ".0"));
+    await mailTo(`fbl@${BOUNCE_DOMAIN}`, arf("tampered@example.com", tampered));
+    await executor.runDue(ctx);
+    expect(await ctx.db.select().from(suppressions).where(eq(suppressions.workspaceId, workspaceId))).toEqual([]);
+    expect(await eventsOf(workspaceId, "email.complained")).toEqual([]);
+  });
+
+  it("a DSN saying delivered counts only when it comes to the send's signed return path: one quoting a real Message-ID marks nothing delivered, resets no soft-bounce streak and fires no email.delivered", async () => {
+    const { workspaceId, sendOf } = await campaignTo(["streak@example.com"]);
+    const send = sendOf("streak@example.com");
+    await ctx.db.update(contacts).set({ transientBounceStreak: 3 }).where(eq(contacts.id, send.contactId));
+    const delivered = (to: string) => dsn(to, "streak@example.com", "2.0.0", "250 2.0.0 OK", send.providerMessageId!).replace("Action: failed", "Action: delivered");
+    await mailTo(`fbl@${BOUNCE_DOMAIN}`, delivered(`fbl@${BOUNCE_DOMAIN}`));
+    await executor.runDue(ctx);
+    expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]!.deliveredAt).toBeNull();
+    expect((await ctx.db.select().from(contacts).where(eq(contacts.id, send.contactId)))[0]!.transientBounceStreak).toBe(3);
+    expect(await eventsOf(workspaceId, "email.delivered")).toEqual([]);
+
+    const returnPath = carrier.received.find((mail) => mail.to.includes("streak@example.com"))!.from;
+    await mailTo(returnPath, delivered(returnPath));
+    await executor.runDue(ctx);
+    expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]!.deliveredAt).not.toBeNull();
+    expect((await ctx.db.select().from(contacts).where(eq(contacts.id, send.contactId)))[0]!.transientBounceStreak).toBe(0);
+    expect(await eventsOf(workspaceId, "email.delivered")).toHaveLength(1);
+  });
+
+  it("a feedback-loop complaint that hides the recipient, quoting a real signed Message-ID, suppresses the address as a complaint and fires email.complained", async () => {
+    const { workspaceId, sendOf } = await campaignTo(["redacted@example.com"]);
+    const send = sendOf("redacted@example.com");
+    const report = arf("xxxxxxxx@example.com", send.providerMessageId!).replace(/Original-Rcpt-To: .*\r\n/, "");
+    await mailTo(`fbl@${BOUNCE_DOMAIN}`, report);
+    await executor.runDue(ctx);
+    const stored = await ctx.db
+      .select()
+      .from(providerEvents)
+      .where(and(eq(providerEvents.provider, "smtp"), eq(providerEvents.workspaceId, workspaceId)));
+    expect(stored).toMatchObject([{ state: "applied", event: { type: "complained", sendId: send.id } }]);
+    expect(
+      await ctx.db.select({ email: suppressions.email, reason: suppressions.reason, evidence: suppressions.evidenceEventId }).from(suppressions).where(eq(suppressions.workspaceId, workspaceId)),
+    ).toEqual([{ email: "redacted@example.com", reason: "complaint", evidence: stored[0]!.id }]);
+    expect(await eventsOf(workspaceId, "email.complained")).toHaveLength(1);
+  });
+
+  it("a report matched by a signed Message-ID that names someone other than the send's recipient suppresses no one", async () => {
+    const { workspaceId, sendOf } = await campaignTo(["forwarder@example.com"]);
+    // The mail forwarded on, and reported by whoever it was forwarded to: not the send's recipient's complaint.
+    await mailTo(`fbl@${BOUNCE_DOMAIN}`, arf("someone-else@example.com", sendOf("forwarder@example.com").providerMessageId!));
+    await executor.runDue(ctx);
+    expect(await ctx.db.select().from(suppressions).where(eq(suppressions.workspaceId, workspaceId))).toEqual([]);
+    expect(await eventsOf(workspaceId, "email.complained")).toEqual([]);
   });
 
   it("a complaint report (ARF) in the IMAP bounce mailbox suppresses the address for good and fires email.complained; the mailbox is emptied and a re-read changes nothing", async () => {
