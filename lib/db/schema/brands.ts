@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { CheckedRecord, ExpectedRecord } from "@/lib/domains/domain-records";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
@@ -26,6 +26,10 @@ export const brands = pgTable(
     reviewedAt: at("reviewed_at"),
     /** The reviewer's words on the last decision, mailed to the owners. */
     reviewNote: text("review_note"),
+    /** The operator who took the last decision (their user id). */
+    reviewedBy: text("reviewed_by"),
+    /** The last decision was taken by an operator who is a member of the workspace, allowed only where no other operator could take it. */
+    selfReviewed: boolean("self_reviewed").notNull().default(false),
     /** Set by an identity edit, cleared when its review ends: until then the brand's campaigns send nothing. */
     sendingHeldAt: at("sending_held_at"),
     createdAt: createdAt(),

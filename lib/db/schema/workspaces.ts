@@ -1,4 +1,4 @@
-import { pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, pgTable, text } from "drizzle-orm/pg-core";
 import { at, createdAt, id } from "./columns";
 
 export const MERGE_POLICIES = ["keep_existing", "overwrite", "per_field"] as const;
@@ -14,5 +14,9 @@ export const workspaces = pgTable("workspaces", {
   reviewRejectedAt: at("review_rejected_at"),
   /** The reviewer's words on the last decision, mailed to the owners. */
   reviewNote: text("review_note"),
+  /** The operator who took the last decision (their user id). */
+  reviewedBy: text("reviewed_by"),
+  /** The last decision was taken by an operator who is a member of the workspace, allowed only where no other operator could take it. */
+  selfReviewed: boolean("self_reviewed").notNull().default(false),
   createdAt: createdAt(),
 });
