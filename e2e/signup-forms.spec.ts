@@ -146,8 +146,11 @@ test("the plain HTML form with JavaScript off: submit, the hosted thank-you page
   await expect(page.getByRole("status")).toHaveText(/check your inbox/);
   expect(await confirmationLink(seed, "nojs@example.com")).toContain("/confirm/");
 
-  // The hosted page posts without script too, and shows a mistake next to its field.
-  await page.goto(`/f/${formId}`);
+  // The hosted page posts without script too, and shows a mistake next to its field. It may sit in a sender's
+  // iframe, unlike every other page of the service.
+  const hosted = await page.goto(`/f/${formId}`);
+  expect(hosted?.headers()["x-frame-options"]).toBeUndefined();
+  expect((await page.request.get("/signin")).headers()).toMatchObject({ "x-frame-options": "DENY", "content-security-policy": "frame-ancestors 'none'" });
   await page.getByLabel("Email").fill("nojs@example"); // passes the browser's own check, not the service's
   await page.getByRole("button", { name: "Subscribe" }).click();
   await expect(page.getByText("Enter a valid email address.")).toBeVisible();

@@ -19,7 +19,7 @@ async function member() {
 const fetchImage = (url: string) => GET(new Request(url), { params: Promise.resolve({ token: new URL(url).pathname.split("/").at(-1)! }) });
 
 describe("campaign images", () => {
-  it("an image's type is read from its bytes; it is served publicly at an unguessable address, cacheable, as that type only", async () => {
+  it("an image's type is read from its bytes; it is served publicly at an unguessable address, cacheable, as that type only and never in a frame", async () => {
     const actor = await member();
     const png = await uploadImage(ctx, actor, PNG);
     expect(png).toMatchObject({ contentType: "image/png", width: 1, height: 1 });
@@ -31,8 +31,12 @@ describe("campaign images", () => {
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(served.headers.get("cache-control")).toContain("immutable");
     expect(served.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(served.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox; frame-ancestors 'none'");
+    expect(served.headers.get("x-frame-options")).toBe("DENY");
     expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
-    expect((await fetchImage(png.url.replace(/.$/, (last) => (last === "a" ? "b" : "a")))).status).toBe(404);
+    const missing = await fetchImage(png.url.replace(/.$/, (last) => (last === "a" ? "b" : "a")));
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-frame-options")).toBe("DENY");
   });
 
   it("anything but a PNG, JPEG, GIF or WebP of at most 5 MiB is refused on file and nothing is kept", async () => {
