@@ -6,7 +6,7 @@ import { z } from "zod";
 
 /**
  * A rule a value broke, said as "must be <rule>", and optionally what the value
- * is instead in words that carry none of it ("not a mysql: URL"). The value
+ * is instead in words that carry none of it ("not a URL at all"). The value
  * itself is never printed: URLs carry passwords, and a secret pasted into the
  * wrong variable would end up in the start-up error and the logs.
  */
