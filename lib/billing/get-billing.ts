@@ -17,6 +17,8 @@ export interface BillingOverview {
   provider: "manual" | "stripe";
   currency: string;
   plan: { id: string; name: string } | null;
+  /** A move up Stripe reported that applies once its invoice is paid while the subscription is active. */
+  pendingPlan: { id: string; name: string; sendAllowance: number } | null;
   trialEndsAt: Date | null;
   sendAllowance: number;
   sendsUsed: number;
@@ -51,6 +53,7 @@ export async function getBillingStanding(ctx: Ctx, workspaceId: string): Promise
       .map((step) => ({ stage: step.stage!, at: stepDate(clock, step, now) }));
   }
   const plan = findPlan(billing.plan);
+  const pendingPlan = findPlan(billing.pendingPlan);
   return {
     workspaceId,
     stage: billing.stage,
@@ -58,6 +61,7 @@ export async function getBillingStanding(ctx: Ctx, workspaceId: string): Promise
     provider: billing.provider,
     currency: billing.currency,
     plan: plan ? { id: plan.id, name: plan.name } : null,
+    pendingPlan: pendingPlan ? { id: pendingPlan.id, name: pendingPlan.name, sendAllowance: pendingPlan.sendAllowance } : null,
     trialEndsAt: billing.trialEndsAt,
     sendAllowance: billing.sendAllowance,
     sendsUsed: billing.sendsUsed,

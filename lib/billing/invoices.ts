@@ -19,6 +19,8 @@ export interface NewInvoice {
   dueAt?: Date;
   provider?: BillingProvider;
   providerInvoiceId?: string | null;
+  /** Stripe's subscription the invoice bills, if any. */
+  providerSubscriptionId?: string | null;
   hostedUrl?: string | null;
   periodStart?: Date;
   periodEnd?: Date;
@@ -47,6 +49,7 @@ export async function issueInvoice(ctx: Ctx, input: NewInvoice): Promise<Invoice
         workspaceId: input.workspaceId,
         provider: input.provider ?? "manual",
         providerInvoiceId: input.providerInvoiceId ?? null,
+        providerSubscriptionId: input.providerSubscriptionId ?? null,
         plan,
         amount: input.amount,
         currency: billing.currency,
@@ -92,7 +95,9 @@ export async function settleInvoice(ctx: Ctx, invoiceId: string): Promise<Invoic
     const billing = (await lockBilling(tx, invoice.workspaceId))!;
     // Deleted is final: the payment is recorded, the data does not come back.
     if (billing.stage === "deleted") return paid!;
-    const plan = findPlan(invoice.plan ?? billing.plan);
+    // A Stripe invoice's plan comes through its subscription (stripe/apply-paid-upgrade.ts): only an
+    // active one's paid invoice raises the allowance, and Stripe says when a plan goes down.
+    const plan = findPlan(invoice.provider === "stripe" ? billing.plan : (invoice.plan ?? billing.plan));
     // A period paid ahead starts when its date comes (startDuePeriods), not at payment.
     const newPeriod = invoice.periodStart > billing.periodStartedAt && invoice.periodStart <= now;
     await tx.db

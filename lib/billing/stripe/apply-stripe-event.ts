@@ -1,15 +1,17 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { billingInvoices, stripeEvents, workspaceBilling } from "@/lib/db/schema";
-import { issueInvoice, recordPaymentFailed, settleInvoice } from "../invoices";
-import { endLadderEpisode, lockBilling } from "../ladder-episodes";
+import { stripeEvents, workspaceBilling } from "@/lib/db/schema";
+import { recordPaymentFailed, settleInvoice } from "../invoices";
+import { lockBilling } from "../ladder-episodes";
 import { cancelPlan } from "../plan-changes";
-import { findPlan } from "../plans";
-import { planOfPrice, type StripeConfig } from "./stripe-config";
+import { applyPaidUpgrade } from "./apply-paid-upgrade";
+import { applySubscription } from "./apply-subscription";
+import type { StripeConfig } from "./stripe-config";
+import { upsertStripeInvoice } from "./upsert-stripe-invoice";
 
-const HANDLED = new Set(["invoice.paid", "invoice.payment_failed", "customer.subscription.updated", "customer.subscription.deleted"]);
+const HANDLED = new Set(["invoice.paid", "invoice.payment_succeeded", "invoice.payment_failed", "customer.subscription.created", "customer.subscription.updated", "customer.subscription.deleted"]);
 
 /**
  * Applies a verified Stripe event to the ladder, once: Stripe delivers at least once, so the event id
@@ -24,23 +26,39 @@ export async function applyStripeEvent(ctx: Ctx, config: StripeConfig, event: St
     const object = event.data.object as Stripe.Invoice | Stripe.Subscription;
     const workspaceId = await workspaceOfCustomer(tx, object.customer);
     if (!workspaceId) return "ignored";
+    const reportedAt = new Date(event.created * 1000);
     switch (event.type) {
+      // Both come for an invoice paid by its payment; invoice.paid also for one marked paid otherwise.
       case "invoice.paid":
-        await settleInvoice(tx, (await upsertInvoice(tx, config, workspaceId, object as Stripe.Invoice)).id);
+      case "invoice.payment_succeeded":
+        await settleInvoice(tx, (await upsertStripeInvoice(tx, config, workspaceId, object as Stripe.Invoice)).id);
+        await applyPaidUpgrade(tx, workspaceId);
         break;
       case "invoice.payment_failed": {
         // Stripe does not promise order: a failure reported after the invoice was paid changes nothing.
-        const invoice = await upsertInvoice(tx, config, workspaceId, object as Stripe.Invoice);
+        const invoice = await upsertStripeInvoice(tx, config, workspaceId, object as Stripe.Invoice);
         if (invoice.status !== "paid") await recordPaymentFailed(tx, invoice.id);
         break;
       }
+      case "customer.subscription.created":
       case "customer.subscription.updated":
-        await applySubscription(tx, config, workspaceId, object as Stripe.Subscription);
+        await applySubscription(tx, config, workspaceId, object as Stripe.Subscription, reportedAt);
         break;
       case "customer.subscription.deleted": {
         // Ended for good: the ladder walks it from read-only now, unless an unpaid invoice already started it.
-        const [billing] = await tx.db.select({ plan: workspaceBilling.plan }).from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
-        if (billing?.plan) await cancelPlan(tx, workspaceId, tx.clock.now());
+        // A move up still waiting for its payment never comes, and no older update brings it back.
+        const billing = (await lockBilling(tx, workspaceId))!;
+        if (!billing.stripeSubscriptionId || billing.stripeSubscriptionId === object.id) {
+          await tx.db
+            .update(workspaceBilling)
+            .set({
+              stripeSubscriptionStatus: "canceled",
+              pendingPlan: null,
+              stripeSubscriptionEventAt: sql`greatest(${workspaceBilling.stripeSubscriptionEventAt}, ${reportedAt.toISOString()})`,
+            })
+            .where(eq(workspaceBilling.workspaceId, workspaceId));
+        }
+        if (billing.plan) await cancelPlan(tx, workspaceId, tx.clock.now());
         break;
       }
     }
@@ -53,45 +71,4 @@ async function workspaceOfCustomer(ctx: Ctx, customer: Stripe.Invoice["customer"
   if (!id) return null;
   const [row] = await ctx.db.select({ workspaceId: workspaceBilling.workspaceId }).from(workspaceBilling).where(eq(workspaceBilling.stripeCustomerId, id));
   return row?.workspaceId ?? null;
-}
-
-/** The Stripe invoice as ours: found by its id, or issued in the workspace's currency with Stripe's figures. */
-async function upsertInvoice(ctx: Ctx, config: StripeConfig, workspaceId: string, invoice: Stripe.Invoice) {
-  const [existing] = await ctx.db
-    .select()
-    .from(billingInvoices)
-    .where(and(eq(billingInvoices.provider, "stripe"), eq(billingInvoices.providerInvoiceId, invoice.id!)));
-  if (existing) return existing;
-  const line = invoice.lines?.data?.[0];
-  const price = line?.pricing?.price_details?.price;
-  const period = line?.period ?? { start: invoice.period_start, end: invoice.period_end };
-  return issueInvoice(ctx, {
-    workspaceId,
-    provider: "stripe",
-    providerInvoiceId: invoice.id!,
-    amount: Math.max(invoice.amount_due, 1),
-    plan: planOfPrice(config, typeof price === "string" ? price : price?.id),
-    dueAt: new Date((invoice.due_date ?? invoice.created) * 1000),
-    periodStart: new Date(period.start * 1000),
-    periodEnd: new Date(period.end * 1000),
-    hostedUrl: invoice.hosted_invoice_url ?? null,
-  });
-}
-
-/** Plan changes and cancellations made in the Customer Portal. */
-async function applySubscription(ctx: Ctx, config: StripeConfig, workspaceId: string, subscription: Stripe.Subscription) {
-  const item = subscription.items.data[0];
-  const plan = findPlan(planOfPrice(config, item?.price.id));
-  const billing = (await lockBilling(ctx, workspaceId))!;
-  await ctx.db
-    .update(workspaceBilling)
-    .set({ stripeSubscriptionId: subscription.id, ...(plan ? { plan: plan.id, sendAllowance: plan.sendAllowance } : {}) })
-    .where(eq(workspaceBilling.workspaceId, workspaceId));
-  if (subscription.cancel_at_period_end && !billing.cancelAtPeriodEnd) {
-    await cancelPlan(ctx, workspaceId, item ? new Date(item.current_period_end * 1000) : undefined);
-  } else if (!subscription.cancel_at_period_end && billing.cancelAtPeriodEnd && billing.ladderCause === "cancelled" && billing.stage === "active") {
-    // The sender took the cancellation back before the period ended.
-    await endLadderEpisode(ctx, billing);
-    await ctx.db.update(workspaceBilling).set({ cancelAtPeriodEnd: false }).where(eq(workspaceBilling.workspaceId, workspaceId));
-  }
 }

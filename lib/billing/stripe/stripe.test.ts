@@ -68,6 +68,7 @@ function invoiceEvent(type: "invoice.paid" | "invoice.payment_failed", invoiceId
     id: `evt_${++eventCounter}_${Date.now()}`,
     object: "event",
     type,
+    created: start,
     data: {
       object: {
         id: invoiceId,
@@ -80,10 +81,32 @@ function invoiceEvent(type: "invoice.paid" | "invoice.payment_failed", invoiceId
         period_start: start,
         period_end: start,
         hosted_invoice_url: `https://invoice.stripe.test/${invoiceId}`,
-        lines: { data: [{ period: { start, end: start + 30 * 86400 }, pricing: { type: "price_details", price_details: { price: "price_growth" } } }] },
+        parent: { type: "subscription_details", subscription_details: { subscription: "sub_1", metadata: {} } },
+        lines: { data: [{ amount: 7900, period: { start, end: start + 30 * 86400 }, pricing: { type: "price_details", price_details: { price: "price_growth" } } }] },
       },
     },
   };
+}
+
+/** Checkout made the workspace's subscription to Growth, and Stripe reports it active. */
+function subscriptionCreated() {
+  const now = Math.floor(ctx.clock.now().getTime() / 1000);
+  return signed({
+    id: `evt_created_${++eventCounter}`,
+    object: "event",
+    type: "customer.subscription.created",
+    created: now - 60,
+    data: {
+      object: {
+        id: "sub_1",
+        object: "subscription",
+        customer: "cus_test_1",
+        status: "active",
+        cancel_at_period_end: false,
+        items: { data: [{ price: { id: "price_growth" }, current_period_end: now + 30 * 86400 }] },
+      },
+    },
+  });
 }
 
 async function stripeWorkspace() {
@@ -144,9 +167,10 @@ describe("Stripe provider", () => {
     expect((await getBilling(ctx, workspaceId)).invoices).toEqual([]);
   });
 
-  it("invoice.paid settles: the workspace is active on the invoice's plan, and a redelivery changes nothing", async () => {
+  it("invoice.paid settles: the workspace of an active subscription is active on the invoice's plan, and a redelivery changes nothing", async () => {
     const workspaceId = await stripeWorkspace();
     await startCheckout(ctx, config(), workspaceId, "growth");
+    await stripeWebhook(subscriptionCreated());
     const event = invoiceEvent("invoice.paid", "in_paid_1");
     expect(await (await stripeWebhook(signed(event))).json()).toEqual({ received: true, result: "applied" });
     expect(await (await stripeWebhook(signed(event))).json()).toEqual({ received: true, result: "duplicate" });
@@ -176,14 +200,23 @@ describe("Stripe provider", () => {
   it("a cancellation in the portal takes effect at the end of the period; taking it back ends the walk", async () => {
     const workspaceId = await stripeWorkspace();
     await startCheckout(ctx, config(), workspaceId, "growth");
+    await stripeWebhook(subscriptionCreated());
     await stripeWebhook(signed(invoiceEvent("invoice.paid", "in_sub")));
     const periodEnd = Math.floor(ctx.clock.now().getTime() / 1000) + 30 * 86400;
     const subscription = (cancel: boolean) => ({
       id: `evt_sub_${++eventCounter}`,
       object: "event",
       type: "customer.subscription.updated",
+      created: Math.floor(ctx.clock.now().getTime() / 1000),
       data: {
-        object: { id: "sub_1", object: "subscription", customer: "cus_test_1", cancel_at_period_end: cancel, items: { data: [{ price: { id: "price_growth" }, current_period_end: periodEnd }] } },
+        object: {
+          id: "sub_1",
+          object: "subscription",
+          customer: "cus_test_1",
+          status: "active",
+          cancel_at_period_end: cancel,
+          items: { data: [{ price: { id: "price_growth" }, current_period_end: periodEnd }] },
+        },
       },
     });
     await stripeWebhook(signed(subscription(true)));
@@ -197,9 +230,16 @@ describe("Stripe provider", () => {
   it("customer.subscription.deleted makes the workspace read-only", async () => {
     const workspaceId = await stripeWorkspace();
     await startCheckout(ctx, config(), workspaceId, "growth");
+    await stripeWebhook(subscriptionCreated());
     await stripeWebhook(signed(invoiceEvent("invoice.paid", "in_del")));
     await stripeWebhook(
-      signed({ id: `evt_del_${++eventCounter}`, object: "event", type: "customer.subscription.deleted", data: { object: { id: "sub_2", object: "subscription", customer: "cus_test_1" } } }),
+      signed({
+        id: `evt_del_${++eventCounter}`,
+        object: "event",
+        type: "customer.subscription.deleted",
+        created: Math.floor(ctx.clock.now().getTime() / 1000),
+        data: { object: { id: "sub_2", object: "subscription", customer: "cus_test_1" } },
+      }),
     );
     await executor.runDue(ctx);
     expect((await getBilling(ctx, workspaceId)).stage).toBe("read_only");
