@@ -85,6 +85,12 @@ export default async function BillingPage({ params }: { params: Promise<{ worksp
                 When the trial ends the workspace becomes read-only until a plan is chosen: nothing is sent, and your contacts, reports and exports stay. Plans start at {plans[0]!.price} a month.
               </CardContent>
             )}
+            {billing.pendingPlan && billing.stage !== "deleted" && (
+              <CardContent className="text-sm text-muted-foreground" data-testid="billing-pending-plan">
+                Moving to {billing.pendingPlan.name}: its {billing.pendingPlan.sendAllowance.toLocaleString("en")} sends a month apply once the invoice for the change is paid. Until then the current
+                allowance applies.
+              </CardContent>
+            )}
             {!stripe && unpaid > 0 && billing.stage !== "deleted" && (
               <CardContent className="text-sm text-muted-foreground">
                 {unpaid === 1 ? "An invoice is" : `${unpaid} invoices are`} waiting for payment. Pay as agreed with the service&apos;s team and quote the invoice number; the workspace is active again
