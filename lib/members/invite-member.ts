@@ -1,64 +1,85 @@
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { memberships, users, workspaces } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
+import { limitServiceMail, SERVICE_MAILS_PER_DAY } from "@/lib/mail/limit-service-mail";
 import { sendServiceMail } from "@/lib/mail/send-service-mail";
-import { appUrl } from "@/lib/runtime/app-url";
 import { findOrInviteUser } from "@/lib/users/find-or-invite-user";
 import { parseInput } from "@/lib/validation/parse-input";
 import { assertCanManageMembers } from "./assert-can-manage-members";
 import { invitationLink } from "./invitation-link";
 import { inviteMemberSchema, type InviteMemberInput } from "./member-schemas";
 
+/** Invitations, resent ones included, are limited as confirmation links are (limit-service-mail.ts). */
+export const INVITATION_MAILS_PER_DAY = SERVICE_MAILS_PER_DAY;
+
+const memberExists = (email: string) => new ApiError({ type: "invalid_request_error", code: "member_exists", param: "email", message: `${email} is already a member of this workspace.` });
+
 /**
- * Adds a person to the workspace as a member and mails them: a link to set
- * their password when they have no account yet, a note that they were added
- * when they do. The membership is committed before the mail goes, so a mail
+ * Adds a person to the workspace as a member, waiting for them to accept, and
+ * mails them the link that accepts: it sets their password when they have no
+ * account yet. The membership is committed before the mail goes, so a mail
  * that fails can be sent again (resendInvitation) without adding anyone twice.
  */
 export async function inviteMember(ctx: Ctx, actor: WorkspaceActor, input: InviteMemberInput): Promise<{ userId: string; mailed: boolean }> {
   const { email } = parseInput(inviteMemberSchema, input);
   await assertCanManageMembers(ctx, actor);
-  const { userId, workspaceName } = await withTransaction(ctx, async (tx) => {
+  // Checked before the mail is counted, so inviting a member twice says so rather than "too many".
+  const [existing] = await ctx.db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.workspaceId, actor.workspaceId), eq(users.email, email)));
+  if (existing) throw memberExists(email);
+  await limitInvitationMail(ctx, actor.workspaceId, email, "email");
+  const { userId, workspaceName, hasPassword } = await withTransaction(ctx, async (tx) => {
     const user = await findOrInviteUser(tx, email);
     const added = await tx.db
       .insert(memberships)
-      .values({ workspaceId: actor.workspaceId, userId: user.id, role: "member", createdAt: tx.clock.now() })
+      .values({ workspaceId: actor.workspaceId, userId: user.id, role: "member", acceptedAt: null, createdAt: tx.clock.now() })
       .onConflictDoNothing()
       .returning({ userId: memberships.userId });
-    if (added.length === 0) throw new ApiError({ type: "invalid_request_error", code: "member_exists", param: "email", message: `${email} is already a member of this workspace.` });
+    if (added.length === 0) throw memberExists(email);
     const [workspace] = await tx.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, actor.workspaceId));
-    return { userId: user.id, workspaceName: workspace!.name };
+    return { userId: user.id, workspaceName: workspace!.name, hasPassword: user.passwordHash !== null };
   });
-  const mailed = await mailInvitation(ctx, actor.workspaceId, workspaceName, userId, email);
+  const mailed = await mailInvitation(ctx, { workspaceId: actor.workspaceId, workspaceName, userId, email, hasPassword });
   return { userId, mailed };
 }
 
-/** Mails the invitation again to a member who has not set a password yet. */
+/** Mails the invitation again to a member who has not accepted it yet (or, named as an owner, has no password yet). */
 export async function resendInvitation(ctx: Ctx, actor: WorkspaceActor, userId: string): Promise<{ mailed: boolean }> {
   await assertCanManageMembers(ctx, actor);
   const [row] = await ctx.db
-    .select({ email: users.email, workspaceName: workspaces.name })
+    .select({ email: users.email, passwordHash: users.passwordHash, workspaceName: workspaces.name })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
-    .where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, userId), isNull(users.passwordHash)));
+    .where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, userId), or(isNull(memberships.acceptedAt), isNull(users.passwordHash))));
   if (!row) throw notFound("member_not_found", "No member of this workspace is waiting for an invitation.");
-  return { mailed: await mailInvitation(ctx, actor.workspaceId, row.workspaceName, userId, row.email) };
+  await limitInvitationMail(ctx, actor.workspaceId, row.email);
+  const mailed = await mailInvitation(ctx, { workspaceId: actor.workspaceId, workspaceName: row.workspaceName, userId, email: row.email, hasPassword: row.passwordHash !== null });
+  return { mailed };
+}
+
+function limitInvitationMail(ctx: Ctx, workspaceId: string, email: string, param?: string): Promise<void> {
+  return limitServiceMail(ctx, workspaceId, email, { bucket: "invitation", what: "invitations", param });
 }
 
 /** The invitation mail; false when the transport refused it (the member stays, and the mail can be sent again). */
-export async function mailInvitation(ctx: Ctx, workspaceId: string, workspaceName: string, userId: string, email: string): Promise<boolean> {
+async function mailInvitation(
+  ctx: Ctx,
+  { workspaceId, workspaceName, userId, email, hasPassword }: { workspaceId: string; workspaceName: string; userId: string; email: string; hasPassword: boolean },
+): Promise<boolean> {
   // The service's own mail, not the workspace's: the link sets a password, so it must never show in the test mailbox.
   return sendServiceMail(ctx, {
     to: email,
-    subject: `You have been added to ${workspaceName}`,
-    paragraphs: [
-      `You have been added to the workspace ${workspaceName}.`,
-      `Set your password and sign in with the link below (valid for 7 days). If you already have an account, sign in at ${appUrl()}/signin.`,
-    ],
-    link: { href: invitationLink(userId, workspaceId, ctx.clock.now()), label: "Set your password and sign in" },
+    subject: `You have been invited to ${workspaceName}`,
+    paragraphs: hasPassword
+      ? [`You have been invited to the workspace ${workspaceName}.`, "You already have an account: accept the invitation with the link below (valid for 7 days), then sign in as usual."]
+      : [`You have been invited to the workspace ${workspaceName}.`, "Set your password and sign in with the link below (valid for 7 days)."],
+    link: { href: invitationLink(userId, workspaceId, ctx.clock.now()), label: hasPassword ? "Accept the invitation" : "Set your password and sign in" },
   });
 }

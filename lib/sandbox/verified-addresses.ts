@@ -3,8 +3,8 @@ import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { memberships, users, verifiedAddresses, workspaces } from "@/lib/db/schema";
-import { countRateLimit } from "@/lib/api/rate-limit";
-import { ApiError, notFound, validationFailed } from "@/lib/errors";
+import { notFound, validationFailed } from "@/lib/errors";
+import { limitServiceMail, SERVICE_MAILS_PER_DAY } from "@/lib/mail/limit-service-mail";
 import { sendServiceMail } from "@/lib/mail/send-service-mail";
 import { appUrl } from "@/lib/runtime/app-url";
 import { signToken, verifyToken } from "@/lib/tokens/signed-token";
@@ -15,7 +15,7 @@ export const VERIFY_ADDRESS_VALID_MS = 7 * 24 * 60 * 60_000;
 
 export interface SandboxAddress {
   email: string;
-  /** member: a member's own sign-in address, which counts once they have signed in; added: one the workspace added. */
+  /** member: a member's own sign-in address, which counts once they have accepted the invitation and set a password; added: one the workspace added. */
   kind: "member" | "added";
   verifiedAt: Date | null;
 }
@@ -24,15 +24,15 @@ export interface SandboxAddress {
 export async function listSandboxAddresses(ctx: Ctx, actor: WorkspaceActor): Promise<SandboxAddress[]> {
   const [members, added] = await Promise.all([
     ctx.db
-      .select({ email: users.email, since: memberships.createdAt, signedUp: isNotNull(users.passwordHash) })
+      .select({ email: users.email, acceptedAt: memberships.acceptedAt, signedUp: isNotNull(users.passwordHash) })
       .from(memberships)
       .innerJoin(users, eq(users.id, memberships.userId))
       .where(eq(memberships.workspaceId, actor.workspaceId)),
     ctx.db.select().from(verifiedAddresses).where(eq(verifiedAddresses.workspaceId, actor.workspaceId)).orderBy(asc(verifiedAddresses.email)),
   ]);
   return [
-    // An invited member counts once they have set a password (sandbox_recipients says the same).
-    ...members.map((member) => ({ email: member.email, kind: "member" as const, verifiedAt: member.signedUp ? member.since : null })),
+    // A member counts once they have accepted the invitation and have a password (sandbox_recipients says the same).
+    ...members.map((member) => ({ email: member.email, kind: "member" as const, verifiedAt: member.signedUp ? member.acceptedAt : null })),
     ...added.filter((row) => !members.some((member) => member.email === row.email)).map((row) => ({ email: row.email, kind: "added" as const, verifiedAt: row.verifiedAt })),
   ];
 }
@@ -77,24 +77,11 @@ export async function addVerifiedAddress(ctx: Ctx, actor: WorkspaceActor, input:
   return { email, mailed };
 }
 
-/** The service's own mail carries the workspace's chosen name: it must not become a way to mail anyone, often. */
-export const VERIFICATION_MAILS_PER_DAY = 20;
-const DAY_MS = 24 * 60 * 60_000;
+/** Confirmation links are limited as every mail of the service's own that a workspace asks for (limit-service-mail.ts). */
+export const VERIFICATION_MAILS_PER_DAY = SERVICE_MAILS_PER_DAY;
 
-async function limitVerificationMails(ctx: Ctx, workspaceId: string, email: string): Promise<void> {
-  const [perWorkspace, perAddress] = await Promise.all([
-    countRateLimit(ctx, workspaceId, { bucket: "verify_address.workspace", limit: VERIFICATION_MAILS_PER_DAY, windowMs: DAY_MS }),
-    countRateLimit(ctx, `${workspaceId}:${email}`, { bucket: "verify_address.address", limit: 1, windowMs: 10 * 60_000 }),
-  ]);
-  const wait = Math.max(perWorkspace.retryAfterSeconds ?? 0, perAddress.retryAfterSeconds ?? 0);
-  if (wait > 0) {
-    throw new ApiError({
-      type: "rate_limit_error",
-      code: "rate_limited",
-      param: "email",
-      message: `Too many confirmation links sent; try again in ${Math.ceil(wait / 60)} minutes.`,
-    });
-  }
+function limitVerificationMails(ctx: Ctx, workspaceId: string, email: string): Promise<void> {
+  return limitServiceMail(ctx, workspaceId, email, { bucket: "verify_address", what: "confirmation links", param: "email" });
 }
 
 /** The owner of the address followed the link and confirmed: from now on the sandbox may mail it. */

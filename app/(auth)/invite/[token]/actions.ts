@@ -6,6 +6,7 @@ import { defaultCtx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
 import { logger } from "@/lib/log/logger";
 import { acceptInvitation } from "@/lib/members/accept-invitation";
+import { acceptMembership } from "@/lib/members/accept-membership";
 
 // Public by design: the signed token in the link is the caller's proof, checked by acceptInvitation.
 export async function acceptInvitationAction(token: string, _previous: AcceptState, form: FormData): Promise<AcceptState> {
@@ -17,4 +18,16 @@ export async function acceptInvitationAction(token: string, _previous: AcceptSta
     return { error: "Something went wrong on our side; try again." };
   }
   redirect("/signin?setup=done");
+}
+
+// The same proof for someone who already has an account: a button on the page, never the link's GET (mail scanners open links).
+export async function acceptMembershipAction(token: string, _previous: AcceptState): Promise<AcceptState> {
+  try {
+    await acceptMembership(defaultCtx(), token);
+  } catch (error) {
+    if (error instanceof ApiError) return { error: error.message };
+    logger().error({ err: error }, "accepting a membership failed");
+    return { error: "Something went wrong on our side; try again." };
+  }
+  redirect("/");
 }

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AcceptInvitationForm } from "@/components/members/accept-invitation-form";
+import { AcceptInvitationForm, AcceptMembershipForm } from "@/components/members/accept-invitation-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { defaultCtx } from "@/lib/context";
 import { describeInvitation } from "@/lib/members/describe-invitation";
-import { acceptInvitationAction } from "./actions";
+import { acceptInvitationAction, acceptMembershipAction } from "./actions";
 
 export const metadata: Metadata = { title: "Join a workspace" };
 
@@ -18,13 +18,16 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
           <CardTitle>{invitation ? `Join ${invitation.workspaceName}` : "This invitation is not valid"}</CardTitle>
           <CardDescription>
             {!invitation && "The link has expired or was altered. Ask the workspace owner to invite you again."}
-            {invitation?.hasPassword && "You already have an account: sign in with it to reach the workspace."}
             {invitation && !invitation.hasPassword && "Choose a password to finish your account."}
+            {invitation?.hasPassword && !invitation.accepted && `You already have an account as ${invitation.email}: accept to join the workspace, then sign in as usual.`}
+            {invitation?.accepted && "You have already joined: sign in to reach the workspace."}
           </CardDescription>
         </CardHeader>
         <CardContent>
           {invitation && !invitation.hasPassword ? (
             <AcceptInvitationForm email={invitation.email} action={acceptInvitationAction.bind(null, token)} />
+          ) : invitation && !invitation.accepted ? (
+            <AcceptMembershipForm action={acceptMembershipAction.bind(null, token)} />
           ) : (
             <Link className="text-primary underline" href="/signin">
               Go to sign in
