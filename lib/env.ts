@@ -83,6 +83,10 @@ export const envSchema = z
     DATABASE_URL: url(["postgres:", "postgresql:"]),
     // Connections per app process in the database pool.
     DATABASE_POOL_SIZE: positiveInteger(10),
+    // Every pooled connection's limits: a statement running longer, or a transaction left idle longer, is ended
+    // (the few statements that run long on purpose, such as a dry run's COPY or an export's, lift it for themselves).
+    DATABASE_STATEMENT_TIMEOUT_SECONDS: positiveInteger(120),
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: positiveInteger(60),
     // Secrets: given here, or generated into DATA_DIR by openDatabase. Optional because `next build` runs without them.
     AUTH_SECRET: text(),
     CURSOR_SECRET: text(),
@@ -130,6 +134,8 @@ export const envSchema = z
     // Rows of a file whose repeated addresses a dry run finds in memory (16-32 bytes a row: 64 MiB at
     // the default); the database groups a longer file's rows itself, spilling to disk as it needs.
     IMPORT_HASHED_ROWS: positiveInteger(4_000_000),
+    // The uploaded files a workspace's imports may hold at once, in bytes (those not yet deleted after their apply or cancel).
+    IMPORT_STORAGE_MAX_BYTES: positiveInteger(5 * 1024 * 1024 * 1024),
     // Embedded executor: workflow runs worked on at once.
     WORKFLOW_WORKERS: positiveInteger(8),
     // Signup form submissions per client address per 10 minutes, across all forms.
@@ -167,6 +173,8 @@ export const envSchema = z
     RETENTION_PROVIDER_EVENTS_DAYS: positiveDays(90),
     // The activity series' exact-instant rollups, after which a window's ends are counted to the whole minute.
     RETENTION_EXACT_ROLLUPS_DAYS: positiveDays(30),
+    // A finished import's counts and refused rows' report; an import left unapplied this long is cancelled.
+    RETENTION_IMPORTS_DAYS: positiveDays(30),
     // Any of these hands the workflows to an Inngest server instead of the embedded executor.
     INNGEST_DEV: text(),
     INNGEST_BASE_URL: text(),

@@ -1,5 +1,4 @@
 import "server-only";
-import type { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
 import { stringify } from "csv-stringify/sync";
@@ -8,6 +7,8 @@ import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
 import { attributeDefinitions, SUBSCRIPTION_STATES, topics } from "@/lib/db/schema";
+import { Spool } from "@/lib/runtime/spool";
+import { takeTransferSlot } from "@/lib/runtime/transfer-slots";
 import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
 import { checkWorkspaceReadable } from "@/lib/workspaces/check-workspace-writable";
 import { CONTACT_STATUS_SQL } from "./contact-status";
@@ -32,6 +33,9 @@ const CHUNK_BYTES = 256 * 1024;
  * about seventeen times the bare COPY of the table. The SQL renders every
  * cell as csv-stringify did, byte for byte (see the cell helpers below); the
  * header is still csv-stringify's. `rows` counts the records in a chunk.
+ * The COPY goes to a spool file at the database's pace (copyToSpool); the
+ * download reads the file at its own. One of the workspace's transfer slots
+ * is held until the download ends (`too_many_transfers` past them).
  */
 export async function* exportContactsCsv(ctx: Ctx, actor: WorkspaceActor, filters: ContactFilters): AsyncGenerator<{ csv: string; rows: number }> {
   await checkWorkspaceReadable(ctx, actor.workspaceId);
@@ -56,25 +60,56 @@ export async function* exportContactsCsv(ctx: Ctx, actor: WorkspaceActor, filter
     ],
     { escape_formulas: true },
   );
-  // Started before the header too, so that a query PostgreSQL refuses also fails before the first byte.
-  const stream = await rawClient(ctx.db)
-    .unsafe(`copy (${exportQuery(actor.workspaceId, filters, attributes, allTopics)}) to stdout with (format csv)`)
-    .readable();
+  const release = takeTransferSlot(actor.workspaceId);
+  // The COPY is read at the database's pace into a spool file, which the download then reads at the client's: a
+  // slow or stalled client holds a file, never a pooled connection. Started before the header too, so that a
+  // query PostgreSQL refuses also fails before the first byte.
+  const spool = await Spool.open().catch((error: unknown) => {
+    release();
+    throw error;
+  });
   try {
+    await copyToSpool(ctx, `copy (${exportQuery(actor.workspaceId, filters, attributes, allTopics)}) to stdout with (format csv)`, spool);
     yield { csv: header, rows: 0 };
-    yield* csvChunks(stream);
+    yield* csvChunks(spool.read());
   } finally {
-    // A download given up half-way reads the rest and drops it: the connection is only free once the COPY is read
-    // to its end. Cancelling instead could reach the connection's next query when the COPY had already finished.
-    if (!stream.readableEnded && !stream.destroyed) {
-      stream.resume();
-      await finished(stream).catch(() => {});
-    }
-    // postgres-js pauses the socket while the stream is full and resumes it only when the stream is read; when the
-    // last rows fill it, the socket stays paused past the COPY and the connection's next query never hears back
-    // (porsager/postgres#499, #1016). Asking the finished stream for more resumes it.
-    stream._read(0);
+    await spool.close();
+    release();
   }
+}
+
+/**
+ * Runs the COPY into the spool; resolves once PostgreSQL accepted it (or
+ * rejects with its refusal), while the rows go on arriving in the
+ * background. A long export is no runaway statement: the COPY lifts the
+ * pool's statement timeout for itself.
+ */
+async function copyToSpool(ctx: Ctx, copy: string, spool: Spool): Promise<void> {
+  let started!: () => void;
+  const accepted = new Promise<void>((resolve) => (started = resolve));
+  const copied = rawClient(ctx.db).begin(async (tx) => {
+    await tx`set local statement_timeout = 0`;
+    const stream = await tx.unsafe(copy).readable();
+    started();
+    try {
+      for await (const data of stream as AsyncIterable<Buffer>) await spool.write(data);
+    } finally {
+      // Should writing fail, the rest is read and dropped: the connection is only free once the COPY is read to its
+      // end. postgres-js pauses the socket while the stream is full and resumes it only when the stream is read;
+      // when the last rows fill it, the socket stays paused past the COPY and the connection's next query never
+      // hears back (porsager/postgres#499, #1016). Asking the finished stream for more resumes it.
+      if (!stream.readableEnded && !stream.destroyed) {
+        stream.resume();
+        await finished(stream).catch(() => {});
+      }
+      stream._read(0);
+    }
+  });
+  copied.then(
+    () => spool.finish(),
+    (error: unknown) => spool.finish(error),
+  );
+  await Promise.race([accepted, copied]);
 }
 
 /**
@@ -82,7 +117,7 @@ export async function* exportContactsCsv(ctx: Ctx, actor: WorkspaceActor, filter
  * of records in each: a line break ends one unless it is inside quotes (a
  * doubled quote toggles twice).
  */
-async function* csvChunks(stream: Readable): AsyncGenerator<{ csv: string; rows: number }> {
+async function* csvChunks(stream: AsyncIterable<Buffer>): AsyncGenerator<{ csv: string; rows: number }> {
   const decoder = new StringDecoder("utf8");
   let quoted = false;
   const records = (bytes: Buffer) => {
@@ -96,8 +131,7 @@ async function* csvChunks(stream: Readable): AsyncGenerator<{ csv: string; rows:
   };
   let parts: Buffer[] = [];
   let size = 0;
-  // Not destroyed on an early return: the caller reads what is left, which frees the connection.
-  for await (const data of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+  for await (const data of stream) {
     parts.push(data);
     size += data.length;
     if (size < CHUNK_BYTES) continue;

@@ -17,12 +17,28 @@ export function getDb(): Database {
   if (globalForDb.__db?.url !== url) {
     // JIT off: its compile time (over a second for the report triggers' plans over thousands of
     // ids) dwarfs any query this service runs; a server built without LLVM ignores it anyway.
-    const sql = postgres(url, { max: env().DATABASE_POOL_SIZE, onnotice: () => {}, connection: { jit: "off", plan_cache_mode: "force_custom_plan" } });
-    const counters = postgres(url, { max: COUNTERS_POOL_SIZE, onnotice: () => {}, connection: { jit: "off", synchronous_commit: "off" } });
+    const sql = postgres(url, { max: env().DATABASE_POOL_SIZE, onnotice: () => {}, connection: { jit: "off", plan_cache_mode: "force_custom_plan", ...connectionLimits() } });
+    const counters = postgres(url, { max: COUNTERS_POOL_SIZE, onnotice: () => {}, connection: { jit: "off", synchronous_commit: "off", ...connectionLimits() } });
     const db = Object.assign(drizzle(preparingEveryQuery(sql), { schema }), { $counters: counters });
     globalForDb.__db = { url, sql, counters, db };
   }
   return globalForDb.__db.db;
+}
+
+/**
+ * Limits every pooled connection starts with, so that no request, however
+ * slow its client, keeps a connection from the others for long: a statement
+ * is cancelled past DATABASE_STATEMENT_TIMEOUT_SECONDS and a transaction left
+ * idle past DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS ends its session.
+ * The few statements that run long on purpose lift the first for themselves
+ * (`set local statement_timeout = 0`: a dry run's COPY, an export's, a vacuum);
+ * migrations and the scripts open their own connections, without limits.
+ */
+function connectionLimits(): Record<string, number> {
+  return {
+    statement_timeout: env().DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
+    idle_in_transaction_session_timeout: env().DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS * 1000,
+  };
 }
 
 type Callback = (sql: postgres.Sql) => unknown;

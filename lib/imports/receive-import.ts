@@ -1,14 +1,18 @@
 import "server-only";
 import { once } from "node:events";
 import { PassThrough } from "node:stream";
-import { eq } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { importFileParts, imports } from "@/lib/db/schema";
+import { env } from "@/lib/env";
 import { validationFailed } from "@/lib/errors";
 import { payloadTooLarge } from "@/lib/http/read-body-capped";
 import { newId } from "@/lib/ids";
+import { Spool } from "@/lib/runtime/spool";
+import { takeTransferSlot } from "@/lib/runtime/transfer-slots";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
+import { importStorageFull, importStorageUsed } from "./import-storage";
 import { encodingDetector, readCsv, sniffDelimiter } from "./read-csv";
 
 export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
@@ -21,49 +25,32 @@ export interface ReceivedImport {
 }
 
 /**
- * Takes an uploaded CSV file into the workspace: stored in parts as it
+ * Takes an uploaded CSV file into the workspace: spooled to disk as it
  * arrives and parsed on the way to count its rows, find its delimiter and
- * encoding and keep its header and first rows for the mapping. Nothing is
- * kept unless the whole file arrived and parsed: an empty file, one without
- * data rows, one that is not CSV or one over 1 GiB is refused.
+ * encoding and keep its header and first rows for the mapping, then stored
+ * in parts. Nothing is kept unless the whole file arrived and parsed: an
+ * empty file, one without data rows, one that is not CSV or one over 1 GiB
+ * is refused, as is one that would take the workspace's imports past
+ * IMPORT_STORAGE_MAX_BYTES of files (`import_storage_full`) or a fourth
+ * transfer at once (`too_many_transfers`).
  */
 export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fileName: string; body: AsyncIterable<Uint8Array>; maxBytes?: number }): Promise<ReceivedImport> {
   const maxBytes = input.maxBytes ?? MAX_IMPORT_BYTES;
+  const storageBytes = env().IMPORT_STORAGE_MAX_BYTES;
   const fileName = input.fileName.trim().slice(0, 255) || "contacts.csv";
   await checkWorkspaceWritable(ctx, actor.workspaceId);
-  return withTransaction(ctx, async (tx) => {
-    const importId = newId("imp");
-    const now = tx.clock.now();
-    await tx.db.insert(imports).values({
-      id: importId,
-      workspaceId: actor.workspaceId,
-      createdBy: actor.kind === "user" ? actor.userId : null,
-      fileName,
-      byteSize: 0,
-      encoding: "utf-8",
-      delimiter: ",",
-      header: [],
-      preview: [],
-      rowCount: 0,
-      status: "uploaded",
-      createdAt: now,
-      updatedAt: now,
-    });
-
+  const storageUsed = await importStorageUsed(ctx.db, actor.workspaceId);
+  if (storageUsed >= storageBytes) throw importStorageFull(storageBytes);
+  const release = takeTransferSlot(actor.workspaceId);
+  // The body arrives at the client's pace (a slow link, or on purpose): it goes to a spool file first, with no
+  // database connection held, and into the database afterwards in one transaction at the disk's pace.
+  const spool = await Spool.open();
+  try {
     const detected = encodingDetector();
     let head: Buffer | null = null;
     let delimiter = ",";
     let records = 0;
     let total = 0;
-    let part = 0;
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    const flush = async () => {
-      if (pendingBytes === 0) return;
-      await tx.db.insert(importFileParts).values({ importId, part: part++, data: Buffer.concat(pending) });
-      pending = [];
-      pendingBytes = 0;
-    };
 
     // The parser reads what the loop below passes it, at its own pace, and counts records.
     const parserInput = new PassThrough();
@@ -84,10 +71,9 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
       const chunk = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
       total += chunk.byteLength;
       if (total > maxBytes) throw payloadTooLarge(maxBytes);
+      if (storageUsed + total > storageBytes) throw importStorageFull(storageBytes);
       detected.push(chunk);
-      pending.push(chunk);
-      pendingBytes += chunk.byteLength;
-      if (pendingBytes >= PART_BYTES) await flush();
+      await spool.write(chunk);
       if (!counting) {
         // The delimiter is read off the first line: wait for it (or 64 KiB) before parsing starts.
         early.push(chunk);
@@ -104,7 +90,6 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
       await feed(chunk);
     }
     detected.push(new Uint8Array(0), true);
-    await flush();
     if (total === 0) throw validationFailed("file", "The file is empty.");
     if (!counting) {
       head = Buffer.concat(early);
@@ -123,19 +108,38 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
     }
     const [header = [], ...preview] = firstRows;
     if (records < 2) throw validationFailed("file", "The file has no rows below its header: the first line names the columns, each line after it is a contact.");
-    await tx.db
-      .update(imports)
-      .set({
+    spool.finish();
+
+    return await withTransaction(ctx, async (tx) => {
+      // Uploads of one workspace that ran side by side take turns here, so that together they stay under the cap.
+      await tx.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`import-storage:${actor.workspaceId}`}))`);
+      if ((await importStorageUsed(tx.db, actor.workspaceId)) + total > storageBytes) throw importStorageFull(storageBytes);
+      const importId = newId("imp");
+      const now = tx.clock.now();
+      await tx.db.insert(imports).values({
+        id: importId,
+        workspaceId: actor.workspaceId,
+        createdBy: actor.kind === "user" ? actor.userId : null,
+        fileName,
         byteSize: total,
         encoding: detected.encoding,
         delimiter,
         header: header.map((h) => h.trim()),
         preview,
         rowCount: records - 1,
-      })
-      .where(eq(imports.id, importId));
-    return { importId, rowCount: records - 1 };
-  });
+        status: "uploaded",
+        createdAt: now,
+        updatedAt: now,
+      });
+      let part = 0;
+      for await (const data of spool.read(PART_BYTES)) await tx.db.insert(importFileParts).values({ importId, part: part++, data });
+      return { importId, rowCount: records - 1 };
+    });
+  } finally {
+    spool.finish();
+    await spool.close();
+    release();
+  }
 }
 
 async function* bufferSource(buffer: Buffer): AsyncGenerator<Uint8Array> {

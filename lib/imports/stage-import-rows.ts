@@ -94,6 +94,8 @@ export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect
   const client = rawClient(ctx.db);
   const refused: ImportCounts["refused"] = {};
   await client.begin(async (tx) => {
+    // A million-row file takes longer than the pool's statement timeout; its pace is the database's, not a client's.
+    await tx`set local statement_timeout = 0`;
     await tx`delete from import_rows where import_id = ${imp.id}`;
     const repeated = repeatedAddressesFor(imp.rowCount);
     /** The COPY text, a buffer at a time. */

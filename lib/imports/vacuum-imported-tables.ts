@@ -34,8 +34,11 @@ export async function vacuumImportedTables(ctx: Ctx, importId: string): Promise<
     // A connection of its own: the pool queues other queries behind a busy one, and a vacuum takes seconds.
     const connection = await rawClient(ctx.db).reserve();
     try {
+      // Longer than the pool's statement timeout on a large database: lifted for this one, and put back after.
+      await connection`set statement_timeout = 0`;
       await connection`vacuum (analyze) contacts, subscriptions, report_contact_statuses, list_members, events`;
     } finally {
+      await connection`reset statement_timeout`.catch(() => {});
       connection.release();
     }
     return true;
