@@ -5,6 +5,7 @@ import { contactImport } from "./functions/contact-import";
 import { dispatchCampaign } from "./functions/dispatch-campaign";
 import { pollBounceMailboxFunction } from "./functions/poll-bounce-mailbox";
 import { pruneExpiredFunction } from "./functions/prune-expired";
+import { pruneImportsFunction } from "./functions/prune-imports";
 import { recheckDomainsFunction } from "./functions/recheck-domains";
 import { foldReportCounters } from "./functions/fold-report-counters";
 import { webhookDelivery } from "./functions/webhook-delivery";
@@ -26,4 +27,5 @@ export const functions = [
   billingLadder,
   endTrialsFunction,
   pruneExpiredFunction,
+  pruneImportsFunction,
 ];

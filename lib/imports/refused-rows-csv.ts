@@ -2,14 +2,24 @@ import "server-only";
 import { stringify } from "csv-stringify/sync";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
+import { DAY_MS } from "@/lib/billing/plan-defaults";
 import { rawClient } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { notFound } from "@/lib/errors";
 import { getImportRow } from "./get-import";
 
 const BATCH = 10_000;
 
-/** The rows an import refused, as CSV in file order: the row number, the reason, why in words, and what the row held. */
+/**
+ * The rows an import refused, as CSV in file order: the row number, the reason, why in words, and what the row held.
+ * Kept RETENTION_IMPORTS_DAYS after the import finished (pruneImports), then `import_report_expired`.
+ */
 export async function* refusedRowsCsv(ctx: Ctx, actor: WorkspaceActor, importId: string): AsyncGenerator<string> {
   const imp = await getImportRow(ctx, actor, importId);
+  const keptUntil = imp.finishedAt ? imp.finishedAt.getTime() + env().RETENTION_IMPORTS_DAYS * DAY_MS : Infinity;
+  if (ctx.clock.now().getTime() >= keptUntil) {
+    throw notFound("import_report_expired", `An import's refused rows are kept ${env().RETENTION_IMPORTS_DAYS} days after it finished; its counts stay.`);
+  }
   const sql = rawClient(ctx.db);
   yield stringify([["row", "reason", "detail", "email", "first_name", "last_name", "attributes"]]);
   let after = 0;
