@@ -95,11 +95,13 @@ test("the sandbox: members count, an added address counts once its owner confirm
   // The sender cannot review themselves.
   expect((await page.goto("/operator"))!.status()).toBe(404);
 
-  // An operator of the service reviews the brand and the workspace.
-  await seed.operator("reviewer@service.example", "reviewer pass phrase", workspace);
+  // An operator of the service reviews the brand and the workspace: one who is not a member of it, as the
+  // service has other operators (a member of the workspace reviews it only where they are the only one).
+  const reviewersWorkspace = await seed.workspace("Service Team", "reviewer@service.example");
+  await seed.operator("reviewer@service.example", "reviewer pass phrase", reviewersWorkspace);
   await page.context().clearCookies();
   await signInAs(page, { email: "reviewer@service.example", password: "reviewer pass phrase" });
-  await page.goto(`/w/${workspace}`);
+  await page.goto(`/w/${reviewersWorkspace}`);
   // The operator's extra link keeps the sidebar within a laptop's screen: nothing to scroll to.
   await page.setViewportSize({ width: 1280, height: 800 });
   const sidebar = page.locator("aside");

@@ -4,7 +4,7 @@ import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { brands } from "@/lib/db/schema";
 
-export type BrandSummary = Pick<typeof brands.$inferSelect, "id" | "name" | "legalName" | "senderEmail" | "reviewStatus" | "sendingHeldAt" | "createdAt">;
+export type BrandSummary = Pick<typeof brands.$inferSelect, "id" | "name" | "legalName" | "senderEmail" | "reviewStatus" | "selfReviewed" | "sendingHeldAt" | "createdAt">;
 
 /** The workspace's brands, newest first (a workspace has a handful). */
 export function listBrands(ctx: Ctx, actor: WorkspaceActor): Promise<BrandSummary[]> {
@@ -15,6 +15,7 @@ export function listBrands(ctx: Ctx, actor: WorkspaceActor): Promise<BrandSummar
       legalName: brands.legalName,
       senderEmail: brands.senderEmail,
       reviewStatus: brands.reviewStatus,
+      selfReviewed: brands.selfReviewed,
       sendingHeldAt: brands.sendingHeldAt,
       createdAt: brands.createdAt,
     })

@@ -9,6 +9,8 @@ export interface WorkspaceAwaitingReview {
   owners: string[];
   rejectedAt: Date | null;
   reviewNote: string | null;
+  /** The last decision (a rejection, for a workspace still here) was a self-review. */
+  selfReviewed: boolean;
   brands: { name: string; reviewStatus: string }[];
   domains: { hostname: string; state: string }[];
 }
@@ -33,6 +35,7 @@ export async function listReviewQueue(ctx: Ctx): Promise<{ workspaces: Workspace
   const [workspaces, brands] = await Promise.all([
     sql<WorkspaceAwaitingReview[]>`
       select w.id, w.name, w.created_at as "createdAt", w.review_rejected_at as "rejectedAt", w.review_note as "reviewNote",
+             w.self_reviewed as "selfReviewed",
              coalesce((select json_agg(u.email order by u.email) from memberships m join users u on u.id = m.user_id where m.workspace_id = w.id and m.role = 'owner'), '[]') as owners,
              coalesce((select json_agg(json_build_object('name', b.name, 'reviewStatus', b.review_status) order by b.name) from brands b where b.workspace_id = w.id), '[]') as brands,
              coalesce((select json_agg(json_build_object('hostname', d.hostname, 'state', d.state) order by d.hostname) from sending_domains d where d.workspace_id = w.id), '[]') as domains

@@ -10,6 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { When } from "@/components/ui/when";
 import { defaultCtx } from "@/lib/context";
 import { requireOperator } from "@/lib/operator/operator-session";
+import { listSelfReviews } from "@/lib/operator/list-self-reviews";
 import { listReviewQueue } from "@/lib/operator/review-queue";
 import { reviewBrandAction, reviewWorkspaceAction } from "./actions";
 
@@ -18,7 +19,7 @@ export const metadata: Metadata = { title: "Reviews" };
 /** The service's operators review workspaces and brands here: what the sender gave, then approve or reject with a reason. */
 export default async function OperatorReviewsPage() {
   const operator = await requireOperator();
-  const queue = await listReviewQueue(defaultCtx());
+  const [queue, selfReviews] = await Promise.all([listReviewQueue(defaultCtx()), listSelfReviews(defaultCtx())]);
   return (
     <main className="mx-auto grid max-w-5xl gap-6 px-6 py-8">
       <PageHeader
@@ -80,7 +81,12 @@ export default async function OperatorReviewsPage() {
               <CardTitle>{workspace.name}</CardTitle>
               <CardDescription>
                 created <When at={workspace.createdAt} /> · owners {workspace.owners.join(", ")}
-                {workspace.rejectedAt && <> · rejected before: “{workspace.reviewNote}”</>}
+                {workspace.rejectedAt && (
+                  <>
+                    {" "}
+                    · rejected before{workspace.selfReviewed && " (a self-review)"}: “{workspace.reviewNote}”
+                  </>
+                )}
               </CardDescription>
             </CardHeader>
             <CardContent className="grid gap-4 md:grid-cols-2">
@@ -95,6 +101,21 @@ export default async function OperatorReviewsPage() {
           </Card>
         ))}
       </section>
+      {selfReviews.length > 0 && (
+        <section className="grid gap-2" aria-labelledby="self-reviews-heading">
+          <h2 id="self-reviews-heading" className="text-lg font-semibold">
+            Self-reviews ({selfReviews.length})
+          </h2>
+          <p className="text-sm text-muted-foreground">Decided by the service&apos;s only operator on a workspace they belong to. Another operator can review them again.</p>
+          <ul className="grid gap-1 text-sm" data-testid="self-reviews">
+            {selfReviews.map((review) => (
+              <li key={review.id}>
+                {review.kind === "workspace" ? `Workspace ${review.name}` : `Brand ${review.name} of ${review.workspaceName}`}: {review.decision} by {review.reviewer}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </main>
   );
 }

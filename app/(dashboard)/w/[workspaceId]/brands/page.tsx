@@ -51,7 +51,7 @@ export default async function BrandsPage({ params }: { params: Promise<{ workspa
                 <TableCell>{brand.legalName}</TableCell>
                 <TableCell>{brand.senderEmail}</TableCell>
                 <TableCell>
-                  <ReviewBadge status={brand.reviewStatus} held={brand.sendingHeldAt !== null} />
+                  <ReviewBadge status={brand.reviewStatus} held={brand.sendingHeldAt !== null} selfReviewed={brand.selfReviewed} />
                 </TableCell>
                 <TableCell className="text-muted-foreground">{brand.createdAt.toISOString().slice(0, 10)}</TableCell>
               </TableRow>

@@ -20,7 +20,7 @@ export default async function BrandPage({ params }: { params: Promise<{ workspac
       <PageHeader
         crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Brands", href: `/w/${workspaceId}/brands` }, { label: brand.name }]}
         title={brand.name}
-        description={<ReviewBadge status={brand.reviewStatus} held={brand.sendingHeldAt !== null} />}
+        description={<ReviewBadge status={brand.reviewStatus} held={brand.sendingHeldAt !== null} selfReviewed={brand.selfReviewed} />}
       />
       <EditBrandForm
         workspaceId={workspaceId}
