@@ -2,16 +2,27 @@
 
 import { Mail, UserPlus } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useTransition } from "react";
+import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
-import { ConfirmButton } from "@/components/ui/confirm-button";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "@/components/ui/alert-dialog";
 import { DialogFooter } from "@/components/ui/dialog";
+import { Label } from "@/components/ui/label";
 import type { ActionState } from "@/lib/dashboard/action-state";
-import { inviteMemberSchema, type InviteMemberInput } from "@/lib/members/member-schemas";
+import { inviteMemberSchema, type InviteMemberInput, type MemberCreations, type RemoveMemberInput } from "@/lib/members/member-schemas";
 
 type Invite = (workspaceId: string, input: InviteMemberInput) => Promise<ActionState<{ userId: string; mailed: boolean }>>;
 type ByUser<R> = (workspaceId: string, input: { userId: string }) => Promise<ActionState<R>>;
@@ -32,7 +43,7 @@ function InviteForm({ workspaceId, action, close }: { workspaceId: string; actio
   });
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
-      <TextField form={form} name="email" label="Email" type="email" hint="They get a link to set a password, valid for 7 days." />
+      <TextField form={form} name="email" label="Email" type="email" hint="They get a link to accept (and set a password if they have no account), valid for 7 days." />
       <FormError message={formError} />
       <DialogFooter>
         <Button type="submit" disabled={pending}>
@@ -82,20 +93,86 @@ export function ResendInvitationButton({ workspaceId, userId, action }: { worksp
   );
 }
 
-export function RemoveMemberButton({ workspaceId, member, action }: { workspaceId: string; member: { userId: string; email: string }; action: ByUser<unknown> }) {
+type Remove = (workspaceId: string, input: RemoveMemberActionInput) => Promise<ActionState<unknown>>;
+type RemoveMemberActionInput = { userId: string } & RemoveMemberInput;
+
+/**
+ * Removing a member first lists the API keys and webhook endpoints they created, and the one removing
+ * them chooses: keep them working, or revoke the keys and turn the endpoints off with the removal.
+ */
+export function RemoveMemberButton({ workspaceId, member, creations, action }: { workspaceId: string; member: { userId: string; email: string }; creations: MemberCreations; action: Remove }) {
   const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string>();
+  const [choice, setChoice] = useState<RemoveMemberInput["keysAndEndpoints"]>();
+  const [pending, startTransition] = useTransition();
+  const created = creations.apiKeys.length + creations.webhookEndpoints.length;
   return (
-    <ConfirmButton
-      label="Remove"
-      title={`Remove ${member.email}?`}
-      description="They lose access to this workspace at once. Their account and their other workspaces stay."
-      confirmLabel="Remove member"
-      onConfirm={async () => {
-        const state = await action(workspaceId, { userId: member.userId });
-        if (!state.ok) return { error: state.message };
-        toast.success(`${member.email} removed.`);
-        router.refresh();
-      }}
-    />
+    <AlertDialog open={open} onOpenChange={(next) => (setOpen(next), setError(undefined), setChoice(undefined))}>
+      <AlertDialogTrigger asChild>
+        <Button variant="destructive" size="sm">
+          Remove
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{`Remove ${member.email}?`}</AlertDialogTitle>
+          <AlertDialogDescription>They lose access to this workspace at once. Their account and their other workspaces stay.</AlertDialogDescription>
+        </AlertDialogHeader>
+        {created > 0 && (
+          <div className="grid gap-3 text-sm">
+            <p>They created:</p>
+            <ul className="grid gap-1 pl-4 [list-style:disc]">
+              {creations.apiKeys.map((key) => (
+                <li key={key.id}>
+                  API key <span className="font-mono">{`${key.displayPrefix}…${key.last4}`}</span>
+                  {key.name && <> ({key.name})</>}
+                </li>
+              ))}
+              {creations.webhookEndpoints.map((endpoint) => (
+                <li key={endpoint.id} className="break-all">
+                  Webhook endpoint {endpoint.url}
+                </li>
+              ))}
+            </ul>
+            <fieldset className="grid gap-2">
+              <legend className="mb-1 font-semibold">What becomes of them?</legend>
+              <Label className="font-normal">
+                <input type="radio" name="keysAndEndpoints" value="keep" checked={choice === "keep"} onChange={() => setChoice("keep")} className="accent-primary" />
+                Keep them working
+              </Label>
+              <Label className="font-normal">
+                <input type="radio" name="keysAndEndpoints" value="revoke" checked={choice === "revoke"} onChange={() => setChoice("revoke")} className="accent-primary" />
+                Revoke the keys and turn the endpoints off
+              </Label>
+            </fieldset>
+          </div>
+        )}
+        {error && (
+          <p role="alert" className="text-sm text-destructive">
+            {error}
+          </p>
+        )}
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogAction
+            disabled={pending || (created > 0 && !choice)}
+            onClick={(event) => {
+              event.preventDefault();
+              startTransition(async () => {
+                // Nothing of theirs to decide about: "keep" changes nothing.
+                const state = await action(workspaceId, { userId: member.userId, keysAndEndpoints: choice ?? "keep" });
+                if (!state.ok) return setError(state.message);
+                setOpen(false);
+                toast.success(`${member.email} removed.`);
+                router.refresh();
+              });
+            }}
+          >
+            Remove member
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
   );
 }

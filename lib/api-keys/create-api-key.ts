@@ -32,6 +32,8 @@ export async function createApiKey(ctx: Ctx, actor: Actor, input: CreateApiKeyIn
     keyHash: hashKey(key),
     displayPrefix: keyPrefix(values.kind, values.environment),
     last4: key.slice(-4),
+    // Who to ask about it, and what a member's removal lists; the operator's CLI is no member.
+    createdByUserId: actor.kind === "user" ? actor.userId : null,
     createdAt: ctx.clock.now(),
   });
   return { keyId, key };

@@ -2,12 +2,15 @@ import "server-only";
 import { desc, eq } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
-import { apiKeys } from "@/lib/db/schema";
+import { apiKeys, users } from "@/lib/db/schema";
 
 export type ApiKeySummary = Pick<
   typeof apiKeys.$inferSelect,
-  "id" | "name" | "kind" | "environment" | "brandId" | "allowedOrigins" | "displayPrefix" | "last4" | "createdAt" | "lastUsedAt" | "revokedAt"
->;
+  "id" | "name" | "kind" | "environment" | "brandId" | "allowedOrigins" | "displayPrefix" | "last4" | "createdAt" | "lastUsedAt" | "revokedAt" | "createdByUserId"
+> & {
+  /** The creating member's address; null for keys the operator's CLI made, or made before creators were recorded. */
+  createdByEmail: string | null;
+};
 
 /** Every key of the workspace, revoked ones included (they explain failing integrations), newest first. */
 export function listApiKeys(ctx: Ctx, actor: WorkspaceActor): Promise<ApiKeySummary[]> {
@@ -24,8 +27,11 @@ export function listApiKeys(ctx: Ctx, actor: WorkspaceActor): Promise<ApiKeySumm
       createdAt: apiKeys.createdAt,
       lastUsedAt: apiKeys.lastUsedAt,
       revokedAt: apiKeys.revokedAt,
+      createdByUserId: apiKeys.createdByUserId,
+      createdByEmail: users.email,
     })
     .from(apiKeys)
+    .leftJoin(users, eq(users.id, apiKeys.createdByUserId))
     .where(eq(apiKeys.workspaceId, actor.workspaceId))
     .orderBy(desc(apiKeys.id));
 }

@@ -19,6 +19,8 @@ function tokenOf(text: string): string {
   return /\/invite\/([^\s"<]+)/.exec(text)![1]!;
 }
 
+const keep = { keysAndEndpoints: "keep" } as const;
+
 const sandboxOf = async (ctx: ReturnType<typeof testCtx>["ctx"], workspaceId: string) =>
   (await ctx.db.execute<{ email: string }>(sql`select email from sandbox_recipients where workspace_id = ${workspaceId} order by email`)).map((row) => row.email);
 
@@ -62,7 +64,7 @@ describe("members", () => {
     const owner = userActor(ownerUserId, workspaceId);
     const { userId } = await inviteMember(ctx, owner, { email: "removed@example.com" });
     const [mail] = await listMailbox(ctx, systemActor("test"), { to: "removed@example.com" });
-    await removeMember(ctx, owner, userId);
+    await removeMember(ctx, owner, userId, keep);
     await expect(acceptInvitation(ctx, { token: tokenOf(mail!.text), password: "a long enough password" })).rejects.toMatchObject({ code: "invitation_invalid" });
     const [user] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
     expect(user!.passwordHash).toBeNull();
@@ -83,7 +85,7 @@ describe("members", () => {
     const { userId: memberId } = await inviteMember(ctx, userActor(ownerUserId, workspaceId), { email: "plain@example.com" });
     const member = userActor(memberId, workspaceId);
     await expect(inviteMember(ctx, member, { email: "friend@example.com" })).rejects.toMatchObject({ code: "not_allowed" });
-    await expect(removeMember(ctx, member, ownerUserId)).rejects.toMatchObject({ code: "not_allowed" });
+    await expect(removeMember(ctx, member, ownerUserId, keep)).rejects.toMatchObject({ code: "not_allowed" });
     expect(await listMembers(ctx, member)).toHaveLength(2);
   });
 
@@ -92,8 +94,8 @@ describe("members", () => {
     const { workspaceId, ownerUserId } = await seedWorkspace(ctx);
     const owner = userActor(ownerUserId, workspaceId);
     const { userId: memberId } = await inviteMember(ctx, owner, { email: "leaving@example.com" });
-    await expect(removeMember(ctx, owner, ownerUserId)).rejects.toMatchObject({ code: "last_owner" });
-    await removeMember(ctx, owner, memberId);
+    await expect(removeMember(ctx, owner, ownerUserId, keep)).rejects.toMatchObject({ code: "last_owner" });
+    await removeMember(ctx, owner, memberId, keep);
     expect(await ctx.db.select().from(memberships).where(eq(memberships.workspaceId, workspaceId))).toHaveLength(1);
   });
 
@@ -101,7 +103,7 @@ describe("members", () => {
     const { ctx } = testCtx();
     const a = await seedWorkspace(ctx);
     const b = await seedWorkspace(ctx);
-    await expect(removeMember(ctx, userActor(a.ownerUserId, a.workspaceId), b.ownerUserId)).rejects.toMatchObject({ code: "member_not_found" });
+    await expect(removeMember(ctx, userActor(a.ownerUserId, a.workspaceId), b.ownerUserId, keep)).rejects.toMatchObject({ code: "member_not_found" });
     expect(await ctx.db.select().from(memberships).where(eq(memberships.workspaceId, b.workspaceId))).toHaveLength(1);
   });
 
@@ -158,7 +160,7 @@ describe("members", () => {
     await createUser(ctx, { email: "gone@example.com", password: "an existing password" });
     const { userId } = await inviteMember(ctx, owner, { email: "gone@example.com" });
     const [goneMail] = await listMailbox(ctx, systemActor("test"), { to: "gone@example.com" });
-    await removeMember(ctx, owner, userId);
+    await removeMember(ctx, owner, userId, keep);
     await expect(acceptMembership(ctx, tokenOf(goneMail!.text))).rejects.toMatchObject({ code: "invitation_invalid" });
     expect(await sandboxOf(ctx, workspaceId)).not.toContain("gone@example.com");
   });

@@ -59,6 +59,7 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ worksp
               <TableHead>Brand</TableHead>
               <TableHead>Allowed origins</TableHead>
               <TableHead>Created</TableHead>
+              <TableHead>Created by</TableHead>
               <TableHead>Last used</TableHead>
               <TableHead>
                 <span className="sr-only">Actions</span>
@@ -84,6 +85,8 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ worksp
                   <TableCell>{key.brandId ? (brandName.get(key.brandId) ?? key.brandId) : "Every brand"}</TableCell>
                   <TableCell className="max-w-56 truncate">{key.kind === "publishable" ? key.allowedOrigins.join(", ") || "Any" : "—"}</TableCell>
                   <TableCell className="text-muted-foreground">{day(key.createdAt)}</TableCell>
+                  {/* No member for keys the operator's CLI made, nor for those made before creators were recorded. */}
+                  <TableCell className="text-muted-foreground">{key.createdByEmail ?? "—"}</TableCell>
                   <TableCell className="text-muted-foreground">{day(key.lastUsedAt)}</TableCell>
                   <TableCell className="text-right">{!key.revokedAt && <RevokeKeyButton workspaceId={workspaceId} keyId={key.id} label={label} action={revokeApiKeyAction} />}</TableCell>
                 </TableRow>

@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { When } from "@/components/ui/when";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { listMemberCreations } from "@/lib/members/list-member-creations";
 import { listMembers } from "@/lib/members/list-members";
 import { inviteMemberAction, removeMemberAction, resendInvitationAction } from "./actions";
 
@@ -15,6 +16,8 @@ export default async function MembersPage({ params }: { params: Promise<{ worksp
   const { ctx, actor, workspace, user } = await getWorkspaceSession(workspaceId);
   const members = await listMembers(ctx, actor);
   const manages = workspace.role === "owner" || workspace.role === "admin";
+  // What each member created that still works, for the removal to ask about.
+  const creations = manages ? new Map(await Promise.all(members.map(async (member) => [member.userId, await listMemberCreations(ctx, actor, member.userId)] as const))) : new Map();
   // The last owner cannot be removed (removeMember refuses it): no button that can only fail.
   const owners = members.filter((member) => member.role === "owner").length;
   return (
@@ -55,7 +58,9 @@ export default async function MembersPage({ params }: { params: Promise<{ worksp
                 {manages && (
                   <span className="inline-flex gap-2">
                     {!member.active && <ResendInvitationButton workspaceId={workspaceId} userId={member.userId} action={resendInvitationAction} />}
-                    {(member.role !== "owner" || owners > 1) && <RemoveMemberButton workspaceId={workspaceId} member={member} action={removeMemberAction} />}
+                    {(member.role !== "owner" || owners > 1) && (
+                      <RemoveMemberButton workspaceId={workspaceId} member={member} creations={creations.get(member.userId) ?? { apiKeys: [], webhookEndpoints: [] }} action={removeMemberAction} />
+                    )}
                   </span>
                 )}
               </TableCell>

@@ -47,6 +47,8 @@ export default async function WebhooksPage({ params }: { params: Promise<{ works
               <CardDescription className="flex flex-wrap items-center gap-2">
                 {endpoint.enabled ? <Badge variant="success">enabled</Badge> : <Badge variant="destructive">disabled: {endpoint.disabledReason ?? ""}</Badge>}
                 <span>{endpoint.eventTypes.length === 0 ? "all events" : endpoint.eventTypes.join(", ")}</span>
+                {/* No member for endpoints the operator's CLI made, nor for those made before creators were recorded. */}
+                <span>· created by {endpoint.createdByEmail ?? "—"}</span>
                 {endpoint.failingSince && (
                   <span>
                     · failing since <When at={endpoint.failingSince} />
