@@ -98,8 +98,11 @@ export async function settleInvoice(ctx: Ctx, invoiceId: string): Promise<Invoic
     // A Stripe invoice's plan comes through its subscription (stripe/apply-paid-upgrade.ts): only an
     // active one's paid invoice raises the allowance, and Stripe says when a plan goes down.
     const plan = findPlan(invoice.provider === "stripe" ? billing.plan : (invoice.plan ?? billing.plan));
+    // Paying for time beyond the paid period renews the plan; paying within it (a move up mid-period,
+    // prorated) starts no period, so the period's count carries on.
+    const renews = !billing.paidThrough || invoice.periodEnd > billing.paidThrough;
     // A period paid ahead starts when its date comes (startDuePeriods), not at payment.
-    const newPeriod = invoice.periodStart > billing.periodStartedAt && invoice.periodStart <= now;
+    const newPeriod = renews && invoice.periodStart > billing.periodStartedAt && invoice.periodStart <= now;
     await tx.db
       .update(workspaceBilling)
       .set({
@@ -113,8 +116,7 @@ export async function settleInvoice(ctx: Ctx, invoiceId: string): Promise<Invoic
       .select({ id: billingInvoices.id })
       .from(billingInvoices)
       .where(and(eq(billingInvoices.workspaceId, billing.workspaceId), eq(billingInvoices.status, "failed"), ne(billingInvoices.id, invoiceId)));
-    // Paying for time beyond the paid period is choosing the plan again: a pending cancellation is withdrawn.
-    const renews = !billing.paidThrough || invoice.periodEnd > billing.paidThrough;
+    // Renewing is choosing the plan again: a pending cancellation is withdrawn.
     if (stillOwed.length === 0) await reactivate(tx, billing, { withdrawCancellation: renews });
     return paid!;
   });
@@ -141,14 +143,15 @@ export async function reactivate(ctx: Ctx, billing: typeof workspaceBilling.$inf
 
 /**
  * Periods paid ahead begin when their date comes: the allowance's count starts again. Run by the
- * quarter-hourly billing cron.
+ * quarter-hourly billing cron. An invoice paid once its period had begun was dealt with at payment
+ * (settleInvoice), which a move up paid mid-period does not start a period with.
  */
 export async function startDuePeriods(ctx: Ctx): Promise<number> {
   const now = ctx.clock.now();
   const started = await ctx.db.execute(sql`
     update workspace_billing b set period_started_at = p.period_start, sends_used = 0
     from (select workspace_id, max(period_start) as period_start from billing_invoices
-          where status = 'paid' and period_start <= ${now.toISOString()} group by workspace_id) p
+          where status = 'paid' and paid_at < period_start and period_start <= ${now.toISOString()} group by workspace_id) p
     where p.workspace_id = b.workspace_id and p.period_start > b.period_started_at and b.stage <> 'deleted'`);
   return started.count;
 }

@@ -7,10 +7,11 @@ import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { getBilling } from "../get-billing";
+import { startDuePeriods } from "../invoices";
 
 // Stripe is faked at its boundary with us: signed webhook events, as Stripe posts them, in the orders
 // Stripe may deliver them. The route applies them on the system clock.
-const { ctx } = testCtx(new Date());
+const { ctx, clock } = testCtx(new Date());
 const WEBHOOK_SECRET = "whsec_upgrades";
 const DAY = 86_400;
 
@@ -106,6 +107,18 @@ describe("Plan changes with Stripe", () => {
     expect(await w.billing()).toMatchObject({ plan: { id: "starter" }, sendAllowance: 10_000, pendingPlan: { id: "growth", name: "Growth" } });
     await post(w.upgradeInvoice("in_up_1", "starter", "growth"));
     expect(await w.billing()).toMatchObject({ plan: { id: "growth" }, sendAllowance: 100_000, pendingPlan: null });
+  });
+
+  it("paying for a move up mid-period does not start the period's count again, at payment or on the billing cron", async () => {
+    const w = await starterWorkspace();
+    const periodStartedAt = new Date((Math.floor(Date.now() / 1000) - 5 * DAY) * 1000);
+    await ctx.db.update(workspaceBilling).set({ periodStartedAt, sendsUsed: 5000 }).where(eq(workspaceBilling.workspaceId, w.workspaceId));
+    await post(w.subscriptionEvent("growth", "active"));
+    await post(w.upgradeInvoice("in_up_mid", "starter", "growth"));
+    expect(await w.billing()).toMatchObject({ plan: { id: "growth" }, sendAllowance: 100_000, sendsUsed: 5000, periodStartedAt });
+    clock.set(new Date());
+    await startDuePeriods(ctx);
+    expect(await w.billing()).toMatchObject({ sendsUsed: 5000, periodStartedAt });
   });
 
   it("an upgrade cancelled before its invoice is paid never raises the allowance", async () => {
