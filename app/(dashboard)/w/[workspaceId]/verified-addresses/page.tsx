@@ -62,7 +62,7 @@ export default async function VerifiedAddressesPage({ params }: { params: Promis
                   {address.verifiedAt ? (
                     <Badge variant="success">Verified</Badge>
                   ) : (
-                    <Badge variant="secondary">{address.kind === "member" ? "Invited, not signed up yet" : "Waiting for its owner to confirm"}</Badge>
+                    <Badge variant="secondary">{address.kind === "member" ? "Invited, not accepted yet" : "Waiting for its owner to confirm"}</Badge>
                   )}
                 </TableCell>
                 <TableCell className="text-right">
