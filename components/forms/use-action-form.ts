@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Path } from "react-hook-form";
 import type { z } from "zod";
 import type { ActionState } from "@/lib/dashboard/action-state";
+import { sentenceCase } from "@/lib/dashboard/sentence-case";
 
 type Action<V, R> = (workspaceId: string, input: V) => Promise<ActionState<R>>;
 
@@ -43,8 +44,8 @@ export function useActionForm<V extends FieldValues, R>({
   return { form, submit, formError, pending: form.formState.isSubmitting };
 }
 
-/** zod's messages start lower-case ("must not be empty"); a field's error reads as a sentence. */
+/** zod's messages start lower-case ("must not be empty"); a field's error reads as a sentence, an address in it as typed. */
 export function errorText(message: unknown): string | undefined {
   if (typeof message !== "string" || message === "") return undefined;
-  return message.charAt(0).toUpperCase() + message.slice(1);
+  return sentenceCase(message);
 }

@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/errors";
 import { logger } from "@/lib/log/logger";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
 import type { ActionState } from "./action-state";
+import { sentenceCase } from "./sentence-case";
 import { findWorkspaceSession, type WorkspaceSession } from "./workspace-session";
 
 /**
@@ -59,7 +60,7 @@ function fieldErrorsOf(error: z.ZodError): Record<string, string> {
     const keys = issue.code === "unrecognized_keys" ? issue.keys : [""];
     for (const key of keys) {
       const path = [...issue.path, ...(key ? [key] : [])].map(String).join(".") || "form";
-      errors[path] ??= key ? "Unknown field." : capitalise(issue.message);
+      errors[path] ??= key ? "Unknown field." : sentenceCase(issue.message);
     }
   }
   return errors;
@@ -67,9 +68,5 @@ function fieldErrorsOf(error: z.ZodError): Record<string, string> {
 
 /** The API names the field in its messages ("html: …"); next to the field that name is noise. */
 function besideField(message: string, param: string): string {
-  return capitalise(message.startsWith(`${param}: `) ? message.slice(param.length + 2) : message);
-}
-
-function capitalise(message: string): string {
-  return message.charAt(0).toUpperCase() + message.slice(1);
+  return sentenceCase(message.startsWith(`${param}: `) ? message.slice(param.length + 2) : message);
 }
