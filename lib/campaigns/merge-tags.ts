@@ -1,16 +1,12 @@
 import { validationFailed } from "@/lib/errors";
 import { escapeHtml } from "@/lib/mail/escape-html";
 import { singleLine } from "@/lib/mail/build-message";
+import { MERGE_TAG as TAG, mergeTagsIn } from "./merge-tag-names";
 
-/** Anything between double braces: a tag, well-formed or not. */
-const TAG = /\{\{\s*([^{}]*?)\s*\}\}/g;
+export { mergeTagsIn };
+
 const CONTACT_FIELDS = new Set(["email", "first_name", "last_name"]);
 const BRAND_FIELDS = new Set(["name", "legal_name", "postal_address", "website_url"]);
-
-/** The tags a template uses, as written without spaces (`contact.first_name`), each once. */
-export function mergeTagsIn(template: string): string[] {
-  return [...new Set([...template.matchAll(TAG)].map((match) => match[1]!))];
-}
 
 /**
  * Only two namespaces exist: `contact.` (email, first_name, last_name and
