@@ -94,11 +94,8 @@ export const STARTER_DOCUMENT = {
     { type: "heading", attrs: { level: 1 }, content: [{ type: "text", text: "A headline" }] },
     {
       type: "paragraph",
-      content: [
-        { type: "text", text: "Hi " },
-        { type: "mergeTag", attrs: { id: "contact.first_name" } },
-        { type: "text", text: "," },
-      ],
+      // No merge tag a contact may lack: there is no default value, and whoever lacked it would be skipped.
+      content: [{ type: "text", text: "Hello," }],
     },
     { type: "paragraph", content: [{ type: "text", text: "Write your message here." }] },
     { type: "brandFooter" },
