@@ -59,11 +59,8 @@ export function SignupFormEditor({
   initial,
   save,
   createKey,
-  scriptUrl,
 }: {
   workspaceId: string;
-  /** The embed script's address, which the preview loads. */
-  scriptUrl: string;
   options: SignupFormEditorOptions;
   initial: SignupFormInput;
   save: Save;
@@ -419,7 +416,7 @@ export function SignupFormEditor({
             <AlertDescription>Choose a topic to see the form.</AlertDescription>
           </Alert>
         ) : (
-          <SignupFormPreview form={preview} scriptUrl={scriptUrl} dark={values.style.theme === "dark"} />
+          <SignupFormPreview form={preview} dark={values.style.theme === "dark"} />
         )}
       </div>
     </form>

@@ -1,14 +1,16 @@
 "use client";
 
-import { escapeHtml } from "@/lib/forms/embed/form-markup";
+import { formPreviewDocument } from "@/lib/forms/embed/preview-document";
 import type { PublicSignupForm } from "@/lib/forms/public-signup-form";
 
 /**
- * The form as the script renders it on a sender's page, in a sandboxed
- * frame: the real script, given the unsaved values, with submitting off.
+ * The form as every embed draws it, from the editor's unsaved values. The
+ * frame runs only the preview's own inline script and, without
+ * allow-same-origin, has an opaque origin: it cannot reach the dashboard.
+ * Popups (the privacy policy link) open outside the sandbox.
  */
-export function SignupFormPreview({ form, scriptUrl, dark = false }: { form: PublicSignupForm; scriptUrl: string; dark?: boolean }) {
-  const page = `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0;padding:24px;background:${dark ? "#0b0f19" : "#f3f4f6"}}</style></head><body>
-<div data-signup-form-preview="${escapeHtml(JSON.stringify(form))}"></div><script src="${escapeHtml(scriptUrl)}"></script></body></html>`;
-  return <iframe title="Form preview" sandbox="allow-scripts" srcDoc={page} className="h-[34rem] w-full rounded-md border bg-muted" />;
+export function SignupFormPreview({ form, dark = false }: { form: PublicSignupForm; dark?: boolean }) {
+  return (
+    <iframe title="Form preview" sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" srcDoc={formPreviewDocument(form, dark)} className="h-[34rem] w-full rounded-md border bg-muted" />
+  );
 }

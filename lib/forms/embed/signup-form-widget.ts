@@ -54,7 +54,7 @@ function valuesOf(element: HTMLFormElement): Record<string, string | string[]> {
   return values;
 }
 
-function bind(root: ShadowRoot, form: PublicSignupForm, preview: boolean): void {
+function bind(root: ShadowRoot, form: PublicSignupForm): void {
   render(root, formMarkup(form, SCOPE));
   const element = root.querySelector("form")!;
   const status = root.querySelector(".sf-status")!;
@@ -64,10 +64,6 @@ function bind(root: ShadowRoot, form: PublicSignupForm, preview: boolean): void 
     for (const place of root.querySelectorAll(".sf-error")) place.textContent = "";
     for (const input of root.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
     status.textContent = "";
-    if (preview) {
-      status.textContent = "This is a preview: it does not sign anyone up.";
-      return;
-    }
     button.disabled = true;
     const values = valuesOf(element);
     let answer: { ok: boolean; body: Answer };
@@ -100,12 +96,10 @@ function bind(root: ShadowRoot, form: PublicSignupForm, preview: boolean): void 
 function mount(host: Element): void {
   if (host.shadowRoot) return;
   const root = host.attachShadow({ mode: "open" });
-  const preview = host.getAttribute("data-signup-form-preview");
-  if (preview) return bind(root, JSON.parse(preview) as PublicSignupForm, true);
   render(root, notice("Loading the form…", "status"));
   const id = host.getAttribute("data-signup-form") ?? "";
   void call(`${serviceOrigin}/f/${encodeURIComponent(id)}/config`).then(({ ok, body }) => {
-    if (ok) bind(root, body.data as PublicSignupForm, false);
+    if (ok) bind(root, body.data as PublicSignupForm);
     else render(root, notice(body.error?.code === "origin_not_allowed" ? "This signup form cannot be used on this website." : (body.error?.message ?? OFFLINE)));
   });
 }
@@ -124,7 +118,7 @@ function enhance(element: HTMLFormElement): void {
 }
 
 function start(): void {
-  document.querySelectorAll("[data-signup-form],[data-signup-form-preview]").forEach(mount);
+  document.querySelectorAll("[data-signup-form]").forEach(mount);
   document.querySelectorAll<HTMLFormElement>("form[data-challenge-url]").forEach(enhance);
 }
 

@@ -56,14 +56,7 @@ export default async function SignupFormPage({ params }: { params: Promise<{ wor
         </div>
         {topics.length < form.topicIds.length && <p className="text-sm text-destructive">A topic of this form was archived: the form no longer offers it. Choose its topics again below.</p>}
         <EmbedCodes codes={codes} />
-        <SignupFormEditor
-          workspaceId={workspaceId}
-          options={options}
-          initial={values}
-          save={{ formId: form.id, update: updateSignupFormAction }}
-          createKey={createFormKeyAction}
-          scriptUrl={`${appUrl()}/embed/signup-form.js`}
-        />
+        <SignupFormEditor workspaceId={workspaceId} options={options} initial={values} save={{ formId: form.id, update: updateSignupFormAction }} createKey={createFormKeyAction} />
       </div>
     </>
   );

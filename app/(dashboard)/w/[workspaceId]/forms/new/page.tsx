@@ -7,7 +7,6 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { signupFormOptions } from "@/lib/forms/signup-form-options";
-import { appUrl } from "@/lib/runtime/app-url";
 import { SIGNUP_FORM_DEFAULTS } from "@/lib/forms/signup-form-schemas";
 import { createFormKeyAction, createSignupFormAction } from "../actions";
 
@@ -42,7 +41,6 @@ export default async function NewSignupFormPage({ params }: { params: Promise<{ 
           initial={{ name: "", brandId: topic.brandId, topicIds: [topic.id], apiKeyId: key?.id ?? "", ...SIGNUP_FORM_DEFAULTS }}
           save={{ create: createSignupFormAction }}
           createKey={createFormKeyAction}
-          scriptUrl={`${appUrl()}/embed/signup-form.js`}
         />
       )}
     </>
