@@ -10,23 +10,32 @@ import type { EmbedCodes as Codes } from "@/lib/forms/embed-codes";
 
 type Way = "script" | "html" | "hosted";
 
-const WAYS: { way: Way; label: string; description: string }[] = [
-  { way: "script", label: "Script", description: "Paste where the form should appear. It keeps its look whatever your site's styles, and shows answers in place." },
-  { way: "html", label: "Plain HTML", description: "Works with JavaScript turned off, and in site builders that refuse scripts. Your site's styles may change its look." },
-  { way: "hosted", label: "Hosted page", description: "A page of its own to link from anywhere: social profiles, emails, QR codes." },
+const WAYS: { way: Way; label: string }[] = [
+  { way: "script", label: "Script" },
+  { way: "html", label: "Plain HTML" },
+  { way: "hosted", label: "Hosted page" },
 ];
 
-/** The three ways to embed a form, each with its code, a copy button and a preview. */
+/** What each way is for; the plain HTML form works without JavaScript only while the form asks for no challenge. */
+function describe(way: Way, codes: Codes): string {
+  if (way === "script") return "Paste where the form should appear. It keeps its look whatever your site's styles, and shows answers in place.";
+  if (way === "hosted") return "A page of its own, under your brand's name and logo, to link from anywhere: social profiles, emails, QR codes.";
+  if (codes.htmlNeedsJavaScript) {
+    return "Needs JavaScript while the anti-spam challenge is on: the code brings the script that solves it, and signups without it are refused, from site builders that strip scripts too. Turn the challenge off under Look and protection for a form that works with JavaScript turned off.";
+  }
+  return "Works with JavaScript turned off, and in site builders that refuse scripts. Your site's styles may change its look.";
+}
+
+/** The three ways to embed a form, each with its code and a copy button; the editor's preview shows how it looks. */
 export function EmbedCodes({ codes }: { codes: Codes }) {
   const [way, setWay] = useState<Way>("script");
   const code = way === "script" ? codes.script : way === "html" ? codes.html : codes.hostedUrl;
   const copy = () => void navigator.clipboard?.writeText(code).then(() => toast.success("Copied."));
-  const current = WAYS.find((candidate) => candidate.way === way)!;
   return (
     <Card>
       <CardHeader>
         <CardTitle>Put it on your site</CardTitle>
-        <CardDescription>{current.description}</CardDescription>
+        <CardDescription>{describe(way, codes)}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         <div role="tablist" aria-label="Ways to embed" className="inline-flex w-fit gap-1 rounded-lg bg-muted p-1">
@@ -61,16 +70,7 @@ export function EmbedCodes({ codes }: { codes: Codes }) {
               </Button>
             )}
           </div>
-          {way === "html" && (
-            <iframe
-              title="Plain HTML preview"
-              sandbox=""
-              srcDoc={`<!doctype html><meta charset="utf-8"><body style="margin:0;padding:16px">${codes.html}`}
-              className="h-96 w-full rounded-md border bg-white"
-            />
-          )}
-          {way === "hosted" && <iframe title="Hosted page preview" sandbox="" src={codes.hostedUrl} className="h-96 w-full rounded-md border bg-white" />}
-          {way === "script" && <p className="text-sm text-muted-foreground">The preview beside the editor below is this script&apos;s rendering.</p>}
+          <p className="text-sm text-muted-foreground">{way === "hosted" ? "Open it to see the page as visitors do." : "The preview by the editor below shows how it looks."}</p>
         </div>
       </CardContent>
     </Card>
