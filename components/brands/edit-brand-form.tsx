@@ -57,13 +57,19 @@ export function EditBrandForm({ workspaceId, brand, action }: { workspaceId: str
         <TextField form={form} name="changes.name" label="Name" />
         <TextField form={form} name="changes.legalName" label="Legal name" />
         <TextAreaField form={form} name="changes.postalAddress" label="Postal address" rows={2} />
-        <TextField form={form} name="changes.senderEmail" label="Sender address" type="email" />
+        <TextField
+          form={form}
+          name="changes.senderEmail"
+          label="Sender address"
+          type="email"
+          hint="At a domain you manage (not a free mail provider): its domain, after the @, is the sending domain to verify."
+        />
       </fieldset>
       <fieldset className="grid gap-4">
         <legend className="mb-2 text-sm font-semibold">Appearance</legend>
         <p className="-mt-2 text-sm text-muted-foreground">Shown on your consent pages. These changes do not affect review.</p>
-        <TextField form={form} name="changes.websiteUrl" label="Website" type="url" />
-        <TextField form={form} name="changes.logoUrl" label="Logo URL" type="url" optional hint="Optional. An https image, shown on the unsubscribe and preference pages." />
+        <TextField form={form} name="changes.websiteUrl" label="Website" type="url" hint="Required. Linked from your confirmation mail and consent pages." />
+        <TextField form={form} name="changes.logoUrl" label="Logo URL" type="url" optional hint="Optional. An https image, shown on the hosted signup form, unsubscribe and preference pages." />
         <TextField form={form} name="changes.primaryColor" label="Colour" placeholder="#1a2b3c" optional hint="Optional. A hex colour like #1a2b3c." />
       </fieldset>
       {identityEdited ? (

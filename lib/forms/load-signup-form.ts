@@ -14,6 +14,9 @@ export interface LoadedSignupForm {
   redirectUrl: string | null;
   /** The brand's website: a thank-you page may be there, as well as on the key's allowed origins. */
   brandWebsiteUrl: string;
+  /** The hosted page shows whose list a visitor joins: the brand's name, and its logo when it has one. */
+  brandName: string;
+  brandLogoUrl: string | null;
   key: { id: string; environment: KeyEnvironment; brandId: string | null; allowedOrigins: string[]; revoked: boolean };
   billingStage: BillingStage | null;
   /** The form's topics that are still live, in the form's order. */
@@ -31,6 +34,7 @@ export async function loadSignupForm(ctx: Ctx, formId: string): Promise<LoadedSi
   const sql = rawClient(ctx.db);
   const [row] = await sql<LoadedSignupForm[]>`
     select f.id, f.workspace_id as "workspaceId", f.brand_id as "brandId", f.fields, f.texts, f.style, f.challenge, f.redirect_url as "redirectUrl", br.website_url as "brandWebsiteUrl",
+           br.name as "brandName", br.logo_url as "brandLogoUrl",
            json_build_object('id', k.id, 'environment', k.environment, 'brandId', k.brand_id,
                              'allowedOrigins', k.allowed_origins, 'revoked', k.revoked_at is not null) as key,
            b.stage as "billingStage",

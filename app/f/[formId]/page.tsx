@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { BrandLogo } from "@/components/brand-logo";
 import { checkWorkspaceActive } from "@/lib/api/check-workspace-active";
 import { defaultCtx } from "@/lib/context";
 import { formCss } from "@/lib/forms/embed/form-css";
@@ -15,7 +16,8 @@ const SCOPE = "sf-page";
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const form = await loadSignupForm(defaultCtx(), (await params).formId);
-  return { title: form?.texts.title || "Sign up" };
+  // The sender's page, not the service's: its tab names the form and the brand.
+  return { title: form ? { absolute: `${form.texts.title || "Sign up"} · ${form.brandName}` } : "Sign up" };
 }
 
 function accepting(form: LoadedSignupForm): boolean {
@@ -44,8 +46,12 @@ export default async function HostedSignupFormPage({ params, searchParams }: Pro
     done === "confirmation_sent" || done === "subscribed" ? { done: done === "confirmation_sent" ? view.checkInbox : view.success } : problem ? { errors: { [problem.param]: problem.message } } : {};
   const markup = accepting(form) ? formMarkup(view, SCOPE, state) : formMarkup(view, SCOPE, { done: "This form is not accepting signups right now." });
   return (
-    <main className="mx-auto flex min-h-screen max-w-md items-start justify-center px-4 py-[8vh]">
+    <main className="mx-auto flex min-h-screen max-w-md flex-col gap-6 px-4 py-[8vh]">
       <style dangerouslySetInnerHTML={{ __html: formCss(`.${SCOPE}`) }} />
+      <header className="flex items-center gap-3">
+        {form.brandLogoUrl && <BrandLogo src={form.brandLogoUrl} alt="" />}
+        <p className="text-lg font-semibold">{form.brandName}</p>
+      </header>
       <div className="w-full" dangerouslySetInnerHTML={{ __html: markup }} />
       {form.challenge && <script src="/embed/signup-form.js" async />}
     </main>

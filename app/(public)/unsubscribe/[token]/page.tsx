@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { BrandFooter } from "@/components/brand-footer";
+import { BrandLogo } from "@/components/brand-logo";
 import { InvalidLink } from "@/components/invalid-link";
 import { readUnsubscribeToken } from "@/lib/consent/links";
 import { getUnsubscribeView } from "@/lib/consent/unsubscribe-view";
@@ -19,6 +20,7 @@ export default async function UnsubscribePage({ params, searchParams }: { params
   }
   return (
     <>
+      {view.brand.logoUrl && <BrandLogo src={view.brand.logoUrl} alt={view.brand.name} className="mb-4" />}
       <h1>{view.subscribed ? `Unsubscribe from ${view.topic.name}?` : `You are unsubscribed from ${view.topic.name}`}</h1>
       {done && <p role="status">{done === "resubscribed" ? `Welcome back: ${view.email} is subscribed to ${view.topic.name} again.` : `${view.email} will no longer receive ${view.topic.name}.`}</p>}
       {view.subscribed ? (
