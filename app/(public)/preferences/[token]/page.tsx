@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { BrandFooter } from "@/components/brand-footer";
+import { BrandLogo } from "@/components/brand-logo";
 import { InvalidLink } from "@/components/invalid-link";
 import { readPreferencesToken } from "@/lib/consent/links";
 import { loadPreferences } from "@/lib/consent/preferences";
@@ -18,8 +19,10 @@ export default async function PreferencesPage({ params, searchParams }: { params
     return <InvalidLink />;
   }
   const save = savePreferencesAction.bind(null, token);
+  const brand = preferences.brand.name;
   return (
     <>
+      {preferences.brand.logoUrl && <BrandLogo src={preferences.brand.logoUrl} alt={preferences.brand.name} className="mb-4" />}
       <h1>Emails from {preferences.brand.name}</h1>
       <p>For {preferences.contact.email}</p>
       {saved && <p role="status">Your choices are saved.</p>}
@@ -37,12 +40,22 @@ export default async function PreferencesPage({ params, searchParams }: { params
         <button className="button" type="submit" name="intent" value="save">
           Save choices
         </button>
-        <button className="button secondary" type="submit" name="intent" value="leave-brand">
-          Unsubscribe from all {preferences.brand.name} emails
-        </button>
-        <button className="button secondary" type="submit" name="intent" value="leave-all">
-          Unsubscribe from everything
-        </button>
+        <div className="grid gap-1">
+          <button className="button secondary" type="submit" name="intent" value="leave-brand" aria-describedby="leave-brand-covers">
+            Unsubscribe from all {brand} topics
+          </button>
+          <p id="leave-brand-covers" className="muted my-0 text-sm">
+            Stops every topic listed above. Nothing else changes.
+          </p>
+        </div>
+        <div className="grid gap-1">
+          <button className="button secondary" type="submit" name="intent" value="leave-all" aria-describedby="leave-all-covers">
+            Unsubscribe from everything
+          </button>
+          <p id="leave-all-covers" className="muted my-0 text-sm">
+            Stops all email from this sender, not only {brand}&apos;s: topics it adds later too, and any other brand it sends for. No one can sign you up again but you, here.
+          </p>
+        </div>
       </form>
       <BrandFooter brand={preferences.brand} />
     </>
