@@ -3,7 +3,9 @@
 import { useTheme } from "next-themes";
 import { Toaster as Sonner } from "sonner";
 
+// The theme in use, the visitor's stored choice included (with "system" a dark choice on a light system showed light toasts).
+// Toasts exist only in the browser, so the server's "light" never meets a hydrated toast.
 export function Toaster() {
-  const { theme = "system" } = useTheme();
-  return <Sonner theme={theme as "light" | "dark" | "system"} richColors closeButton position="bottom-right" />;
+  const { resolvedTheme } = useTheme();
+  return <Sonner theme={resolvedTheme === "dark" ? "dark" : "light"} richColors closeButton position="bottom-right" />;
 }
