@@ -1,11 +1,11 @@
-import { consentFooter } from "@/lib/consent/list-headers";
+import { consentFooter, withConsentFooter } from "@/lib/consent/consent-footer";
 import type { brands, campaigns, contacts } from "@/lib/db/schema";
-import { appendToBody, prependToBody } from "@/lib/mail/body-edges";
+import { prependToBody } from "@/lib/mail/body-edges";
 import { addTracking } from "@/lib/tracking/tracking-links";
 import { renderMergeTags, type MergeValues } from "./merge-tags";
 
 type Brand = typeof brands.$inferSelect;
-type Campaign = Pick<typeof campaigns.$inferSelect, "id" | "topicId" | "subject" | "previewText" | "html" | "text">;
+type Campaign = Pick<typeof campaigns.$inferSelect, "id" | "topicId" | "subject" | "previewText" | "html" | "text" | "document">;
 type Contact = Pick<typeof contacts.$inferSelect, "id" | "email" | "firstName" | "lastName" | "attributes">;
 
 export interface RenderedCampaignMail {
@@ -41,7 +41,8 @@ export function mergeValuesFor(contact: Contact, brand: Brand): MergeValues {
  * One recipient's mail, as dispatch sends it and the dashboard previews it:
  * merge tags filled (a used tag without a value names the tag instead, and
  * the recipient is skipped), links and opens tracked when it is sent, and
- * the visible consent footer on both parts.
+ * the one visible consent footer on both parts: inside the column of a body
+ * written in blocks, where its footer block is (else at its end).
  */
 export function renderCampaignMail(campaign: Campaign, brand: Brand, contact: Contact, sendId: string, options: { tracked: boolean }): RenderedCampaignMail | { missing: string } {
   const values = mergeValuesFor(contact, brand);
@@ -56,7 +57,7 @@ export function renderCampaignMail(campaign: Campaign, brand: Brand, contact: Co
   const footer = consentFooter({ contactId: contact.id, topicId: campaign.topicId, campaignId: campaign.id, sendId }, brand);
   const withPreheader = preheader.text ? prependToBody(html.text, hiddenPreheader(preheader.text)) : html.text;
   const body = options.tracked ? addTracking(withPreheader, sendId) : withPreheader;
-  return { subject: subject.text, html: appendToBody(body, footer.html), text: `${text.text || ""}${footer.text}` };
+  return { subject: subject.text, html: withConsentFooter(body, footer, { blocks: Boolean(campaign.document) }), text: `${text.text || ""}${footer.text}` };
 }
 
 /** The inbox shows it after the subject; the opened mail does not. */

@@ -1,5 +1,4 @@
-import { escapeHtml } from "@/lib/mail/escape-html";
-import { oneClickUnsubscribeUrl, preferencesUrl, unsubscribePageUrl, type UnsubscribeTarget } from "./links";
+import { oneClickUnsubscribeUrl, type UnsubscribeTarget } from "./links";
 
 interface Brand {
   id: string;
@@ -20,17 +19,5 @@ export function listHeaders(target: UnsubscribeTarget, brand: Brand): Record<str
     "List-Unsubscribe": `<${oneClickUnsubscribeUrl(target)}>`,
     "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     "List-Id": `<${target.topicId.replace(/_/g, "-")}.${domain}>`,
-  };
-}
-
-/** The visible unsubscribe and preference links and the brand's postal address, for both parts. */
-export function consentFooter(target: UnsubscribeTarget, brand: Brand) {
-  const unsubscribe = unsubscribePageUrl(target);
-  const preferences = preferencesUrl(target.contactId, brand.id, target);
-  const e = escapeHtml;
-  return {
-    text: `\n--\nUnsubscribe: ${unsubscribe}\nPreferences: ${preferences}\n${brand.legalName}, ${brand.postalAddress}\n`,
-    html: `<hr style="border:none;border-top:1px solid #d9dee7;margin:24px 0 12px">
-<p style="color:#5b6475;font-size:13px"><a href="${e(unsubscribe)}">Unsubscribe</a> · <a href="${e(preferences)}">Manage preferences</a><br>${e(brand.legalName)}, ${e(brand.postalAddress)}</p>`,
   };
 }

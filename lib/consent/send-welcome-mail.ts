@@ -4,7 +4,8 @@ import type { Ctx } from "@/lib/context";
 import { brands, contacts, subscriptions, topics } from "@/lib/db/schema";
 import { escapeHtml } from "@/lib/mail/escape-html";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
-import { consentFooter, listHeaders } from "./list-headers";
+import { consentFooter } from "./consent-footer";
+import { listHeaders } from "./list-headers";
 
 /**
  * After a double opt-in is confirmed: a short "you're subscribed" mail from

@@ -64,13 +64,13 @@ export const BrandLogo = Node.create({
   renderHTML: () => ["div", { "data-brand-logo": "", class: "email-brand-block" }, "Brand logo"],
 });
 
-/** The brand's name and postal address, as merge tags. */
+/** Where the mail's one footer goes (unsubscribe and preference links, the brand's postal address); without it, at the end. */
 export const BrandFooter = Node.create({
   name: "brandFooter",
   group: "block",
   atom: true,
   parseHTML: () => [{ tag: "div[data-brand-footer]" }],
-  renderHTML: () => ["div", { "data-brand-footer": "", class: "email-brand-block" }, "{{brand.name}} · {{brand.postal_address}}"],
+  renderHTML: () => ["div", { "data-brand-footer": "", class: "email-brand-block" }, "Footer: unsubscribe and preference links, your postal address"],
 });
 
 export const emailExtensions = [

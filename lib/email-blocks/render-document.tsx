@@ -17,11 +17,13 @@ import { getSchema, type JSONContent } from "@tiptap/core";
 import { Node as DocumentNode } from "@tiptap/pm/model";
 import { Fragment, type CSSProperties, type ReactNode } from "react";
 import { validationFailed } from "@/lib/errors";
+import { FOOTER_SLOT } from "@/lib/mail/footer-slot";
 import { emailExtensions } from "./email-extensions";
 
 // The campaign document (the block editor's JSON) as email HTML: tables, inline styles, a 600 px
 // column, nothing in <head> but meta tags, no script, absolute URLs only. Merge tags stay literal
-// ({{contact.first_name}}) for dispatch to fill per recipient.
+// ({{contact.first_name}}) for dispatch to fill per recipient, and the required footer's place is
+// kept for dispatch to fill (FOOTER_SLOT) inside the column.
 
 export interface DocumentBrand {
   name: string;
@@ -37,6 +39,8 @@ const HEADING: Record<1 | 2 | 3, CSSProperties> = {
   2: { fontSize: "24px", lineHeight: "30px" },
   3: { fontSize: "20px", lineHeight: "26px" },
 };
+/** The footer block as React writes it; the rendered mail carries FOOTER_SLOT there instead. */
+const FOOTER_MARK = '<div data-consent-footer=""></div>';
 const LINK: CSSProperties = { color: "#2563eb", textDecoration: "underline" };
 
 type Mark = NonNullable<JSONContent["marks"]>[number];
@@ -191,23 +195,24 @@ function block(node: JSONContent, index: number, brand: DocumentBrand): ReactNod
       );
     }
     case "brandFooter":
-      return (
-        <Text key={index} style={{ ...TEXT, fontSize: "12px", lineHeight: "18px", color: "#6b7280", textAlign: "center" }}>
-          {"{{brand.name}} · {{brand.postal_address}}"}
-        </Text>
-      );
+      // Marks where the required footer goes (FOOTER_SLOT, once the mail is rendered): one footer, not a second address.
+      return <div key={index} data-consent-footer="" />;
     default:
       return null;
   }
 }
 
 function Email({ document, brand }: { document: JSONContent; brand: DocumentBrand }) {
+  const nodes = document.content ?? [];
+  const footerAt = nodes.findIndex((node) => node.type === "brandFooter");
   return (
     <Html lang="en">
       <Head />
       <Body style={{ margin: 0, padding: 0, backgroundColor: "#f3f4f6" }}>
         <Container width={600} style={{ width: "100%", maxWidth: "600px", margin: "0 auto", padding: "24px", backgroundColor: "#ffffff" }}>
-          {(document.content ?? []).map((node, index) => block(node, index, brand))}
+          {nodes.map((node, index) => (node.type === "brandFooter" && index !== footerAt ? null : block(node, index, brand)))}
+          {/* Without a footer block the footer still goes inside the column, at its end. */}
+          {footerAt === -1 && <div data-consent-footer="" />}
         </Container>
       </Body>
     </Html>
@@ -227,6 +232,6 @@ export async function renderDocument(json: unknown, brand: DocumentBrand): Promi
   } catch {
     throw validationFailed("document", "document: the body is not a document the editor makes.");
   }
-  const html = await render(<Email document={document} brand={brand} />);
+  const html = (await render(<Email document={document} brand={brand} />)).replace(FOOTER_MARK, FOOTER_SLOT);
   return { html, text: toPlainText(html) };
 }
