@@ -19,7 +19,7 @@ export function SendTestDialog({
   workspaceId: string;
   campaignId: string;
   addresses: string[];
-  action: (workspaceId: string, input: { campaignId: string; to: string }) => Promise<ActionState<{ to: string }>>;
+  action: (workspaceId: string, input: { campaignId: string; to: string }) => Promise<ActionState<{ to: string; samples: { tag: string; value: string }[] }>>;
 }) {
   const [open, setOpen] = useState(false);
   const [to, setTo] = useState(addresses[0] ?? "");
@@ -31,7 +31,14 @@ export function SendTestDialog({
       const state = await action(workspaceId, { campaignId, to });
       if (!state.ok) return setError(state.fieldErrors.to ?? state.message);
       setOpen(false);
-      toast.success(`Test sent to ${state.result.to}.`);
+      const { to: sentTo, samples } = state.result;
+      toast.success(`Test sent to ${sentTo}.`, {
+        // Said after the mail went out, so that the sender does not take a sample value for the contact's own.
+        description: samples.length
+          ? `Sample values filled in for ${samples.map((sample) => `{{${sample.tag}}} (${sample.value})`).join(", ")}: ${sentTo} has none. Subscribers without one are skipped when the campaign is sent.`
+          : undefined,
+        duration: samples.length ? 12_000 : undefined,
+      });
     });
   return (
     <Dialog open={open} onOpenChange={(next) => (setOpen(next), setError(undefined))}>
@@ -45,8 +52,8 @@ export function SendTestDialog({
         <DialogHeader>
           <DialogTitle>Send a test</DialogTitle>
           <DialogDescription>
-            One copy, its subject marked [Test], filled with the address&apos;s contact values (or sample ones). It goes only to members of this workspace and its verified addresses, and counts
-            nowhere.
+            One copy, its subject marked [Test], filled with the address&apos;s contact values. Where it has none, a sample value is filled in and you are told which. It goes only to members of this
+            workspace and its verified addresses, and counts nowhere.
           </DialogDescription>
         </DialogHeader>
         <div className="grid gap-2">

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { systemActor, userActor } from "@/lib/actor";
+import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { sends, users, workspaceBilling } from "@/lib/db/schema";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
@@ -28,6 +29,35 @@ describe("a campaign's test mail", () => {
     const [mail] = await listMailbox(ctx, systemActor("test", workspaceId), { to: owner });
     expect(mail?.subject).toBe("[Test] Hi Olive");
     expect(await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId))).toEqual([]);
+  });
+
+  it("an address without a value for a tag the campaign uses gets the test all the same, that value filled with a sample one, and the answer names the tag and the value", async () => {
+    const owner = `samples-${Date.now()}@example.com`;
+    const { workspaceId, brandId, ownerUserId } = await seedWorkspace(ctx, { ownerEmail: owner });
+    await createUser(ctx, { email: owner, password: "the owner has signed up" });
+    const member = userActor(ownerUserId, workspaceId);
+    await defineAttribute(ctx, systemActor("test", workspaceId), { key: "plan", type: "string" });
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    await upsertContact(ctx, systemActor("test", workspaceId), { email: owner, lastName: "Owner" });
+    const { campaignId } = await createCampaign(ctx, member, {
+      brandId,
+      topicId,
+      name: "Draft",
+      subject: "Hi {{contact.first_name}}",
+      html: "<p>{{contact.last_name}}, your plan: {{contact.plan}}</p>",
+    });
+
+    const answer = await sendTestMail(ctx, member, getMailTransport(), campaignId, owner);
+    expect(answer).toEqual({
+      to: owner,
+      samples: [
+        { tag: "contact.first_name", value: "Ada" },
+        { tag: "contact.plan", value: "Sample plan" },
+      ],
+    });
+    const [mail] = await listMailbox(ctx, systemActor("test", workspaceId), { to: owner });
+    expect(mail?.subject).toBe("[Test] Hi Ada");
+    expect(mail?.html).toContain("Owner, your plan: Sample plan");
   });
 
   it("a campaign of another workspace is not found", async () => {
