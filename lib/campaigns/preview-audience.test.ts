@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { systemActor } from "@/lib/actor";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
@@ -110,16 +110,18 @@ describe("the exclusion preview", () => {
     });
   });
 
-  it("over the plan's allowance: the preview names the recipients the snapshot will cut, and dispatch cuts exactly them", async () => {
+  it("over the plan's allowance: the allowance covers only the people no rule leaves out, the preview names who it does not cover, and dispatch cuts exactly them", async () => {
     const { workspaceId, campaignId } = await audienceOfEveryKind();
-    // Five people reach the snapshot (two recipients, one not verified, two without a merge value); three sends are left.
-    await ctx.db.update(workspaceBilling).set({ sendAllowance: 10, sendsUsed: 7 }).where(eq(workspaceBilling.workspaceId, workspaceId));
+    // Five people reach the snapshot (two recipients, one not verified, two without a merge value); one send is left.
+    await ctx.db.update(workspaceBilling).set({ sendAllowance: 10, sendsUsed: 9 }).where(eq(workspaceBilling.workspaceId, workspaceId));
     const preview = await previewAudience(ctx, systemActor("test"), campaignId);
     const counts = Object.fromEntries(preview.exclusions.map((exclusion) => [exclusion.reason, exclusion.count]));
-    expect(preview.exclusions.find((exclusion) => exclusion.reason === "over_allowance")).toEqual({ reason: "over_allowance", count: 2, sample: ["no-first-name@example.com", "no-plan@example.com"] });
-    expect(counts["missing_merge_tag:contact.first_name"]).toBeUndefined();
+    // gets-it-2 was written after gets-it-1: the higher contact id is the one not covered.
+    expect(preview.exclusions.find((exclusion) => exclusion.reason === "over_allowance")).toEqual({ reason: "over_allowance", count: 1, sample: ["gets-it-2@example.com"] });
+    expect(counts["missing_merge_tag:contact.first_name"]).toBe(1);
+    expect(counts["missing_merge_tag:contact.plan"]).toBe(1);
     expect(counts.not_verified).toBe(1);
-    expect(preview.recipients).toBe(2);
+    expect(preview.recipients).toBe(1);
 
     await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
     await snapshotAudience(ctx, campaignId);
@@ -127,12 +129,52 @@ describe("the exclusion preview", () => {
     do after = (await sendNextBatch(ctx, getMailTransport(), { campaignId, size: 3, claimant: "preview-test", after })).next;
     while (after);
     const sent = await ctx.db.select({ email: sends.email, state: sends.state, reason: sends.failureReason }).from(sends).where(eq(sends.campaignId, campaignId));
-    expect(sent.filter((send) => send.state === "accepted")).toHaveLength(preview.recipients);
+    expect(sent.filter((send) => send.state === "accepted").map((send) => send.email)).toEqual(["gets-it-1@example.com"]);
     expect(Object.fromEntries(sent.filter((send) => send.state === "failed").map((send) => [send.email, send.reason]))).toEqual({
       "not-verified@example.com": "recipient_not_verified",
-      "no-first-name@example.com": "over_allowance",
-      "no-plan@example.com": "over_allowance",
+      "no-first-name@example.com": "missing_merge_tag:contact.first_name",
+      "no-plan@example.com": "missing_merge_tag:contact.plan",
+      "gets-it-2@example.com": "over_allowance",
     });
+    expect((await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId)))[0]!.sendsUsed).toBe(10);
+  });
+
+  it("a recipient left out by the sandbox uses no allowance: with 1,000 allowance and 1,982 recipients of whom one is verified, the verified one is sent", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    await ctx.db.update(workspaceBilling).set({ sendAllowance: 1_000, sendsUsed: 0 }).where(eq(workspaceBilling.workspaceId, workspaceId));
+    // The verified address is the newest contact (the owner added last), so the highest contact id.
+    const tag = topicId.slice(-8);
+    await ctx.db.execute(sql`insert into contacts (id, workspace_id, email)
+      select 'ct_' || ${tag} || lpad(i::text, 18, '0'), ${workspaceId}, case when i = 1981 then 'owner@' || ${tag} || '.example' else 'p' || i || '@' || ${tag} || '.example' end
+      from generate_series(0, 1981) i`);
+    await ctx.db.execute(sql`insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source)
+      select 'sub_' || ${tag} || lpad(i::text, 18, '0'), ${workspaceId}, 'ct_' || ${tag} || lpad(i::text, 18, '0'), ${topicId}, 'subscribed', 'api' from generate_series(0, 1981) i`);
+    await ctx.db.insert(verifiedAddresses).values({ workspaceId, email: `owner@${tag}.example`, verifiedAt: ctx.clock.now() });
+    const { campaignId } = await createCampaign(ctx, systemActor("test", workspaceId), { brandId, topicId, name: "First", subject: "Hi", html: "<p>Hi</p>" });
+
+    const preview = await previewAudience(ctx, systemActor("test"), campaignId);
+    expect(preview.recipients).toBe(1);
+    expect(preview.exclusions.map(({ reason, count }) => ({ reason, count }))).toEqual([{ reason: "not_verified", count: 1_981 }]);
+
+    await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
+    expect(await snapshotAudience(ctx, campaignId)).toEqual({ status: "sending", recipients: 1_982 });
+    let after: string | null = null;
+    do after = (await sendNextBatch(ctx, getMailTransport(), { campaignId, size: 500, claimant: "preview-test", after })).next;
+    while (after);
+    const byState = await ctx.db.execute<{ state: string; reason: string | null; n: number }>(
+      sql`select state, failure_reason as reason, count(*)::int as n from sends where campaign_id = ${campaignId} group by 1, 2 order by 1`,
+    );
+    expect([...byState].map((row) => ({ ...row, n: Number(row.n) }))).toEqual([
+      { state: "accepted", reason: null, n: 1 },
+      { state: "failed", reason: "recipient_not_verified", n: 1_981 },
+    ]);
+    const [accepted] = await ctx.db
+      .select({ email: sends.email })
+      .from(sends)
+      .where(and(eq(sends.campaignId, campaignId), eq(sends.state, "accepted")));
+    expect(accepted!.email).toBe(`owner@${tag}.example`);
+    expect((await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId)))[0]!.sendsUsed).toBe(1);
   });
 
   it("a campaign of another workspace is not found", async () => {

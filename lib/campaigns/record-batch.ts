@@ -5,7 +5,7 @@ import { refundSends } from "@/lib/billing/send-allowance";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { sends } from "@/lib/db/schema";
 import { emailEventBase } from "@/lib/events/email-event-base";
-import { recordEvent } from "@/lib/events/record-event";
+import { recordEvents } from "@/lib/events/record-event";
 import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
 import type { BatchFailure } from "./build-batch";
@@ -22,11 +22,22 @@ export async function recordFailures(ctx: Ctx, campaign: Campaign, failures: Bat
       where ${sends}.id = v.id`);
     // A send that never left the service is not counted against the plan.
     await refundSends(tx, campaign.workspaceId, failures.length);
-    for (const failure of failures) {
-      const send = { id: failure.id, campaignId: campaign.id, contactId: failure.contactId, email: failure.email };
-      await recordEvent(tx, systemActor("workflow:dispatch-campaign", campaign.workspaceId), "email.failed", { ...emailEventBase(send, campaign.name, now), reason: failure.reason }, now);
-    }
+    await announceFailures(tx, campaign, failures);
   });
+}
+
+/** email.failed for each send that cannot leave, in one statement however many there are. */
+export async function announceFailures(ctx: Ctx, campaign: Campaign, failures: BatchFailure[]): Promise<void> {
+  const now = ctx.clock.now();
+  await recordEvents(
+    ctx,
+    systemActor("workflow:dispatch-campaign", campaign.workspaceId),
+    "email.failed",
+    failures.map((failure) => {
+      const send = { id: failure.id, campaignId: campaign.id, contactId: failure.contactId, email: failure.email };
+      return { data: { ...emailEventBase(send, campaign.name, now), reason: failure.reason }, occurredAt: now };
+    }),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import "server-only";
+import { sql } from "drizzle-orm";
 import { rawClient } from "@/lib/db/client";
 import type { Ctx } from "@/lib/context";
 
@@ -18,14 +19,15 @@ export interface Clearance {
  * so leaving the sandbox needs no restart.
  */
 export async function brandClearance(ctx: Ctx, brandId: string): Promise<Clearance> {
-  const [row] = await rawClient(ctx.db)<{ reviewed: boolean; approved: boolean; domainReady: boolean }[]>`
+  // Through ctx.db, not the raw client: the audience snapshot and the send verbs ask inside their transaction.
+  const [row] = await ctx.db.execute<{ reviewed: boolean; approved: boolean; domainReady: boolean }>(sql`
     select w.approved_at is not null as reviewed,
            b.review_status = 'approved' as approved,
            coalesce(d.state = 'ready' and lower(split_part(b.sender_email, '@', 2)) = d.hostname, false) as "domainReady"
     from brands b
     join workspaces w on w.id = b.workspace_id
     left join sending_domains d on d.id = b.domain_id
-    where b.id = ${brandId}`;
+    where b.id = ${brandId}`);
   const missing: ClearanceStep[] = [];
   if (!row?.domainReady) missing.push("domain");
   if (!row?.approved) missing.push("brand");
