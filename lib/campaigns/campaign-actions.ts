@@ -10,6 +10,7 @@ import { campaignDispatchRequested } from "@/inngest/events";
 import { sendsOfCampaign } from "./send-id-range";
 import { recordCampaignEvent } from "./campaign-events";
 import { assertCanMove } from "./campaign-status";
+import { assertReachesSomeone } from "./assert-reaches-someone";
 
 type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -50,17 +51,21 @@ function requestDispatch(ctx: Ctx, campaign: CampaignRow, at: Date | null, attem
   return emitEvents(ctx, [{ name: campaignDispatchRequested.name, id: `dispatch-${campaign.id}-${attempt}`, data: { campaignId: campaign.id, at: at?.toISOString() ?? null } }]);
 }
 
+/** Refused with `no_recipients` when nobody would get it now (assert-reaches-someone.ts). */
 export function sendCampaignNow(ctx: Ctx, actor: Actor, campaignId: string) {
   return withTransaction(ctx, async (tx) => {
     const { campaign } = await move(tx, actor, campaignId, "sending", { scheduledAt: null });
+    await assertReachesSomeone(tx, campaign);
     await requestDispatch(tx, campaign, null, `now-${tx.clock.now().getTime()}`);
     return campaign;
   });
 }
 
+/** Refused with `no_recipients` when nobody would get it now: the audience is judged when scheduling, as when sending. */
 export function scheduleCampaign(ctx: Ctx, actor: Actor, campaignId: string, at: Date) {
   return withTransaction(ctx, async (tx) => {
     const { campaign } = await move(tx, actor, campaignId, "scheduled", { scheduledAt: at });
+    await assertReachesSomeone(tx, campaign);
     await requestDispatch(tx, campaign, at, `at-${at.getTime()}`);
     return campaign;
   });

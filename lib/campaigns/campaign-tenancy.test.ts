@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { systemActor, userActor, type Actor } from "@/lib/actor";
-import { campaigns, type CampaignStatus } from "@/lib/db/schema";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { campaigns, verifiedAddresses, type CampaignStatus } from "@/lib/db/schema";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import type { Ctx } from "@/lib/context";
@@ -17,6 +18,9 @@ async function tenants() {
   const a = await seedWorkspace(ctx);
   const b = await seedWorkspace(ctx);
   const topicOfB = await seedTopic(ctx, b.workspaceId, b.brandId, { requiresConfirmation: false });
+  // One subscriber the sandbox lets through: a campaign that would reach nobody is neither sent nor scheduled.
+  await upsertContact(ctx, systemActor("test", b.workspaceId), { email: "subscriber@example.com", topicIds: [topicOfB] });
+  await ctx.db.insert(verifiedAddresses).values({ workspaceId: b.workspaceId, email: "subscriber@example.com", verifiedAt: clock.now() });
   const contentOfB = { brandId: b.brandId, topicId: topicOfB, name: "B's news", subject: "Hi", html: "<p>Hi</p>" };
   const { campaignId } = await createCampaign(ctx, systemActor("test", b.workspaceId), contentOfB);
   return { a, b, contentOfB, campaignOfB: campaignId, memberOfA: userActor(a.ownerUserId, a.workspaceId) };
