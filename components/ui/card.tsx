@@ -1,8 +1,9 @@
 import type { ComponentProps } from "react";
 import { cn } from "./cn";
 
+/** min-w-0: as a grid or flex item, a card holding a wide table lets the table scroll inside it instead of widening the page. */
 export function Card({ className, ...props }: ComponentProps<"div">) {
-  return <div data-slot="card" className={cn("flex flex-col gap-6 rounded-xl border bg-card py-6 text-card-foreground shadow-sm", className)} {...props} />;
+  return <div data-slot="card" className={cn("flex min-w-0 flex-col gap-6 rounded-xl border bg-card py-6 text-card-foreground shadow-sm", className)} {...props} />;
 }
 
 export function CardHeader({ className, ...props }: ComponentProps<"div">) {
