@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 import { Check, ChevronsUpDown } from "lucide-react";
 import { cn } from "@/components/ui/cn";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { IntentLink } from "./intent-link";
 import { NAV_GROUPS } from "./nav-config";
 
 interface WorkspaceLink {
@@ -50,7 +51,7 @@ export function Sidebar({ workspace, workspaces, mailbox }: { workspace: Workspa
                 const current = screen.path === "" ? pathname === base : pathname === href || pathname.startsWith(`${href}/`);
                 const Icon = screen.icon;
                 return (
-                  <Link
+                  <IntentLink
                     key={screen.path}
                     href={href}
                     aria-current={current ? "page" : undefined}
@@ -61,7 +62,7 @@ export function Sidebar({ workspace, workspaces, mailbox }: { workspace: Workspa
                   >
                     <Icon className="size-4 shrink-0" aria-hidden />
                     {screen.label}
-                  </Link>
+                  </IntentLink>
                 );
               })}
             </div>
