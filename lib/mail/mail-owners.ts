@@ -25,6 +25,8 @@ export async function mailOwners(ctx: Ctx, workspaceId: string, mail: OwnerMail)
   let mailed = 0;
   for (const owner of owners) {
     const sent = await sendServiceMail(ctx, {
+      // Mail to a person, not the workspace's: kept when a deleted workspace's data goes (lib/billing/delete-workspace-data.ts).
+      kind: "notice",
       to: owner.email,
       subject: mail.subject,
       paragraphs: mail.text.split("\n\n"),

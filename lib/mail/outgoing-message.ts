@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+import type { ServiceMailKind } from "@/lib/db/schema/mail-messages";
 
 /**
  * A DKIM signing key: the sending domain's own (lib/domains), used by the SMTP transport. The key is
@@ -30,6 +31,8 @@ export interface OutgoingMessage {
   headers?: Record<string, string>;
   /** Signs with the sender's domain key; a provider that signs for itself (Resend) ignores it. */
   dkim?: DkimKey;
+  /** Set on the service's own mail: the local mailbox shows it only to those its link is for. */
+  serviceMail?: ServiceMailKind;
 }
 
 export interface SentMessage {

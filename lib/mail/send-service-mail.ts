@@ -1,5 +1,6 @@
 import "server-only";
 import type { Ctx } from "@/lib/context";
+import type { ServiceMailKind } from "@/lib/db/schema/mail-messages";
 import { newId } from "@/lib/ids";
 import { logger } from "@/lib/log/logger";
 import { appUrl } from "@/lib/runtime/app-url";
@@ -8,6 +9,10 @@ import { getMailTransport } from "./get-mail-transport";
 import { serviceSender } from "./service-sender";
 
 export interface ServiceMail {
+  /** What its link does: it decides who may read it in the test mailbox (lib/mail/list-mailbox.ts). */
+  kind: ServiceMailKind;
+  /** The workspace whose data it belongs to (an invitation, an address to confirm); none for mail to a person (a reset, a notice to an owner). */
+  workspaceId?: string;
   to: string;
   subject: string;
   /** Plain sentences; each becomes a paragraph of both parts. */
@@ -19,10 +24,11 @@ export interface ServiceMail {
 }
 
 /**
- * The service's own mail (an invitation, an address to confirm, a review's
- * decision), never a workspace's: it does not appear in the workspace's
- * test mailbox, where every member could follow its links. Each call is a
- * new message unless it names an idempotency key already used. False when the transport refused it, so the caller can say so.
+ * The service's own mail (an invitation, an address to confirm, a password
+ * reset, a review's decision), never a workspace's: the local test mailbox
+ * shows it only to the members its kind allows, never to every member. Each
+ * call is a new message unless it names an idempotency key already used.
+ * False when the transport refused it, so the caller can say so.
  */
 export async function sendServiceMail(ctx: Ctx, mail: ServiceMail): Promise<boolean> {
   const link = mail.link ?? null;
@@ -32,7 +38,8 @@ export async function sendServiceMail(ctx: Ctx, mail: ServiceMail): Promise<bool
   }</body></html>`;
   try {
     await getMailTransport().send(ctx, {
-      workspaceId: null,
+      workspaceId: mail.workspaceId ?? null,
+      serviceMail: mail.kind,
       idempotencyKey: mail.idempotencyKey ?? `service-${newId("msg")}`,
       from: serviceSender(),
       to: mail.to,

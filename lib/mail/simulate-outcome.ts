@@ -24,8 +24,9 @@ export async function simulateOutcome(ctx: Ctx, actor: Actor, messageId: string,
     .select()
     .from(mailMessages)
     .where(and(eq(mailMessages.id, messageId), inActorWorkspace(actor, mailMessages.workspaceId)));
-  if (!message) throw notFound("message_not_found", `No message ${messageId} in the local mailbox.`);
-  if (!message.workspaceId) return { workspaceId: null, suppressed: false };
+  // The service's own mail is no workspace's audience: a member reports nothing for it (nor learns it exists).
+  if (!message || (message.serviceMail && actor.kind !== "system")) throw notFound("message_not_found", `No message ${messageId} in the local mailbox.`);
+  if (!message.workspaceId || message.serviceMail) return { workspaceId: null, suppressed: false };
   // A report from these buttons is the workspace's own act (it suppresses addresses): an inactive workspace makes none.
   await checkWorkspaceWritable(ctx, message.workspaceId);
   // Campaign mail is keyed by its send id (the outcome is the send's, with its email.* event); other mail by its address.

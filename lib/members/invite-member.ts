@@ -73,8 +73,10 @@ async function mailInvitation(
   ctx: Ctx,
   { workspaceId, workspaceName, userId, email, hasPassword }: { workspaceId: string; workspaceName: string; userId: string; email: string; hasPassword: boolean },
 ): Promise<boolean> {
-  // The service's own mail, not the workspace's: the link sets a password, so it must never show in the test mailbox.
+  // The service's own mail, not the workspace's: the link sets a password, so the test mailbox shows it only as list-mailbox.ts allows.
   return sendServiceMail(ctx, {
+    kind: "invitation",
+    workspaceId,
     to: email,
     subject: `You have been invited to ${workspaceName}`,
     paragraphs: hasPassword

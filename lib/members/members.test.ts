@@ -49,13 +49,14 @@ describe("members", () => {
     expect(lateUser!.passwordHash).toBeNull();
   });
 
-  it("the invitation, whose link sets a password, never shows in the workspace's test mailbox", async () => {
+  it("the invitation, whose link sets a password, shows in the test mailbox as the service's own mail, not to a plain member", async () => {
     const { ctx } = testCtx();
     const { workspaceId, ownerUserId } = await seedWorkspace(ctx);
     const owner = userActor(ownerUserId, workspaceId);
+    const { userId: plain } = await createUser(ctx, { email: "plain.member@example.com", password: "a long enough password", workspaceId });
     await inviteMember(ctx, owner, { email: "private@example.com" });
-    expect(await listMailbox(ctx, owner, { to: "private@example.com" })).toEqual([]);
-    expect(await listMailbox(ctx, systemActor("test"), { to: "private@example.com" })).toHaveLength(1);
+    expect((await listMailbox(ctx, owner, { to: "private@example.com" })).map((mail) => mail.serviceMail)).toEqual(["invitation"]);
+    expect(await listMailbox(ctx, userActor(plain, workspaceId), { to: "private@example.com" })).toEqual([]);
   });
 
   it("a removed invitee's link sets no password", async () => {

@@ -66,6 +66,8 @@ export async function addVerifiedAddress(ctx: Ctx, actor: WorkspaceActor, input:
   const workspaceName = workspace!.name;
   await ctx.db.insert(verifiedAddresses).values({ workspaceId: actor.workspaceId, email, createdAt: ctx.clock.now() }).onConflictDoNothing();
   const mailed = await sendServiceMail(ctx, {
+    kind: "verify_address",
+    workspaceId: actor.workspaceId,
     to: email,
     subject: `Confirm that ${workspaceName} may send you test mail`,
     paragraphs: [

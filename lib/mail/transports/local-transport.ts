@@ -20,6 +20,7 @@ export function localTransport(): MailTransport {
       .values({
         id: newId("msg"),
         workspaceId: message.workspaceId,
+        serviceMail: message.serviceMail ?? null,
         idempotencyKey: message.idempotencyKey,
         toAddress: message.to,
         fromAddress: message.from.address,

@@ -2,11 +2,12 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
-import { listMailbox } from "@/lib/mail/list-mailbox";
+import { listMailbox, type MailboxMessage } from "@/lib/mail/list-mailbox";
 import { mailboxEnabled, unsetMailTransportWarning } from "@/lib/mail/mailbox-enabled";
 import { simulateOutcomeAction } from "./actions";
 import { FlaskConical, Inbox } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -14,6 +15,14 @@ import { PageHeader } from "@/components/ui/page-header";
 import { When } from "@/components/ui/when";
 
 export const metadata: Metadata = { title: "Test mailbox" };
+
+// Why a member sees the service's own mail, by kind (who sees which: lib/mail/list-mailbox.ts).
+const SERVICE_MAIL: Record<NonNullable<MailboxMessage["serviceMail"]>, { label: string; note: string }> = {
+  invitation: { label: "Invitation", note: "Shown to the workspace's owners and admins. Pass the link to the person you invited: it sets their password." },
+  verify_address: { label: "Address confirmation", note: "Shown to every member. Follow the link only if the address is yours, or its owner agreed to receive test mail." },
+  password_reset: { label: "Password reset", note: "" },
+  notice: { label: "Notice", note: "" },
+};
 
 /**
  * What the local transport "sent" for this workspace: headers, rendered HTML, clickable links.
@@ -23,7 +32,7 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
   if (!mailboxEnabled()) notFound();
   const { workspaceId } = await params;
   const { reported, refused } = await searchParams;
-  const { ctx, actor } = await getWorkspaceSession(workspaceId);
+  const { ctx, actor, user } = await getWorkspaceSession(workspaceId);
   const messages = await listMailbox(ctx, actor, { limit: 50 });
   const transport = getMailTransport().name;
   const unsetWarning = unsetMailTransportWarning();
@@ -35,7 +44,10 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
           <Alert variant="warning" role="note">
             <FlaskConical />
             <AlertTitle>Test mailbox: messages are stored here, not delivered.</AlertTitle>
-            <AlertDescription>Its links are live: confirming or unsubscribing here acts for the recipient.</AlertDescription>
+            <AlertDescription>
+              Its links are live: confirming or unsubscribing here acts for the recipient. The service&apos;s own mail (invitations, address confirmations) is shown only to the members it is meant
+              for.
+            </AlertDescription>
           </Alert>
         ) : (
           <p className="text-sm text-muted-foreground">Mail goes out through the {transport} transport; only mail sent while the local transport was active is kept here.</p>
@@ -53,7 +65,8 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
         )}
         {messages.length === 0 && (
           <EmptyState icon={<Inbox />} title="No mail yet">
-            Confirmation, welcome, invitation and campaign mail for this workspace appears here.
+            Mail this workspace sends (confirmations, welcome mail, test sends, campaigns) appears here, with the service&apos;s own mail meant for you: invitations you send, links to confirm
+            addresses for test sends, notices about reviews.
           </EmptyState>
         )}
         <ol className="grid gap-4">
@@ -61,10 +74,20 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
             <li key={message.id} data-testid="mailbox-message">
               <Card>
                 <CardHeader>
+                  {message.serviceMail && (
+                    <Badge variant="secondary" className="mb-1">
+                      From the service · {SERVICE_MAIL[message.serviceMail].label}
+                    </Badge>
+                  )}
                   <CardTitle>{message.subject}</CardTitle>
                   <CardDescription>
-                    To <strong className="text-foreground">{message.to}</strong> from {message.headers["From"] ?? message.from} · <When at={message.sentAt} />
+                    To <strong className="break-all text-foreground">{message.to}</strong> from {message.headers["From"] ?? message.from} · <When at={message.sentAt} />
                   </CardDescription>
+                  {message.serviceMail && (
+                    <p className="text-sm text-muted-foreground">
+                      {message.to === user.email && message.serviceMail !== "verify_address" ? "Mailed to you: nobody else in the workspace sees it here." : SERVICE_MAIL[message.serviceMail].note}
+                    </p>
+                  )}
                 </CardHeader>
                 <CardContent className="grid gap-4">
                   {message.links.length > 0 && (
@@ -89,21 +112,24 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
                       srcDoc={`<base target="_blank">${message.html}`}
                     />
                   )}
-                  <form className="flex flex-wrap items-center gap-2" action={simulateOutcomeAction.bind(null, workspaceId, message.id)}>
-                    <span className="text-sm text-muted-foreground">Simulate the provider:</span>
-                    <Button variant="outline" size="sm" type="submit" name="outcome" value="delivered">
-                      Delivered
-                    </Button>
-                    <Button variant="outline" size="sm" type="submit" name="outcome" value="bounce-permanent">
-                      Bounce (permanent)
-                    </Button>
-                    <Button variant="outline" size="sm" type="submit" name="outcome" value="bounce-transient">
-                      Bounce (transient)
-                    </Button>
-                    <Button variant="outline" size="sm" type="submit" name="outcome" value="complained">
-                      Complaint
-                    </Button>
-                  </form>
+                  {/* The service's own mail is no workspace's audience: nothing to report for it. */}
+                  {!message.serviceMail && (
+                    <form className="flex flex-wrap items-center gap-2" action={simulateOutcomeAction.bind(null, workspaceId, message.id)}>
+                      <span className="text-sm text-muted-foreground">Simulate the provider:</span>
+                      <Button variant="outline" size="sm" type="submit" name="outcome" value="delivered">
+                        Delivered
+                      </Button>
+                      <Button variant="outline" size="sm" type="submit" name="outcome" value="bounce-permanent">
+                        Bounce (permanent)
+                      </Button>
+                      <Button variant="outline" size="sm" type="submit" name="outcome" value="bounce-transient">
+                        Bounce (transient)
+                      </Button>
+                      <Button variant="outline" size="sm" type="submit" name="outcome" value="complained">
+                        Complaint
+                      </Button>
+                    </form>
+                  )}
                   <details className="text-sm">
                     <summary className="cursor-pointer font-medium">Headers</summary>
                     <dl className="mt-2 grid gap-1 text-xs">
