@@ -5,6 +5,7 @@ import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { clientIpFromHeaders } from "@/lib/http/client-ip";
 import { logger } from "@/lib/log/logger";
+import { currentPasswordFingerprint } from "@/lib/users/password-fingerprint";
 import { signInWithPassword } from "@/lib/users/sign-in-with-password";
 import { safeCallbackUrl } from "./safe-callback-url";
 
@@ -34,8 +35,15 @@ export const authOptions: NextAuthOptions = {
   callbacks: {
     // Server side of the callbackUrl rule: next-auth stores and follows it too (sign-in, sign-out).
     redirect: ({ url, baseUrl }) => `${baseUrl}${safeCallbackUrl(url, baseUrl)}`,
-    jwt: ({ token, user }) => {
-      if (user) token.uid = user.id;
+    // The session names the password it was signed in with: once another is set (a reset, the admin CLI), it ends.
+    // Sessions from before this was recorded carry none and run their course.
+    jwt: async ({ token, user }) => {
+      if (user) {
+        token.uid = user.id;
+        token.pwf = await currentPasswordFingerprint(defaultCtx(), user.id);
+        return token;
+      }
+      if (typeof token.uid === "string" && typeof token.pwf === "string" && token.pwf !== (await currentPasswordFingerprint(defaultCtx(), token.uid))) return {};
       return token;
     },
     session: ({ session, token }) => {

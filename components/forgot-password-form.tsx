@@ -1,0 +1,64 @@
+"use client";
+
+import Link from "next/link";
+import { useActionState } from "react";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+
+export interface ForgotPasswordState {
+  sent?: boolean;
+  error?: string;
+  field?: string;
+}
+
+/** Asks for a reset link; the answer is the same whether or not the address has an account. */
+export function ForgotPasswordForm({ email, validMinutes, action }: { email: string; validMinutes: number; action: (previous: ForgotPasswordState, form: FormData) => Promise<ForgotPasswordState> }) {
+  const [state, submit, pending] = useActionState<ForgotPasswordState, FormData>(action, {});
+  if (state.sent) {
+    return (
+      <div className="grid gap-4">
+        <p role="status">If an account uses that address, a link to choose a new password is on its way to it. The link works once, for {validMinutes} minutes.</p>
+        <Link className="text-sm text-primary underline" href="/signin">
+          Back to sign in
+        </Link>
+      </div>
+    );
+  }
+  const fieldError = state.field === "email" ? state.error : undefined;
+  return (
+    <form action={submit} className="grid gap-4">
+      <div className="grid gap-2">
+        <Label htmlFor="forgot-email">Email</Label>
+        <Input
+          id="forgot-email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          maxLength={320}
+          defaultValue={email}
+          autoFocus
+          aria-invalid={fieldError ? true : undefined}
+          aria-describedby={fieldError ? "forgot-email-error" : undefined}
+        />
+        {fieldError && (
+          <p id="forgot-email-error" role="alert" className="text-sm text-destructive">
+            {fieldError}
+          </p>
+        )}
+      </div>
+      {state.error && !fieldError && (
+        <p role="alert" className="text-sm text-destructive">
+          {state.error}
+        </p>
+      )}
+      <Button type="submit" disabled={pending}>
+        {pending ? "Sending…" : "Send the reset link"}
+      </Button>
+      <Link className="text-sm text-primary underline" href="/signin">
+        Back to sign in
+      </Link>
+    </form>
+  );
+}
