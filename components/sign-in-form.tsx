@@ -1,6 +1,7 @@
 "use client";
 
 import { signIn } from "next-auth/react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
@@ -16,8 +17,10 @@ function describeSignInError(error: string | null | undefined): string {
   return "Signing in is not possible right now; try again in a moment.";
 }
 
-export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
+/** `email` is filled in when the page knows it: after the first-run page, an invitation or a reset. */
+export function SignInForm({ callbackUrl, email = "" }: { callbackUrl: string; email?: string }) {
   const router = useRouter();
+  const [typed, setTyped] = useState(email);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -40,11 +43,16 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
     <form className="grid gap-4" onSubmit={onSubmit}>
       <div className="grid gap-2">
         <Label htmlFor="signin-email">Email</Label>
-        <Input id="signin-email" name="email" type="email" autoComplete="username" required />
+        <Input id="signin-email" name="email" type="email" autoComplete="username" required maxLength={320} value={typed} onChange={(event) => setTyped(event.target.value)} autoFocus={!email} />
       </div>
       <div className="grid gap-2">
-        <Label htmlFor="signin-password">Password</Label>
-        <Input id="signin-password" name="password" type="password" autoComplete="current-password" required aria-invalid={error ? true : undefined} />
+        <div className="flex items-baseline justify-between gap-2">
+          <Label htmlFor="signin-password">Password</Label>
+          <Link className="text-sm text-primary underline-offset-4 hover:underline" href={typed ? `/forgot-password?email=${encodeURIComponent(typed)}` : "/forgot-password"}>
+            Forgot password?
+          </Link>
+        </div>
+        <Input id="signin-password" name="password" type="password" autoComplete="current-password" required maxLength={200} aria-invalid={error ? true : undefined} autoFocus={Boolean(email)} />
       </div>
       {error && (
         <p className="text-sm text-destructive" role="alert">

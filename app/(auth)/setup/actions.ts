@@ -2,14 +2,16 @@
 
 import { redirect } from "next/navigation";
 import { defaultCtx } from "@/lib/context";
+import { normalizeEmail } from "@/lib/contacts/email-address";
 import { ApiError } from "@/lib/errors";
 import type { SetupState } from "@/components/setup-form";
 import { createFirstOwner } from "@/lib/users/create-first-owner";
 
 export async function createFirstOwnerAction(_previous: SetupState, form: FormData): Promise<SetupState> {
+  const email = String(form.get("email") ?? "");
   try {
     await createFirstOwner(defaultCtx(), {
-      email: String(form.get("email") ?? ""),
+      email,
       password: String(form.get("password") ?? ""),
       workspaceName: String(form.get("workspaceName") ?? ""),
       // Checked by the schema: anything but usd, eur or gbp is refused next to the field.
@@ -19,5 +21,6 @@ export async function createFirstOwnerAction(_previous: SetupState, form: FormDa
     if (error instanceof ApiError) return { error: error.message, field: error.param };
     throw error;
   }
-  redirect("/signin?setup=done");
+  // The sign-in form is filled in with the address just chosen: nobody types it twice.
+  redirect(`/signin?setup=done&email=${encodeURIComponent(normalizeEmail(email))}`);
 }

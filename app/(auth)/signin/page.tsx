@@ -10,10 +10,17 @@ import { isSetupOpen } from "@/lib/users/is-setup-open";
 
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string | string[]; setup?: string }> }) {
+/** The address to fill in, passed by the page that sent the person here; anything else is dropped. */
+function prefill(email: unknown): string {
+  return typeof email === "string" && email.length <= 320 && /^[^\s@]+@[^\s@]+$/.test(email) ? email : "";
+}
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string | string[]; setup?: string; reset?: string; email?: string | string[] }> }) {
   const ctx = defaultCtx();
+  const { callbackUrl, setup, reset, email } = await searchParams;
+  const next = safeCallbackUrl(callbackUrl, appUrl());
   if (await isSetupOpen(ctx)) redirect("/setup");
-  if (await currentUser()) redirect("/");
+  if (await currentUser()) redirect(next);
   if (!(await hasUserWithPassword(ctx))) {
     // Users exist (named owners from the admin CLI) but none has a password: the public first-run page stays closed.
     return (
@@ -25,12 +32,20 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       </main>
     );
   }
-  const { callbackUrl, setup } = await searchParams;
   return (
     <main className="auth-page w-full max-w-sm rounded-xl border bg-card p-6 shadow-sm">
       <h1>Sign in</h1>
-      {setup === "done" && <p className="muted">Your account is ready. Sign in with it.</p>}
-      <SignInForm callbackUrl={safeCallbackUrl(callbackUrl, appUrl())} />
+      {setup === "done" && (
+        <p className="muted" role="status">
+          Your account is ready. Sign in with it.
+        </p>
+      )}
+      {reset === "done" && (
+        <p className="muted" role="status">
+          Your password is changed. Sign in with the new one.
+        </p>
+      )}
+      <SignInForm callbackUrl={next} email={prefill(email)} />
     </main>
   );
 }

@@ -10,14 +10,15 @@ import { acceptMembership } from "@/lib/members/accept-membership";
 
 // Public by design: the signed token in the link is the caller's proof, checked by acceptInvitation.
 export async function acceptInvitationAction(token: string, _previous: AcceptState, form: FormData): Promise<AcceptState> {
+  let email: string;
   try {
-    await acceptInvitation(defaultCtx(), { token, password: String(form.get("password") ?? "") });
+    ({ email } = await acceptInvitation(defaultCtx(), { token, password: String(form.get("password") ?? "") }));
   } catch (error) {
     if (error instanceof ApiError) return { error: error.message };
     logger().error({ err: error }, "accepting an invitation failed");
     return { error: "Something went wrong on our side; try again." };
   }
-  redirect("/signin?setup=done");
+  redirect(`/signin?setup=done&email=${encodeURIComponent(email)}`);
 }
 
 // The same proof for someone who already has an account: a button on the page, never the link's GET (mail scanners open links).
