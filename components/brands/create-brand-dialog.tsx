@@ -45,7 +45,14 @@ export function CreateBrandDialog({ workspaceId, action, label = "New brand" }: 
           <TextField form={form} name="name" label="Name" hint="As recipients know you, e.g. Acme." />
           <TextField form={form} name="legalName" label="Legal name" hint="The registered name, e.g. Acme Ltd." />
           <TextAreaField form={form} name="postalAddress" label="Postal address" hint="A real address: the law requires it in every marketing mail." rows={2} />
-          <TextField form={form} name="senderEmail" label="Sender address" type="email" placeholder="news@acme.example" />
+          <TextField
+            form={form}
+            name="senderEmail"
+            label="Sender address"
+            type="email"
+            placeholder="news@acme.example"
+            hint="At a domain you manage (not gmail.com or outlook.com): its domain, after the @, is the one you verify under Domains."
+          />
           <TextField form={form} name="websiteUrl" label="Website" type="url" placeholder="https://acme.example" />
           <FormError message={formError} />
           <DialogFooter>

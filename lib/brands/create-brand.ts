@@ -6,6 +6,7 @@ import { newId } from "@/lib/ids";
 import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
 import { parseInput } from "@/lib/validation/parse-input";
 import { createBrandSchema, type CreateBrandInput } from "./brand-schemas";
+import { refuseFreeMailSender } from "./free-mail";
 
 /**
  * A new brand starts in review. Until the workspace itself is approved its
@@ -14,6 +15,7 @@ import { createBrandSchema, type CreateBrandInput } from "./brand-schemas";
  */
 export async function createBrand(ctx: Ctx, actor: Actor, input: CreateBrandInput): Promise<{ brandId: string }> {
   const values = parseInput(createBrandSchema, input);
+  refuseFreeMailSender(values.senderEmail);
   const workspaceId = requireActorWorkspace(actor);
   await getWorkspaceOrThrow(ctx, workspaceId);
   const brandId = newId("br");
