@@ -1,5 +1,6 @@
 // The DNS records a sending domain needs, and how a published value is judged. No I/O here.
 
+import { isIP } from "node:net";
 import { env, type Env } from "@/lib/env";
 
 export type RecordKind = "spf" | "dkim" | "dmarc" | "return_path" | "ownership";
@@ -31,15 +32,26 @@ export interface DomainRecordInput {
   dkimPublicKey: string;
 }
 
-/** SPF_INCLUDE: the include of the servers that send for the service (the SMTP relay's, say). */
-export function spfInclude(config: Pick<Env, "SPF_INCLUDE" | "APP_URL"> = env()): string {
-  return config.SPF_INCLUDE ?? `_spf.${new URL(config.APP_URL).hostname}`;
+/**
+ * SPF_INCLUDE: the include of the servers that send for the service (the SMTP relay's, say); unset,
+ * `_spf.` and APP_URL's host. Null when that host is an IP address or a local name (localhost, a
+ * name without a dot): `include:_spf.127.0.0.1` names nothing, and publishing it would fail SPF.
+ */
+export function spfInclude(config: Pick<Env, "SPF_INCLUDE" | "APP_URL"> = env()): string | null {
+  if (config.SPF_INCLUDE) return config.SPF_INCLUDE;
+  const host = new URL(config.APP_URL).hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  const local = isIP(host) !== 0 || !host.includes(".") || host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local");
+  return local ? null : `_spf.${host}`;
 }
 
-/** Our own records: for SMTP (we sign with the domain's DKIM key) and the local mailbox. */
-export function ownRecords(domain: DomainRecordInput, include: string): ExpectedRecord[] {
+/**
+ * Our own records: for SMTP (we sign with the domain's DKIM key) and the local mailbox. Without an
+ * SPF include there is no SPF record to ask for (the domain page says to set SPF_INCLUDE): DKIM
+ * alone passes DMARC.
+ */
+export function ownRecords(domain: DomainRecordInput, include: string | null): ExpectedRecord[] {
   return [
-    { kind: "spf", type: "TXT", name: domain.hostname, value: `v=spf1 include:${include} ~all`, required: true },
+    ...(include ? [{ kind: "spf" as const, type: "TXT" as const, name: domain.hostname, value: `v=spf1 include:${include} ~all`, required: true }] : []),
     { kind: "dkim", type: "TXT", name: `${domain.dkimSelector}._domainkey.${domain.hostname}`, value: `v=DKIM1; k=rsa; p=${domain.dkimPublicKey}`, required: true },
     dmarcRecord(domain.hostname),
   ];

@@ -5,6 +5,7 @@ import type { Ctx } from "@/lib/context";
 import { sendingDomains } from "@/lib/db/schema";
 import type { DkimKey } from "@/lib/mail/outgoing-message";
 import { decryptPrivateKey } from "./dkim-keys";
+import { senderIsAtDomain } from "./sender-domain";
 
 /**
  * The DKIM key that signs a brand's mail: its domain's own, once the domain
@@ -15,7 +16,6 @@ export async function domainSigningKey(ctx: Ctx, brand: { domainId: string | nul
   if (!brand.domainId) return null;
   const [domain] = await ctx.db.select().from(sendingDomains).where(eq(sendingDomains.id, brand.domainId));
   if (!domain || domain.state !== "ready") return null;
-  const senderDomain = brand.senderEmail.split("@")[1]?.toLowerCase();
-  if (senderDomain !== domain.hostname) return null;
+  if (!senderIsAtDomain(brand.senderEmail, domain.hostname)) return null;
   return { domainName: domain.hostname, keySelector: domain.dkimSelector, privateKey: createPrivateKey(decryptPrivateKey(domain.dkimPrivateKey)) };
 }

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { startSmtpCapture } from "@/lib/testing/smtp-sink";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/env";
+import { overrideEnvForTests, parseEnv, reloadEnv } from "@/lib/env";
 import { systemActor } from "@/lib/actor";
 import { approveBrand } from "@/lib/brands/approve-brand";
 import { updateBrand } from "@/lib/brands/update-brand";
@@ -20,7 +20,7 @@ import { decryptPrivateKey } from "./dkim-keys";
 import { recheckSendingDomains } from "./recheck-sending-domains";
 import { domainResolver } from "./check-domain-dns";
 import { domainCarrier, type DomainCarrier } from "./domain-carrier";
-import { addSendingDomain, checkSendingDomain, expectedRecords, getSendingDomain } from "./sending-domains";
+import { addSendingDomain, checkSendingDomain, expectedRecords, getSendingDomain, listSendingDomains } from "./sending-domains";
 
 const { ctx } = testCtx();
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
@@ -28,9 +28,14 @@ const smtp: DomainCarrier = { name: "smtp", register: async () => ({ status: "re
 const resolver = () => domainResolver(parseEnv({ DNS_SERVERS: dns.server }));
 
 beforeAll(async () => {
+  // As an SMTP install sets it: with APP_URL on localhost no SPF include could be worked out (domain-records.test.ts).
+  overrideEnvForTests({ SPF_INCLUDE: "_spf.relay.test" });
   dns = await startDnsServer();
 });
-afterAll(() => dns.close());
+afterAll(async () => {
+  reloadEnv();
+  await dns.close();
+});
 
 /** Publishes every record the domain asks for, as a sender would at their DNS host (each name's records together). */
 function publish(records: { type: string; name: string; value: string; priority?: number }[]) {
@@ -117,6 +122,23 @@ describe("sending domains", () => {
       { type: "TXT", data: ["v=spf1 -all"] },
     ]);
     expect((await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: smtp })).records[0]!.status).toBe("wrong");
+  });
+
+  it("a domain's brands say whether their sender address is at it: news@brand.example.com is not at mail.acme-six.test", async () => {
+    const { actor, brandId, domainId } = await domainFor("mail.acme-six.test");
+    const listed = async () => (await listSendingDomains(ctx, actor)).find((domain) => domain.id === domainId)!.brands;
+    expect(await listed()).toEqual([expect.objectContaining({ id: brandId, senderEmail: expect.stringMatching(/@brand\.example\.com$/), senderAtDomain: false })]);
+    await updateBrand(ctx, actor, brandId, { senderEmail: "news@Mail.Acme-Six.test" });
+    expect(await listed()).toEqual([expect.objectContaining({ id: brandId, senderAtDomain: true })]);
+  });
+
+  it("a free-mail provider's domain cannot be added: its DNS is not the workspace's to publish", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    const actor = systemActor("test", workspaceId);
+    await expect(addSendingDomain(ctx, actor, { brandId, hostname: "gmail.com" }, { resolver: resolver(), carrier: smtp })).rejects.toMatchObject({
+      code: "validation_failed",
+      param: "hostname",
+    });
   });
 
   it("a domain of another workspace is not found; a bad hostname is refused on its field", async () => {

@@ -2,6 +2,7 @@ import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import type { Resolver } from "node:dns/promises";
 import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor";
+import { isFreeMailDomain } from "@/lib/brands/free-mail";
 import { getBrandOrThrow } from "@/lib/brands/get-brand-or-throw";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, sendingDomains, type DomainState } from "@/lib/db/schema";
@@ -11,6 +12,7 @@ import { checkDomainDns, domainResolver } from "./check-domain-dns";
 import { encryptPrivateKey, generateDkimKeyPair } from "./dkim-keys";
 import { domainCarrier, type DomainCarrier } from "./domain-carrier";
 import { dmarcRecord, ownershipRecord, ownRecords, spfInclude, type ExpectedRecord } from "./domain-records";
+import { senderIsAtDomain } from "./sender-domain";
 
 export type SendingDomain = typeof sendingDomains.$inferSelect;
 
@@ -40,13 +42,24 @@ export async function getSendingDomain(ctx: Ctx, actor: Actor, domainId: string)
   return domain;
 }
 
-export async function listSendingDomains(ctx: Ctx, actor: Actor): Promise<(SendingDomain & { brands: { id: string; name: string }[] })[]> {
+/** A brand pointed at a domain, and whether its mail can be signed with it (senderIsAtDomain). */
+export interface DomainBrand {
+  id: string;
+  name: string;
+  senderEmail: string;
+  senderAtDomain: boolean;
+}
+
+export async function listSendingDomains(ctx: Ctx, actor: Actor): Promise<(SendingDomain & { brands: DomainBrand[] })[]> {
   const workspaceId = requireActorWorkspace(actor);
   const [domains, brandRows] = await Promise.all([
     ctx.db.select().from(sendingDomains).where(eq(sendingDomains.workspaceId, workspaceId)).orderBy(desc(sendingDomains.id)),
-    ctx.db.select({ id: brands.id, name: brands.name, domainId: brands.domainId }).from(brands).where(eq(brands.workspaceId, workspaceId)),
+    ctx.db.select({ id: brands.id, name: brands.name, senderEmail: brands.senderEmail, domainId: brands.domainId }).from(brands).where(eq(brands.workspaceId, workspaceId)),
   ]);
-  return domains.map((domain) => ({ ...domain, brands: brandRows.filter((brand) => brand.domainId === domain.id).map(({ id, name }) => ({ id, name })) }));
+  return domains.map((domain) => ({
+    ...domain,
+    brands: brandRows.filter((brand) => brand.domainId === domain.id).map(({ id, name, senderEmail }) => ({ id, name, senderEmail, senderAtDomain: senderIsAtDomain(senderEmail, domain.hostname) })),
+  }));
 }
 
 /**
@@ -58,6 +71,7 @@ export async function addSendingDomain(ctx: Ctx, actor: Actor, input: { brandId:
   const workspaceId = requireActorWorkspace(actor);
   const hostname = input.hostname.trim().toLowerCase().replace(/\.$/, "");
   if (!HOSTNAME.test(hostname)) throw validationFailed("hostname", "hostname: must be a domain name such as mail.example.com.");
+  if (isFreeMailDomain(hostname)) throw validationFailed("hostname", `${hostname} belongs to a free mail provider: only a domain whose DNS you manage can be verified.`);
   const domainId = await withTransaction(ctx, async (tx) => {
     await getBrandOrThrow(tx, actor, input.brandId);
     const [existing] = await tx.db

@@ -8,8 +8,8 @@ export const addDomainAction = workspaceAction(z.strictObject({ brandId: z.strin
   addSendingDomain(ctx, actor, input),
 );
 
-/** Looks the records up now; `resync` also repeats the registration with the carrier. */
+/** Looks the records up now; `resync` also repeats the registration with the carrier. `waiting`: required records not found yet. */
 export const checkDomainAction = workspaceAction(z.strictObject({ domainId: z.string(), resync: z.boolean() }), async ({ ctx, actor }, { domainId, resync }) => {
   const domain = await checkSendingDomain(ctx, actor, domainId, {}, { reregister: resync });
-  return { state: domain.state };
+  return { state: domain.state, waiting: domain.records.filter((record) => record.required && record.status !== "found").length };
 });

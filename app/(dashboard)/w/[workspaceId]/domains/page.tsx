@@ -4,6 +4,7 @@ import { Globe } from "lucide-react";
 import { NeedsBrand } from "@/components/dashboard/needs-brand";
 import { AddDomainDialog } from "@/components/domains/domain-controls";
 import { DomainStateBadge } from "@/components/domains/domain-state-badge";
+import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -19,7 +20,7 @@ export default async function DomainsPage({ params }: { params: Promise<{ worksp
   const { workspaceId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const [domains, brands] = await Promise.all([listSendingDomains(ctx, actor), listBrands(ctx, actor)]);
-  const add = brands.length > 0 ? <AddDomainDialog workspaceId={workspaceId} brands={brands.map(({ id, name }) => ({ id, name }))} action={addDomainAction} /> : undefined;
+  const add = brands.length > 0 ? <AddDomainDialog workspaceId={workspaceId} brands={brands.map(({ id, name, senderEmail }) => ({ id, name, senderEmail }))} action={addDomainAction} /> : undefined;
   return (
     <>
       <PageHeader
@@ -32,7 +33,8 @@ export default async function DomainsPage({ params }: { params: Promise<{ worksp
         <NeedsBrand workspaceId={workspaceId} what="Domains" />
       ) : domains.length === 0 ? (
         <EmptyState icon={<Globe />} title="Add your sending domain" action={add}>
-          Until a domain is verified and ready, your workspace mails only its verified addresses. Adding one takes a minute; publishing its records at your DNS host, a few more.
+          Until a domain is verified and ready, your workspace mails only its verified addresses. Add the domain of your brand&apos;s sender address (news@example.com needs example.com): adding it
+          takes a minute; publishing its records at your DNS host, a few more.
         </EmptyState>
       ) : (
         <Table>
@@ -55,7 +57,22 @@ export default async function DomainsPage({ params }: { params: Promise<{ worksp
                 <TableCell>
                   <DomainStateBadge state={domain.state} />
                 </TableCell>
-                <TableCell>{domain.brands.map((brand) => brand.name).join(", ") || "—"}</TableCell>
+                <TableCell className="whitespace-normal">
+                  {domain.brands.length === 0
+                    ? "—"
+                    : domain.brands.map((brand) => (
+                        <div key={brand.id} className="flex flex-wrap items-center gap-x-2">
+                          <Link className="hover:underline" href={`/w/${workspaceId}/brands/${brand.id}`}>
+                            {brand.name}
+                          </Link>
+                          {!brand.senderAtDomain && (
+                            <Badge variant="warning" title={`${brand.senderEmail} is not at ${domain.hostname}: its mail is not signed with this domain.`}>
+                              Sender not at this domain
+                            </Badge>
+                          )}
+                        </div>
+                      ))}
+                </TableCell>
                 <TableCell>
                   <When at={domain.lastCheckedAt} />
                 </TableCell>

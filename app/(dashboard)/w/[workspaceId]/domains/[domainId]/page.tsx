@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { CircleCheck, Hourglass, TriangleAlert } from "lucide-react";
 import { CopyableCode } from "@/components/domains/copyable-code";
+import { DomainBrandsCard } from "@/components/domains/domain-brands-card";
 import { CheckDomainButton } from "@/components/domains/domain-controls";
 import { DOMAIN_STATE_LABELS, DomainStateBadge } from "@/components/domains/domain-state-badge";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -11,7 +13,10 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { When } from "@/components/ui/when";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { spfInclude } from "@/lib/domains/domain-records";
+import { listDomainBrands } from "@/lib/domains/list-domain-brands";
 import { getSendingDomain } from "@/lib/domains/sending-domains";
+import { env } from "@/lib/env";
 import { checkDomainAction } from "../actions";
 
 export const metadata: Metadata = { title: "Sending domain" };
@@ -35,7 +40,10 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const domain = await findOrNull(getSendingDomain(ctx, actor, domainId));
   if (!domain) notFound();
+  const brands = await listDomainBrands(ctx, actor, domain);
   const state = DOMAIN_STATE_LABELS[domain.state];
+  // No SPF record to show: SPF_INCLUDE unset and APP_URL on a local address (Resend gives its own).
+  const spfUnknown = env().MAIL_TRANSPORT !== "resend" && spfInclude() === null;
   const canResync = domain.state === "verified" || domain.state === "registration_failed" || domain.state === "ready";
   return (
     <>
@@ -59,11 +67,26 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
       />
       <div className="grid gap-6">
         {state && (
-          <Alert variant={domain.state === "registration_failed" || domain.state === "records_missing" ? "destructive" : domain.state === "verified" ? "warning" : "default"}>
+          <Alert variant={domain.state === "registration_failed" || domain.state === "records_missing" ? "destructive" : domain.state === "ready" ? "default" : "warning"}>
+            {domain.state === "ready" ? <CircleCheck className="text-emerald-600" /> : domain.state === "pending" || domain.state === "verified" ? <Hourglass /> : <TriangleAlert />}
             <AlertTitle>{state.label}</AlertTitle>
             <AlertDescription>
               {state.explain}
               {domain.carrierError && <span className="mt-1 block font-medium">The carrier said: {domain.carrierError}</span>}
+            </AlertDescription>
+          </Alert>
+        )}
+        {spfUnknown && (
+          <Alert variant="warning" data-testid="spf-include-notice">
+            <TriangleAlert />
+            <AlertTitle>No SPF record yet: this installation does not know which servers send its mail</AlertTitle>
+            <AlertDescription>
+              <p>
+                SPF_INCLUDE is not set, and APP_URL ({new URL(env().APP_URL).host}) is a local address, so there is no SPF include to name. Set SPF_INCLUDE to your SMTP relay&apos;s include, as its
+                documentation gives it (<code>amazonses.com</code> for Amazon SES, <code>mailgun.org</code> for Mailgun, <code>sendgrid.net</code> for SendGrid), restart the app, then check again: the
+                SPF record appears below.
+              </p>
+              <p>Until then DKIM and DMARC are checked without it; signed mail passes DMARC without SPF.</p>
             </AlertDescription>
           </Alert>
         )}
@@ -83,32 +106,36 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
                 </TableRow>
               </TableHeader>
               <TableBody>
-                {domain.records.map((record) => {
-                  const status = STATUS[record.status];
-                  return (
-                    <TableRow key={`${record.type}-${record.name}-${record.value}`} data-testid={`record-${record.kind}`}>
-                      <TableCell className="align-top">
-                        <div className="font-mono text-sm">{record.type}</div>
-                        {record.priority !== undefined && <div className="text-xs text-muted-foreground">priority {record.priority}</div>}
-                      </TableCell>
-                      <TableCell className="w-72 max-w-72 align-top whitespace-normal">
-                        <CopyableCode value={record.name} label={`Copy the name of the ${record.kind} record`} />
-                        <div className="text-xs text-muted-foreground">{PURPOSE[record.kind]}</div>
-                      </TableCell>
-                      <TableCell className="max-w-md align-top whitespace-normal">
-                        <CopyableCode value={record.value} label={`Copy the value of the ${record.kind} record`} />
-                        {record.status === "wrong" && record.found.length > 0 && <div className="mt-1 text-xs text-destructive">Found instead: {record.found.join(" | ")}</div>}
-                      </TableCell>
-                      <TableCell className="align-top">
-                        <Badge variant={status.variant}>{status.label}</Badge>
-                      </TableCell>
-                    </TableRow>
-                  );
-                })}
+                {/* An SPF record saved before the include was found unknowable (include:_spf.127.0.0.1) is not shown; the next check drops it. */}
+                {domain.records
+                  .filter((record) => !(spfUnknown && record.kind === "spf"))
+                  .map((record) => {
+                    const status = STATUS[record.status];
+                    return (
+                      <TableRow key={`${record.type}-${record.name}-${record.value}`} data-testid={`record-${record.kind}`}>
+                        <TableCell className="align-top">
+                          <div className="font-mono text-sm">{record.type}</div>
+                          {record.priority !== undefined && <div className="text-xs text-muted-foreground">priority {record.priority}</div>}
+                        </TableCell>
+                        <TableCell className="w-72 max-w-72 align-top whitespace-normal">
+                          <CopyableCode value={record.name} label={`Copy the name of the ${record.kind} record`} />
+                          <div className="text-xs text-muted-foreground">{PURPOSE[record.kind]}</div>
+                        </TableCell>
+                        <TableCell className="max-w-md align-top whitespace-normal">
+                          <CopyableCode value={record.value} label={`Copy the value of the ${record.kind} record`} />
+                          {record.status === "wrong" && record.found.length > 0 && <div className="mt-1 text-xs text-destructive">Found instead: {record.found.join(" | ")}</div>}
+                        </TableCell>
+                        <TableCell className="align-top">
+                          <Badge variant={status.variant}>{status.label}</Badge>
+                        </TableCell>
+                      </TableRow>
+                    );
+                  })}
               </TableBody>
             </Table>
           </CardContent>
         </Card>
+        <DomainBrandsCard workspaceId={workspaceId} hostname={domain.hostname} brands={brands} />
       </div>
     </>
   );
