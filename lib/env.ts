@@ -142,6 +142,9 @@ export const envSchema = z
     SIGNUP_FORM_SUBMISSIONS_PER_IP: positiveInteger(20),
     // Webhooks to plain http and private addresses: self-hosted internal receivers, and tests.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(),
+    // A deployment run for other people (the hosted service): its first-run owner is not made an operator,
+    // and members are not told about the installation's settings. Unset: a self-hosted install.
+    HOSTED_SERVICE: flag(),
     // The billing ladder's lengths in days (fractions allowed): overdue, read-only, the deletion notice, and between reminders.
     BILLING_OVERDUE_DAYS: positiveDays(7),
     BILLING_READ_ONLY_DAYS: positiveDays(60),

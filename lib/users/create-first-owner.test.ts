@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Ctx } from "@/lib/context";
 import { users, workspaceBilling, workspaces } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { testCtx } from "@/lib/testing/test-context";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { listUserWorkspaces } from "@/lib/workspaces/list-user-workspaces";
@@ -65,6 +66,27 @@ describe("first run is closed once anything exists", () => {
       const [billing] = await tx.db.select({ currency: workspaceBilling.currency }).from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
       expect(billing).toEqual({ currency: "eur" });
     });
+  });
+
+  it("on a self-hosted install the person who runs the first-run page is the installation's operator", async () => {
+    await onEmptyServiceRolledBack(async (tx) => {
+      const { userId } = await createFirstOwner(tx, { email: "self-hosted@example.com", password: "long enough", workspaceName: "Mine" });
+      const [owner] = await tx.db.select({ isOperator: users.isOperator }).from(users).where(eq(users.id, userId));
+      expect(owner).toEqual({ isOperator: true });
+    });
+  });
+
+  it("on a hosted deployment (HOSTED_SERVICE=1) the first-run owner is an owner only: operators are named with user:grant-operator", async () => {
+    overrideEnvForTests({ HOSTED_SERVICE: "1" });
+    try {
+      await onEmptyServiceRolledBack(async (tx) => {
+        const { userId } = await createFirstOwner(tx, { email: "hosted@example.com", password: "long enough", workspaceName: "Theirs" });
+        const [owner] = await tx.db.select({ isOperator: users.isOperator }).from(users).where(eq(users.id, userId));
+        expect(owner).toEqual({ isOperator: false });
+      });
+    } finally {
+      reloadEnv();
+    }
   });
 
   it("a workspace closes setup even when it has no user", async () => {

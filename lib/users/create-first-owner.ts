@@ -4,6 +4,7 @@ import { z } from "zod";
 import { CURRENCIES } from "@/lib/billing/plans";
 import { users } from "@/lib/db/schema";
 import { withTransaction, type Ctx } from "@/lib/context";
+import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
@@ -22,7 +23,12 @@ function setupComplete(): ApiError {
   return new ApiError({ type: "permission_error", code: "setup_complete", message: "The service is already set up: sign in instead." });
 }
 
-/** The first-run page: creates the first user and their workspace, only on an empty service. */
+/**
+ * The first-run page: creates the first user and their workspace, only on an empty service. On a
+ * self-hosted install that person runs the installation, so they are its operator too (they review
+ * their own workspace, recorded as a self-review); a hosted deployment names operators with
+ * user:grant-operator instead (HOSTED_SERVICE=1).
+ */
 export async function createFirstOwner(ctx: Ctx, input: z.input<typeof firstOwnerSchema>): Promise<{ userId: string; workspaceId: string }> {
   const { email, password, workspaceName, currency } = parseInput(firstOwnerSchema, input);
   // Checked before scrypt too: the page is public, and a closed setup must cost no hashing.
@@ -34,7 +40,7 @@ export async function createFirstOwner(ctx: Ctx, input: z.input<typeof firstOwne
     // A fresh row, never an update: the admin CLI does not take the lock, and a user it just made must not get this password.
     const [user] = await tx.db
       .insert(users)
-      .values({ id: newId("usr"), email, passwordHash, createdAt: tx.clock.now() })
+      .values({ id: newId("usr"), email, passwordHash, isOperator: !env().HOSTED_SERVICE, createdAt: tx.clock.now() })
       .onConflictDoNothing()
       .returning({ id: users.id });
     if (!user) throw setupComplete();

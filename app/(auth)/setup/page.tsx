@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import { SetupForm } from "@/components/setup-form";
 import { createFirstOwnerAction } from "./actions";
 import { defaultCtx } from "@/lib/context";
+import { env } from "@/lib/env";
 import { isSetupOpen } from "@/lib/users/is-setup-open";
 
 export const metadata: Metadata = { title: "Set up" };
@@ -13,7 +14,11 @@ export default async function SetupPage() {
   return (
     <main className="auth-page w-full max-w-sm rounded-xl border bg-card p-6 shadow-sm">
       <h1>Create the owner account</h1>
-      <p className="muted">Nobody can sign in yet. The account you create here owns the first workspace.</p>
+      <p className="muted">
+        {env().HOSTED_SERVICE
+          ? "Nobody can sign in yet. The account you create here owns the first workspace."
+          : "Nobody can sign in yet. The account you create here owns the first workspace and is this installation's operator: it reviews workspaces and brands before they mail anyone."}
+      </p>
       <SetupForm createFirstOwner={createFirstOwnerAction} />
     </main>
   );

@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { PageHeader } from "@/components/ui/page-header";
 import { formatLadderDate } from "@/lib/billing/ladder-mail";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { findOperator } from "@/lib/operator/operator-session";
 import { getSetupChecklist, type ChecklistStep } from "@/lib/workspaces/get-setup-checklist";
 import { getWorkspaceOverview } from "@/lib/workspaces/get-workspace-overview";
 import { workspaceClearance } from "@/lib/workspaces/sending-clearance";
@@ -16,7 +17,7 @@ export const metadata: Metadata = { title: "Overview" };
 const STEPS: { step: ChecklistStep; title: string; detail: string; path?: string }[] = [
   { step: "brand", title: "Add a brand", detail: "Who your mail is from: name, legal name, postal address and sender address.", path: "/brands" },
   { step: "domain", title: "Verify a sending domain", detail: "Publish the DNS records that let mailbox providers trust your mail.", path: "/domains" },
-  { step: "review", title: "Pass the review", detail: "The service reviews your workspace and an approved brand; until then you mail only your verified addresses." },
+  { step: "review", title: "Pass the review", detail: "The service's operator reviews your workspace and your brand; until they approve both, you mail only your verified addresses." },
   { step: "topic", title: "Create a topic", detail: "What people consent to receive; signups and campaigns go to a topic.", path: "/topics" },
   { step: "key", title: "Create an API key", detail: "A publishable key for your signup form, a secret key for your servers.", path: "/api-keys" },
   { step: "campaign", title: "Send a first campaign", detail: "One mail to the subscribers of one topic.", path: "/campaigns" },
@@ -25,7 +26,16 @@ const STEPS: { step: ChecklistStep; title: string; detail: string; path?: string
 export default async function WorkspaceOverviewPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { ctx, actor, workspace } = await getWorkspaceSession(workspaceId);
-  const [{ counts, billing }, checklist, clearance] = await Promise.all([getWorkspaceOverview(ctx, actor), getSetupChecklist(ctx, actor), workspaceClearance(ctx, workspaceId)]);
+  const [{ counts, billing }, checklist, clearance, operator] = await Promise.all([
+    getWorkspaceOverview(ctx, actor),
+    getSetupChecklist(ctx, actor),
+    workspaceClearance(ctx, workspaceId),
+    findOperator(),
+  ]);
+  // The review step: an operator (a self-hosted install's first owner) passes it on the Reviews page.
+  const steps = STEPS.map((entry) =>
+    entry.step === "review" && operator ? { ...entry, path: "/operator", detail: "You are this installation's operator: approve this workspace and its brand on the Reviews page." } : entry,
+  );
   const mailsAnyone = clearance.some((brand) => brand.open);
   const done = STEPS.filter(({ step }) => checklist[step]).length;
   return (
@@ -59,7 +69,7 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
           </CardHeader>
           <CardContent>
             <ol className="grid gap-3" aria-label="Setup checklist">
-              {STEPS.map(({ step, title, detail, path }) => (
+              {steps.map(({ step, title, detail, path }) => (
                 <li key={step} className="flex gap-3">
                   {checklist[step] ? (
                     <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-emerald-600" aria-label="Done" />
@@ -69,7 +79,7 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
                   <div className="grid gap-0.5">
                     <span className="font-medium">
                       {path && !checklist[step] ? (
-                        <Link className="text-primary hover:underline" href={`/w/${workspaceId}${path}`}>
+                        <Link className="text-primary hover:underline" href={path.startsWith("/operator") ? path : `/w/${workspaceId}${path}`}>
                           {title}
                         </Link>
                       ) : (
