@@ -39,7 +39,7 @@ export function CreateBrandDialog({ workspaceId, action, label = "New brand" }: 
       <DialogContent>
         <DialogHeader>
           <DialogTitle>New brand</DialogTitle>
-          <DialogDescription>Who your mail is from. Recipients see the name and sender address; every campaign carries the postal address.</DialogDescription>
+          <DialogDescription>Who your mail is from. Recipients see the name and sender address; every campaign carries the postal address. Every field is required.</DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4" noValidate>
           <TextField form={form} name="name" label="Name" hint="As recipients know you, e.g. Acme." />
@@ -53,7 +53,14 @@ export function CreateBrandDialog({ workspaceId, action, label = "New brand" }: 
             placeholder="news@acme.example"
             hint="At a domain you manage (not gmail.com or outlook.com): its domain, after the @, is the one you verify under Domains."
           />
-          <TextField form={form} name="websiteUrl" label="Website" type="url" placeholder="https://acme.example" />
+          <TextField
+            form={form}
+            name="websiteUrl"
+            label="Website"
+            type="url"
+            placeholder="https://acme.example"
+            hint="Required. Linked from your confirmation mail and consent pages; a signup form may thank people on a page of it."
+          />
           <FormError message={formError} />
           <DialogFooter>
             <Button type="submit" disabled={pending}>
