@@ -64,7 +64,7 @@ const PARAMETERS: ParameterTable = {
       ...["name", "description", "requiresConfirmation", "consentAsserted", "firstName", "lastName", "mapping", "policy", "kind", "environment", "origins"],
       ...["legalName", "postalAddress", "websiteUrl", "senderEmail", "logoUrl", "primaryColor", "changes", "hostname", "resync", "plan", "key", "type"],
       ...["subject", "previewText", "html", "text", "document", "at", "fields", "label", "required", "texts", "title", "button", "success", "checkInbox"],
-      ...["consent", "privacyUrl", "style", "color", "corners", "theme", "challenge", "redirectUrl", "reason", "_previous", "form", "keysAndEndpoints"],
+      ...["consent", "privacyUrl", "style", "color", "corners", "theme", "challenge", "redirectUrl", "reason", "_previous", "form", "keysAndEndpoints", "role"],
     ].map((name) => [name, null]),
   ),
 };

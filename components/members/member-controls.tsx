@@ -3,10 +3,11 @@
 import { Mail, UserPlus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import type { UseFormReturn } from "react-hook-form";
 import { toast } from "sonner";
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, TextField } from "@/components/forms/form-fields";
-import { useActionForm } from "@/components/forms/use-action-form";
+import { errorText, useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import {
   AlertDialog,
@@ -22,18 +23,44 @@ import {
 import { DialogFooter } from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
 import type { ActionState } from "@/lib/dashboard/action-state";
-import { inviteMemberSchema, type InviteMemberInput, type MemberCreations, type RemoveMemberInput } from "@/lib/members/member-schemas";
+import { inviteMemberSchema, ROLE_DESCRIPTIONS, type InviteMemberInput, type MemberCreations, type MemberRole, type RemoveMemberInput } from "@/lib/members/member-schemas";
 
 type Invite = (workspaceId: string, input: InviteMemberInput) => Promise<ActionState<{ userId: string; mailed: boolean }>>;
 type ByUser<R> = (workspaceId: string, input: { userId: string }) => Promise<ActionState<R>>;
 
-function InviteForm({ workspaceId, action, close }: { workspaceId: string; action: Invite; close: () => void }) {
+const ROLE_NAMES: Record<MemberRole, string> = { owner: "Owner", admin: "Admin", member: "Member" };
+
+/** One choice per role the inviter may grant, each with what it allows. */
+function RoleChoice({ form, roles }: { form: UseFormReturn<InviteMemberInput>; roles: MemberRole[] }) {
+  const error = errorText(form.formState.errors.role?.message);
+  return (
+    <fieldset className="grid gap-2" aria-describedby={error ? "invite-role-error" : undefined}>
+      <legend className="mb-1 text-sm font-medium">Role</legend>
+      {roles.map((role) => (
+        <Label key={role} className="items-start rounded-md border p-3 font-normal leading-normal has-[:checked]:border-primary">
+          <input type="radio" value={role} className="mt-1 accent-primary" {...form.register("role")} />
+          <span className="grid gap-0.5">
+            <span className="font-medium">{ROLE_NAMES[role]}</span>
+            <span className="text-sm text-muted-foreground">{ROLE_DESCRIPTIONS[role]}</span>
+          </span>
+        </Label>
+      ))}
+      {error && (
+        <p id="invite-role-error" role="alert" className="text-sm text-destructive">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+function InviteForm({ workspaceId, action, roles, close }: { workspaceId: string; action: Invite; roles: MemberRole[]; close: () => void }) {
   const router = useRouter();
   const { form, submit, formError, pending } = useActionForm({
     schema: inviteMemberSchema,
     action,
     workspaceId,
-    defaultValues: { email: "" },
+    defaultValues: { email: "", role: "member" },
     onSuccess: ({ mailed }) => {
       close();
       if (mailed) toast.success("Invitation sent.");
@@ -44,6 +71,7 @@ function InviteForm({ workspaceId, action, close }: { workspaceId: string; actio
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
       <TextField form={form} name="email" label="Email" type="email" hint="They get a link to accept (and set a password if they have no account), valid for 7 days." />
+      <RoleChoice form={form} roles={roles} />
       <FormError message={formError} />
       <DialogFooter>
         <Button type="submit" disabled={pending}>
@@ -54,11 +82,11 @@ function InviteForm({ workspaceId, action, close }: { workspaceId: string; actio
   );
 }
 
-export function InviteMemberDialog({ workspaceId, action }: { workspaceId: string; action: Invite }) {
+export function InviteMemberDialog({ workspaceId, action, roles }: { workspaceId: string; action: Invite; roles: MemberRole[] }) {
   return (
     <FormDialog
       title="Invite a member"
-      description="Members see and change everything in this workspace: its audience, campaigns, keys and settings."
+      description="Choose what they may do. Every role sees the workspace's audience, campaigns and reports."
       trigger={
         <Button>
           <UserPlus />
@@ -66,7 +94,7 @@ export function InviteMemberDialog({ workspaceId, action }: { workspaceId: strin
         </Button>
       }
     >
-      {(close) => <InviteForm workspaceId={workspaceId} action={action} close={close} />}
+      {(close) => <InviteForm workspaceId={workspaceId} action={action} roles={roles} close={close} />}
     </FormDialog>
   );
 }

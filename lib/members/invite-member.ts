@@ -10,7 +10,7 @@ import { findOrInviteUser } from "@/lib/users/find-or-invite-user";
 import { parseInput } from "@/lib/validation/parse-input";
 import { assertCanManageMembers } from "./assert-can-manage-members";
 import { invitationLink } from "./invitation-link";
-import { inviteMemberSchema, type InviteMemberInput } from "./member-schemas";
+import { inviteMemberSchema, rolesGrantedBy, type InviteMemberInput } from "./member-schemas";
 
 /** Invitations, resent ones included, are limited as confirmation links are (limit-service-mail.ts). */
 export const INVITATION_MAILS_PER_DAY = SERVICE_MAILS_PER_DAY;
@@ -24,8 +24,11 @@ const memberExists = (email: string) => new ApiError({ type: "invalid_request_er
  * that fails can be sent again (resendInvitation) without adding anyone twice.
  */
 export async function inviteMember(ctx: Ctx, actor: WorkspaceActor, input: InviteMemberInput): Promise<{ userId: string; mailed: boolean }> {
-  const { email } = parseInput(inviteMemberSchema, input);
-  await assertCanManageMembers(ctx, actor);
+  const { email, role } = parseInput(inviteMemberSchema, input);
+  const inviterRole = await assertCanManageMembers(ctx, actor);
+  if (!rolesGrantedBy(inviterRole).includes(role)) {
+    throw new ApiError({ type: "permission_error", code: "not_allowed", param: "role", message: "Only an owner can make someone an owner: choose admin or member." });
+  }
   // Checked before the mail is counted, so inviting a member twice says so rather than "too many".
   const [existing] = await ctx.db
     .select({ userId: memberships.userId })
@@ -38,7 +41,7 @@ export async function inviteMember(ctx: Ctx, actor: WorkspaceActor, input: Invit
     const user = await findOrInviteUser(tx, email);
     const added = await tx.db
       .insert(memberships)
-      .values({ workspaceId: actor.workspaceId, userId: user.id, role: "member", acceptedAt: null, createdAt: tx.clock.now() })
+      .values({ workspaceId: actor.workspaceId, userId: user.id, role, acceptedAt: null, createdAt: tx.clock.now() })
       .onConflictDoNothing()
       .returning({ userId: memberships.userId });
     if (added.length === 0) throw memberExists(email);

@@ -3,7 +3,24 @@ import { emailField } from "@/lib/validation/fields";
 
 // Schemas only (no database): the dashboard's forms check input in the browser with the same rules.
 
-export const inviteMemberSchema = z.strictObject({ email: emailField });
+export const MEMBER_ROLES = ["owner", "admin", "member"] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** What each role may do, as the invitation form says it. */
+export const ROLE_DESCRIPTIONS: Record<MemberRole, string> = {
+  owner: "Everything: members, billing, keys and settings. Billing notices are mailed to the owners.",
+  admin: "As an owner, but cannot make someone an owner: invites and removes members, manages billing.",
+  member: "Contacts, lists, topics, forms, campaigns, keys and reports; cannot invite or remove members or manage billing.",
+};
+
+/** Owners grant any role; admins grant admin and member (an admin cannot make an owner). */
+export function rolesGrantedBy(role: MemberRole | "operator"): MemberRole[] {
+  if (role === "owner" || role === "operator") return [...MEMBER_ROLES];
+  if (role === "admin") return ["admin", "member"];
+  return [];
+}
+
+export const inviteMemberSchema = z.strictObject({ email: emailField, role: z.enum(MEMBER_ROLES, "choose owner, admin or member").default("member") });
 export type InviteMemberInput = z.input<typeof inviteMemberSchema>;
 
 export const acceptInvitationSchema = z.strictObject({

@@ -7,6 +7,7 @@ import { When } from "@/components/ui/when";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listMemberCreations } from "@/lib/members/list-member-creations";
 import { listMembers } from "@/lib/members/list-members";
+import { rolesGrantedBy } from "@/lib/members/member-schemas";
 import { inviteMemberAction, removeMemberAction, resendInvitationAction } from "./actions";
 
 export const metadata: Metadata = { title: "Members" };
@@ -26,7 +27,7 @@ export default async function MembersPage({ params }: { params: Promise<{ worksp
         crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Members" }]}
         title="Members"
         description={manages ? "Everyone who can sign in to this workspace." : "Everyone who can sign in to this workspace. Owners and admins invite and remove members."}
-        actions={manages ? <InviteMemberDialog workspaceId={workspaceId} action={inviteMemberAction} /> : undefined}
+        actions={manages ? <InviteMemberDialog workspaceId={workspaceId} action={inviteMemberAction} roles={rolesGrantedBy(workspace.role)} /> : undefined}
       />
       <Table>
         <TableHeader>
