@@ -7,10 +7,12 @@ import { Button } from "@/components/ui/button";
 import { Checkbox, Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 
-/** What a form shows after submitting: the new secret once, or why nothing changed. */
+/** What a form shows after submitting: the new secret once, or why nothing changed (with what was typed, kept). */
 export interface SecretState {
   secret?: string;
   error?: string;
+  url?: string;
+  eventTypes?: string[];
 }
 
 type SecretAction = (state: SecretState, form: FormData) => Promise<SecretState>;
@@ -30,8 +32,10 @@ function ShownOnce({ secret }: { secret: string }) {
   );
 }
 
-export function CreateEndpointForm({ action, eventTypes }: { action: SecretAction; eventTypes: readonly string[] }) {
+export function CreateEndpointForm({ action, eventTypes, urlHint }: { action: SecretAction; eventTypes: readonly string[]; urlHint: string }) {
   const [state, submit, pending] = useActionState(action, {});
+  // A refused form comes back with what was typed: the form's reset after the action restores these values.
+  const kept: SecretState = state.error ? state : {};
   return (
     <form className="grid gap-4" action={submit}>
       <div className="grid gap-2">
@@ -42,9 +46,13 @@ export function CreateEndpointForm({ action, eventTypes }: { action: SecretActio
           type="url"
           required
           placeholder="https://hooks.example.com/mail"
+          defaultValue={kept.url ?? ""}
           aria-invalid={state.error ? true : undefined}
-          aria-describedby={state.error ? "endpoint-error" : undefined}
+          aria-describedby={state.error ? "endpoint-hint endpoint-error" : "endpoint-hint"}
         />
+        <p id="endpoint-hint" className="text-sm text-muted-foreground">
+          {urlHint}
+        </p>
         {state.error && (
           <p id="endpoint-error" className="text-sm text-destructive" role="alert">
             {state.error}
@@ -56,7 +64,7 @@ export function CreateEndpointForm({ action, eventTypes }: { action: SecretActio
         <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
           {eventTypes.map((type) => (
             <Label key={type} className="font-normal">
-              <Checkbox name="event" value={type} /> <code className="text-xs">{type}</code>
+              <Checkbox name="event" value={type} defaultChecked={kept.eventTypes?.includes(type) ?? false} /> <code className="text-xs">{type}</code>
             </Label>
           ))}
         </div>

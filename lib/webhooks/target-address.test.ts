@@ -46,19 +46,32 @@ describe("webhook target addresses", () => {
     ["unassigned IPv6 outside 2000::/3", "https://[4000::1]/hooks"],
     ["a hostname resolving to a private address", "https://localhost/hooks"],
   ])("registration refuses %s", async (_, url) => {
-    expect(await register(url)).toEqual({ code: "webhook_target_refused", param: "url", message: PRIVATE_TARGET_MESSAGE });
+    expect(await register(url)).toEqual({ code: "webhook_target_refused", param: "url", message: expect.stringContaining(PRIVATE_TARGET_MESSAGE) });
   });
 
   it("the refusal of a name resolving to loopback does not say what it resolves to", async () => {
     const refusal = await register("https://localhost/hooks");
-    expect(refusal!.message).toBe("This URL points to a private or internal address");
+    expect(refusal!.message).toMatch(/^This URL points to a private or internal address/);
     for (const address of ["127.0.0.1", "::1", "localhost"]) expect(refusal!.message).not.toContain(address);
   });
 
   it("registration refuses plain http and credentials in the URL, and accepts a public https target", async () => {
-    expect(await register("http://93.184.215.14/hooks")).toMatchObject({ code: "webhook_target_refused", message: "url must use https" });
-    expect(await register("https://user:pw@93.184.215.14/hooks")).toMatchObject({ code: "webhook_target_refused", message: "url must not carry credentials" });
+    expect(await register("http://93.184.215.14/hooks")).toMatchObject({ code: "webhook_target_refused", message: expect.stringMatching(/^The URL must start with https:\/\//) });
+    expect(await register("https://user:pw@93.184.215.14/hooks")).toMatchObject({ code: "webhook_target_refused", message: expect.stringMatching(/^The URL must not carry a user name or password/) });
     expect(await register("https://93.184.215.14/hooks")).toBeNull();
+  });
+
+  it("a refusal is written as sentences for people, and on a self-hosted install says how to allow plain http and private targets", async () => {
+    for (const url of ["not a url", "http://93.184.215.14/hooks", "https://127.0.0.1/hooks", "https://user:pw@93.184.215.14/hooks"]) {
+      const { message } = (await register(url))!;
+      expect([url, message]).toEqual([url, expect.stringMatching(/^[A-Z].*\.$/)]);
+    }
+    for (const url of ["http://93.184.215.14/hooks", "https://127.0.0.1/hooks"]) expect((await register(url))!.message).toContain("set WEBHOOK_ALLOW_PRIVATE_TARGETS=1");
+  });
+
+  it("on a hosted deployment the refusal does not tell members about the installation's settings", async () => {
+    overrideEnvForTests({ HOSTED_SERVICE: "1" });
+    for (const url of ["http://93.184.215.14/hooks", "https://127.0.0.1/hooks"]) expect((await register(url))!.message).not.toContain("WEBHOOK_ALLOW_PRIVATE_TARGETS");
   });
 
   it("registration refuses an unknown event type with validation_failed", async () => {

@@ -57,17 +57,22 @@ const lookupAll = promisify(dnsLookup);
 export async function checkTargetUrl(raw: string): Promise<URL> {
   let url: URL;
   try {
-    url = new URL(raw);
+    url = new URL(raw.trim());
   } catch {
-    throw new TargetRefusedError("url must be an absolute URL");
+    throw new TargetRefusedError("Enter the full URL of your endpoint, such as https://hooks.example.com/mail.");
   }
-  if (!schemeAllowed(url)) throw new TargetRefusedError("url must use https");
-  if (url.username || url.password) throw new TargetRefusedError("url must not carry credentials");
+  if (!schemeAllowed(url)) throw new TargetRefusedError(`The URL must start with https://, so that deliveries are encrypted.${selfHostedHint("plain http")}`);
+  if (url.username || url.password) throw new TargetRefusedError("The URL must not carry a user name or password: each delivery is signed instead, and your endpoint checks the signature.");
   if (privateTargetsAllowed()) return url;
   const host = hostOf(url);
   const addresses = ipaddr.isValid(host) ? [host] : await resolve(host);
-  if (!addresses.every(isPublicAddress)) throw new TargetRefusedError(PRIVATE_TARGET_MESSAGE);
+  if (!addresses.every(isPublicAddress)) throw new TargetRefusedError(`${PRIVATE_TARGET_MESSAGE}, which webhooks are not sent to.${selfHostedHint("private targets")}`);
   return url;
+}
+
+/** For whoever runs a self-hosted install (often the person at the form); members of a hosted deployment cannot change it. */
+function selfHostedHint(what: string): string {
+  return env().HOSTED_SERVICE ? "" : ` To allow ${what} on a self-hosted install (an internal service, a local receiver), set WEBHOOK_ALLOW_PRIVATE_TARGETS=1 and restart the app.`;
 }
 
 async function resolve(host: string): Promise<string[]> {
@@ -75,7 +80,7 @@ async function resolve(host: string): Promise<string[]> {
     const found = (await lookupAll(host, { all: true })) as unknown as LookupAddress[];
     return found.map((entry) => entry.address);
   } catch {
-    throw new TargetRefusedError(`url host ${host} does not resolve`);
+    throw new TargetRefusedError(`No address was found for ${host}: check its spelling, and that its DNS record is published.`);
   }
 }
 

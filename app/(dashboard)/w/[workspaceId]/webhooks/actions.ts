@@ -30,10 +30,13 @@ async function asMember<T>(workspaceId: string, run: (session: NonNullable<Await
 }
 
 export async function createEndpointAction(workspaceId: string, _previous: SecretState, form: FormData): Promise<SecretState> {
-  return asMember(workspaceId, async ({ ctx, actor }) => {
-    const { secret } = await createEndpoint(ctx, actor, { url: String(form.get("url") ?? ""), eventTypes: form.getAll("event").map(String) });
+  const typed = { url: String(form.get("url") ?? ""), eventTypes: form.getAll("event").map(String) };
+  const state: SecretState = await asMember(workspaceId, async ({ ctx, actor }) => {
+    const { secret } = await createEndpoint(ctx, actor, typed);
     return { secret };
   });
+  // Refused: what was typed comes back, so the form shows it again beside the reason.
+  return state.error ? { ...state, ...typed } : state;
 }
 
 export async function rotateSecretAction(workspaceId: string, endpointId: string, _previous: SecretState): Promise<SecretState> {

@@ -10,12 +10,22 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { When } from "@/components/ui/when";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { EVENT_TYPES } from "@/lib/events/event-types";
+import { env } from "@/lib/env";
 import { deliveriesOf, listEndpoints } from "@/lib/webhooks/endpoints";
+import { privateTargetsAllowed, schemeAllowed } from "@/lib/webhooks/target-address";
 import { createEndpointAction, enableEndpointAction, rotateSecretAction } from "./actions";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
 const RECENT_DELIVERIES = 20;
+
+/** What the endpoint URL may be here: on a self-hosted install, how its operator allows internal receivers. */
+function targetHint(): string {
+  if (privateTargetsAllowed()) return "This installation also delivers to plain http and to private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=1).";
+  const https = schemeAllowed(new URL("http://receiver.example")) ? "A URL on a public address" : "An https:// URL on a public address";
+  if (env().HOSTED_SERVICE) return `${https}.`;
+  return `${https}. For an internal service or a receiver on this machine, set WEBHOOK_ALLOW_PRIVATE_TARGETS=1 where the app runs and restart it.`;
+}
 
 /** The workspace's webhook endpoints: add one, rotate its secret, and see every attempt of its recent deliveries. */
 export default async function WebhooksPage({ params }: { params: Promise<{ workspaceId: string }> }) {
@@ -119,7 +129,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ works
             <CardDescription>The signing secret is shown once, when the endpoint is added.</CardDescription>
           </CardHeader>
           <CardContent>
-            <CreateEndpointForm action={createEndpointAction.bind(null, workspaceId)} eventTypes={EVENT_TYPES} />
+            <CreateEndpointForm action={createEndpointAction.bind(null, workspaceId)} eventTypes={EVENT_TYPES} urlHint={targetHint()} />
           </CardContent>
         </Card>
       </div>
