@@ -1,22 +1,45 @@
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { notSentReason } from "@/lib/campaigns/not-sent-reasons";
 import type { AudiencePreview, ExclusionReason } from "@/lib/campaigns/preview-audience";
 
-const LABELS: Record<Exclude<ExclusionReason, `missing_merge_tag:${string}`>, string> = {
-  not_subscribed: "On the list, not subscribed to the topic",
-  pending_confirmation: "Has not confirmed the subscription yet",
-  unsubscribed: "Unsubscribed",
-  not_on_list: "Subscribed, not on the list",
-  suppressed_complaint: "Suppressed: marked your mail as spam",
-  suppressed_bounce: "Suppressed: the address bounced",
-  suppressed_soft_bounce: "Suppressed: repeated soft bounces",
-  suppressed_address: "Suppressed address",
-  suppressed_domain: "Suppressed domain",
-  not_verified: "Not one of your verified addresses (workspace in review)",
-  over_allowance: "Over your plan's sending allowance for this period",
+type Worded = { label: string; fix?: string };
+
+const LABELS: Record<Exclude<ExclusionReason, `missing_merge_tag:${string}` | "not_verified" | "over_allowance">, Worded> = {
+  not_subscribed: { label: "On the list, not subscribed to the topic" },
+  pending_confirmation: { label: "Has not confirmed the subscription yet" },
+  unsubscribed: { label: "Unsubscribed" },
+  not_on_list: { label: "Subscribed, not on the list" },
+  suppressed_complaint: { label: "Suppressed: marked your mail as spam" },
+  suppressed_bounce: { label: "Suppressed: the address bounced" },
+  suppressed_soft_bounce: { label: "Suppressed: repeated soft bounces" },
+  suppressed_address: { label: "Suppressed address" },
+  suppressed_domain: { label: "Suppressed domain" },
 };
 
-export function exclusionLabel(reason: ExclusionReason): string {
-  return reason.startsWith("missing_merge_tag:") ? `No value for {{${reason.slice("missing_merge_tag:".length)}}}` : LABELS[reason as keyof typeof LABELS];
+/** A reason in words, with what to do about it where something can be done; the ones dispatch records read as on the campaign page. */
+export function exclusionWords(reason: ExclusionReason): Worded {
+  if (reason === "not_verified") return notSentReason("recipient_not_verified");
+  if (reason === "over_allowance" || reason.startsWith("missing_merge_tag:")) return notSentReason(reason);
+  return LABELS[reason as keyof typeof LABELS];
+}
+
+/** Why a campaign would reach nobody now, what to do and where (a path in the workspace), as the send dialog says it. */
+export type Nobody = { text: string; link?: { label: string; path: string } };
+
+/** Null when the campaign reaches someone. */
+export function whyNobody(preview: AudiencePreview): Nobody | null {
+  if (preview.recipients > 0) return null;
+  const has = (test: (reason: string) => boolean) => preview.exclusions.find((exclusion) => test(exclusion.reason));
+  if (has((reason) => reason === "over_allowance"))
+    return { text: "Your plan's sending allowance for this period is used up. Move to a larger plan, or wait for the next period.", link: { label: "Billing", path: "/billing" } };
+  const tag = has((reason) => reason.startsWith("missing_merge_tag:"));
+  if (tag) return { text: `Everyone it would go to has no value for {{${tag.reason.slice("missing_merge_tag:".length)}}}. Remove the tag from the campaign, or fill it in for your contacts.` };
+  if (has((reason) => reason === "not_verified"))
+    return {
+      text: "Until your workspace passes the review, campaigns go only to your verified addresses, and none of them is subscribed to this topic. Add your own addresses as verified addresses and subscribe them, or pass the review.",
+      link: { label: "Verified addresses", path: "/verified-addresses" },
+    };
+  return { text: "Nobody subscribed to its topic (and on its list) can receive it. Add subscribers, or choose another topic or list.", link: { label: "Contacts", path: "/contacts" } };
 }
 
 /** Who the campaign goes to if sent now, and every reason the others do not, with the first few addresses. */
@@ -30,24 +53,39 @@ export function AudiencePreviewTable({ preview }: { preview: AudiencePreview }) 
         {preview.recipients === 1 ? "person gets" : "people get"} this mail if you send it now.
       </p>
       {preview.exclusions.length > 0 && (
-        <Table aria-label="Left out">
+        // Fixed columns that wrap: the addresses stay readable at any width instead of being cut off.
+        <Table aria-label="Left out" className="table-fixed">
           <TableHeader>
             <TableRow>
-              <TableHead>Left out because</TableHead>
-              <TableHead className="text-right">People</TableHead>
+              <TableHead className="w-[45%]">Left out because</TableHead>
+              <TableHead className="w-20 text-right">People</TableHead>
               <TableHead>For example</TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
-            {preview.exclusions.map((exclusion) => (
-              <TableRow key={exclusion.reason}>
-                <TableCell>{exclusionLabel(exclusion.reason)}</TableCell>
-                <TableCell className="text-right tabular-nums">{exclusion.count.toLocaleString("en")}</TableCell>
-                <TableCell className="max-w-xs truncate text-muted-foreground" title={exclusion.sample.join(", ")}>
-                  {exclusion.sample.join(", ")}
-                </TableCell>
-              </TableRow>
-            ))}
+            {preview.exclusions.map((exclusion) => {
+              const { label, fix } = exclusionWords(exclusion.reason);
+              return (
+                <TableRow key={exclusion.reason}>
+                  <TableCell className="whitespace-normal align-top">
+                    <span className="grid gap-0.5">
+                      <span>{label}</span>
+                      {fix && <span className="text-xs text-muted-foreground">{fix}</span>}
+                    </span>
+                  </TableCell>
+                  <TableCell className="align-top text-right tabular-nums">{exclusion.count.toLocaleString("en")}</TableCell>
+                  <TableCell className="whitespace-normal align-top text-muted-foreground">
+                    <ul className="grid gap-0.5">
+                      {exclusion.sample.map((email) => (
+                        <li key={email} className="break-all">
+                          {email}
+                        </li>
+                      ))}
+                    </ul>
+                  </TableCell>
+                </TableRow>
+              );
+            })}
           </TableBody>
         </Table>
       )}

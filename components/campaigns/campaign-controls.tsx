@@ -5,12 +5,14 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
+import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { canMove } from "@/lib/campaigns/campaign-status";
+import type { Nobody } from "@/components/campaigns/audience-preview";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import type { CampaignStatus } from "@/lib/db/schema";
 
@@ -34,11 +36,14 @@ export function CampaignControls({
   workspaceId,
   campaign,
   audience,
+  nobody,
   actions,
 }: {
   workspaceId: string;
   campaign: { id: string; name: string; status: CampaignStatus };
   audience: string;
+  /** Why nobody would get the campaign now, when so: it cannot be sent or scheduled, and the dialogs say why. */
+  nobody?: Nobody | null;
   actions: CampaignControlActions;
 }) {
   const router = useRouter();
@@ -139,7 +144,8 @@ export function CampaignControls({
           onConfirm={run(actions.cancel, "Cancelled.")}
         />
       )}
-      {(status === "draft" || status === "scheduled") && (
+      {(status === "draft" || status === "scheduled") && nobody && <NobodyDialog workspaceId={workspaceId} reason={nobody} />}
+      {(status === "draft" || status === "scheduled") && !nobody && (
         <ConfirmButton
           variant="default"
           label={
@@ -155,6 +161,34 @@ export function CampaignControls({
         />
       )}
     </div>
+  );
+}
+
+/** Send now, when the campaign would reach nobody: why, and where to fix it, with nothing to confirm. */
+function NobodyDialog({ workspaceId, reason }: { workspaceId: string; reason: Nobody }) {
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button variant="default" size="sm">
+          <Send />
+          Send now
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Nobody would get this campaign</AlertDialogTitle>
+          <AlertDialogDescription>{reason.text}</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Close</AlertDialogCancel>
+          {reason.link && (
+            <Button asChild>
+              <Link href={`/w/${workspaceId}${reason.link.path}`}>{reason.link.label}</Link>
+            </Button>
+          )}
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
   );
 }
 

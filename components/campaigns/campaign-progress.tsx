@@ -2,6 +2,7 @@
 
 import { usePolledStatus } from "@/components/dashboard/use-polled-status";
 import { MOVING_STATUSES, type CampaignProgress } from "@/lib/campaigns/campaign-progress";
+import { notSentReason } from "@/lib/campaigns/not-sent-reasons";
 import { dashboardKeys, dashboardReads } from "@/lib/dashboard/dashboard-reads";
 
 const POLL_MS = 2_000;
@@ -22,11 +23,14 @@ export function CampaignProgressBar({ workspaceId, campaignId, initial }: { work
 
   const { counts } = data;
   const total = data.recipients ?? 0;
+  // A rule leaving someone out (the sandbox, a suppression, a merge tag, the allowance) is not a failure.
+  const byRule = data.notSent.filter((row) => notSentReason(row.reason).byRule).reduce((sum, row) => sum + row.count, 0);
+  const failed = data.notSent.reduce((sum, row) => sum + row.count, 0) - byRule;
   const parts = [
-    { label: "Accepted", value: counts.accepted, className: "bg-emerald-600" },
-    { label: "Failed", value: counts.failed, className: "bg-destructive" },
-    { label: "Skipped", value: counts.skipped, className: "bg-amber-500" },
-    { label: "Cancelled", value: counts.cancelled, className: "bg-muted-foreground/50" },
+    { label: "Accepted", id: "accepted", value: counts.accepted, className: "bg-emerald-600" },
+    { label: "Not sent by a rule", id: "not-sent", value: byRule, className: "bg-amber-500" },
+    { label: "Failed", id: "failed", value: failed, className: "bg-destructive" },
+    { label: "Cancelled", id: "cancelled", value: counts.cancelled, className: "bg-muted-foreground/50" },
   ];
   const done = parts.reduce((sum, part) => sum + part.value, 0);
   const queued = Math.max(total - done, 0);
@@ -44,10 +48,10 @@ export function CampaignProgressBar({ workspaceId, campaignId, initial }: { work
         {total > 0 && parts.map((part) => (part.value > 0 ? <div key={part.label} className={part.className} style={{ width: `${(part.value / total) * 100}%` }} /> : null))}
       </div>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" aria-label="Sending figures">
-        {[{ label: "Queued", value: queued }, ...parts].map((part) => (
-          <div key={part.label}>
+        {[{ label: "Queued", id: "queued", value: queued }, ...parts].map((part) => (
+          <div key={part.id}>
             <dt className="text-xs text-muted-foreground">{part.label}</dt>
-            <dd className="text-lg font-semibold tabular-nums" data-testid={`progress-${part.label.toLowerCase()}`}>
+            <dd className="text-lg font-semibold tabular-nums" data-testid={`progress-${part.id}`}>
               {part.value.toLocaleString("en")}
             </dd>
           </div>

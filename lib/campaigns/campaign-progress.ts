@@ -7,6 +7,8 @@ export interface CampaignProgress {
   /** Null until the audience snapshot is complete. */
   recipients: number | null;
   counts: CampaignCounts;
+  /** The recipients not sent to, per failure reason, most first (not-sent-reasons.ts says which a rule left out). */
+  notSent: { reason: string; count: number }[];
 }
 
 /** Statuses whose figures still move: the page keeps asking while the campaign is in one. */

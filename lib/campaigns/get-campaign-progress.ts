@@ -5,14 +5,19 @@ import type { Ctx } from "@/lib/context";
 import { campaigns } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 import { campaignCounts } from "./campaign-counts";
+import { countNotSent } from "./count-not-sent";
 import type { CampaignProgress } from "./campaign-progress";
 
-/** The campaign's status and counts, without its recipients: cheap enough to ask every few seconds. */
+/**
+ * The campaign's status, counts and who was not sent to per reason, without its recipients: cheap
+ * enough to ask every few seconds (the reasons are counted over the failed sends only).
+ */
 export async function getCampaignProgress(ctx: Ctx, actor: Actor, campaignId: string): Promise<CampaignProgress> {
   const [campaign] = await ctx.db
     .select({ status: campaigns.status, recipients: campaigns.recipientCount })
     .from(campaigns)
     .where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId)));
   if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
-  return { ...campaign, counts: await campaignCounts(ctx, campaignId) };
+  const [counts, notSent] = await Promise.all([campaignCounts(ctx, campaignId), campaign.recipients === null ? [] : countNotSent(ctx, campaignId)]);
+  return { ...campaign, counts, notSent };
 }

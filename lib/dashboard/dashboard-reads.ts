@@ -61,6 +61,7 @@ export interface ImportStatusView {
 export const dashboardFiles = {
   importUpload: (workspaceId: string, fileName: string) => `${base(workspaceId)}/imports?name=${encodeURIComponent(fileName)}`,
   refusedRows: (workspaceId: string, importId: string) => `${base(workspaceId)}/imports/${encodeURIComponent(importId)}/refused`,
+  notSent: (workspaceId: string, campaignId: string) => `${base(workspaceId)}/campaigns/${encodeURIComponent(campaignId)}/not-sent`,
   contactsExport: (workspaceId: string, query: ContactListQuery) => {
     const params = contactListSearchParams({ ...query, sort: undefined, after: undefined }).toString();
     return `${base(workspaceId)}/contacts/export${params ? `?${params}` : ""}`;

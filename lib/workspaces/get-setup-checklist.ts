@@ -1,8 +1,8 @@
 import "server-only";
-import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, count, eq, gt, isNotNull, isNull } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
-import { apiKeys, brands, campaigns, sendingDomains, topics, workspaces } from "@/lib/db/schema";
+import { apiKeys, brands, reportCampaignCounters, sendingDomains, topics, workspaces } from "@/lib/db/schema";
 
 export type ChecklistStep = "brand" | "domain" | "review" | "topic" | "key" | "campaign";
 
@@ -45,7 +45,13 @@ export async function getSetupChecklist(ctx: Ctx, actor: WorkspaceActor): Promis
         .from(apiKeys)
         .where(and(eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt))),
     ),
-    exists(ctx.db.select({ n: count() }).from(campaigns).where(eq(campaigns.workspaceId, workspaceId))),
+    // A first campaign is sent once a mail of it was accepted by the mail carrier, not when one is written or reaches nobody.
+    exists(
+      ctx.db
+        .select({ n: count() })
+        .from(reportCampaignCounters)
+        .where(and(eq(reportCampaignCounters.workspaceId, workspaceId), gt(reportCampaignCounters.accepted, 0))),
+    ),
   ]);
   return { brand, domain, review: review && approvedBrand, topic, key, campaign };
 }

@@ -3,11 +3,12 @@ import type { CampaignStatus } from "@/lib/db/schema";
 import Link from "next/link";
 import { BarChart3 } from "lucide-react";
 import { notFound } from "next/navigation";
-import { AudiencePreviewTable } from "@/components/campaigns/audience-preview";
+import { AudiencePreviewTable, whyNobody } from "@/components/campaigns/audience-preview";
 import { CampaignControls } from "@/components/campaigns/campaign-controls";
 import { CampaignProgressBar } from "@/components/campaigns/campaign-progress";
 import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
 import { MailPreview } from "@/components/campaigns/mail-preview";
+import { NotSentCard } from "@/components/campaigns/not-sent-card";
 import { SaveTemplateDialog } from "@/components/campaigns/save-template-dialog";
 import { SendTestDialog } from "@/components/campaigns/send-test-dialog";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -22,7 +23,9 @@ import { getCampaignProgress } from "@/lib/campaigns/get-campaign-progress";
 import { previewAudience } from "@/lib/campaigns/preview-audience";
 import { previewCampaignMail } from "@/lib/campaigns/preview-campaign-mail";
 import { testMailAddresses } from "@/lib/campaigns/send-test-mail";
-import { showCampaign } from "@/lib/campaigns/show-campaign";
+import { getCampaignWithBrand } from "@/lib/campaigns/campaign-with-brand";
+import { listNotSent } from "@/lib/campaigns/list-not-sent";
+import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import {
@@ -39,9 +42,6 @@ import {
 
 export const metadata: Metadata = { title: "Campaign" };
 
-/** The recipients who were not sent to, as far as a page shows them. */
-const SKIPPED_SHOWN = 100;
-
 /** What the Sending card's figures are, once the campaign no longer sends; while it sends they update by themselves. */
 const SENDING_CARD_LINES: Partial<Record<CampaignStatus, string>> = {
   paused: "Paused: nothing more goes out until you resume it.",
@@ -49,21 +49,22 @@ const SENDING_CARD_LINES: Partial<Record<CampaignStatus, string>> = {
   cancelled: "Cancelled: what went out before it stopped.",
 };
 
-export default async function CampaignPage({ params, searchParams }: { params: Promise<{ workspaceId: string; campaignId: string }>; searchParams: Promise<{ as?: string }> }) {
+export default async function CampaignPage({ params, searchParams }: { params: Promise<{ workspaceId: string; campaignId: string }>; searchParams: Promise<{ as?: string; notSent?: string }> }) {
   const { workspaceId, campaignId } = await params;
-  const { as } = await searchParams;
+  const { as, notSent: notSentPage } = await searchParams;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const shown = await findOrNull(showCampaign(ctx, actor, campaignId));
+  const shown = await findOrNull(getCampaignWithBrand(ctx, actor, campaignId));
   if (!shown) notFound();
-  const { campaign, skipped } = shown;
+  const { campaign } = shown;
   const started = campaign.status !== "draft" && campaign.status !== "scheduled";
-  const [options, progress, preview, audiencePreview, testAddresses] = await Promise.all([
+  const [options, progress, preview, audiencePreview, testAddresses, notSent] = await Promise.all([
     campaignFormOptions(ctx, actor),
     getCampaignProgress(ctx, actor, campaignId),
     previewCampaignMail(ctx, actor, campaignId, typeof as === "string" && as.trim() ? as : undefined),
     // Once sending has started the audience is fixed: the progress says who got it.
     started ? null : previewAudience(ctx, actor, campaignId),
     testMailAddresses(ctx, actor),
+    started ? listNotSent(ctx, actor, campaignId, Number(notSentPage ?? 1)) : null,
   ]);
   const brand = options.brands.find((candidate) => candidate.id === campaign.brandId);
   const topic = options.topics.find((candidate) => candidate.id === campaign.topicId);
@@ -92,6 +93,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
             workspaceId={workspaceId}
             campaign={{ id: campaign.id, name: campaign.name, status: campaign.status }}
             audience={audience}
+            nobody={audiencePreview ? whyNobody(audiencePreview) : null}
             actions={{
               sendNow: sendCampaignNowAction,
               schedule: scheduleCampaignAction,
@@ -124,6 +126,14 @@ export default async function CampaignPage({ params, searchParams }: { params: P
                 <CampaignProgressBar workspaceId={workspaceId} campaignId={campaign.id} initial={progress} />
               </CardContent>
             </Card>
+          )}
+          {notSent && notSent.total > 0 && (
+            <NotSentCard
+              totals={progress.notSent}
+              list={notSent}
+              pageHref={(page) => `/w/${workspaceId}/campaigns/${campaign.id}?notSent=${page}`}
+              csvHref={dashboardFiles.notSent(workspaceId, campaign.id)}
+            />
           )}
           {audiencePreview && (
             <Card>
@@ -173,26 +183,6 @@ export default async function CampaignPage({ params, searchParams }: { params: P
               </dl>
             </CardContent>
           </Card>
-          {skipped.length > 0 && (
-            <Card>
-              <CardHeader>
-                <CardTitle>Not sent</CardTitle>
-                <CardDescription>
-                  {skipped.length.toLocaleString("en")} {skipped.length === 1 ? "recipient" : "recipients"}, with the reason.
-                </CardDescription>
-              </CardHeader>
-              <CardContent>
-                <ul className="grid gap-2 text-sm" aria-label="Recipients not sent to">
-                  {skipped.slice(0, SKIPPED_SHOWN).map((row) => (
-                    <li key={row.email} className="grid">
-                      <span className="font-medium">{row.email}</span>
-                      <span className="text-muted-foreground">{row.reason.replace("missing_merge_tag:", "missing merge tag ")}</span>
-                    </li>
-                  ))}
-                </ul>
-              </CardContent>
-            </Card>
-          )}
         </div>
       </div>
       <Card className="mt-6">

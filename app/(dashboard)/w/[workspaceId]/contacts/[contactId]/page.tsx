@@ -16,6 +16,7 @@ import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listLists } from "@/lib/lists/list-lists";
 import { addToListAction, editContactNamesAction, removeFromListAction } from "./actions";
+import { notSentReason } from "@/lib/campaigns/not-sent-reasons";
 
 export const metadata: Metadata = { title: "Contact" };
 
@@ -36,7 +37,7 @@ function outcome(send: {
   clickedAt: Date | null;
   unsubscribedAt: Date | null;
 }): string {
-  if (send.failureReason) return `Not sent: ${send.failureReason}`;
+  if (send.failureReason) return `Not sent: ${notSentReason(send.failureReason).label}`;
   const steps = [
     send.deliveredAt && "delivered",
     send.bouncedAt && "bounced",

@@ -11,6 +11,7 @@ import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { getCampaignReport } from "@/lib/reports/get-campaign-report";
+import { notSentReason } from "@/lib/campaigns/not-sent-reasons";
 
 export const metadata: Metadata = { title: "Campaign report" };
 
@@ -97,7 +98,7 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
             empty="Everyone was sent the mail."
             label="Recipient"
             valueLabel="Reason"
-            rows={skipped.slice(0, 100).map((send) => ({ name: send.email, value: send.reason.replace("missing_merge_tag:", "missing merge tag ") }))}
+            rows={skipped.slice(0, 100).map((send) => ({ name: send.email, value: notSentReason(send.reason).label }))}
           />
         </div>
       </div>
