@@ -57,6 +57,7 @@ const PARAMETERS: ParameterTable = {
   formId: "form",
   domainId: "domain",
   messageId: "message",
+  templateId: "template",
   // Names that name no id.
   ...Object.fromEntries(
     [

@@ -199,6 +199,44 @@ test("templates: a campaign's body saved as a template starts a new campaign", a
   await expect(page.getByRole("textbox", { name: "Body" }).getByText("Spring is here, and so is our sale.")).toBeVisible();
 });
 
+test("templates screen: a saved template is previewed, renamed, edited in the block editor, duplicated, deleted after a confirm, and used in a new campaign", async () => {
+  await page.goto(`/w/${workspaceId}`);
+  await page.getByRole("link", { name: "Templates", exact: true }).click();
+  await page.getByRole("link", { name: "Monthly layout", exact: true }).click();
+  const preview = page.frameLocator('iframe[title="Mail preview"]');
+  await expect(preview.getByText("Spring is here, and so is our sale.")).toBeVisible();
+  await expect(preview.getByRole("link", { name: "Unsubscribe" })).toBeVisible();
+  await screenshot(page, "template-preview");
+
+  await page.getByRole("button", { name: "Rename" }).click();
+  await page.getByLabel("Template name").fill("");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByText("Must not be empty")).toBeVisible();
+  await page.getByLabel("Template name").fill("Spring layout");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByRole("heading", { name: "Spring layout" })).toBeVisible();
+
+  await page.getByRole("link", { name: "Edit", exact: true }).click();
+  const body = page.getByRole("textbox", { name: "Body" });
+  await body.getByText("Spring is here, and so is our sale.").click({ clickCount: 3 });
+  await page.keyboard.type("Summer is coming.");
+  await page.getByRole("button", { name: "Save template" }).click();
+  await expect(page.getByRole("heading", { name: "Spring layout" })).toBeVisible();
+  await expect(preview.getByText("Summer is coming.")).toBeVisible();
+
+  await page.getByRole("button", { name: "Duplicate" }).click();
+  await expect(page.getByRole("heading", { name: "Copy of Spring layout" })).toBeVisible();
+  await page.getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("button", { name: "Delete template" }).click();
+  await expect(page.getByRole("heading", { name: "Templates", exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Copy of Spring layout" })).toHaveCount(0);
+  await screenshot(page, "templates");
+
+  await page.getByRole("link", { name: "Use Spring layout in a new campaign" }).click();
+  await expect(page.getByLabel("Start from", { exact: true })).toHaveValue(/^tpl_/);
+  await expect(page.getByRole("textbox", { name: "Body" }).getByText("Summer is coming.")).toBeVisible();
+});
+
 test("image uploads: only from the dashboard's own pages, by a signed-in member, images only", async ({ playwright, baseURL }) => {
   const upload = `/api/dashboard/w/${workspaceId}/images`;
   const crossSite = await page.request.post(upload, { data: PNG, headers: { origin: "https://evil.example", "content-type": "image/png" } });

@@ -1,6 +1,7 @@
 "use client";
 
 import { LayoutTemplate } from "lucide-react";
+import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
@@ -19,6 +20,7 @@ export function SaveTemplateDialog({
   campaign: { id: string; name: string };
   action: (workspaceId: string, input: { campaignId: string; name: string }) => Promise<ActionState<{ templateId: string }>>;
 }) {
+  const router = useRouter();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState(campaign.name);
   const [error, setError] = useState<string>();
@@ -29,7 +31,7 @@ export function SaveTemplateDialog({
       const state = await action(workspaceId, { campaignId: campaign.id, name });
       if (!state.ok) return setError(state.fieldErrors.name ?? state.message);
       setOpen(false);
-      toast.success(`Saved as the template ${name.trim()}.`);
+      toast.success(`Saved as the template ${name.trim()}.`, { action: { label: "Open templates", onClick: () => router.push(`/w/${workspaceId}/templates`) } });
     });
   return (
     <Dialog open={open} onOpenChange={(next) => (setOpen(next), setError(undefined))}>

@@ -10,6 +10,7 @@ import {
   FileKey2,
   Inbox,
   LayoutDashboard,
+  LayoutTemplate,
   ListChecks,
   Megaphone,
   Send,
@@ -36,6 +37,7 @@ export const NAV_GROUPS: { label: string; screens: NavScreen[] }[] = [
     label: "Mail",
     screens: [
       { path: "/campaigns", label: "Campaigns", icon: Send },
+      { path: "/templates", label: "Templates", icon: LayoutTemplate },
       { path: "/reports", label: "Reports", icon: ChartLine },
     ],
   },

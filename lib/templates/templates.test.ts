@@ -15,7 +15,7 @@ describe("templates", () => {
     const document = { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Hello" }] }] };
     const { campaignId } = await createCampaign(ctx, member, { brandId, topicId, name: "Spring", subject: "Hi", html: "<p>Hello</p>", text: "Hello" }, { document });
     const { templateId } = await saveCampaignAsTemplate(ctx, member, { campaignId, name: "  Newsletter  " });
-    expect(await listTemplates(ctx, member)).toEqual([{ id: templateId, name: "Newsletter" }]);
+    expect(await listTemplates(ctx, member)).toEqual([{ id: templateId, name: "Newsletter", blocks: true, createdAt: expect.any(Date) }]);
     expect(await getTemplateBody(ctx, member, templateId)).toEqual({ name: "Newsletter", document, html: "<p>Hello</p>", text: "Hello" });
     await expect(saveCampaignAsTemplate(ctx, member, { campaignId, name: "" })).rejects.toMatchObject({ code: "validation_failed", param: "name" });
   });

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
@@ -24,9 +24,14 @@ export async function saveCampaignAsTemplate(ctx: Ctx, actor: WorkspaceActor, in
   return { templateId };
 }
 
-/** The workspace's templates, newest first: names for a picker. */
-export function listTemplates(ctx: Ctx, actor: WorkspaceActor): Promise<{ id: string; name: string }[]> {
-  return ctx.db.select({ id: templates.id, name: templates.name }).from(templates).where(eq(templates.workspaceId, actor.workspaceId)).orderBy(desc(templates.id)).limit(200);
+/** The workspace's templates, newest first, without their bodies: for a picker and the templates screen. */
+export function listTemplates(ctx: Ctx, actor: WorkspaceActor): Promise<{ id: string; name: string; blocks: boolean; createdAt: Date }[]> {
+  return ctx.db
+    .select({ id: templates.id, name: templates.name, blocks: sql<boolean>`${templates.document} is not null`, createdAt: templates.createdAt })
+    .from(templates)
+    .where(eq(templates.workspaceId, actor.workspaceId))
+    .orderBy(desc(templates.id))
+    .limit(200);
 }
 
 /** One template's body, to fill a new campaign with; another workspace's is not found. */

@@ -15,10 +15,11 @@ import { addListMembers } from "@/lib/lists/list-membership";
 import { localTransport } from "@/lib/mail/transports/local-transport";
 import { inviteMember } from "@/lib/members/invite-member";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
+import { saveCampaignAsTemplate } from "@/lib/templates/templates";
 import { seedKey, seedTopic, seedWorkspace } from "./factories";
 
 /** Every kind of id a request or a dashboard action can name. */
-export const ID_KINDS = ["workspace", "user", "brand", "topic", "list", "contact", "suppression", "campaign", "key", "endpoint", "import", "form", "domain", "message"] as const;
+export const ID_KINDS = ["workspace", "user", "brand", "topic", "list", "contact", "suppression", "campaign", "key", "endpoint", "import", "form", "domain", "message", "template"] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
 export interface Tenant {
@@ -38,7 +39,7 @@ export interface Tenant {
 
 /**
  * A workspace with one of everything: two brands, a topic and a list of each,
- * a contact on the list, a suppression, a draft campaign, a publishable key
+ * a contact on the list, a suppression, a draft campaign and a template of it, a publishable key
  * (the signup form's), a disabled webhook endpoint, an import, a signup form,
  * a sending domain (checked against DNS_SERVERS), a message in the local
  * mailbox, an invited member and a verified address. `tag` marks its
@@ -64,6 +65,7 @@ export async function seedTenant(ctx: Ctx, tag: string): Promise<Tenant> {
   await addListMembers(ctx, actor, listId, [contact.id]);
   const { suppression } = await createSuppression(ctx, actor, { email: `blocked-${tag}@tenant-${tag}.example` });
   const { campaignId } = await createCampaign(ctx, actor, { brandId, topicId, name: `Campaign ${tag}`, subject: `Subject ${tag}`, html: "<p>Hello</p>" });
+  const { templateId } = await saveCampaignAsTemplate(ctx, actor, { campaignId, name: `Template ${tag}` });
   const formKey = await createApiKey(ctx, actor, { kind: "publishable", environment: "live", name: "Signup form" });
   const endpointId = newId("wh");
   await ctx.db
@@ -108,6 +110,7 @@ export async function seedTenant(ctx: Ctx, tag: string): Promise<Tenant> {
       form: formId,
       domain: domainId,
       message: messageId,
+      template: templateId,
     },
     otherBrand: { brandId: otherBrandId, topicId: otherTopicId, listId: otherListId },
     verifiedEmail,
@@ -119,6 +122,6 @@ export async function seedTenant(ctx: Ctx, tag: string): Promise<Tenant> {
       brandSecret: await key({ brandId }),
       brandPublishable: await key({ kind: "publishable", brandId }),
     },
-    marks: [`tenant-${tag}.example`, `First ${tag}`, `List ${tag}`, `Campaign ${tag}`],
+    marks: [`tenant-${tag}.example`, `First ${tag}`, `List ${tag}`, `Campaign ${tag}`, `Template ${tag}`],
   };
 }
