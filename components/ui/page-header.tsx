@@ -32,11 +32,12 @@ export function PageHeader({ crumbs = [], title, description, actions }: { crumb
         </nav>
       )}
       <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="grid gap-1">
-          <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
-          {description && <p className="text-sm text-muted-foreground">{description}</p>}
+        {/* A long address or name breaks rather than widening a phone's screen. */}
+        <div className="grid min-w-0 gap-1">
+          <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">{title}</h1>
+          {description && <p className="text-sm text-muted-foreground wrap-anywhere">{description}</p>}
         </div>
-        {actions && <div className="flex items-center gap-2">{actions}</div>}
+        {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
       </div>
     </header>
   );
