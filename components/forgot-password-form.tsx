@@ -18,7 +18,9 @@ export function ForgotPasswordForm({ email, validMinutes, action }: { email: str
   if (state.sent) {
     return (
       <div className="grid gap-4">
-        <p role="status">If an account uses that address, a link to choose a new password is on its way to it. The link works once, for {validMinutes} minutes.</p>
+        <p role="status" className="rounded-md border border-emerald-600/30 bg-emerald-600/10 px-3 py-2 text-sm text-foreground">
+          If an account uses that address, a link to choose a new password is on its way to it. The link works once, for {validMinutes} minutes.
+        </p>
         <Link className="text-sm text-primary underline" href="/signin">
           Back to sign in
         </Link>

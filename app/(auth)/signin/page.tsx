@@ -36,12 +36,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     <main className="auth-page w-full max-w-sm rounded-xl border bg-card p-6 shadow-sm">
       <h1>Sign in</h1>
       {setup === "done" && (
-        <p className="muted" role="status">
+        <p className="rounded-md border border-emerald-600/30 bg-emerald-600/10 px-3 py-2 text-sm text-foreground" role="status">
           Your account is ready. Sign in with it.
         </p>
       )}
       {reset === "done" && (
-        <p className="muted" role="status">
+        <p className="rounded-md border border-emerald-600/30 bg-emerald-600/10 px-3 py-2 text-sm text-foreground" role="status">
           Your password is changed. Sign in with the new one.
         </p>
       )}
