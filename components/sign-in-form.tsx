@@ -40,7 +40,8 @@ export function SignInForm({ callbackUrl, email = "" }: { callbackUrl: string; e
   }
 
   return (
-    <form className="grid gap-4" onSubmit={onSubmit}>
+    // method="post": a submission before the page's script runs must never put the password in the URL.
+    <form className="grid gap-4" method="post" onSubmit={onSubmit}>
       <div className="grid gap-2">
         <Label htmlFor="signin-email">Email</Label>
         <Input id="signin-email" name="email" type="email" autoComplete="username" required maxLength={320} value={typed} onChange={(event) => setTyped(event.target.value)} autoFocus={!email} />
