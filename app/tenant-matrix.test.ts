@@ -64,7 +64,7 @@ const PARAMETERS: ParameterTable = {
       ...["email", "first_name", "last_name", "attributes", "website", "domain", "note", "status", "limit", "cursor", "from", "to", "interval", "q", "sort"],
       ...["name", "description", "requiresConfirmation", "consentAsserted", "firstName", "lastName", "mapping", "policy", "kind", "environment", "origins"],
       ...["legalName", "postalAddress", "websiteUrl", "senderEmail", "logoUrl", "primaryColor", "changes", "hostname", "resync", "plan", "key", "type"],
-      ...["subject", "previewText", "html", "text", "document", "at", "fields", "label", "required", "texts", "title", "button", "success", "checkInbox"],
+      ...["subject", "previewText", "html", "text", "document", "tags", "at", "fields", "label", "required", "texts", "title", "button", "success", "checkInbox"],
       ...["consent", "privacyUrl", "style", "color", "corners", "theme", "challenge", "redirectUrl", "reason", "_previous", "form", "keysAndEndpoints", "role"],
     ].map((name) => [name, null]),
   ),

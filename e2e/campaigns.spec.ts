@@ -40,10 +40,24 @@ test("campaigns: written in blocks (heading, text with a merge tag, a button, an
   await page.getByLabel("Preview text (optional)").fill("Spring has arrived");
 
   const body = page.getByRole("textbox", { name: "Body" });
-  await body.getByText("A headline").click({ clickCount: 3 });
+  // One click places the caret in the headline: typing changes it, and the logo above stays.
+  await body.getByText("A headline").click();
+  await page.keyboard.press("End");
+  await page.keyboard.press("Shift+Home");
   await page.keyboard.type("April");
+  await expect(body.getByRole("heading", { name: "April", exact: true })).toBeVisible();
+  await expect(body.getByText("Brand logo")).toBeVisible();
   await body.getByText("Write your message here.").click({ clickCount: 3 });
   await page.keyboard.type("Spring is here, and so is our sale.");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("See you soon, ");
+  // After the tag, the caret is back in the body, after it.
+  await page.getByRole("button", { name: "Merge tag in body" }).click();
+  await page.getByRole("menuitem", { name: "contact.first_name" }).click();
+  await page.keyboard.type("!");
+  await expect(body).toContainText("See you soon, {{contact.first_name}}!");
+  // No default values: the sender sees who lacks each tag before sending.
+  await expect(page.getByRole("list", { name: "Merge tags used" })).toContainText("1 of 3 subscribers has no value and will be skipped.");
   const blocks = page.getByRole("toolbar", { name: "Blocks" });
   await blocks.getByRole("button", { name: "Button" }).click();
   await page.getByLabel("Button text").fill("Shop the sale");
@@ -80,7 +94,7 @@ test("campaigns: the exclusion preview names who is left out and why; the previe
   await expect(page.getByTestId("preview-subject")).toHaveText("Hello Ada");
   const frame = page.frameLocator('iframe[title="Mail preview"]');
   await expect(frame.getByRole("heading", { name: "April" })).toBeVisible();
-  await expect(frame.getByText("Hi Ada,")).toBeVisible();
+  await expect(frame.getByText("See you soon, Ada!")).toBeVisible();
   await expect(frame.getByRole("link", { name: "Shop the sale" })).toHaveAttribute("href", "https://campaign-co.example/sale");
   // The uploaded image loads from its public address.
   await expect.poll(() => frame.getByRole("img", { name: "Spring flowers" }).evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(1);
@@ -95,6 +109,8 @@ test("campaigns: the exclusion preview names who is left out and why; the previe
   await expect(testDialog.getByLabel("Send to")).toHaveValue(owner.email);
   await testDialog.getByRole("button", { name: "Send test" }).click();
   await expect(page.getByText(`Test sent to ${owner.email}.`)).toBeVisible();
+  // The owner is no contact: the tag's value is a sample one, and the sender is told so.
+  await expect(page.getByText("Sample values filled in for {{contact.first_name}} (Ada)")).toBeVisible();
   await expect.poll(async () => (await seed.mailTo(owner.email)).map((mail) => mail.subject)).toContain("[Test] Hello Ada");
 
   await page.getByLabel("Preview as").fill("nameless@readers.example");
@@ -118,7 +134,7 @@ test("campaigns: send now asks first, then the progress reaches sent without a r
 
   const [mail] = await seed.mailTo("grace@readers.example");
   expect(mail?.subject).toBe("Hello Grace");
-  expect(mail?.text).toContain("Hi Grace,");
+  expect(mail?.text).toContain("See you soon, Grace!");
   // The button's link goes through click tracking; the consent links do not.
   expect(mail?.links.some((link) => link.includes("/t/c/"))).toBe(true);
   expect(mail?.links.some((link) => link.includes("/unsubscribe/"))).toBe(true);

@@ -2,7 +2,8 @@
 
 import { EditorContent, useEditor, useEditorState, type Editor, type JSONContent } from "@tiptap/react";
 import { Bold, Columns2, Heading1, Heading2, Image as ImageIcon, Italic, Link as LinkIcon, List, Minus, MousePointerClick, MoveVertical, PanelBottom, Pilcrow, Stamp } from "lucide-react";
-import { NodeSelection } from "@tiptap/pm/state";
+import { NodeSelection, Selection, TextSelection } from "@tiptap/pm/state";
+import type { EditorView } from "@tiptap/pm/view";
 import { useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -40,7 +41,9 @@ export function BlockEditor({
     content: initial,
     // Rendered in the browser only: the server's HTML would not match the editor's.
     immediatelyRender: false,
+    onCreate: ({ editor: created }) => startInText(created),
     editorProps: {
+      handleTextInput: (view, _from, _to, text) => typeAfterSelectedBlock(view, text),
       attributes: {
         class: "email-document min-h-80 p-4 focus:outline-none",
         role: "textbox",
@@ -134,18 +137,41 @@ function Toolbar({ editor, attributes, onPrompt }: { editor: Editor; attributes:
         <PanelBottom />
       </Tool>
       <span className="ml-auto">
-        <MergeTagPicker
-          attributes={attributes}
-          label="Merge tag"
-          onPick={(tag) =>
-            chain()
-              .insertContent({ type: "mergeTag", attrs: { id: tag.slice(2, -2) } })
-              .run()
-          }
-        />
+        <MergeTagPicker attributes={attributes} label="Merge tag in body" onPick={(tag) => insertMergeTag(editor, tag)} returnFocus={() => editor.commands.focus()} />
       </span>
     </div>
   );
+}
+
+/**
+ * The cursor starts in the first text, not on the first block: a document
+ * starting with the brand's logo would otherwise open with the logo selected,
+ * and a first click would leave it selected, so that typing replaced it.
+ */
+function startInText(editor: Editor) {
+  const start = Selection.findFrom(editor.state.doc.resolve(0), 1, true);
+  if (start) editor.view.dispatch(editor.state.tr.setSelection(start).setMeta("addToHistory", false));
+}
+
+/** Typing while a block (the logo, a button, an image) is selected writes a new paragraph after it; Delete removes a block. */
+function typeAfterSelectedBlock(view: EditorView, text: string): boolean {
+  const { selection, schema } = view.state;
+  if (!(selection instanceof NodeSelection) || !selection.node.isBlock) return false;
+  const tr = view.state.tr.insert(selection.to, schema.nodes.paragraph!.create(null, schema.text(text)));
+  view.dispatch(tr.setSelection(TextSelection.create(tr.doc, selection.to + 1 + text.length)).scrollIntoView());
+  return true;
+}
+
+/** A merge tag goes where the cursor is; with a block selected, in a new paragraph after it. The cursor ends after the tag. */
+function insertMergeTag(editor: Editor, tag: string) {
+  const mergeTag = { type: "mergeTag", attrs: { id: tag.slice(2, -2) } };
+  const { selection } = editor.state;
+  if (selection instanceof NodeSelection && selection.node.isBlock)
+    editor
+      .chain()
+      .insertContentAt(selection.to, { type: "paragraph", content: [mergeTag] })
+      .run();
+  else editor.chain().insertContent(mergeTag).run();
 }
 
 /**

@@ -15,6 +15,7 @@ import type { ActionState } from "@/lib/dashboard/action-state";
 import { STARTER_DOCUMENT } from "@/lib/email-blocks/email-extensions";
 import { BlockEditor } from "./block-editor";
 import { campaignFormSchema } from "./campaign-form-schema";
+import { MergeTagGaps, type CountMissingAction } from "./merge-tag-gaps";
 import { MergeTagPicker } from "./merge-tag-picker";
 
 type Input = z.input<typeof campaignFormSchema>;
@@ -35,6 +36,7 @@ export function CampaignForm({
   attributes,
   initial,
   action,
+  countMissing,
   submitLabel,
   autosave = false,
 }: {
@@ -45,6 +47,8 @@ export function CampaignForm({
   attributes: string[];
   initial: Input;
   action: (workspaceId: string, input: Input) => Promise<ActionState<{ campaignId: string }>>;
+  /** How many of the audience have no value for each merge tag used (they will be skipped). */
+  countMissing: CountMissingAction;
   submitLabel: string;
   /** Save changes by themselves a moment after the sender stops typing (an existing draft). */
   autosave?: boolean;
@@ -73,7 +77,8 @@ export function CampaignForm({
   const bodyError = errorText(form.formState.errors.document?.message) ?? (mode === "blocks" ? errorText(form.formState.errors.html?.message) : undefined);
   const brandTopics = topics.filter((topic) => topic.brandId === brandId);
 
-  // The merge-tag picker takes focus away: remember where the cursor was in the field it left.
+  // The merge-tag picker takes focus away: remember where the cursor was in the field it left, and put it back after the tag.
+  const formRef = useRef<HTMLFormElement>(null);
   const cursor = useRef<{ field: TaggedField; start: number; end: number }>({ field: "html", start: -1, end: -1 });
   const onBlur = (event: FocusEvent<HTMLFormElement>) => {
     const target = event.target as EventTarget as HTMLInputElement | HTMLTextAreaElement;
@@ -86,9 +91,16 @@ export function CampaignForm({
     form.setValue(field, `${value.slice(0, start)}${tag}${value.slice(end)}`, { shouldDirty: true });
     cursor.current = { field, start: start + tag.length, end: start + tag.length };
   };
+  const refocus = (field: TaggedField) => {
+    const element = formRef.current?.elements.namedItem(field);
+    if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement)) return;
+    element.focus();
+    const at = cursor.current.field === field && cursor.current.end >= 0 ? cursor.current.end : element.value.length;
+    element.setSelectionRange(at, at);
+  };
 
   return (
-    <form onSubmit={submit} onBlur={onBlur} className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]" noValidate>
+    <form ref={formRef} onSubmit={submit} onBlur={onBlur} className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]" noValidate>
       <div className="grid content-start gap-6">
         <Card>
           <CardHeader>
@@ -98,7 +110,7 @@ export function CampaignForm({
           <CardContent className="grid gap-4">
             <div className="grid gap-2">
               <div className="flex justify-end">
-                <MergeTagPicker attributes={attributes} onPick={(tag) => insert("subject", tag)} label="Merge tag in subject" />
+                <MergeTagPicker attributes={attributes} onPick={(tag) => insert("subject", tag)} returnFocus={() => refocus("subject")} label="Merge tag in subject" />
               </div>
               <TextField form={form} name="subject" label="Subject" />
             </div>
@@ -137,13 +149,14 @@ export function CampaignForm({
               <>
                 <div className="grid gap-2">
                   <div className="flex justify-end">
-                    <MergeTagPicker attributes={attributes} onPick={(tag) => insert("html", tag)} label="Merge tag in body" />
+                    <MergeTagPicker attributes={attributes} onPick={(tag) => insert("html", tag)} returnFocus={() => refocus("html")} label="Merge tag in body" />
                   </div>
                   <TextAreaField form={form} name="html" label="Body (HTML)" rows={16} hint="The unsubscribe and preference links and your postal address are added below it when the mail is sent." />
                 </div>
                 <TextAreaField form={form} name="text" label="Plain-text part (optional)" rows={5} hint="For mail clients that do not show HTML. Leave it empty to send the HTML part only." />
               </>
             )}
+            <MergeTagGaps form={form} workspaceId={workspaceId} count={countMissing} />
           </CardContent>
         </Card>
       </div>

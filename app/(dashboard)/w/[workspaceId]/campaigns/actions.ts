@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { campaignFormSchema, editCampaignFormSchema } from "@/components/campaigns/campaign-form-schema";
 import { campaignFromEditor } from "@/lib/campaigns/campaign-body";
+import { countMissingMergeTags } from "@/lib/campaigns/count-missing-merge-tags";
 import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
 import { createCampaign, duplicateCampaign, updateCampaign } from "@/lib/campaigns/save-campaign";
 import { sendTestMail } from "@/lib/campaigns/send-test-mail";
@@ -22,6 +23,13 @@ export const updateCampaignAction = workspaceAction(editCampaignFormSchema, asyn
   await updateCampaign(ctx, actor, campaignId, input, source);
   return { campaignId };
 });
+
+// A read while the campaign is written: nothing to revalidate.
+export const countMissingMergeTagsAction = workspaceAction(
+  z.strictObject({ brandId: z.string(), topicId: z.string(), listId: z.string().nullish(), tags: z.array(z.string().max(200)).max(100) }),
+  ({ ctx, actor }, input) => countMissingMergeTags(ctx, actor, input),
+  { revalidate: false },
+);
 
 export const duplicateCampaignAction = workspaceAction(oneCampaign, ({ ctx, actor }, { campaignId }) => duplicateCampaign(ctx, actor, campaignId));
 

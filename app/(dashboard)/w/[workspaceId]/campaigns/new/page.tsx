@@ -11,7 +11,7 @@ import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { getTemplateBody, listTemplates } from "@/lib/templates/templates";
-import { createCampaignAction } from "../actions";
+import { countMissingMergeTagsAction, createCampaignAction } from "../actions";
 
 export const metadata: Metadata = { title: "New campaign" };
 
@@ -78,6 +78,7 @@ export default async function NewCampaignPage({ params, searchParams }: { params
               document: template?.document ?? null,
             }}
             action={createCampaignAction}
+            countMissing={countMissingMergeTagsAction}
             submitLabel="Save draft"
           />
         </div>

@@ -7,7 +7,7 @@ import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
-import { updateCampaignAction } from "../../actions";
+import { countMissingMergeTagsAction, updateCampaignAction } from "../../actions";
 
 export const metadata: Metadata = { title: "Edit campaign" };
 
@@ -44,6 +44,7 @@ export default async function EditCampaignPage({ params }: { params: Promise<{ w
             document: campaign.document,
           }}
           action={updateCampaignAction}
+          countMissing={countMissingMergeTagsAction}
         />
       ) : (
         <Alert>
