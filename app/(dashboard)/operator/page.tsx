@@ -21,12 +21,12 @@ export default async function OperatorReviewsPage() {
   const operator = await requireOperator();
   const [queue, selfReviews] = await Promise.all([listReviewQueue(defaultCtx()), listSelfReviews(defaultCtx())]);
   return (
-    <main className="mx-auto grid max-w-5xl gap-6 px-6 py-8">
+    <main className="mx-auto grid max-w-5xl grid-cols-1 gap-6 px-4 py-8 sm:px-6">
       <PageHeader
         title="Reviews"
         description={`Signed in as ${operator.email}, an operator of the service. Each decision is mailed to the workspace's owners.`}
         actions={
-          <div className="flex gap-2">
+          <div className="flex flex-wrap gap-2">
             <Button asChild variant="outline">
               <Link href="/operator/billing">Billing</Link>
             </Button>
@@ -53,7 +53,7 @@ export default async function OperatorReviewsPage() {
               </CardDescription>
             </CardHeader>
             <CardContent className="grid gap-4 md:grid-cols-2">
-              <dl className="grid content-start grid-cols-[9rem_1fr] gap-x-3 gap-y-1 text-sm">
+              <dl className="grid content-start grid-cols-[9rem_1fr] gap-x-3 gap-y-1 text-sm wrap-anywhere">
                 <dt className="text-muted-foreground">Legal name</dt>
                 <dd>{brand.legalName}</dd>
                 <dt className="text-muted-foreground">Postal address</dt>
@@ -90,7 +90,7 @@ export default async function OperatorReviewsPage() {
               </CardDescription>
             </CardHeader>
             <CardContent className="grid gap-4 md:grid-cols-2">
-              <dl className="grid content-start grid-cols-[9rem_1fr] gap-x-3 gap-y-1 text-sm">
+              <dl className="grid content-start grid-cols-[9rem_1fr] gap-x-3 gap-y-1 text-sm wrap-anywhere">
                 <dt className="text-muted-foreground">Brands</dt>
                 <dd>{workspace.brands.map((brand) => `${brand.name} (${brand.reviewStatus})`).join(", ") || "none yet"}</dd>
                 <dt className="text-muted-foreground">Domains</dt>
