@@ -188,7 +188,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
       <Card className="mt-6">
         <CardHeader>
           <CardTitle>Preview</CardTitle>
-          <CardDescription>
+          <CardDescription className="[overflow-wrap:anywhere]">
             {preview.as.sample ? "With made-up values: the topic has no subscriber yet." : `As ${preview.as.email} receives it, with the footer every campaign mail carries.`}
           </CardDescription>
         </CardHeader>
