@@ -20,7 +20,7 @@ test("with no user yet, every page leads to the first-run page, which creates th
   await page.getByLabel("Email").fill(owner.email);
   await page.getByLabel(/Password/).fill(owner.password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/signin\?setup=done$/);
+  await expect(page).toHaveURL(/\/signin\?setup=done&email=owner%40example\.com$/);
   await expect(page.getByText("Your account is ready")).toBeVisible();
 
   // Once an owner exists the first-run page is gone.
