@@ -6,6 +6,7 @@ import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { completeCampaign } from "@/lib/campaigns/complete-campaign";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { clearForSending } from "./clear-for-sending";
 import { setSendAllowance } from "./factories";
 
 /**
@@ -17,6 +18,8 @@ export async function seedSentCampaign(ctx: Ctx, opts: { workspaceId: string; br
   const actor = systemActor("test", opts.workspaceId);
   // A paying workspace: a trial that ended on the test's clock would hold the campaign back.
   await setSendAllowance(ctx, opts.workspaceId, 1_000_000);
+  // Out of the sandbox: a campaign whose mail was accepted went to people the workspace may mail.
+  await clearForSending(ctx, opts.workspaceId);
   for (const email of opts.emails) {
     await upsertContact(ctx, actor, { email, topicIds: [opts.topicId] });
   }
