@@ -35,7 +35,7 @@ test("add a domain, publish its records, check: each record's state, then ready,
   await dialog.getByLabel("Domain").fill("mail.domains-co.test");
   await dialog.getByRole("button", { name: "Add domain" }).click();
 
-  await expect(page.getByRole("heading", { name: "mail.domains-co.test" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "mail.domains-co.test" })).toBeVisible();
   await expect(page.getByText("Waiting for DNS").first()).toBeVisible();
   const rows = page.getByRole("row").filter({ has: page.getByText(/^(Missing|Found|Wrong value)$/) });
   await expect(rows).toHaveCount(3);
