@@ -11,7 +11,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { canMove } from "@/lib/campaigns/campaign-status";
+import { canEdit, canMove } from "@/lib/campaigns/campaign-status";
 import type { Nobody } from "@/components/campaigns/audience-preview";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import type { CampaignStatus } from "@/lib/db/schema";
@@ -55,7 +55,7 @@ export function CampaignControls({
     router.refresh();
   };
   const { status } = campaign;
-  const editable = status === "draft" || status === "scheduled";
+  const editable = canEdit(status);
   return (
     <div className="flex flex-wrap items-center gap-2">
       {editable && (
@@ -144,8 +144,8 @@ export function CampaignControls({
           onConfirm={run(actions.cancel, "Cancelled.")}
         />
       )}
-      {(status === "draft" || status === "scheduled") && nobody && <NobodyDialog workspaceId={workspaceId} reason={nobody} />}
-      {(status === "draft" || status === "scheduled") && !nobody && (
+      {editable && nobody && <NobodyDialog workspaceId={workspaceId} reason={nobody} />}
+      {editable && !nobody && (
         <ConfirmButton
           variant="default"
           label={

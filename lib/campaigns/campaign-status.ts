@@ -20,3 +20,8 @@ export function assertCanMove(from: CampaignStatus, to: CampaignStatus): void {
     throw new ApiError({ type: "invalid_request_error", code: "invalid_campaign_transition", param: "status", message: `A ${from} campaign cannot become ${to}.` });
   }
 }
+
+/** A campaign's content and audience can change only before it starts sending: as a draft or while scheduled. */
+export function canEdit(status: CampaignStatus): boolean {
+  return status === "draft" || status === "scheduled";
+}
