@@ -39,7 +39,8 @@ export function MappingForm({ workspaceId, importId, header, preview, fields, ma
   const [policy, setPolicy] = useState(options.policy);
   const [topicIds, setTopicIds] = useState(options.topicIds);
   const [listId, setListId] = useState(options.listId ?? "");
-  const [consent, setConsent] = useState(false);
+  // Topics are kept only by a dry run the sender vouched for, so kept topics mean the box was ticked.
+  const [consent, setConsent] = useState(options.topicIds.length > 0);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
   const [pending, startTransition] = useTransition();
@@ -68,8 +69,9 @@ export function MappingForm({ workspaceId, importId, header, preview, fields, ma
             {errors.mapping}
           </p>
         )}
-        <Table>
-          <TableHeader>
+        {/* Below sm each column is a stacked block, so the field choice stays on screen at phone width. */}
+        <Table className="max-sm:block max-sm:[&_tbody]:block">
+          <TableHeader className="max-sm:hidden">
             <TableRow>
               <TableHead>Column in your file</TableHead>
               <TableHead>First rows</TableHead>
@@ -78,16 +80,16 @@ export function MappingForm({ workspaceId, importId, header, preview, fields, ma
           </TableHeader>
           <TableBody>
             {header.map((name, column) => (
-              <TableRow key={column}>
-                <TableCell className="font-medium">{name || `Column ${column + 1}`}</TableCell>
-                <TableCell className="max-w-xs truncate text-muted-foreground">
+              <TableRow key={column} className="max-sm:grid max-sm:gap-1 max-sm:py-2">
+                <TableCell className="font-medium max-sm:block max-sm:py-0">{name || `Column ${column + 1}`}</TableCell>
+                <TableCell className="max-w-xs truncate text-muted-foreground max-sm:block max-sm:max-w-none max-sm:py-0">
                   {preview
                     .map((row) => row[column] ?? "")
                     .filter(Boolean)
                     .slice(0, 3)
                     .join(" · ") || "—"}
                 </TableCell>
-                <TableCell>
+                <TableCell className="max-sm:block">
                   <NativeSelect
                     aria-label={`Field for column ${name || column + 1}`}
                     value={mapping[column] ?? ""}

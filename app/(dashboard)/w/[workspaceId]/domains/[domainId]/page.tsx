@@ -96,8 +96,9 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
             <CardDescription>Add each record at your DNS host exactly as shown. Some hosts add the domain to the name themselves: then enter only the part before it.</CardDescription>
           </CardHeader>
           <CardContent>
-            <Table>
-              <TableHeader>
+            {/* Below md each record is a stacked block: four columns of a 2,048-bit key do not fit a phone. */}
+            <Table className="max-md:block max-md:[&_tbody]:block">
+              <TableHeader className="max-md:hidden">
                 <TableRow>
                   <TableHead>Type</TableHead>
                   <TableHead>Name</TableHead>
@@ -112,20 +113,22 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
                   .map((record) => {
                     const status = STATUS[record.status];
                     return (
-                      <TableRow key={`${record.type}-${record.name}-${record.value}`} data-testid={`record-${record.kind}`}>
-                        <TableCell className="align-top">
+                      <TableRow key={`${record.type}-${record.name}-${record.value}`} data-testid={`record-${record.kind}`} className="max-md:grid max-md:gap-2 max-md:py-2">
+                        <TableCell className="align-top max-md:flex max-md:items-center max-md:justify-between">
                           <div className="font-mono text-sm">{record.type}</div>
                           {record.priority !== undefined && <div className="text-xs text-muted-foreground">priority {record.priority}</div>}
                         </TableCell>
-                        <TableCell className="w-72 max-w-72 align-top whitespace-normal">
+                        <TableCell className="w-72 max-w-72 align-top whitespace-normal max-md:block max-md:w-auto max-md:max-w-none">
+                          <div className="text-xs text-muted-foreground md:hidden">Name</div>
                           <CopyableCode value={record.name} label={`Copy the name of the ${record.kind} record`} />
                           <div className="text-xs text-muted-foreground">{PURPOSE[record.kind]}</div>
                         </TableCell>
-                        <TableCell className="max-w-md align-top whitespace-normal">
+                        <TableCell className="max-w-md align-top whitespace-normal max-md:block max-md:max-w-none">
+                          <div className="text-xs text-muted-foreground md:hidden">Value</div>
                           <CopyableCode value={record.value} label={`Copy the value of the ${record.kind} record`} />
                           {record.status === "wrong" && record.found.length > 0 && <div className="mt-1 text-xs text-destructive">Found instead: {record.found.join(" | ")}</div>}
                         </TableCell>
-                        <TableCell className="align-top">
+                        <TableCell className="align-top max-md:block">
                           <Badge variant={status.variant}>{status.label}</Badge>
                         </TableCell>
                       </TableRow>
