@@ -34,3 +34,12 @@ export function addTracking(html: string, sendId: string): string {
   });
   return appendToBody(tracked, `<img src="${escapeHtml(openPixelUrl(sendId))}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`);
 }
+
+/**
+ * The body without its open pixel, for the Test mailbox: it shows fifty messages at once, and
+ * loading every pixel would count an open for each recipient nobody looked at.
+ */
+export function withoutOpenPixel(html: string): string {
+  const pixelStart = escapeHtml(`${appUrl()}/t/o/`).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return html.replace(new RegExp(`<img src="${pixelStart}[^"]*"[^>]*>`, "g"), "");
+}

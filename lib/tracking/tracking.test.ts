@@ -8,7 +8,7 @@ import { signToken } from "@/lib/tokens/signed-token";
 import { seedAcceptedSend } from "@/lib/testing/campaign-fixture";
 import { testCtx } from "@/lib/testing/test-context";
 import { describeClient } from "./describe-client";
-import { addTracking, clickUrl, openPixelUrl } from "./tracking-links";
+import { addTracking, clickUrl, openPixelUrl, withoutOpenPixel } from "./tracking-links";
 
 const { ctx } = testCtx();
 afterEach(() => {
@@ -33,6 +33,13 @@ describe("open and click tracking", () => {
     expect(html).toContain('href="http://localhost:3000/t/c/');
     expect(html).toContain('href="mailto:help@brand.example"');
     expect(html).toMatch(/<img src="http:\/\/localhost:3000\/t\/o\/[^"]+" width="1" height="1"/);
+  });
+
+  it("the Test mailbox shows a message without its open pixel, so looking at the mailbox counts no open; its links stay tracked", () => {
+    const html = withoutOpenPixel(addTracking('<p>Hi</p><img src="https://shop.example/logo.png" alt="Logo"><a href="https://shop.example/">Shop</a>', "snd_1"));
+    expect(html).not.toContain("/t/o/");
+    expect(html).toContain('<img src="https://shop.example/logo.png" alt="Logo">');
+    expect(html).toContain('href="http://localhost:3000/t/c/');
   });
 
   it("email.opened: the pixel answers a GIF, stamps the send and records country from a trusted edge header, else null", async () => {

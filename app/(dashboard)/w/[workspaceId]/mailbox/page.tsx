@@ -4,6 +4,7 @@ import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 import { listMailbox, type MailboxMessage } from "@/lib/mail/list-mailbox";
 import { mailboxEnabled, unsetMailTransportWarning } from "@/lib/mail/mailbox-enabled";
+import { withoutOpenPixel } from "@/lib/tracking/tracking-links";
 import { simulateOutcomeAction } from "./actions";
 import { FlaskConical, Inbox } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -104,12 +105,12 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
                     </nav>
                   )}
                   {message.html && (
-                    // Sandboxed: the message's own markup runs no script and cannot reach the dashboard.
+                    // Sandboxed: the message's own markup runs no script and cannot reach the dashboard. No open pixel: showing fifty messages is no one opening them.
                     <iframe
                       className="min-h-56 w-full rounded-md border bg-white"
                       title={`HTML of "${message.subject}"`}
                       sandbox="allow-popups allow-popups-to-escape-sandbox"
-                      srcDoc={`<base target="_blank">${message.html}`}
+                      srcDoc={`<base target="_blank">${withoutOpenPixel(message.html)}`}
                     />
                   )}
                   {/* The service's own mail is no workspace's audience: nothing to report for it. */}
