@@ -41,7 +41,8 @@ export function CampaignControls({
 }: {
   workspaceId: string;
   campaign: { id: string; name: string; status: CampaignStatus };
-  audience: string;
+  /** Who it goes to, in words; null while the audience is still being counted: sending waits for the count. */
+  audience: string | null;
   /** Why nobody would get the campaign now, when so: it cannot be sent or scheduled, and the dialogs say why. */
   nobody?: Nobody | null;
   actions: CampaignControlActions;
@@ -97,7 +98,8 @@ export function CampaignControls({
           onConfirm={run(actions.unschedule, "Back to draft.")}
         />
       )}
-      {canMove(status, "scheduled") && <ScheduleDialog workspaceId={workspaceId} campaignId={campaign.id} audience={audience} action={actions.schedule} />}
+      {canMove(status, "scheduled") && audience === null && <CountingButton icon={<CalendarClock />} label="Schedule" variant="outline" />}
+      {canMove(status, "scheduled") && audience !== null && <ScheduleDialog workspaceId={workspaceId} campaignId={campaign.id} audience={audience} action={actions.schedule} />}
       {canMove(status, "paused") && (
         <ConfirmButton
           variant="outline"
@@ -144,8 +146,9 @@ export function CampaignControls({
           onConfirm={run(actions.cancel, "Cancelled.")}
         />
       )}
-      {editable && nobody && <NobodyDialog workspaceId={workspaceId} reason={nobody} />}
-      {editable && !nobody && (
+      {editable && audience === null && <CountingButton icon={<Send />} label="Send now" variant="default" />}
+      {editable && audience !== null && nobody && <NobodyDialog workspaceId={workspaceId} reason={nobody} />}
+      {editable && audience !== null && !nobody && (
         <ConfirmButton
           variant="default"
           label={
@@ -161,6 +164,16 @@ export function CampaignControls({
         />
       )}
     </div>
+  );
+}
+
+/** Send or schedule while the audience is counted: the confirmation must say how many it reaches. */
+function CountingButton({ icon, label, variant }: { icon: React.ReactNode; label: string; variant: "default" | "outline" }) {
+  return (
+    <Button variant={variant} size="sm" disabled title="Counting who gets it…">
+      {icon}
+      {label}
+    </Button>
   );
 }
 

@@ -3,7 +3,8 @@ import type { CampaignStatus } from "@/lib/db/schema";
 import Link from "next/link";
 import { BarChart3 } from "lucide-react";
 import { notFound } from "next/navigation";
-import { AudiencePreviewTable, whyNobody } from "@/components/campaigns/audience-preview";
+import { Suspense } from "react";
+import { AudiencePreviewTable, whyNobody, type Nobody } from "@/components/campaigns/audience-preview";
 import { CampaignControls } from "@/components/campaigns/campaign-controls";
 import { CampaignProgressBar } from "@/components/campaigns/campaign-progress";
 import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
@@ -12,6 +13,7 @@ import { NotSentCard } from "@/components/campaigns/not-sent-card";
 import { SaveTemplateDialog } from "@/components/campaigns/save-template-dialog";
 import { SendTestDialog } from "@/components/campaigns/send-test-dialog";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Await } from "@/components/ui/await";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -57,21 +59,37 @@ export default async function CampaignPage({ params, searchParams }: { params: P
   if (!shown) notFound();
   const { campaign } = shown;
   const started = campaign.status !== "draft" && campaign.status !== "scheduled";
-  const [options, progress, preview, audiencePreview, testAddresses, notSent] = await Promise.all([
+  // Once sending has started the audience is fixed: the progress says who got it. Before, counting it
+  // reads everyone subscribed to the topic, which takes seconds at a million: the page shows without it
+  // and the count streams in (send and schedule wait for it, as their confirmation quotes it).
+  const audiencePreview = started ? null : previewAudience(ctx, actor, campaignId);
+  const [options, progress, preview, testAddresses, notSent] = await Promise.all([
     campaignFormOptions(ctx, actor),
     getCampaignProgress(ctx, actor, campaignId),
     previewCampaignMail(ctx, actor, campaignId, typeof as === "string" && as.trim() ? as : undefined),
-    // Once sending has started the audience is fixed: the progress says who got it.
-    started ? null : previewAudience(ctx, actor, campaignId),
     testMailAddresses(ctx, actor),
     started ? listNotSent(ctx, actor, campaignId, Number(notSentPage ?? 1)) : null,
   ]);
   const brand = options.brands.find((candidate) => candidate.id === campaign.brandId);
   const topic = options.topics.find((candidate) => candidate.id === campaign.topicId);
   const list = options.lists.find((candidate) => candidate.id === campaign.listId);
-  const audience = audiencePreview
-    ? `${audiencePreview.recipients.toLocaleString("en")} ${audiencePreview.recipients === 1 ? "person" : "people"}`
-    : `the confirmed subscribers of ${topic?.name ?? "its topic"}${list ? ` on the list ${list.name}` : ""}`;
+  const controls = (audience: string | null, nobody: Nobody | null) => (
+    <CampaignControls
+      workspaceId={workspaceId}
+      campaign={{ id: campaign.id, name: campaign.name, status: campaign.status }}
+      audience={audience}
+      nobody={nobody}
+      actions={{
+        sendNow: sendCampaignNowAction,
+        schedule: scheduleCampaignAction,
+        unschedule: unscheduleCampaignAction,
+        pause: pauseCampaignAction,
+        resume: resumeCampaignAction,
+        cancel: cancelCampaignAction,
+        duplicate: duplicateCampaignAction,
+      }}
+    />
+  );
   const crumbs = [{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Campaigns", href: `/w/${workspaceId}/campaigns` }, { label: campaign.name }];
   return (
     <>
@@ -89,21 +107,13 @@ export default async function CampaignPage({ params, searchParams }: { params: P
           </span>
         }
         actions={
-          <CampaignControls
-            workspaceId={workspaceId}
-            campaign={{ id: campaign.id, name: campaign.name, status: campaign.status }}
-            audience={audience}
-            nobody={audiencePreview ? whyNobody(audiencePreview) : null}
-            actions={{
-              sendNow: sendCampaignNowAction,
-              schedule: scheduleCampaignAction,
-              unschedule: unscheduleCampaignAction,
-              pause: pauseCampaignAction,
-              resume: resumeCampaignAction,
-              cancel: cancelCampaignAction,
-              duplicate: duplicateCampaignAction,
-            }}
-          />
+          audiencePreview ? (
+            <Suspense fallback={controls(null, null)}>
+              <Await promise={audiencePreview}>{(counted) => controls(peopleInWords(counted.recipients), whyNobody(counted))}</Await>
+            </Suspense>
+          ) : (
+            controls(`the confirmed subscribers of ${topic?.name ?? "its topic"}${list ? ` on the list ${list.name}` : ""}`, null)
+          )
         }
       />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
@@ -142,7 +152,15 @@ export default async function CampaignPage({ params, searchParams }: { params: P
                 <CardDescription>Counted now, by the same rules sending applies; it can change until you send.</CardDescription>
               </CardHeader>
               <CardContent>
-                <AudiencePreviewTable preview={audiencePreview} />
+                <Suspense
+                  fallback={
+                    <p role="status" className="text-sm text-muted-foreground">
+                      Counting who gets it…
+                    </p>
+                  }
+                >
+                  <Await promise={audiencePreview}>{(counted) => <AudiencePreviewTable preview={counted} />}</Await>
+                </Suspense>
               </CardContent>
             </Card>
           )}
@@ -232,4 +250,8 @@ export default async function CampaignPage({ params, searchParams }: { params: P
       </Card>
     </>
   );
+}
+
+function peopleInWords(count: number): string {
+  return `${count.toLocaleString("en")} ${count === 1 ? "person" : "people"}`;
 }
