@@ -137,7 +137,7 @@ function Toolbar({ editor, attributes, onPrompt }: { editor: Editor; attributes:
         <PanelBottom />
       </Tool>
       <span className="ml-auto">
-        <MergeTagPicker attributes={attributes} label="Merge tag in body" onPick={(tag) => insertMergeTag(editor, tag)} returnFocus={() => editor.commands.focus()} />
+        <MergeTagPicker attributes={attributes} label="Merge tag in body" onPick={(tag) => insertMergeTag(editor, tag)} returnFocus={() => editor.view.focus()} />
       </span>
     </div>
   );

@@ -14,15 +14,18 @@ const BRAND_TAGS = ["name", "legal_name", "postal_address", "website_url"];
  * Once a tag is picked, `returnFocus` puts the cursor back in the field, just
  * after the tag, so typing carries on there (not on this button, where Enter
  * would open the menu again); closed without a pick, focus goes back to the button.
+ * Focus returns in the pick itself, not when the menu has closed (a task later):
+ * keys typed in between would otherwise be lost. So the menu traps no focus.
  */
 export function MergeTagPicker({ attributes, onPick, returnFocus, label = "Insert merge tag" }: { attributes: string[]; onPick: (tag: string) => void; returnFocus?: () => void; label?: string }) {
   const picked = useRef(false);
   const pick = (tag: string) => {
     picked.current = true;
     onPick(tag);
+    returnFocus?.();
   };
   return (
-    <DropdownMenu>
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button type="button" variant="outline" size="sm">
           <Braces />
@@ -35,9 +38,7 @@ export function MergeTagPicker({ attributes, onPick, returnFocus, label = "Inser
         onCloseAutoFocus={(event) => {
           if (!picked.current) return;
           picked.current = false;
-          if (!returnFocus) return;
-          event.preventDefault();
-          returnFocus();
+          if (returnFocus) event.preventDefault();
         }}
       >
         <DropdownMenuLabel>Contact</DropdownMenuLabel>
