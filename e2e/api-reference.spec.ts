@@ -1,5 +1,6 @@
 import { expect, test } from "./fixtures";
 import { screenshot } from "./screenshot";
+import { inspectScreen } from "./inspect-screen";
 import { signInAs } from "./sign-in-as";
 
 // The API describes itself through the built server: the OpenAPI document, the reference page,
@@ -24,6 +25,10 @@ test("the reference page at /docs/api lists every endpoint and webhook of GET /v
   expect(listed).toBe(14);
   for (const type of Object.keys(document.webhooks)) await expect(page.getByRole("heading", { name: type, exact: true })).toBeVisible();
   await screenshot(page, "api-reference");
+});
+
+test("the reference page loads without a console error in both themes, and fits a phone's width", async ({ context }) => {
+  await inspectScreen(context, "/docs/api", "api-reference");
 });
 
 test("the API keys screen links to the reference", async ({ page, seed }) => {

@@ -107,7 +107,7 @@ export default function ApiReferencePage() {
             <h2 id={`${section.tag}-heading`} className="text-2xl font-semibold tracking-tight">
               {section.title}
             </h2>
-            <div className="mt-4 grid gap-8">
+            <div className="mt-4 grid grid-cols-1 gap-8">
               {section.operations.map(({ method, path, operation }) => (
                 <OperationSection key={operation.operationId} method={method} path={path} operation={operation} components={components} />
               ))}
@@ -122,7 +122,7 @@ export default function ApiReferencePage() {
           <p className="mt-2 text-sm text-muted-foreground">
             <Prose text="The service POSTs `{ id, type, created_at, data }` to each endpoint registered under Webhooks in the dashboard. Verify `X-Service-Signature: t=<ms>,v1=<hex>` first: recompute HMAC-SHA256 of `{t}.{raw body}` with the endpoint's signing secret over the bytes as received, compare in constant time, and refuse a `t` more than 5 minutes away (answer 401). Deduplicate on `id`: a delivery that got no 2xx within 10 seconds is retried, in order per contact or campaign." />
           </p>
-          <div className="mt-4 grid gap-8">
+          <div className="mt-4 grid grid-cols-1 gap-8">
             {webhooks.map(({ type, operation }) => (
               <section key={type} id={operation.operationId} aria-labelledby={`${operation.operationId}-title`} className="scroll-mt-6 border-t pt-6">
                 <div className="flex items-center gap-2">
