@@ -2,6 +2,7 @@ import Link from "next/link";
 import { TriangleAlert } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
+import { billingContinues } from "@/lib/billing/billing-stage";
 import { billingStatusLine } from "@/lib/billing/billing-status-line";
 import type { BillingOverview } from "@/lib/billing/get-billing";
 
@@ -24,7 +25,7 @@ export function BillingBanner({ billing, now }: { billing: Omit<BillingOverview,
       <AlertDescription>
         <p>
           {line ?? "Choose a plan to start sending."}{" "}
-          {billing.stage !== "deleted" && (
+          {billingContinues(billing.stage) && (
             <Link href={`/w/${billing.workspaceId}/billing`} className="font-medium text-primary underline-offset-4 hover:underline">
               {billing.stage === "overdue" ? "Settle the invoice" : "Open billing"}
             </Link>

@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Field } from "@/components/ui/field";
 import { Checkbox, Input, NativeSelect, Textarea } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { keyReachesBrand } from "@/lib/api-keys/key-brand-scope";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { publicSignupForm } from "@/lib/forms/public-signup-form";
 import { signupFormSchema, type SignupFormInput } from "@/lib/forms/signup-form-schemas";
@@ -80,11 +81,11 @@ export function SignupFormEditor({
   const fields = (change: Partial<SignupFormInput["fields"]>) => update({ fields: { ...values.fields, ...change } });
 
   const brandTopics = options.topics.filter((topic) => topic.brandId === values.brandId);
-  const brandKeys = options.keys.filter((key) => !key.brandId || key.brandId === values.brandId);
+  const brandKeys = options.keys.filter((key) => keyReachesBrand(key, values.brandId));
   const chosenKey = options.keys.find((key) => key.id === values.apiKeyId);
   const chooseBrand = (brandId: string) => {
     const topic = options.topics.find((candidate) => candidate.brandId === brandId);
-    const key = options.keys.find((candidate) => !candidate.brandId || candidate.brandId === brandId);
+    const key = options.keys.find((candidate) => keyReachesBrand(candidate, brandId));
     update({ brandId, topicIds: topic ? [topic.id] : [], apiKeyId: key?.id ?? "" });
   };
   const toggleTopic = (topicId: string, on: boolean) => update({ topicIds: on ? [...values.topicIds, topicId] : values.topicIds.filter((id) => id !== topicId) });

@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { billingInvoices, workspaceBilling } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
+import { billingContinues } from "./billing-stage";
 import { inactive, issueInvoice } from "./invoices";
 import { findPlan, type Currency } from "./plans";
 import { startCheckout, openCustomerPortal } from "./stripe/stripe-sessions";
@@ -20,7 +21,7 @@ export async function choosePlan(ctx: Ctx, workspaceId: string, planId: string):
   if (!plan) throw new ApiError({ type: "invalid_request_error", code: "validation_failed", param: "plan", message: `No plan ${planId}.` });
   const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
   if (!billing) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`, "workspace");
-  if (billing.stage === "deleted") throw inactive("This workspace was deleted; create a new one to start again.");
+  if (!billingContinues(billing.stage)) throw inactive("This workspace was deleted; create a new one to start again.");
   const config = stripeConfig();
   // A subscriber changes plan in Stripe's portal: a second Checkout would start a second subscription.
   if (config) return { checkoutUrl: billing.stripeSubscriptionId ? await openCustomerPortal(ctx, config, workspaceId) : await startCheckout(ctx, config, workspaceId, planId) };

@@ -4,6 +4,7 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import { billingInvoices, workspaceBilling, type BillingProvider } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { billingContinues } from "./billing-stage";
 import { endLadderEpisode, lockBilling, startLadderEpisode } from "./ladder-episodes";
 import { DAY_MS } from "./plan-defaults";
 import { findPlan } from "./plans";
@@ -35,7 +36,7 @@ export async function issueInvoice(ctx: Ctx, input: NewInvoice): Promise<Invoice
     const billing = await lockBilling(tx, input.workspaceId);
     if (!billing) throw notFound("workspace_not_found", `No workspace ${input.workspaceId}.`, "workspace");
     // Stripe's invoices are history to keep whatever the stage; the operator does not bill a deleted workspace.
-    if (billing.stage === "deleted" && (input.provider ?? "manual") === "manual") throw inactive("A deleted workspace is not invoiced.");
+    if (!billingContinues(billing.stage) && (input.provider ?? "manual") === "manual") throw inactive("A deleted workspace is not invoiced.");
     if (!Number.isInteger(input.amount) || input.amount <= 0)
       throw new ApiError({ type: "invalid_request_error", code: "validation_failed", param: "amount", message: "The amount must be a positive sum." });
     const plan = input.plan === undefined ? billing.plan : input.plan;

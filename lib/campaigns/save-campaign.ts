@@ -8,6 +8,7 @@ import { ApiError, notFound, validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
 import { campaignSchema, type CampaignInput } from "./campaign-schemas";
+import { canEdit } from "./campaign-status";
 import { assertKnownMergeTags } from "./merge-tags";
 
 type CampaignValues = z.output<typeof campaignSchema>;
@@ -58,7 +59,7 @@ export async function updateCampaign(ctx: Ctx, actor: Actor, campaignId: string,
     .from(campaigns)
     .where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId)));
   if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
-  if (campaign.status !== "draft" && campaign.status !== "scheduled") {
+  if (!canEdit(campaign.status)) {
     throw new ApiError({ type: "invalid_request_error", code: "campaign_not_editable", message: `A ${campaign.status} campaign cannot be edited.` });
   }
   // The campaign's workspace, not the actor's: a system actor reaching across workspaces has none.

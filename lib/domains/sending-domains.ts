@@ -5,12 +5,13 @@ import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor
 import { isFreeMailDomain } from "@/lib/brands/free-mail";
 import { getBrandOrThrow } from "@/lib/brands/get-brand-or-throw";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { brands, sendingDomains, type DomainState } from "@/lib/db/schema";
+import { brands, sendingDomains } from "@/lib/db/schema";
 import { notFound, validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { checkDomainDns, domainResolver } from "./check-domain-dns";
 import { encryptPrivateKey, generateDkimKeyPair } from "./dkim-keys";
 import { domainCarrier, type DomainCarrier } from "./domain-carrier";
+import { domainStateAfterCheck } from "./domain-state";
 import { dmarcRecord, ownershipRecord, ownRecords, spfInclude, type ExpectedRecord } from "./domain-records";
 import { senderIsAtDomain } from "./sender-domain";
 
@@ -151,13 +152,8 @@ async function checkLocked(ctx: Ctx, actor: Actor, domainId: string, deps: Domai
   const published = records.every((record) => !record.required || record.status === "found");
   // Only the records the carrier sends with verify the domain; the ownership record alone does not.
   const verified = published && (carrier.name !== "resend" || domain.carrierDomainId !== null);
-  let state: DomainState;
-  if (!published) {
-    state = domain.dnsVerifiedAt ? "records_missing" : "pending";
-  } else {
-    if (!asked && (options.reregister || domain.carrierStatus !== "registered" || domain.carrier !== carrier.name)) await register();
-    state = domain.carrierStatus === "registered" ? "ready" : domain.carrierStatus === "failed" ? "registration_failed" : "verified";
-  }
+  if (published && !asked && (options.reregister || domain.carrierStatus !== "registered" || domain.carrier !== carrier.name)) await register();
+  const state = domainStateAfterCheck({ published, everVerified: domain.dnsVerifiedAt !== null, carrierStatus: domain.carrierStatus });
   const [saved] = await ctx.db
     .update(sendingDomains)
     .set({ ...carrierState, records, state, lastCheckedAt: now(), ...(verified && !domain.dnsVerifiedAt ? { dnsVerifiedAt: now() } : {}) })

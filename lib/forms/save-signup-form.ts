@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor";
+import { keyReachesBrand } from "@/lib/api-keys/key-brand-scope";
 import { getBrandOrThrow } from "@/lib/brands/get-brand-or-throw";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { apiKeys, attributeDefinitions, signupForms, topics } from "@/lib/db/schema";
@@ -55,7 +56,7 @@ async function checkReferences(ctx: Ctx, actor: Actor, values: SignupFormValues)
     .from(apiKeys)
     .where(and(eq(apiKeys.id, values.apiKeyId), inActorWorkspace(actor, apiKeys.workspaceId)));
   if (!key || key.kind !== "publishable" || key.revokedAt) throw validationFailed("apiKeyId", "apiKeyId: choose a publishable key that is not revoked.");
-  if (key.brandId && key.brandId !== values.brandId) throw validationFailed("apiKeyId", "apiKeyId: this key is locked to another brand.");
+  if (!keyReachesBrand(key, values.brandId)) throw validationFailed("apiKeyId", "apiKeyId: this key is locked to another brand.");
   if (values.redirectUrl && !redirectUrlAllowed(values.redirectUrl, key.allowedOrigins, brand.websiteUrl)) {
     const sites = [...key.allowedOrigins, brand.websiteUrl].join(", ");
     throw validationFailed("redirectUrl", `redirectUrl: must be a page on the publishable key's allowed origins or the brand's website (${sites}).`);

@@ -10,6 +10,7 @@ import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writabl
 import { writeRefusals } from "./apply-import-chunk";
 import { getImportRow } from "./get-import";
 import { importFields, type ImportField } from "./import-fields";
+import { canEdit } from "./import-status";
 import type { CheckImportInput } from "./import-schemas";
 import { addCounts, emptyCounts, previewImportChunk } from "./plan-import-chunk";
 import { stageImportRows } from "./stage-import-rows";
@@ -39,7 +40,7 @@ function checkMapping(mapping: string[], header: string[], fields: ImportField[]
  */
 export async function checkImport(ctx: Ctx, actor: WorkspaceActor, importId: string, input: CheckImportInput): Promise<ImportCounts> {
   const imp = await getImportRow(ctx, actor, importId);
-  if (imp.status !== "uploaded" && imp.status !== "checked") throw validationFailed("import", "This import has already been applied or cancelled: upload the file again to import it anew.");
+  if (!canEdit(imp.status)) throw validationFailed("import", "This import has already been applied or cancelled: upload the file again to import it anew.");
   await checkWorkspaceWritable(ctx, actor.workspaceId);
   const fields = await importFields(ctx, actor.workspaceId);
   checkMapping(input.mapping, imp.header, fields);

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, count, eq, inArray } from "drizzle-orm";
 import { inActorWorkspace, type Actor } from "@/lib/actor";
+import { keyReachesBrand } from "@/lib/api-keys/key-brand-scope";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { contacts, listMembers, lists } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
@@ -12,7 +13,7 @@ async function lockListForActor(ctx: Ctx, actor: Actor, listId: string) {
     .from(lists)
     .where(and(eq(lists.id, listId), inActorWorkspace(actor, lists.workspaceId)))
     .for("update");
-  if (!list || (actor.brandId && list.brandId !== actor.brandId)) throw notFound("list_not_found", `No list ${listId}.`);
+  if (!list || !keyReachesBrand(actor, list.brandId)) throw notFound("list_not_found", `No list ${listId}.`);
   return list;
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { inActorWorkspace, type Actor } from "@/lib/actor";
+import { keyReachesBrand } from "@/lib/api-keys/key-brand-scope";
 import type { Ctx } from "@/lib/context";
 import { topics } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
@@ -18,7 +19,7 @@ export async function getTopicForActor(ctx: Ctx, actor: Actor, topicId: string, 
     .from(topics)
     .where(and(eq(topics.id, topicId), inActorWorkspace(actor, topics.workspaceId), isNull(topics.archivedAt)));
   if (!topic) throw notFound("topic_not_found", `No topic ${topicId}.`, param);
-  if (actor.brandId && topic.brandId !== actor.brandId) {
+  if (!keyReachesBrand(actor, topic.brandId)) {
     throw new ApiError({ type: "invalid_request_error", code: "topic_not_on_key_brand", param, message: `Topic ${topicId} belongs to another brand than this key's.` });
   }
   return topic;

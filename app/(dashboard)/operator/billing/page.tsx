@@ -6,6 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { PageHeader } from "@/components/ui/page-header";
+import { billingContinues, canCancelPlan } from "@/lib/billing/billing-stage";
 import { formatLadderDate } from "@/lib/billing/ladder-mail";
 import { PLANS, formatMoney } from "@/lib/billing/plans";
 import { defaultCtx } from "@/lib/context";
@@ -100,7 +101,7 @@ export default async function OperatorBillingPage() {
               </TableCell>
               <TableCell className="align-top">
                 <div className="flex flex-wrap justify-end gap-2">
-                  {account.provider === "manual" && account.stage !== "deleted" && (
+                  {account.provider === "manual" && billingContinues(account.stage) && (
                     <IssueInvoiceButton workspaceId={account.workspaceId} name={account.name} currency={account.currency} plans={planOptions} action={issueInvoiceAction} />
                   )}
                   {account.clockPausedSince ? (
@@ -127,7 +128,7 @@ export default async function OperatorBillingPage() {
                       />
                     )
                   )}
-                  {account.provider === "manual" && account.plan && !account.cancelAtPeriodEnd && account.stage === "active" && (
+                  {account.provider === "manual" && canCancelPlan(account) && (
                     <OperatorStepButton
                       targetId={account.workspaceId}
                       input={{}}

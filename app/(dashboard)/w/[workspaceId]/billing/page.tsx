@@ -5,6 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { billingContinues, canCancelPlan } from "@/lib/billing/billing-stage";
 import { billingStatusLine } from "@/lib/billing/billing-status-line";
 import { getBilling, type Invoice } from "@/lib/billing/get-billing";
 import { formatLadderDate } from "@/lib/billing/ladder-mail";
@@ -56,13 +57,13 @@ export default async function BillingPage({ params }: { params: Promise<{ worksp
         title="Billing"
         description={`Your plan, what you have sent this period, and your invoices. Billed in ${currency.toUpperCase()}, fixed when the workspace was created.`}
         actions={
-          manages && billing.stage !== "deleted" ? (
+          manages && billingContinues(billing.stage) ? (
             <BillingControls
               workspaceId={workspaceId}
               plans={plans}
               currentPlan={billing.plan?.id ?? null}
               stripe={stripe}
-              canCancel={billing.plan !== null && !billing.cancelAtPeriodEnd && billing.stage === "active"}
+              canCancel={canCancelPlan(billing)}
               paidThrough={billing.paidThrough ? formatLadderDate(billing.paidThrough) : null}
               actions={{ choose: choosePlanAction, portal: paymentPortalAction, cancel: cancelPlanAction }}
             />
@@ -85,13 +86,13 @@ export default async function BillingPage({ params }: { params: Promise<{ worksp
                 When the trial ends the workspace becomes read-only until a plan is chosen: nothing is sent, and your contacts, reports and exports stay. Plans start at {plans[0]!.price} a month.
               </CardContent>
             )}
-            {billing.pendingPlan && billing.stage !== "deleted" && (
+            {billing.pendingPlan && billingContinues(billing.stage) && (
               <CardContent className="text-sm text-muted-foreground" data-testid="billing-pending-plan">
                 Moving to {billing.pendingPlan.name}: its {billing.pendingPlan.sendAllowance.toLocaleString("en")} sends a month apply once the invoice for the change is paid. Until then the current
                 allowance applies.
               </CardContent>
             )}
-            {!stripe && unpaid > 0 && billing.stage !== "deleted" && (
+            {!stripe && unpaid > 0 && billingContinues(billing.stage) && (
               <CardContent className="text-sm text-muted-foreground">
                 {unpaid === 1 ? "An invoice is" : `${unpaid} invoices are`} waiting for payment. Pay as agreed with the service&apos;s team and quote the invoice number; the workspace is active again
                 the moment the payment is recorded.
@@ -110,7 +111,7 @@ export default async function BillingPage({ params }: { params: Promise<{ worksp
               </CardContent>
             )}
           </Card>
-          {billing.stage !== "deleted" && (
+          {billingContinues(billing.stage) && (
             <Card>
               <CardHeader>
                 <CardTitle>Sends this period</CardTitle>

@@ -21,6 +21,7 @@ import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
 import { When } from "@/components/ui/when";
 import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
+import { canEdit } from "@/lib/campaigns/campaign-status";
 import { getCampaignProgress } from "@/lib/campaigns/get-campaign-progress";
 import { previewAudience } from "@/lib/campaigns/preview-audience";
 import { previewCampaignMail } from "@/lib/campaigns/preview-campaign-mail";
@@ -58,7 +59,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
   const shown = await findOrNull(getCampaignWithBrand(ctx, actor, campaignId));
   if (!shown) notFound();
   const { campaign } = shown;
-  const started = campaign.status !== "draft" && campaign.status !== "scheduled";
+  const started = !canEdit(campaign.status);
   // Once sending has started the audience is fixed: the progress says who got it. Before, counting it
   // reads everyone subscribed to the topic, which takes seconds at a million: the page shows without it
   // and the count streams in (send and schedule wait for it, as their confirmation quotes it).

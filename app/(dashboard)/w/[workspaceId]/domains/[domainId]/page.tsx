@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
 import { CircleCheck, Hourglass, TriangleAlert } from "lucide-react";
 import { CopyableCode } from "@/components/domains/copyable-code";
@@ -14,6 +15,7 @@ import { When } from "@/components/ui/when";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { spfInclude } from "@/lib/domains/domain-records";
+import { canResync, domainStanding, type DomainStanding } from "@/lib/domains/domain-state";
 import { listDomainBrands } from "@/lib/domains/list-domain-brands";
 import { getSendingDomain } from "@/lib/domains/sending-domains";
 import { env } from "@/lib/env";
@@ -27,6 +29,13 @@ const PURPOSE: Record<string, string> = {
   dmarc: "DMARC: what receivers do with mail that fails the checks (p=none only reports; tighten it later)",
   return_path: "The carrier's bounce handling and SPF",
   ownership: "Ownership: shows the domain is yours. Once it is found the carrier is asked for the domain, and the records it signs with appear here",
+};
+
+/** The notice's look for what the domain's state asks of the sender. */
+const NOTICE: Record<DomainStanding, { variant: "default" | "warning" | "destructive"; icon: ReactNode }> = {
+  ready: { variant: "default", icon: <CircleCheck className="text-emerald-600" /> },
+  waiting: { variant: "warning", icon: <Hourglass /> },
+  needs_fix: { variant: "destructive", icon: <TriangleAlert /> },
 };
 
 const STATUS = {
@@ -44,7 +53,7 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
   const state = DOMAIN_STATE_LABELS[domain.state];
   // No SPF record to show: SPF_INCLUDE unset and APP_URL on a local address (Resend gives its own).
   const spfUnknown = env().MAIL_TRANSPORT !== "resend" && spfInclude() === null;
-  const canResync = domain.state === "verified" || domain.state === "registration_failed" || domain.state === "ready";
+  const notice = NOTICE[domainStanding(domain.state)];
   return (
     <>
       <PageHeader
@@ -60,15 +69,15 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
         }
         actions={
           <>
-            {canResync && <CheckDomainButton workspaceId={workspaceId} domainId={domain.id} resync action={checkDomainAction} />}
+            {canResync(domain.state) && <CheckDomainButton workspaceId={workspaceId} domainId={domain.id} resync action={checkDomainAction} />}
             <CheckDomainButton workspaceId={workspaceId} domainId={domain.id} resync={false} action={checkDomainAction} />
           </>
         }
       />
       <div className="grid gap-6">
         {state && (
-          <Alert variant={domain.state === "registration_failed" || domain.state === "records_missing" ? "destructive" : domain.state === "ready" ? "default" : "warning"}>
-            {domain.state === "ready" ? <CircleCheck className="text-emerald-600" /> : domain.state === "pending" || domain.state === "verified" ? <Hourglass /> : <TriangleAlert />}
+          <Alert variant={notice.variant}>
+            {notice.icon}
             <AlertTitle>{state.label}</AlertTitle>
             <AlertDescription>
               {state.explain}

@@ -5,6 +5,7 @@ import { SignupFormEditor } from "@/components/signup-forms/signup-form-editor";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { keyReachesBrand } from "@/lib/api-keys/key-brand-scope";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { signupFormOptions } from "@/lib/forms/signup-form-options";
 import { SIGNUP_FORM_DEFAULTS } from "@/lib/forms/signup-form-schemas";
@@ -18,7 +19,7 @@ export default async function NewSignupFormPage({ params }: { params: Promise<{ 
   const options = await signupFormOptions(ctx, actor);
   const crumbs = [{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Signup forms", href: `/w/${workspaceId}/forms` }, { label: "New form" }];
   const topic = options.topics[0];
-  const key = topic && options.keys.find((candidate) => !candidate.brandId || candidate.brandId === topic.brandId);
+  const key = topic && options.keys.find((candidate) => keyReachesBrand(candidate, topic.brandId));
   return (
     <>
       <PageHeader crumbs={crumbs} title="New signup form" />

@@ -4,6 +4,7 @@ import { EditCampaignForm } from "@/components/campaigns/campaign-form";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
+import { canEdit } from "@/lib/campaigns/campaign-status";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
@@ -23,11 +24,10 @@ export default async function EditCampaignPage({ params }: { params: Promise<{ w
     { label: campaign.name, href: `/w/${workspaceId}/campaigns/${campaign.id}` },
     { label: "Edit" },
   ];
-  const editable = campaign.status === "draft" || campaign.status === "scheduled";
   return (
     <>
       <PageHeader crumbs={crumbs} title={`Edit ${campaign.name}`} />
-      {editable ? (
+      {canEdit(campaign.status) ? (
         <EditCampaignForm
           workspaceId={workspaceId}
           campaignId={campaign.id}

@@ -18,6 +18,7 @@ import type { ImportEncoding } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { getImportRow, importProgress } from "@/lib/imports/get-import";
 import { autoMap, importFields } from "@/lib/imports/import-fields";
+import { canEdit } from "@/lib/imports/import-status";
 import { cancelImportAction, checkImportAction, startImportAction } from "../actions";
 
 export const metadata: Metadata = { title: "Import" };
@@ -32,7 +33,6 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
     if (error instanceof ApiError) notFound();
     throw error;
   });
-  const editable = imp.status === "uploaded" || imp.status === "checked";
   const [fields, { topics, lists }] = await Promise.all([importFields(ctx, workspaceId), listFilterOptions(ctx, actor)]);
   const refused = (counts: typeof imp.checked) => (counts ? Object.values(counts.refused).some((n) => n) : false);
   const refusedLink = (
@@ -121,7 +121,7 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
         </Card>
       )}
 
-      {editable && (
+      {canEdit(imp.status) && (
         <Card>
           <CardHeader>
             <CardTitle>{imp.status === "checked" ? "Change the mapping" : "Map the columns"}</CardTitle>
