@@ -4,7 +4,7 @@ import { inActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends, type CampaignStatus } from "@/lib/db/schema";
 import { refundSends } from "@/lib/billing/send-allowance";
-import { notFound } from "@/lib/errors";
+import { notFound, validationFailed } from "@/lib/errors";
 import { emitEvents } from "@/inngest/emit";
 import { campaignDispatchRequested } from "@/inngest/events";
 import { sendsOfCampaign } from "./send-id-range";
@@ -61,9 +61,13 @@ export function sendCampaignNow(ctx: Ctx, actor: Actor, campaignId: string) {
   });
 }
 
-/** Refused with `no_recipients` when nobody would get it now: the audience is judged when scheduling, as when sending. */
+/**
+ * Only for a time still ahead: a past one would start it at once, unlike what its sender asked. Refused
+ * with `no_recipients` when nobody would get it now: the audience is judged when scheduling, as when sending.
+ */
 export function scheduleCampaign(ctx: Ctx, actor: Actor, campaignId: string, at: Date) {
   return withTransaction(ctx, async (tx) => {
+    if (Number.isNaN(at.getTime()) || at <= tx.clock.now()) throw validationFailed("at", "at: pick a time in the future.");
     const { campaign } = await move(tx, actor, campaignId, "scheduled", { scheduledAt: at });
     await assertReachesSomeone(tx, campaign);
     await requestDispatch(tx, campaign, at, `at-${at.getTime()}`);

@@ -37,12 +37,9 @@ export const sendCampaignNowAction = workspaceAction(oneCampaign, async ({ ctx, 
   await sendCampaignNow(ctx, actor, campaignId);
 });
 
-export const scheduleCampaignAction = workspaceAction(
-  z.strictObject({ campaignId: z.string(), at: z.coerce.date({ error: "pick a date and time" }).refine((at) => at.getTime() > Date.now(), "pick a time in the future") }),
-  async ({ ctx, actor }, { campaignId, at }) => {
-    await scheduleCampaign(ctx, actor, campaignId, at);
-  },
-);
+export const scheduleCampaignAction = workspaceAction(z.strictObject({ campaignId: z.string(), at: z.coerce.date({ error: "pick a date and time" }) }), async ({ ctx, actor }, { campaignId, at }) => {
+  await scheduleCampaign(ctx, actor, campaignId, at);
+});
 
 export const unscheduleCampaignAction = workspaceAction(oneCampaign, async ({ ctx, actor }, { campaignId }) => {
   await unscheduleCampaign(ctx, actor, campaignId);
