@@ -228,7 +228,7 @@ describe("billing ladder", () => {
   it("a cancelled plan stays active until the end of its paid period, then walks from read-only", async () => {
     const w = await payingWorkspace();
     const paidThrough = (await getBilling(ctx, w.workspaceId)).paidThrough!;
-    await cancelPlan(ctx, w.workspaceId);
+    await cancelPlan(ctx, w.actor);
     await executor.runDue(ctx);
     expect(await stageOf(w.workspaceId)).toBe("active");
     expect((await getBilling(ctx, w.workspaceId)).upcoming[0]).toEqual({ stage: "read_only", at: paidThrough });
@@ -289,7 +289,7 @@ describe("billing ladder", () => {
   it("a stage reached late keeps its full length: a plan cancelled long after its paid period is read-only now, and its deletion comes a full notice after the dated notice", async () => {
     const w = await payingWorkspace();
     clock.advance(days(130));
-    await cancelPlan(ctx, w.workspaceId);
+    await cancelPlan(ctx, w.actor);
     await executor.runDue(ctx);
     expect(await stageOf(w.workspaceId)).toBe("read_only");
     expect((await getBilling(ctx, w.workspaceId)).upcoming[0]).toEqual({ stage: "deletion_scheduled", at: new Date(clock.now().getTime() + days(60)) });
@@ -304,7 +304,7 @@ describe("billing ladder", () => {
 
   it("a payment that fails while a cancellation is pending stops sending at once", async () => {
     const w = await payingWorkspace();
-    await cancelPlan(ctx, w.workspaceId);
+    await cancelPlan(ctx, w.actor);
     await failPayment(w.workspaceId);
     expect(await stageOf(w.workspaceId)).toBe("overdue");
   });
@@ -313,7 +313,7 @@ describe("billing ladder", () => {
     const w = await payingWorkspace();
     const old = await issueInvoice(ctx, { workspaceId: w.workspaceId, amount: 7900, periodStart: new Date(clock.now().getTime() - days(5)), periodEnd: clock.now() });
     await recordPaymentFailed(ctx, old.id);
-    await cancelPlan(ctx, w.workspaceId);
+    await cancelPlan(ctx, w.actor);
     await settleInvoice(ctx, old.id);
     await executor.runDue(ctx);
     expect(await getBilling(ctx, w.workspaceId)).toMatchObject({ stage: "active", cancelAtPeriodEnd: true, upcoming: [{ stage: "read_only" }, { stage: "deletion_scheduled" }, { stage: "deleted" }] });

@@ -1,8 +1,10 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
+import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { billingInvoices, workspaceBilling } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
+import { assertManagesBilling } from "./billing-managers";
 import { billingContinues } from "./billing-stage";
 import { inactive, issueInvoice } from "./invoices";
 import { findPlan, type Currency } from "./plans";
@@ -16,7 +18,9 @@ export type PlanChoice = { checkoutUrl: string } | { invoiceId: string; amount: 
  * the plan in the workspace's currency, which the service's team settles when the payment arrives
  * (choosing the same plan again shows the invoice already open rather than issuing another).
  */
-export async function choosePlan(ctx: Ctx, workspaceId: string, planId: string): Promise<PlanChoice> {
+export async function choosePlan(ctx: Ctx, actor: WorkspaceActor, planId: string): Promise<PlanChoice> {
+  await assertManagesBilling(ctx, actor);
+  const workspaceId = actor.workspaceId;
   const plan = findPlan(planId);
   if (!plan) throw new ApiError({ type: "invalid_request_error", code: "validation_failed", param: "plan", message: `No plan ${planId}.` });
   const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
@@ -34,8 +38,9 @@ export async function choosePlan(ctx: Ctx, workspaceId: string, planId: string):
 }
 
 /** Where the sender updates the card or cancels: Stripe's portal; the manual provider has none. */
-export async function paymentPortalUrl(ctx: Ctx, workspaceId: string): Promise<string> {
+export async function paymentPortalUrl(ctx: Ctx, actor: WorkspaceActor): Promise<string> {
+  await assertManagesBilling(ctx, actor);
   const config = stripeConfig();
   if (!config) throw new ApiError({ type: "invalid_request_error", code: "no_payment_provider", message: "Payments are arranged with the service's team: reply to any invoice mail." });
-  return openCustomerPortal(ctx, config, workspaceId);
+  return openCustomerPortal(ctx, config, actor.workspaceId);
 }

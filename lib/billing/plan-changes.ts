@@ -1,10 +1,12 @@
 import "server-only";
 import { eq } from "drizzle-orm";
+import type { WorkspaceActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { workspaceBilling } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
 import { emitEvents } from "@/inngest/emit";
 import { billingLadderStarted } from "@/inngest/events";
+import { assertManagesBilling } from "./billing-managers";
 import { lockBilling, startLadderEpisode } from "./ladder-episodes";
 
 /**
@@ -12,8 +14,10 @@ import { lockBilling, startLadderEpisode } from "./ladder-episodes";
  * the ladder walks it from read-only. Choosing a plan again before that withdraws the cancellation.
  * `endsAt` overrides the end (Stripe says when the subscription ended).
  */
-export async function cancelPlan(ctx: Ctx, workspaceId: string, endsAt?: Date): Promise<typeof workspaceBilling.$inferSelect> {
+export async function cancelPlan(ctx: Ctx, actor: WorkspaceActor, endsAt?: Date): Promise<typeof workspaceBilling.$inferSelect> {
+  const workspaceId = actor.workspaceId;
   return withTransaction(ctx, async (tx) => {
+    await assertManagesBilling(tx, actor);
     const billing = await lockBilling(tx, workspaceId);
     if (!billing) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`, "workspace");
     if (!billing.plan) throw new ApiError({ type: "invalid_request_error", code: "no_plan", param: "workspace", message: "The workspace has no plan to cancel." });

@@ -1,3 +1,4 @@
+import { systemActor } from "@/lib/actor";
 import { cancelPlan, pauseLadderClock, resumeLadderClock } from "@/lib/billing/plan-changes";
 import { getBilling, type BillingOverview } from "@/lib/billing/get-billing";
 import { issueInvoice, recordPaymentFailed, settleInvoice, type NewInvoice } from "@/lib/billing/invoices";
@@ -79,7 +80,7 @@ export const billingCommands: Record<string, AdminCommand> = {
     required: ["invoice"],
     run: async (ctx, v) => invoiceJson(await settleInvoice(ctx, v.invoice as string)),
   },
-  "billing:cancel": actOnWorkspace("(takes effect at the end of the paid period)", cancelPlan),
+  "billing:cancel": actOnWorkspace("(takes effect at the end of the paid period)", (ctx, workspaceId) => cancelPlan(ctx, systemActor("admin-cli", workspaceId))),
   "billing:pause-clock": actOnWorkspace("(a conversation with the workspace is open: no stage comes)", pauseLadderClock),
   "billing:resume-clock": actOnWorkspace("(later stages move by the paused time)", resumeLadderClock),
   "billing:show": {

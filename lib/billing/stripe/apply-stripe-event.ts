@@ -1,6 +1,7 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
+import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { stripeEvents, workspaceBilling } from "@/lib/db/schema";
 import { recordPaymentFailed, settleInvoice } from "../invoices";
@@ -58,7 +59,7 @@ export async function applyStripeEvent(ctx: Ctx, config: StripeConfig, event: St
             })
             .where(eq(workspaceBilling.workspaceId, workspaceId));
         }
-        if (billing.plan) await cancelPlan(tx, workspaceId, tx.clock.now());
+        if (billing.plan) await cancelPlan(tx, systemActor("stripe", workspaceId), tx.clock.now());
         break;
       }
     }

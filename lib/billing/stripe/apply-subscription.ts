@@ -1,6 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
+import { systemActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { workspaceBilling } from "@/lib/db/schema";
 import { endLadderEpisode, lockBilling } from "../ladder-episodes";
@@ -40,7 +41,7 @@ export async function applySubscription(ctx: Ctx, config: StripeConfig, workspac
   // A subscription never paid for left no plan to cancel: the trial, or read-only, carries on.
   const hasPlan = billing.plan !== null || (plan !== undefined && !raises);
   if (subscription.cancel_at_period_end && !billing.cancelAtPeriodEnd && hasPlan) {
-    await cancelPlan(ctx, workspaceId, item ? new Date(item.current_period_end * 1000) : undefined);
+    await cancelPlan(ctx, systemActor("stripe", workspaceId), item ? new Date(item.current_period_end * 1000) : undefined);
   } else if (!subscription.cancel_at_period_end && billing.cancelAtPeriodEnd && billing.ladderCause === "cancelled" && billing.stage === "active") {
     // The sender took the cancellation back before the period ended.
     await endLadderEpisode(ctx, billing);

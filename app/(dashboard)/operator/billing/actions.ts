@@ -1,6 +1,7 @@
 "use server";
 
 import { z } from "zod";
+import { systemActor } from "@/lib/actor";
 import { invoiceOfWorkspace, issueInvoice, recordPaymentFailed, settleInvoice } from "@/lib/billing/invoices";
 import { parseAmount } from "@/lib/billing/parse-amount";
 import { cancelPlan, pauseLadderClock, resumeLadderClock } from "@/lib/billing/plan-changes";
@@ -32,5 +33,5 @@ export const pauseClockAction = operatorAction(z.strictObject({}), (ctx, workspa
 export const resumeClockAction = operatorAction(z.strictObject({}), (ctx, workspaceId) => resumeLadderClock(ctx, workspaceId));
 
 export const cancelPlanAction = operatorAction(z.strictObject({}), async (ctx, workspaceId) => {
-  await cancelPlan(ctx, workspaceId);
+  await cancelPlan(ctx, systemActor("operator", workspaceId));
 });

@@ -5,6 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { managesBilling } from "@/lib/billing/billing-managers";
 import { billingContinues, canCancelPlan } from "@/lib/billing/billing-stage";
 import { billingStatusLine } from "@/lib/billing/billing-status-line";
 import { getBilling, type Invoice } from "@/lib/billing/get-billing";
@@ -47,7 +48,7 @@ export default async function BillingPage({ params }: { params: Promise<{ worksp
   const plans: PlanOffer[] = PLANS.map((plan) => ({ id: plan.id, name: plan.name, sends: plan.sendAllowance.toLocaleString("en"), price: formatMoney(plan.price[currency], currency) }));
   const status = billingStatusLine(billing, now);
   const used = billing.sendAllowance > 0 ? Math.min(100, Math.round((billing.sendsUsed / billing.sendAllowance) * 100)) : 100;
-  const manages = workspace.role !== "member";
+  const manages = managesBilling(workspace.role);
   const badge = STAGE_BADGES[billing.stage]!;
   const unpaid = billing.invoices.filter((invoice) => invoice.status === "open" || invoice.status === "failed").length;
   return (
