@@ -130,18 +130,18 @@ function printResults(title: string, results: { name: string; p50: number; p95: 
  * (measured on its own) streams in after.
  */
 async function journeyScreens(ctx: Ctx, actor: UserActor, seed: Awaited<ReturnType<typeof seedAudience>>, contactsPage: () => Promise<unknown>) {
-  const { workspaceId, brandId, topicId } = seed;
+  const { brandId, topicId } = seed;
   const { campaignId } = await createCampaign(ctx, actor, { brandId, topicId, name: "April news", subject: "April news", html: "<p>Hello {{contact.first_name}}</p>" });
   const userRow = () => ctx.db.execute(sqlTag`select id, email, name, is_operator from users where id = ${actor.userId}`);
   const layout = async () => {
     await userRow();
     await listUserWorkspaces(ctx, actor.userId);
-    await Promise.all([userRow(), getBillingStanding(ctx, workspaceId)]);
+    await Promise.all([userRow(), getBillingStanding(ctx, actor)]);
   };
   const screen = (read: () => Promise<unknown>) => () => Promise.all([layout(), read()]);
   const to = new Date();
   const screens: [string, () => Promise<unknown>][] = [
-    ["overview", screen(() => Promise.all([getWorkspaceOverview(ctx, actor), getSetupChecklist(ctx, actor), workspaceClearance(ctx, workspaceId)]))],
+    ["overview", screen(() => Promise.all([getWorkspaceOverview(ctx, actor), getSetupChecklist(ctx, actor), workspaceClearance(ctx, actor)]))],
     ["topics", screen(() => Promise.all([listBrands(ctx, actor), listTopics(ctx, actor, { limit: 500, afterId: null })]))],
     ["lists", screen(() => Promise.all([listBrands(ctx, actor), listLists(ctx, actor, { limit: 500, afterId: null })]))],
     ["signup forms", screen(() => Promise.all([listSignupForms(ctx, actor), signupFormOptions(ctx, actor)]))],

@@ -20,6 +20,7 @@ export type LadderProgress = { done: true } | { paused: true } | { deleteData: t
  * its key and its mail written with a key derived from it, so a retried or restarted run repeats
  * nothing. Says what the run does next: sleep until the next step, delete the data, or stop (the
  * episode ended, or a conversation holds the clock: resuming it starts a new run).
+ * System: a step of the billing-ladder workflow; no person's request reaches it.
  */
 export async function advanceLadder(ctx: Ctx, workspaceId: string, episodeId: string): Promise<LadderProgress> {
   return withTransaction(ctx, async (tx) => {
@@ -51,7 +52,7 @@ export async function advanceLadder(ctx: Ctx, workspaceId: string, episodeId: st
   });
 }
 
-/** After the data is gone: the deleted workspace is an empty shell, and its owners are told. */
+/** After the data is gone: the deleted workspace is an empty shell, and its owners are told. System: a step of the billing-ladder workflow; no person's request reaches it. */
 export async function finishDeletion(ctx: Ctx, workspaceId: string, episodeId: string): Promise<void> {
   await withTransaction(ctx, async (tx) => {
     const billing = await lockBilling(tx, workspaceId);

@@ -103,6 +103,7 @@ async function deleteImageObjects(ctx: Ctx, workspaceId: string, limit: number):
  * Deletes the next chunk of a deleted workspace's data: what the first part with rows left still
  * holds, up to DELETION_CHUNK_ROWS. Null once nothing is left. Each call is its own transaction and
  * repeating one after a crash deletes nothing twice, so the ladder calls it step after step.
+ * System: the billing ladder's deletion, through deleteSomeData; no person's request reaches it.
  */
 export async function deleteNextChunk(ctx: Ctx, workspaceId: string, limit = DELETION_CHUNK_ROWS): Promise<{ part: string; deleted: number } | null> {
   const objects = await deleteImageObjects(ctx, workspaceId, limit);
@@ -116,7 +117,10 @@ export async function deleteNextChunk(ctx: Ctx, workspaceId: string, limit = DEL
   });
 }
 
-/** Up to `chunks` chunks in a row, each its own transaction: the rows deleted, 0 once nothing is left. Fewer workflow steps for a large workspace. */
+/**
+ * Up to `chunks` chunks in a row, each its own transaction: the rows deleted, 0 once nothing is left. Fewer workflow steps for a large workspace.
+ * System: a step of the billing-ladder workflow; no person's request reaches it.
+ */
 export async function deleteSomeData(ctx: Ctx, workspaceId: string, chunks = 20): Promise<number> {
   let deleted = 0;
   for (let n = 0; n < chunks; n++) {

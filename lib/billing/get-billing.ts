@@ -1,5 +1,6 @@
 import "server-only";
 import { desc, eq } from "drizzle-orm";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { billingInvoices, workspaceBilling, type BillingStage } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
@@ -32,15 +33,17 @@ export interface BillingOverview {
 }
 
 /** Where a workspace stands on the billing ladder, what comes next and when, and its invoices. */
-export async function getBilling(ctx: Ctx, workspaceId: string): Promise<BillingOverview> {
-  const standing = await getBillingStanding(ctx, workspaceId);
+export async function getBilling(ctx: Ctx, actor: Actor): Promise<BillingOverview> {
+  const workspaceId = requireActorWorkspace(actor);
+  const standing = await getBillingStanding(ctx, actor);
   if (!standing) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`, "workspace");
   const invoices = await ctx.db.select().from(billingInvoices).where(eq(billingInvoices.workspaceId, workspaceId)).orderBy(desc(billingInvoices.createdAt), desc(billingInvoices.id));
   return { ...standing, invoices };
 }
 
 /** The same without the invoices, for the banner every screen of the workspace shows. */
-export async function getBillingStanding(ctx: Ctx, workspaceId: string): Promise<Omit<BillingOverview, "invoices"> | null> {
+export async function getBillingStanding(ctx: Ctx, actor: Actor): Promise<Omit<BillingOverview, "invoices"> | null> {
+  const workspaceId = requireActorWorkspace(actor);
   const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
   if (!billing) return null;
   const now = ctx.clock.now();

@@ -173,7 +173,10 @@ function addMonth(date: Date): Date {
   return next;
 }
 
-/** The invoice's id when it is the named workspace's: an operator's crafted call cannot reach another's. */
+/**
+ * The invoice's id when it is the named workspace's: an operator's crafted call cannot reach another's.
+ * System: the operator's billing actions, whose caller findOperator checked; no workspace member reaches it.
+ */
 export async function invoiceOfWorkspace(ctx: Ctx, workspaceId: string, invoiceId: string): Promise<string> {
   const [invoice] = await ctx.db
     .select({ id: billingInvoices.id })

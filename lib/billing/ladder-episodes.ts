@@ -42,13 +42,13 @@ export async function endLadderEpisode(ctx: Ctx, billing: Billing): Promise<void
   await emitEvents(ctx, [{ name: billingLadderEnded.name, id: `ladder-ended-${billing.ladderEpisodeId}`, data: { episodeId: billing.ladderEpisodeId } }]);
 }
 
-/** The workspace's billing row, locked for the rest of the transaction. */
+/** The workspace's billing row, locked for the rest of the transaction. Internal: the billing verbs' lock, taken once they have checked their actor or act as the system. */
 export async function lockBilling(ctx: Ctx, workspaceId: string): Promise<Billing | undefined> {
   const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId)).for("update");
   return billing;
 }
 
-/** The episode under way, if any. */
+/** The episode under way, if any. System: read by the end-to-end fixtures that walk a workspace down the ladder; no person's request reaches it. */
 export async function getBillingEpisode(ctx: Ctx, workspaceId: string): Promise<Pick<Billing, "ladderEpisodeId" | "ladderCause" | "ladderStartsAt"> | undefined> {
   const [billing] = await ctx.db
     .select({ ladderEpisodeId: workspaceBilling.ladderEpisodeId, ladderCause: workspaceBilling.ladderCause, ladderStartsAt: workspaceBilling.ladderStartsAt })

@@ -28,7 +28,7 @@ export async function cancelPlan(ctx: Ctx, actor: WorkspaceActor, endsAt?: Date)
   });
 }
 
-/** A conversation with the service's team holds the ladder: no stage comes while it is open. */
+/** A conversation with the service's team holds the ladder: no stage comes while it is open. System: the operator's billing page and the admin CLI; no workspace member reaches it. */
 export async function pauseLadderClock(ctx: Ctx, workspaceId: string): Promise<void> {
   await withTransaction(ctx, async (tx) => {
     const billing = await lockBilling(tx, workspaceId);
@@ -38,7 +38,7 @@ export async function pauseLadderClock(ctx: Ctx, workspaceId: string): Promise<v
   });
 }
 
-/** The conversation ended: every later stage falls later by the time it was open (within the episode). */
+/** The conversation ended: every later stage falls later by the time it was open (within the episode). System: the operator's billing page and the admin CLI; no workspace member reaches it. */
 export async function resumeLadderClock(ctx: Ctx, workspaceId: string): Promise<void> {
   await withTransaction(ctx, async (tx) => {
     const billing = await lockBilling(tx, workspaceId);

@@ -9,6 +9,7 @@ import { campaignDispatchRequested } from "@/inngest/events";
  * Billing let the workspace send again: every campaign still `sending` gets a dispatch run, which
  * carries on from its last batch. That covers a campaign stopped mid-send and a scheduled one whose
  * time came while sending was paused (its run started it and stopped before the first batch).
+ * System: called as an invoice is settled (operator, admin CLI or Stripe); no person's request reaches it.
  */
 export async function resumeWorkspaceSending(ctx: Ctx, workspaceId: string): Promise<number> {
   const held = await ctx.db

@@ -10,7 +10,10 @@ import { workspaceBilling } from "@/lib/db/schema";
 /** The failure reason of a recipient the period's allowance does not cover. */
 export const OVER_ALLOWANCE = "over_allowance";
 
-/** Reserves `count` sends and says how many of them the allowance covered (what it had left before). */
+/**
+ * Reserves `count` sends and says how many of them the allowance covered (what it had left before).
+ * System: the dispatch workflow's audience snapshot, for the campaign's workspace; no person's request reaches it.
+ */
 export async function reserveSends(ctx: Ctx, workspaceId: string, count: number): Promise<number> {
   if (count <= 0) return 0;
   const [row] = await ctx.db
@@ -23,7 +26,7 @@ export async function reserveSends(ctx: Ctx, workspaceId: string, count: number)
   return Math.max(0, Math.min(count, row.allowance - (row.used - count)));
 }
 
-/** Never below zero: a refund after a new period began does not go negative. */
+/** Never below zero: a refund after a new period began does not go negative. Internal: the dispatch worker and cancelCampaign, for the workspace of the campaign in hand. */
 export async function refundSends(ctx: Ctx, workspaceId: string, count: number): Promise<void> {
   if (count <= 0) return;
   await ctx.db
@@ -32,7 +35,10 @@ export async function refundSends(ctx: Ctx, workspaceId: string, count: number):
     .where(eq(workspaceBilling.workspaceId, workspaceId));
 }
 
-/** What the period's allowance has left now (none below zero); a workspace without a billing row is not limited. */
+/**
+ * What the period's allowance has left now (none below zero); a workspace without a billing row is not limited.
+ * Internal: asked for the workspace of a campaign its verb already found for the actor.
+ */
 export async function allowanceLeft(ctx: Ctx, workspaceId: string): Promise<number> {
   const [row] = await ctx.db.select({ used: workspaceBilling.sendsUsed, allowance: workspaceBilling.sendAllowance }).from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
   return row ? Math.max(0, row.allowance - row.used) : Number.MAX_SAFE_INTEGER;

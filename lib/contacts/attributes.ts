@@ -24,6 +24,7 @@ function accepts(type: AttributeType, value: unknown): value is AttributeValue {
  * Custom attributes must be defined on the workspace and of their type; an
  * undefined key or a wrong type is `validation_failed` on `attributes.<key>`.
  * `null` clears a value.
+ * Internal: the contact and signup-form verbs, with their actor's workspace.
  */
 export async function validateAttributes(ctx: Ctx, workspaceId: string, attributes: Record<string, unknown>): Promise<Record<string, AttributeValue | null>> {
   const keys = Object.keys(attributes);

@@ -10,6 +10,7 @@ export type ContactRow = typeof contacts.$inferSelect;
  * The workspace's contact for this (normalised) address, created if missing,
  * locked for the rest of the transaction so concurrent writes to one address
  * merge one after the other instead of racing.
+ * Internal: the contact and signup-form verbs, with their actor's workspace.
  */
 export async function lockOrCreateContact(
   ctx: Ctx,
@@ -22,7 +23,7 @@ export async function lockOrCreateContact(
   return { contact: (await lockContact(ctx, workspaceId, email))!, created: false };
 }
 
-/** The workspace's contact for this address, locked for the rest of the transaction; null when there is none. */
+/** The workspace's contact for this address, locked for the rest of the transaction; null when there is none. Internal: upsertContact's building block, with its actor's workspace. */
 export async function lockContact(ctx: Ctx, workspaceId: string, email: string): Promise<ContactRow | null> {
   const [existing] = await ctx.db
     .select()
@@ -32,7 +33,7 @@ export async function lockContact(ctx: Ctx, workspaceId: string, email: string):
   return existing ?? null;
 }
 
-/** The contact for this address, created now; null when the workspace already has one. */
+/** The contact for this address, created now; null when the workspace already has one. Internal: upsertContact's building block, with its actor's workspace. */
 export async function createContact(ctx: Ctx, workspaceId: string, email: string, initial: Pick<ContactRow, "firstName" | "lastName" | "attributes">): Promise<ContactRow | null> {
   const now = ctx.clock.now();
   const [inserted] = await ctx.db

@@ -33,6 +33,7 @@ export const findWorkspaceSession = cache(async (workspaceId: string): Promise<W
 /**
  * For layouts and pages: the session, a redirect to sign-in, or a 404. A
  * layout does not guard server actions: each action asks again (workspaceAction).
+ * It takes the address's workspace id because this is where the person's membership is checked and their actor made.
  */
 export async function getWorkspaceSession(workspaceId: string): Promise<WorkspaceSession> {
   await requireUser();

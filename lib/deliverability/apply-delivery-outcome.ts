@@ -27,6 +27,7 @@ export const SOFT_BOUNCE_LIMIT = 5;
  * to a soft_bounce suppression and a delivery resets that count.
  * Returns whether the address is now suppressed by this outcome. The
  * provider's report, when stored, becomes the suppression's evidence.
+ * System: a mail provider's report, for the workspace of the send it names; no person's request reaches it.
  */
 export async function applyDeliveryOutcome(ctx: Ctx, workspaceId: string, email: string, outcome: DeliveryOutcome, evidenceEventId: string | null = null): Promise<{ suppressed: boolean }> {
   return withTransaction(ctx, async (tx) => {

@@ -42,7 +42,7 @@ export async function checkImport(ctx: Ctx, actor: WorkspaceActor, importId: str
   const imp = await getImportRow(ctx, actor, importId);
   if (!canEdit(imp.status)) throw validationFailed("import", "This import has already been applied or cancelled: upload the file again to import it anew.");
   await checkWorkspaceWritable(ctx, actor.workspaceId);
-  const fields = await importFields(ctx, actor.workspaceId);
+  const fields = await importFields(ctx, actor);
   checkMapping(input.mapping, imp.header, fields);
   const topicIds = [...new Set(input.topicIds)];
   for (const [index, topicId] of topicIds.entries()) await getTopicForActor(ctx, actor, topicId, `topicIds.${index}`);

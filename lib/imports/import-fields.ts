@@ -1,5 +1,6 @@
 import "server-only";
 import { asc, eq } from "drizzle-orm";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { attributeDefinitions, type AttributeType } from "@/lib/db/schema";
 
@@ -12,7 +13,8 @@ export interface ImportField {
 }
 
 /** The fields a column can fill in this workspace: the address, the names and each defined attribute. */
-export async function importFields(ctx: Ctx, workspaceId: string): Promise<ImportField[]> {
+export async function importFields(ctx: Ctx, actor: Actor): Promise<ImportField[]> {
+  const workspaceId = requireActorWorkspace(actor);
   const attributes = await ctx.db
     .select({ key: attributeDefinitions.key, type: attributeDefinitions.type })
     .from(attributeDefinitions)

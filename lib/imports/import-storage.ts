@@ -7,6 +7,7 @@ import { ApiError } from "@/lib/errors";
  * The bytes of uploaded files a workspace's imports still hold: every
  * import's file until the clean-up after its apply, cancel or failure
  * (pruneImports) deletes it. Found through the parts' key, one probe an import.
+ * Internal: receiveImport's storage check, with its actor's workspace.
  */
 export async function importStorageUsed(db: Executor, workspaceId: string): Promise<number> {
   const [row] = await db.execute<{ used: number }>(sql`

@@ -14,6 +14,7 @@ const DAY_MS = 24 * 60 * 60_000;
  * to `email`, and refuses it (429 rate_limited) past either limit. That mail carries the workspace's chosen
  * name from the service's own address: it must not become a way to mail anyone, often. Refused attempts
  * count too, so hammering keeps the workspace out.
+ * Internal: the invitation and verified-address verbs, with their actor's workspace.
  */
 export async function limitServiceMail(ctx: Ctx, workspaceId: string, email: string, { bucket, what, param }: { bucket: string; what: string; param?: string }): Promise<void> {
   const [perWorkspace, perAddress] = await Promise.all([

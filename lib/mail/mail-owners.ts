@@ -15,7 +15,7 @@ interface OwnerMail {
   required?: boolean;
 }
 
-/** The service's own mail to each owner of a workspace; returns how many it reached. */
+/** The service's own mail to each owner of a workspace; returns how many it reached. System: the service's review and the billing ladder write to owners; no person's request reaches it. */
 export async function mailOwners(ctx: Ctx, workspaceId: string, mail: OwnerMail): Promise<number> {
   const owners = await ctx.db
     .select({ id: users.id, email: users.email })

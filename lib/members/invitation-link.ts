@@ -5,7 +5,7 @@ import { signToken, verifyToken } from "@/lib/tokens/signed-token";
 
 export const INVITATION_VALID_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** A signed link that lets the invited person set their password, valid for a week. */
+/** A signed link that lets the invited person set their password, valid for a week. Internal: inviteMember's link, for the workspace its actor invites into. */
 export function invitationLink(userId: string, workspaceId: string, now: Date): string {
   return `${appUrl()}/invite/${signToken("invite", { u: userId, w: workspaceId, x: now.getTime() + INVITATION_VALID_MS })}`;
 }

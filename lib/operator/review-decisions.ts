@@ -44,7 +44,10 @@ async function decider(ctx: Ctx, workspaceId: string, reviewer: string): Promise
   return { reviewedBy: reviewer, selfReviewed: true };
 }
 
-/** The service's decision on a workspace: approved (it may leave the sandbox) or rejected with a reason; either way its owners are told. */
+/**
+ * The service's decision on a workspace: approved (it may leave the sandbox) or rejected with a reason; either way its owners are told.
+ * System: the operator's review, whose caller findOperator checked; no workspace member reaches it.
+ */
 export async function reviewWorkspace(ctx: Ctx, workspaceId: string, decision: ReviewDecision): Promise<{ workspaceId: string; decision: "approve" | "reject"; mailed: number }> {
   const reason = checkReason(decision);
   const workspace = await withTransaction(ctx, async (tx) => {

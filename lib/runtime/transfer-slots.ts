@@ -19,7 +19,10 @@ export function tooManyTransfers(): ApiError {
   });
 }
 
-/** Takes one of the workspace's transfer slots (`too_many_transfers`, 429, when none is free); the returned function gives it back, once. */
+/**
+ * Takes one of the workspace's transfer slots (`too_many_transfers`, 429, when none is free); the returned function gives it back, once.
+ * Internal: held by the import and export verbs, for their actor's workspace.
+ */
 export function takeTransferSlot(workspaceId: string): () => void {
   const used = inUse.get(workspaceId) ?? 0;
   if (used >= TRANSFERS_PER_WORKSPACE) throw tooManyTransfers();

@@ -37,7 +37,7 @@ export async function listSandboxAddresses(ctx: Ctx, actor: WorkspaceActor): Pro
   ];
 }
 
-export function verifyAddressLink(workspaceId: string, email: string, now: Date): string {
+function verifyAddressLink(workspaceId: string, email: string, now: Date): string {
   return `${appUrl()}/verify-address/${signToken("verify_address", { w: workspaceId, e: email, x: now.getTime() + VERIFY_ADDRESS_VALID_MS })}`;
 }
 

@@ -7,7 +7,10 @@ import { suppressions } from "@/lib/db/schema";
 // What a suppression blocks, in one place: its address, or every address at its domain, now and
 // later. Sending (batch by batch), confirmation mail, the audience snapshot and imports all ask here.
 
-/** Which of these addresses a suppression of the workspace blocks, by address or by domain. */
+/**
+ * Which of these addresses a suppression of the workspace blocks, by address or by domain.
+ * Internal: sending and confirmation mail ask it for the workspace of the campaign or subscription in hand.
+ */
 export async function suppressedAmong(ctx: Ctx, workspaceId: string, emails: string[]): Promise<Set<string>> {
   if (emails.length === 0) return new Set();
   const rows = await ctx.db
@@ -27,6 +30,7 @@ export async function suppressedAmong(ctx: Ctx, workspaceId: string, emails: str
  * kind, which the uncorrelated EXISTS before it asks once per query (an
  * InitPlan) in the query's own snapshot. A third of an import chunk's
  * reading went to probes of kinds the workspace had none of.
+ * Internal: a condition inside queries already kept to the workspace in hand.
  */
 export function suppressedSql(workspaceId: string, email: SQL): SQL {
   return sql`((exists (select 1 from suppressions where workspace_id = ${workspaceId} and email is not null)
@@ -42,6 +46,7 @@ export function suppressedSql(workspaceId: string, email: SQL): SQL {
  * hash the workspace's suppressions once instead of searching an index per recipient. It
  * chooses by its statistics: a workspace with millions of suppressions and a small audience is
  * still probed.
+ * Internal: a condition inside queries already kept to the workspace in hand.
  */
 export function notSuppressedSql(workspaceId: string, email: SQL): SQL {
   return sql`(not exists (select 1 from suppressions x where x.workspace_id = ${workspaceId} and x.email = ${email})

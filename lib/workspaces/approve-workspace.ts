@@ -4,7 +4,7 @@ import { workspaces } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
 import { getWorkspaceOrThrow } from "./get-workspace-or-throw";
 
-/** Records that the service's review of the workspace is done (it may then mail anyone). */
+/** Records that the service's review of the workspace is done (it may then mail anyone). System: the operator's review and the admin CLI; no workspace member reaches it. */
 export async function approveWorkspace(ctx: Ctx, workspaceId: string): Promise<{ workspaceId: string; approvedAt: Date }> {
   const workspace = await getWorkspaceOrThrow(ctx, workspaceId);
   const approvedAt = workspace.approvedAt ?? ctx.clock.now();

@@ -87,7 +87,7 @@ export const billingCommands: Record<string, AdminCommand> = {
     summary: "--workspace ID   (stage, dates of the next stages, plan, allowance, invoices)",
     options: { workspace: string },
     required: ["workspace"],
-    run: async (ctx, v) => billingJson(await getBilling(ctx, v.workspace as string)),
+    run: async (ctx, v) => billingJson(await getBilling(ctx, systemActor("admin-cli", v.workspace as string))),
   },
 };
 
@@ -99,7 +99,7 @@ function actOnWorkspace(note: string, act: (ctx: Ctx, workspaceId: string) => Pr
     required: ["workspace"],
     run: async (ctx, v) => {
       await act(ctx, v.workspace as string);
-      return billingJson(await getBilling(ctx, v.workspace as string));
+      return billingJson(await getBilling(ctx, systemActor("admin-cli", v.workspace as string)));
     },
   };
 }

@@ -43,7 +43,7 @@ export const importCommands: Record<string, AdminCommand> = {
       const { importId } = await receiveImport(ctx, actor, { fileName: basename(file), body: createReadStream(file) });
       const imp = await getImportRow(ctx, actor, importId);
       // Headers that name a field map themselves; --map names the rest (or overrides), by header.
-      const mapping = autoMap(imp.header, await importFields(ctx, actor.workspaceId));
+      const mapping = autoMap(imp.header, await importFields(ctx, actor));
       for (const pair of (v.map as string[] | undefined) ?? []) {
         const [column, field = ""] = pair.split("=");
         const index = imp.header.indexOf(column ?? "");

@@ -11,6 +11,7 @@ import { findPlan } from "../plans";
  * paid. Stripe does not promise order, so this runs on both sides: when the invoice is paid and when
  * the subscription's change or status arrives. An invoice paid before the plan last went down pays for
  * no later move up (its time was credited back). Applying twice changes nothing.
+ * System: Stripe's webhook; no person's request reaches it.
  */
 export async function applyPaidUpgrade(ctx: Ctx, workspaceId: string): Promise<void> {
   const billing = await lockBilling(ctx, workspaceId);

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as stripeWebhook } from "@/app/api/providers/stripe/route";
+import { systemActor } from "@/lib/actor";
 import { workspaceBilling } from "@/lib/db/schema";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { seedWorkspace } from "@/lib/testing/factories";
@@ -87,7 +88,7 @@ async function stripeWorkspace(daysIn = 5) {
   const cycleInvoice = (invoiceId: string, plan: Plan) => invoiceEvent(invoiceId, [line(plan, PRICES[plan], cycle.start)]);
   /** A move up mid-cycle, prorated: the unused time of the old plan credited, the rest of the new one charged. */
   const upgradeInvoice = (invoiceId: string, from: Plan, to: Plan, type?: string) => invoiceEvent(invoiceId, [line(from, -1000, seconds(-1)), line(to, 5200, seconds(-1))], type);
-  const billing = () => getBilling(ctx, workspaceId);
+  const billing = () => getBilling(ctx, systemActor("test", workspaceId));
   return { workspaceId, subscriptionEvent, cycleInvoice, upgradeInvoice, billing };
 }
 

@@ -13,8 +13,8 @@ import { findOperator } from "@/lib/operator/operator-session";
 // each server action checks it again, since a layout does not guard actions.
 export default async function WorkspaceLayout({ children, params }: { children: ReactNode; params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
-  const { user, workspace, workspaces, ctx } = await getWorkspaceSession(workspaceId);
-  const [operator, billing] = await Promise.all([findOperator(), getBillingStanding(ctx, workspaceId)]);
+  const { user, workspace, workspaces, ctx, actor } = await getWorkspaceSession(workspaceId);
+  const [operator, billing] = await Promise.all([findOperator(), getBillingStanding(ctx, actor)]);
   const navigation = (
     <>
       {/* The operator's way to the service's reviews shares the name's line: below the screens it made the sidebar taller than a laptop's screen. */}

@@ -40,8 +40,8 @@ const STAGE_NAMES: Record<string, string> = { read_only: "Read-only", deletion_s
 
 export default async function BillingPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
-  const { ctx, workspace } = await getWorkspaceSession(workspaceId);
-  const billing = await getBilling(ctx, workspaceId);
+  const { ctx, actor, workspace } = await getWorkspaceSession(workspaceId);
+  const billing = await getBilling(ctx, actor);
   const now = ctx.clock.now();
   const currency = billing.currency as Currency;
   const stripe = stripeConfig() !== null;

@@ -19,7 +19,7 @@ const STEP_NAMES = { domain: "a ready sending domain with the sender address at 
 export default async function VerifiedAddressesPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [addresses, clearance] = await Promise.all([listSandboxAddresses(ctx, actor), workspaceClearance(ctx, workspaceId)]);
+  const [addresses, clearance] = await Promise.all([listSandboxAddresses(ctx, actor), workspaceClearance(ctx, actor)]);
   const open = clearance.filter((brand) => brand.open);
   return (
     <>

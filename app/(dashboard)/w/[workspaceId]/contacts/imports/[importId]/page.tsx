@@ -33,7 +33,7 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
     if (error instanceof ApiError) notFound();
     throw error;
   });
-  const [fields, { topics, lists }] = await Promise.all([importFields(ctx, workspaceId), listFilterOptions(ctx, actor)]);
+  const [fields, { topics, lists }] = await Promise.all([importFields(ctx, actor), listFilterOptions(ctx, actor)]);
   const refused = (counts: typeof imp.checked) => (counts ? Object.values(counts.refused).some((n) => n) : false);
   const refusedLink = (
     <Button asChild variant="outline" size="sm">
