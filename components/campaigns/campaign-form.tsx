@@ -11,10 +11,10 @@ import { errorText, useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
+import { campaignFormSchema } from "@/lib/campaigns/campaign-form-schema";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { STARTER_DOCUMENT } from "@/lib/email-blocks/email-extensions";
 import { BlockEditor } from "./block-editor";
-import { campaignFormSchema } from "./campaign-form-schema";
 import { MergeTagGaps, type CountMissingAction } from "./merge-tag-gaps";
 import { MergeTagPicker } from "./merge-tag-picker";
 

@@ -3,10 +3,10 @@
 import { useEffect, useState } from "react";
 import { useWatch, type UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
+import type { campaignFormSchema } from "@/lib/campaigns/campaign-form-schema";
 import type { MergeTagGaps as Gaps } from "@/lib/campaigns/count-missing-merge-tags";
 import { mergeTagsIn, mergeTagsInDocument } from "@/lib/campaigns/merge-tag-names";
 import type { ActionState } from "@/lib/dashboard/action-state";
-import type { campaignFormSchema } from "./campaign-form-schema";
 
 type Input = z.input<typeof campaignFormSchema>;
 type Question = { brandId: string; topicId: string; listId: string | null; tags: string[] };

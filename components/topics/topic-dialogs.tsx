@@ -11,8 +11,8 @@ import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import type { ActionState } from "@/lib/dashboard/action-state";
+import { createTopicFormSchema as createSchema, editTopicFormSchema as editSchema } from "@/lib/topics/topic-form-schema";
 import { TopicFields } from "./topic-fields";
-import { createTopicFormSchema as createSchema, editTopicFormSchema as editSchema } from "./topic-form-schema";
 
 type CreateInput = z.input<typeof createSchema>;
 type EditInput = z.input<typeof editSchema>;

@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { campaignFormSchema, editCampaignFormSchema } from "@/components/campaigns/campaign-form-schema";
+import { campaignFormSchema, editCampaignFormSchema } from "@/lib/campaigns/campaign-form-schema";
 import { campaignFromEditor } from "@/lib/campaigns/campaign-body";
 import { countMissingMergeTags } from "@/lib/campaigns/count-missing-merge-tags";
 import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";

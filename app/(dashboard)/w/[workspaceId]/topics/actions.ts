@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { createTopicFormSchema, editTopicFormSchema } from "@/components/topics/topic-form-schema";
+import { createTopicFormSchema, editTopicFormSchema } from "@/lib/topics/topic-form-schema";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
 import { archiveTopic } from "@/lib/topics/archive-topic";
 import { createTopic } from "@/lib/topics/create-topic";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { campaignSchema, documentField } from "@/lib/campaigns/campaign-schemas";
+import { campaignSchema, documentField } from "./campaign-schemas";
 
 // A form's empty select or textarea means "none", which the campaign's own schema spells null.
 const noneWhenEmpty = (value: unknown) => (value === "" ? null : value);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createTopicSchema, updateTopicSchema } from "@/lib/topics/topic-schemas";
+import { createTopicSchema, updateTopicSchema } from "./topic-schemas";
 
 /**
  * A topic without confirmation mails nobody a confirmation: the sender
