@@ -1,20 +1,18 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import type { JSONContent } from "@tiptap/react";
 import { useEffect, useRef, useState, type FocusEvent } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { FormError, SelectField, TextAreaField, TextField } from "@/components/forms/form-fields";
-import { errorText, useActionForm } from "@/components/forms/use-action-form";
+import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Label } from "@/components/ui/label";
 import { campaignFormSchema } from "@/lib/campaigns/campaign-form-schema";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { STARTER_DOCUMENT } from "@/lib/email-blocks/email-extensions";
-import { BlockEditor } from "./block-editor";
+import { MailBodyFields } from "./mail-body-fields";
 import { MergeTagGaps, type CountMissingAction } from "./merge-tag-gaps";
 import { MergeTagPicker } from "./merge-tag-picker";
 
@@ -67,14 +65,6 @@ export function CampaignForm({
   });
   const saved = useAutosave(form, autosave, (values) => action(workspaceId, values));
   const brandId = form.watch("brandId");
-  // The body is written either in blocks (a document) or as HTML; switching keeps what the other mode held.
-  const [mode, setMode] = useState<"blocks" | "html">(initial.document || !initial.html ? "blocks" : "html");
-  const [document, setDocument] = useState<JSONContent>((initial.document as JSONContent | null | undefined) ?? STARTER_DOCUMENT);
-  const switchMode = (next: "blocks" | "html") => {
-    setMode(next);
-    form.setValue("document", next === "blocks" ? document : null, { shouldDirty: true });
-  };
-  const bodyError = errorText(form.formState.errors.document?.message) ?? (mode === "blocks" ? errorText(form.formState.errors.html?.message) : undefined);
   const brandTopics = topics.filter((topic) => topic.brandId === brandId);
 
   // The merge-tag picker takes focus away: remember where the cursor was in the field it left, and put it back after the tag.
@@ -115,47 +105,17 @@ export function CampaignForm({
               <TextField form={form} name="subject" label="Subject" />
             </div>
             <TextField form={form} name="previewText" label="Preview text (optional)" optional hint="Shown after the subject in most inboxes." />
-            <div role="group" aria-label="Write the body as" className="inline-flex w-fit gap-1 rounded-md border p-1">
-              {(["blocks", "html"] as const).map((value) => (
-                <Button key={value} type="button" size="sm" variant={mode === value ? "secondary" : "ghost"} aria-pressed={mode === value} onClick={() => switchMode(value)}>
-                  {value === "blocks" ? "Blocks" : "HTML"}
-                </Button>
-              ))}
-            </div>
-            {mode === "blocks" ? (
-              <div className="grid gap-2">
-                <Label id="body-label">Body</Label>
-                <BlockEditor
-                  workspaceId={workspaceId}
-                  initial={document}
-                  attributes={attributes}
-                  invalid={Boolean(bodyError)}
-                  describedBy={bodyError ? "body-error" : "body-hint"}
-                  onChange={(changed) => {
-                    setDocument(changed);
-                    form.setValue("document", changed, { shouldDirty: true });
-                  }}
-                />
-                <p id="body-hint" className="text-sm text-muted-foreground">
-                  The unsubscribe and preference links and your postal address are added below it when the mail is sent. The plain-text part is written from it.
-                </p>
-                {bodyError && (
-                  <p id="body-error" role="alert" className="text-sm text-destructive">
-                    {bodyError}
-                  </p>
-                )}
-              </div>
-            ) : (
-              <>
-                <div className="grid gap-2">
-                  <div className="flex justify-end">
-                    <MergeTagPicker attributes={attributes} onPick={(tag) => insert("html", tag)} returnFocus={() => refocus("html")} label="Merge tag in body" />
-                  </div>
-                  <TextAreaField form={form} name="html" label="Body (HTML)" rows={16} hint="The unsubscribe and preference links and your postal address are added below it when the mail is sent." />
-                </div>
-                <TextAreaField form={form} name="text" label="Plain-text part (optional)" rows={5} hint="For mail clients that do not show HTML. Leave it empty to send the HTML part only." />
-              </>
-            )}
+            <MailBodyFields
+              form={form}
+              workspaceId={workspaceId}
+              attributes={attributes}
+              initialMode={initial.document || !initial.html ? "blocks" : "html"}
+              initialDocument={initial.document}
+              blocksHint="The unsubscribe and preference links and your postal address are added below it when the mail is sent. The plain-text part is written from it."
+              htmlHint="The unsubscribe and preference links and your postal address are added below it when the mail is sent."
+              onPickTag={(tag) => insert("html", tag)}
+              returnFocus={() => refocus("html")}
+            />
             <MergeTagGaps form={form} workspaceId={workspaceId} count={countMissing} />
           </CardContent>
         </Card>

@@ -1,19 +1,15 @@
 "use client";
 
-import type { JSONContent } from "@tiptap/react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useRef, useState, type FocusEvent } from "react";
+import { useRef, type FocusEvent } from "react";
 import { toast } from "sonner";
-import { MergeTagPicker } from "@/components/campaigns/merge-tag-picker";
-import { BlockEditor } from "@/components/campaigns/block-editor";
-import { FormError, TextAreaField, TextField } from "@/components/forms/form-fields";
-import { errorText, useActionForm } from "@/components/forms/use-action-form";
+import { MailBodyFields } from "@/components/campaigns/mail-body-fields";
+import { FormError, TextField } from "@/components/forms/form-fields";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Label } from "@/components/ui/label";
 import type { ActionState } from "@/lib/dashboard/action-state";
-import { STARTER_DOCUMENT } from "@/lib/email-blocks/email-extensions";
 import { updateTemplateSchema, type UpdateTemplateInput } from "@/lib/templates/template-schemas";
 
 /**
@@ -44,13 +40,6 @@ export function TemplateForm({
       router.refresh();
     },
   });
-  const [mode, setMode] = useState<"blocks" | "html">(initial.document ? "blocks" : "html");
-  const [document, setDocument] = useState<JSONContent>((initial.document as JSONContent | null) ?? STARTER_DOCUMENT);
-  const switchMode = (next: "blocks" | "html") => {
-    setMode(next);
-    form.setValue("document", next === "blocks" ? document : null, { shouldDirty: true });
-  };
-  const bodyError = errorText(form.formState.errors.document?.message) ?? (mode === "blocks" ? errorText(form.formState.errors.html?.message) : undefined);
 
   // The merge-tag picker takes focus away: remember where the cursor was in the HTML, and put it back after the tag.
   const formRef = useRef<HTMLFormElement>(null);
@@ -82,47 +71,17 @@ export function TemplateForm({
         </CardHeader>
         <CardContent className="grid gap-4">
           <TextField form={form} name="name" label="Template name" />
-          <div role="group" aria-label="Write the body as" className="inline-flex w-fit gap-1 rounded-md border p-1">
-            {(["blocks", "html"] as const).map((value) => (
-              <Button key={value} type="button" size="sm" variant={mode === value ? "secondary" : "ghost"} aria-pressed={mode === value} onClick={() => switchMode(value)}>
-                {value === "blocks" ? "Blocks" : "HTML"}
-              </Button>
-            ))}
-          </div>
-          {mode === "blocks" ? (
-            <div className="grid gap-2">
-              <Label id="body-label">Body</Label>
-              <BlockEditor
-                workspaceId={workspaceId}
-                initial={document}
-                attributes={attributes}
-                invalid={Boolean(bodyError)}
-                describedBy={bodyError ? "body-error" : "body-hint"}
-                onChange={(changed) => {
-                  setDocument(changed);
-                  form.setValue("document", changed, { shouldDirty: true });
-                }}
-              />
-              <p id="body-hint" className="text-sm text-muted-foreground">
-                The footer block marks where the unsubscribe and preference links and your postal address go; without it they end the mail.
-              </p>
-              {bodyError && (
-                <p id="body-error" role="alert" className="text-sm text-destructive">
-                  {bodyError}
-                </p>
-              )}
-            </div>
-          ) : (
-            <>
-              <div className="grid gap-2">
-                <div className="flex justify-end">
-                  <MergeTagPicker attributes={attributes} onPick={insert} returnFocus={refocus} label="Merge tag in body" />
-                </div>
-                <TextAreaField form={form} name="html" label="Body (HTML)" rows={16} hint="The unsubscribe and preference links and your postal address are added below it when a campaign is sent." />
-              </div>
-              <TextAreaField form={form} name="text" label="Plain-text part (optional)" rows={5} hint="For mail clients that do not show HTML. Leave it empty to send the HTML part only." />
-            </>
-          )}
+          <MailBodyFields
+            form={form}
+            workspaceId={workspaceId}
+            attributes={attributes}
+            initialMode={initial.document ? "blocks" : "html"}
+            initialDocument={initial.document}
+            blocksHint="The footer block marks where the unsubscribe and preference links and your postal address go; without it they end the mail."
+            htmlHint="The unsubscribe and preference links and your postal address are added below it when a campaign is sent."
+            onPickTag={insert}
+            returnFocus={refocus}
+          />
         </CardContent>
       </Card>
       <FormError message={formError} />
