@@ -2,9 +2,10 @@
 
 import Link from "next/link";
 import { useActionState } from "react";
+import { FormError } from "@/components/forms/form-fields";
 import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 
 export interface ForgotPasswordState {
   sent?: boolean;
@@ -30,31 +31,10 @@ export function ForgotPasswordForm({ email, validMinutes, action }: { email: str
   const fieldError = state.field === "email" ? state.error : undefined;
   return (
     <form action={submit} className="grid gap-4">
-      <div className="grid gap-2">
-        <Label htmlFor="forgot-email">Email</Label>
-        <Input
-          id="forgot-email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          maxLength={320}
-          defaultValue={email}
-          autoFocus
-          aria-invalid={fieldError ? true : undefined}
-          aria-describedby={fieldError ? "forgot-email-error" : undefined}
-        />
-        {fieldError && (
-          <p id="forgot-email-error" role="alert" className="text-sm text-destructive">
-            {fieldError}
-          </p>
-        )}
-      </div>
-      {state.error && !fieldError && (
-        <p role="alert" className="text-sm text-destructive">
-          {state.error}
-        </p>
-      )}
+      <Field id="forgot-email" label="Email" error={fieldError}>
+        {(aria) => <Input {...aria} name="email" type="email" autoComplete="username" required maxLength={320} defaultValue={email} autoFocus />}
+      </Field>
+      <FormError message={fieldError ? undefined : state.error} />
       <Button type="submit" disabled={pending}>
         {pending ? "Sending…" : "Send the reset link"}
       </Button>

@@ -1,7 +1,8 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import type { AcceptState } from "@/components/members/accept-invitation-form";
+import type { AcceptState } from "@/components/members/accept-membership-form";
+import type { NewPasswordState } from "@/components/new-password-form";
 import { defaultCtx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
 import { logger } from "@/lib/log/logger";
@@ -9,12 +10,12 @@ import { acceptInvitation } from "@/lib/members/accept-invitation";
 import { acceptMembership } from "@/lib/members/accept-membership";
 
 // Public by design: the signed token in the link is the caller's proof, checked by acceptInvitation.
-export async function acceptInvitationAction(token: string, _previous: AcceptState, form: FormData): Promise<AcceptState> {
+export async function acceptInvitationAction(token: string, _previous: NewPasswordState, form: FormData): Promise<NewPasswordState> {
   let email: string;
   try {
     ({ email } = await acceptInvitation(defaultCtx(), { token, password: String(form.get("password") ?? "") }));
   } catch (error) {
-    if (error instanceof ApiError) return { error: error.message };
+    if (error instanceof ApiError) return { error: error.message, field: error.param };
     logger().error({ err: error }, "accepting an invitation failed");
     return { error: "Something went wrong on our side; try again." };
   }

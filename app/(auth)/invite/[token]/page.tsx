@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AcceptInvitationForm, AcceptMembershipForm } from "@/components/members/accept-invitation-form";
+import { AcceptMembershipForm } from "@/components/members/accept-membership-form";
+import { NewPasswordForm } from "@/components/new-password-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { defaultCtx } from "@/lib/context";
 import { describeInvitation } from "@/lib/members/describe-invitation";
@@ -25,7 +26,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
         </CardHeader>
         <CardContent>
           {invitation && !invitation.hasPassword ? (
-            <AcceptInvitationForm email={invitation.email} action={acceptInvitationAction.bind(null, token)} />
+            <NewPasswordForm email={invitation.email} label="Password (at least 8 characters)" submitLabel="Set password" action={acceptInvitationAction.bind(null, token)} />
           ) : invitation && !invitation.accepted ? (
             <AcceptMembershipForm action={acceptMembershipAction.bind(null, token)} />
           ) : (

@@ -1,14 +1,14 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import type { ResetPasswordState } from "@/components/reset-password-form";
+import type { NewPasswordState } from "@/components/new-password-form";
 import { defaultCtx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
 import { logger } from "@/lib/log/logger";
 import { resetPassword } from "@/lib/users/reset-password";
 
 // Public by design: the signed token in the link is the caller's proof, checked by resetPassword (once, within its hour).
-export async function resetPasswordAction(token: string, _previous: ResetPasswordState, form: FormData): Promise<ResetPasswordState> {
+export async function resetPasswordAction(token: string, _previous: NewPasswordState, form: FormData): Promise<NewPasswordState> {
   const password = form.get("password");
   let email: string;
   try {
