@@ -2,7 +2,7 @@
 // else an embedded one under .data/):
 //  1. seeds one workspace with 1,000,000 contacts, 200 sent campaigns and 10,000,000 engagement
 //     events (deliveries, opens, clicks on 5,000,000 sends) in SQL, then builds its report figures
-//     with report_rebuild() (the migration's backfill);
+//     with report_rebuild() (lib/db/sql/reports.sql, the migrations' backfill);
 //  2. times each report through the full /v1 pipeline (key look-up, rate limit, ETag): p50/p99 of
 //     the full 200 answer and of the 304 revalidation;
 //  3. times the rollups absorbing 100,000 new engagement events (60,000 opens, 40,000 clicks):

@@ -21,7 +21,7 @@ export interface CampaignCounts {
 
 /**
  * One campaign's counts from its maintained counters row (kept by triggers on
- * `sends`; see drizzle/0009_reports_triggers.sql), after folding in the
+ * `sends`; see lib/db/sql/reports.sql), after folding in the
  * campaign's queued deliveries, opens and clicks so the sender's own view and
  * campaign.sent are exact, not 30 s late. `skipped` are the failures for a
  * missing merge tag, `failed` the other ones.

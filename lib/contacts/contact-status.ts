@@ -16,8 +16,9 @@ export const CONTACT_OPTED_OUT_SQL = `("contacts"."opted_out_at" is not null
 
 /**
  * A contact's status, derived by the database view `derived_contact_statuses`
- * (drizzle/0019), the rule's one home: complained under a complaint
- * suppression of the address; bounced under a bounce or soft-bounce one;
+ * (lib/db/sql/derived-contact-statuses.sql), the rule's one home: complained
+ * under a complaint suppression of the address; bounced under a bounce or
+ * soft-bounce one;
  * unsubscribed under any other suppression of the address or of its domain,
  * or when opted out (above); else subscribed, which so means currently
  * emailable (DECISIONS.md). The report triggers keep each contact's status in

@@ -6,7 +6,7 @@ const BATCH = 50_000;
 
 /**
  * Folds queued first deliveries, opens and clicks into the campaign counters
- * and the activity rollups (report_fold_engagement in the reports migration),
+ * and the activity rollups (report_fold_engagement in lib/db/sql/reports.sql),
  * batch after batch until the queue is empty, or only one campaign's rows.
  * Safe to run concurrently: a row another fold holds is skipped. Returns how
  * many were folded.

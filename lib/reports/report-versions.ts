@@ -6,7 +6,7 @@ import type { Ctx } from "@/lib/context";
 /**
  * The versions the report figures of an actor's scope are made of: each
  * counter row carries a version bumped in the same statement that changes
- * its figures (drizzle/0009_reports_triggers.sql), so an ETag made of them
+ * its figures (lib/db/sql/reports.sql), so an ETag made of them
  * moves when the figures move. One indexed read; read before the figures, so
  * an ETag is never newer than the answer it is sent with.
  */

@@ -4,7 +4,7 @@ import { brands } from "./brands";
 import { campaigns } from "./campaigns";
 import { workspaces } from "./workspaces";
 
-// Report figures, maintained as changes happen (see drizzle/0009_reports_triggers.sql): the report
+// Report figures, maintained as changes happen (see lib/db/sql/reports.sql): the report
 // endpoints read these rows and never count raw rows per request. Audience and campaign state are
 // kept in the writing transaction by triggers; first deliveries, opens and clicks are queued and
 // folded in by the `fold-report-counters` cron (at most 30 s late).
