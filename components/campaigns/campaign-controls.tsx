@@ -29,8 +29,9 @@ export interface CampaignControlActions {
 }
 
 /**
- * The moves a campaign can make from where it is (DECISIONS.md), each behind
- * the confirmation a sender expects; nothing else is offered.
+ * The moves a campaign can make from where it is (docs/readings.md, "Campaign
+ * statuses"), each behind the confirmation a sender expects; nothing else is
+ * offered.
  */
 export function CampaignControls({
   workspaceId,

@@ -94,7 +94,7 @@ describe("Limits", () => {
     expect((await apiClient(b.key).post("/v1/lists/ls_x/members", { contact_ids: ["ct_x"] })).status).toBe(404); // another key
   });
 
-  it("each bucket has the limit of DECISIONS.md", async () => {
+  it("each bucket has the limit of docs/readings.md", async () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const { key } = await seedKey(ctx, workspaceId);
     const limit = async (method: "get" | "post" | "delete", path: string, body?: unknown) =>

@@ -3,7 +3,7 @@ import type { Ctx } from "@/lib/context";
 import { countersClient } from "@/lib/db/client";
 import { ApiError } from "@/lib/errors";
 
-/** Requests per minute per key, by bucket (DECISIONS.md). Each GET route has a bucket of its own. */
+/** Requests per minute per key, by bucket (docs/readings.md, "Rate limits"). Each GET route has a bucket of its own. */
 export const BUCKET_LIMITS = {
   subscribe: 30,
   "contacts.create": 120,

@@ -16,7 +16,7 @@ export interface LadderLengths {
   reminderEveryDays: number;
 }
 
-/** The defaults of DECISIONS.md: a week overdue, two months read-only, a month of reminders, weekly. */
+/** The defaults of docs/readings.md ("The ladder"): a week overdue, two months read-only, a month of reminders, weekly. */
 export function ladderLengths(config: Env = env()): LadderLengths {
   return {
     overdueDays: config.BILLING_OVERDUE_DAYS,

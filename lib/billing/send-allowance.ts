@@ -3,9 +3,9 @@ import { eq, sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { workspaceBilling } from "@/lib/db/schema";
 
-// The send allowance of a period, in one place (DECISIONS.md): reserved for every recipient when a
-// campaign's audience is set, refunded for each send that is skipped, fails before leaving the
-// service, or is cancelled while queued.
+// The send allowance of a period, in one place (docs/readings.md, "Send allowance"): reserved for
+// every recipient when a campaign's audience is set, refunded for each send that is skipped, fails
+// before leaving the service, or is cancelled while queued.
 
 /** The failure reason of a recipient the period's allowance does not cover. */
 export const OVER_ALLOWANCE = "over_allowance";

@@ -1,7 +1,7 @@
 import type { CampaignStatus } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 
-/** DECISIONS.md: the only moves a campaign makes. */
+/** docs/readings.md, "Campaign statuses": the only moves a campaign makes. */
 const TRANSITIONS: Record<CampaignStatus, CampaignStatus[]> = {
   draft: ["scheduled", "sending"],
   scheduled: ["draft", "sending", "cancelled"],

@@ -57,7 +57,7 @@ describe("campaigns", () => {
     await expect(updateCampaign(ctx, actor, campaignId, base)).rejects.toMatchObject({ code: "campaign_not_editable" });
   });
 
-  it("campaign statuses move only as DECISIONS.md says", () => {
+  it("campaign statuses move only as docs/readings.md says", () => {
     expect(canMove("draft", "scheduled")).toBe(true);
     expect(canMove("draft", "sending")).toBe(true);
     expect(canMove("scheduled", "draft")).toBe(true);

@@ -1,4 +1,4 @@
-/** DECISIONS.md: no second confirmation for one workspace + address + topic within 10 minutes; at most 5 per address of a workspace per 24 hours. */
+/** docs/readings.md, "Confirmation mails": no second confirmation for one workspace + address + topic within 10 minutes; at most 5 per address of a workspace per 24 hours. */
 export const SAME_TOPIC_WINDOW_MS = 10 * 60_000;
 export const DAILY_WINDOW_MS = 24 * 60 * 60_000;
 export const DAILY_LIMIT = 5;

@@ -4,11 +4,11 @@ export const CONTACT_STATUSES = ["subscribed", "unsubscribed", "bounced", "compl
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 
 /**
- * The `unsubscribed` rule of DECISIONS.md on its own, independent of
- * suppressions: the contact opted out of everything, or opted out of a topic
- * and holds no confirmed subscription. Consent checks use this, not the
- * status, because the status puts complained and bounced first and would hide
- * an opt-out behind a suppression.
+ * The `unsubscribed` rule of docs/readings.md ("Contact status") on its own,
+ * independent of suppressions: the contact opted out of everything, or opted
+ * out of a topic and holds no confirmed subscription. Consent checks use this,
+ * not the status, because the status puts complained and bounced first and
+ * would hide an opt-out behind a suppression.
  */
 export const CONTACT_OPTED_OUT_SQL = `("contacts"."opted_out_at" is not null
   or (exists (select 1 from subscriptions su where su.contact_id = "contacts"."id" and su.state = 'unsubscribed')
@@ -18,12 +18,12 @@ export const CONTACT_OPTED_OUT_SQL = `("contacts"."opted_out_at" is not null
  * A contact's status, derived by the database view `derived_contact_statuses`
  * (lib/db/sql/derived-contact-statuses.sql), the rule's one home: complained
  * under a complaint suppression of the address; bounced under a bounce or
- * soft-bounce one;
- * unsubscribed under any other suppression of the address or of its domain,
- * or when opted out (above); else subscribed, which so means currently
- * emailable (DECISIONS.md). The report triggers keep each contact's status in
- * report_contact_statuses in the same transaction as any change, so reads take
- * the kept value: one key look-up per row instead of four.
+ * soft-bounce one; unsubscribed under any other suppression of the address or
+ * of its domain, or when opted out (above); else subscribed, which so means
+ * currently emailable (docs/readings.md, "Contact status"). The report
+ * triggers keep each contact's status in report_contact_statuses in the same
+ * transaction as any change, so reads take the kept value: one key look-up
+ * per row instead of four.
  */
 export const CONTACT_STATUS_SQL = `(select r.status from report_contact_statuses r where r.contact_id = "contacts"."id")`;
 

@@ -17,7 +17,7 @@ async function suppress(ctx: Ctx, workspaceId: string, email: string, reason: Su
 
 export type DeliveryOutcome = { type: "delivered" } | { type: "bounced"; bounceType: "permanent" | "transient" | "undetermined" } | { type: "complained" };
 
-/** DECISIONS.md: 5 transient bounces in a row, with no delivery between, suppress the address. */
+/** docs/readings.md, "The fifth transient bounce": 5 transient bounces in a row, with no delivery between, suppress the address. */
 export const SOFT_BOUNCE_LIMIT = 5;
 
 /**

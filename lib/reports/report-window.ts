@@ -52,7 +52,7 @@ export function nextBucket(start: Date, interval: Interval): Date {
 /**
  * The interval-aligned bucket starts covering [from, to): the first is the
  * start of the interval containing `from`, so first and last can be partial.
- * More than 400 is refused with `too_many_buckets` (DECISIONS.md).
+ * More than 400 is refused with `too_many_buckets` (docs/readings.md, "Sizes").
  */
 export function bucketStarts(from: Date, to: Date, interval: Interval): Date[] {
   const starts: Date[] = [];

@@ -29,7 +29,7 @@ function serializeRow(row: CampaignReportRow) {
     complained: rest.complained,
     unsubscribed: rest.unsubscribed,
     failed: rest.failed,
-    // A rate over a denominator of 0 is 0 here (DECISIONS.md).
+    // A rate over a denominator of 0 is 0 here (docs/readings.md, "Rates").
     open_rate: rates.openRate ?? 0,
     click_rate: rates.clickRate ?? 0,
     bounce_rate: rates.bounceRate ?? 0,

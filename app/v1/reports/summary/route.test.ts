@@ -35,7 +35,7 @@ describe("GET /v1/reports/summary", () => {
     expect(response.headers.get("cache-control")).toBe("private, max-age=0, must-revalidate");
   });
 
-  it("the four contact buckets add up to total and follow the contact status rule of DECISIONS (never-subscribed contacts count as subscribed)", async () => {
+  it("the four contact buckets add up to total and follow the contact status rule of docs/readings.md (never-subscribed contacts count as subscribed)", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     const api = apiClient((await seedKey(ctx, workspaceId)).key);
