@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, lte } from "drizzle-orm";
 import { CronExpressionParser } from "cron-parser";
 import type { Ctx } from "@/lib/context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { workflowRuns, type RunEvent } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { durationToMs, type Inngest, type InngestFunction } from "inngest";
 import { serve } from "inngest/edge";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Inngest, InngestFunction } from "inngest";
 
 /** What the embedded executor needs to know of one function, read from its options once at start. */
