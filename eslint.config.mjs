@@ -48,6 +48,31 @@ export default defineConfig([
     rules: { "no-console": "error" },
   },
   {
+    // The environment is read, validated and typed in one place: lib/env.ts. lib/db/ and lib/runtime/
+    // read it before that config exists (the data folder, the database, the secrets they generate).
+    files: ["**/*.ts", "**/*.tsx", "**/*.mjs"],
+    ignores: [
+      "lib/env.ts",
+      "lib/db/**",
+      "lib/runtime/**",
+      // Config files are read by their tools (Vitest, Playwright, Next.js), outside the service.
+      "*.config.ts",
+      "*.config.mjs",
+      // The CLI, the server wrapper and the benchmarks set up the environment lib/env parses, and hand it to children.
+      "scripts/**",
+      // Tests and their harness set variables for the code under test and pass them to the processes they spawn.
+      "**/*.test.ts",
+      "lib/testing/**",
+      "inngest/embedded/testing/**",
+      "e2e/**",
+      // Examples for integrators stand alone, outside the service.
+      "docs/examples/**",
+    ],
+    rules: {
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the configuration through env() in lib/env.ts." }],
+    },
+  },
+  {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },

@@ -1,6 +1,7 @@
 // Runs once when a Next.js server starts: the embedded workflow executor lives in the app process.
 export async function register(): Promise<void> {
   // Read directly, not through lib/env: Next.js inlines it, so the edge bundle drops everything below.
+  // eslint-disable-next-line no-restricted-properties -- only the literal process.env.NEXT_RUNTIME is inlined
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // Parsing the configuration first refuses a start with a bad variable, naming each one.
   const { env } = await import("./lib/env");
