@@ -7,7 +7,7 @@ export async function register(): Promise<void> {
   const { env } = await import("./lib/env");
   const config = env();
   const { logger } = await import("./lib/log/logger");
-  const { workflowConfigProblem } = await import("./inngest/mode");
+  const { workflowConfigProblem } = await import("./lib/runtime/workflow-mode");
   const workflowProblem = workflowConfigProblem();
   if (workflowProblem) throw new Error(`refusing to start: ${workflowProblem}`);
   // Starting without a transport stays possible (a fresh `npm start`), but never silently undelivered.

@@ -1,5 +1,5 @@
 import { Inngest, Middleware } from "inngest";
-import { workflowsAreEmbedded } from "./mode";
+import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
 import { sdkLogger } from "./sdk-logger";
 
 export type Enqueue = (events: readonly { readonly name: string; readonly data?: unknown; readonly id?: string; readonly ts?: number }[]) => Promise<string[]>;

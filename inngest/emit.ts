@@ -2,7 +2,7 @@ import type { Ctx } from "@/lib/context";
 import { inngest } from "./client";
 import { enqueueEvents, type OutgoingEvent } from "./embedded/enqueue";
 import { registerFunctions } from "./embedded/registry";
-import { workflowsAreEmbedded } from "./mode";
+import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
 
 let registry: ReturnType<typeof registerFunctions> | undefined;
 

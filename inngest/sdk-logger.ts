@@ -1,6 +1,6 @@
 import type { Logger as InngestLogger } from "inngest";
 import { logger } from "@/lib/log/logger";
-import { workflowsAreEmbedded } from "./mode";
+import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
 
 // The executor writes each step's and function's error itself, with function, run, step and attempt:
 // embedded, the SDK's copies of those errors would log each stack twice.

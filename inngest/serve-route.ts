@@ -3,7 +3,7 @@ import { errorResponse } from "@/lib/api/error-response";
 import { notFound } from "@/lib/errors";
 import { inngest } from "./client";
 import { functions } from "./index";
-import { workflowsAreEmbedded } from "./mode";
+import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
 
 type Handler = (request: Request, context: unknown) => Promise<Response>;
 

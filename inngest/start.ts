@@ -4,7 +4,7 @@ import { inngest, routeEmbeddedEvents } from "./client";
 import { createEmbeddedExecutor } from "./embedded/executor";
 import { setRunningExecutor } from "./embedded/running-executor";
 import { functions } from "./index";
-import { workflowsAreEmbedded } from "./mode";
+import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
 
 /** In the app process: start the embedded executor unless an Inngest server runs the workflows. */
 export async function startWorkflows(): Promise<void> {

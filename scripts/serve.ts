@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import exitHook from "async-exit-hook";
-import { workflowConfigProblem } from "@/inngest/mode";
+import { workflowConfigProblem } from "@/lib/runtime/workflow-mode";
 import { stopRunningExecutor } from "@/inngest/embedded/running-executor";
 import { openDatabase } from "@/lib/db/database";
 import { parseEnv } from "@/lib/env";

@@ -2,8 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import journal from "@/drizzle/meta/_journal.json";
 import type { Ctx } from "@/lib/context";
-import { executorIsRunning } from "@/inngest/embedded/running-executor";
-import { workflowsAreEmbedded } from "@/inngest/mode";
+import { workflowsAreEmbedded } from "./workflow-mode";
 
 export type Check = "ok" | "failed" | "not_applicable";
 
@@ -15,9 +14,10 @@ export interface Readiness {
 /**
  * Whether this instance can take traffic: the database answers, every migration this build carries is
  * applied (a new build behind an old schema, or the reverse, is not ready), and the embedded executor
- * runs when workflows are embedded. Each check says its own outcome; none throws.
+ * runs when workflows are embedded (`executorRunning`, which the caller asks of inngest/). Each check
+ * says its own outcome; none throws.
  */
-export async function checkReadiness(ctx: Ctx, executorRunning: () => boolean = executorIsRunning): Promise<Readiness> {
+export async function checkReadiness(ctx: Ctx, executorRunning: () => boolean): Promise<Readiness> {
   const latest = journal.entries.at(-1)!.when;
   let database: Check = "ok";
   let migrations: Check = "failed";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseEnv } from "@/lib/env";
-import { workflowConfigProblem } from "@/inngest/mode";
+import { workflowConfigProblem } from "@/lib/runtime/workflow-mode";
 
 async function loadRoute() {
   // The Inngest client reads its mode when imported: load it afresh under the environment of the test.

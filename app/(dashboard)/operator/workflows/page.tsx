@@ -12,7 +12,7 @@ import { cn } from "@/components/ui/cn";
 import { defaultCtx } from "@/lib/context";
 import { requireOperator } from "@/lib/operator/operator-session";
 import { listWorkflowRuns, RUN_STATES, type RunState } from "@/lib/operator/workflow-runs";
-import { workflowsAreEmbedded } from "@/inngest/mode";
+import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
 import { retryWorkflowRunAction } from "./actions";
 
 export const metadata: Metadata = { title: "Workflow runs (operator)" };
