@@ -42,6 +42,16 @@ export default defineConfig([
     },
   },
   {
+    // lib/ names the events that start workflows (lib/events/) and never the engine that runs them:
+    // each process's start hands the Inngest emitter over (connectWorkflowEvents in inngest/emit.ts).
+    files: ["lib/**/*.ts"],
+    // Tests and their harness drive the workflows themselves.
+    ignores: ["**/*.test.ts", "lib/testing/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["@/inngest", "@/inngest/*", "**/inngest/*"], message: "Emit through lib/events/emit-events.ts; workflows live in inngest/." }] }],
+    },
+  },
+  {
     // Server code logs through lib/log/logger.ts (JSON lines, LOG_LEVEL); the CLI and benchmarks print.
     files: ["app/**/*.ts", "app/**/*.tsx", "lib/**/*.ts", "inngest/**/*.ts", "instrumentation.ts"],
     ignores: ["**/*.test.ts"],

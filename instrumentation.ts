@@ -17,6 +17,9 @@ export async function register(): Promise<void> {
   const mailWarning = building ? null : unsetMailTransportWarning();
   if (mailWarning) logger().warn(mailWarning);
   if (!config.DATABASE_URL) return;
+  // Before any request: the events that routes and actions emit start these workflows.
+  const { connectWorkflowEvents } = await import("./inngest/emit");
+  connectWorkflowEvents();
   const { startWorkflows } = await import("./inngest/start");
   await startWorkflows();
   if (config.BOUNCE_SMTP_PORT && !building) {

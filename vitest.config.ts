@@ -14,7 +14,7 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "app/**/*.test.ts", "inngest/**/*.test.ts"],
     globalSetup: ["./lib/testing/global-setup.ts"],
-    setupFiles: ["./lib/testing/database-per-file.ts"],
+    setupFiles: ["./lib/testing/database-per-file.ts", "./lib/testing/workflow-events.ts"],
     // Quiet by default (no line per request or workflow step); a test asserts on lines with captureLogs().
     env: { LOG_LEVEL: process.env.LOG_LEVEL || "warn" },
     testTimeout: 30_000,

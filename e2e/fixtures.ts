@@ -1,4 +1,5 @@
 import { test as base } from "@playwright/test";
+import { connectWorkflowEvents } from "@/inngest/emit";
 import { systemActor } from "@/lib/actor";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import type { CreateBrandInput } from "@/lib/brands/brand-schemas";
@@ -101,6 +102,8 @@ function seedOf(ctx: Ctx): Seed {
 export const test = base.extend<object, { seed: Seed }>({
   seed: [
     async ({}, provide) => {
+      // Seeding starts workflows as the app's own writes do (a ladder walk, a campaign's dispatch).
+      connectWorkflowEvents();
       const database = await openDatabase();
       try {
         await provide(seedOf(defaultCtx()));

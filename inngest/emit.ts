@@ -1,8 +1,9 @@
 import type { Ctx } from "@/lib/context";
+import { setEventEmitter } from "@/lib/events/emit-events";
+import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
 import { inngest } from "./client";
 import { enqueueEvents, type OutgoingEvent } from "./embedded/enqueue";
 import { registerFunctions } from "./embedded/registry";
-import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
 
 let registry: ReturnType<typeof registerFunctions> | undefined;
 
@@ -12,13 +13,18 @@ let registry: ReturnType<typeof registerFunctions> | undefined;
  * With an Inngest server: sent to it (a rolled-back change then meets
  * functions that find nothing to do, which they treat as done).
  */
-export async function emitEvents(ctx: Ctx, events: OutgoingEvent[]): Promise<void> {
+async function emitToWorkflows(ctx: Ctx, events: OutgoingEvent[]): Promise<void> {
   if (!workflowsAreEmbedded()) {
     await inngest.send(events.map((event) => ({ name: event.name, data: (event.data ?? {}) as Record<string, unknown>, id: event.id, ts: event.ts })));
     return;
   }
-  // The functions are loaded on the first emit rather than imported: they import the domain code that
-  // emits events, and a static import would make every emitter depend on every function (a cycle).
+  // The functions are loaded on the first emit rather than imported: they import most of the domain
+  // code, which a process that connects its events but never emits (a script, a test) need not load.
   registry ??= registerFunctions(inngest, (await import("./index")).functions);
   await enqueueEvents(ctx, registry, events);
+}
+
+/** At a process's start: the events domain verbs emit (lib/events) start these workflows. */
+export function connectWorkflowEvents(): void {
+  setEventEmitter(emitToWorkflows);
 }

@@ -1,10 +1,13 @@
 // The admin CLI: `npm run -s admin -- <command> [options] [--json]`. See `npm run -s admin -- help`.
+import { connectWorkflowEvents } from "@/inngest/emit";
 import { defaultCtx } from "@/lib/context";
 import { closeDb } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
 import { sendLogsTo } from "@/lib/log/logger";
 import { runAdmin } from "./admin/run-admin";
 
+// Commands start workflows as the app does (approving a workspace resumes its held campaigns).
+connectWorkflowEvents();
 // stdout is the command's result (operators parse --json): any log line of the code it runs goes to stderr.
 sendLogsTo(2);
 

@@ -12,6 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql as sqlTag } from "drizzle-orm";
 import postgres from "postgres";
+import { connectWorkflowEvents } from "@/inngest/emit";
 import { userActor, type UserActor } from "@/lib/actor";
 import { listContacts, type ContactFilters } from "@/lib/contacts/list-contacts";
 import { defaultCtx, type Ctx } from "@/lib/context";
@@ -55,6 +56,7 @@ const dataDir = path.resolve(".data", `bench-dashboard-${Date.now()}`);
 process.env.DATA_DIR = dataDir;
 delete process.env.DATABASE_URL;
 
+connectWorkflowEvents();
 const database = await openDatabase();
 process.env.DATABASE_URL = database.url;
 try {

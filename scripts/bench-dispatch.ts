@@ -44,12 +44,14 @@ const { systemActor } = await import("@/lib/actor");
 const { createEmbeddedExecutor } = await import("@/inngest/embedded/executor");
 const { inngest, routeEmbeddedEvents } = await import("@/inngest/client");
 const { functions } = await import("@/inngest");
+const { connectWorkflowEvents } = await import("@/inngest/emit");
 const { getMailTransport } = await import("@/lib/mail/get-mail-transport");
 const { clearForSending } = await import("@/lib/testing/clear-for-sending");
 const { bareSmtpFloor } = await import("./bench/bare-smtp-client");
 const { buildBatch } = await import("@/lib/campaigns/build-batch");
 const { buildMessage } = await import("@/lib/mail/build-message");
 
+connectWorkflowEvents();
 const database = await openDatabase();
 const ctx = defaultCtx();
 let peakRss = 0;

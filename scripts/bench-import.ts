@@ -15,6 +15,7 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { inngest } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
+import { connectWorkflowEvents } from "@/inngest/emit";
 import { functions } from "@/inngest";
 import { userActor } from "@/lib/actor";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
@@ -56,6 +57,7 @@ async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: num
   }
 }
 
+connectWorkflowEvents();
 const database = await openDatabase();
 process.env.DATABASE_URL = database.url;
 try {

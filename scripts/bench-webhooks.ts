@@ -51,11 +51,13 @@ const { systemActor } = await import("@/lib/actor");
 const { createEmbeddedExecutor } = await import("@/inngest/embedded/executor");
 const { inngest, routeEmbeddedEvents } = await import("@/inngest/client");
 const { functions } = await import("@/inngest");
+const { connectWorkflowEvents } = await import("@/inngest/emit");
 const { bareWebhookFloor } = await import("./bench/bare-webhook-client");
 const { CONNECTIONS_PER_ENDPOINT } = await import("@/lib/webhooks/post-webhook");
 // The floor posts with as many connections as delivery may hold open: each endpoint's own.
 const FLOOR_CONCURRENCY = CONNECTIONS_PER_ENDPOINT * ENDPOINTS;
 
+connectWorkflowEvents();
 const database = await openDatabase();
 const ctx = defaultCtx();
 const seconds = (ms: number) => (ms / 1000).toFixed(2);

@@ -26,7 +26,9 @@ const { runDispatchChaos, seededRandom } = await import("@/lib/testing/dispatch-
 const { inngest, routeEmbeddedEvents } = await import("@/inngest/client");
 const { createEmbeddedExecutor } = await import("@/inngest/embedded/executor");
 const { functions } = await import("@/inngest");
+const { connectWorkflowEvents } = await import("@/inngest/emit");
 
+connectWorkflowEvents();
 const database = await openDatabase();
 const ctx = defaultCtx();
 // This process only queues the runs its actions start; the worker processes run them.

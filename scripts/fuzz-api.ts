@@ -43,7 +43,9 @@ const { closeDb, rawClient } = await import("@/lib/db/client");
 const { defaultCtx } = await import("@/lib/context");
 const { seedFuzzWorld } = await import("@/lib/testing/fuzz/fuzz-world");
 const { runFuzz } = await import("@/lib/testing/fuzz/run-fuzz");
+const { connectWorkflowEvents } = await import("@/inngest/emit");
 
+connectWorkflowEvents();
 const database = await openDatabase();
 let failed = false;
 try {

@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { workspaceBilling, type LadderCause } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
-import { emitEvents } from "@/inngest/emit";
-import { billingLadderEnded, billingLadderStarted } from "@/inngest/events";
+import { emitEvents } from "@/lib/events/emit-events";
+import { billingLadderEnded, billingLadderStarted } from "@/lib/events/workflow-events";
 
 type Billing = typeof workspaceBilling.$inferSelect;
 

@@ -4,8 +4,8 @@ import type { WorkspaceActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { workspaceBilling } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
-import { emitEvents } from "@/inngest/emit";
-import { billingLadderStarted } from "@/inngest/events";
+import { emitEvents } from "@/lib/events/emit-events";
+import { billingLadderStarted } from "@/lib/events/workflow-events";
 import { assertManagesBilling } from "./billing-managers";
 import { lockBilling, startLadderEpisode } from "./ladder-episodes";
 

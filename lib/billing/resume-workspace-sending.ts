@@ -2,8 +2,8 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { campaigns } from "@/lib/db/schema";
-import { emitEvents } from "@/inngest/emit";
-import { campaignDispatchRequested } from "@/inngest/events";
+import { emitEvents } from "@/lib/events/emit-events";
+import { campaignDispatchRequested } from "@/lib/events/workflow-events";
 
 /**
  * Billing let the workspace send again: every campaign still `sending` gets a dispatch run, which

@@ -5,8 +5,8 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, confirmationRequests, contacts, subscriptions, topics } from "@/lib/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
 import { verifyToken } from "@/lib/tokens/signed-token";
-import { emitEvents } from "@/inngest/emit";
-import { subscriptionConfirmed } from "@/inngest/events";
+import { emitEvents } from "@/lib/events/emit-events";
+import { subscriptionConfirmed } from "@/lib/events/workflow-events";
 import { CONFIRMATION_VALIDITY_MS } from "./confirmation-windows";
 import type { BrandRow, TopicRow } from "./load-consent-context";
 

@@ -2,8 +2,8 @@ import "server-only";
 import type { Ctx } from "@/lib/context";
 import { confirmationRequests } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
-import { emitEvents } from "@/inngest/emit";
-import { confirmationRequested } from "@/inngest/events";
+import { emitEvents } from "@/lib/events/emit-events";
+import { confirmationRequested } from "@/lib/events/workflow-events";
 
 /**
  * Records that a confirmation mail is wanted for a pending subscription and

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, desc, eq, type SQL } from "drizzle-orm";
-import { emitEvents } from "@/inngest/emit";
-import { providerEventReceived } from "@/inngest/events";
+import { emitEvents } from "@/lib/events/emit-events";
+import { providerEventReceived } from "@/lib/events/workflow-events";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { providerEvents, type ProviderEventState } from "@/lib/db/schema";
 import { notFound, validationFailed } from "@/lib/errors";

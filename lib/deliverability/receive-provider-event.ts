@@ -1,6 +1,6 @@
 import "server-only";
-import { emitEvents } from "@/inngest/emit";
-import { providerEventReceived } from "@/inngest/events";
+import { emitEvents } from "@/lib/events/emit-events";
+import { providerEventReceived } from "@/lib/events/workflow-events";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { providerEvents, type MailProvider, type StoredProviderEvent } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";

@@ -1,7 +1,7 @@
 import "server-only";
 import { inArray, sql, type SQL } from "drizzle-orm";
-import { emitEvents } from "@/inngest/emit";
-import { webhookEndpointDue } from "@/inngest/events";
+import { emitEvents } from "@/lib/events/emit-events";
+import { webhookEndpointDue } from "@/lib/events/workflow-events";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { webhookEndpoints } from "@/lib/db/schema";
 

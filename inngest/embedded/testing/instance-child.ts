@@ -3,11 +3,13 @@
 // The two-instance test runs two of these on one database; the test's own crons ride along.
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { functions } from "@/inngest";
+import { connectWorkflowEvents } from "@/inngest/emit";
 import { defaultCtx } from "@/lib/context";
 import { env } from "@/lib/env";
 import { createEmbeddedExecutor } from "../executor";
 import { instanceCrons } from "./instance-crons";
 
+connectWorkflowEvents();
 const executor = createEmbeddedExecutor({ client: inngest, functions: [...functions, ...instanceCrons], workers: env().WORKFLOW_WORKERS });
 routeEmbeddedEvents((events) => executor.enqueue(defaultCtx(), events));
 await executor.start(defaultCtx(), Number(process.env.INSTANCE_POLL_MS ?? 250));

@@ -2,11 +2,13 @@
 // mid-run (a dispatch, an import) with SIGKILL, and the shutdown tests stop it with SIGTERM.
 import { inngest } from "@/inngest/client";
 import { functions } from "@/inngest";
+import { connectWorkflowEvents } from "@/inngest/emit";
 import { defaultCtx } from "@/lib/context";
 import { closeDb } from "@/lib/db/client";
 import { createEmbeddedExecutor } from "../executor";
 import { setRunningExecutor, stopRunningExecutor } from "../running-executor";
 
+connectWorkflowEvents();
 const executor = createEmbeddedExecutor({ client: inngest, functions, leaseMs: 1000 });
 setRunningExecutor(executor);
 // What scripts/serve.ts does on SIGTERM: the runs in hand finish their step and are handed back.
