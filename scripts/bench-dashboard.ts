@@ -22,7 +22,7 @@ import { listFilterOptions } from "@/lib/dashboard/list-filter-options";
 import { getBillingStanding } from "@/lib/billing/get-billing";
 import { listBrands } from "@/lib/brands/list-brands";
 import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
-import { getCampaignProgress } from "@/lib/campaigns/get-campaign-progress";
+import { getCampaignProgressOrThrow } from "@/lib/campaigns/get-campaign-progress";
 import { listCampaigns } from "@/lib/campaigns/list-campaigns";
 import { previewAudience } from "@/lib/campaigns/preview-audience";
 import { previewCampaignMail } from "@/lib/campaigns/preview-campaign-mail";
@@ -37,7 +37,7 @@ import { getActivity } from "@/lib/reports/get-activity";
 import { getSummary } from "@/lib/reports/get-summary";
 import { listTopics } from "@/lib/topics/list-topics";
 import { getSetupChecklist } from "@/lib/workspaces/get-setup-checklist";
-import { getWorkspaceOverview } from "@/lib/workspaces/get-workspace-overview";
+import { getWorkspaceOverviewOrThrow } from "@/lib/workspaces/get-workspace-overview";
 import { listUserWorkspaces } from "@/lib/workspaces/list-user-workspaces";
 import { workspaceClearance } from "@/lib/workspaces/sending-clearance";
 
@@ -143,7 +143,7 @@ async function journeyScreens(ctx: Ctx, actor: UserActor, seed: Awaited<ReturnTy
   const screen = (read: () => Promise<unknown>) => () => Promise.all([layout(), read()]);
   const to = new Date();
   const screens: [string, () => Promise<unknown>][] = [
-    ["overview", screen(() => Promise.all([getWorkspaceOverview(ctx, actor), getSetupChecklist(ctx, actor), workspaceClearance(ctx, actor)]))],
+    ["overview", screen(() => Promise.all([getWorkspaceOverviewOrThrow(ctx, actor), getSetupChecklist(ctx, actor), workspaceClearance(ctx, actor)]))],
     ["topics", screen(() => Promise.all([listBrands(ctx, actor), listTopics(ctx, actor, { limit: 500, afterId: null })]))],
     ["lists", screen(() => Promise.all([listBrands(ctx, actor), listLists(ctx, actor, { limit: 500, afterId: null })]))],
     ["signup forms", screen(() => Promise.all([listSignupForms(ctx, actor), signupFormOptions(ctx, actor)]))],
@@ -154,7 +154,7 @@ async function journeyScreens(ctx: Ctx, actor: UserActor, seed: Awaited<ReturnTy
       "campaign (draft)",
       screen(async () => {
         await showCampaign(ctx, actor, campaignId);
-        await Promise.all([campaignFormOptions(ctx, actor), getCampaignProgress(ctx, actor, campaignId), previewCampaignMail(ctx, actor, campaignId, undefined), testMailAddresses(ctx, actor)]);
+        await Promise.all([campaignFormOptions(ctx, actor), getCampaignProgressOrThrow(ctx, actor, campaignId), previewCampaignMail(ctx, actor, campaignId, undefined), testMailAddresses(ctx, actor)]);
       }),
     ],
     // Not a screen of its own: the draft's "Who gets it" count, which streams into the page above once counted.

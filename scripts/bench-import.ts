@@ -24,7 +24,7 @@ import { defaultCtx } from "@/lib/context";
 import { closeDb } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
 import { checkImport } from "@/lib/imports/check-import";
-import { getImportRow } from "@/lib/imports/get-import";
+import { getImportRowOrThrow } from "@/lib/imports/get-import";
 import { startImport } from "@/lib/imports/import-actions";
 import { checkImportSchema } from "@/lib/imports/import-schemas";
 import { receiveImport } from "@/lib/imports/receive-import";
@@ -109,9 +109,9 @@ try {
   const executor = createEmbeddedExecutor({ client: inngest, functions });
   const apply = await measured(async () => {
     await startImport(ctx, actor, importId);
-    while ((await getImportRow(ctx, actor, importId)).status === "applying") await executor.runDue(ctx);
+    while ((await getImportRowOrThrow(ctx, actor, importId)).status === "applying") await executor.runDue(ctx);
   });
-  const applied = (await getImportRow(ctx, actor, importId)).applied!;
+  const applied = (await getImportRowOrThrow(ctx, actor, importId)).applied!;
 
   console.log(`dry run found: ${JSON.stringify(checked)}`);
   console.log(`apply did:     ${JSON.stringify(applied)}\n`);

@@ -20,7 +20,7 @@ import { checkImport } from "@/lib/imports/check-import";
 import { checkImportSchema } from "@/lib/imports/import-schemas";
 import { receiveImport } from "@/lib/imports/receive-import";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
-import { getBilling } from "./get-billing";
+import { getBillingOrThrow } from "./get-billing";
 import { issueInvoice, recordPaymentFailed, settleInvoice } from "./invoices";
 import { cancelPlan, pauseLadderClock, resumeLadderClock } from "./plan-changes";
 import { DAY_MS, TRIAL_DAYS } from "./plan-defaults";
@@ -136,7 +136,7 @@ describe("billing ladder", () => {
     }
     expect(left).toEqual({});
     expect(await ctx.db.$count(importRows, eq(importRows.importId, importId))).toBe(0);
-    expect((await getBilling(ctx, w.actor)).invoices).toHaveLength(2);
+    expect((await getBillingOrThrow(ctx, w.actor)).invoices).toHaveLength(2);
   });
 
   for (const [stage, walk] of [
@@ -164,7 +164,7 @@ describe("billing ladder", () => {
             .where(inArray(sends.campaignId, [running, scheduled]))
         )[0]!.n,
       ).toBe(0);
-      expect((await getBilling(ctx, w.actor)).sendsUsed).toBe(0);
+      expect((await getBillingOrThrow(ctx, w.actor)).sendsUsed).toBe(0);
 
       await settleInvoice(ctx, invoice.id);
       expect(await stageOf(w.workspaceId)).toBe("active");
@@ -215,9 +215,9 @@ describe("billing ladder", () => {
     await pauseLadderClock(ctx, w.workspaceId);
     await passDays(10);
     expect(await stageOf(w.workspaceId)).toBe("overdue");
-    expect((await getBilling(ctx, w.actor)).clockPausedSince).not.toBeNull();
+    expect((await getBillingOrThrow(ctx, w.actor)).clockPausedSince).not.toBeNull();
     await resumeLadderClock(ctx, w.workspaceId);
-    const readOnlyAt = (await getBilling(ctx, w.actor)).upcoming[0]!;
+    const readOnlyAt = (await getBillingOrThrow(ctx, w.actor)).upcoming[0]!;
     expect(readOnlyAt).toEqual({ stage: "read_only", at: new Date(clock.now().getTime() + days(4)) });
     await passDays(3);
     expect(await stageOf(w.workspaceId)).toBe("overdue");
@@ -227,11 +227,11 @@ describe("billing ladder", () => {
 
   it("a cancelled plan stays active until the end of its paid period, then walks from read-only", async () => {
     const w = await payingWorkspace();
-    const paidThrough = (await getBilling(ctx, w.actor)).paidThrough!;
+    const paidThrough = (await getBillingOrThrow(ctx, w.actor)).paidThrough!;
     await cancelPlan(ctx, w.actor);
     await executor.runDue(ctx);
     expect(await stageOf(w.workspaceId)).toBe("active");
-    expect((await getBilling(ctx, w.actor)).upcoming[0]).toEqual({ stage: "read_only", at: paidThrough });
+    expect((await getBillingOrThrow(ctx, w.actor)).upcoming[0]).toEqual({ stage: "read_only", at: paidThrough });
     clock.set(new Date(paidThrough.getTime() - 1000));
     await executor.runDue(ctx);
     expect(await stageOf(w.workspaceId)).toBe("active");
@@ -251,7 +251,7 @@ describe("billing ladder", () => {
     expect(await stageOf(workspaceId)).toBe("read_only");
     const invoice = await issueInvoice(ctx, { workspaceId, amount: 1500, plan: "starter" });
     await settleInvoice(ctx, invoice.id);
-    const billing = await getBilling(ctx, systemActor("test", workspaceId));
+    const billing = await getBillingOrThrow(ctx, systemActor("test", workspaceId));
     expect(billing).toMatchObject({ stage: "active", plan: { id: "starter" }, sendAllowance: 10_000, upcoming: [] });
   });
 
@@ -292,12 +292,12 @@ describe("billing ladder", () => {
     await cancelPlan(ctx, w.actor);
     await executor.runDue(ctx);
     expect(await stageOf(w.workspaceId)).toBe("read_only");
-    expect((await getBilling(ctx, w.actor)).upcoming[0]).toEqual({ stage: "deletion_scheduled", at: new Date(clock.now().getTime() + days(60)) });
+    expect((await getBillingOrThrow(ctx, w.actor)).upcoming[0]).toEqual({ stage: "deletion_scheduled", at: new Date(clock.now().getTime() + days(60)) });
     // The app was down for 50 days past the deletion notice's date: the notice goes out late and the deletion stays 30 days after it.
     clock.advance(days(110));
     await executor.runDue(ctx);
     expect(await stageOf(w.workspaceId)).toBe("deletion_scheduled");
-    expect((await getBilling(ctx, w.actor)).upcoming).toEqual([{ stage: "deleted", at: new Date(clock.now().getTime() + days(30)) }]);
+    expect((await getBillingOrThrow(ctx, w.actor)).upcoming).toEqual([{ stage: "deleted", at: new Date(clock.now().getTime() + days(30)) }]);
     const subjects = (await ownerMail(w.ownerEmail)).map((m) => m.subject);
     expect(subjects).toEqual([expect.stringMatching(/is now read-only$/), expect.stringMatching(/will be deleted on /)]);
   });
@@ -316,9 +316,9 @@ describe("billing ladder", () => {
     await cancelPlan(ctx, w.actor);
     await settleInvoice(ctx, old.id);
     await executor.runDue(ctx);
-    expect(await getBilling(ctx, w.actor)).toMatchObject({ stage: "active", cancelAtPeriodEnd: true, upcoming: [{ stage: "read_only" }, { stage: "deletion_scheduled" }, { stage: "deleted" }] });
+    expect(await getBillingOrThrow(ctx, w.actor)).toMatchObject({ stage: "active", cancelAtPeriodEnd: true, upcoming: [{ stage: "read_only" }, { stage: "deletion_scheduled" }, { stage: "deleted" }] });
     await settleInvoice(ctx, (await issueInvoice(ctx, { workspaceId: w.workspaceId, amount: 7900 })).id);
-    expect(await getBilling(ctx, w.actor)).toMatchObject({ stage: "active", cancelAtPeriodEnd: false, upcoming: [] });
+    expect(await getBillingOrThrow(ctx, w.actor)).toMatchObject({ stage: "active", cancelAtPeriodEnd: false, upcoming: [] });
   });
 
   it("a read-only workspace without a plan stays read-only when a payment fails", async () => {
@@ -335,10 +335,10 @@ describe("billing ladder", () => {
     const ahead = await issueInvoice(ctx, { workspaceId: w.workspaceId, amount: 7900 });
     expect(ahead.periodStart.getTime()).toBeGreaterThan(clock.now().getTime());
     await settleInvoice(ctx, ahead.id);
-    expect((await getBilling(ctx, w.actor)).sendsUsed).toBe(900);
+    expect((await getBillingOrThrow(ctx, w.actor)).sendsUsed).toBe(900);
     clock.set(new Date(ahead.periodStart.getTime() + 60 * 60_000));
     await executor.runDue(ctx);
-    expect(await getBilling(ctx, w.actor)).toMatchObject({ sendsUsed: 0, periodStartedAt: ahead.periodStart });
+    expect(await getBillingOrThrow(ctx, w.actor)).toMatchObject({ sendsUsed: 0, periodStartedAt: ahead.periodStart });
   });
 
   it("the allowance is enforced at reservation: recipients past it fail with over_allowance and are not counted", async () => {
@@ -353,14 +353,14 @@ describe("billing ladder", () => {
       .from(sends)
       .where(and(eq(sends.campaignId, campaignId), eq(sends.state, "failed")));
     expect(failed).toEqual([{ reason: "over_allowance" }, { reason: "over_allowance" }, { reason: "over_allowance" }]);
-    expect((await getBilling(ctx, w.actor)).sendsUsed).toBe(3);
+    expect((await getBillingOrThrow(ctx, w.actor)).sendsUsed).toBe(3);
   });
 
   it("the currency is fixed at workspace creation and on every invoice", async () => {
     const { workspaceId } = await createWorkspace(ctx, { name: "Euro", ownerEmail: `eur-${Date.now()}@example.com`, currency: "eur" });
     const invoice = await issueInvoice(ctx, { workspaceId, amount: 7500, plan: "growth" });
     expect(invoice.currency).toBe("eur");
-    expect((await getBilling(ctx, systemActor("test", workspaceId))).currency).toBe("eur");
+    expect((await getBillingOrThrow(ctx, systemActor("test", workspaceId))).currency).toBe("eur");
     const stored = await ctx.db
       .select({ currency: billingInvoices.currency })
       .from(billingInvoices)

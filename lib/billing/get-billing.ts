@@ -33,7 +33,7 @@ export interface BillingOverview {
 }
 
 /** Where a workspace stands on the billing ladder, what comes next and when, and its invoices. */
-export async function getBilling(ctx: Ctx, actor: Actor): Promise<BillingOverview> {
+export async function getBillingOrThrow(ctx: Ctx, actor: Actor): Promise<BillingOverview> {
   const workspaceId = requireActorWorkspace(actor);
   const standing = await getBillingStanding(ctx, actor);
   if (!standing) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`, "workspace");

@@ -6,7 +6,7 @@ import { brands, campaigns } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
 /** A campaign of the actor's workspace with its brand: what rendering one of its mails needs. */
-export async function getCampaignWithBrand(ctx: Ctx, actor: WorkspaceActor, campaignId: string) {
+export async function getCampaignWithBrandOrThrow(ctx: Ctx, actor: WorkspaceActor, campaignId: string) {
   const [row] = await ctx.db
     .select({ campaign: campaigns, brand: brands })
     .from(campaigns)

@@ -12,7 +12,7 @@ import type { CampaignProgress } from "./campaign-progress";
  * The campaign's status, counts and who was not sent to per reason, without its recipients: cheap
  * enough to ask every few seconds (the reasons are counted over the failed sends only).
  */
-export async function getCampaignProgress(ctx: Ctx, actor: Actor, campaignId: string): Promise<CampaignProgress> {
+export async function getCampaignProgressOrThrow(ctx: Ctx, actor: Actor, campaignId: string): Promise<CampaignProgress> {
   const [campaign] = await ctx.db
     .select({ status: campaigns.status, recipients: campaigns.recipientCount })
     .from(campaigns)

@@ -3,7 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { contacts, subscriptions } from "@/lib/db/schema";
-import { getCampaignWithBrand } from "./campaign-with-brand";
+import { getCampaignWithBrandOrThrow } from "./campaign-with-brand";
 import { renderCampaignMail, SAMPLE_CONTACT, type RenderedCampaignMail } from "./render-campaign-mail";
 
 /** Subscribers offered as "preview as"; any other contact can be typed in. */
@@ -23,7 +23,7 @@ export interface CampaignMailPreview {
  * Rendered as dispatch renders it, untracked: opening the preview counts nothing.
  */
 export async function previewCampaignMail(ctx: Ctx, actor: WorkspaceActor, campaignId: string, asEmail: string | undefined): Promise<CampaignMailPreview> {
-  const row = await getCampaignWithBrand(ctx, actor, campaignId);
+  const row = await getCampaignWithBrandOrThrow(ctx, actor, campaignId);
   const subscribers = await ctx.db
     .select({ id: contacts.id, email: contacts.email, firstName: contacts.firstName, lastName: contacts.lastName, attributes: contacts.attributes })
     .from(subscriptions)

@@ -4,7 +4,7 @@ import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { campaignFromEditor } from "./campaign-body";
-import { getCampaignWithBrand } from "./campaign-with-brand";
+import { getCampaignWithBrandOrThrow } from "./campaign-with-brand";
 import { renderCampaignMail, SAMPLE_CONTACT } from "./render-campaign-mail";
 import { createCampaign } from "./save-campaign";
 
@@ -28,7 +28,7 @@ describe("a campaign's preview text and the mail's edges", () => {
     const actor = systemActor("test", workspaceId);
     const html = '<html><head></head><body style="margin:0"><p>Hello</p></body></html>';
     const { campaignId } = await createCampaign(ctx, actor, { brandId, topicId, name: "N", subject: "S", previewText: "Just for {{contact.first_name}}", html });
-    const { campaign, brand } = await getCampaignWithBrand(ctx, actor, campaignId);
+    const { campaign, brand } = await getCampaignWithBrandOrThrow(ctx, actor, campaignId);
     const mail = renderCampaignMail(campaign, brand, SAMPLE_CONTACT, "snd_sample", { tracked: true });
     if ("missing" in mail) throw new Error(`missing ${mail.missing}`);
     expect(mail.html).toMatch(/^<html><head><\/head><body style="margin:0"><div style="display:none[^"]*">Just for Ada<\/div><p>Hello<\/p>/);
@@ -47,7 +47,7 @@ describe("a campaign's preview text and the mail's edges", () => {
     const actor = systemActor("test", workspaceId);
     await defineAttribute(ctx, actor, { key: "constructor", type: "string" });
     const { campaignId } = await createCampaign(ctx, actor, { brandId, topicId, name: "N", subject: "For {{contact.constructor}}", html: "<p>Built by {{contact.constructor}}</p>" });
-    const { campaign, brand } = await getCampaignWithBrand(ctx, actor, campaignId);
+    const { campaign, brand } = await getCampaignWithBrandOrThrow(ctx, actor, campaignId);
     expect(renderCampaignMail(campaign, brand, SAMPLE_CONTACT, "snd_sample", { tracked: false })).toEqual({ missing: "contact.constructor" });
     expect(renderCampaignMail({ ...campaign, subject: "S" }, brand, SAMPLE_CONTACT, "snd_sample", { tracked: false })).toEqual({ missing: "contact.constructor" });
     const mail = renderCampaignMail(campaign, brand, { ...SAMPLE_CONTACT, attributes: { constructor: "Ada & co" } }, "snd_sample", { tracked: false });
@@ -69,7 +69,7 @@ describe("the one footer of a campaign mail", () => {
     const actor = systemActor("test", workspaceId);
     const [input, source] = await campaignFromEditor(ctx, actor, { brandId, topicId, name: "N", subject: "S", html: "", ...body });
     const { campaignId } = await createCampaign(ctx, actor, input, source);
-    const { campaign, brand } = await getCampaignWithBrand(ctx, actor, campaignId);
+    const { campaign, brand } = await getCampaignWithBrandOrThrow(ctx, actor, campaignId);
     const mail = renderCampaignMail(campaign, brand, SAMPLE_CONTACT, "snd_sample", { tracked: false });
     if ("missing" in mail) throw new Error(`missing ${mail.missing}`);
     return { mail, brand };

@@ -7,7 +7,7 @@ import { attributeDefinitions, contacts, workspaceBilling } from "@/lib/db/schem
 import { ApiError, validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
-import { getCampaignWithBrand } from "./campaign-with-brand";
+import { getCampaignWithBrandOrThrow } from "./campaign-with-brand";
 import { fillSampleValues, type SampleValue } from "./fill-sample-values";
 import { mergeTagsIn } from "./merge-tag-names";
 import { renderCampaignMail, SAMPLE_CONTACT } from "./render-campaign-mail";
@@ -34,7 +34,7 @@ export async function sendTestMail(ctx: Ctx, actor: WorkspaceActor, transport: M
   if (!(await testMailAddresses(ctx, actor)).includes(address)) {
     throw validationFailed("to", "to: a test goes only to a member of this workspace or one of its verified addresses.");
   }
-  const row = await getCampaignWithBrand(ctx, actor, campaignId);
+  const row = await getCampaignWithBrandOrThrow(ctx, actor, campaignId);
   const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, actor.workspaceId));
   if (billing && !billingAllowsSending(billing, ctx.clock.now())) {
     throw new ApiError({ type: "permission_error", code: "billing_paused", message: "Sending is paused by billing, test mails included. Open Billing to resume it." });

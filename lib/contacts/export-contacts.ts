@@ -9,7 +9,7 @@ import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
 import { attributeDefinitions, SUBSCRIPTION_STATES, topics } from "@/lib/db/schema";
 import { Spool } from "@/lib/runtime/spool";
 import { takeTransferSlot } from "@/lib/runtime/transfer-slots";
-import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
+import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 import { checkWorkspaceReadable } from "@/lib/workspaces/check-workspace-writable";
 import { CONTACT_STATUS_SQL } from "./contact-status";
 import { prefixPattern, type ContactFilters } from "./list-contacts";
@@ -40,7 +40,7 @@ const CHUNK_BYTES = 256 * 1024;
 export async function* exportContactsCsv(ctx: Ctx, actor: WorkspaceActor, filters: ContactFilters): AsyncGenerator<{ csv: string; rows: number }> {
   await checkWorkspaceReadable(ctx, actor.workspaceId);
   // Before the header: a refused filter must fail the download before its first byte, where it can still be a 404.
-  if (filters.topicId) await getTopicForActor(ctx, actor, filters.topicId);
+  if (filters.topicId) await getTopicForActorOrThrow(ctx, actor, filters.topicId);
   const attributes = (
     await ctx.db.select({ key: attributeDefinitions.key }).from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, actor.workspaceId)).orderBy(asc(attributeDefinitions.key))
   ).map((a) => a.key);

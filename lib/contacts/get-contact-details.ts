@@ -42,7 +42,7 @@ export interface ContactDetails {
 }
 
 /** Everything the dashboard shows about one contact of the actor's workspace. */
-export async function getContactDetails(ctx: Ctx, actor: WorkspaceActor, contactId: string): Promise<ContactDetails> {
+export async function getContactDetailsOrThrow(ctx: Ctx, actor: WorkspaceActor, contactId: string): Promise<ContactDetails> {
   const contact = await getContactOrThrow(ctx, actor, contactId);
   const workspaceId = actor.workspaceId;
   const [optedOut, subscriptionRows, listRows, sendRows, eventRows] = await Promise.all([

@@ -2,7 +2,7 @@ import "server-only";
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
-import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
+import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 import type { ContactSort } from "./contact-list-query";
 import { CONTACT_STATUS_SQL, type ContactStatus } from "./contact-status";
 import type { ContactView } from "./contact-view";
@@ -73,7 +73,7 @@ export async function listContactsJson(ctx: Ctx, actor: Actor, filters: ContactF
 /** `from … where … order by … limit …` of a page of the workspace's contacts, and its order. */
 async function contactPage(ctx: Ctx, actor: Actor, filters: ContactFilters, page: ContactPageRequest) {
   const workspaceId = requireActorWorkspace(actor);
-  if (filters.topicId) await getTopicForActor(ctx, actor, filters.topicId);
+  if (filters.topicId) await getTopicForActorOrThrow(ctx, actor, filters.topicId);
   const sql = rawClient(ctx.db);
   const status = sql.unsafe(CONTACT_STATUS_SQL);
   const sort = page.sort ?? "newest";

@@ -5,7 +5,7 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import { contacts, subscriptions, workspaces, type AttributeValue } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { subscribeDirectly } from "@/lib/subscriptions/subscribe-directly";
-import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
+import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 import { validateAttributes } from "./attributes";
 import { getContactOrThrow, type ContactView } from "./contact-view";
 import { hasOptedOut } from "./has-opted-out";
@@ -47,7 +47,7 @@ export async function upsertContact(ctx: Ctx, actor: Actor, input: UpsertContact
   }
   return withTransaction(ctx, async (tx) => {
     const topics = [];
-    for (const [index, topicId] of topicIds.entries()) topics.push(await getTopicForActor(tx, actor, topicId, `topic_ids.${index}`));
+    for (const [index, topicId] of topicIds.entries()) topics.push(await getTopicForActorOrThrow(tx, actor, topicId, `topic_ids.${index}`));
     const attributes = checkedAttributes ?? (await validateAttributes(tx, workspaceId, input.attributes ?? {}));
     // Without topics the insert was tried above and found the address taken: lock it rather than insert again.
     const known = checkedAttributes ? await lockContact(tx, workspaceId, input.email) : null;

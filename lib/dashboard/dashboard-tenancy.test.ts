@@ -6,7 +6,7 @@ import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { listBrands } from "@/lib/brands/list-brands";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { editContactNames } from "@/lib/contacts/edit-contact-names";
-import { getContactDetails } from "@/lib/contacts/get-contact-details";
+import { getContactDetailsOrThrow } from "@/lib/contacts/get-contact-details";
 import { listAttributeDefinitions } from "@/lib/contacts/list-attribute-definitions";
 import { listContacts } from "@/lib/contacts/list-contacts";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
@@ -58,10 +58,10 @@ describe("the dashboard's reads and writes stay in the member's workspace", () =
     expect((await ctx.db.select().from(lists).where(eq(lists.id, b.listId)))[0]!.name).toBe("Customers");
   });
 
-  it("getContactDetails: a member of workspace A cannot read workspace B's contact", async () => {
+  it("getContactDetailsOrThrow: a member of workspace A cannot read workspace B's contact", async () => {
     const { a, b, memberOfA } = await tenants();
-    await expect(getContactDetails(ctx, memberOfA, b.contactId)).rejects.toMatchObject({ code: "contact_not_found" });
-    const own = await getContactDetails(ctx, memberOfA, a.contactId);
+    await expect(getContactDetailsOrThrow(ctx, memberOfA, b.contactId)).rejects.toMatchObject({ code: "contact_not_found" });
+    const own = await getContactDetailsOrThrow(ctx, memberOfA, a.contactId);
     expect(own.subscriptions.map((subscription) => subscription.topicId)).toEqual([a.topicId]);
     expect(own.lists.map((list) => list.id)).toEqual([a.listId]);
   });
@@ -69,9 +69,9 @@ describe("the dashboard's reads and writes stay in the member's workspace", () =
   it("editContactNames: a member of workspace A cannot rename workspace B's contact", async () => {
     const { a, b, memberOfA } = await tenants();
     await expect(editContactNames(ctx, memberOfA, { contactId: b.contactId, firstName: "Taken", lastName: "" })).rejects.toMatchObject({ code: "contact_not_found" });
-    expect((await getContactDetails(ctx, systemActor("test", b.workspaceId), b.contactId)).contact.firstName).toBe("Ada");
+    expect((await getContactDetailsOrThrow(ctx, systemActor("test", b.workspaceId), b.contactId)).contact.firstName).toBe("Ada");
     await editContactNames(ctx, memberOfA, { contactId: a.contactId, firstName: "Grace", lastName: "" });
-    expect((await getContactDetails(ctx, memberOfA, a.contactId)).contact).toMatchObject({ firstName: "Grace", lastName: null });
+    expect((await getContactDetailsOrThrow(ctx, memberOfA, a.contactId)).contact).toMatchObject({ firstName: "Grace", lastName: null });
   });
 
   it("listContacts with a list filter: workspace B's list finds nothing from workspace A", async () => {
@@ -97,8 +97,8 @@ describe("a contact added in the dashboard", () => {
   it("records source dashboard on its subscriptions; the API's record source api", async () => {
     const { a, memberOfA } = await tenants();
     const { contact } = await upsertContact(ctx, memberOfA, { email: "walk-in@example.com", topicIds: [a.topicId] });
-    const details = await getContactDetails(ctx, memberOfA, contact.id);
+    const details = await getContactDetailsOrThrow(ctx, memberOfA, contact.id);
     expect(details.subscriptions).toMatchObject([{ topicId: a.topicId, state: "subscribed", source: "dashboard" }]);
-    expect((await getContactDetails(ctx, memberOfA, a.contactId)).subscriptions).toMatchObject([{ source: "api" }]);
+    expect((await getContactDetailsOrThrow(ctx, memberOfA, a.contactId)).subscriptions).toMatchObject([{ source: "api" }]);
   });
 });

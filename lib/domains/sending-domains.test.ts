@@ -20,7 +20,7 @@ import { decryptPrivateKey } from "./dkim-keys";
 import { recheckSendingDomains } from "./recheck-sending-domains";
 import { domainResolver } from "./check-domain-dns";
 import { domainCarrier, type DomainCarrier } from "./domain-carrier";
-import { addSendingDomain, checkSendingDomain, expectedRecords, getSendingDomain, listSendingDomains } from "./sending-domains";
+import { addSendingDomain, checkSendingDomain, expectedRecords, getSendingDomainOrThrow, listSendingDomains } from "./sending-domains";
 
 const { ctx } = testCtx();
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
@@ -53,7 +53,7 @@ async function domainFor(hostname: string, carrier: DomainCarrier = smtp) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   const actor = systemActor("test", workspaceId);
   const { domainId } = await addSendingDomain(ctx, actor, { brandId, hostname }, { resolver: resolver(), carrier });
-  return { workspaceId, brandId, actor, domainId, domain: await getSendingDomain(ctx, actor, domainId) };
+  return { workspaceId, brandId, actor, domainId, domain: await getSendingDomainOrThrow(ctx, actor, domainId) };
 }
 
 describe("sending domains", () => {
@@ -106,7 +106,7 @@ describe("sending domains", () => {
     dns.remove(dkimName);
     // The daily re-check finds it.
     expect(await recheckSendingDomains(ctx, { resolver: resolver(), carrier: smtp })).toMatchObject({ recordsMissing: 1 });
-    const flagged = await getSendingDomain(ctx, actor, domainId);
+    const flagged = await getSendingDomainOrThrow(ctx, actor, domainId);
     expect(flagged.state).toBe("records_missing");
     expect(flagged.records.find((record) => record.kind === "dkim")!.status).toBe("missing");
     publish(expectedRecords(domain, "smtp"));
@@ -145,7 +145,7 @@ describe("sending domains", () => {
     const { domainId } = await domainFor("mail.acme-five.test");
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const other = systemActor("test", workspaceId);
-    await expect(getSendingDomain(ctx, other, domainId)).rejects.toMatchObject({ code: "domain_not_found" });
+    await expect(getSendingDomainOrThrow(ctx, other, domainId)).rejects.toMatchObject({ code: "domain_not_found" });
     await expect(checkSendingDomain(ctx, other, domainId, { resolver: resolver(), carrier: smtp })).rejects.toMatchObject({ code: "domain_not_found" });
     await expect(addSendingDomain(ctx, other, { brandId, hostname: "not a domain" }, { resolver: resolver(), carrier: smtp })).rejects.toMatchObject({ code: "validation_failed", param: "hostname" });
   });
@@ -214,7 +214,7 @@ describe("registration with Resend (a local server speaking Resend's API)", () =
     Object.assign(state, { failCreate: true, status: "pending", calls: [] });
     const resend = domainCarrier(parseEnv({ MAIL_TRANSPORT: "resend", RESEND_API_KEY: "re_test_123" }));
     const { actor, domainId } = await domainFor("mail.acme-resend.test", resend);
-    publish(expectedRecords(await getSendingDomain(ctx, actor, domainId), "resend")); // its ownership record and DMARC
+    publish(expectedRecords(await getSendingDomainOrThrow(ctx, actor, domainId), "resend")); // its ownership record and DMARC
     let domain = await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: resend });
     expect(domain).toMatchObject({ carrierStatus: "failed", carrierError: expect.stringContaining("The domain is on a blocklist.") });
     expect(domain.state).toBe("registration_failed");
@@ -248,7 +248,7 @@ describe("DKIM with the domain's own key", () => {
       .where(eq(brands.id, (await ctx.db.select({ brandId: campaigns.brandId }).from(campaigns).where(eq(campaigns.id, campaignId)))[0]!.brandId));
     await updateBrand(ctx, actor, brand!.id, { senderEmail: "news@mail.acme-dkim.test" });
     const { domainId } = await addSendingDomain(ctx, actor, { brandId: brand!.id, hostname: "mail.acme-dkim.test" }, { resolver: resolver(), carrier: smtp });
-    publish(expectedRecords(await getSendingDomain(ctx, actor, domainId), "smtp"));
+    publish(expectedRecords(await getSendingDomainOrThrow(ctx, actor, domainId), "smtp"));
     expect((await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: smtp })).state).toBe("ready");
     await approveBrand(ctx, actor, brand!.id); // the new sender address was an identity edit: reviewed again
 

@@ -34,7 +34,7 @@ export function expectedRecords(domain: SendingDomain, carrierName: string): Exp
   return ownRecords(domain, spfInclude());
 }
 
-export async function getSendingDomain(ctx: Ctx, actor: Actor, domainId: string): Promise<SendingDomain> {
+export async function getSendingDomainOrThrow(ctx: Ctx, actor: Actor, domainId: string): Promise<SendingDomain> {
   const [domain] = await ctx.db
     .select()
     .from(sendingDomains)
@@ -113,14 +113,14 @@ export async function addSendingDomain(ctx: Ctx, actor: Actor, input: { brandId:
 export async function checkSendingDomain(ctx: Ctx, actor: Actor, domainId: string, deps: DomainDeps = {}, options: { reregister?: boolean } = {}): Promise<SendingDomain> {
   // One check at a time per domain (the daily re-check and a click): two would register it twice with the carrier.
   return withTransaction(ctx, async (tx) => {
-    await getSendingDomain(tx, actor, domainId);
+    await getSendingDomainOrThrow(tx, actor, domainId);
     await tx.db.select({ id: sendingDomains.id }).from(sendingDomains).where(eq(sendingDomains.id, domainId)).for("update");
     return checkLocked(tx, actor, domainId, deps, options);
   });
 }
 
 async function checkLocked(ctx: Ctx, actor: Actor, domainId: string, deps: DomainDeps, options: { reregister?: boolean }): Promise<SendingDomain> {
-  let domain = await getSendingDomain(ctx, actor, domainId);
+  let domain = await getSendingDomainOrThrow(ctx, actor, domainId);
   const carrier = deps.carrier ?? domainCarrier();
   const now = () => ctx.clock.now();
   const resolver = deps.resolver ?? domainResolver();

@@ -8,7 +8,7 @@ import { notFound } from "@/lib/errors";
 export type SignupFormRow = typeof signupForms.$inferSelect;
 
 /** A form of the actor's workspace; another workspace's is not found. */
-export async function getSignupForm(ctx: Ctx, actor: Actor, formId: string): Promise<SignupFormRow> {
+export async function getSignupFormOrThrow(ctx: Ctx, actor: Actor, formId: string): Promise<SignupFormRow> {
   const [form] = await ctx.db
     .select()
     .from(signupForms)
@@ -18,6 +18,6 @@ export async function getSignupForm(ctx: Ctx, actor: Actor, formId: string): Pro
 }
 
 export async function deleteSignupForm(ctx: Ctx, actor: Actor, formId: string): Promise<void> {
-  await getSignupForm(ctx, actor, formId);
+  await getSignupFormOrThrow(ctx, actor, formId);
   await ctx.db.delete(signupForms).where(and(eq(signupForms.id, formId), inActorWorkspace(actor, signupForms.workspaceId)));
 }

@@ -8,7 +8,7 @@ import { apiKeys, attributeDefinitions, signupForms, topics } from "@/lib/db/sch
 import { validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
-import { getSignupForm } from "./get-signup-form";
+import { getSignupFormOrThrow } from "./get-signup-form";
 import { redirectUrlAllowed } from "./redirect-url-allowed";
 import { signupFormSchema, type SignupFormInput, type SignupFormValues } from "./signup-form-schemas";
 
@@ -27,7 +27,7 @@ export async function createSignupForm(ctx: Ctx, actor: Actor, input: SignupForm
 export async function updateSignupForm(ctx: Ctx, actor: Actor, formId: string, input: SignupFormInput): Promise<{ formId: string }> {
   const values = parseInput(signupFormSchema, input);
   return withTransaction(ctx, async (tx) => {
-    await getSignupForm(tx, actor, formId);
+    await getSignupFormOrThrow(tx, actor, formId);
     await checkReferences(tx, actor, values);
     await tx.db
       .update(signupForms)

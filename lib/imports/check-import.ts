@@ -5,10 +5,10 @@ import type { Ctx } from "@/lib/context";
 import { imports, type ImportCounts } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import { getListOrThrow } from "@/lib/lists/get-list-or-throw";
-import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
+import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
 import { writeRefusals } from "./apply-import-chunk";
-import { getImportRow } from "./get-import";
+import { getImportRowOrThrow } from "./get-import";
 import { importFields, type ImportField } from "./import-fields";
 import { canEdit } from "./import-status";
 import type { CheckImportInput } from "./import-schemas";
@@ -39,13 +39,13 @@ function checkMapping(mapping: string[], header: string[], fields: ImportField[]
  * refused-rows file. Checking again (another mapping) replaces the result.
  */
 export async function checkImport(ctx: Ctx, actor: WorkspaceActor, importId: string, input: CheckImportInput): Promise<ImportCounts> {
-  const imp = await getImportRow(ctx, actor, importId);
+  const imp = await getImportRowOrThrow(ctx, actor, importId);
   if (!canEdit(imp.status)) throw validationFailed("import", "This import has already been applied or cancelled: upload the file again to import it anew.");
   await checkWorkspaceWritable(ctx, actor.workspaceId);
   const fields = await importFields(ctx, actor);
   checkMapping(input.mapping, imp.header, fields);
   const topicIds = [...new Set(input.topicIds)];
-  for (const [index, topicId] of topicIds.entries()) await getTopicForActor(ctx, actor, topicId, `topicIds.${index}`);
+  for (const [index, topicId] of topicIds.entries()) await getTopicForActorOrThrow(ctx, actor, topicId, `topicIds.${index}`);
   if (input.listId) await getListOrThrow(ctx, actor, input.listId);
   const options = { policy: input.policy, topicIds, listId: input.listId };
 

@@ -9,7 +9,7 @@ import { appliedCount, appliedRowsOf } from "./applied-rows";
 export type ImportRow = typeof imports.$inferSelect;
 
 /** The workspace's import, or `import_not_found` (another workspace's looks like none). */
-export async function getImportRow(ctx: Ctx, actor: WorkspaceActor, importId: string): Promise<ImportRow> {
+export async function getImportRowOrThrow(ctx: Ctx, actor: WorkspaceActor, importId: string): Promise<ImportRow> {
   const [imp] = await ctx.db
     .select()
     .from(imports)

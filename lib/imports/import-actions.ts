@@ -8,7 +8,7 @@ import { imports } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
 import { emptyCounts } from "./plan-import-chunk";
-import { getImportRow } from "./get-import";
+import { getImportRowOrThrow } from "./get-import";
 
 /**
  * Applies a checked import in the background (the `contact-import`
@@ -24,7 +24,7 @@ export async function startImport(ctx: Ctx, actor: WorkspaceActor, importId: str
       .where(and(eq(imports.id, importId), eq(imports.workspaceId, actor.workspaceId), eq(imports.status, "checked")))
       .returning({ id: imports.id });
     if (started.length === 0) {
-      const imp = await getImportRow(tx, actor, importId);
+      const imp = await getImportRowOrThrow(tx, actor, importId);
       throw validationFailed("import", imp.status === "uploaded" ? "Run the dry run first: an import is applied only after it was checked." : `This import is ${imp.status}.`);
     }
     await emitEvents(tx, [{ name: contactImportRequested.name, id: `import-${importId}`, data: { importId } }]);
@@ -40,7 +40,7 @@ export async function cancelImport(ctx: Ctx, actor: WorkspaceActor, importId: st
     .where(and(eq(imports.id, importId), eq(imports.workspaceId, actor.workspaceId), inArray(imports.status, ["uploaded", "checked", "applying"])))
     .returning({ id: imports.id });
   if (cancelled.length === 0) {
-    const imp = await getImportRow(ctx, actor, importId);
+    const imp = await getImportRowOrThrow(ctx, actor, importId);
     throw validationFailed("import", `This import is already ${imp.status}.`);
   }
 }

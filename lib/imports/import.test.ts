@@ -29,7 +29,7 @@ import { readCsv } from "./read-csv";
 import { receiveImport } from "./receive-import";
 import { refusedRowsCsv } from "./refused-rows-csv";
 import { repeatedAddressesFor } from "./stage-import-rows";
-import { getImportRow, importProgress } from "./get-import";
+import { getImportRowOrThrow, importProgress } from "./get-import";
 import type { RowChunk } from "./applied-rows";
 
 const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
@@ -74,13 +74,13 @@ type Workspace = Awaited<ReturnType<typeof workspace>>;
 /** Upload, dry run, apply and run the workflow to the end. */
 async function importCsv(w: Workspace, csv: string | Buffer, input: Partial<Record<string, unknown>> = {}, opts: { apply?: boolean } = {}) {
   const { importId } = await receiveImport(ctx, w.actor, { fileName: "people.csv", body: bytesOf(csv) });
-  const imp = await getImportRow(ctx, w.actor, importId);
+  const imp = await getImportRowOrThrow(ctx, w.actor, importId);
   const mapping = imp.header.map((h) => ({ email: "email", first: "first_name", last: "last_name", plan: "attributes.plan", seats: "attributes.seats" })[h] ?? "");
   const checked = await checkImport(ctx, w.actor, importId, checkImportSchema.parse({ mapping, ...input }));
   if (opts.apply === false) return { importId, checked, applied: null };
   await startImport(ctx, w.actor, importId);
   await drain();
-  const done = await getImportRow(ctx, w.actor, importId);
+  const done = await getImportRowOrThrow(ctx, w.actor, importId);
   return { importId, checked, applied: done.applied, status: done.status };
 }
 
@@ -140,7 +140,7 @@ describe("CSV import: reading the file", () => {
     const w = await workspace();
     const csv = Buffer.from("email\tfirst\nzoe@example.com\tZo\xeb\n", "latin1");
     const { importId } = await receiveImport(ctx, w.actor, { fileName: "old.csv", body: bytesOf(csv) });
-    const imp = await getImportRow(ctx, w.actor, importId);
+    const imp = await getImportRowOrThrow(ctx, w.actor, importId);
     expect(imp).toMatchObject({ encoding: "latin1", delimiter: "\t", header: ["email", "first"], preview: [["zoe@example.com", "Zoë"]], rowCount: 1 });
   });
 
@@ -148,17 +148,17 @@ describe("CSV import: reading the file", () => {
     const w = await workspace();
     const csv = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("email\tfirst\r\nzoe@example.com\tZoë\r\n", "utf16le")]);
     const { importId } = await receiveImport(ctx, w.actor, { fileName: "unicode.txt", body: bytesOf(csv) });
-    expect(await getImportRow(ctx, w.actor, importId)).toMatchObject({ encoding: "utf-16le", delimiter: "\t", header: ["email", "first"], preview: [["zoe@example.com", "Zoë"]], rowCount: 1 });
+    expect(await getImportRowOrThrow(ctx, w.actor, importId)).toMatchObject({ encoding: "utf-16le", delimiter: "\t", header: ["email", "first"], preview: [["zoe@example.com", "Zoë"]], rowCount: 1 });
     const bigEndian = Buffer.from("\ufeffemail\nzoe@example.com\n", "utf16le").swap16();
     const { importId: other } = await receiveImport(ctx, w.actor, { fileName: "unicode-be.txt", body: bytesOf(bigEndian) });
-    expect(await getImportRow(ctx, w.actor, other)).toMatchObject({ encoding: "utf-16be", header: ["email"], preview: [["zoe@example.com"]], rowCount: 1 });
+    expect(await getImportRowOrThrow(ctx, w.actor, other)).toMatchObject({ encoding: "utf-16be", header: ["email"], preview: [["zoe@example.com"]], rowCount: 1 });
   });
 
   it("the upload is parsed as it arrives, across chunk boundaries, and counts rows", async () => {
     const w = await workspace();
     const { importId, rowCount } = await receiveImport(ctx, w.actor, { fileName: "split.csv", body: bytesOf("em", "ail,first\nx@exa", "mple.com,X\n", 'y@example.com,"Y\n', 'Y"\n') });
     expect(rowCount).toBe(2);
-    expect((await getImportRow(ctx, w.actor, importId)).preview).toEqual([
+    expect((await getImportRowOrThrow(ctx, w.actor, importId)).preview).toEqual([
       ["x@example.com", "X"],
       ["y@example.com", "Y\nY"],
     ]);
@@ -169,7 +169,7 @@ describe("CSV import: reading the file", () => {
     // About 150,000 rows in the first mebibyte: more than one call can take as arguments.
     const { importId, rowCount } = await receiveImport(ctx, w.actor, { fileName: "short.csv", body: bytesOf("email\n" + "a@b.co\n".repeat(200_000)) });
     expect(rowCount).toBe(200_000);
-    expect(await getImportRow(ctx, w.actor, importId)).toMatchObject({ header: ["email"], preview: Array(5).fill(["a@b.co"]) });
+    expect(await getImportRowOrThrow(ctx, w.actor, importId)).toMatchObject({ header: ["email"], preview: Array(5).fill(["a@b.co"]) });
   });
 
   it("a file whose stored bytes fail mid-file fails its reading with that error, and nothing else", async () => {
@@ -249,7 +249,7 @@ describe("CSV import: the dry run and its refusals", () => {
     await expect(dryRun).rejects.toThrow("canceling statement due to user request");
     const [staged] = await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from import_rows where import_id = ${importId}`);
     expect(staged!.n).toBe(0);
-    expect((await getImportRow(ctx, w.actor, importId)).status).toBe("uploaded");
+    expect((await getImportRowOrThrow(ctx, w.actor, importId)).status).toBe("uploaded");
     expect(await checkImport(ctx, w.actor, importId, input)).toMatchObject({ rows: 200_000, created: 200_000 });
   });
 
@@ -387,7 +387,7 @@ describe("CSV import: the dry run and its refusals", () => {
     await optOut(ctx, late.contact.id, "all");
     await startImport(ctx, w.actor, importId);
     await drain();
-    expect((await getImportRow(ctx, w.actor, importId)).applied).toMatchObject({ refused: { unsubscribed: 1 }, unchanged: 0 });
+    expect((await getImportRowOrThrow(ctx, w.actor, importId)).applied).toMatchObject({ refused: { unsubscribed: 1 }, unchanged: 0 });
   });
 
   it("subscribing to topics needs the sender's statement of consent", () => {
@@ -485,7 +485,7 @@ describe("CSV import: applying", () => {
       expect(await applyNextImportChunk(ctx, importId)).toEqual({ done: false }); // the workflow's first chunk
       await cancelImport(ctx, w.actor, importId);
       await drain();
-      const imp = await getImportRow(ctx, w.actor, importId);
+      const imp = await getImportRowOrThrow(ctx, w.actor, importId);
       expect(imp.status).toBe("cancelled");
       const made = await ctx.db.select().from(contacts).where(eq(contacts.workspaceId, w.workspaceId));
       expect(made.length).toBe(2);
@@ -504,17 +504,17 @@ describe("CSV import: applying", () => {
       await startImport(ctx, w.actor, importId);
       // Rows are file lines: the data rows are 2 … 7, in three chunks (1,3], (3,5], (5,7].
       expect(await applyNextImportChunk(ctx, importId, { from: 3, to: 5 })).toEqual({ done: false });
-      let imp = await getImportRow(ctx, w.actor, importId);
+      let imp = await getImportRowOrThrow(ctx, w.actor, importId);
       expect(imp).toMatchObject({ appliedThrough: 1, appliedAhead: [[3, 5]] });
       expect(importProgress(imp)).toEqual({ done: 2, total: 6 });
 
       expect(await applyNextImportChunk(ctx, importId)).toEqual({ done: false }); // the first chunk not applied: (1,3]
       expect(await applyNextImportChunk(ctx, importId, { from: 3, to: 5 })).toEqual({ done: false }); // applied already: nothing
-      imp = await getImportRow(ctx, w.actor, importId);
+      imp = await getImportRowOrThrow(ctx, w.actor, importId);
       expect(imp).toMatchObject({ appliedThrough: 5, appliedAhead: [], applied: { rows: 4, created: 4, subscribed: 4 } });
 
       expect(await applyNextImportChunk(ctx, importId)).toEqual({ done: true, status: "completed" });
-      imp = await getImportRow(ctx, w.actor, importId);
+      imp = await getImportRowOrThrow(ctx, w.actor, importId);
       expect(imp).toMatchObject({ status: "completed", appliedThrough: 7, applied: { rows: 6, created: 6, subscribed: 6 } });
       expect(await written(w)).toEqual({ contacts: 6, announced: 6 });
       await drain(); // the workflow the start queued, which finds the import done
@@ -545,7 +545,7 @@ describe("CSV import: applying", () => {
         expect(await applyNextImportChunk(ctx, importId, { from: 1, to: 3 })).toEqual({ done: false });
       });
       expect(await first).toEqual({ done: false });
-      expect((await getImportRow(ctx, w.actor, importId)).applied).toMatchObject({ rows: 2, updated: 2 });
+      expect((await getImportRowOrThrow(ctx, w.actor, importId)).applied).toMatchObject({ rows: 2, updated: 2 });
 
       // Overlapping chunks, both past their first look at the import before either writes: another
       // transaction holds what both need (existing contacts' locks, then a new address's key).
@@ -574,7 +574,7 @@ describe("CSV import: applying", () => {
       // Whichever marked second rolled back; the rows it alone held are applied now.
       while (!(await applyImportChunks(ctx, importId)).done);
 
-      const imp = await getImportRow(ctx, w.actor, importId);
+      const imp = await getImportRowOrThrow(ctx, w.actor, importId);
       expect(imp).toMatchObject({ status: "completed", appliedThrough: 7, appliedAhead: [], applied: { rows: 6, created: 2, updated: 4, unchanged: 0, subscribed: 6 } });
       expect(await contactOf(w, "old3@example.com")).toMatchObject({ firstName: "Di" });
       expect(await written(w)).toEqual({ contacts: 6, announced: 6 });
@@ -606,7 +606,7 @@ describe("CSV import: applying", () => {
         },
       );
       expect(await last).toEqual({ done: true, status: "cancelled" });
-      const imp = await getImportRow(ctx, w.actor, importId);
+      const imp = await getImportRowOrThrow(ctx, w.actor, importId);
       expect(imp).toMatchObject({ status: "cancelled", appliedThrough: 5, applied: { rows: 4, created: 2, updated: 2 } });
       expect(await contactOf(w, "old1@example.com")).toMatchObject({ firstName: "Di" });
       await drain(); // the workflow the start queued, which finds the import done
@@ -629,7 +629,7 @@ describe("CSV import: applying", () => {
         while (!(await applyImportChunks(ctx, importId)).done);
       };
       await Promise.all([run(), run()]);
-      const imp = await getImportRow(ctx, w.actor, importId);
+      const imp = await getImportRowOrThrow(ctx, w.actor, importId);
       expect(imp).toMatchObject({ status: "completed", appliedThrough: 401, appliedAhead: [], applied: { rows: 400, created: 390, updated: 10, subscribed: 400 } });
       expect(await written(w)).toEqual({ contacts: 400, announced: 400 });
       expect(await ctx.db.select().from(listMembers).where(eq(listMembers.listId, listId))).toHaveLength(400);
@@ -652,7 +652,7 @@ describe("CSV import: applying", () => {
     const w = await workspace();
     const other = await workspace();
     const { importId } = await receiveImport(ctx, w.actor, { fileName: "x.csv", body: bytesOf("email\nx@example.com\n") });
-    await expect(getImportRow(ctx, other.actor, importId)).rejects.toMatchObject({ code: "import_not_found" });
+    await expect(getImportRowOrThrow(ctx, other.actor, importId)).rejects.toMatchObject({ code: "import_not_found" });
     await expect(checkImport(ctx, other.actor, importId, checkImportSchema.parse({ mapping: ["email"] }))).rejects.toMatchObject({ code: "import_not_found" });
     await expect(startImport(ctx, other.actor, importId)).rejects.toMatchObject({ code: "import_not_found" });
     await expect(cancelImport(ctx, other.actor, importId)).rejects.toMatchObject({ code: "import_not_found" });
@@ -703,7 +703,7 @@ describe("CSV import: applying", () => {
 async function applyAcrossACrash(w: Workspace, importId: string, opts: { rows: number; chunkRows: number; killAfter: number; env?: Record<string, string> }) {
   // The worker runs on real time: queue the apply on real time too.
   await startImport({ ...ctx, clock: systemClock }, w.actor, importId);
-  const progress = async () => importProgress(await getImportRow(ctx, w.actor, importId)).done;
+  const progress = async () => importProgress(await getImportRowOrThrow(ctx, w.actor, importId)).done;
   const child = spawnWorker({ IMPORT_CHUNK_ROWS: String(opts.chunkRows), ...opts.env });
   for (let i = 0; i < 600 && (await progress()) < opts.killAfter; i++) await new Promise((resolve) => setTimeout(resolve, 50));
   child.kill("SIGKILL");
@@ -721,7 +721,7 @@ describe("CSV import across a crash", () => {
     const rows = Array.from({ length: 4000 }, (_, i) => `crash${i}@example.com,Name${i}`);
     const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
     await applyAcrossACrash(w, importId, { rows: 4000, chunkRows: 40, killAfter: 400 });
-    const imp = await getImportRow(ctx, w.actor, importId);
+    const imp = await getImportRowOrThrow(ctx, w.actor, importId);
     expect(imp.status).toBe("completed");
     expect(imp.applied).toMatchObject({ rows: 4000, created: 4000, subscribed: 4000 });
     expect(await written(w)).toEqual({ contacts: 4000, announced: 4000 });
@@ -741,7 +741,7 @@ describe("CSV import across a crash", () => {
       const input = { topicIds: [w.topicId], consentAsserted: true, listId, policy: "overwrite" };
       const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, input, { apply: false });
       await applyAcrossACrash(w, importId, { rows: 2000, chunkRows: 20, killAfter: 200, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" } });
-      const imp = await getImportRow(ctx, w.actor, importId);
+      const imp = await getImportRowOrThrow(ctx, w.actor, importId);
       expect(imp).toMatchObject({ status: "completed", applied: { rows: 2000, created: 1000, updated: 1000, subscribed: 2000 } });
       expect(await written(w)).toEqual({ contacts: 2000, announced: 2000 });
       const renamed = await ctx.db.execute(sql`select count(*)::int as n from contacts where workspace_id = ${w.workspaceId} and first_name = 'Name' || substring(email from 'mixed([0-9]+)@')`);
@@ -773,7 +773,7 @@ describe("CSV import across a shutdown", () => {
     const rows = Array.from({ length: 4000 }, (_, i) => `term${i}@example.com,Name${i}`);
     const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
     await startImport({ ...ctx, clock: systemClock }, w.actor, importId);
-    const progress = async () => importProgress(await getImportRow(ctx, w.actor, importId)).done;
+    const progress = async () => importProgress(await getImportRowOrThrow(ctx, w.actor, importId)).done;
 
     const child = spawnWorker({ IMPORT_CHUNK_ROWS: "40" });
     for (let i = 0; i < 6000 && (await progress()) < 400; i++) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -793,7 +793,7 @@ describe("CSV import across a shutdown", () => {
     expect(run).toMatchObject({ status: "pending", lease_until: null });
 
     await drain(10);
-    const imp = await getImportRow(ctx, w.actor, importId);
+    const imp = await getImportRowOrThrow(ctx, w.actor, importId);
     expect(imp.status).toBe("completed");
     expect(imp.applied).toMatchObject({ rows: 4000, created: 4000, subscribed: 4000 });
     const [announced] = await ctx.db

@@ -6,7 +6,7 @@ import { DAY_MS } from "@/lib/billing/plan-defaults";
 import { rawClient } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
-import { getImportRow } from "./get-import";
+import { getImportRowOrThrow } from "./get-import";
 
 const BATCH = 10_000;
 
@@ -15,7 +15,7 @@ const BATCH = 10_000;
  * Kept RETENTION_IMPORTS_DAYS after the import finished (pruneImports), then `import_report_expired`.
  */
 export async function* refusedRowsCsv(ctx: Ctx, actor: WorkspaceActor, importId: string): AsyncGenerator<string> {
-  const imp = await getImportRow(ctx, actor, importId);
+  const imp = await getImportRowOrThrow(ctx, actor, importId);
   const keptUntil = imp.finishedAt ? imp.finishedAt.getTime() + env().RETENTION_IMPORTS_DAYS * DAY_MS : Infinity;
   if (ctx.clock.now().getTime() >= keptUntil) {
     throw notFound("import_report_expired", `An import's refused rows are kept ${env().RETENTION_IMPORTS_DAYS} days after it finished; its counts stay.`);

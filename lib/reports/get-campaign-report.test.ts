@@ -6,7 +6,7 @@ import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { seedSentCampaign } from "@/lib/testing/report-fixture";
 import { testCtx } from "@/lib/testing/test-context";
 import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
-import { getCampaignReport } from "./get-campaign-report";
+import { getCampaignReportOrThrow } from "./get-campaign-report";
 
 const { ctx, clock } = testCtx(new Date("2026-04-02T10:15:00.000Z"));
 
@@ -25,7 +25,7 @@ describe("the dashboard's campaign report", () => {
     await recordOpen(ctx, sendIds["b@example.com"]!, { country: null });
     await recordClick(ctx, sendIds["b@example.com"]!, { url: "https://shop.example/about", country: "DE", deviceType: "desktop", client: "Chrome" });
 
-    const report = await getCampaignReport(ctx, userActor(ownerUserId, workspaceId), campaignId);
+    const report = await getCampaignReportOrThrow(ctx, userActor(ownerUserId, workspaceId), campaignId);
     const api = apiClient((await seedKey(ctx, workspaceId)).key);
     const [row] = (await api.get("/v1/reports/campaigns")).body.data;
     expect(report!.row).toMatchObject({
@@ -72,6 +72,6 @@ describe("the dashboard's campaign report", () => {
     const b = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, b.workspaceId, b.brandId, { requiresConfirmation: false });
     const { campaignId } = await seedSentCampaign(ctx, { workspaceId: b.workspaceId, brandId: b.brandId, topicId, emails: ["x@example.com"] });
-    await expect(getCampaignReport(ctx, userActor(a.ownerUserId, a.workspaceId), campaignId)).rejects.toMatchObject({ code: "campaign_not_found" });
+    await expect(getCampaignReportOrThrow(ctx, userActor(a.ownerUserId, a.workspaceId), campaignId)).rejects.toMatchObject({ code: "campaign_not_found" });
   });
 });

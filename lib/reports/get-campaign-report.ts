@@ -28,7 +28,7 @@ const TOP = 10;
  * and clicks over time, and what the clicks say (links, devices, clients,
  * countries). Null while the campaign has not started sending.
  */
-export async function getCampaignReport(ctx: Ctx, actor: WorkspaceActor, campaignId: string): Promise<CampaignReport | null> {
+export async function getCampaignReportOrThrow(ctx: Ctx, actor: WorkspaceActor, campaignId: string): Promise<CampaignReport | null> {
   const [campaign] = await ctx.db
     .select()
     .from(campaigns)

@@ -4,7 +4,7 @@ import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { seedSentCampaign } from "@/lib/testing/report-fixture";
 import { testCtx } from "@/lib/testing/test-context";
-import { getWorkspaceOverview } from "@/lib/workspaces/get-workspace-overview";
+import { getWorkspaceOverviewOrThrow } from "@/lib/workspaces/get-workspace-overview";
 import { getActivity } from "./get-activity";
 import { getSummary } from "./get-summary";
 import { listCampaignReport } from "./list-campaign-report";
@@ -56,10 +56,10 @@ describe("reports count one workspace: the actor's", () => {
     await expect(readReportVersions(ctx, operator)).rejects.toMatchObject({ code: "workspace_required" });
   });
 
-  it("getWorkspaceOverview: a member of workspace A sees A's workspace and counts; the operator must name a workspace", async () => {
+  it("getWorkspaceOverviewOrThrow: a member of workspace A sees A's workspace and counts; the operator must name a workspace", async () => {
     const { a, memberOfA, actorOfB } = await tenants();
-    expect(await getWorkspaceOverview(ctx, memberOfA)).toMatchObject({ workspace: { id: a.workspaceId }, counts: { contacts: 0, topics: 0 } });
-    expect(await getWorkspaceOverview(ctx, actorOfB)).toMatchObject({ counts: { contacts: 2, topics: 1 } });
-    await expect(getWorkspaceOverview(ctx, operator)).rejects.toMatchObject({ code: "workspace_required" });
+    expect(await getWorkspaceOverviewOrThrow(ctx, memberOfA)).toMatchObject({ workspace: { id: a.workspaceId }, counts: { contacts: 0, topics: 0 } });
+    expect(await getWorkspaceOverviewOrThrow(ctx, actorOfB)).toMatchObject({ counts: { contacts: 2, topics: 1 } });
+    await expect(getWorkspaceOverviewOrThrow(ctx, operator)).rejects.toMatchObject({ code: "workspace_required" });
   });
 });

@@ -7,7 +7,7 @@ import { validateAttributes } from "@/lib/contacts/attributes";
 import { lockOrCreateContact } from "@/lib/contacts/lock-contact";
 import { mergeContactFields } from "@/lib/contacts/merge-contact-fields";
 import { newId } from "@/lib/ids";
-import { getTopicForActor } from "@/lib/topics/get-topic-for-actor";
+import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 import { emitConfirmationRequested, recordConfirmationRequest } from "@/lib/consent/record-confirmation-request";
 import { subscribeDirectly } from "./subscribe-directly";
 
@@ -41,7 +41,7 @@ export interface FormOutcome {
 export async function subscribeFromForm(ctx: Ctx, actor: Actor, submission: FormSubmission): Promise<FormOutcome> {
   const workspaceId = requireActorWorkspace(actor);
   return withTransaction(ctx, async (tx) => {
-    const topic = await getTopicForActor(tx, actor, submission.topicId);
+    const topic = await getTopicForActorOrThrow(tx, actor, submission.topicId);
     const status: FormAnswer = topic.requiresConfirmation ? "confirmation_sent" : "subscribed";
     const answer: FormOutcome = { status, subscriptionId: null };
     if (submission.website) return answer;

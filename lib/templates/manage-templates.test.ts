@@ -8,7 +8,7 @@ import { deleteTemplate } from "./delete-template";
 import { duplicateTemplate } from "./duplicate-template";
 import { previewTemplate } from "./preview-template";
 import { renameTemplate } from "./rename-template";
-import { getTemplateBody, listTemplates, saveCampaignAsTemplate } from "./templates";
+import { getTemplateBodyOrThrow, listTemplates, saveCampaignAsTemplate } from "./templates";
 import { updateTemplate } from "./update-template";
 
 const { ctx } = testCtx();
@@ -30,7 +30,7 @@ describe("managing templates", () => {
   it("a template is renamed and keeps its body; an empty name is refused next to the name", async () => {
     const { member, templateId } = await withTemplate();
     await renameTemplate(ctx, member, { templateId, name: "  Monthly letter " });
-    expect(await getTemplateBody(ctx, member, templateId)).toEqual({ name: "Monthly letter", document: null, html: "<p>Hello {{contact.first_name}}</p>", text: "Hello" });
+    expect(await getTemplateBodyOrThrow(ctx, member, templateId)).toEqual({ name: "Monthly letter", document: null, html: "<p>Hello {{contact.first_name}}</p>", text: "Hello" });
     await expect(renameTemplate(ctx, member, { templateId, name: " " })).rejects.toMatchObject({ code: "validation_failed", param: "name" });
   });
 
@@ -38,22 +38,22 @@ describe("managing templates", () => {
     const { member, templateId } = await withTemplate();
     const { templateId: copyId } = await duplicateTemplate(ctx, member, templateId);
     expect(copyId).not.toBe(templateId);
-    expect(await getTemplateBody(ctx, member, copyId)).toEqual({ ...(await getTemplateBody(ctx, member, templateId)), name: "Copy of Newsletter" });
+    expect(await getTemplateBodyOrThrow(ctx, member, copyId)).toEqual({ ...(await getTemplateBodyOrThrow(ctx, member, templateId)), name: "Copy of Newsletter" });
     await deleteTemplate(ctx, member, copyId);
     expect((await listTemplates(ctx, member)).map((template) => template.id)).toEqual([templateId]);
-    await expect(getTemplateBody(ctx, member, copyId)).rejects.toMatchObject({ code: "template_not_found" });
+    await expect(getTemplateBodyOrThrow(ctx, member, copyId)).rejects.toMatchObject({ code: "template_not_found" });
   });
 
   it("a template edited in blocks keeps its document with the HTML and text rendered from it; edited as HTML it drops the document", async () => {
     const { member, templateId } = await withTemplate();
     const document = doc(paragraph("Spring is here"));
     await updateTemplate(ctx, member, { templateId, name: "Spring", document, html: "" });
-    const inBlocks = await getTemplateBody(ctx, member, templateId);
+    const inBlocks = await getTemplateBodyOrThrow(ctx, member, templateId);
     expect(inBlocks).toMatchObject({ name: "Spring", document });
     expect(inBlocks.html).toMatch(/^<!DOCTYPE html[\s\S]*Spring is here/);
     expect(inBlocks.text).toContain("Spring is here");
     await updateTemplate(ctx, member, { templateId, name: "Spring", document: null, html: "<p>By hand</p>", text: "" });
-    expect(await getTemplateBody(ctx, member, templateId)).toEqual({ name: "Spring", document: null, html: "<p>By hand</p>", text: null });
+    expect(await getTemplateBodyOrThrow(ctx, member, templateId)).toEqual({ name: "Spring", document: null, html: "<p>By hand</p>", text: null });
   });
 
   it("an edit is refused as a campaign would be: a merge tag that does not exist on html, an empty body on html, a document the editor does not make on document", async () => {
@@ -70,7 +70,7 @@ describe("managing templates", () => {
       code: "validation_failed",
       param: "document",
     });
-    expect((await getTemplateBody(ctx, member, templateId)).html).toBe("<p>Hello {{contact.first_name}}</p>");
+    expect((await getTemplateBodyOrThrow(ctx, member, templateId)).html).toBe("<p>Hello {{contact.first_name}}</p>");
   });
 
   it("the preview shows the template as a campaign of the workspace's first brand would look: made-up values, a custom attribute by its name, and the one footer", async () => {
@@ -101,7 +101,7 @@ describe("managing templates", () => {
     ]) {
       await expect(call()).rejects.toMatchObject({ code: "template_not_found" });
     }
-    expect(await getTemplateBody(ctx, theirs.member, templateId)).toMatchObject({ name: "Newsletter", html: "<p>Hello {{contact.first_name}}</p>" });
+    expect(await getTemplateBodyOrThrow(ctx, theirs.member, templateId)).toMatchObject({ name: "Newsletter", html: "<p>Hello {{contact.first_name}}</p>" });
     expect((await listTemplates(ctx, mine.member)).map((template) => template.id)).toEqual([mine.templateId]);
   });
 });

@@ -5,7 +5,7 @@ import { renderCampaignMail, SAMPLE_CONTACT } from "@/lib/campaigns/render-campa
 import type { Ctx } from "@/lib/context";
 import { renderDocument } from "@/lib/email-blocks/render-document";
 import { templateBrand } from "./template-brand";
-import { getTemplateBody } from "./templates";
+import { getTemplateBodyOrThrow } from "./templates";
 
 export interface TemplatePreview {
   name: string;
@@ -23,7 +23,7 @@ export interface TemplatePreview {
  * made-up values for every merge tag, a custom attribute showing its name.
  */
 export async function previewTemplate(ctx: Ctx, actor: WorkspaceActor, templateId: string): Promise<TemplatePreview> {
-  const template = await getTemplateBody(ctx, actor, templateId);
+  const template = await getTemplateBodyOrThrow(ctx, actor, templateId);
   const brand = await templateBrand(ctx, actor);
   const blocks = Boolean(template.document);
   if (!brand) return { name: template.name, blocks, html: template.html, brandName: null };

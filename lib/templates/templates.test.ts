@@ -3,7 +3,7 @@ import { systemActor, userActor } from "@/lib/actor";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
-import { getTemplateBody, listTemplates, saveCampaignAsTemplate } from "./templates";
+import { getTemplateBodyOrThrow, listTemplates, saveCampaignAsTemplate } from "./templates";
 
 const { ctx } = testCtx();
 
@@ -16,7 +16,7 @@ describe("templates", () => {
     const { campaignId } = await createCampaign(ctx, member, { brandId, topicId, name: "Spring", subject: "Hi", html: "<p>Hello</p>", text: "Hello" }, { document });
     const { templateId } = await saveCampaignAsTemplate(ctx, member, { campaignId, name: "  Newsletter  " });
     expect(await listTemplates(ctx, member)).toEqual([{ id: templateId, name: "Newsletter", blocks: true, createdAt: expect.any(Date) }]);
-    expect(await getTemplateBody(ctx, member, templateId)).toEqual({ name: "Newsletter", document, html: "<p>Hello</p>", text: "Hello" });
+    expect(await getTemplateBodyOrThrow(ctx, member, templateId)).toEqual({ name: "Newsletter", document, html: "<p>Hello</p>", text: "Hello" });
     await expect(saveCampaignAsTemplate(ctx, member, { campaignId, name: "" })).rejects.toMatchObject({ code: "validation_failed", param: "name" });
   });
 
@@ -28,7 +28,7 @@ describe("templates", () => {
     const { templateId } = await saveCampaignAsTemplate(ctx, systemActor("test", b.workspaceId), { campaignId, name: "Theirs" });
     const memberOfA = userActor(a.ownerUserId, a.workspaceId);
     await expect(saveCampaignAsTemplate(ctx, memberOfA, { campaignId, name: "Taken" })).rejects.toMatchObject({ code: "campaign_not_found" });
-    await expect(getTemplateBody(ctx, memberOfA, templateId)).rejects.toMatchObject({ code: "template_not_found" });
+    await expect(getTemplateBodyOrThrow(ctx, memberOfA, templateId)).rejects.toMatchObject({ code: "template_not_found" });
     expect(await listTemplates(ctx, memberOfA)).toEqual([]);
   });
 });

@@ -35,7 +35,7 @@ export function listTemplates(ctx: Ctx, actor: WorkspaceActor): Promise<{ id: st
 }
 
 /** One template's body, to fill a new campaign with; another workspace's is not found. */
-export async function getTemplateBody(ctx: Ctx, actor: WorkspaceActor, templateId: string) {
+export async function getTemplateBodyOrThrow(ctx: Ctx, actor: WorkspaceActor, templateId: string) {
   const [template] = await ctx.db
     .select({ name: templates.name, document: templates.document, html: templates.html, text: templates.text })
     .from(templates)

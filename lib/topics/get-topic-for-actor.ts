@@ -13,7 +13,7 @@ export type TopicRow = typeof topics.$inferSelect;
  * workspaces' topics all answer `topic_not_found`, so ids cannot be probed; a
  * brand-locked key naming another brand's topic gets `topic_not_on_key_brand`.
  */
-export async function getTopicForActor(ctx: Ctx, actor: Actor, topicId: string, param = "topic_id"): Promise<TopicRow> {
+export async function getTopicForActorOrThrow(ctx: Ctx, actor: Actor, topicId: string, param = "topic_id"): Promise<TopicRow> {
   const [topic] = await ctx.db
     .select()
     .from(topics)

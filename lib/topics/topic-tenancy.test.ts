@@ -6,7 +6,7 @@ import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { archiveTopic } from "./archive-topic";
 import { createTopic } from "./create-topic";
-import { getTopicForActor } from "./get-topic-for-actor";
+import { getTopicForActorOrThrow } from "./get-topic-for-actor";
 import { listTopics } from "./list-topics";
 
 const { ctx } = testCtx();
@@ -24,11 +24,11 @@ async function tenants() {
 const topicsIn = async (workspaceId: string) => (await ctx.db.select().from(topics).where(eq(topics.workspaceId, workspaceId))).map((t) => t.id);
 
 describe("topics are reached only from their own workspace", () => {
-  it("getTopicForActor: a member of workspace A cannot read workspace B's topic; the operator can", async () => {
+  it("getTopicForActorOrThrow: a member of workspace A cannot read workspace B's topic; the operator can", async () => {
     const { topicOfA, topicOfB, memberOfA } = await tenants();
-    await expect(getTopicForActor(ctx, memberOfA, topicOfB)).rejects.toMatchObject({ code: "topic_not_found" });
-    expect((await getTopicForActor(ctx, memberOfA, topicOfA)).id).toBe(topicOfA);
-    expect((await getTopicForActor(ctx, operator, topicOfB)).id).toBe(topicOfB);
+    await expect(getTopicForActorOrThrow(ctx, memberOfA, topicOfB)).rejects.toMatchObject({ code: "topic_not_found" });
+    expect((await getTopicForActorOrThrow(ctx, memberOfA, topicOfA)).id).toBe(topicOfA);
+    expect((await getTopicForActorOrThrow(ctx, operator, topicOfB)).id).toBe(topicOfB);
   });
 
   it("listTopics: a member of workspace A sees A's topics only; the operator sees B's too", async () => {

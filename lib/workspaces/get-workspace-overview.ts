@@ -10,7 +10,7 @@ import { getWorkspaceOrThrow } from "./get-workspace-or-throw";
  * the counter the report triggers keep in each writing transaction (GET /v1/reports/summary's total):
  * counting the rows took most of the overview's time once a workspace holds a million contacts.
  */
-export async function getWorkspaceOverview(ctx: Ctx, actor: Actor) {
+export async function getWorkspaceOverviewOrThrow(ctx: Ctx, actor: Actor) {
   const workspaceId = requireActorWorkspace(actor);
   const countOf = async (table: typeof brands | typeof lists | typeof topics | typeof apiKeys, extra?: ReturnType<typeof isNull>) => {
     const [row] = await ctx.db

@@ -1,6 +1,6 @@
 import { systemActor } from "@/lib/actor";
 import { cancelPlan, pauseLadderClock, resumeLadderClock } from "@/lib/billing/plan-changes";
-import { getBilling, type BillingOverview } from "@/lib/billing/get-billing";
+import { getBillingOrThrow, type BillingOverview } from "@/lib/billing/get-billing";
 import { issueInvoice, recordPaymentFailed, settleInvoice, type NewInvoice } from "@/lib/billing/invoices";
 import type { Ctx } from "@/lib/context";
 import { validationFailed } from "@/lib/errors";
@@ -87,7 +87,7 @@ export const billingCommands: Record<string, AdminCommand> = {
     summary: "--workspace ID   (stage, dates of the next stages, plan, allowance, invoices)",
     options: { workspace: string },
     required: ["workspace"],
-    run: async (ctx, v) => billingJson(await getBilling(ctx, systemActor("admin-cli", v.workspace as string))),
+    run: async (ctx, v) => billingJson(await getBillingOrThrow(ctx, systemActor("admin-cli", v.workspace as string))),
   },
 };
 
@@ -99,7 +99,7 @@ function actOnWorkspace(note: string, act: (ctx: Ctx, workspaceId: string) => Pr
     required: ["workspace"],
     run: async (ctx, v) => {
       await act(ctx, v.workspace as string);
-      return billingJson(await getBilling(ctx, systemActor("admin-cli", v.workspace as string)));
+      return billingJson(await getBillingOrThrow(ctx, systemActor("admin-cli", v.workspace as string)));
     },
   };
 }

@@ -13,7 +13,7 @@ import { defineAttribute } from "@/lib/contacts/define-attribute";
 import type { Ctx } from "@/lib/context";
 import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
 import { listProviderEvents, retryProviderEvent } from "@/lib/deliverability/provider-event-admin";
-import { addSendingDomain, checkSendingDomain, getSendingDomain, type SendingDomain } from "@/lib/domains/sending-domains";
+import { addSendingDomain, checkSendingDomain, getSendingDomainOrThrow, type SendingDomain } from "@/lib/domains/sending-domains";
 import { PROVIDER_EVENT_STATES, type ProviderEventState } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import { createList } from "@/lib/lists/create-list";
@@ -221,7 +221,7 @@ export const commands: Record<string, AdminCommand> = {
     run: async (ctx, v) => {
       const actor = systemActor("admin-cli", str(v, "workspace"));
       const { domainId } = await addSendingDomain(ctx, actor, { brandId: str(v, "brand"), hostname: str(v, "hostname") });
-      return domainJson(await getSendingDomain(ctx, actor, domainId));
+      return domainJson(await getSendingDomainOrThrow(ctx, actor, domainId));
     },
   },
   "domain:check": {

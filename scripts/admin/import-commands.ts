@@ -8,7 +8,7 @@ import type { ImportCounts } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import { applyImportChunks } from "@/lib/imports/apply-import-chunk";
 import { checkImport } from "@/lib/imports/check-import";
-import { getImportRow } from "@/lib/imports/get-import";
+import { getImportRowOrThrow } from "@/lib/imports/get-import";
 import { startImport } from "@/lib/imports/import-actions";
 import { autoMap, importFields } from "@/lib/imports/import-fields";
 import { checkImportSchema } from "@/lib/imports/import-schemas";
@@ -41,7 +41,7 @@ export const importCommands: Record<string, AdminCommand> = {
       const actor = systemActor("admin-cli", v.workspace as string);
       const file = v.file as string;
       const { importId } = await receiveImport(ctx, actor, { fileName: basename(file), body: createReadStream(file) });
-      const imp = await getImportRow(ctx, actor, importId);
+      const imp = await getImportRowOrThrow(ctx, actor, importId);
       // Headers that name a field map themselves; --map names the rest (or overrides), by header.
       const mapping = autoMap(imp.header, await importFields(ctx, actor));
       for (const pair of (v.map as string[] | undefined) ?? []) {
@@ -58,7 +58,7 @@ export const importCommands: Record<string, AdminCommand> = {
       await startImport(ctx, actor, importId);
       // Applied here, as the workflow does; a worker that picks up the same run meanwhile shares the work safely.
       while (!(await applyImportChunks(ctx, importId)).done);
-      const done = await getImportRow(ctx, actor, importId);
+      const done = await getImportRowOrThrow(ctx, actor, importId);
       return { import_id: importId, status: done.status, mapping, checked: countsJson(checked), applied: countsJson(done.applied) };
     },
   },

@@ -7,7 +7,7 @@ import { workspaceBilling } from "@/lib/db/schema";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
-import { getBilling } from "../get-billing";
+import { getBillingOrThrow } from "../get-billing";
 import { startDuePeriods } from "../invoices";
 
 // Stripe is faked at its boundary with us: signed webhook events, as Stripe posts them, in the orders
@@ -88,7 +88,7 @@ async function stripeWorkspace(daysIn = 5) {
   const cycleInvoice = (invoiceId: string, plan: Plan) => invoiceEvent(invoiceId, [line(plan, PRICES[plan], cycle.start)]);
   /** A move up mid-cycle, prorated: the unused time of the old plan credited, the rest of the new one charged. */
   const upgradeInvoice = (invoiceId: string, from: Plan, to: Plan, type?: string) => invoiceEvent(invoiceId, [line(from, -1000, seconds(-1)), line(to, 5200, seconds(-1))], type);
-  const billing = () => getBilling(ctx, systemActor("test", workspaceId));
+  const billing = () => getBillingOrThrow(ctx, systemActor("test", workspaceId));
   return { workspaceId, subscriptionEvent, cycleInvoice, upgradeInvoice, billing };
 }
 

@@ -13,7 +13,7 @@ import { workspaceBilling } from "@/lib/db/schema";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
-import { getBilling } from "../get-billing";
+import { getBillingOrThrow } from "../get-billing";
 import { stripeConfig } from "./stripe-config";
 import { openCustomerPortal, startCheckout } from "./stripe-sessions";
 
@@ -135,7 +135,7 @@ describe("Stripe provider", () => {
       "line_items[0][price]": "price_growth",
       "subscription_data[metadata][workspace_id]": workspaceId,
     });
-    expect((await getBilling(ctx, systemActor("test", workspaceId))).provider).toBe("stripe");
+    expect((await getBillingOrThrow(ctx, systemActor("test", workspaceId))).provider).toBe("stripe");
   });
 
   it("the Customer Portal opens for the workspace's customer and returns to its billing page", async () => {
@@ -153,7 +153,7 @@ describe("Stripe provider", () => {
     await startCheckout(ctx, config(), workspaceId, "growth");
     const response = await stripeWebhook(signed(invoiceEvent("invoice.paid", "in_forged"), "whsec_wrong"));
     expect(response.status).toBe(400);
-    expect((await getBilling(ctx, systemActor("test", workspaceId))).invoices).toEqual([]);
+    expect((await getBillingOrThrow(ctx, systemActor("test", workspaceId))).invoices).toEqual([]);
   });
 
   it("a webhook whose body was changed after signing answers 400 and changes nothing: the signature covers the raw bytes", async () => {
@@ -165,7 +165,7 @@ describe("Stripe provider", () => {
     const tampered = payload.replace('"object":"event"', '"object": "event"');
     const response = await stripeWebhook(new Request("http://localhost/api/providers/stripe", { method: "POST", body: tampered, headers: { "stripe-signature": header } }));
     expect(response.status).toBe(400);
-    expect((await getBilling(ctx, systemActor("test", workspaceId))).invoices).toEqual([]);
+    expect((await getBillingOrThrow(ctx, systemActor("test", workspaceId))).invoices).toEqual([]);
   });
 
   it("invoice.paid settles: the workspace of an active subscription is active on the invoice's plan, and a redelivery changes nothing", async () => {
@@ -175,7 +175,7 @@ describe("Stripe provider", () => {
     const event = invoiceEvent("invoice.paid", "in_paid_1");
     expect(await (await stripeWebhook(signed(event))).json()).toEqual({ received: true, result: "applied" });
     expect(await (await stripeWebhook(signed(event))).json()).toEqual({ received: true, result: "duplicate" });
-    const billing = await getBilling(ctx, systemActor("test", workspaceId));
+    const billing = await getBillingOrThrow(ctx, systemActor("test", workspaceId));
     expect(billing).toMatchObject({ stage: "active", plan: { id: "growth" }, sendAllowance: 100_000 });
     expect(billing.invoices).toEqual([expect.objectContaining({ providerInvoiceId: "in_paid_1", status: "paid", amount: 7900, currency: "usd", hostedUrl: "https://invoice.stripe.test/in_paid_1" })]);
   });
@@ -186,9 +186,9 @@ describe("Stripe provider", () => {
     await stripeWebhook(signed(invoiceEvent("invoice.paid", "in_first")));
     await stripeWebhook(signed(invoiceEvent("invoice.payment_failed", "in_second")));
     await executor.runDue(ctx);
-    expect((await getBilling(ctx, systemActor("test", workspaceId))).stage).toBe("overdue");
+    expect((await getBillingOrThrow(ctx, systemActor("test", workspaceId))).stage).toBe("overdue");
     await stripeWebhook(signed(invoiceEvent("invoice.paid", "in_second")));
-    const billing = await getBilling(ctx, systemActor("test", workspaceId));
+    const billing = await getBillingOrThrow(ctx, systemActor("test", workspaceId));
     expect(billing.stage).toBe("active");
     expect(billing.invoices.map((invoice) => [invoice.providerInvoiceId, invoice.status])).toEqual(
       expect.arrayContaining([
@@ -221,10 +221,10 @@ describe("Stripe provider", () => {
       },
     });
     await stripeWebhook(signed(subscription(true)));
-    let billing = await getBilling(ctx, systemActor("test", workspaceId));
+    let billing = await getBillingOrThrow(ctx, systemActor("test", workspaceId));
     expect(billing).toMatchObject({ stage: "active", cancelAtPeriodEnd: true, upcoming: [{ stage: "read_only", at: new Date(periodEnd * 1000) }, expect.anything(), expect.anything()] });
     await stripeWebhook(signed(subscription(false)));
-    billing = await getBilling(ctx, systemActor("test", workspaceId));
+    billing = await getBillingOrThrow(ctx, systemActor("test", workspaceId));
     expect(billing).toMatchObject({ stage: "active", cancelAtPeriodEnd: false, upcoming: [] });
   });
 
@@ -243,6 +243,6 @@ describe("Stripe provider", () => {
       }),
     );
     await executor.runDue(ctx);
-    expect((await getBilling(ctx, systemActor("test", workspaceId))).stage).toBe("read_only");
+    expect((await getBillingOrThrow(ctx, systemActor("test", workspaceId))).stage).toBe("read_only");
   });
 });

@@ -9,7 +9,7 @@ import { formatLadderDate } from "@/lib/billing/ladder-mail";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { findOperator } from "@/lib/operator/operator-session";
 import { getSetupChecklist, type ChecklistStep } from "@/lib/workspaces/get-setup-checklist";
-import { getWorkspaceOverview } from "@/lib/workspaces/get-workspace-overview";
+import { getWorkspaceOverviewOrThrow } from "@/lib/workspaces/get-workspace-overview";
 import { workspaceClearance } from "@/lib/workspaces/sending-clearance";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -26,7 +26,7 @@ const STEPS: { step: ChecklistStep; title: string; detail: string; path?: string
 export default async function WorkspaceOverviewPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { ctx, actor, workspace } = await getWorkspaceSession(workspaceId);
-  const [{ counts, billing }, checklist, clearance, operator] = await Promise.all([getWorkspaceOverview(ctx, actor), getSetupChecklist(ctx, actor), workspaceClearance(ctx, actor), findOperator()]);
+  const [{ counts, billing }, checklist, clearance, operator] = await Promise.all([getWorkspaceOverviewOrThrow(ctx, actor), getSetupChecklist(ctx, actor), workspaceClearance(ctx, actor), findOperator()]);
   // The review step: an operator (a self-hosted install's first owner) passes it on the Reviews page.
   const steps = STEPS.map((entry) =>
     entry.step === "review" && operator ? { ...entry, path: "/operator", detail: "You are this installation's operator: approve this workspace and its brand on the Reviews page." } : entry,

@@ -8,7 +8,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { managesBilling } from "@/lib/billing/billing-managers";
 import { billingContinues, canCancelPlan } from "@/lib/billing/billing-stage";
 import { billingStatusLine } from "@/lib/billing/billing-status-line";
-import { getBilling, type Invoice } from "@/lib/billing/get-billing";
+import { getBillingOrThrow, type Invoice } from "@/lib/billing/get-billing";
 import { formatLadderDate } from "@/lib/billing/ladder-mail";
 import { PLANS, formatMoney, type Currency } from "@/lib/billing/plans";
 import { stripeConfig } from "@/lib/billing/stripe/stripe-config";
@@ -41,7 +41,7 @@ const STAGE_NAMES: Record<string, string> = { read_only: "Read-only", deletion_s
 export default async function BillingPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { ctx, actor, workspace } = await getWorkspaceSession(workspaceId);
-  const billing = await getBilling(ctx, actor);
+  const billing = await getBillingOrThrow(ctx, actor);
   const now = ctx.clock.now();
   const currency = billing.currency as Currency;
   const stripe = stripeConfig() !== null;

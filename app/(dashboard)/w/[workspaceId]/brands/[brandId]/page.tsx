@@ -9,7 +9,7 @@ import { getBrandOrThrow } from "@/lib/brands/get-brand-or-throw";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { senderDomainOf } from "@/lib/domains/sender-domain";
-import { getSendingDomain } from "@/lib/domains/sending-domains";
+import { getSendingDomainOrThrow } from "@/lib/domains/sending-domains";
 import { updateBrandAction } from "../actions";
 
 export const metadata: Metadata = { title: "Brand" };
@@ -19,7 +19,7 @@ export default async function BrandPage({ params }: { params: Promise<{ workspac
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const brand = await findOrNull(getBrandOrThrow(ctx, actor, brandId));
   if (!brand) notFound();
-  const domain = brand.domainId ? await findOrNull(getSendingDomain(ctx, actor, brand.domainId)) : null;
+  const domain = brand.domainId ? await findOrNull(getSendingDomainOrThrow(ctx, actor, brand.domainId)) : null;
   return (
     <>
       <PageHeader

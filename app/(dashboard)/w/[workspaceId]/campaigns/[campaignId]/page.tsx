@@ -22,11 +22,11 @@ import { PageHeader } from "@/components/ui/page-header";
 import { When } from "@/components/ui/when";
 import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
 import { canEdit } from "@/lib/campaigns/campaign-status";
-import { getCampaignProgress } from "@/lib/campaigns/get-campaign-progress";
+import { getCampaignProgressOrThrow } from "@/lib/campaigns/get-campaign-progress";
 import { previewAudience } from "@/lib/campaigns/preview-audience";
 import { previewCampaignMail } from "@/lib/campaigns/preview-campaign-mail";
 import { testMailAddresses } from "@/lib/campaigns/send-test-mail";
-import { getCampaignWithBrand } from "@/lib/campaigns/campaign-with-brand";
+import { getCampaignWithBrandOrThrow } from "@/lib/campaigns/campaign-with-brand";
 import { listNotSent } from "@/lib/campaigns/list-not-sent";
 import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
@@ -56,7 +56,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
   const { workspaceId, campaignId } = await params;
   const { as, notSent: notSentPage } = await searchParams;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const shown = await findOrNull(getCampaignWithBrand(ctx, actor, campaignId));
+  const shown = await findOrNull(getCampaignWithBrandOrThrow(ctx, actor, campaignId));
   if (!shown) notFound();
   const { campaign } = shown;
   const started = !canEdit(campaign.status);
@@ -66,7 +66,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
   const audiencePreview = started ? null : previewAudience(ctx, actor, campaignId);
   const [options, progress, preview, testAddresses, notSent] = await Promise.all([
     campaignFormOptions(ctx, actor),
-    getCampaignProgress(ctx, actor, campaignId),
+    getCampaignProgressOrThrow(ctx, actor, campaignId),
     previewCampaignMail(ctx, actor, campaignId, typeof as === "string" && as.trim() ? as : undefined),
     testMailAddresses(ctx, actor),
     started ? listNotSent(ctx, actor, campaignId, Number(notSentPage ?? 1)) : null,

@@ -10,7 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
-import { getTemplateBody, listTemplates } from "@/lib/templates/templates";
+import { getTemplateBodyOrThrow, listTemplates } from "@/lib/templates/templates";
 import { countMissingMergeTagsAction, createCampaignAction } from "../actions";
 
 export const metadata: Metadata = { title: "New campaign" };
@@ -22,7 +22,7 @@ export default async function NewCampaignPage({ params, searchParams }: { params
   const [options, templates, template] = await Promise.all([
     campaignFormOptions(ctx, actor),
     listTemplates(ctx, actor),
-    typeof templateId === "string" && templateId ? findOrNull(getTemplateBody(ctx, actor, templateId)) : null,
+    typeof templateId === "string" && templateId ? findOrNull(getTemplateBodyOrThrow(ctx, actor, templateId)) : null,
   ]);
   const crumbs = [{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Campaigns", href: `/w/${workspaceId}/campaigns` }, { label: "New campaign" }];
   const firstBrand = options.brands[0];

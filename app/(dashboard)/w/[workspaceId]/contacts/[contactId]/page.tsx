@@ -8,7 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { When } from "@/components/ui/when";
-import { getContactDetails } from "@/lib/contacts/get-contact-details";
+import { getContactDetailsOrThrow } from "@/lib/contacts/get-contact-details";
 import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
 import { ContactSuppressions } from "@/components/suppressions/contact-suppressions";
 import { deleteSuppressionAction } from "../../suppressions/actions";
@@ -52,7 +52,7 @@ function outcome(send: {
 export default async function ContactPage({ params }: { params: Promise<{ workspaceId: string; contactId: string }> }) {
   const { workspaceId, contactId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [details, allLists] = await Promise.all([findOrNull(getContactDetails(ctx, actor, contactId)), listLists(ctx, actor, { limit: 500, afterId: null })]);
+  const [details, allLists] = await Promise.all([findOrNull(getContactDetailsOrThrow(ctx, actor, contactId)), listLists(ctx, actor, { limit: 500, afterId: null })]);
   if (!details) notFound();
   const suppression = await suppressionsOfAddress(ctx, actor, details.contact.email);
   const { contact } = details;

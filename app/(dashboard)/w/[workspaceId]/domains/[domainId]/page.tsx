@@ -17,7 +17,7 @@ import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { spfInclude } from "@/lib/domains/domain-records";
 import { canResync, domainStanding, type DomainStanding } from "@/lib/domains/domain-state";
 import { listDomainBrands } from "@/lib/domains/list-domain-brands";
-import { getSendingDomain } from "@/lib/domains/sending-domains";
+import { getSendingDomainOrThrow } from "@/lib/domains/sending-domains";
 import { env } from "@/lib/env";
 import { checkDomainAction } from "../actions";
 
@@ -47,7 +47,7 @@ const STATUS = {
 export default async function SendingDomainPage({ params }: { params: Promise<{ workspaceId: string; domainId: string }> }) {
   const { workspaceId, domainId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const domain = await findOrNull(getSendingDomain(ctx, actor, domainId));
+  const domain = await findOrNull(getSendingDomainOrThrow(ctx, actor, domainId));
   if (!domain) notFound();
   const brands = await listDomainBrands(ctx, actor, domain);
   const state = DOMAIN_STATE_LABELS[domain.state];

@@ -7,7 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { embedCodes } from "@/lib/forms/embed-codes";
-import { getSignupForm } from "@/lib/forms/get-signup-form";
+import { getSignupFormOrThrow } from "@/lib/forms/get-signup-form";
 import { conversionRate, listSignupForms } from "@/lib/forms/list-signup-forms";
 import { publicSignupForm } from "@/lib/forms/public-signup-form";
 import { signupFormOptions } from "@/lib/forms/signup-form-options";
@@ -22,7 +22,7 @@ const percent = new Intl.NumberFormat("en", { style: "percent", maximumFractionD
 export default async function SignupFormPage({ params }: { params: Promise<{ workspaceId: string; formId: string }> }) {
   const { workspaceId, formId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [form, options, [summary]] = await Promise.all([findOrNull(getSignupForm(ctx, actor, formId)), signupFormOptions(ctx, actor), listSignupForms(ctx, actor, formId)]);
+  const [form, options, [summary]] = await Promise.all([findOrNull(getSignupFormOrThrow(ctx, actor, formId)), signupFormOptions(ctx, actor), listSignupForms(ctx, actor, formId)]);
   if (!form || !summary) notFound();
   const topics = options.topics.filter((topic) => form.topicIds.includes(topic.id));
   const attributeTypes = Object.fromEntries(options.attributes.map((attribute) => [attribute.key, attribute.type]));

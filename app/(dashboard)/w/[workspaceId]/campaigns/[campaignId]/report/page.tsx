@@ -10,7 +10,7 @@ import { When } from "@/components/ui/when";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
-import { getCampaignReport } from "@/lib/reports/get-campaign-report";
+import { getCampaignReportOrThrow } from "@/lib/reports/get-campaign-report";
 import { notSentReason } from "@/lib/campaigns/not-sent-reasons";
 
 export const metadata: Metadata = { title: "Campaign report" };
@@ -20,7 +20,7 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const shown = await findOrNull(showCampaign(ctx, actor, campaignId));
   if (!shown) notFound();
-  const report = await getCampaignReport(ctx, actor, campaignId);
+  const report = await getCampaignReportOrThrow(ctx, actor, campaignId);
   const { campaign, skipped } = shown;
   const crumbs = [
     { label: "Overview", href: `/w/${workspaceId}` },

@@ -16,7 +16,7 @@ import { listFilterOptions } from "@/lib/dashboard/list-filter-options";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import type { ImportEncoding } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
-import { getImportRow, importProgress } from "@/lib/imports/get-import";
+import { getImportRowOrThrow, importProgress } from "@/lib/imports/get-import";
 import { autoMap, importFields } from "@/lib/imports/import-fields";
 import { canEdit } from "@/lib/imports/import-status";
 import { cancelImportAction, checkImportAction, startImportAction } from "../actions";
@@ -29,7 +29,7 @@ const ENCODING_NAMES: Record<ImportEncoding, string> = { "utf-8": "UTF-8", latin
 export default async function ImportPage({ params }: { params: Promise<{ workspaceId: string; importId: string }> }) {
   const { workspaceId, importId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const imp = await getImportRow(ctx, actor, importId).catch((error) => {
+  const imp = await getImportRowOrThrow(ctx, actor, importId).catch((error) => {
     if (error instanceof ApiError) notFound();
     throw error;
   });

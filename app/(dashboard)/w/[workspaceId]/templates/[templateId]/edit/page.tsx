@@ -5,7 +5,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
-import { getTemplateBody } from "@/lib/templates/templates";
+import { getTemplateBodyOrThrow } from "@/lib/templates/templates";
 import { updateTemplateAction } from "../../actions";
 
 export const metadata: Metadata = { title: "Edit template" };
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "Edit template" };
 export default async function EditTemplatePage({ params }: { params: Promise<{ workspaceId: string; templateId: string }> }) {
   const { workspaceId, templateId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [template, options] = await Promise.all([findOrNull(getTemplateBody(ctx, actor, templateId)), campaignFormOptions(ctx, actor)]);
+  const [template, options] = await Promise.all([findOrNull(getTemplateBodyOrThrow(ctx, actor, templateId)), campaignFormOptions(ctx, actor)]);
   if (!template) notFound();
   const crumbs = [
     { label: "Overview", href: `/w/${workspaceId}` },
