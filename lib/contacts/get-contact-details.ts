@@ -8,6 +8,22 @@ import { getContactOrThrow, type ContactView } from "./contact-view";
 /** How much history the contact page shows; the full record stays in the database and the API. */
 const RECENT = 50;
 
+/** One of the contact's recent sends: its campaign, its state and what became of it. */
+export interface ContactSendRow {
+  id: string;
+  campaignId: string;
+  campaignName: string;
+  state: string;
+  failureReason: string | null;
+  acceptedAt: Date | null;
+  deliveredAt: Date | null;
+  bouncedAt: Date | null;
+  complainedAt: Date | null;
+  openedAt: Date | null;
+  clickedAt: Date | null;
+  unsubscribedAt: Date | null;
+}
+
 export interface ContactDetails {
   contact: ContactView & { optedOutAt: Date | null };
   /** Every subscription with the evidence of consent the service stores (spec: sent, clicked, IP). */
@@ -24,20 +40,7 @@ export interface ContactDetails {
     unsubscribedAt: Date | null;
   }[];
   lists: { id: string; name: string }[];
-  sends: {
-    id: string;
-    campaignId: string;
-    campaignName: string;
-    state: string;
-    failureReason: string | null;
-    acceptedAt: Date | null;
-    deliveredAt: Date | null;
-    bouncedAt: Date | null;
-    complainedAt: Date | null;
-    openedAt: Date | null;
-    clickedAt: Date | null;
-    unsubscribedAt: Date | null;
-  }[];
+  sends: ContactSendRow[];
   timeline: { id: string; type: string; occurredAt: Date; data: Record<string, unknown> }[];
 }
 

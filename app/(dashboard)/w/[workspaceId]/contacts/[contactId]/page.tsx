@@ -8,7 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { When } from "@/components/ui/when";
-import { getContactDetailsOrThrow } from "@/lib/contacts/get-contact-details";
+import { getContactDetailsOrThrow, type ContactSendRow } from "@/lib/contacts/get-contact-details";
 import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
 import { ContactSuppressions } from "@/components/suppressions/contact-suppressions";
 import { deleteSuppressionAction } from "../../suppressions/actions";
@@ -27,16 +27,7 @@ const SOURCES: Record<string, string> = {
   dashboard: "Dashboard (consent asserted)",
 };
 
-function outcome(send: {
-  state: string;
-  failureReason: string | null;
-  deliveredAt: Date | null;
-  bouncedAt: Date | null;
-  complainedAt: Date | null;
-  openedAt: Date | null;
-  clickedAt: Date | null;
-  unsubscribedAt: Date | null;
-}): string {
+function outcome(send: ContactSendRow): string {
   if (send.failureReason) return `Not sent: ${notSentReason(send.failureReason).label}`;
   const steps = [
     send.deliveredAt && "delivered",
