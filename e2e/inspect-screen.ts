@@ -17,7 +17,8 @@ export async function inspectScreen(context: BrowserContext, path: string, name:
   const problems: string[] = [];
   page.on("console", (message) => {
     // Chromium reports its sandbox at work in a frame that runs no script (the mail preview, the Test mailbox): not the page's fault.
-    if (message.type() === "error" && !message.text().startsWith("Blocked script execution in 'about:srcdoc'")) problems.push(`console: ${message.text()} at ${message.location().url}:${message.location().lineNumber}`);
+    if (message.type() === "error" && !message.text().startsWith("Blocked script execution in 'about:srcdoc'"))
+      problems.push(`console: ${message.text()} at ${message.location().url}:${message.location().lineNumber}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   try {

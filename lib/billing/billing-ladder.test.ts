@@ -316,7 +316,11 @@ describe("billing ladder", () => {
     await cancelPlan(ctx, w.actor);
     await settleInvoice(ctx, old.id);
     await executor.runDue(ctx);
-    expect(await getBillingOrThrow(ctx, w.actor)).toMatchObject({ stage: "active", cancelAtPeriodEnd: true, upcoming: [{ stage: "read_only" }, { stage: "deletion_scheduled" }, { stage: "deleted" }] });
+    expect(await getBillingOrThrow(ctx, w.actor)).toMatchObject({
+      stage: "active",
+      cancelAtPeriodEnd: true,
+      upcoming: [{ stage: "read_only" }, { stage: "deletion_scheduled" }, { stage: "deleted" }],
+    });
     await settleInvoice(ctx, (await issueInvoice(ctx, { workspaceId: w.workspaceId, amount: 7900 })).id);
     expect(await getBillingOrThrow(ctx, w.actor)).toMatchObject({ stage: "active", cancelAtPeriodEnd: false, upcoming: [] });
   });

@@ -26,7 +26,12 @@ const STEPS: { step: ChecklistStep; title: string; detail: string; path?: string
 export default async function WorkspaceOverviewPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { ctx, actor, workspace } = await getWorkspaceSession(workspaceId);
-  const [{ counts, billing }, checklist, clearance, operator] = await Promise.all([getWorkspaceOverviewOrThrow(ctx, actor), getSetupChecklist(ctx, actor), workspaceClearance(ctx, actor), findOperator()]);
+  const [{ counts, billing }, checklist, clearance, operator] = await Promise.all([
+    getWorkspaceOverviewOrThrow(ctx, actor),
+    getSetupChecklist(ctx, actor),
+    workspaceClearance(ctx, actor),
+    findOperator(),
+  ]);
   // The review step: an operator (a self-hosted install's first owner) passes it on the Reviews page.
   const steps = STEPS.map((entry) =>
     entry.step === "review" && operator ? { ...entry, path: "/operator", detail: "You are this installation's operator: approve this workspace and its brand on the Reviews page." } : entry,
