@@ -1,12 +1,20 @@
-import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 import prettier from "eslint-config-prettier/flat";
+import { defineConfig, globalIgnores } from "eslint/config";
 
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
-  globalIgnores([".next/**", ".data/**", "node_modules/**", "next-env.d.ts", "drizzle/**", "test-results/**", "playwright-report/**"]),
+  globalIgnores([
+    ".next/**",
+    ".data/**",
+    "node_modules/**",
+    "next-env.d.ts",
+    "drizzle/**",
+    "test-results/**",
+    "playwright-report/**",
+  ]),
   {
     // Pages and route handlers go through lib/ verbs; only lib/ and scripts/ talk to the database.
     files: ["app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"],
@@ -18,8 +26,15 @@ export default defineConfig([
         {
           // Types may be shared; values (the client, tables, query builders) may not.
           patterns: [
-            { group: ["@/lib/db/*", "**/lib/db/*"], message: "Call a lib/<domain> verb instead of the database.", allowTypeImports: true },
-            { group: ["drizzle-orm", "drizzle-orm/*", "postgres"], message: "Call a lib/<domain> verb instead of the database." },
+            {
+              group: ["@/lib/db/*", "**/lib/db/*"],
+              message: "Call a lib/<domain> verb instead of the database.",
+              allowTypeImports: true,
+            },
+            {
+              group: ["drizzle-orm", "drizzle-orm/*", "postgres"],
+              message: "Call a lib/<domain> verb instead of the database.",
+            },
           ],
         },
       ],
@@ -34,8 +49,15 @@ export default defineConfig([
         {
           patterns: [
             { group: ["@/app/*", "**/app/*"], message: "Components take what they need from app/ as props." },
-            { group: ["@/lib/db/*", "**/lib/db/*"], message: "Call a lib/<domain> verb instead of the database.", allowTypeImports: true },
-            { group: ["drizzle-orm", "drizzle-orm/*", "postgres"], message: "Call a lib/<domain> verb instead of the database." },
+            {
+              group: ["@/lib/db/*", "**/lib/db/*"],
+              message: "Call a lib/<domain> verb instead of the database.",
+              allowTypeImports: true,
+            },
+            {
+              group: ["drizzle-orm", "drizzle-orm/*", "postgres"],
+              message: "Call a lib/<domain> verb instead of the database.",
+            },
           ],
         },
       ],
@@ -48,7 +70,17 @@ export default defineConfig([
     // Tests and their harness drive the workflows themselves.
     ignores: ["**/*.test.ts", "lib/testing/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["@/inngest", "@/inngest/*", "**/inngest/*"], message: "Emit through lib/events/emit-events.ts; workflows live in inngest/." }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/inngest", "@/inngest/*", "**/inngest/*"],
+              message: "Emit through lib/events/emit-events.ts; workflows live in inngest/.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -79,7 +111,10 @@ export default defineConfig([
       "docs/examples/**",
     ],
     rules: {
-      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the configuration through env() in lib/env.ts." }],
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read the configuration through env() in lib/env.ts." },
+      ],
     },
   },
   {

@@ -23,10 +23,18 @@ export async function register(): Promise<void> {
   const { startWorkflows } = await import("./inngest/start");
   await startWorkflows();
   if (config.BOUNCE_SMTP_PORT && !building) {
-    if (!config.BOUNCE_DOMAIN) throw new Error("refusing to start: BOUNCE_SMTP_PORT needs BOUNCE_DOMAIN, the only domain it takes mail for");
+    if (!config.BOUNCE_DOMAIN)
+      throw new Error("refusing to start: BOUNCE_SMTP_PORT needs BOUNCE_DOMAIN, the only domain it takes mail for");
     const { startBounceListener } = await import("./lib/deliverability/bounce-listener");
     const { defaultCtx } = await import("./lib/context");
-    await startBounceListener(defaultCtx, { port: config.BOUNCE_SMTP_PORT, host: config.BOUNCE_SMTP_HOST, domain: config.BOUNCE_DOMAIN });
-    logger().info({ port: config.BOUNCE_SMTP_PORT, domain: config.BOUNCE_DOMAIN }, "bounce listener: SMTP for the bounce domain");
+    await startBounceListener(defaultCtx, {
+      port: config.BOUNCE_SMTP_PORT,
+      host: config.BOUNCE_SMTP_HOST,
+      domain: config.BOUNCE_DOMAIN,
+    });
+    logger().info(
+      { port: config.BOUNCE_SMTP_PORT, domain: config.BOUNCE_DOMAIN },
+      "bounce listener: SMTP for the bounce domain",
+    );
   }
 }

@@ -30,7 +30,12 @@ export default defineConfig({
     // The first-run page exists only on an empty installation (no user, no workspace): it runs before any test makes one.
     { name: "first-run", testMatch: "sign-in.spec.ts", use: { browserName: "chromium" } },
     { name: "api", testMatch: "api.spec.ts", dependencies: ["first-run"] },
-    { name: "ui", testIgnore: ["api.spec.ts", "sign-in.spec.ts"], dependencies: ["first-run"], use: { browserName: "chromium" } },
+    {
+      name: "ui",
+      testIgnore: ["api.spec.ts", "sign-in.spec.ts"],
+      dependencies: ["first-run"],
+      use: { browserName: "chromium" },
+    },
   ],
   webServer: {
     command: "npx tsx scripts/serve.ts start",

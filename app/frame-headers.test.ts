@@ -1,6 +1,7 @@
 import loadCustomRoutes from "next/dist/lib/load-custom-routes";
 import { buildCustomRoute } from "next/dist/server/lib/router-utils/filesystem";
 import { describe, expect, it } from "vitest";
+
 import nextConfig from "@/next.config";
 
 /** The headers next.config.ts gives a path, matched as Next.js matches them (every matching rule applies, later ones win). */
@@ -30,7 +31,12 @@ describe("framing", () => {
       "/embed/signup-form.js",
       "/f",
     ];
-    for (const path of paths) expect({ path, ...(await headersFor(path)) }).toMatchObject({ path, "content-security-policy": "frame-ancestors 'none'", "x-frame-options": "DENY" });
+    for (const path of paths)
+      expect({ path, ...(await headersFor(path)) }).toMatchObject({
+        path,
+        "content-security-policy": "frame-ancestors 'none'",
+        "x-frame-options": "DENY",
+      });
   });
 
   it("a campaign image's answer keeps its own Content-Security-Policy, which refuses framing itself: the config adds none that would replace it", async () => {

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+
 import { ThemeProvider } from "@/components/theme-provider";
+
 import "./globals.css";
 
 // Every page reads the database at request time; nothing is prerendered at build time.

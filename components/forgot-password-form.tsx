@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useActionState } from "react";
+
 import { FormError } from "@/components/forms/form-fields";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -14,13 +15,25 @@ export interface ForgotPasswordState {
 }
 
 /** Asks for a reset link; the answer is the same whether or not the address has an account. */
-export function ForgotPasswordForm({ email, validMinutes, action }: { email: string; validMinutes: number; action: (previous: ForgotPasswordState, form: FormData) => Promise<ForgotPasswordState> }) {
+export function ForgotPasswordForm({
+  email,
+  validMinutes,
+  action,
+}: {
+  email: string;
+  validMinutes: number;
+  action: (previous: ForgotPasswordState, form: FormData) => Promise<ForgotPasswordState>;
+}) {
   const [state, submit, pending] = useActionState<ForgotPasswordState, FormData>(action, {});
   if (state.sent) {
     return (
       <div className="grid gap-4">
-        <p role="status" className="rounded-md border border-emerald-600/30 bg-emerald-600/10 px-3 py-2 text-sm text-foreground">
-          If an account uses that address, a link to choose a new password is on its way to it. The link works once, for {validMinutes} minutes.
+        <p
+          role="status"
+          className="rounded-md border border-emerald-600/30 bg-emerald-600/10 px-3 py-2 text-sm text-foreground"
+        >
+          If an account uses that address, a link to choose a new password is on its way to it. The link works once, for{" "}
+          {validMinutes} minutes.
         </p>
         <Link className="text-sm text-primary underline" href="/signin">
           Back to sign in
@@ -32,7 +45,18 @@ export function ForgotPasswordForm({ email, validMinutes, action }: { email: str
   return (
     <form action={submit} className="grid gap-4">
       <Field id="forgot-email" label="Email" error={fieldError}>
-        {(aria) => <Input {...aria} name="email" type="email" autoComplete="username" required maxLength={320} defaultValue={email} autoFocus />}
+        {(aria) => (
+          <Input
+            {...aria}
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            maxLength={320}
+            defaultValue={email}
+            autoFocus
+          />
+        )}
       </Field>
       <FormError message={fieldError ? undefined : state.error} />
       <Button type="submit" disabled={pending}>

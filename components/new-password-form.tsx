@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+
 import { FormError } from "@/components/forms/form-fields";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -36,7 +37,18 @@ export function NewPasswordForm({
         {(aria) => <Input {...aria} value={email} readOnly autoComplete="username" />}
       </Field>
       <Field id="new-password" label={label} error={fieldError}>
-        {(aria) => <Input {...aria} name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={200} autoFocus />}
+        {(aria) => (
+          <Input
+            {...aria}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            maxLength={200}
+            autoFocus
+          />
+        )}
       </Field>
       <FormError message={fieldError ? undefined : state.error} />
       <Button type="submit" disabled={pending}>

@@ -4,6 +4,7 @@ import { signIn } from "next-auth/react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -29,7 +30,11 @@ export function SignInForm({ callbackUrl, email = "" }: { callbackUrl: string; e
     const form = new FormData(event.currentTarget);
     setPending(true);
     setError(null);
-    const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+    const result = await signIn("credentials", {
+      email: form.get("email"),
+      password: form.get("password"),
+      redirect: false,
+    });
     setPending(false);
     if (!result || result.error) {
       setError(describeSignInError(result?.error));
@@ -44,16 +49,38 @@ export function SignInForm({ callbackUrl, email = "" }: { callbackUrl: string; e
     <form className="grid gap-4" method="post" onSubmit={onSubmit}>
       <div className="grid gap-2">
         <Label htmlFor="signin-email">Email</Label>
-        <Input id="signin-email" name="email" type="email" autoComplete="username" required maxLength={320} value={typed} onChange={(event) => setTyped(event.target.value)} autoFocus={!email} />
+        <Input
+          id="signin-email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          maxLength={320}
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+          autoFocus={!email}
+        />
       </div>
       <div className="grid gap-2">
         <div className="flex items-baseline justify-between gap-2">
           <Label htmlFor="signin-password">Password</Label>
-          <Link className="text-sm text-primary underline-offset-4 hover:underline" href={typed ? `/forgot-password?email=${encodeURIComponent(typed)}` : "/forgot-password"}>
+          <Link
+            className="text-sm text-primary underline-offset-4 hover:underline"
+            href={typed ? `/forgot-password?email=${encodeURIComponent(typed)}` : "/forgot-password"}
+          >
             Forgot password?
           </Link>
         </div>
-        <Input id="signin-password" name="password" type="password" autoComplete="current-password" required maxLength={200} aria-invalid={error ? true : undefined} autoFocus={Boolean(email)} />
+        <Input
+          id="signin-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          maxLength={200}
+          aria-invalid={error ? true : undefined}
+          autoFocus={Boolean(email)}
+        />
       </div>
       {error && (
         <p className="text-sm text-destructive" role="alert">

@@ -20,7 +20,11 @@ test.beforeAll(async ({ seed }) => {
 test("a signup form on the sender's site subscribes through CORS with a publishable key", async ({ request }) => {
   const preflight = await request.fetch("/v1/subscribe", {
     method: "OPTIONS",
-    headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" },
+    headers: {
+      origin: "https://shop.example",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "authorization,content-type",
+    },
   });
   expect(preflight.status()).toBe(204);
   expect(preflight.headers()["access-control-allow-origin"]).toBe("https://shop.example");
@@ -36,7 +40,10 @@ test("a signup form on the sender's site subscribes through CORS with a publisha
 
 test("contacts, list members and suppressions answer in the contract's shapes over HTTP", async ({ request }) => {
   const headers = { authorization: `Bearer ${secret}` };
-  const created = await request.post("/v1/contacts", { headers, data: { email: "http@example.com", topic_ids: [topicId] } });
+  const created = await request.post("/v1/contacts", {
+    headers,
+    data: { email: "http@example.com", topic_ids: [topicId] },
+  });
   expect(created.status()).toBe(201);
   const contactId = (await created.json()).data.id;
   const added = await request.post(`/v1/lists/${listId}/members`, { headers, data: { contact_ids: [contactId] } });
@@ -55,7 +62,9 @@ test("errors over HTTP: missing key, publishable key off subscribe, unknown rout
   const missing = await request.get("/v1/contacts");
   expect(missing.status()).toBe(401);
   expect((await missing.json()).error.code).toBe("missing_api_key");
-  const publishableOnContacts = await request.get("/v1/contacts", { headers: { authorization: `Bearer ${publishable}`, origin: "https://shop.example" } });
+  const publishableOnContacts = await request.get("/v1/contacts", {
+    headers: { authorization: `Bearer ${publishable}`, origin: "https://shop.example" },
+  });
   expect(publishableOnContacts.status()).toBe(403);
   expect((await publishableOnContacts.json()).error.code).toBe("publishable_key_not_allowed");
   const unknown = await request.get("/v1/campaigns", { headers: { authorization: `Bearer ${secret}` } });
@@ -63,12 +72,17 @@ test("errors over HTTP: missing key, publishable key off subscribe, unknown rout
   expect((await unknown.json()).error).toMatchObject({ type: "not_found_error", code: "route_not_found" });
 });
 
-test("reports over HTTP: the summary carries an ETag, and If-None-Match with it answers 304 with no body until the audience changes", async ({ request }) => {
+test("reports over HTTP: the summary carries an ETag, and If-None-Match with it answers 304 with no body until the audience changes", async ({
+  request,
+}) => {
   const headers = { authorization: `Bearer ${secret}` };
   const first = await request.get("/v1/reports/summary", { headers });
   expect(first.status()).toBe(200);
   const body = await first.json();
-  expect(body).toMatchObject({ data: { contacts: expect.any(Object), scope: { type: "workspace", brand_id: null } }, as_of: expect.any(String) });
+  expect(body).toMatchObject({
+    data: { contacts: expect.any(Object), scope: { type: "workspace", brand_id: null } },
+    as_of: expect.any(String),
+  });
   const etag = first.headers()["etag"]!;
   expect(etag).toBeTruthy();
 

@@ -18,7 +18,9 @@ test.beforeAll(async ({ seed }) => {
   await seed.operator(operator.email, operator.password, trial);
 });
 
-test("a trial shows its days left and an empty invoice list; choosing a plan issues an invoice in the workspace's currency", async ({ page }) => {
+test("a trial shows its days left and an empty invoice list; choosing a plan issues an invoice in the workspace's currency", async ({
+  page,
+}) => {
   await signInAs(page, owner);
   await page.goto(`/w/${trial}/billing`);
   await expect(page.getByRole("heading", { name: "Billing", exact: true })).toBeVisible();
@@ -37,7 +39,9 @@ test("a trial shows its days left and an empty invoice list; choosing a plan iss
   await expect(invoice).toContainText("Growth");
 });
 
-test("the operator records the payment: the workspace is active on its plan, paid through a month", async ({ page }) => {
+test("the operator records the payment: the workspace is active on its plan, paid through a month", async ({
+  page,
+}) => {
   await signInAs(page, operator);
   await page.goto("/operator/billing");
   const account = page.getByTestId(`billing-account-${trial}`);
@@ -59,7 +63,9 @@ test("the operator records the payment: the workspace is active on its plan, pai
   await screenshot(page, "billing-active");
 });
 
-test("a failed payment pauses sending: a banner on every screen says since when and when the workspace becomes read-only", async ({ page }) => {
+test("a failed payment pauses sending: a banner on every screen says since when and when the workspace becomes read-only", async ({
+  page,
+}) => {
   const invoice = admin<"invoice_id">("billing:invoice", "--workspace", trial, "--amount", "79");
   admin("billing:payment-failed", "--invoice", invoice.invoice_id);
   await signInAs(page, owner);
@@ -81,8 +87,18 @@ test("a failed payment pauses sending: a banner on every screen says since when 
 });
 
 for (const [stage, daysAgo, banner, status] of [
-  ["read_only", 10, "This workspace is read-only", /^Read-only since .*: nothing is sent or changed; reports and contact export keep working\. Deletion scheduled from /],
-  ["deletion_scheduled", 70, "This workspace will be deleted", /^Deletion scheduled since .*: contact export still works\. Deletion on /],
+  [
+    "read_only",
+    10,
+    "This workspace is read-only",
+    /^Read-only since .*: nothing is sent or changed; reports and contact export keep working\. Deletion scheduled from /,
+  ],
+  [
+    "deletion_scheduled",
+    70,
+    "This workspace will be deleted",
+    /^Deletion scheduled since .*: contact export still works\. Deletion on /,
+  ],
   ["deleted", 100, "This workspace was deleted", /^Deleted on .*\. Invoices and payment history are kept below\.$/],
 ] as const) {
   test(`${stage}: the banner and the billing screen say what happened and what comes next`, async ({ page, seed }) => {
@@ -109,13 +125,18 @@ for (const [stage, daysAgo, banner, status] of [
   });
 }
 
-test("the operator's workflow runs list the billing ladder's runs with their state, and filter by state", async ({ page }) => {
+test("the operator's workflow runs list the billing ladder's runs with their state, and filter by state", async ({
+  page,
+}) => {
   await signInAs(page, operator);
   await page.goto("/operator/workflows");
   await expect(page.getByRole("heading", { name: "Workflow runs" })).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: "billing-ladder" }).first()).toBeVisible();
   await screenshot(page, "operator-workflows");
-  await page.getByRole("navigation", { name: "Run state" }).getByRole("link", { name: "cancelled", exact: true }).click();
+  await page
+    .getByRole("navigation", { name: "Run state" })
+    .getByRole("link", { name: "cancelled", exact: true })
+    .click();
   await expect(page).toHaveURL(/state=cancelled/);
   // The overdue episode above ended with its settlement: its run was cancelled.
   await expect(page.getByRole("row").filter({ hasText: "billing-ladder" }).first()).toContainText("cancelled");

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+
 import { expect, test } from "./fixtures";
 import { screenshot } from "./screenshot";
 import { signInAs } from "./sign-in-as";
@@ -9,7 +10,10 @@ test.describe.configure({ mode: "serial" });
 
 const owner = { email: "campaigns-owner@example.com", password: "campaigns owner pass" };
 // A 1×1 PNG.
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
 let workspaceId: string;
 let page: Page;
 
@@ -57,7 +61,9 @@ test("campaigns: written in blocks (heading, text with a merge tag, a button, an
   await page.keyboard.type("!");
   await expect(body).toContainText("See you soon, {{contact.first_name}}!");
   // No default values: the sender sees who lacks each tag before sending.
-  await expect(page.getByRole("list", { name: "Merge tags used" })).toContainText("1 of 3 subscribers has no value and will be skipped.");
+  await expect(page.getByRole("list", { name: "Merge tags used" })).toContainText(
+    "1 of 3 subscribers has no value and will be skipped.",
+  );
   const blocks = page.getByRole("toolbar", { name: "Blocks" });
   await blocks.getByRole("button", { name: "Button" }).click();
   await page.getByLabel("Button text").fill("Shop the sale");
@@ -87,17 +93,28 @@ test("campaigns: written in blocks (heading, text with a merge tag, a button, an
   await expect(page.getByText("Draft", { exact: true })).toBeVisible();
 });
 
-test("campaigns: the exclusion preview names who is left out and why; the preview shows the mail as a subscriber gets it; a test goes to a member", async ({ seed }) => {
+test("campaigns: the exclusion preview names who is left out and why; the preview shows the mail as a subscriber gets it; a test goes to a member", async ({
+  seed,
+}) => {
   await expect(page.getByTestId("audience-recipients")).toHaveText("2");
   const leftOut = page.getByRole("table", { name: "Left out" });
-  await expect(leftOut.getByRole("row", { name: /No value for \{\{contact.first_name\}\}/ })).toContainText("nameless@readers.example");
+  await expect(leftOut.getByRole("row", { name: /No value for \{\{contact.first_name\}\}/ })).toContainText(
+    "nameless@readers.example",
+  );
   await expect(page.getByTestId("preview-subject")).toHaveText("Hello Ada");
   const frame = page.frameLocator('iframe[title="Mail preview"]');
   await expect(frame.getByRole("heading", { name: "April" })).toBeVisible();
   await expect(frame.getByText("See you soon, Ada!")).toBeVisible();
-  await expect(frame.getByRole("link", { name: "Shop the sale" })).toHaveAttribute("href", "https://campaign-co.example/sale");
+  await expect(frame.getByRole("link", { name: "Shop the sale" })).toHaveAttribute(
+    "href",
+    "https://campaign-co.example/sale",
+  );
   // The uploaded image loads from its public address.
-  await expect.poll(() => frame.getByRole("img", { name: "Spring flowers" }).evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(1);
+  await expect
+    .poll(() =>
+      frame.getByRole("img", { name: "Spring flowers" }).evaluate((image: HTMLImageElement) => image.naturalWidth),
+    )
+    .toBe(1);
   await expect(frame.getByRole("link", { name: "Unsubscribe" })).toBeVisible();
   await screenshot(page, "campaign-draft");
   await page.getByRole("button", { name: "Mobile" }).click();
@@ -111,14 +128,18 @@ test("campaigns: the exclusion preview names who is left out and why; the previe
   await expect(page.getByText(`Test sent to ${owner.email}.`)).toBeVisible();
   // The owner is no contact: the tag's value is a sample one, and the sender is told so.
   await expect(page.getByText("Sample values filled in for {{contact.first_name}} (Ada)")).toBeVisible();
-  await expect.poll(async () => (await seed.mailTo(owner.email)).map((mail) => mail.subject)).toContain("[Test] Hello Ada");
+  await expect
+    .poll(async () => (await seed.mailTo(owner.email)).map((mail) => mail.subject))
+    .toContain("[Test] Hello Ada");
 
   await page.getByLabel("Preview as").fill("nameless@readers.example");
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page.getByText("nameless@readers.example would not get this mail")).toBeVisible();
 });
 
-test("campaigns: send now asks first, then the progress reaches sent without a reload and the mail arrives filled in", async ({ seed }) => {
+test("campaigns: send now asks first, then the progress reaches sent without a reload and the mail arrives filled in", async ({
+  seed,
+}) => {
   await page.getByRole("button", { name: "Send now" }).click();
   const confirm = page.getByRole("alertdialog");
   await expect(confirm).toContainText("It goes to 2 people now.");
@@ -127,7 +148,9 @@ test("campaigns: send now asks first, then the progress reaches sent without a r
   await expect(page.getByText("Sent", { exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("progress-accepted")).toHaveText("2");
   await expect(page.getByTestId("progress-not-sent")).toHaveText("1");
-  await expect(page.getByRole("table", { name: "Recipients not sent to" })).toContainText("No value for {{contact.first_name}}");
+  await expect(page.getByRole("table", { name: "Recipients not sent to" })).toContainText(
+    "No value for {{contact.first_name}}",
+  );
   await expect(page.getByRole("button", { name: "Send now" })).toHaveCount(0);
   await expect(page.getByText("Finished: where each recipient's mail went.")).toBeVisible();
   await screenshot(page, "campaign-sent");
@@ -142,7 +165,9 @@ test("campaigns: send now asks first, then the progress reaches sent without a r
   await expect(page.getByRole("row", { name: /April news/ })).toContainText("Sent");
 });
 
-test("campaigns: the report counts the open, the click and the unsubscribe of the mail, as the reports API does", async ({ seed }) => {
+test("campaigns: the report counts the open, the click and the unsubscribe of the mail, as the reports API does", async ({
+  seed,
+}) => {
   // Grace opens the mail (its pixel loads) and follows the button's tracked link.
   const [mail] = await seed.mailTo("grace@readers.example");
   const pixel = /<img src="([^"]*\/t\/o\/[^"]+)"/.exec(mail!.html)![1]!.replaceAll("&amp;", "&");
@@ -212,7 +237,9 @@ test("templates: a campaign's body saved as a template starts a new campaign", a
   await page.goto(`/w/${workspaceId}/campaigns/new`);
   await page.getByLabel("Start from", { exact: true }).selectOption({ label: "Monthly layout" });
   await page.getByRole("button", { name: "Use", exact: true }).click();
-  await expect(page.getByRole("textbox", { name: "Body" }).getByText("Spring is here, and so is our sale.")).toBeVisible();
+  await expect(
+    page.getByRole("textbox", { name: "Body" }).getByText("Spring is here, and so is our sale."),
+  ).toBeVisible();
 });
 
 test("templates screen: a saved template is previewed, renamed, edited in the block editor, duplicated, deleted after a confirm, and used in a new campaign", async () => {
@@ -253,17 +280,29 @@ test("templates screen: a saved template is previewed, renamed, edited in the bl
   await expect(page.getByRole("textbox", { name: "Body" }).getByText("Summer is coming.")).toBeVisible();
 });
 
-test("image uploads: only from the dashboard's own pages, by a signed-in member, images only", async ({ playwright, baseURL }) => {
+test("image uploads: only from the dashboard's own pages, by a signed-in member, images only", async ({
+  playwright,
+  baseURL,
+}) => {
   const upload = `/api/dashboard/w/${workspaceId}/images`;
-  const crossSite = await page.request.post(upload, { data: PNG, headers: { origin: "https://evil.example", "content-type": "image/png" } });
+  const crossSite = await page.request.post(upload, {
+    data: PNG,
+    headers: { origin: "https://evil.example", "content-type": "image/png" },
+  });
   expect(crossSite.status()).toBe(403);
   expect((await crossSite.json()).error).toMatchObject({ code: "cross_site_request" });
-  const notAnImage = await page.request.post(upload, { data: Buffer.from("<svg onload=alert(1)></svg>"), headers: { origin: baseURL!, "content-type": "image/png" } });
+  const notAnImage = await page.request.post(upload, {
+    data: Buffer.from("<svg onload=alert(1)></svg>"),
+    headers: { origin: baseURL!, "content-type": "image/png" },
+  });
   expect(notAnImage.status()).toBe(400);
   expect((await notAnImage.json()).error).toMatchObject({ code: "validation_failed", param: "file" });
   const anonymous = await playwright.request.newContext({ baseURL });
   try {
-    const signedOut = await anonymous.post(upload, { data: PNG, headers: { origin: baseURL!, "content-type": "image/png" } });
+    const signedOut = await anonymous.post(upload, {
+      data: PNG,
+      headers: { origin: baseURL!, "content-type": "image/png" },
+    });
     expect(signedOut.status()).toBe(401);
   } finally {
     await anonymous.dispose();

@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
+
 import { expect, test } from "./fixtures";
 import { screenshot } from "./screenshot";
 import { signInAs } from "./sign-in-as";
@@ -34,12 +35,17 @@ async function openMail(page: Page, subject: RegExp) {
 }
 
 async function subscribedEmails(request: APIRequestContext): Promise<string[]> {
-  const response = await request.get(`/v1/contacts?topic_id=${topic}`, { headers: { authorization: `Bearer ${secret}` } });
+  const response = await request.get(`/v1/contacts?topic_id=${topic}`, {
+    headers: { authorization: `Bearer ${secret}` },
+  });
   return (await response.json()).data.map((c: { email: string }) => c.email);
 }
 
 test("subscribe through the API, then confirm from the mail in the local mailbox", async ({ page, request }) => {
-  const response = await request.post("/v1/subscribe", { headers: { authorization: `Bearer ${publishable}` }, data: { topic_id: topic, email: reader } });
+  const response = await request.post("/v1/subscribe", {
+    headers: { authorization: `Bearer ${publishable}` },
+    data: { topic_id: topic, email: reader },
+  });
   expect(await response.json()).toEqual({ data: { status: "confirmation_sent" } });
   expect(await subscribedEmails(request)).toEqual([]);
 
@@ -72,7 +78,10 @@ test("one-click unsubscribe: a cookieless POST to the List-Unsubscribe URI", asy
   expect(await subscribedEmails(request)).toEqual([]);
 });
 
-test("resubscribe from the link in mail already sent, then leave through the preference centre", async ({ page, request }) => {
+test("resubscribe from the link in mail already sent, then leave through the preference centre", async ({
+  page,
+  request,
+}) => {
   await signInAs(page, owner);
   const mail = await openMail(page, /You're subscribed to Weekly Digest/);
   await mail.getByRole("link", { name: /\/unsubscribe\// }).click();
@@ -92,7 +101,9 @@ test("resubscribe from the link in mail already sent, then leave through the pre
 
   await page.getByRole("button", { name: "Unsubscribe from everything" }).click();
   await expect(page.getByText("You have unsubscribed from everything")).toBeVisible();
-  const contacts = await request.get("/v1/contacts?status=unsubscribed", { headers: { authorization: `Bearer ${secret}` } });
+  const contacts = await request.get("/v1/contacts?status=unsubscribed", {
+    headers: { authorization: `Bearer ${secret}` },
+  });
   expect((await contacts.json()).data.map((c: { email: string }) => c.email)).toEqual([reader]);
 });
 
@@ -120,7 +131,10 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test("the local mailbox's buttons report provider outcomes: a complaint suppresses the address for good", async ({ page, request }) => {
+test("the local mailbox's buttons report provider outcomes: a complaint suppresses the address for good", async ({
+  page,
+  request,
+}) => {
   await signInAs(page, owner);
   const mail = await openMail(page, /You're subscribed to Weekly Digest/);
   await mail.getByRole("button", { name: "Complaint" }).click();
@@ -134,9 +148,16 @@ test("the local mailbox's buttons report provider outcomes: a complaint suppress
   expect((await removal.json()).error.code).toBe("suppression_not_removable");
 });
 
-test("a bounce's evidence is on the contact page and the suppressions screen; lifting it asks why and keeps who did it", async ({ page, request, seed }) => {
+test("a bounce's evidence is on the contact page and the suppressions screen; lifting it asks why and keeps who did it", async ({
+  page,
+  request,
+  seed,
+}) => {
   const bouncer = "bouncer.consent@example.com";
-  const response = await request.post("/v1/subscribe", { headers: { authorization: `Bearer ${publishable}` }, data: { topic_id: topic, email: bouncer } });
+  const response = await request.post("/v1/subscribe", {
+    headers: { authorization: `Bearer ${publishable}` },
+    data: { topic_id: topic, email: bouncer },
+  });
   expect(response.status()).toBe(200);
   await expect(async () => expect(await seed.mailTo(bouncer)).toHaveLength(1)).toPass({ timeout: 20_000 });
   await signInAs(page, owner);
@@ -150,7 +171,9 @@ test("a bounce's evidence is on the contact page and the suppressions screen; li
   await row.getByText(/^Test mailbox · /).click();
   await expect(row.locator("pre")).toContainText('"type":"bounced"');
 
-  const bounced = (await (await request.get("/v1/contacts?status=bounced", { headers: { authorization: `Bearer ${secret}` } })).json()).data as { id: string; email: string }[];
+  const bounced = (
+    await (await request.get("/v1/contacts?status=bounced", { headers: { authorization: `Bearer ${secret}` } })).json()
+  ).data as { id: string; email: string }[];
   await page.goto(`/w/${workspace}/contacts/${bounced.find((contact) => contact.email === bouncer)!.id}`);
   const card = page.getByRole("heading", { name: "Suppression" }).locator("xpath=ancestor::*[@data-slot='card']");
   await expect(card).toContainText("Bounce");

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+
 import { expect, test } from "./fixtures";
 import { screenshot } from "./screenshot";
 import { signInAs } from "./sign-in-as";
@@ -14,12 +15,14 @@ let otherWorkspaceId: string;
 let page: Page;
 
 // Addresses in creation order: c00 (oldest) … c59 (newest); the address order runs the other way round.
-const address = (n: number) => `${String.fromCharCode(122 - Math.floor(n / 26))}${String.fromCharCode(122 - (n % 26))}-c${String(n).padStart(2, "0")}@table.example`;
+const address = (n: number) =>
+  `${String.fromCharCode(122 - Math.floor(n / 26))}${String.fromCharCode(122 - (n % 26))}-c${String(n).padStart(2, "0")}@table.example`;
 
 test.beforeAll(async ({ browser, seed }) => {
   workspaceId = await seed.workspace("Table Co", owner.email);
   await seed.user(owner.email, owner.password);
-  for (let n = 0; n < CONTACTS; n++) await seed.contact(workspaceId, address(n), n === 7 ? { firstName: "Zelda", lastName: "Quill" } : {});
+  for (let n = 0; n < CONTACTS; n++)
+    await seed.contact(workspaceId, address(n), n === 7 ? { firstName: "Zelda", lastName: "Quill" } : {});
   otherWorkspaceId = await seed.workspace("Someone Else's Table", "someone-else@example.com");
   page = await browser.newPage();
   await signInAs(page, owner);
@@ -28,7 +31,10 @@ test.afterAll(() => page.close());
 
 const rows = () => page.getByRole("table").getByRole("row");
 const firstCell = () => rows().nth(1).getByRole("cell").first();
-const contactsRead = () => page.waitForResponse((response) => response.url().includes(`/api/dashboard/w/${workspaceId}/contacts`) && response.ok());
+const contactsRead = () =>
+  page.waitForResponse(
+    (response) => response.url().includes(`/api/dashboard/w/${workspaceId}/contacts`) && response.ok(),
+  );
 
 test("contacts table: pages, sorting and search read JSON without reloading the page, and the URL follows", async () => {
   await page.goto(`/w/${workspaceId}/contacts`);
@@ -78,7 +84,10 @@ test("contacts table: pages, sorting and search read JSON without reloading the 
   await expect(page.getByRole("heading", { name: "No contact matches" })).toBeVisible();
 });
 
-test("the dashboard's JSON reads answer members only, in the contract's error shape", async ({ playwright, baseURL }) => {
+test("the dashboard's JSON reads answer members only, in the contract's error shape", async ({
+  playwright,
+  baseURL,
+}) => {
   const ok = await page.request.get(`/api/dashboard/w/${workspaceId}/contacts?sort=email`);
   expect(ok.status()).toBe(200);
   expect(ok.headers()["cache-control"]).toContain("no-store");
@@ -89,7 +98,11 @@ test("the dashboard's JSON reads answer members only, in the contract's error sh
 
   const bad = await page.request.get(`/api/dashboard/w/${workspaceId}/contacts?status=asleep`);
   expect(bad.status()).toBe(400);
-  expect((await bad.json()).error).toMatchObject({ type: "invalid_request_error", code: "validation_failed", param: "status" });
+  expect((await bad.json()).error).toMatchObject({
+    type: "invalid_request_error",
+    code: "validation_failed",
+    param: "status",
+  });
 
   const theirs = await page.request.get(`/api/dashboard/w/${otherWorkspaceId}/contacts`);
   expect(theirs.status()).toBe(404);

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+
 import { expect, test } from "./fixtures";
 import { screenshot } from "./screenshot";
 import { signInAs } from "./sign-in-as";
@@ -81,7 +82,9 @@ test("topics: turning confirmation off asks for the consent assertion; the topic
   await dialog.getByLabel("Name", { exact: true }).fill("Weekly Digest");
   await dialog.getByLabel("Ask new subscribers to confirm").uncheck();
   await dialog.getByRole("button", { name: "Create topic" }).click();
-  await expect(dialog.getByText("Confirm that you hold consent from everyone you will add without confirmation")).toBeVisible();
+  await expect(
+    dialog.getByText("Confirm that you hold consent from everyone you will add without confirmation"),
+  ).toBeVisible();
   await screenshot(page, "topics-consent-assertion");
   await dialog.getByLabel("Ask new subscribers to confirm").check();
   await dialog.getByRole("button", { name: "Create topic" }).click();
@@ -91,7 +94,9 @@ test("topics: turning confirmation off asks for the consent assertion; the topic
   await screenshot(page, "topics");
 });
 
-test("API keys: each key is shown once; the publishable key subscribes from its origin, and a revoked secret key stops at once", async ({ request }) => {
+test("API keys: each key is shown once; the publishable key subscribes from its origin, and a revoked secret key stops at once", async ({
+  request,
+}) => {
   await page.goto(`/w/${workspaceId}/api-keys`);
   await page.getByRole("button", { name: "New API key" }).click();
   let dialog = page.getByRole("dialog");
@@ -134,7 +139,9 @@ test("API keys: each key is shown once; the publishable key subscribes from its 
 test("the confirmation mail of the dashboard-made topic reaches the test mailbox", async () => {
   await expect(async () => {
     await page.goto(`/w/${workspaceId}/mailbox`);
-    await expect(page.getByTestId("mailbox-message").filter({ hasText: "reader@shop.example" }).first()).toBeVisible({ timeout: 1000 });
+    await expect(page.getByTestId("mailbox-message").filter({ hasText: "reader@shop.example" }).first()).toBeVisible({
+      timeout: 1000,
+    });
   }).toPass({ timeout: 20_000 });
 });
 
@@ -334,7 +341,10 @@ test("members: an invited teammate sets a password from the mailed link and sign
   await expect(page.getByRole("row", { name: /teammate@example.com/ })).toContainText("Active");
 });
 
-test("another workspace's screens are not found, and a crafted action naming it changes nothing there", async ({ request, seed }) => {
+test("another workspace's screens are not found, and a crafted action naming it changes nothing there", async ({
+  request,
+  seed,
+}) => {
   const other = await seed.workspace("Not Yours Ltd", "not-yours@example.com");
   const otherBrand = await seed.brand(other, "Not Yours");
   const otherKey = await seed.key(other, "secret");

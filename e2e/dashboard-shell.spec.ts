@@ -1,4 +1,5 @@
 import type { Page, Request } from "@playwright/test";
+
 import { expect, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
 
@@ -40,7 +41,8 @@ test.beforeAll(async ({ browser }) => {
   page.on("console", (message) => {
     // The Test mailbox shows mail in a frame sandboxed without scripts; Chromium reports the sandbox refusing one
     // there (mail that holds none: its cause is not found yet). That refusal is the sandbox at work, not a page fault.
-    if (message.type() === "error" && !message.text().startsWith("Blocked script execution in 'about:srcdoc'")) problems.push(`console: ${message.text()}`);
+    if (message.type() === "error" && !message.text().startsWith("Blocked script execution in 'about:srcdoc'"))
+      problems.push(`console: ${message.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   await signInAs(page, owner);
@@ -71,7 +73,9 @@ test("every screen loads without a console or page error in the dark theme, aske
   // A stored choice of the dark theme on a light system: the server still renders without knowing it.
   await page.emulateMedia({ colorScheme: "light" });
   await page.evaluate(() => localStorage.setItem("theme", "dark"));
-  const found = await loadEveryScreen(async () => ((await page.evaluate(() => document.documentElement.classList.contains("dark"))) ? null : "not dark"));
+  const found = await loadEveryScreen(async () =>
+    (await page.evaluate(() => document.documentElement.classList.contains("dark"))) ? null : "not dark",
+  );
   await page.evaluate(() => localStorage.removeItem("theme"));
   expect(found).toEqual([]);
 });
@@ -103,7 +107,10 @@ test("at phone width the screen comes first and the navigation opens from a menu
 test("no screen is wider than a 390 px phone, in the light or the dark theme", async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   const tooWide = async () => {
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
     return scrollWidth > innerWidth ? `${scrollWidth} px wide in a ${innerWidth} px window` : null;
   };
   for (const scheme of ["light", "dark"] as const) {
@@ -118,12 +125,17 @@ test("the sidebar prefetches a screen only once the pointer is on its link", asy
   const prefetched = new Set<string>();
   const onRequest = (request: Request) => {
     const headers = request.headers();
-    if (headers["next-router-prefetch"] || headers["next-router-segment-prefetch"]) prefetched.add(new URL(request.url()).pathname);
+    if (headers["next-router-prefetch"] || headers["next-router-segment-prefetch"])
+      prefetched.add(new URL(request.url()).pathname);
   };
   page.on("request", onRequest);
   await page.goto(`${workspacePath}/suppressions`, { waitUntil: "networkidle" });
   // Links in the screen's own content may prefetch as before; the sidebar's many links do not.
-  const inContent = new Set(await page.locator("main a[href]").evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname)));
+  const inContent = new Set(
+    await page
+      .locator("main a[href]")
+      .evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname)),
+  );
   const sidebarOnly = SCREENS.map((screen) => `${workspacePath}${screen}`).filter((path) => !inContent.has(path));
   expect(sidebarOnly.filter((path) => prefetched.has(path))).toEqual([]);
 

@@ -1,5 +1,6 @@
-import { E2E_DNS_PORT } from "../playwright.config";
 import { startDnsServer } from "@/lib/testing/dns-server";
+
+import { E2E_DNS_PORT } from "../playwright.config";
 import { expect, test } from "./fixtures";
 import { screenshot } from "./screenshot";
 import { signInAs } from "./sign-in-as";
@@ -23,7 +24,9 @@ test.afterAll(async () => {
   await dns?.close();
 });
 
-test("add a domain, publish its records, check: each record's state, then ready, and the overview's step is done", async ({ page }) => {
+test("add a domain, publish its records, check: each record's state, then ready, and the overview's step is done", async ({
+  page,
+}) => {
   await signInAs(page, owner);
   await page.goto(`/w/${workspace}/domains`);
   await expect(page.getByRole("heading", { name: "Add your sending domain" })).toBeVisible();
@@ -65,21 +68,33 @@ test("add a domain, publish its records, check: each record's state, then ready,
   await expect(page.getByRole("row", { name: /mail\.domains-co\.test/ })).toContainText("Ready");
   await screenshot(page, "domains");
   await page.goto(`/w/${workspace}`);
-  const step = page.getByRole("list", { name: "Setup checklist" }).getByRole("listitem").filter({ hasText: "Verify a sending domain" });
+  const step = page
+    .getByRole("list", { name: "Setup checklist" })
+    .getByRole("listitem")
+    .filter({ hasText: "Verify a sending domain" });
   await expect(step.getByLabel("Done")).toBeVisible();
   // A ready domain alone does not open the sandbox: the brand and the workspace are still in review.
   await expect(page.getByText("Sandbox: campaigns reach only your verified addresses")).toBeVisible();
 });
 
-test("the sandbox: members count, an added address counts once its owner confirms the mailed link; reviews done, the overview says the workspace sends to anyone", async ({ page, seed }) => {
+test("the sandbox: members count, an added address counts once its owner confirms the mailed link; reviews done, the overview says the workspace sends to anyone", async ({
+  page,
+  seed,
+}) => {
   await signInAs(page, owner);
   await page.goto(`/w/${workspace}/verified-addresses`);
-  await expect(page.getByText("mails only these addresses until it has an approved brand and the service's review of the workspace.")).toBeVisible();
+  await expect(
+    page.getByText(
+      "mails only these addresses until it has an approved brand and the service's review of the workspace.",
+    ),
+  ).toBeVisible();
   await expect(page.getByRole("row", { name: new RegExp(owner.email) })).toContainText("A member's sign-in address");
   await page.getByRole("button", { name: "Add address" }).click();
   await page.getByRole("dialog").getByLabel("Email address").fill("seed.inbox@example.com");
   await page.getByRole("dialog").getByRole("button", { name: "Send confirmation link" }).click();
-  await expect(page.getByRole("row", { name: /seed\.inbox@example\.com/ })).toContainText("Waiting for its owner to confirm");
+  await expect(page.getByRole("row", { name: /seed\.inbox@example\.com/ })).toContainText(
+    "Waiting for its owner to confirm",
+  );
 
   let link = "";
   await expect(async () => {
@@ -121,7 +136,9 @@ test("the sandbox: members count, an added address counts once its owner confirm
   await screenshot(page, "operator-reviews");
   await workspaceCard.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByText("Workspace Domains Co approved; 1 owner mailed.")).toBeVisible();
-  expect((await seed.mailTo(owner.email)).map((mail) => mail.subject)).toEqual(expect.arrayContaining(["The brand Domains Co is approved", "Domains Co passed the review"]));
+  expect((await seed.mailTo(owner.email)).map((mail) => mail.subject)).toEqual(
+    expect.arrayContaining(["The brand Domains Co is approved", "Domains Co passed the review"]),
+  );
 
   await page.context().clearCookies();
   await signInAs(page, owner);

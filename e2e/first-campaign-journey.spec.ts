@@ -1,6 +1,8 @@
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { E2E_DNS_PORT } from "../playwright.config";
+
 import { startDnsServer } from "@/lib/testing/dns-server";
+
+import { E2E_DNS_PORT } from "../playwright.config";
 import { startFreshInstallation, type FreshInstallation } from "./fresh-installation";
 import { inspectScreen } from "./inspect-screen";
 
@@ -19,7 +21,11 @@ const ownerAddress = owner.email.toLowerCase();
 const PORT = E2E_DNS_PORT + 10;
 const DNS_PORT = E2E_DNS_PORT + 11;
 // The imported readers: none of them a verified address of the workspace.
-const readers = Array.from({ length: 24 }, (_, i) => ({ email: `reader${i + 1}@customers.test`, firstName: `Reader${i + 1}`, city: i % 2 ? "Lyon" : "Porto" }));
+const readers = Array.from({ length: 24 }, (_, i) => ({
+  email: `reader${i + 1}@customers.test`,
+  firstName: `Reader${i + 1}`,
+  city: i % 2 ? "Lyon" : "Porto",
+}));
 
 let app: FreshInstallation;
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
@@ -186,10 +192,14 @@ test("signup form: built with a preview, signed up to on its hosted page by the 
   await page.getByLabel("Name", { exact: true }).fill("Shop footer");
   await page.getByLabel("Title").fill("Coffee letters from Northwind");
   await page.getByLabel("First name").selectOption("optional");
-  await expect(page.frameLocator('iframe[title="Form preview"]').getByRole("heading", { name: "Coffee letters from Northwind" })).toBeVisible();
+  await expect(
+    page.frameLocator('iframe[title="Form preview"]').getByRole("heading", { name: "Coffee letters from Northwind" }),
+  ).toBeVisible();
   await page.getByRole("button", { name: "Create form" }).click();
   await expect(page.getByRole("heading", { name: "Shop footer" })).toBeVisible();
-  await expect(page.frameLocator('iframe[title="Form preview"]').getByRole("heading", { name: "Coffee letters from Northwind" })).toBeVisible();
+  await expect(
+    page.frameLocator('iframe[title="Form preview"]').getByRole("heading", { name: "Coffee letters from Northwind" }),
+  ).toBeVisible();
   await looked("form");
   await page.getByRole("tab", { name: "Hosted page" }).click();
   const hosted = (await page.getByTestId("embed-hosted").textContent())!;
@@ -212,10 +222,16 @@ test("signup form: built with a preview, signed up to on its hosted page by the 
 
 test("import: a CSV of readers mapped, checked in a dry run, then applied to the topic and the list", async () => {
   test.setTimeout(180_000);
-  const csv = ["Email,First name,City", ...readers.map((reader) => `${reader.email},${reader.firstName},${reader.city}`), "not-an-address,Nobody,Nowhere"].join("\n");
+  const csv = [
+    "Email,First name,City",
+    ...readers.map((reader) => `${reader.email},${reader.firstName},${reader.city}`),
+    "not-an-address,Nobody,Nowhere",
+  ].join("\n");
   await nav("Contacts");
   await page.getByRole("link", { name: "Import a file" }).click();
-  await page.getByLabel("CSV file").setInputFiles({ name: "customers.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page
+    .getByLabel("CSV file")
+    .setInputFiles({ name: "customers.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await expect(page.getByRole("heading", { name: "customers.csv" })).toBeVisible();
   await expect(page.getByLabel("Field for column Email")).toHaveValue("email");
   await expect(page.getByLabel("Field for column City")).toHaveValue("attributes.city");

@@ -1,26 +1,27 @@
 import { test as base } from "@playwright/test";
+
 import { connectWorkflowEvents } from "@/inngest/emit";
 import { systemActor } from "@/lib/actor";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
-import type { CreateBrandInput } from "@/lib/brands/brand-schemas";
-import { createBrand } from "@/lib/brands/create-brand";
-import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { advanceLadder, finishDeletion } from "@/lib/billing/advance-ladder";
 import { deleteNextChunk } from "@/lib/billing/delete-workspace-data";
 import { issueInvoice, recordPaymentFailed } from "@/lib/billing/invoices";
 import { getBillingEpisode } from "@/lib/billing/ladder-episodes";
 import { DAY_MS } from "@/lib/billing/plan-defaults";
+import type { CreateBrandInput } from "@/lib/brands/brand-schemas";
+import { createBrand } from "@/lib/brands/create-brand";
 import { fixedClock } from "@/lib/clock";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { defaultCtx, type Ctx } from "@/lib/context";
 import { closeDb } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
 import { createList } from "@/lib/lists/create-list";
-import { optOut } from "@/lib/testing/factories";
 import { listMailbox, type MailboxMessage } from "@/lib/mail/list-mailbox";
-import { createTopic } from "@/lib/topics/create-topic";
-import { createUser } from "@/lib/users/create-user";
 import { grantOperator } from "@/lib/operator/grant-operator";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
+import { optOut } from "@/lib/testing/factories";
+import { createTopic } from "@/lib/topics/create-topic";
+import { createUser } from "@/lib/users/create-user";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
 /**
@@ -37,7 +38,11 @@ export interface Seed {
   topic(workspaceId: string, brandId: string, name: string, options?: { confirmation?: boolean }): Promise<string>;
   list(workspaceId: string, brandId: string, name: string): Promise<string>;
   /** A contact as the API adds one: subscribed at once to the topics given, the caller asserting consent. */
-  contact(workspaceId: string, email: string, fields?: { firstName?: string; lastName?: string; topicIds?: string[] }): Promise<string>;
+  contact(
+    workspaceId: string,
+    email: string,
+    fields?: { firstName?: string; lastName?: string; topicIds?: string[] },
+  ): Promise<string>;
   /** The person opted out of everything (as from a link in mail). */
   optOut(contactId: string): Promise<void>;
   /** A user who is one of the service's operators (reviews at /operator), a member of the workspace given. */
@@ -62,12 +67,22 @@ function seedOf(ctx: Ctx): Seed {
     user: async (email, password, workspaceId) => (await createUser(ctx, { email, password, workspaceId })).userId,
     brand: async (workspaceId, name, identity = {}) => {
       const domain = `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.example`;
-      const values = { name, legalName: `${name} Ltd`, postalAddress: "1 Test Street, Springfield", websiteUrl: `https://${domain}`, senderEmail: `news@${domain}`, ...identity };
+      const values = {
+        name,
+        legalName: `${name} Ltd`,
+        postalAddress: "1 Test Street, Springfield",
+        websiteUrl: `https://${domain}`,
+        senderEmail: `news@${domain}`,
+        ...identity,
+      };
       return (await createBrand(ctx, as(workspaceId), values)).brandId;
     },
-    topic: async (workspaceId, brandId, name, options = {}) => (await createTopic(ctx, as(workspaceId), { brandId, name, requiresConfirmation: options.confirmation ?? true })).topicId,
+    topic: async (workspaceId, brandId, name, options = {}) =>
+      (await createTopic(ctx, as(workspaceId), { brandId, name, requiresConfirmation: options.confirmation ?? true }))
+        .topicId,
     list: async (workspaceId, brandId, name) => (await createList(ctx, as(workspaceId), { brandId, name })).listId,
-    contact: async (workspaceId, email, fields = {}) => (await upsertContact(ctx, as(workspaceId), { email, ...fields })).contact.id,
+    contact: async (workspaceId, email, fields = {}) =>
+      (await upsertContact(ctx, as(workspaceId), { email, ...fields })).contact.id,
     optOut: (contactId) => optOut(ctx, contactId, "all"),
     operator: async (email, password, workspaceId) => {
       const { userId } = await createUser(ctx, { email, password, workspaceId });
@@ -77,7 +92,8 @@ function seedOf(ctx: Ctx): Seed {
     approve: async (workspaceId) => {
       await clearForSending(ctx, workspaceId);
     },
-    key: async (workspaceId, kind, options = {}) => (await createApiKey(ctx, as(workspaceId), { kind, environment: "live", origins: options.origins ?? [] })).key,
+    key: async (workspaceId, kind, options = {}) =>
+      (await createApiKey(ctx, as(workspaceId), { kind, environment: "live", origins: options.origins ?? [] })).key,
     mailTo: (address) => listMailbox(ctx, systemActor("e2e-seed"), { to: address }),
     unpaidSince: async (workspaceId, daysAgo) => {
       // One transaction: the app's own ladder run cannot see the episode (and take its steps on today's date) before these are taken.

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
+
 import { databaseUrl } from "@/lib/testing/test-database";
 
 export interface FreshInstallation {
@@ -39,7 +40,11 @@ export async function startFreshInstallation(opts: { port: number; dnsPort: numb
     env.DATABASE_URL = databaseUrl(process.env.DATABASE_URL, database);
   }
   const mode = process.env.E2E_FRESH_MODE === "dev" ? "dev" : "start";
-  const server: ChildProcess = spawn("npx", ["tsx", "scripts/serve.ts", mode], { env, stdio: ["ignore", "ignore", "pipe"], detached: true });
+  const server: ChildProcess = spawn("npx", ["tsx", "scripts/serve.ts", mode], {
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+  });
   let stderr = "";
   server.stderr!.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));

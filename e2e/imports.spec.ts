@@ -31,7 +31,9 @@ test("CSV import: upload → mapping → dry run → apply → progress → hist
     "gone@import.example,Gone,Away,Y",
     "ADA@import.example,Ada,King,Analytical",
   ].join("\n");
-  await page.getByLabel("CSV file").setInputFiles({ name: "fair-signups.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page
+    .getByLabel("CSV file")
+    .setInputFiles({ name: "fair-signups.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await expect(page).toHaveURL(/\/contacts\/imports\/imp_/);
   await expect(page.getByRole("heading", { name: "fair-signups.csv" })).toBeVisible();
   // Recognised headers are matched already; the rest are left out.

@@ -27,8 +27,12 @@ export async function inspectScreen(context: BrowserContext, path: string, name:
         await page.setViewportSize({ width: view.width, height: view.height });
         await page.emulateMedia({ colorScheme: scheme });
         await page.goto(path, { waitUntil: "networkidle" });
-        const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-        if (scrollWidth > innerWidth) problems.push(`${view.name} ${scheme}: the page is ${scrollWidth} px wide in a ${innerWidth} px window`);
+        const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          innerWidth: window.innerWidth,
+        }));
+        if (scrollWidth > innerWidth)
+          problems.push(`${view.name} ${scheme}: the page is ${scrollWidth} px wide in a ${innerWidth} px window`);
         await page.screenshot({ path: `e2e/screenshots/screens/${name}-${view.name}-${scheme}.png`, fullPage: true });
       }
     }

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+
 import { admin } from "./admin-cli";
 
 // One app and database for this file: the first-run page only exists until the first owner is made.
@@ -38,7 +39,9 @@ test("signing in shows the shell with the user's workspaces", async ({ page }) =
 
 test("a wrong password is refused with a message and no session", async ({ page }) => {
   await signIn(page, owner.email, "not the password");
-  await expect(page.getByRole("alert").filter({ hasText: "That email and password do not match an account." })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "That email and password do not match an account." }),
+  ).toBeVisible();
   await page.goto("/");
   await expect(page).toHaveURL(/\/signin$/);
 });
@@ -50,9 +53,23 @@ test("signed-out visitors are redirected to sign-in from every dashboard page", 
   }
 });
 
-test("workspaces made with the admin CLI appear for their members; others' workspaces are not found", async ({ page }) => {
-  const { workspace_id: mine } = admin<"workspace_id">("workspace:create", "--name", "Second Brand Co", "--owner", owner.email);
-  const { workspace_id: theirs } = admin<"workspace_id">("workspace:create", "--name", "Someone Else", "--owner", "else@example.com");
+test("workspaces made with the admin CLI appear for their members; others' workspaces are not found", async ({
+  page,
+}) => {
+  const { workspace_id: mine } = admin<"workspace_id">(
+    "workspace:create",
+    "--name",
+    "Second Brand Co",
+    "--owner",
+    owner.email,
+  );
+  const { workspace_id: theirs } = admin<"workspace_id">(
+    "workspace:create",
+    "--name",
+    "Someone Else",
+    "--owner",
+    "else@example.com",
+  );
   await signIn(page, owner.email, owner.password);
   const switcher = page.getByRole("button", { name: /Switch workspace/ });
   await switcher.click();

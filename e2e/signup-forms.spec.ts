@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { expect, test, type Seed } from "./fixtures";
 import { screenshot } from "./screenshot";
 import { signInAs } from "./sign-in-as";
@@ -18,9 +19,17 @@ function site(pages: Record<string, () => string>): Promise<{ server: Server; or
   const server = createServer((request, response) => {
     const page = pages[request.url ?? "/"];
     response.writeHead(page ? 200 : 404, { "Content-Type": "text/html; charset=utf-8" });
-    response.end(page ? `<!doctype html><html><head><meta charset="utf-8"><title>Sender's site</title></head><body>${page()}</body></html>` : "not found");
+    response.end(
+      page
+        ? `<!doctype html><html><head><meta charset="utf-8"><title>Sender's site</title></head><body>${page()}</body></html>`
+        : "not found",
+    );
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
+  );
 }
 
 const HOSTILE_CSS = `<style>* { all: unset !important; } form { display: none !important; } div { color: red; font-size: 40px; }</style>`;
@@ -58,7 +67,9 @@ async function confirmationLink(seed: Seed, address: string): Promise<string> {
   return link;
 }
 
-test("build a form in the dashboard: its topic, a publishable key for the sender's site made from the editor, texts, and its three embed codes", async ({ page }) => {
+test("build a form in the dashboard: its topic, a publishable key for the sender's site made from the editor, texts, and its three embed codes", async ({
+  page,
+}) => {
   await signInAs(page, owner);
   await page.goto(`/w/${workspace}/forms`);
   await expect(page.getByRole("heading", { name: "Create your first signup form" })).toBeVisible();
@@ -78,7 +89,9 @@ test("build a form in the dashboard: its topic, a publishable key for the sender
 
   await page.getByLabel("Title").fill("Get Product News");
   await page.getByLabel("First name").selectOption("optional");
-  await expect(page.frameLocator('iframe[title="Form preview"]').getByRole("heading", { name: "Get Product News" })).toBeVisible();
+  await expect(
+    page.frameLocator('iframe[title="Form preview"]').getByRole("heading", { name: "Get Product News" }),
+  ).toBeVisible();
   await page.getByRole("button", { name: "Create form" }).click();
 
   await expect(page.getByRole("heading", { name: "Blog footer" })).toBeVisible();
@@ -93,7 +106,10 @@ test("build a form in the dashboard: its topic, a publishable key for the sender
   await expect(page.getByTestId("embed-hosted")).toHaveText(new RegExp(`/f/${formId}$`));
 });
 
-test("the script renders on the sender's site, signs up from the allowed origin, and confirming from the mailed link subscribes", async ({ page, seed }) => {
+test("the script renders on the sender's site, signs up from the allowed origin, and confirming from the mailed link subscribes", async ({
+  page,
+  seed,
+}) => {
   await page.goto(`${allowed.origin}/`);
   await page.getByLabel("Email").fill("visitor@example.com");
   await page.getByLabel(/First name/).fill("Vera");
@@ -111,11 +127,17 @@ test("the script renders on the sender's site, signs up from the allowed origin,
   await expect(page.getByTestId("form-conversion")).toHaveText("100%");
 });
 
-test("on a site not on the key's allowlist the form says it cannot be used there, and a submission is refused", async ({ page, request }) => {
+test("on a site not on the key's allowlist the form says it cannot be used there, and a submission is refused", async ({
+  page,
+  request,
+}) => {
   await page.goto(`${elsewhere.origin}/`);
   await expect(page.getByRole("alert")).toHaveText("This signup form cannot be used on this website.");
   await expect(page.getByLabel("Email")).toHaveCount(0);
-  const refused = await request.post(`/f/${formId}/submit`, { headers: { origin: elsewhere.origin }, data: { email: "elsewhere@example.com" } });
+  const refused = await request.post(`/f/${formId}/submit`, {
+    headers: { origin: elsewhere.origin },
+    data: { email: "elsewhere@example.com" },
+  });
   expect(refused.status()).toBe(403);
   expect((await refused.json()).error.code).toBe("origin_not_allowed");
 });
@@ -136,7 +158,10 @@ test("a host page with aggressive global CSS still shows a usable form", async (
   expect(await confirmationLink(seed, "hostile@example.com")).toContain("/confirm/");
 });
 
-test("the plain HTML form with JavaScript off: submit, the hosted thank-you page, the confirmation mail", async ({ browser, seed }) => {
+test("the plain HTML form with JavaScript off: submit, the hosted thank-you page, the confirmation mail", async ({
+  browser,
+  seed,
+}) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(`${allowed.origin}/plain`);
@@ -150,7 +175,10 @@ test("the plain HTML form with JavaScript off: submit, the hosted thank-you page
   // iframe, unlike every other page of the service.
   const hosted = await page.goto(`/f/${formId}`);
   expect(hosted?.headers()["x-frame-options"]).toBeUndefined();
-  expect((await page.request.get("/signin")).headers()).toMatchObject({ "x-frame-options": "DENY", "content-security-policy": "frame-ancestors 'none'" });
+  expect((await page.request.get("/signin")).headers()).toMatchObject({
+    "x-frame-options": "DENY",
+    "content-security-policy": "frame-ancestors 'none'",
+  });
   await page.getByLabel("Email").fill("nojs@example"); // passes the browser's own check, not the service's
   await page.getByRole("button", { name: "Subscribe" }).click();
   await expect(page.getByText("Enter a valid email address.")).toBeVisible();
@@ -159,8 +187,15 @@ test("the plain HTML form with JavaScript off: submit, the hosted thank-you page
   await context.close();
 });
 
-test("bots: a filled honeypot is answered like a person and dropped; with the challenge on, the page solves it and a missing one is refused", async ({ page, request, seed }) => {
-  const honeypot = await request.post(`/f/${formId}/submit`, { headers: { origin: allowed.origin }, data: { email: "bot@example.com", website: "https://spam.example" } });
+test("bots: a filled honeypot is answered like a person and dropped; with the challenge on, the page solves it and a missing one is refused", async ({
+  page,
+  request,
+  seed,
+}) => {
+  const honeypot = await request.post(`/f/${formId}/submit`, {
+    headers: { origin: allowed.origin },
+    data: { email: "bot@example.com", website: "https://spam.example" },
+  });
   expect(await honeypot.json()).toEqual({ data: { status: "confirmation_sent" } });
 
   await signInAs(page, owner);
@@ -169,7 +204,10 @@ test("bots: a filled honeypot is answered like a person and dropped; with the ch
   await page.getByRole("button", { name: "Save form" }).click();
   await expect(page.getByText("Form saved")).toBeVisible();
 
-  const unsolved = await request.post(`/f/${formId}/submit`, { headers: { origin: allowed.origin }, data: { email: "unsolved@example.com" } });
+  const unsolved = await request.post(`/f/${formId}/submit`, {
+    headers: { origin: allowed.origin },
+    data: { email: "unsolved@example.com" },
+  });
   expect(unsolved.status()).toBe(400);
   expect((await unsolved.json()).error.code).toBe("challenge_failed");
 

@@ -28,7 +28,10 @@ async function delivery(index: number) {
   return receiver.received[index]!;
 }
 
-test("an endpoint added in the dashboard receives signed deliveries, and a secret rotated there signs the next one", async ({ page, request }) => {
+test("an endpoint added in the dashboard receives signed deliveries, and a secret rotated there signs the next one", async ({
+  page,
+  request,
+}) => {
   await signInAs(page, owner);
   await page.goto(`/w/${workspace}/webhooks`);
   await page.getByLabel("Endpoint URL").fill(receiver.url);
@@ -37,10 +40,17 @@ test("an endpoint added in the dashboard receives signed deliveries, and a secre
   const firstSecret = (await page.getByTestId("signing-secret").textContent())!;
   expect(firstSecret).toMatch(/^whsec_/);
 
-  const subscribe = (email: string) => request.post("/v1/contacts", { headers: { authorization: `Bearer ${secretKey}` }, data: { email, topic_ids: [topic] } });
+  const subscribe = (email: string) =>
+    request.post("/v1/contacts", {
+      headers: { authorization: `Bearer ${secretKey}` },
+      data: { email, topic_ids: [topic] },
+    });
   expect((await subscribe("first.hook@example.com")).status()).toBe(201);
   const first = await delivery(0);
-  expect(first.body).toMatchObject({ type: "contact.subscribed", data: { email: "first.hook@example.com", source: "api", topic_id: topic } });
+  expect(first.body).toMatchObject({
+    type: "contact.subscribed",
+    data: { email: "first.hook@example.com", source: "api", topic_id: topic },
+  });
   expect(verify(firstSecret, first.headers["x-service-signature"] as string, first.rawBody)).toBe(true);
 
   await page.reload();

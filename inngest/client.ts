@@ -1,8 +1,12 @@
 import { Inngest, Middleware } from "inngest";
+
 import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
+
 import { sdkLogger } from "./sdk-logger";
 
-export type Enqueue = (events: readonly { readonly name: string; readonly data?: unknown; readonly id?: string; readonly ts?: number }[]) => Promise<string[]>;
+export type Enqueue = (
+  events: readonly { readonly name: string; readonly data?: unknown; readonly id?: string; readonly ts?: number }[],
+) => Promise<string[]>;
 let embeddedEnqueue: Enqueue | undefined;
 
 /** The embedded executor registers where sent events go (its run queue in PostgreSQL). */

@@ -1,6 +1,7 @@
 import type { Ctx } from "@/lib/context";
 import { setEventEmitter } from "@/lib/events/emit-events";
 import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
+
 import { inngest } from "./client";
 import { enqueueEvents, type OutgoingEvent } from "./embedded/enqueue";
 import { registerFunctions } from "./embedded/registry";
@@ -15,7 +16,14 @@ let registry: ReturnType<typeof registerFunctions> | undefined;
  */
 async function emitToWorkflows(ctx: Ctx, events: OutgoingEvent[]): Promise<void> {
   if (!workflowsAreEmbedded()) {
-    await inngest.send(events.map((event) => ({ name: event.name, data: (event.data ?? {}) as Record<string, unknown>, id: event.id, ts: event.ts })));
+    await inngest.send(
+      events.map((event) => ({
+        name: event.name,
+        data: (event.data ?? {}) as Record<string, unknown>,
+        id: event.id,
+        ts: event.ts,
+      })),
+    );
     return;
   }
   // The functions are loaded on the first emit rather than imported: they import most of the domain

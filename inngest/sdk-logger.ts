@@ -1,4 +1,5 @@
 import type { Logger as InngestLogger } from "inngest";
+
 import { logger } from "@/lib/log/logger";
 import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
 
@@ -13,11 +14,14 @@ type Level = "info" | "warn" | "error" | "debug";
  * lib/log like every other, rather than the SDK's console output with multi-line stacks. The SDK
  * calls it pino-style, `(fields, message)`. Bound late: the logger of the moment, not of the import.
  */
-export function sdkLogger(bindings: Record<string, unknown> = {}): InngestLogger & { child(bindings: Record<string, unknown>): InngestLogger } {
+export function sdkLogger(
+  bindings: Record<string, unknown> = {},
+): InngestLogger & { child(bindings: Record<string, unknown>): InngestLogger } {
   const forward =
     (level: Level) =>
     (...args: unknown[]) => {
-      if (args.some((arg) => typeof arg === "string" && WRITTEN_BY_THE_EXECUTOR.has(arg)) && workflowsAreEmbedded()) return;
+      if (args.some((arg) => typeof arg === "string" && WRITTEN_BY_THE_EXECUTOR.has(arg)) && workflowsAreEmbedded())
+        return;
       const target = Object.keys(bindings).length > 0 ? logger().child(bindings) : logger();
       (target[level] as (...args: unknown[]) => void)(...args);
     };

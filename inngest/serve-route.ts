@@ -1,9 +1,11 @@
 import { serve } from "inngest/next";
+
 import { errorResponse } from "@/lib/api/error-response";
 import { notFound } from "@/lib/errors";
+import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
+
 import { inngest } from "./client";
 import { functions } from "./index";
-import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
 
 type Handler = (request: Request, context: unknown) => Promise<Response>;
 
@@ -28,7 +30,8 @@ export function workflowRouteHandlers(): { GET: Handler; POST: Handler; PUT: Han
 
 /** A signed answer goes to the verified Inngest server, and rewriting it would break its signature. */
 async function withoutStackTraces(response: Response): Promise<Response> {
-  if (response.headers.has("x-inngest-signature") || !(response.headers.get("content-type") ?? "").includes("json")) return response;
+  if (response.headers.has("x-inngest-signature") || !(response.headers.get("content-type") ?? "").includes("json"))
+    return response;
   const text = await response.text();
   let body: unknown;
   try {

@@ -1,4 +1,5 @@
 import { eq, type Column, type SQL } from "drizzle-orm";
+
 import { ApiError } from "@/lib/errors";
 
 /**
@@ -40,7 +41,12 @@ export interface SystemActor {
 /** An actor bound to one workspace: what the /v1 pipeline and the dashboard always have. */
 export type WorkspaceActor = Actor & { workspaceId: string };
 
-export function apiKeyActor(key: { keyId: string; workspaceId: string; brandId: string | null; mode: "live" | "test" }): ApiKeyActor {
+export function apiKeyActor(key: {
+  keyId: string;
+  workspaceId: string;
+  brandId: string | null;
+  mode: "live" | "test";
+}): ApiKeyActor {
   return { kind: "api_key", ...key };
 }
 

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { PgTransaction } from "drizzle-orm/pg-core";
+
 import { systemClock, type Clock } from "@/lib/clock";
 import { getDb, type Executor, type Transaction } from "@/lib/db/client";
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+
 import { env, EnvError, overrideEnvForTests, parseEnv, reloadEnv, requiredSecret } from "./env";
 
 afterEach(() => reloadEnv());
@@ -7,12 +8,18 @@ describe("environment configuration", () => {
   it("a bad variable is refused with a message naming it and the rule", () => {
     expect(() => parseEnv({ DISPATCH_BATCH_SIZE: "abc" })).toThrow(EnvError);
     expect(() => parseEnv({ DISPATCH_BATCH_SIZE: "abc" })).toThrow("DISPATCH_BATCH_SIZE must be a positive integer");
-    expect(() => parseEnv({ DISPATCH_BATCH_PAUSE_MS: "-5" })).toThrow("DISPATCH_BATCH_PAUSE_MS must be a whole number (0 or more)");
+    expect(() => parseEnv({ DISPATCH_BATCH_PAUSE_MS: "-5" })).toThrow(
+      "DISPATCH_BATCH_PAUSE_MS must be a whole number (0 or more)",
+    );
     expect(() => parseEnv({ MAIL_TRANSPORT: "sendgrid" })).toThrow("MAIL_TRANSPORT must be local, smtp or resend");
     expect(() => parseEnv({ BOUNCE_SMTP_PORT: "70000" })).toThrow("BOUNCE_SMTP_PORT must be a port number (1-65535)");
     expect(() => parseEnv({ APP_URL: "example.com" })).toThrow("APP_URL must be an http:// or https:// URL");
-    expect(() => parseEnv({ BOUNCE_IMAP_URL: "https://mail.example" })).toThrow("BOUNCE_IMAP_URL must be a URL (imap:// or imaps://)");
-    expect(() => parseEnv({ LOG_LEVEL: "verbose" })).toThrow("LOG_LEVEL must be silent, fatal, error, warn, info, debug or trace");
+    expect(() => parseEnv({ BOUNCE_IMAP_URL: "https://mail.example" })).toThrow(
+      "BOUNCE_IMAP_URL must be a URL (imap:// or imaps://)",
+    );
+    expect(() => parseEnv({ LOG_LEVEL: "verbose" })).toThrow(
+      "LOG_LEVEL must be silent, fatal, error, warn, info, debug or trace",
+    );
   });
 
   it("a refused value is never printed: a URL's password, or a secret set in the wrong variable, stays out of the message", () => {
@@ -30,7 +37,16 @@ describe("environment configuration", () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    for (const name of ["DATABASE_URL", "BOUNCE_IMAP_URL", "SMTP_URL", "STRIPE_API_URL", "S3_ENDPOINT", "DISPATCH_BATCH_SIZE", "MAIL_TRANSPORT"]) expect(message).toContain(`  ${name} must be`);
+    for (const name of [
+      "DATABASE_URL",
+      "BOUNCE_IMAP_URL",
+      "SMTP_URL",
+      "STRIPE_API_URL",
+      "S3_ENDPOINT",
+      "DISPATCH_BATCH_SIZE",
+      "MAIL_TRANSPORT",
+    ])
+      expect(message).toContain(`  ${name} must be`);
     expect(message).not.toMatch(/pass-\d|admin/);
     expect(message).toContain("DATABASE_URL must be a URL (postgres:// or postgresql://), not a URL of another scheme");
     expect(message).toContain("SMTP_URL must be a URL (smtp:// or smtps://), not a URL at all");
@@ -79,13 +95,25 @@ describe("environment configuration", () => {
   });
 
   it("numbers, flags and lists are read into their types", () => {
-    const config = parseEnv({ DISPATCH_BATCH_SIZE: "2", DISPATCH_BATCH_PAUSE_MS: "0", WEBHOOK_ALLOW_PRIVATE_TARGETS: "1", DNS_SERVERS: " 1.1.1.1, ,127.0.0.1:5353 " });
-    expect(config).toMatchObject({ DISPATCH_BATCH_SIZE: 2, DISPATCH_BATCH_PAUSE_MS: 0, WEBHOOK_ALLOW_PRIVATE_TARGETS: true, DNS_SERVERS: ["1.1.1.1", "127.0.0.1:5353"] });
+    const config = parseEnv({
+      DISPATCH_BATCH_SIZE: "2",
+      DISPATCH_BATCH_PAUSE_MS: "0",
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "1",
+      DNS_SERVERS: " 1.1.1.1, ,127.0.0.1:5353 ",
+    });
+    expect(config).toMatchObject({
+      DISPATCH_BATCH_SIZE: 2,
+      DISPATCH_BATCH_PAUSE_MS: 0,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: true,
+      DNS_SERVERS: ["1.1.1.1", "127.0.0.1:5353"],
+    });
     expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "0" }).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(false);
   });
 
   it("a flag takes 1 or 0 only: `true` is refused rather than silently read as off", () => {
-    expect(() => parseEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" })).toThrow("WEBHOOK_ALLOW_PRIVATE_TARGETS must be 1 (on) or 0 (off)");
+    expect(() => parseEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" })).toThrow(
+      "WEBHOOK_ALLOW_PRIVATE_TARGETS must be 1 (on) or 0 (off)",
+    );
   });
 
   it("APP_URL is kept without its trailing slashes", () => {
@@ -100,7 +128,9 @@ describe("environment configuration", () => {
     expect(env().TOKEN_SECRET).toBe(before.TOKEN_SECRET);
     reloadEnv();
     expect(env().DISPATCH_BATCH_SIZE).toBe(before.DISPATCH_BATCH_SIZE);
-    expect(() => overrideEnvForTests({ DISPATCH_BATCH_SIZE: "many" })).toThrow("DISPATCH_BATCH_SIZE must be a positive integer");
+    expect(() => overrideEnvForTests({ DISPATCH_BATCH_SIZE: "many" })).toThrow(
+      "DISPATCH_BATCH_SIZE must be a positive integer",
+    );
   });
 
   it("a secret the code needs is refused by name when missing, at use", () => {

@@ -33,19 +33,42 @@ function variable<T>(read: (value: string | undefined) => T | Refused) {
 const text = () => variable((value) => value);
 const textOr = (fallback: string) => variable((value) => value ?? fallback);
 
-const positiveInteger = (fallback: number) => variable((value) => (value === undefined ? fallback : /^[1-9]\d*$/.test(value) ? Number(value) : new Refused("a positive integer")));
-const wholeNumber = (fallback: number) => variable((value) => (value === undefined ? fallback : /^\d+$/.test(value) ? Number(value) : new Refused("a whole number (0 or more)")));
+const positiveInteger = (fallback: number) =>
+  variable((value) =>
+    value === undefined ? fallback : /^[1-9]\d*$/.test(value) ? Number(value) : new Refused("a positive integer"),
+  );
+const wholeNumber = (fallback: number) =>
+  variable((value) =>
+    value === undefined ? fallback : /^\d+$/.test(value) ? Number(value) : new Refused("a whole number (0 or more)"),
+  );
 const positiveDays = (fallback: number) =>
-  variable((value) => (value === undefined ? fallback : /^\d+(\.\d+)?$/.test(value) && Number(value) > 0 ? Number(value) : new Refused("a positive number of days")));
+  variable((value) =>
+    value === undefined
+      ? fallback
+      : /^\d+(\.\d+)?$/.test(value) && Number(value) > 0
+        ? Number(value)
+        : new Refused("a positive number of days"),
+  );
 const port = () =>
-  variable((value) => (value === undefined ? undefined : /^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535 ? Number(value) : new Refused("a port number (1-65535)")));
+  variable((value) =>
+    value === undefined
+      ? undefined
+      : /^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535
+        ? Number(value)
+        : new Refused("a port number (1-65535)"),
+  );
 
 /** `1` on; unset or `0` off. Anything else is refused rather than read as off: `true` would otherwise do nothing. */
-const flag = () => variable((value) => (value === undefined || value === "0" ? false : value === "1" ? true : new Refused("1 (on) or 0 (off)")));
+const flag = () =>
+  variable((value) =>
+    value === undefined || value === "0" ? false : value === "1" ? true : new Refused("1 (on) or 0 (off)"),
+  );
 
 function oneOf<const T extends readonly string[]>(values: T) {
   const said = `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
-  return variable((value) => (value === undefined || values.includes(value) ? (value as T[number] | undefined) : new Refused(said)));
+  return variable((value) =>
+    value === undefined || values.includes(value) ? (value as T[number] | undefined) : new Refused(said),
+  );
 }
 
 /** The log levels, least to most verbose; `silent` logs nothing. */
@@ -58,7 +81,10 @@ function url(protocols: string[]) {
     const parsed = URL.canParse(value) ? new URL(value) : null;
     if (parsed && protocols.includes(parsed.protocol)) return value;
     // Not even the scheme is said: in `user:password@host` it would be the user.
-    return new Refused(`a URL (${protocols.map((p) => `${p}//`).join(" or ")})`, parsed ? "not a URL of another scheme" : "not a URL at all");
+    return new Refused(
+      `a URL (${protocols.map((p) => `${p}//`).join(" or ")})`,
+      parsed ? "not a URL of another scheme" : "not a URL at all",
+    );
   });
 }
 
@@ -74,7 +100,9 @@ export const envSchema = z
     // The public base of every link the service mails or shows; kept without a trailing slash.
     APP_URL: variable((value) => {
       const base = (value ?? "http://localhost:3000").replace(/\/+$/, "");
-      return URL.canParse(base) && /^https?:$/.test(new URL(base).protocol) ? base : new Refused("an http:// or https:// URL");
+      return URL.canParse(base) && /^https?:$/.test(new URL(base).protocol)
+        ? base
+        : new Refused("an http:// or https:// URL");
     }),
     // The least severe log line written (lib/log/logger.ts): info has one line per API request and workflow step.
     LOG_LEVEL: oneOf(LOG_LEVELS).transform((level) => level ?? "info"),

@@ -1,4 +1,10 @@
-export type ErrorType = "authentication_error" | "permission_error" | "invalid_request_error" | "not_found_error" | "rate_limit_error" | "api_error";
+export type ErrorType =
+  | "authentication_error"
+  | "permission_error"
+  | "invalid_request_error"
+  | "not_found_error"
+  | "rate_limit_error"
+  | "api_error";
 
 const STATUS_BY_TYPE: Record<ErrorType, number> = {
   authentication_error: 401,
@@ -20,7 +26,14 @@ export class ApiError extends Error {
   readonly param?: string;
   readonly headers?: Record<string, string>;
 
-  constructor(opts: { type: ErrorType; code: string; message: string; param?: string; status?: number; headers?: Record<string, string> }) {
+  constructor(opts: {
+    type: ErrorType;
+    code: string;
+    message: string;
+    param?: string;
+    status?: number;
+    headers?: Record<string, string>;
+  }) {
     super(opts.message);
     this.name = "ApiError";
     this.type = opts.type;

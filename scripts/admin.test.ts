@@ -4,14 +4,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { hashKey } from "@/lib/api-keys/key-format";
+import { defaultCtx } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
 import { apiKeys, attributeDefinitions, brands, memberships, topics, workflowRuns, workspaces } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { resolveDataDir } from "@/lib/runtime/data-dir";
-import { defaultCtx } from "@/lib/context";
+
 import { runAdmin } from "./admin/run-admin";
 
 interface Run {
@@ -46,7 +48,10 @@ function admin(args: string[], env: Record<string, string> = {}): Promise<Run> {
 const PROCESS_TEST_TIMEOUT_MS = 300_000;
 
 /** With --json a command prints exactly one JSON object on stdout. */
-async function adminJson<K extends string>(args: string[], env: Record<string, string> = {}): Promise<Record<K, string>> {
+async function adminJson<K extends string>(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Record<K, string>> {
   const run = await admin([...args, "--json"], env);
   expect(run.code, run.stderr).toBe(0);
   const lines = run.stdout.trim().split("\n");
@@ -59,12 +64,27 @@ async function adminJson<K extends string>(args: string[], env: Record<string, s
 describe("admin CLI", () => {
   it("creates every object and prints the documented JSON", async () => {
     const db = getDb();
-    const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Acme", "--owner", "ops@acme.test"]);
+    const { workspace_id } = await adminJson<"workspace_id">([
+      "workspace:create",
+      "--name",
+      "Acme",
+      "--owner",
+      "ops@acme.test",
+    ]);
     expect(workspace_id).toMatch(/^ws_[0-9a-z]{26}$/);
-    expect(await db.select().from(memberships).where(eq(memberships.workspaceId, workspace_id))).toMatchObject([{ role: "owner" }]);
+    expect(await db.select().from(memberships).where(eq(memberships.workspaceId, workspace_id))).toMatchObject([
+      { role: "owner" },
+    ]);
 
-    const approved = await adminJson<"workspace_id" | "approved_at">(["workspace:approve", "--workspace", workspace_id]);
-    expect(approved).toEqual({ workspace_id, approved_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    const approved = await adminJson<"workspace_id" | "approved_at">([
+      "workspace:approve",
+      "--workspace",
+      workspace_id,
+    ]);
+    expect(approved).toEqual({
+      workspace_id,
+      approved_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
     expect((await db.select().from(workspaces).where(eq(workspaces.id, workspace_id)))[0]!.approvedAt).not.toBeNull();
 
     const { brand_id } = await adminJson<"brand_id">([
@@ -83,27 +103,92 @@ describe("admin CLI", () => {
       "News@Acme.test",
     ]);
     expect(brand_id).toMatch(/^br_/);
-    expect((await db.select().from(brands).where(eq(brands.id, brand_id)))[0]).toMatchObject({ senderEmail: "news@acme.test", reviewStatus: "pending" });
-    expect(await adminJson<"brand_id" | "review_status">(["brand:approve", "--brand", brand_id])).toEqual({ brand_id, review_status: "approved" });
-    expect(await adminJson<string>(["brand:update", "--brand", brand_id, "--logo-url", "https://acme.test/logo.png"])).toEqual({ brand_id, review_status: "approved", sending_held: false });
-    expect(await adminJson<string>(["brand:update", "--brand", brand_id, "--legal-name", "Acme Holdings Ltd"])).toEqual({ brand_id, review_status: "pending", sending_held: true });
-    expect(await adminJson<"brand_id" | "review_status">(["brand:approve", "--brand", brand_id])).toEqual({ brand_id, review_status: "approved" });
+    expect((await db.select().from(brands).where(eq(brands.id, brand_id)))[0]).toMatchObject({
+      senderEmail: "news@acme.test",
+      reviewStatus: "pending",
+    });
+    expect(await adminJson<"brand_id" | "review_status">(["brand:approve", "--brand", brand_id])).toEqual({
+      brand_id,
+      review_status: "approved",
+    });
+    expect(
+      await adminJson<string>(["brand:update", "--brand", brand_id, "--logo-url", "https://acme.test/logo.png"]),
+    ).toEqual({ brand_id, review_status: "approved", sending_held: false });
+    expect(await adminJson<string>(["brand:update", "--brand", brand_id, "--legal-name", "Acme Holdings Ltd"])).toEqual(
+      { brand_id, review_status: "pending", sending_held: true },
+    );
+    expect(await adminJson<"brand_id" | "review_status">(["brand:approve", "--brand", brand_id])).toEqual({
+      brand_id,
+      review_status: "approved",
+    });
 
-    const { topic_id } = await adminJson<"topic_id">(["topic:create", "--workspace", workspace_id, "--brand", brand_id, "--name", "News", "--description", "Weekly news"]);
-    const { topic_id: direct } = await adminJson<"topic_id">(["topic:create", "--workspace", workspace_id, "--brand", brand_id, "--name", "Direct", "--no-confirmation"]);
+    const { topic_id } = await adminJson<"topic_id">([
+      "topic:create",
+      "--workspace",
+      workspace_id,
+      "--brand",
+      brand_id,
+      "--name",
+      "News",
+      "--description",
+      "Weekly news",
+    ]);
+    const { topic_id: direct } = await adminJson<"topic_id">([
+      "topic:create",
+      "--workspace",
+      workspace_id,
+      "--brand",
+      brand_id,
+      "--name",
+      "Direct",
+      "--no-confirmation",
+    ]);
     const topicRows = await db.select().from(topics).where(eq(topics.workspaceId, workspace_id));
-    expect(topicRows.find((t) => t.id === topic_id)).toMatchObject({ requiresConfirmation: true, description: "Weekly news" });
+    expect(topicRows.find((t) => t.id === topic_id)).toMatchObject({
+      requiresConfirmation: true,
+      description: "Weekly news",
+    });
     expect(topicRows.find((t) => t.id === direct)).toMatchObject({ requiresConfirmation: false });
     const archived = await adminJson<"topic_id" | "archived_at">(["topic:archive", "--topic", direct]);
     expect(archived).toEqual({ topic_id: direct, archived_at: expect.any(String) });
 
-    const { list_id } = await adminJson<"list_id">(["list:create", "--workspace", workspace_id, "--brand", brand_id, "--name", "VIP"]);
+    const { list_id } = await adminJson<"list_id">([
+      "list:create",
+      "--workspace",
+      workspace_id,
+      "--brand",
+      brand_id,
+      "--name",
+      "VIP",
+    ]);
     expect(list_id).toMatch(/^ls_/);
 
-    expect(await adminJson<"key" | "type">(["attribute:define", "--workspace", workspace_id, "--key", "plan", "--type", "string"])).toEqual({ key: "plan", type: "string" });
-    expect(await db.select().from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, workspace_id))).toMatchObject([{ key: "plan", type: "string" }]);
+    expect(
+      await adminJson<"key" | "type">([
+        "attribute:define",
+        "--workspace",
+        workspace_id,
+        "--key",
+        "plan",
+        "--type",
+        "string",
+      ]),
+    ).toEqual({ key: "plan", type: "string" });
+    expect(
+      await db.select().from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, workspace_id)),
+    ).toMatchObject([{ key: "plan", type: "string" }]);
 
-    const secret = await adminJson<"key_id" | "key">(["key:create", "--workspace", workspace_id, "--type", "secret", "--env", "live", "--brand", brand_id]);
+    const secret = await adminJson<"key_id" | "key">([
+      "key:create",
+      "--workspace",
+      workspace_id,
+      "--type",
+      "secret",
+      "--env",
+      "live",
+      "--brand",
+      brand_id,
+    ]);
     expect(secret).toEqual({ key_id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^sk_live_/) });
     const publishable = await adminJson<"key_id" | "key">([
       "key:create",
@@ -120,13 +205,30 @@ describe("admin CLI", () => {
     ]);
     expect(publishable.key).toMatch(/^pk_test_/);
     const [stored] = await db.select().from(apiKeys).where(eq(apiKeys.id, publishable.key_id));
-    expect(stored).toMatchObject({ keyHash: hashKey(publishable.key), allowedOrigins: ["https://acme.test", "http://localhost:8080"], brandId: null });
+    expect(stored).toMatchObject({
+      keyHash: hashKey(publishable.key),
+      allowedOrigins: ["https://acme.test", "http://localhost:8080"],
+      brandId: null,
+    });
     expect(JSON.stringify(stored)).not.toContain(publishable.key);
 
-    expect(await adminJson<"key_id" | "revoked_at">(["key:revoke", "--key", secret.key_id])).toEqual({ key_id: secret.key_id, revoked_at: expect.any(String) });
+    expect(await adminJson<"key_id" | "revoked_at">(["key:revoke", "--key", secret.key_id])).toEqual({
+      key_id: secret.key_id,
+      revoked_at: expect.any(String),
+    });
 
-    const { user_id } = await adminJson<"user_id">(["user:create", "--email", "member@acme.test", "--password", "long enough", "--workspace", workspace_id]);
-    expect(await db.select().from(memberships).where(eq(memberships.userId, user_id))).toMatchObject([{ workspaceId: workspace_id, role: "member" }]);
+    const { user_id } = await adminJson<"user_id">([
+      "user:create",
+      "--email",
+      "member@acme.test",
+      "--password",
+      "long enough",
+      "--workspace",
+      workspace_id,
+    ]);
+    expect(await db.select().from(memberships).where(eq(memberships.userId, user_id))).toMatchObject([
+      { workspaceId: workspace_id, role: "member" },
+    ]);
   });
 
   it("errors go to stderr with a non-zero exit and nothing on stdout", async () => {
@@ -164,7 +266,16 @@ describe("admin CLI", () => {
     expect(notFound.stderr).toContain("workspace_not_found");
     expect(notFound.stdout).toBe("");
 
-    const invalid = await admin(["attribute:define", "--workspace", "ws_x", "--key", "plan", "--type", "colour", "--json"]);
+    const invalid = await admin([
+      "attribute:define",
+      "--workspace",
+      "ws_x",
+      "--key",
+      "plan",
+      "--type",
+      "colour",
+      "--json",
+    ]);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain("validation_failed (type)");
   });
@@ -190,7 +301,10 @@ describe("admin CLI", () => {
         to: "cli@example.com",
         from: "news@brand.example",
         subject: "Please confirm",
-        headers: expect.objectContaining({ Subject: "Please confirm", "Message-ID": expect.stringMatching(/^<cli-mail-1\.[0-9a-f]{32}@brand\.example>$/) }),
+        headers: expect.objectContaining({
+          Subject: "Please confirm",
+          "Message-ID": expect.stringMatching(/^<cli-mail-1\.[0-9a-f]{32}@brand\.example>$/),
+        }),
         text: expect.stringContaining("https://app.example/confirm/1"),
         html: expect.stringContaining("Confirm"),
         links: ["https://app.example/confirm/1"],
@@ -200,15 +314,41 @@ describe("admin CLI", () => {
   });
 
   it("webhook:create, webhook:rotate and webhook:deliveries print the documented JSON; a refused target exits 1", async () => {
-    const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Hooks", "--owner", "hooks@acme.test"]);
-    const refused = await admin(["webhook:create", "--workspace", workspace_id, "--url", "https://127.0.0.1/in", "--json"]);
+    const { workspace_id } = await adminJson<"workspace_id">([
+      "workspace:create",
+      "--name",
+      "Hooks",
+      "--owner",
+      "hooks@acme.test",
+    ]);
+    const refused = await admin([
+      "webhook:create",
+      "--workspace",
+      workspace_id,
+      "--url",
+      "https://127.0.0.1/in",
+      "--json",
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("webhook_target_refused");
     const created = await adminJson<"endpoint_id" | "secret">(
-      ["webhook:create", "--workspace", workspace_id, "--url", "http://127.0.0.1:9/in", "--event", "contact.subscribed", "--event", "email.bounced"],
+      [
+        "webhook:create",
+        "--workspace",
+        workspace_id,
+        "--url",
+        "http://127.0.0.1:9/in",
+        "--event",
+        "contact.subscribed",
+        "--event",
+        "email.bounced",
+      ],
       { WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" },
     );
-    expect(created).toEqual({ endpoint_id: expect.stringMatching(/^wh_/), secret: expect.stringMatching(/^whsec_[0-9A-Za-z]{40}$/) });
+    expect(created).toEqual({
+      endpoint_id: expect.stringMatching(/^wh_/),
+      secret: expect.stringMatching(/^whsec_[0-9A-Za-z]{40}$/),
+    });
     const rotated = await adminJson<"secret">(["webhook:rotate", "--endpoint", created.endpoint_id]);
     expect(rotated).toEqual({ secret: expect.stringMatching(/^whsec_/), retried: 0 });
     expect(rotated.secret).not.toBe(created.secret);
@@ -241,7 +381,13 @@ describe("admin CLI", () => {
   it("mailbox:event reports a provider outcome for a stored message: a complaint suppresses the address", async () => {
     const { localTransport } = await import("@/lib/mail/transports/local-transport");
     const { defaultCtx } = await import("@/lib/context");
-    const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Outcomes", "--owner", "o@outcomes.test"]);
+    const { workspace_id } = await adminJson<"workspace_id">([
+      "workspace:create",
+      "--name",
+      "Outcomes",
+      "--owner",
+      "o@outcomes.test",
+    ]);
     const { providerMessageId } = await localTransport().send(defaultCtx(), {
       workspaceId: workspace_id,
       idempotencyKey: "cli-outcome-1",
@@ -251,17 +397,34 @@ describe("admin CLI", () => {
       text: "hi",
       html: "<p>hi</p>",
     });
-    expect(await adminJson(["mailbox:event", "--message", providerMessageId, "--type", "complained"])).toEqual({ message_id: providerMessageId, type: "complained", suppressed: true });
+    expect(await adminJson(["mailbox:event", "--message", providerMessageId, "--type", "complained"])).toEqual({
+      message_id: providerMessageId,
+      type: "complained",
+      suppressed: true,
+    });
     const { suppressions } = await import("@/lib/db/schema");
-    expect(await getDb().select({ reason: suppressions.reason }).from(suppressions).where(eq(suppressions.workspaceId, workspace_id))).toEqual([{ reason: "complaint" }]);
+    expect(
+      await getDb()
+        .select({ reason: suppressions.reason })
+        .from(suppressions)
+        .where(eq(suppressions.workspaceId, workspace_id)),
+    ).toEqual([{ reason: "complaint" }]);
     const bad = await admin(["mailbox:event", "--message", providerMessageId, "--type", "exploded"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("validation_failed (type)");
-    expect((await admin(["mailbox:event", "--message", "msg_nope", "--type", "delivered"])).stderr).toContain("message_not_found");
+    expect((await admin(["mailbox:event", "--message", "msg_nope", "--type", "delivered"])).stderr).toContain(
+      "message_not_found",
+    );
   });
 
   it("import:run dry-runs and applies a CSV file and contacts:export writes the contacts with their consent", async () => {
-    const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Importer", "--owner", "imports@acme.test"]);
+    const { workspace_id } = await adminJson<"workspace_id">([
+      "workspace:create",
+      "--name",
+      "Importer",
+      "--owner",
+      "imports@acme.test",
+    ]);
     const { brand_id } = await adminJson<"brand_id">([
       "brand:create",
       "--workspace",
@@ -277,19 +440,49 @@ describe("admin CLI", () => {
       "--sender-email",
       "news@acme.test",
     ]);
-    const { topic_id } = await adminJson<"topic_id">(["topic:create", "--workspace", workspace_id, "--brand", brand_id, "--name", "News", "--no-confirmation"]);
+    const { topic_id } = await adminJson<"topic_id">([
+      "topic:create",
+      "--workspace",
+      workspace_id,
+      "--brand",
+      brand_id,
+      "--name",
+      "News",
+      "--no-confirmation",
+    ]);
     const dir = mkdtempSync(path.join(tmpdir(), "import-cli-"));
     const file = path.join(dir, "people.csv");
     writeFileSync(file, "E-mail,Given,Notes\nann@example.com,Ann,x\nbad,Bo,y\n");
-    const base = ["import:run", "--workspace", workspace_id, "--file", file, "--map", "Given=first_name", "--topic", topic_id];
+    const base = [
+      "import:run",
+      "--workspace",
+      workspace_id,
+      "--file",
+      file,
+      "--map",
+      "Given=first_name",
+      "--topic",
+      topic_id,
+    ];
 
     const dry = (await adminJson<string>([...base, "--dry-run"])) as unknown as Record<string, unknown>;
-    expect(dry).toMatchObject({ status: "checked", mapping: ["email", "first_name", ""], checked: { rows: 2, created: 1, refused: { invalid_email: 1 } }, applied: null });
+    expect(dry).toMatchObject({
+      status: "checked",
+      mapping: ["email", "first_name", ""],
+      checked: { rows: 2, created: 1, refused: { invalid_email: 1 } },
+      applied: null,
+    });
     const run = (await adminJson<string>(base)) as unknown as Record<string, unknown>;
-    expect(run).toMatchObject({ status: "completed", applied: { rows: 2, created: 1, subscribed: 1, refused: { invalid_email: 1 } } });
+    expect(run).toMatchObject({
+      status: "completed",
+      applied: { rows: 2, created: 1, subscribed: 1, refused: { invalid_email: 1 } },
+    });
 
     const out = path.join(dir, "export.csv");
-    expect(await adminJson<string>(["contacts:export", "--workspace", workspace_id, "--out", out])).toEqual({ file: out, rows: 1 });
+    expect(await adminJson<string>(["contacts:export", "--workspace", workspace_id, "--out", out])).toEqual({
+      file: out,
+      rows: 1,
+    });
     const csv = readFileSync(out, "utf8");
     expect(csv).toContain("ann@example.com,Ann,,subscribed,");
     expect(csv).toContain(",subscribed,import,");
@@ -297,18 +490,69 @@ describe("admin CLI", () => {
   });
 
   it("billing:* drives the manual provider: invoice in the workspace's currency, payment failed, show with the next stages, settle, cancel, clock", async () => {
-    const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Billed", "--owner", `billed-${Date.now()}@example.com`, "--currency", "eur"]);
-    const invoice = await adminJson<"invoice_id">(["billing:invoice", "--workspace", workspace_id, "--amount", "75", "--plan", "growth", "--due", "2030-01-31"]);
-    expect(invoice).toMatchObject({ workspace_id, provider: "manual", plan: "growth", amount: 7500, currency: "eur", status: "open", due_at: "2030-01-31T23:59:59.000Z", paid_at: null });
-    expect(await adminJson(["billing:settle", "--invoice", invoice.invoice_id])).toMatchObject({ invoice_id: invoice.invoice_id, status: "paid" });
+    const { workspace_id } = await adminJson<"workspace_id">([
+      "workspace:create",
+      "--name",
+      "Billed",
+      "--owner",
+      `billed-${Date.now()}@example.com`,
+      "--currency",
+      "eur",
+    ]);
+    const invoice = await adminJson<"invoice_id">([
+      "billing:invoice",
+      "--workspace",
+      workspace_id,
+      "--amount",
+      "75",
+      "--plan",
+      "growth",
+      "--due",
+      "2030-01-31",
+    ]);
+    expect(invoice).toMatchObject({
+      workspace_id,
+      provider: "manual",
+      plan: "growth",
+      amount: 7500,
+      currency: "eur",
+      status: "open",
+      due_at: "2030-01-31T23:59:59.000Z",
+      paid_at: null,
+    });
+    expect(await adminJson(["billing:settle", "--invoice", invoice.invoice_id])).toMatchObject({
+      invoice_id: invoice.invoice_id,
+      status: "paid",
+    });
     const second = await adminJson<"invoice_id">(["billing:invoice", "--workspace", workspace_id, "--amount", "75"]);
-    expect(await adminJson(["billing:payment-failed", "--invoice", second.invoice_id])).toMatchObject({ status: "failed" });
-    const shown = (await adminJson(["billing:show", "--workspace", workspace_id])) as unknown as Record<string, unknown>;
-    expect(shown).toMatchObject({ workspace_id, stage: "overdue", plan: "growth", currency: "eur", provider: "manual", allowance: { sends: 100_000, used: 0 }, cancel_at_period_end: false });
-    expect((shown.next_stages as { stage: string }[]).map((next) => next.stage)).toEqual(["read_only", "deletion_scheduled", "deleted"]);
+    expect(await adminJson(["billing:payment-failed", "--invoice", second.invoice_id])).toMatchObject({
+      status: "failed",
+    });
+    const shown = (await adminJson(["billing:show", "--workspace", workspace_id])) as unknown as Record<
+      string,
+      unknown
+    >;
+    expect(shown).toMatchObject({
+      workspace_id,
+      stage: "overdue",
+      plan: "growth",
+      currency: "eur",
+      provider: "manual",
+      allowance: { sends: 100_000, used: 0 },
+      cancel_at_period_end: false,
+    });
+    expect((shown.next_stages as { stage: string }[]).map((next) => next.stage)).toEqual([
+      "read_only",
+      "deletion_scheduled",
+      "deleted",
+    ]);
     expect(shown.invoices).toHaveLength(2);
-    expect(await adminJson(["billing:pause-clock", "--workspace", workspace_id])).toMatchObject({ clock_paused_since: expect.any(String) });
-    expect(await adminJson(["billing:resume-clock", "--workspace", workspace_id])).toMatchObject({ clock_paused_since: null });
+    expect(await adminJson(["billing:pause-clock", "--workspace", workspace_id])).toMatchObject({
+      clock_paused_since: expect.any(String),
+    });
+    expect(await adminJson(["billing:resume-clock", "--workspace", workspace_id])).toMatchObject({
+      clock_paused_since: null,
+    });
     expect(await adminJson(["billing:settle", "--invoice", second.invoice_id])).toMatchObject({ status: "paid" });
     expect(await adminJson(["billing:cancel", "--workspace", workspace_id])).toMatchObject({
       stage: "active",
@@ -328,13 +572,26 @@ describe("admin CLI", () => {
       .values({
         id: runId,
         functionId: "mailservice-confirmation",
-        event: { id: `ev-${runId}`, name: "consent/confirmation.requested", data: { requestId: "cfr_x" }, ts: now.getTime() },
+        event: {
+          id: `ev-${runId}`,
+          name: "consent/confirmation.requested",
+          data: { requestId: "cfr_x" },
+          ts: now.getTime(),
+        },
         status: "failed",
         wakeAt: now,
         error: "smtp refused",
       });
-    const failed = (await adminJson(["workflows:list", "--state", "failed"])) as unknown as { data: Record<string, unknown>[] };
-    expect(failed.data.find((run) => run.run_id === runId)).toMatchObject({ function_id: "confirmation", event: "consent/confirmation.requested", state: "failed", error: "smtp refused", steps: 0 });
+    const failed = (await adminJson(["workflows:list", "--state", "failed"])) as unknown as {
+      data: Record<string, unknown>[];
+    };
+    expect(failed.data.find((run) => run.run_id === runId)).toMatchObject({
+      function_id: "confirmation",
+      event: "consent/confirmation.requested",
+      state: "failed",
+      error: "smtp refused",
+      steps: 0,
+    });
     expect(await adminJson(["workflows:retry", "--run", runId])).toEqual({ run_id: runId, state: "due" });
     const again = await admin(["workflows:retry", "--run", runId, "--json"]);
     expect(again.code).toBe(1);
@@ -377,17 +634,26 @@ describe("admin CLI", () => {
     }
   });
 
-  it("the process prints what the command printed and exits with its code: 0 done, 2 usage, 1 refused", { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const help = await adminProcess(["help"]);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain("usage: npm run -s admin");
-    const usage = await adminProcess(["nope:create"]);
-    expect(usage).toMatchObject({ code: 2, stdout: "" });
-    expect(usage.stderr).toContain('unknown command "nope:create"');
-    const refused = await adminProcess(["workspace:approve", "--workspace", "ws_00000000000000000000000000", "--json"]);
-    expect(refused).toMatchObject({ code: 1, stdout: "" });
-    expect(refused.stderr).toContain("workspace_not_found");
-  });
+  it(
+    "the process prints what the command printed and exits with its code: 0 done, 2 usage, 1 refused",
+    { timeout: PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const help = await adminProcess(["help"]);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain("usage: npm run -s admin");
+      const usage = await adminProcess(["nope:create"]);
+      expect(usage).toMatchObject({ code: 2, stdout: "" });
+      expect(usage.stderr).toContain('unknown command "nope:create"');
+      const refused = await adminProcess([
+        "workspace:approve",
+        "--workspace",
+        "ws_00000000000000000000000000",
+        "--json",
+      ]);
+      expect(refused).toMatchObject({ code: 1, stdout: "" });
+      expect(refused.stderr).toContain("workspace_not_found");
+    },
+  );
 });
 
 describe("admin CLI on the embedded default", () => {
@@ -397,31 +663,59 @@ describe("admin CLI on the embedded default", () => {
 
   const serverRunning = () => existsSync(path.join(dataDir, "pg", "postmaster.pid"));
 
-  it("starts the embedded database when the app is down, and stops it afterwards", { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Solo", "--owner", "solo@example.com"], env);
-    expect(serverRunning()).toBe(false);
-    expect(JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"))).toHaveProperty("AUTH_SECRET");
-    // The data is still there for the next command.
-    const { brand_id } = await adminJson<"brand_id">(
-      ["brand:create", "--workspace", workspace_id, "--name", "Solo", "--legal-name", "Solo Ltd", "--postal-address", "2 Lane", "--website-url", "https://solo.test", "--sender-email", "hi@solo.test"],
-      env,
-    );
-    expect(brand_id).toMatch(/^br_/);
-  });
+  it(
+    "starts the embedded database when the app is down, and stops it afterwards",
+    { timeout: PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const { workspace_id } = await adminJson<"workspace_id">(
+        ["workspace:create", "--name", "Solo", "--owner", "solo@example.com"],
+        env,
+      );
+      expect(serverRunning()).toBe(false);
+      expect(JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"))).toHaveProperty("AUTH_SECRET");
+      // The data is still there for the next command.
+      const { brand_id } = await adminJson<"brand_id">(
+        [
+          "brand:create",
+          "--workspace",
+          workspace_id,
+          "--name",
+          "Solo",
+          "--legal-name",
+          "Solo Ltd",
+          "--postal-address",
+          "2 Lane",
+          "--website-url",
+          "https://solo.test",
+          "--sender-email",
+          "hi@solo.test",
+        ],
+        env,
+      );
+      expect(brand_id).toMatch(/^br_/);
+    },
+  );
 
-  it("uses the running embedded server (the app's) and leaves it running", { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const secrets = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
-    const app = await startEmbeddedPostgres({ dataDir, password: secrets.EMBEDDED_PG_PASSWORD });
-    try {
-      const { workspace_id } = await adminJson<"workspace_id">(["workspace:create", "--name", "Shared", "--owner", "shared@example.com"], env);
-      expect(serverRunning()).toBe(true);
-      const postgres = (await import("postgres")).default;
-      const sql = postgres(app.url, { max: 1 });
-      const rows = await sql`select name from workspaces where id = ${workspace_id}`;
-      await sql.end();
-      expect(rows).toEqual([{ name: "Shared" }]);
-    } finally {
-      await app.stop();
-    }
-  });
+  it(
+    "uses the running embedded server (the app's) and leaves it running",
+    { timeout: PROCESS_TEST_TIMEOUT_MS },
+    async () => {
+      const secrets = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8"));
+      const app = await startEmbeddedPostgres({ dataDir, password: secrets.EMBEDDED_PG_PASSWORD });
+      try {
+        const { workspace_id } = await adminJson<"workspace_id">(
+          ["workspace:create", "--name", "Shared", "--owner", "shared@example.com"],
+          env,
+        );
+        expect(serverRunning()).toBe(true);
+        const postgres = (await import("postgres")).default;
+        const sql = postgres(app.url, { max: 1 });
+        const rows = await sql`select name from workspaces where id = ${workspace_id}`;
+        await sql.end();
+        expect(rows).toEqual([{ name: "Shared" }]);
+      } finally {
+        await app.stop();
+      }
+    },
+  );
 });

@@ -4,6 +4,7 @@ import { defaultCtx } from "@/lib/context";
 import { closeDb } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
 import { sendLogsTo } from "@/lib/log/logger";
+
 import { runAdmin } from "./admin/run-admin";
 
 // Commands start workflows as the app does (approving a workspace resumes its held campaigns).

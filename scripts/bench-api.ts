@@ -14,6 +14,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import postgres from "postgres";
+
 import { generateKey, hashKey } from "@/lib/api-keys/key-format";
 import { openDatabase } from "@/lib/db/database";
 import { newId } from "@/lib/ids";
@@ -49,11 +50,20 @@ const database = await openDatabase();
 const children: ChildProcess[] = [];
 try {
   const seed = await seedWorkspace(database.url);
-  const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" as const, BENCH_WORKSPACE_ID: seed.workspaceId };
+  const env = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    NODE_ENV: "production" as const,
+    BENCH_WORKSPACE_ID: seed.workspaceId,
+  };
   const profiling = options.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(options.profile)}`] : [];
   // The app logs one line per request, synchronously, to a file (as it would in production): read back for the profile.
   const appLog = path.join(dataDir, "app.log");
-  const app = spawn(process.execPath, [...profiling, "node_modules/next/dist/bin/next", "start", "-p", String(APP_PORT)], { env, stdio: ["ignore", openSync(appLog, "a"), "ignore"], detached: true });
+  const app = spawn(
+    process.execPath,
+    [...profiling, "node_modules/next/dist/bin/next", "start", "-p", String(APP_PORT)],
+    { env, stdio: ["ignore", openSync(appLog, "a"), "ignore"], detached: true },
+  );
   children.push(app);
   const requestLinesFrom = (offset: number): RequestLine[] =>
     readFileSync(appLog)
@@ -62,7 +72,13 @@ try {
       .split("\n")
       .filter((line) => line.includes('"api request"'))
       .map((line) => JSON.parse(line) as RequestLine);
-  children.push(spawn("npx", ["tsx", "scripts/bench/ceiling-server.ts"], { env: { ...env, PORT: String(CEILING_PORT) }, stdio: "ignore", detached: true }));
+  children.push(
+    spawn("npx", ["tsx", "scripts/bench/ceiling-server.ts"], {
+      env: { ...env, PORT: String(CEILING_PORT) },
+      stdio: "ignore",
+      detached: true,
+    }),
+  );
   await waitFor(`http://127.0.0.1:${APP_PORT}/api/health`);
   await waitFor(`http://127.0.0.1:${CEILING_PORT}/`, "POST", '{"email":"warm@example.com"}');
 
@@ -80,7 +96,12 @@ try {
   const json = { "content-type": "application/json" };
   const scenarios: Scenario[] = [
     { name: EMPTY_ROUTE, base: appUrl, method: "GET", make: () => ({ path: "/api/health" }) },
-    { name: BARE_UPSERT, base: ceiling, method: "POST", make: (i) => ({ path: "/", headers: json, body: JSON.stringify({ email: `bare${i}@bench.example` }) }) },
+    {
+      name: BARE_UPSERT,
+      base: ceiling,
+      method: "POST",
+      make: (i) => ({ path: "/", headers: json, body: JSON.stringify({ email: `bare${i}@bench.example` }) }),
+    },
     {
       name: "POST /v1/subscribe",
       base: appUrl,
@@ -95,9 +116,18 @@ try {
       name: "POST /v1/contacts",
       base: appUrl,
       method: "POST",
-      make: (i) => ({ path: "/v1/contacts", headers: { ...json, authorization: `Bearer ${secret(i)}` }, body: JSON.stringify({ email: `api${i}@bench.example`, first_name: "Bench" }) }),
+      make: (i) => ({
+        path: "/v1/contacts",
+        headers: { ...json, authorization: `Bearer ${secret(i)}` },
+        body: JSON.stringify({ email: `api${i}@bench.example`, first_name: "Bench" }),
+      }),
     },
-    { name: "GET /v1/contacts?limit=100", base: appUrl, method: "GET", make: (i) => ({ path: "/v1/contacts?limit=100", headers: { authorization: `Bearer ${secret(i)}` } }) },
+    {
+      name: "GET /v1/contacts?limit=100",
+      base: appUrl,
+      method: "GET",
+      make: (i) => ({ path: "/v1/contacts?limit=100", headers: { authorization: `Bearer ${secret(i)}` } }),
+    },
     { name: BARE_QUERY, base: ceiling, method: "GET", make: () => ({ path: "/" }) },
   ];
   const chosen = scenarios.filter(({ name }) => floors.includes(name) || !options.only || name.includes(options.only));
@@ -107,7 +137,15 @@ try {
     const requests: autocannon.Request[] = [{ method, setupRequest: (request) => ({ ...request, ...make(next()) }) }];
     await autocannon({ url: base, connections, duration: 2, requests }); // warm-up
     const result = await autocannon({ url: base, connections, duration, requests });
-    rows.push({ name, write: method !== "GET", rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors });
+    rows.push({
+      name,
+      write: method !== "GET",
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors,
+    });
     await settle(database.url); // the workflows a scenario started (confirmation mail) must not run in the next one's time
   }
   const emptyRoute = rows.find((row) => row.name === EMPTY_ROUTE)!.rps;
@@ -115,7 +153,15 @@ try {
   console.log(
     `\n${CONTACTS.toLocaleString("en")} contacts, ${KEYS} keys of each kind, ${connections} connections, ${duration} s per scenario, ${process.env.DATABASE_POOL_SIZE || 10} database connections per process\n`,
   );
-  console.log("scenario".padEnd(48) + "req/s".padStart(9) + "p50 ms".padStart(9) + "p99 ms".padStart(9) + "floor req/s".padStart(13) + "  of floor" + "  non-2xx");
+  console.log(
+    "scenario".padEnd(48) +
+      "req/s".padStart(9) +
+      "p50 ms".padStart(9) +
+      "p99 ms".padStart(9) +
+      "floor req/s".padStart(13) +
+      "  of floor" +
+      "  non-2xx",
+  );
   for (const row of rows) {
     const floor = floors.includes(row.name) || row.name === BARE_QUERY ? null : row.write ? writeFloor : emptyRoute;
     console.log(
@@ -131,9 +177,21 @@ try {
 
   // Per-stage profile: one request at a time, so the times are the work, not queueing. Each answer's
   // Request-Id pairs the client's time with the app's log line.
-  console.log(`\nper-stage profile, one request at a time, ${PROFILE_REQUESTS} requests per route, mean ms per request`);
-  console.log("route".padEnd(30) + "client".padStart(9) + "framework".padStart(11) + "auth+limit".padStart(12) + "input".padStart(8) + "handler".padStart(9) + "answer".padStart(8));
-  for (const { name, base, method, make } of chosen.filter(({ name }) => name === EMPTY_ROUTE || name.includes("/v1/"))) {
+  console.log(
+    `\nper-stage profile, one request at a time, ${PROFILE_REQUESTS} requests per route, mean ms per request`,
+  );
+  console.log(
+    "route".padEnd(30) +
+      "client".padStart(9) +
+      "framework".padStart(11) +
+      "auth+limit".padStart(12) +
+      "input".padStart(8) +
+      "handler".padStart(9) +
+      "answer".padStart(8),
+  );
+  for (const { name, base, method, make } of chosen.filter(
+    ({ name }) => name === EMPTY_ROUTE || name.includes("/v1/"),
+  )) {
     const logOffset = statSync(appLog).size;
     const clientMs = new Map<string, number>();
     const emptyRouteMs: number[] = [];
@@ -150,7 +208,8 @@ try {
     agent.destroy();
     await settle(database.url);
     const lines = requestLinesFrom(logOffset).filter((line) => clientMs.has(line.request_id));
-    const mean = (pick: (line: RequestLine) => number) => lines.reduce((sum, line) => sum + pick(line), 0) / Math.max(lines.length, 1);
+    const mean = (pick: (line: RequestLine) => number) =>
+      lines.reduce((sum, line) => sum + pick(line), 0) / Math.max(lines.length, 1);
     const columns =
       name === EMPTY_ROUTE
         ? [emptyRouteMs.reduce((sum, ms) => sum + ms, 0) / emptyRouteMs.length]
@@ -188,7 +247,12 @@ async function seedWorkspace(url: string) {
   await sql`insert into brands (id, workspace_id, name, legal_name, postal_address, website_url, sender_email) values (${brandId}, ${workspaceId}, 'Bench', 'Bench Ltd', '1 Way', 'https://bench.example', 'news@bench.example')`;
   await sql`insert into topics (id, workspace_id, brand_id, name) values (${topicId}, ${workspaceId}, ${brandId}, 'News')`;
   for (let start = 0; start < CONTACTS; start += 5000) {
-    const batch = Array.from({ length: 5000 }, (_, i) => ({ id: newId("ct"), workspace_id: workspaceId, email: `seed${start + i}@bench.example`, first_name: "Seed" }));
+    const batch = Array.from({ length: 5000 }, (_, i) => ({
+      id: newId("ct"),
+      workspace_id: workspaceId,
+      email: `seed${start + i}@bench.example`,
+      first_name: "Seed",
+    }));
     await sql`insert into contacts ${sql(batch)}`;
   }
   const keys = (kind: "secret" | "publishable") => Array.from({ length: KEYS }, () => generateKey(kind, "live"));
@@ -218,13 +282,27 @@ interface Scenario {
 }
 
 /** One request over the agent's kept-alive connection; resolves with the answer's Request-Id once its body is read. */
-function send(agent: Agent, url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<string | undefined> {
+function send(
+  agent: Agent,
+  url: string,
+  method: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, { agent, method, headers: body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) } }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.headers["request-id"] as string | undefined));
-      response.on("error", reject);
-    });
+    const outgoing = httpRequest(
+      url,
+      {
+        agent,
+        method,
+        headers: body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.headers["request-id"] as string | undefined));
+        response.on("error", reject);
+      },
+    );
     outgoing.on("error", reject);
     outgoing.end(body);
   });
@@ -252,7 +330,9 @@ async function settle(url: string) {
 
 async function waitForRuns(sql: postgres.Sql) {
   for (let i = 0; i < 600; i++) {
-    const [row] = await sql<{ busy: number }[]>`select count(*)::int as busy from workflow_runs where status = 'pending' and (wake_at <= now() or lease_until > now())`;
+    const [row] = await sql<
+      { busy: number }[]
+    >`select count(*)::int as busy from workflow_runs where status = 'pending' and (wake_at <= now() or lease_until > now())`;
     if (row!.busy === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

@@ -12,13 +12,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql as sqlTag } from "drizzle-orm";
 import postgres from "postgres";
+
 import { connectWorkflowEvents } from "@/inngest/emit";
 import { userActor, type UserActor } from "@/lib/actor";
-import { listContacts, type ContactFilters } from "@/lib/contacts/list-contacts";
-import { defaultCtx, type Ctx } from "@/lib/context";
-import { closeDb } from "@/lib/db/client";
-import { openDatabase } from "@/lib/db/database";
-import { listFilterOptions } from "@/lib/dashboard/list-filter-options";
 import { getBillingStanding } from "@/lib/billing/get-billing";
 import { listBrands } from "@/lib/brands/list-brands";
 import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
@@ -29,6 +25,11 @@ import { previewCampaignMail } from "@/lib/campaigns/preview-campaign-mail";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { testMailAddresses } from "@/lib/campaigns/send-test-mail";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
+import { listContacts, type ContactFilters } from "@/lib/contacts/list-contacts";
+import { defaultCtx, type Ctx } from "@/lib/context";
+import { listFilterOptions } from "@/lib/dashboard/list-filter-options";
+import { closeDb } from "@/lib/db/client";
+import { openDatabase } from "@/lib/db/database";
 import { listSignupForms } from "@/lib/forms/list-signup-forms";
 import { signupFormOptions } from "@/lib/forms/signup-form-options";
 import { listImports } from "@/lib/imports/get-import";
@@ -42,7 +43,11 @@ import { listUserWorkspaces } from "@/lib/workspaces/list-user-workspaces";
 import { workspaceClearance } from "@/lib/workspaces/sending-clearance";
 
 const { values: options } = parseArgs({
-  options: { contacts: { type: "string", default: "1000000" }, runs: { type: "string", default: "60" }, inserts: { type: "string", default: "200000" } },
+  options: {
+    contacts: { type: "string", default: "1000000" },
+    runs: { type: "string", default: "60" },
+    inserts: { type: "string", default: "200000" },
+  },
 });
 const CONTACTS = Number(options.contacts);
 const RUNS = Number(options.runs);
@@ -63,14 +68,18 @@ try {
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   const started = performance.now();
   const seed = await seedAudience(sql);
-  console.log(`seeded ${CONTACTS.toLocaleString("en")} contacts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${CONTACTS.toLocaleString("en")} contacts in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 
   const ctx = defaultCtx();
   const actor = userActor("usr_bench", seed.workspaceId);
   // The page's other reads: the topic and list pickers of the filter form.
   const pickers = () => listFilterOptions(ctx, actor);
-  const page = (filters: ContactFilters) => () => Promise.all([pickers(), listContacts(ctx, actor, filters, { limit: PAGE, afterId: null })]);
-  const floor = () => sql`select id from contacts where workspace_id = ${seed.workspaceId} order by id desc limit ${PAGE + 1}`;
+  const page = (filters: ContactFilters) => () =>
+    Promise.all([pickers(), listContacts(ctx, actor, filters, { limit: PAGE, afterId: null })]);
+  const floor = () =>
+    sql`select id from contacts where workspace_id = ${seed.workspaceId} order by id desc limit ${PAGE + 1}`;
 
   const scenarios: [string, () => Promise<unknown>][] = [
     ["floor: bare keyset page of ids", floor],
@@ -86,15 +95,22 @@ try {
   const results = await measure(scenarios);
   const floorP95 = results[0]!.p95;
   printResults("scenario", results, floorP95);
-  console.log(`\ngoal: p95 ≤ 150 ms for every page scenario (${RUNS} runs each, ${CONTACTS.toLocaleString("en")} contacts)`);
+  console.log(
+    `\ngoal: p95 ≤ 150 ms for every page scenario (${RUNS} runs each, ${CONTACTS.toLocaleString("en")} contacts)`,
+  );
 
   const screens = await measure(await journeyScreens(ctx, actor, seed, page({})));
   printResults("screen (layout and page reads)", screens, floorP95);
   console.log(`\ngoal: p95 ≤ 500 ms for every screen of the journey (the floor is the one above)`);
 
   const inserts = await measureInsertCost(sql);
-  console.log(`\n${`insert ${INSERTS.toLocaleString("en")} contacts (median of ${INSERT_ROUNDS})`.padEnd(42)} ${"ms".padStart(8)} ${"floor ms".padStart(9)} ${"× floor".padStart(8)}`);
-  for (const { name, ms, floorMs } of inserts) console.log(`${name.padEnd(42)} ${ms.toFixed(0).padStart(8)} ${floorMs.toFixed(0).padStart(9)} ${(ms / floorMs).toFixed(2).padStart(8)}`);
+  console.log(
+    `\n${`insert ${INSERTS.toLocaleString("en")} contacts (median of ${INSERT_ROUNDS})`.padEnd(42)} ${"ms".padStart(8)} ${"floor ms".padStart(9)} ${"× floor".padStart(8)}`,
+  );
+  for (const { name, ms, floorMs } of inserts)
+    console.log(
+      `${name.padEnd(42)} ${ms.toFixed(0).padStart(8)} ${floorMs.toFixed(0).padStart(9)} ${(ms / floorMs).toFixed(2).padStart(8)}`,
+    );
   console.log("floor: the same insert without the search indexes");
   await sql.end();
 } finally {
@@ -115,14 +131,21 @@ async function measure(scenarios: [string, () => Promise<unknown>][]) {
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
-    results.push({ name, p50: times[Math.floor(RUNS * 0.5)]!, p95: times[Math.min(RUNS - 1, Math.floor(RUNS * 0.95))]! });
+    results.push({
+      name,
+      p50: times[Math.floor(RUNS * 0.5)]!,
+      p95: times[Math.min(RUNS - 1, Math.floor(RUNS * 0.95))]!,
+    });
   }
   return results;
 }
 
 function printResults(title: string, results: { name: string; p50: number; p95: number }[], floorP95: number) {
   console.log(`\n${title.padEnd(34)} ${"p50 ms".padStart(9)} ${"p95 ms".padStart(9)} ${"× floor p95".padStart(12)}`);
-  for (const { name, p50, p95 } of results) console.log(`${name.padEnd(34)} ${p50.toFixed(1).padStart(9)} ${p95.toFixed(1).padStart(9)} ${(p95 / floorP95).toFixed(1).padStart(12)}`);
+  for (const { name, p50, p95 } of results)
+    console.log(
+      `${name.padEnd(34)} ${p50.toFixed(1).padStart(9)} ${p95.toFixed(1).padStart(9)} ${(p95 / floorP95).toFixed(1).padStart(12)}`,
+    );
 }
 
 /**
@@ -131,10 +154,22 @@ function printResults(title: string, results: { name: string; p50: number; p95: 
  * The campaign is a draft to the topic of 500,000 subscribers: its page shows at once and its audience count
  * (measured on its own) streams in after.
  */
-async function journeyScreens(ctx: Ctx, actor: UserActor, seed: Awaited<ReturnType<typeof seedAudience>>, contactsPage: () => Promise<unknown>) {
+async function journeyScreens(
+  ctx: Ctx,
+  actor: UserActor,
+  seed: Awaited<ReturnType<typeof seedAudience>>,
+  contactsPage: () => Promise<unknown>,
+) {
   const { brandId, topicId } = seed;
-  const { campaignId } = await createCampaign(ctx, actor, { brandId, topicId, name: "April news", subject: "April news", html: "<p>Hello {{contact.first_name}}</p>" });
-  const userRow = () => ctx.db.execute(sqlTag`select id, email, name, is_operator from users where id = ${actor.userId}`);
+  const { campaignId } = await createCampaign(ctx, actor, {
+    brandId,
+    topicId,
+    name: "April news",
+    subject: "April news",
+    html: "<p>Hello {{contact.first_name}}</p>",
+  });
+  const userRow = () =>
+    ctx.db.execute(sqlTag`select id, email, name, is_operator from users where id = ${actor.userId}`);
   const layout = async () => {
     await userRow();
     await listUserWorkspaces(ctx, actor.userId);
@@ -143,9 +178,24 @@ async function journeyScreens(ctx: Ctx, actor: UserActor, seed: Awaited<ReturnTy
   const screen = (read: () => Promise<unknown>) => () => Promise.all([layout(), read()]);
   const to = new Date();
   const screens: [string, () => Promise<unknown>][] = [
-    ["overview", screen(() => Promise.all([getWorkspaceOverviewOrThrow(ctx, actor), getSetupChecklist(ctx, actor), workspaceClearance(ctx, actor)]))],
-    ["topics", screen(() => Promise.all([listBrands(ctx, actor), listTopics(ctx, actor, { limit: 500, afterId: null })]))],
-    ["lists", screen(() => Promise.all([listBrands(ctx, actor), listLists(ctx, actor, { limit: 500, afterId: null })]))],
+    [
+      "overview",
+      screen(() =>
+        Promise.all([
+          getWorkspaceOverviewOrThrow(ctx, actor),
+          getSetupChecklist(ctx, actor),
+          workspaceClearance(ctx, actor),
+        ]),
+      ),
+    ],
+    [
+      "topics",
+      screen(() => Promise.all([listBrands(ctx, actor), listTopics(ctx, actor, { limit: 500, afterId: null })])),
+    ],
+    [
+      "lists",
+      screen(() => Promise.all([listBrands(ctx, actor), listLists(ctx, actor, { limit: 500, afterId: null })])),
+    ],
     ["signup forms", screen(() => Promise.all([listSignupForms(ctx, actor), signupFormOptions(ctx, actor)]))],
     ["imports", screen(() => listImports(ctx, actor))],
     ["contacts", screen(contactsPage)],
@@ -154,7 +204,12 @@ async function journeyScreens(ctx: Ctx, actor: UserActor, seed: Awaited<ReturnTy
       "campaign (draft)",
       screen(async () => {
         await showCampaign(ctx, actor, campaignId);
-        await Promise.all([campaignFormOptions(ctx, actor), getCampaignProgressOrThrow(ctx, actor, campaignId), previewCampaignMail(ctx, actor, campaignId, undefined), testMailAddresses(ctx, actor)]);
+        await Promise.all([
+          campaignFormOptions(ctx, actor),
+          getCampaignProgressOrThrow(ctx, actor, campaignId),
+          previewCampaignMail(ctx, actor, campaignId, undefined),
+          testMailAddresses(ctx, actor),
+        ]);
       }),
     ],
     // Not a screen of its own: the draft's "Who gets it" count, which streams into the page above once counted.
@@ -163,7 +218,10 @@ async function journeyScreens(ctx: Ctx, actor: UserActor, seed: Awaited<ReturnTy
       "reports",
       screen(async () => {
         await listBrands(ctx, actor);
-        await Promise.all([getSummary(ctx, actor), getActivity(ctx, actor, { from: new Date(to.getTime() - 29 * 86_400_000), to, interval: "day" })]);
+        await Promise.all([
+          getSummary(ctx, actor),
+          getActivity(ctx, actor, { from: new Date(to.getTime() - 29 * 86_400_000), to, interval: "day" }),
+        ]);
       }),
     ],
   ];
@@ -233,7 +291,9 @@ async function measureInsertCost(sql: postgres.Sql) {
   for (let round = 0; round < INSERT_ROUNDS; round++) {
     for (const variant of variants) {
       for (const withSearchIndexes of round % 2 ? [true, false] : [false, true]) {
-        (withSearchIndexes ? variant.times : variant.floorTimes).push(await timeInsert(withSearchIndexes, variant.triggers));
+        (withSearchIndexes ? variant.times : variant.floorTimes).push(
+          await timeInsert(withSearchIndexes, variant.triggers),
+        );
       }
     }
   }

@@ -11,12 +11,17 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { eq, sql } from "drizzle-orm";
+
 import type { ClaimedSend } from "@/lib/campaigns/claim-batch";
 import type { BuiltMessage } from "@/lib/mail/build-message";
 import type { DkimKey } from "@/lib/mail/outgoing-message";
 
 const { values: options } = parseArgs({
-  options: { subscribers: { type: "string", default: "1000000" }, mails: { type: "string", default: "100000" }, batch: { type: "string", default: "500" } },
+  options: {
+    subscribers: { type: "string", default: "1000000" },
+    mails: { type: "string", default: "100000" },
+    batch: { type: "string", default: "500" },
+  },
 });
 const SUBSCRIBERS = Number(options.subscribers);
 const MAILS = Number(options.mails);
@@ -61,7 +66,9 @@ const seconds = (ms: number) => (ms / 1000).toFixed(2);
 /** The messages the dispatch of `campaignId` sent, rendered and composed again as it built them, and the key it signed with. */
 async function dispatchedMessages(campaignId: string) {
   const [campaign] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
-  const rows = await ctx.db.execute<ClaimedSend>(sql`select id, contact_id, email from sends where campaign_id = ${campaignId} order by id`);
+  const rows = await ctx.db.execute<ClaimedSend>(
+    sql`select id, contact_id, email from sends where campaign_id = ${campaignId} order by id`,
+  );
   const messages: BuiltMessage[] = [];
   let dkim: DkimKey | undefined;
   for (let from = 0; from < rows.length; from += Number(options.batch)) {
@@ -69,7 +76,8 @@ async function dispatchedMessages(campaignId: string) {
     for (const message of built.messages) messages.push(buildMessage(message, ctx.clock));
     dkim ??= built.messages[0]?.dkim;
   }
-  if (messages.length !== MAILS || !dkim) throw new Error(`expected ${MAILS} signed messages, rebuilt ${messages.length}`);
+  if (messages.length !== MAILS || !dkim)
+    throw new Error(`expected ${MAILS} signed messages, rebuilt ${messages.length}`);
   return { messages, dkim };
 }
 
@@ -82,12 +90,18 @@ try {
   const list = "ls_bench0000000000000000000000";
   const seedStart = Date.now();
   await ctx.db.execute(sql`insert into workspaces (id, name, approved_at) values (${ws}, 'Bench', now())`);
-  await ctx.db.execute(sql`insert into workspace_billing (workspace_id, stage, stage_entered_at, send_allowance, period_started_at) values (${ws}, 'active', now(), 10000000, now())`);
+  await ctx.db.execute(
+    sql`insert into workspace_billing (workspace_id, stage, stage_entered_at, send_allowance, period_started_at) values (${ws}, 'active', now(), 10000000, now())`,
+  );
   await ctx.db.execute(
     sql`insert into brands (id, workspace_id, name, legal_name, postal_address, website_url, sender_email, review_status) values (${br}, ${ws}, 'Bench', 'Bench Ltd', '1 Way', 'https://bench.example', 'news@bench.example', 'approved')`,
   );
-  await ctx.db.execute(sql`insert into topics (id, workspace_id, brand_id, name, requires_confirmation) values (${big}, ${ws}, ${br}, 'Big', false), (${small}, ${ws}, ${br}, 'Small', false)`);
-  await ctx.db.execute(sql`insert into lists (id, workspace_id, brand_id, name) values (${list}, ${ws}, ${br}, 'Everyone')`);
+  await ctx.db.execute(
+    sql`insert into topics (id, workspace_id, brand_id, name, requires_confirmation) values (${big}, ${ws}, ${br}, 'Big', false), (${small}, ${ws}, ${br}, 'Small', false)`,
+  );
+  await ctx.db.execute(
+    sql`insert into lists (id, workspace_id, brand_id, name) values (${list}, ${ws}, ${br}, 'Everyone')`,
+  );
   // Out of the sandbox (reviewed, brand approved, sender domain ready): every subscriber may be mailed.
   await clearForSending(ctx, ws);
   const total = Math.max(SUBSCRIBERS, MAILS);
@@ -100,7 +114,9 @@ try {
     select 'sub_b' || lpad(to_hex(i), 25, '0'), ${ws}, 'ct_' || lpad(to_hex(i), 26, '0'), ${big}, 'subscribed', 'api' from generate_series(0, ${SUBSCRIBERS - 1}::int) i`);
   await ctx.db.execute(sql`insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source)
     select 'sub_s' || lpad(to_hex(i), 25, '0'), ${ws}, 'ct_' || lpad(to_hex(i), 26, '0'), ${small}, 'subscribed', 'api' from generate_series(0, ${MAILS - 1}::int) i`);
-  await ctx.db.execute(sql`insert into list_members (list_id, contact_id, workspace_id) select ${list}, 'ct_' || lpad(to_hex(i), 26, '0'), ${ws} from generate_series(0, ${SUBSCRIBERS - 1}::int) i`);
+  await ctx.db.execute(
+    sql`insert into list_members (list_id, contact_id, workspace_id) select ${list}, 'ct_' || lpad(to_hex(i), 26, '0'), ${ws} from generate_series(0, ${SUBSCRIBERS - 1}::int) i`,
+  );
   await ctx.db.execute(sql`insert into suppressions (id, workspace_id, email, reason)
     select 'sup_' || lpad(to_hex(i), 26, '0'), ${ws}, 'person' || i || '@bench.example', 'manual' from generate_series(0, ${SUBSCRIBERS - 1}::int, 100) i where i >= ${MAILS}::int`);
   // A database at rest, as autovacuum and the checkpointer leave it, rather than one still digesting the bulk load.
@@ -110,7 +126,17 @@ try {
 
   // 1. The audience snapshot.
   const bigCampaign = "cmp_bench000000000000000000big";
-  await ctx.db.insert(campaigns).values({ id: bigCampaign, workspaceId: ws, brandId: br, topicId: big, listId: list, name: "Big", subject: "Hi", html: "<p>Hi</p>", status: "sending" });
+  await ctx.db.insert(campaigns).values({
+    id: bigCampaign,
+    workspaceId: ws,
+    brandId: br,
+    topicId: big,
+    listId: list,
+    name: "Big",
+    subject: "Hi",
+    html: "<p>Hi</p>",
+    status: "sending",
+  });
   // 0. What the sender sees before sending: the same audience, classified.
   const previewStart = Date.now();
   const preview = await previewAudience(ctx, systemActor("bench"), bigCampaign);
@@ -121,18 +147,25 @@ try {
   const { recipients } = await snapshotAudience(ctx, bigCampaign);
   const snapMs = Date.now() - snapStart;
   // The snapshot's floor: the same rows copied by one bare INSERT … SELECT into a table without indexes.
-  await ctx.db.execute(sql`create table bench_snapshot_floor (id text, workspace_id text, campaign_id text, contact_id text, email text, state text, created_at timestamptz, updated_at timestamptz)`);
+  await ctx.db.execute(
+    sql`create table bench_snapshot_floor (id text, workspace_id text, campaign_id text, contact_id text, email text, state text, created_at timestamptz, updated_at timestamptz)`,
+  );
   const floorStart = Date.now();
-  await ctx.db.execute(sql`insert into bench_snapshot_floor select id, workspace_id, campaign_id, contact_id, email, state, created_at, updated_at from sends where campaign_id = ${bigCampaign}`);
+  await ctx.db.execute(
+    sql`insert into bench_snapshot_floor select id, workspace_id, campaign_id, contact_id, email, state, created_at, updated_at from sends where campaign_id = ${bigCampaign}`,
+  );
   const floorMs = Date.now() - floorStart;
-  console.log(`floor: bare INSERT … SELECT of the ${recipients.toLocaleString("en")} snapshot rows into a table without indexes in ${seconds(floorMs)} s`);
+  console.log(
+    `floor: bare INSERT … SELECT of the ${recipients.toLocaleString("en")} snapshot rows into a table without indexes in ${seconds(floorMs)} s`,
+  );
   console.log(
     `exclusion preview: ${preview.recipients.toLocaleString("en")} recipients, ${excluded.toLocaleString("en")} left out, in ${seconds(previewMs)} s = ${(previewMs / floorMs).toFixed(2)} × the floor (goal ≤ 2 s; ${(previewMs / snapMs).toFixed(2)} × the snapshot)`,
   );
   console.log(
     `snapshot: ${recipients.toLocaleString("en")} recipients of ${SUBSCRIBERS.toLocaleString("en")} subscribers in ${seconds(snapMs)} s = ${(snapMs / floorMs).toFixed(2)} × the floor (goal ≤ 2 ×)`,
   );
-  if (preview.recipients !== recipients) throw new Error(`the preview counted ${preview.recipients} recipients, the snapshot ${recipients}`);
+  if (preview.recipients !== recipients)
+    throw new Error(`the preview counted ${preview.recipients} recipients, the snapshot ${recipients}`);
   // At rest again before the dispatch, as after the seed: the snapshot and its floor just wrote two million
   // rows, whose autovacuum and checkpoint would otherwise share the two cores with the dispatch more than
   // with its floors, which run after it.
@@ -142,7 +175,10 @@ try {
 
   // 2. Dispatch through SMTP to the sink, run by the embedded executor.
   // Started with node itself (not npx) so that SIGTERM reaches it and it reports what it received.
-  const sink = spawn(process.execPath, ["--import", "tsx", "scripts/bench/smtp-sink.ts"], { env: { ...process.env, PORT: String(SINK_PORT) }, stdio: ["ignore", "pipe", "inherit"] });
+  const sink = spawn(process.execPath, ["--import", "tsx", "scripts/bench/smtp-sink.ts"], {
+    env: { ...process.env, PORT: String(SINK_PORT) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let sinkOutput = "";
   sink.stdout.on("data", (chunk) => (sinkOutput += chunk));
   while (!sinkOutput.includes("ready")) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -162,14 +198,22 @@ try {
   peakRss = process.memoryUsage().rss;
   const sendStart = Date.now();
   await sendCampaignNow(ctx, systemActor("bench", ws), smallCampaign);
-  while ((await ctx.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, smallCampaign)))[0]!.status !== "sent") {
+  while (
+    (await ctx.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, smallCampaign)))[0]!
+      .status !== "sent"
+  ) {
     await executor.runDue(ctx);
   }
   const sendMs = Date.now() - sendStart;
   const dispatchPeakRss = peakRss;
   // The floors send the same messages, rendered and composed beforehand, each to the same recipient.
   const { messages: dispatched, dkim } = await dispatchedMessages(smallCampaign);
-  const floor = { port: SINK_PORT, messages: dispatched, connections: Number(process.env.SMTP_POOL_SIZE), batch: Number(options.batch) };
+  const floor = {
+    port: SINK_PORT,
+    messages: dispatched,
+    connections: Number(process.env.SMTP_POOL_SIZE),
+    batch: Number(options.batch),
+  };
   const floorSendMs = await bareSmtpFloor(floor);
   // Dispatch signs every message with the brand domain's DKIM key (RSA 2048): the second floor signs with it too.
   const signedFloorSendMs = await bareSmtpFloor({ ...floor, dkim });
@@ -182,7 +226,9 @@ try {
   console.log(
     `floor: bare pooled SMTP client, the dispatch's ${MAILS.toLocaleString("en")} messages (${meanKb.toFixed(1)} KiB each, prebuilt) to the same sink in ${seconds(floorSendMs)} s = ${rate(floorSendMs)} mails/s`,
   );
-  console.log(`floor, DKIM-signed: the same, each message signed on the way with the brand's key (RSA 2048), in ${seconds(signedFloorSendMs)} s = ${rate(signedFloorSendMs)} mails/s`);
+  console.log(
+    `floor, DKIM-signed: the same, each message signed on the way with the brand's key (RSA 2048), in ${seconds(signedFloorSendMs)} s = ${rate(signedFloorSendMs)} mails/s`,
+  );
   console.log(
     `dispatch: ${MAILS.toLocaleString("en")} mails through SMTP, DKIM-signed, in ${seconds(sendMs)} s = ${rate(sendMs)} mails/s = ${share(floorSendMs)} of the floor, ${share(signedFloorSendMs)} of the signed floor (goal ≥ 70 %); the sink ${sinkOutput.trim().split("\n").at(-1)} in all three`,
   );

@@ -6,17 +6,18 @@
 // process's peak RSS, beside the floor of the same run: a bare COPY of the same file into an
 // unindexed table. Then the export of every contact, beside a bare COPY … TO STDOUT of the table.
 // Options: --rows N (default 1000000).
-import { createReadStream, createWriteStream, rmSync, statSync } from "node:fs";
 import { once } from "node:events";
+import { createReadStream, createWriteStream, rmSync, statSync } from "node:fs";
+import path from "node:path";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+
+import { functions } from "@/inngest";
 import { inngest } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
 import { connectWorkflowEvents } from "@/inngest/emit";
-import { functions } from "@/inngest";
 import { userActor } from "@/lib/actor";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { exportContactsCsv } from "@/lib/contacts/export-contacts";
@@ -78,7 +79,9 @@ try {
   const file = path.join(dataDir, "contacts.csv");
   await writeFile(file);
   const bytes = statSync(file).size;
-  console.log(`generated ${ROWS.toLocaleString("en")} rows (${mib(bytes)}); ${optedOut.toLocaleString("en")} of their contacts opted out\n`);
+  console.log(
+    `generated ${ROWS.toLocaleString("en")} rows (${mib(bytes)}); ${optedOut.toLocaleString("en")} of their contacts opted out\n`,
+  );
 
   // The floor: the same file COPYed into an unindexed table, nothing checked.
   await sql`create table bench_copy_floor (email text, first_name text, last_name text, plan text, seats text)`;
@@ -88,7 +91,9 @@ try {
   const floorMs = performance.now() - t;
 
   const rssBefore = process.memoryUsage.rss();
-  const upload = await measured(() => receiveImport(ctx, actor, { fileName: "contacts.csv", body: createReadStream(file) }));
+  const upload = await measured(() =>
+    receiveImport(ctx, actor, { fileName: "contacts.csv", body: createReadStream(file) }),
+  );
   const { importId } = upload.result;
 
   const check = await measured(() =>
@@ -119,10 +124,14 @@ try {
     console.log(
       `${name.padEnd(34)} ${seconds(ms).padStart(9)} ${Math.round(ROWS / (ms / 1000))
         .toLocaleString("en")
-        .padStart(11)} ${(ms / floorMs).toFixed(2).padStart(9)} ${(rss === null ? "" : mib(rss)).padStart(10)} ${(rss === null ? "" : `+${mib(rss - rssBefore)}`).padStart(12)}`,
+        .padStart(
+          11,
+        )} ${(ms / floorMs).toFixed(2).padStart(9)} ${(rss === null ? "" : mib(rss)).padStart(10)} ${(rss === null ? "" : `+${mib(rss - rssBefore)}`).padStart(12)}`,
     );
   // Memory's floor is the process before the import: the growth is what the phase itself holds.
-  console.log(`${"phase".padEnd(34)} ${"time".padStart(9)} ${"rows/s".padStart(11)} ${"× floor".padStart(9)} ${"peak RSS".padStart(10)} ${"over before".padStart(12)}`);
+  console.log(
+    `${"phase".padEnd(34)} ${"time".padStart(9)} ${"rows/s".padStart(11)} ${"× floor".padStart(9)} ${"peak RSS".padStart(10)} ${"over before".padStart(12)}`,
+  );
   row("floor: bare COPY, unindexed table", floorMs, null);
   row("upload (stored and parsed)", upload.ms, upload.peakRss);
   row("dry run", check.ms, check.peakRss);
@@ -131,10 +140,16 @@ try {
   console.log("goals: apply ≤ 20 s, ≤ 256 MiB RSS and ≤ 4× the floor; dry run ≤ 10 s");
 
   // Export: every contact of the workspace, streamed; the floor is the bare table COPYed out.
-  const contactsTotal = (await sql<{ n: number }[]>`select count(*)::int as n from contacts where workspace_id = ${workspaceId}`)[0]!.n;
+  const contactsTotal = (
+    await sql<{ n: number }[]>`select count(*)::int as n from contacts where workspace_id = ${workspaceId}`
+  )[0]!.n;
   t = performance.now();
   // COPY takes no parameters: the id is ours and quoted as a literal.
-  const out = await sql.unsafe(`copy (select * from contacts where workspace_id = '${workspaceId.replace(/'/g, "''")}') to stdout with (format csv)`).readable();
+  const out = await sql
+    .unsafe(
+      `copy (select * from contacts where workspace_id = '${workspaceId.replace(/'/g, "''")}') to stdout with (format csv)`,
+    )
+    .readable();
   await pipeline(out, new Writable({ write: (_chunk, _encoding, done) => done() }));
   const exportFloorMs = performance.now() - t;
   const rssBeforeExport = process.memoryUsage().rss;
@@ -147,16 +162,24 @@ try {
   }
   const exportMs = performance.now() - t;
   console.log(`\nexport of ${contactsTotal.toLocaleString("en")} contacts (${mib(exportedBytes)} of CSV)`);
-  console.log(`${"".padEnd(34)} ${"time".padStart(9)} ${"rows/s".padStart(11)} ${"× floor".padStart(9)} ${"RSS growth".padStart(10)}`);
   console.log(
-    `${"floor: COPY … TO STDOUT".padEnd(34)} ${seconds(exportFloorMs).padStart(9)} ${Math.round(contactsTotal / (exportFloorMs / 1000))
+    `${"".padEnd(34)} ${"time".padStart(9)} ${"rows/s".padStart(11)} ${"× floor".padStart(9)} ${"RSS growth".padStart(10)}`,
+  );
+  console.log(
+    `${"floor: COPY … TO STDOUT".padEnd(34)} ${seconds(exportFloorMs).padStart(9)} ${Math.round(
+      contactsTotal / (exportFloorMs / 1000),
+    )
       .toLocaleString("en")
       .padStart(11)} ${"1.00".padStart(9)}`,
   );
   console.log(
-    `${"export (CSV with consent evidence)".padEnd(34)} ${seconds(exportMs).padStart(9)} ${Math.round(contactsTotal / (exportMs / 1000))
+    `${"export (CSV with consent evidence)".padEnd(34)} ${seconds(exportMs).padStart(9)} ${Math.round(
+      contactsTotal / (exportMs / 1000),
+    )
       .toLocaleString("en")
-      .padStart(11)} ${(exportMs / exportFloorMs).toFixed(2).padStart(9)} ${mib(rssMaxExport - rssBeforeExport).padStart(10)}`,
+      .padStart(
+        11,
+      )} ${(exportMs / exportFloorMs).toFixed(2).padStart(9)} ${mib(rssMaxExport - rssBeforeExport).padStart(10)}`,
   );
   console.log("goal: ≥ 100,000 rows/s with flat memory");
   await sql.end();

@@ -71,7 +71,9 @@ try {
   const br = "br_benchreports00000000000000";
   const tp = "tp_benchreports00000000000000";
   const sends = CAMPAIGNS * PER_CAMPAIGN;
-  console.log(`seeding ${fmt(CONTACTS)} contacts, ${CAMPAIGNS} sent campaigns, ${fmt(sends)} sends with ${fmt(sends * 2)} engagement events`);
+  console.log(
+    `seeding ${fmt(CONTACTS)} contacts, ${CAMPAIGNS} sent campaigns, ${fmt(sends)} sends with ${fmt(sends * 2)} engagement events`,
+  );
   const seedStart = Date.now();
   await ctx.db.execute(sql`insert into workspaces (id, name, approved_at) values (${ws}, 'Bench', now())`);
   await ctx.db.execute(
@@ -83,7 +85,9 @@ try {
   await ctx.db.transaction(async (tx) => {
     // Bulk rows without the per-statement report triggers: report_rebuild() below computes the figures once.
     await tx.execute(sql`set local session_replication_role = replica`);
-    await tx.execute(sql`insert into topics (id, workspace_id, brand_id, name, requires_confirmation) values (${tp}, ${ws}, ${br}, 'News', false)`);
+    await tx.execute(
+      sql`insert into topics (id, workspace_id, brand_id, name, requires_confirmation) values (${tp}, ${ws}, ${br}, 'News', false)`,
+    );
     await timed("contacts", () =>
       tx.execute(sql`
       insert into contacts (id, workspace_id, email, created_at)
@@ -122,16 +126,20 @@ try {
   });
   await timed("report_rebuild (backfill of every figure)", () => ctx.db.execute(sql`select report_rebuild(${ws})`));
   await timed("analyze", () => ctx.db.execute(sql`analyze`));
-  const [events] = await ctx.db.execute<{ n: string }>(sql`select count(delivered_at) + count(opened_at) + count(clicked_at) as n from sends`);
+  const [events] = await ctx.db.execute<{ n: string }>(
+    sql`select count(delivered_at) + count(opened_at) + count(clicked_at) as n from sends`,
+  );
   console.log(`seeded in ${seconds(Date.now() - seedStart)} s: ${fmt(Number(events!.n))} engagement events`);
 
   // Keys enough to stay under 30 requests per minute each.
   const keys: string[] = [];
-  for (let i = 0; i < Math.ceil((9 * (2 * REQUESTS + 1)) / 25) + 2; i++) keys.push((await createApiKey(ctx, systemActor("bench", ws), { kind: "secret", environment: "live" })).key);
+  for (let i = 0; i < Math.ceil((9 * (2 * REQUESTS + 1)) / 25) + 2; i++)
+    keys.push((await createApiKey(ctx, systemActor("bench", ws), { kind: "secret", environment: "live" })).key);
   let turn = 0;
   const nextKey = () => keys[Math.floor(turn++ / 25) % keys.length]!;
 
-  const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  const percentile = (sorted: number[], p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
   /** A window defaulting `to` to now moves with every request, so its answer is never the same twice: no 304 to time. */
   async function measure(pathAndQuery: string, revalidate = true) {
     const first = await apiClient(nextKey()).get(pathAndQuery);
@@ -153,8 +161,12 @@ try {
     full.sort((a, b) => a - b);
     revalidated.sort((a, b) => a - b);
     const ms = (v: number) => v.toFixed(1).padStart(6);
-    const notModified = revalidate ? `304 p50 ${ms(percentile(revalidated, 50))} ms  p99 ${ms(percentile(revalidated, 99))} ms` : "304 n/a (window ends now)";
-    console.log(`  ${pathAndQuery.padEnd(64)} 200 p50 ${ms(percentile(full, 50))} ms  p99 ${ms(percentile(full, 99))} ms | ${notModified}`);
+    const notModified = revalidate
+      ? `304 p50 ${ms(percentile(revalidated, 50))} ms  p99 ${ms(percentile(revalidated, 99))} ms`
+      : "304 n/a (window ends now)";
+    console.log(
+      `  ${pathAndQuery.padEnd(64)} 200 p50 ${ms(percentile(full, 50))} ms  p99 ${ms(percentile(full, 99))} ms | ${notModified}`,
+    );
   }
 
   const today = new Date().toISOString().slice(0, 10);
@@ -168,18 +180,26 @@ try {
   await measure("/v1/reports/activity", false);
   await measure(`/v1/reports/activity?from=${new Date(Date.now() - 30 * 86_400_000).toISOString()}&to=${now}`);
   await measure(`/v1/reports/activity?from=${yearAgo}T13:37:12.345Z&to=${now}&interval=week`);
-  await measure(`/v1/reports/activity?from=${new Date(Date.now() - 399 * 86_400_000).toISOString()}&to=${now}&interval=day`);
+  await measure(
+    `/v1/reports/activity?from=${new Date(Date.now() - 399 * 86_400_000).toISOString()}&to=${now}&interval=day`,
+  );
 
   console.log("absorbing 100,000 new engagement events (60,000 first opens, 40,000 first clicks):");
   const enqueueStart = Date.now();
-  await ctx.db.execute(sql`update sends set opened_at = now() where id in (select id from sends where opened_at is null limit 60000)`);
-  await ctx.db.execute(sql`update sends set clicked_at = now() where id in (select id from sends where clicked_at is null and opened_at is not null limit 40000)`);
+  await ctx.db.execute(
+    sql`update sends set opened_at = now() where id in (select id from sends where opened_at is null limit 60000)`,
+  );
+  await ctx.db.execute(
+    sql`update sends set clicked_at = now() where id in (select id from sends where clicked_at is null and opened_at is not null limit 40000)`,
+  );
   const enqueueMs = Date.now() - enqueueStart;
   const [queued] = await ctx.db.execute<{ n: string }>(sql`select count(*) as n from report_engagement_queue`);
   console.log(`  sends updated and ${fmt(Number(queued!.n))} events queued by the triggers: ${seconds(enqueueMs)} s`);
   const foldStart = Date.now();
   const folded = await foldEngagement(ctx);
-  console.log(`  fold into campaign counters and activity rollups: ${fmt(folded)} events in ${seconds(Date.now() - foldStart)} s`);
+  console.log(
+    `  fold into campaign counters and activity rollups: ${fmt(folded)} events in ${seconds(Date.now() - foldStart)} s`,
+  );
   const [check] = await ctx.db.execute<{ opened: string; actual: string }>(sql`
     select (select sum(opened) from report_campaign_counters where workspace_id = ${ws}) as opened,
            (select count(opened_at) from sends) as actual`);

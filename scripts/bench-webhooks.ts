@@ -61,16 +61,24 @@ connectWorkflowEvents();
 const database = await openDatabase();
 const ctx = defaultCtx();
 const seconds = (ms: number) => (ms / 1000).toFixed(2);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 
 try {
   const ws = "ws_bench0000000000000000000000";
   await ctx.db.execute(sql`insert into workspaces (id, name, approved_at) values (${ws}, 'Bench', now())`);
-  const sink = spawn(process.execPath, ["--import", "tsx", "scripts/bench/webhook-sink.ts"], { env: { ...process.env, PORT: String(SINK_PORT), OUT: sinkOut }, stdio: ["ignore", "pipe", "inherit"] });
+  const sink = spawn(process.execPath, ["--import", "tsx", "scripts/bench/webhook-sink.ts"], {
+    env: { ...process.env, PORT: String(SINK_PORT), OUT: sinkOut },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let sinkOutput = "";
   sink.stdout.on("data", (chunk) => (sinkOutput += chunk));
   while (!sinkOutput.includes("ready")) await new Promise((resolve) => setTimeout(resolve, 100));
-  for (let i = 0; i < ENDPOINTS; i++) await createEndpoint(ctx, systemActor("bench", ws), { url: `http://127.0.0.1:${SINK_PORT}/endpoint-${i}`, eventTypes: [] });
+  for (let i = 0; i < ENDPOINTS; i++)
+    await createEndpoint(ctx, systemActor("bench", ws), {
+      url: `http://127.0.0.1:${SINK_PORT}/endpoint-${i}`,
+      eventTypes: [],
+    });
 
   const executor = createEmbeddedExecutor({ client: inngest, functions, workers: Number(options.workers) });
   routeEmbeddedEvents((sent) => executor.enqueue(ctx, sent));
@@ -105,7 +113,10 @@ try {
   const recordBacklog = async (from: number, count: number) => {
     for (let start = from; start < from + count; start += 1000) {
       const now = new Date();
-      const items = Array.from({ length: Math.min(1000, from + count - start) }, (_, k) => ({ data: eventData(start + k, now), occurredAt: now }));
+      const items = Array.from({ length: Math.min(1000, from + count - start) }, (_, k) => ({
+        data: eventData(start + k, now),
+        occurredAt: now,
+      }));
       await recordEventBatch(ctx, systemActor("bench", ws), "email.opened", items);
     }
   };
@@ -116,7 +127,9 @@ try {
       if (pending.length === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const [{ done }] = (await ctx.db.execute(sql`select count(*)::int as done from ${webhookDeliveries} where status = 'succeeded'`)) as unknown as [{ done: number }];
+    const [{ done }] = (await ctx.db.execute(
+      sql`select count(*)::int as done from ${webhookDeliveries} where status = 'succeeded'`,
+    )) as unknown as [{ done: number }];
     if (done < expected) throw new Error(`${done} of ${expected} deliveries succeeded`);
   };
 
@@ -138,13 +151,18 @@ try {
   await untilDelivered(expected + BACKLOG * ENDPOINTS);
   const drainMs = Date.now() - drainStart;
   await executor.stop();
-  const floor = (deliveries: number) => bareWebhookFloor({ port: SINK_PORT, deliveries, endpoints: ENDPOINTS, concurrency: FLOOR_CONCURRENCY });
+  const floor = (deliveries: number) =>
+    bareWebhookFloor({ port: SINK_PORT, deliveries, endpoints: ENDPOINTS, concurrency: FLOOR_CONCURRENCY });
   const liveFloorMs = await floor(expected);
   const fanOutFloorMs = await floor(BACKLOG * ENDPOINTS);
   sink.kill("SIGTERM");
   await new Promise((resolve) => sink.once("exit", resolve));
 
-  const createdAt = new Map((await ctx.db.select({ id: events.id, createdAt: events.createdAt }).from(events).where(eq(events.workspaceId, ws))).map((e) => [e.id, e.createdAt.getTime()]));
+  const createdAt = new Map(
+    (
+      await ctx.db.select({ id: events.id, createdAt: events.createdAt }).from(events).where(eq(events.workspaceId, ws))
+    ).map((e) => [e.id, e.createdAt.getTime()]),
+  );
   const arrivals = JSON.parse(readFileSync(sinkOut, "utf8")) as [string, number][];
   const liveIds = new Set([...createdAt.keys()].sort().slice(0, EVENTS));
   const delays = arrivals
@@ -171,8 +189,12 @@ try {
   );
   const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
   const quarter = Math.floor(rss.length / 4);
-  console.log(`RSS while delivering: ${mib(rss[0]!)} at 1 s, ${mib(rss[quarter]!)} at a quarter, ${mib(rss.at(-1)!)} at the end, peak ${mib(Math.max(...rss))}`);
-  console.log(`event → delivery delay: p50 ${percentile(delays, 50)} ms, p99 ${percentile(delays, 99)} ms, max ${delays.at(-1)} ms`);
+  console.log(
+    `RSS while delivering: ${mib(rss[0]!)} at 1 s, ${mib(rss[quarter]!)} at a quarter, ${mib(rss.at(-1)!)} at the end, peak ${mib(Math.max(...rss))}`,
+  );
+  console.log(
+    `event → delivery delay: p50 ${percentile(delays, 50)} ms, p99 ${percentile(delays, 99)} ms, max ${delays.at(-1)} ms`,
+  );
   const fanOutShare = floorLine(BACKLOG * ENDPOINTS, fanOutFloorMs);
   console.log(
     `fan-out: ${BACKLOG.toLocaleString("en")} events' ${(BACKLOG * ENDPOINTS).toLocaleString("en")} queued deliveries drained in ${seconds(drainMs)} s = ${Math.round((BACKLOG * ENDPOINTS) / (drainMs / 1000)).toLocaleString("en")} deliveries/s = ${fanOutShare((BACKLOG * ENDPOINTS) / (drainMs / 1000))}`,

@@ -8,7 +8,12 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 
 const { values: options } = parseArgs({
-  options: { recipients: { type: "string", default: "100000" }, kills: { type: "string", default: "20" }, batch: { type: "string", default: "500" }, seed: { type: "string" } },
+  options: {
+    recipients: { type: "string", default: "100000" },
+    kills: { type: "string", default: "20" },
+    batch: { type: "string", default: "500" },
+    seed: { type: "string" },
+  },
 });
 const seed = options.seed ? Number(options.seed) : Date.now() % 1_000_000;
 
@@ -36,7 +41,9 @@ const queue = createEmbeddedExecutor({ client: inngest, functions });
 routeEmbeddedEvents((events) => queue.enqueue(ctx, events));
 let failed = false;
 try {
-  console.log(`chaos:dispatch seed ${seed}: ${Number(options.recipients).toLocaleString("en")} recipients, ${options.kills} kills, batches of ${options.batch}`);
+  console.log(
+    `chaos:dispatch seed ${seed}: ${Number(options.recipients).toLocaleString("en")} recipients, ${options.kills} kills, batches of ${options.batch}`,
+  );
   const result = await runDispatchChaos(ctx, {
     recipients: Number(options.recipients),
     kills: Number(options.kills),
@@ -49,8 +56,12 @@ try {
       .map(([phase, n]) => `${phase} ${n}`)
       .join(", ")})`,
   );
-  console.log(`recipients: ${result.recipients.toLocaleString("en")}, messages: ${result.messages.toLocaleString("en")}, duplicates: ${result.duplicates}, lost: ${result.lost}`);
-  console.log(`counters differing from their recount: ${result.mismatches.length === 0 ? "none" : result.mismatches.join("; ")}`);
+  console.log(
+    `recipients: ${result.recipients.toLocaleString("en")}, messages: ${result.messages.toLocaleString("en")}, duplicates: ${result.duplicates}, lost: ${result.lost}`,
+  );
+  console.log(
+    `counters differing from their recount: ${result.mismatches.length === 0 ? "none" : result.mismatches.join("; ")}`,
+  );
   console.log(`in ${(result.ms / 1000).toFixed(1)} s`);
   failed = result.duplicates > 0 || result.lost > 0 || result.mismatches.length > 0;
 } finally {

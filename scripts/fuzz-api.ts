@@ -12,7 +12,11 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 
 const { values: options } = parseArgs({
-  options: { runs: { type: "string", default: "10000" }, seed: { type: "string", default: "20260105" }, "check-every": { type: "string", default: "1" } },
+  options: {
+    runs: { type: "string", default: "10000" },
+    seed: { type: "string", default: "20260105" },
+    "check-every": { type: "string", default: "1" },
+  },
 });
 const RUNS = Number(options.runs);
 const SEED = Number(options.seed);
@@ -65,17 +69,26 @@ try {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, count]) => `    ${name.padEnd(46)}${String(count).padStart(7)}`)
       .join("\n");
-  console.log(`\nseed ${SEED}, ${figures.seconds.toFixed(1)} s, tables checksummed around ${CHECK_EVERY === 1 ? "every request" : `every ${CHECK_EVERY}th request`}\n`);
+  console.log(
+    `\nseed ${SEED}, ${figures.seconds.toFixed(1)} s, tables checksummed around ${CHECK_EVERY === 1 ? "every request" : `every ${CHECK_EVERY}th request`}\n`,
+  );
   console.log(`  requests sent              ${figures.sent}`);
   console.log(`  refused in the error shape ${figures.refused}`);
   console.log(`  OPTIONS answered (no key)  ${figures.preflights}`);
   console.log(`  5xx                        ${figures.serverErrors}`);
   console.log(`  non-conforming 4xx         ${figures.badShapes}`);
   console.log(`  malformed but accepted     ${figures.accepted}`);
-  console.log(`  changed tables             ${figures.changedTables.length}${figures.changedTables.length ? ` (${figures.changedTables.join(", ")})` : ""}`);
+  console.log(
+    `  changed tables             ${figures.changedTables.length}${figures.changedTables.length ? ` (${figures.changedTables.join(", ")})` : ""}`,
+  );
   console.log(`  changed row count          ${figures.rowDelta}`);
-  console.log(`\n  by status\n${table(figures.byStatus)}\n\n  by operation\n${table(figures.byOperation)}\n\n  by defect (a request has one to three)\n${table(figures.byDefect)}`);
-  if (figures.breaches.length) console.log(`\nbreaches (first ${figures.breaches.length}):\n${figures.breaches.map((line) => `  ${line}`).join("\n")}`);
+  console.log(
+    `\n  by status\n${table(figures.byStatus)}\n\n  by operation\n${table(figures.byOperation)}\n\n  by defect (a request has one to three)\n${table(figures.byDefect)}`,
+  );
+  if (figures.breaches.length)
+    console.log(
+      `\nbreaches (first ${figures.breaches.length}):\n${figures.breaches.map((line) => `  ${line}`).join("\n")}`,
+    );
   failed = figures.serverErrors + figures.badShapes + figures.accepted + figures.changedTables.length > 0;
 } finally {
   await closeDb();

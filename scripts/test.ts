@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
+
 import { resolveDataDir } from "@/lib/runtime/data-dir";
 import { databaseUrl } from "@/lib/testing/test-database";
 
@@ -63,7 +64,11 @@ async function endToEndTests(): Promise<void> {
   const runId = `e2e-${process.pid}-${Date.now()}`;
   const e2eDataDir = path.join(dataDir, runId);
   mkdirSync(e2eDataDir, { recursive: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: e2eDataDir, E2E_RESULTS_FILE: path.join(e2eDataDir, "results.json") };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: e2eDataDir,
+    E2E_RESULTS_FILE: path.join(e2eDataDir, "results.json"),
+  };
   const serverUrl = process.env.DATABASE_URL;
   const database = runId.replaceAll("-", "_");
   if (serverUrl) {

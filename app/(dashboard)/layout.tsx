@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+
 import { QueryProvider } from "@/components/dashboard/query-provider";
 import { Toaster } from "@/components/ui/sonner";
 import { requireUser } from "@/lib/auth/current-user";

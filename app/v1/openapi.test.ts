@@ -1,7 +1,8 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { createList } from "@/lib/lists/create-list";
@@ -9,14 +10,22 @@ import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { callApi } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { GET as openapiJson } from "./openapi.json/route";
 import { v1Document } from "./v1-document";
 import { V1_ROUTES } from "./v1-routes";
 
 const { ctx } = testCtx();
 
-type Operation = { requestBody?: { content: { "application/json": { example?: unknown } } }; parameters?: { name: string; in: string; example?: string }[]; responses: Record<string, unknown> };
-const document = v1Document() as { paths: Record<string, Record<string, Operation>>; webhooks: Record<string, unknown> };
+type Operation = {
+  requestBody?: { content: { "application/json": { example?: unknown } } };
+  parameters?: { name: string; in: string; example?: string }[];
+  responses: Record<string, unknown>;
+};
+const document = v1Document() as {
+  paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, unknown>;
+};
 
 describe("the OpenAPI document of /v1", () => {
   it("GET /v1/openapi.json answers without a key and validates as OpenAPI 3.1", async () => {
@@ -59,17 +68,31 @@ describe("the OpenAPI document of /v1", () => {
     const { suppression } = await createSuppression(ctx, actor, { email: "gone@example.com" });
     // The examples name placeholder ids; the request uses this workspace's real ones.
     const real: Record<string, string> = { tp: topicId, ct: contact.id, ls: listId, sup: suppression.id };
-    const withRealIds = (value: unknown) => JSON.parse(JSON.stringify(value ?? null).replace(/"(tp|ct|ls|sup)_[0-9a-z]{26}"/g, (_, prefix: string) => `"${real[prefix]}"`));
+    const withRealIds = (value: unknown) =>
+      JSON.parse(
+        JSON.stringify(value ?? null).replace(
+          /"(tp|ct|ls|sup)_[0-9a-z]{26}"/g,
+          (_, prefix: string) => `"${real[prefix]}"`,
+        ),
+      );
     const pathIds: Record<string, string> = { contacts: contact.id, lists: listId, suppressions: suppression.id };
 
     let operations = 0;
     for (const [documentedPath, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
-        const url = new URL(documentedPath.replace("{id}", pathIds[documentedPath.split("/")[2]!]!), "http://localhost:3000");
-        for (const parameter of operation.parameters ?? []) if (parameter.in === "query" && parameter.example) url.searchParams.set(parameter.name, parameter.example);
+        const url = new URL(
+          documentedPath.replace("{id}", pathIds[documentedPath.split("/")[2]!]!),
+          "http://localhost:3000",
+        );
+        for (const parameter of operation.parameters ?? [])
+          if (parameter.in === "query" && parameter.example) url.searchParams.set(parameter.name, parameter.example);
         const content = operation.requestBody?.content["application/json"];
-        if (operation.requestBody) expect(content?.example, `${method} ${documentedPath} gives an example body`).toBeDefined();
-        const response = await callApi(method.toUpperCase(), url.pathname + url.search, { key, ...(content ? { body: withRealIds(content.example) } : {}) });
+        if (operation.requestBody)
+          expect(content?.example, `${method} ${documentedPath} gives an example body`).toBeDefined();
+        const response = await callApi(method.toUpperCase(), url.pathname + url.search, {
+          key,
+          ...(content ? { body: withRealIds(content.example) } : {}),
+        });
         expect(Object.keys(operation.responses), `${method} ${documentedPath}`).toContain(String(response.status));
         expect(response.status, `${method} ${documentedPath}: ${JSON.stringify(response.body)}`).toBeLessThan(300);
         operations++;

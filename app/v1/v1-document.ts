@@ -1,6 +1,7 @@
 import { buildOpenApi } from "@/lib/api/openapi/build-openapi";
 import { EVENT_TYPES } from "@/lib/events/event-types";
 import { webhookBody, webhookFires } from "@/lib/webhooks/event-schemas";
+
 import packageJson from "../../package.json";
 import { V1_ROUTES } from "./v1-routes";
 

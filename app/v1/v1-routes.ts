@@ -1,4 +1,5 @@
 import type { DocumentedPath } from "@/lib/api/openapi/build-openapi";
+
 import * as contact from "./contacts/[id]/route";
 import * as contacts from "./contacts/route";
 import * as listMembers from "./lists/[id]/members/route";

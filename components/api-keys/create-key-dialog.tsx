@@ -5,11 +5,20 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
+
 import { FormError, SelectField, TextAreaField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/components/ui/dialog";
 import { createApiKeySchema } from "@/lib/api-keys/api-key-schemas";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
@@ -24,7 +33,15 @@ function originsFromText(value: unknown): string[] {
     .filter(Boolean);
 }
 
-export function CreateKeyDialog({ workspaceId, brands, action }: { workspaceId: string; brands: { id: string; name: string }[]; action: CreateKey }) {
+export function CreateKeyDialog({
+  workspaceId,
+  brands,
+  action,
+}: {
+  workspaceId: string;
+  brands: { id: string; name: string }[];
+  action: CreateKey;
+}) {
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
   const router = useRouter();
@@ -61,7 +78,10 @@ export function CreateKeyDialog({ workspaceId, brands, action }: { workspaceId: 
           <>
             <DialogHeader>
               <DialogTitle>Copy your new key</DialogTitle>
-              <DialogDescription>This is the only time the whole key is shown. Only a hash is kept: a lost key cannot be recovered, only replaced.</DialogDescription>
+              <DialogDescription>
+                This is the only time the whole key is shown. Only a hash is kept: a lost key cannot be recovered, only
+                replaced.
+              </DialogDescription>
             </DialogHeader>
             <div className="flex items-center gap-2 rounded-md border bg-muted p-3">
               <KeyRound className="size-4 shrink-0 text-muted-foreground" aria-hidden />
@@ -83,7 +103,10 @@ export function CreateKeyDialog({ workspaceId, brands, action }: { workspaceId: 
               <Alert variant="warning">
                 <TriangleAlert />
                 <AlertTitle>Keep it on your servers</AlertTitle>
-                <AlertDescription>A secret key reaches your whole audience. Never put it in a web page or an app: the API refuses it from browsers.</AlertDescription>
+                <AlertDescription>
+                  A secret key reaches your whole audience. Never put it in a web page or an app: the API refuses it
+                  from browsers.
+                </AlertDescription>
               </Alert>
             )}
             <DialogFooter>
@@ -94,10 +117,17 @@ export function CreateKeyDialog({ workspaceId, brands, action }: { workspaceId: 
           <>
             <DialogHeader>
               <DialogTitle>New API key</DialogTitle>
-              <DialogDescription>Publishable keys go in your signup form and can only subscribe people; secret keys are for your servers.</DialogDescription>
+              <DialogDescription>
+                Publishable keys go in your signup form and can only subscribe people; secret keys are for your servers.
+              </DialogDescription>
             </DialogHeader>
             <form onSubmit={submit} className="grid gap-4" noValidate>
-              <TextField form={form} name="name" label="Name" hint="Optional. Where the key is used, e.g. Website signup form." />
+              <TextField
+                form={form}
+                name="name"
+                label="Name"
+                hint="Optional. Where the key is used, e.g. Website signup form."
+              />
               <div className="grid grid-cols-2 gap-4">
                 <SelectField
                   form={form}
@@ -123,7 +153,10 @@ export function CreateKeyDialog({ workspaceId, brands, action }: { workspaceId: 
                 name="brandId"
                 label="Brand"
                 hint="Optional. A key locked to a brand sees only that brand's topics and lists."
-                options={[{ value: "", label: "Every brand" }, ...brands.map((brand) => ({ value: brand.id, label: brand.name }))]}
+                options={[
+                  { value: "", label: "Every brand" },
+                  ...brands.map((brand) => ({ value: brand.id, label: brand.name })),
+                ]}
               />
               {kind === "publishable" && (
                 <TextAreaField

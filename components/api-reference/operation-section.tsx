@@ -1,4 +1,5 @@
 import { Badge } from "@/components/ui/badge";
+
 import type { JsonSchema, Operation } from "./openapi-types";
 import { Prose } from "./prose";
 import { SchemaFields, typeLabel } from "./schema-fields";
@@ -10,7 +11,9 @@ const METHOD_COLOURS: Record<string, string> = {
 };
 
 function curlExample(method: string, path: string, operation: Operation): string {
-  const query = (operation.parameters ?? []).filter((p) => p.in === "query" && p.example).map((p) => `${p.name}=${encodeURIComponent(p.example!)}`);
+  const query = (operation.parameters ?? [])
+    .filter((p) => p.in === "query" && p.example)
+    .map((p) => `${p.name}=${encodeURIComponent(p.example!)}`);
   const url = `$BASE_URL${path}${query.length ? `?${query.join("&")}` : ""}`;
   const key = operation["x-key-kinds"]?.includes("publishable") ? "$PUBLISHABLE_OR_SECRET_KEY" : "$SECRET_KEY";
   const lines = [`curl -X ${method.toUpperCase()} "${url}"`, `  -H "Authorization: Bearer ${key}"`];
@@ -24,14 +27,28 @@ export function MethodBadge({ method }: { method: string }) {
 }
 
 /** One operation: what it does, what it takes, what it answers and how it fails. */
-export function OperationSection({ method, path, operation, components }: { method: string; path: string; operation: Operation; components: Record<string, JsonSchema> }) {
+export function OperationSection({
+  method,
+  path,
+  operation,
+  components,
+}: {
+  method: string;
+  path: string;
+  operation: Operation;
+  components: Record<string, JsonSchema>;
+}) {
   const parameters = operation.parameters ?? [];
   const body = operation.requestBody?.content["application/json"];
   const statuses = Object.entries(operation.responses);
   const successes = statuses.filter(([status]) => status.startsWith("2") || status === "304");
   const failures = statuses.filter(([status]) => !status.startsWith("2") && status !== "304");
   return (
-    <section id={operation.operationId} aria-labelledby={`${operation.operationId}-title`} className="scroll-mt-6 border-t pt-8">
+    <section
+      id={operation.operationId}
+      aria-labelledby={`${operation.operationId}-title`}
+      className="scroll-mt-6 border-t pt-8"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <MethodBadge method={method} />
         <code className="font-mono text-sm">{path}</code>
@@ -44,7 +61,9 @@ export function OperationSection({ method, path, operation, components }: { meth
           <Prose text={paragraph} />
         </p>
       ))}
-      <pre className="mt-4 overflow-x-auto rounded-lg bg-muted p-3 font-mono text-xs">{curlExample(method, path, operation)}</pre>
+      <pre className="mt-4 overflow-x-auto rounded-lg bg-muted p-3 font-mono text-xs">
+        {curlExample(method, path, operation)}
+      </pre>
 
       {parameters.length > 0 && (
         <>
@@ -57,7 +76,9 @@ export function OperationSection({ method, path, operation, components }: { meth
                   <span className="font-mono text-xs text-muted-foreground">
                     {parameter.in} · {typeLabel(parameter.schema, components)}
                   </span>
-                  {parameter.required && <span className="text-xs font-medium text-amber-700 dark:text-amber-400">required</span>}
+                  {parameter.required && (
+                    <span className="text-xs font-medium text-amber-700 dark:text-amber-400">required</span>
+                  )}
                 </dt>
                 {(parameter.description ?? parameter.schema.description) && (
                   <dd className="mt-0.5 text-sm text-muted-foreground">
@@ -100,7 +121,10 @@ export function OperationSection({ method, path, operation, components }: { meth
               response.description.split("\n\n").map((line) => {
                 const [, code, when] = /^`([^`]+)`: (.*)$/s.exec(line) ?? [null, "", line];
                 return (
-                  <div key={`${status}-${code}`} className="grid grid-cols-[3.5rem_1fr] gap-x-3 px-4 py-2 sm:grid-cols-[3.5rem_16rem_1fr]">
+                  <div
+                    key={`${status}-${code}`}
+                    className="grid grid-cols-[3.5rem_1fr] gap-x-3 px-4 py-2 sm:grid-cols-[3.5rem_16rem_1fr]"
+                  >
                     <dt className="font-mono text-muted-foreground">{status}</dt>
                     <dd className="font-mono">{code}</dd>
                     <dd className="col-span-2 text-muted-foreground sm:col-span-1">

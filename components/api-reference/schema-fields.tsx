@@ -24,7 +24,10 @@ export function typeLabel(raw: JsonSchema, components: Record<string, JsonSchema
     return `${typeLabel({ ...schema, type: types.length === 1 ? types[0] : types }, components)}${schema.type.includes("null") ? " or null" : ""}`;
   }
   const type = schema.type ?? "any";
-  const range = schema.minimum !== undefined && schema.maximum !== undefined && schema.maximum < 2 ** 31 ? `${schema.minimum} to ${schema.maximum}` : null;
+  const range =
+    schema.minimum !== undefined && schema.maximum !== undefined && schema.maximum < 2 ** 31
+      ? `${schema.minimum} to ${schema.maximum}`
+      : null;
   const bounds = [
     schema.format,
     range,
@@ -41,20 +44,35 @@ export function typeLabel(raw: JsonSchema, components: Record<string, JsonSchema
  * The fields of an object schema, nested objects indented beneath their field.
  * In an answer every field is always present, so "required" is only said of requests.
  */
-export function SchemaFields({ schema, components, depth = 0, answer = false }: { schema: JsonSchema; components: Record<string, JsonSchema>; depth?: number; answer?: boolean }) {
+export function SchemaFields({
+  schema,
+  components,
+  depth = 0,
+  answer = false,
+}: {
+  schema: JsonSchema;
+  components: Record<string, JsonSchema>;
+  depth?: number;
+  answer?: boolean;
+}) {
   const object = resolve(schema.type === "array" && schema.items ? schema.items : schema, components);
   if (!object.properties) return <p className="text-sm text-muted-foreground">{typeLabel(schema, components)}</p>;
   return (
     <dl className={depth > 0 ? "mt-2 border-l pl-4" : "divide-y rounded-lg border"}>
       {Object.entries(object.properties).map(([name, raw]) => {
         const field = resolve(raw, components);
-        const nested = field.type === "array" && field.items ? resolve(field.items, components) : (field.anyOf?.map((part) => resolve(part, components)).find((part) => part.properties) ?? field);
+        const nested =
+          field.type === "array" && field.items
+            ? resolve(field.items, components)
+            : (field.anyOf?.map((part) => resolve(part, components)).find((part) => part.properties) ?? field);
         return (
           <div key={name} className={depth > 0 ? "py-1.5" : "px-4 py-2.5"}>
             <dt className="flex flex-wrap items-baseline gap-x-2">
               <code className="font-mono text-sm font-medium">{name}</code>
               <span className="font-mono text-xs text-muted-foreground">{typeLabel(raw, components)}</span>
-              {!answer && object.required?.includes(name) && <span className="text-xs font-medium text-amber-700 dark:text-amber-400">required</span>}
+              {!answer && object.required?.includes(name) && (
+                <span className="text-xs font-medium text-amber-700 dark:text-amber-400">required</span>
+              )}
             </dt>
             {(raw.description ?? field.description) && (
               <dd className="mt-0.5 text-sm text-muted-foreground">

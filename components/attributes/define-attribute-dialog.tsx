@@ -3,6 +3,7 @@
 import { Plus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
+
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
@@ -13,7 +14,15 @@ import type { ActionState } from "@/lib/dashboard/action-state";
 
 type Define = (workspaceId: string, input: DefineAttributeInput) => Promise<ActionState<{ key: string; type: string }>>;
 
-function DefineAttributeForm({ workspaceId, action, close }: { workspaceId: string; action: Define; close: () => void }) {
+function DefineAttributeForm({
+  workspaceId,
+  action,
+  close,
+}: {
+  workspaceId: string;
+  action: Define;
+  close: () => void;
+}) {
   const router = useRouter();
   const { form, submit, formError, pending } = useActionForm({
     schema: defineAttributeSchema,
@@ -28,7 +37,13 @@ function DefineAttributeForm({ workspaceId, action, close }: { workspaceId: stri
   });
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
-      <TextField form={form} name="key" label="Key" placeholder="plan" hint="Lower-case letters, digits and _, starting with a letter. It cannot be renamed later." />
+      <TextField
+        form={form}
+        name="key"
+        label="Key"
+        placeholder="plan"
+        hint="Lower-case letters, digits and _, starting with a letter. It cannot be renamed later."
+      />
       <SelectField
         form={form}
         name="type"

@@ -1,5 +1,6 @@
-import Link from "next/link";
 import { TriangleAlert } from "lucide-react";
+import Link from "next/link";
+
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
 import { billingContinues } from "@/lib/billing/billing-stage";
@@ -19,14 +20,21 @@ export function BillingBanner({ billing, now }: { billing: Omit<BillingOverview,
   if (billingAllowsSending(billing, now)) return null;
   const line = billingStatusLine(billing, now);
   return (
-    <Alert variant={billing.stage === "overdue" ? "warning" : "destructive"} className="mb-6" data-testid="billing-banner">
+    <Alert
+      variant={billing.stage === "overdue" ? "warning" : "destructive"}
+      className="mb-6"
+      data-testid="billing-banner"
+    >
       <TriangleAlert aria-hidden />
       <AlertTitle>{TITLES[billing.stage] ?? "Billing needs attention"}</AlertTitle>
       <AlertDescription>
         <p>
           {line ?? "Choose a plan to start sending."}{" "}
           {billingContinues(billing.stage) && (
-            <Link href={`/w/${billing.workspaceId}/billing`} className="font-medium text-primary underline-offset-4 hover:underline">
+            <Link
+              href={`/w/${billing.workspaceId}/billing`}
+              className="font-medium text-primary underline-offset-4 hover:underline"
+            >
               {billing.stage === "overdue" ? "Settle the invoice" : "Open billing"}
             </Link>
           )}

@@ -1,8 +1,9 @@
 "use client";
 
-import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
 import { toast } from "sonner";
+
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError } from "@/components/forms/form-fields";
 import { Badge } from "@/components/ui/badge";
@@ -20,9 +21,24 @@ export interface PlanOffer {
 type Choice = { checkoutUrl: string } | { invoiceId: string; amount: number; currency: string };
 type ChooseAction = (workspaceId: string, input: { plan: string }) => Promise<ActionState<Choice>>;
 type PortalAction = (workspaceId: string, input: Record<string, never>) => Promise<ActionState<{ url: string }>>;
-type CancelAction = (workspaceId: string, input: Record<string, never>) => Promise<ActionState<{ endsAt: string | null }>>;
+type CancelAction = (
+  workspaceId: string,
+  input: Record<string, never>,
+) => Promise<ActionState<{ endsAt: string | null }>>;
 
-function PlanList({ workspaceId, plans, current, action, close }: { workspaceId: string; plans: PlanOffer[]; current: string | null; action: ChooseAction; close: () => void }) {
+function PlanList({
+  workspaceId,
+  plans,
+  current,
+  action,
+  close,
+}: {
+  workspaceId: string;
+  plans: PlanOffer[];
+  current: string | null;
+  action: ChooseAction;
+  close: () => void;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [pending, startTransition] = useTransition();
@@ -99,7 +115,15 @@ export function BillingControls({
         }
         trigger={<Button>{currentPlan ? "Change plan" : "Choose a plan"}</Button>}
       >
-        {(close) => <PlanList workspaceId={workspaceId} plans={plans} current={currentPlan} action={actions.choose} close={close} />}
+        {(close) => (
+          <PlanList
+            workspaceId={workspaceId}
+            plans={plans}
+            current={currentPlan}
+            action={actions.choose}
+            close={close}
+          />
+        )}
       </FormDialog>
       {stripe && (
         <Button variant="outline" disabled={pending} onClick={openPortal}>

@@ -1,5 +1,6 @@
-import Link from "next/link";
 import { Globe, TriangleAlert } from "lucide-react";
+import Link from "next/link";
+
 import { DomainStateBadge } from "@/components/domains/domain-state-badge";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -23,7 +24,8 @@ export function BrandSenderCard({ workspaceId, senderEmail, freeMail, domain }: 
       <CardHeader>
         <CardTitle>Sending domain</CardTitle>
         <CardDescription>
-          Mail from {senderEmail} is signed with <strong className="font-medium text-foreground">{needed}</strong>, the domain after the @: that is the domain to verify.
+          Mail from {senderEmail} is signed with <strong className="font-medium text-foreground">{needed}</strong>, the
+          domain after the @: that is the domain to verify.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-3 text-sm">
@@ -32,12 +34,15 @@ export function BrandSenderCard({ workspaceId, senderEmail, freeMail, domain }: 
             <TriangleAlert />
             <AlertTitle>{needed} is a free mail provider</AlertTitle>
             <AlertDescription>
-              Mail sent for you from a {needed} address fails its DMARC check and is rejected or put in spam. Change the sender address below to one at your own domain.
+              Mail sent for you from a {needed} address fails its DMARC check and is rejected or put in spam. Change the
+              sender address below to one at your own domain.
             </AlertDescription>
           </Alert>
         ) : domain === null ? (
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <span className="text-muted-foreground">No sending domain yet: until {needed} is verified, this brand mails only your verified addresses.</span>
+            <span className="text-muted-foreground">
+              No sending domain yet: until {needed} is verified, this brand mails only your verified addresses.
+            </span>
             <Button asChild size="sm">
               <Link href={`/w/${workspaceId}/domains`}>
                 <Globe />
@@ -48,7 +53,10 @@ export function BrandSenderCard({ workspaceId, senderEmail, freeMail, domain }: 
         ) : (
           <>
             <span className="flex flex-wrap items-center gap-2">
-              <Link className="font-medium text-primary hover:underline" href={`/w/${workspaceId}/domains/${domain.id}`}>
+              <Link
+                className="font-medium text-primary hover:underline"
+                href={`/w/${workspaceId}/domains/${domain.id}`}
+              >
                 {domain.hostname}
               </Link>
               <DomainStateBadge state={domain.state} />

@@ -4,16 +4,33 @@ import { Plus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
+
 import { FormError, TextAreaField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/components/ui/dialog";
 import { createBrandSchema, type CreateBrandInput } from "@/lib/brands/brand-schemas";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
 type CreateBrand = (workspaceId: string, input: CreateBrandInput) => Promise<ActionState<{ brandId: string }>>;
 
-export function CreateBrandDialog({ workspaceId, action, label = "New brand" }: { workspaceId: string; action: CreateBrand; label?: string }) {
+export function CreateBrandDialog({
+  workspaceId,
+  action,
+  label = "New brand",
+}: {
+  workspaceId: string;
+  action: CreateBrand;
+  label?: string;
+}) {
   const [open, setOpen] = useState(false);
   const router = useRouter();
   const { form, submit, formError, pending } = useActionForm({
@@ -39,12 +56,21 @@ export function CreateBrandDialog({ workspaceId, action, label = "New brand" }: 
       <DialogContent>
         <DialogHeader>
           <DialogTitle>New brand</DialogTitle>
-          <DialogDescription>Who your mail is from. Recipients see the name and sender address; every campaign carries the postal address. Every field is required.</DialogDescription>
+          <DialogDescription>
+            Who your mail is from. Recipients see the name and sender address; every campaign carries the postal
+            address. Every field is required.
+          </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4" noValidate>
           <TextField form={form} name="name" label="Name" hint="As recipients know you, e.g. Acme." />
           <TextField form={form} name="legalName" label="Legal name" hint="The registered name, e.g. Acme Ltd." />
-          <TextAreaField form={form} name="postalAddress" label="Postal address" hint="A real address: the law requires it in every marketing mail." rows={2} />
+          <TextAreaField
+            form={form}
+            name="postalAddress"
+            label="Postal address"
+            hint="A real address: the law requires it in every marketing mail."
+            rows={2}
+          />
           <TextField
             form={form}
             name="senderEmail"

@@ -4,6 +4,7 @@ import { TriangleAlert } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { z } from "zod";
+
 import { FormError, TextAreaField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -11,7 +12,10 @@ import { Button } from "@/components/ui/button";
 import { BRAND_IDENTITY_FIELDS, updateBrandSchema, type UpdateBrandInput } from "@/lib/brands/brand-schemas";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
-type UpdateBrand = (workspaceId: string, input: { brandId: string; changes: UpdateBrandInput }) => Promise<ActionState<{ identityEdited: boolean }>>;
+type UpdateBrand = (
+  workspaceId: string,
+  input: { brandId: string; changes: UpdateBrandInput },
+) => Promise<ActionState<{ identityEdited: boolean }>>;
 
 const formSchema = z.strictObject({ brandId: z.string(), changes: updateBrandSchema });
 
@@ -26,7 +30,15 @@ export interface EditableBrand {
   primaryColor: string | null;
 }
 
-export function EditBrandForm({ workspaceId, brand, action }: { workspaceId: string; brand: EditableBrand; action: UpdateBrand }) {
+export function EditBrandForm({
+  workspaceId,
+  brand,
+  action,
+}: {
+  workspaceId: string;
+  brand: EditableBrand;
+  action: UpdateBrand;
+}) {
   const router = useRouter();
   const initial = {
     name: brand.name,
@@ -43,7 +55,11 @@ export function EditBrandForm({ workspaceId, brand, action }: { workspaceId: str
     workspaceId,
     defaultValues: { brandId: brand.id, changes: initial },
     onSuccess: ({ identityEdited }) => {
-      toast.success(identityEdited ? "Saved. The brand is back in review and its sending is held until the review ends." : "Saved. Review and sending are unaffected.");
+      toast.success(
+        identityEdited
+          ? "Saved. The brand is back in review and its sending is held until the review ends."
+          : "Saved. Review and sending are unaffected.",
+      );
       router.refresh();
     },
   });
@@ -53,7 +69,9 @@ export function EditBrandForm({ workspaceId, brand, action }: { workspaceId: str
     <form onSubmit={submit} className="grid max-w-2xl gap-6" noValidate>
       <fieldset className="grid gap-4">
         <legend className="mb-2 text-sm font-semibold">Identity</legend>
-        <p className="-mt-2 text-sm text-muted-foreground">What recipients judge you by. Changing any of it returns the brand to review.</p>
+        <p className="-mt-2 text-sm text-muted-foreground">
+          What recipients judge you by. Changing any of it returns the brand to review.
+        </p>
         <TextField form={form} name="changes.name" label="Name" />
         <TextField form={form} name="changes.legalName" label="Legal name" />
         <TextAreaField form={form} name="changes.postalAddress" label="Postal address" rows={2} />
@@ -67,16 +85,41 @@ export function EditBrandForm({ workspaceId, brand, action }: { workspaceId: str
       </fieldset>
       <fieldset className="grid gap-4">
         <legend className="mb-2 text-sm font-semibold">Appearance</legend>
-        <p className="-mt-2 text-sm text-muted-foreground">Shown on your consent pages. These changes do not affect review.</p>
-        <TextField form={form} name="changes.websiteUrl" label="Website" type="url" hint="Required. Linked from your confirmation mail and consent pages." />
-        <TextField form={form} name="changes.logoUrl" label="Logo URL" type="url" optional hint="Optional. An https image, shown on the hosted signup form, unsubscribe and preference pages." />
-        <TextField form={form} name="changes.primaryColor" label="Colour" placeholder="#1a2b3c" optional hint="Optional. A hex colour like #1a2b3c." />
+        <p className="-mt-2 text-sm text-muted-foreground">
+          Shown on your consent pages. These changes do not affect review.
+        </p>
+        <TextField
+          form={form}
+          name="changes.websiteUrl"
+          label="Website"
+          type="url"
+          hint="Required. Linked from your confirmation mail and consent pages."
+        />
+        <TextField
+          form={form}
+          name="changes.logoUrl"
+          label="Logo URL"
+          type="url"
+          optional
+          hint="Optional. An https image, shown on the hosted signup form, unsubscribe and preference pages."
+        />
+        <TextField
+          form={form}
+          name="changes.primaryColor"
+          label="Colour"
+          placeholder="#1a2b3c"
+          optional
+          hint="Optional. A hex colour like #1a2b3c."
+        />
       </fieldset>
       {identityEdited ? (
         <Alert variant="warning">
           <TriangleAlert />
           <AlertTitle>Saving returns this brand to review</AlertTitle>
-          <AlertDescription>Its campaigns stop sending before their next batch and carry on where they stopped once the service approves the change.</AlertDescription>
+          <AlertDescription>
+            Its campaigns stop sending before their next batch and carry on where they stopped once the service approves
+            the change.
+          </AlertDescription>
         </Alert>
       ) : null}
       <FormError message={formError} />

@@ -4,7 +4,10 @@ import type { AudiencePreview, ExclusionReason } from "@/lib/campaigns/preview-a
 
 type Worded = { label: string; fix?: string };
 
-const LABELS: Record<Exclude<ExclusionReason, `missing_merge_tag:${string}` | "not_verified" | "over_allowance">, Worded> = {
+const LABELS: Record<
+  Exclude<ExclusionReason, `missing_merge_tag:${string}` | "not_verified" | "over_allowance">,
+  Worded
+> = {
   not_subscribed: { label: "On the list, not subscribed to the topic" },
   pending_confirmation: { label: "Has not confirmed the subscription yet" },
   unsubscribed: { label: "Unsubscribed" },
@@ -31,15 +34,24 @@ export function whyNobody(preview: AudiencePreview): Nobody | null {
   if (preview.recipients > 0) return null;
   const has = (test: (reason: string) => boolean) => preview.exclusions.find((exclusion) => test(exclusion.reason));
   if (has((reason) => reason === "over_allowance"))
-    return { text: "Your plan's sending allowance for this period is used up. Move to a larger plan, or wait for the next period.", link: { label: "Billing", path: "/billing" } };
+    return {
+      text: "Your plan's sending allowance for this period is used up. Move to a larger plan, or wait for the next period.",
+      link: { label: "Billing", path: "/billing" },
+    };
   const tag = has((reason) => reason.startsWith("missing_merge_tag:"));
-  if (tag) return { text: `Everyone it would go to has no value for {{${tag.reason.slice("missing_merge_tag:".length)}}}. Remove the tag from the campaign, or fill it in for your contacts.` };
+  if (tag)
+    return {
+      text: `Everyone it would go to has no value for {{${tag.reason.slice("missing_merge_tag:".length)}}}. Remove the tag from the campaign, or fill it in for your contacts.`,
+    };
   if (has((reason) => reason === "not_verified"))
     return {
       text: "Until your workspace passes the review, campaigns go only to your verified addresses, and none of them is subscribed to this topic. Add your own addresses as verified addresses and subscribe them, or pass the review.",
       link: { label: "Verified addresses", path: "/verified-addresses" },
     };
-  return { text: "Nobody subscribed to its topic (and on its list) can receive it. Add subscribers, or choose another topic or list.", link: { label: "Contacts", path: "/contacts" } };
+  return {
+    text: "Nobody subscribed to its topic (and on its list) can receive it. Add subscribers, or choose another topic or list.",
+    link: { label: "Contacts", path: "/contacts" },
+  };
 }
 
 /** Who the campaign goes to if sent now, and every reason the others do not, with the first few addresses. */
@@ -73,7 +85,9 @@ export function AudiencePreviewTable({ preview }: { preview: AudiencePreview }) 
                       {fix && <span className="text-xs text-muted-foreground">{fix}</span>}
                     </span>
                   </TableCell>
-                  <TableCell className="align-top text-right tabular-nums">{exclusion.count.toLocaleString("en")}</TableCell>
+                  <TableCell className="align-top text-right tabular-nums">
+                    {exclusion.count.toLocaleString("en")}
+                  </TableCell>
                   <TableCell className="whitespace-normal align-top text-muted-foreground">
                     <ul className="grid gap-0.5">
                       {exclusion.sample.map((email) => (

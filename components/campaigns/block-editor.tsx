@@ -1,15 +1,39 @@
 "use client";
 
-import { EditorContent, useEditor, useEditorState, type Editor, type JSONContent } from "@tiptap/react";
-import { Bold, Columns2, Heading1, Heading2, Image as ImageIcon, Italic, Link as LinkIcon, List, Minus, MousePointerClick, MoveVertical, PanelBottom, Pilcrow, Stamp } from "lucide-react";
 import { NodeSelection, Selection, TextSelection } from "@tiptap/pm/state";
 import type { EditorView } from "@tiptap/pm/view";
+import { EditorContent, useEditor, useEditorState, type Editor, type JSONContent } from "@tiptap/react";
+import {
+  Bold,
+  Columns2,
+  Heading1,
+  Heading2,
+  Image as ImageIcon,
+  Italic,
+  Link as LinkIcon,
+  List,
+  Minus,
+  MousePointerClick,
+  MoveVertical,
+  PanelBottom,
+  Pilcrow,
+  Stamp,
+} from "lucide-react";
 import { useState, type ReactNode } from "react";
+
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { emailExtensions } from "@/lib/email-blocks/email-extensions";
+
 import { MergeTagPicker } from "./merge-tag-picker";
 import { uploadImage } from "./upload-image";
 
@@ -67,7 +91,15 @@ export function BlockEditor({
   );
 }
 
-function Toolbar({ editor, attributes, onPrompt }: { editor: Editor; attributes: string[]; onPrompt: (prompt: Prompt) => void }) {
+function Toolbar({
+  editor,
+  attributes,
+  onPrompt,
+}: {
+  editor: Editor;
+  attributes: string[];
+  onPrompt: (prompt: Prompt) => void;
+}) {
   const state = useEditorState({
     editor,
     selector: ({ editor: current }) => ({
@@ -137,7 +169,12 @@ function Toolbar({ editor, attributes, onPrompt }: { editor: Editor; attributes:
         <PanelBottom />
       </Tool>
       <span className="ml-auto">
-        <MergeTagPicker attributes={attributes} label="Merge tag in body" onPick={(tag) => insertMergeTag(editor, tag)} returnFocus={() => editor.view.focus()} />
+        <MergeTagPicker
+          attributes={attributes}
+          label="Merge tag in body"
+          onPick={(tag) => insertMergeTag(editor, tag)}
+          returnFocus={() => editor.view.focus()}
+        />
       </span>
     </div>
   );
@@ -181,19 +218,45 @@ function insertMergeTag(editor: Editor, tag: string) {
 function insertBlock(editor: Editor, content: JSONContent) {
   const { selection } = editor.state;
   const chain = editor.chain().focus();
-  (selection instanceof NodeSelection ? chain.insertContentAt(selection.to, content) : chain.insertContent(content)).run();
+  (selection instanceof NodeSelection
+    ? chain.insertContentAt(selection.to, content)
+    : chain.insertContent(content)
+  ).run();
 }
 
-function Tool({ label, active, onClick, children }: { label: string; active?: boolean; onClick: () => void; children: ReactNode }) {
+function Tool({
+  label,
+  active,
+  onClick,
+  children,
+}: {
+  label: string;
+  active?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
   return (
-    <Button type="button" variant={active ? "secondary" : "ghost"} size="icon" className="size-8" aria-label={label} title={label} aria-pressed={active} onClick={onClick}>
+    <Button
+      type="button"
+      variant={active ? "secondary" : "ghost"}
+      size="icon"
+      className="size-8"
+      aria-label={label}
+      title={label}
+      aria-pressed={active}
+      onClick={onClick}
+    >
       {children}
     </Button>
   );
 }
 
 const PROMPTS = {
-  link: { title: "Link", description: "The selected text links to this address.", fields: [["href", "Address", "https://"]] },
+  link: {
+    title: "Link",
+    description: "The selected text links to this address.",
+    fields: [["href", "Address", "https://"]],
+  },
   image: {
     title: "Image",
     description: "An image by its address (https), with a text for readers who cannot see it.",
@@ -213,13 +276,25 @@ const PROMPTS = {
 } as const;
 
 /** The few values an inserted block needs, asked for in a dialog. */
-function InsertDialog({ workspaceId, editor, prompt, onClose }: { workspaceId: string; editor: Editor; prompt: Prompt; onClose: () => void }) {
+function InsertDialog({
+  workspaceId,
+  editor,
+  prompt,
+  onClose,
+}: {
+  workspaceId: string;
+  editor: Editor;
+  prompt: Prompt;
+  onClose: () => void;
+}) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
   const [uploading, setUploading] = useState(false);
   if (!prompt) return null;
   const spec = PROMPTS[prompt.kind];
-  const value = (name: string, fallback: string) => values[name] ?? (name === "href" && prompt.kind === "link" ? String(editor.getAttributes("link").href ?? fallback) : fallback);
+  const value = (name: string, fallback: string) =>
+    values[name] ??
+    (name === "href" && prompt.kind === "link" ? String(editor.getAttributes("link").href ?? fallback) : fallback);
   const close = () => {
     setValues({});
     setError(undefined);
@@ -241,12 +316,16 @@ function InsertDialog({ workspaceId, editor, prompt, onClose }: { workspaceId: s
   const insert = () => {
     const href = value("href", "").trim();
     const src = value("src", "").trim();
-    if ((prompt.kind !== "image" && !/^(https?:\/\/\S+|mailto:\S+)$/.test(href)) || (prompt.kind === "image" && !/^https?:\/\/\S+$/.test(src))) {
+    if (
+      (prompt.kind !== "image" && !/^(https?:\/\/\S+|mailto:\S+)$/.test(href)) ||
+      (prompt.kind === "image" && !/^https?:\/\/\S+$/.test(src))
+    ) {
       return setError("Give a whole address, starting with https://");
     }
     if (prompt.kind === "link") editor.chain().focus().extendMarkRange("link").setLink({ href }).run();
     if (prompt.kind === "image") insertBlock(editor, { type: "image", attrs: { src, alt: value("alt", "").trim() } });
-    if (prompt.kind === "button") insertBlock(editor, { type: "button", attrs: { text: value("text", "Read more").trim() || "Read more", href } });
+    if (prompt.kind === "button")
+      insertBlock(editor, { type: "button", attrs: { text: value("text", "Read more").trim() || "Read more", href } });
     close();
   };
   return (
@@ -260,13 +339,23 @@ function InsertDialog({ workspaceId, editor, prompt, onClose }: { workspaceId: s
           {spec.fields.map(([name, label, fallback]) => (
             <div key={name} className="grid gap-1.5">
               <Label htmlFor={`block-${name}`}>{label}</Label>
-              <Input id={`block-${name}`} value={value(name, fallback)} onChange={(event) => setValues((current) => ({ ...current, [name]: event.target.value }))} />
+              <Input
+                id={`block-${name}`}
+                value={value(name, fallback)}
+                onChange={(event) => setValues((current) => ({ ...current, [name]: event.target.value }))}
+              />
             </div>
           ))}
           {prompt.kind === "image" && (
             <div className="grid gap-1.5">
               <Label htmlFor="block-upload">Or upload a PNG, JPEG, GIF or WebP (up to 5 MiB)</Label>
-              <Input id="block-upload" type="file" accept="image/png,image/jpeg,image/gif,image/webp" disabled={uploading} onChange={(event) => void upload(event.target.files?.[0])} />
+              <Input
+                id="block-upload"
+                type="file"
+                accept="image/png,image/jpeg,image/gif,image/webp"
+                disabled={uploading}
+                onChange={(event) => void upload(event.target.files?.[0])}
+              />
             </div>
           )}
           {error && (

@@ -5,14 +5,32 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { AlertDialog, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle, AlertDialogTrigger } from "@/components/ui/alert-dialog";
+
+import type { Nobody } from "@/components/campaigns/audience-preview";
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { canEdit, canMove } from "@/lib/campaigns/campaign-status";
-import type { Nobody } from "@/components/campaigns/audience-preview";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import type { CampaignStatus } from "@/lib/db/schema";
 
@@ -99,8 +117,17 @@ export function CampaignControls({
           onConfirm={run(actions.unschedule, "Back to draft.")}
         />
       )}
-      {canMove(status, "scheduled") && audience === null && <CountingButton icon={<CalendarClock />} label="Schedule" variant="outline" />}
-      {canMove(status, "scheduled") && audience !== null && <ScheduleDialog workspaceId={workspaceId} campaignId={campaign.id} audience={audience} action={actions.schedule} />}
+      {canMove(status, "scheduled") && audience === null && (
+        <CountingButton icon={<CalendarClock />} label="Schedule" variant="outline" />
+      )}
+      {canMove(status, "scheduled") && audience !== null && (
+        <ScheduleDialog
+          workspaceId={workspaceId}
+          campaignId={campaign.id}
+          audience={audience}
+          action={actions.schedule}
+        />
+      )}
       {canMove(status, "paused") && (
         <ConfirmButton
           variant="outline"
@@ -141,7 +168,9 @@ export function CampaignControls({
           }
           title="Cancel this campaign?"
           description={
-            status === "scheduled" ? "It will not be sent. This cannot be undone; duplicate it to send it later." : "Nobody else receives it; mail already sent stays sent. This cannot be undone."
+            status === "scheduled"
+              ? "It will not be sent. This cannot be undone; duplicate it to send it later."
+              : "Nobody else receives it; mail already sent stays sent. This cannot be undone."
           }
           confirmLabel="Cancel campaign"
           onConfirm={run(actions.cancel, "Cancelled.")}
@@ -169,7 +198,15 @@ export function CampaignControls({
 }
 
 /** Send or schedule while the audience is counted: the confirmation must say how many it reaches. */
-function CountingButton({ icon, label, variant }: { icon: React.ReactNode; label: string; variant: "default" | "outline" }) {
+function CountingButton({
+  icon,
+  label,
+  variant,
+}: {
+  icon: React.ReactNode;
+  label: string;
+  variant: "default" | "outline";
+}) {
   return (
     <Button variant={variant} size="sm" disabled title="Counting who gets it…">
       {icon}
@@ -207,7 +244,17 @@ function NobodyDialog({ workspaceId, reason }: { workspaceId: string; reason: No
 }
 
 /** A date and time in the sender's own time zone, shown beside the field. */
-function ScheduleDialog({ workspaceId, campaignId, audience, action }: { workspaceId: string; campaignId: string; audience: string; action: CampaignControlActions["schedule"] }) {
+function ScheduleDialog({
+  workspaceId,
+  campaignId,
+  audience,
+  action,
+}: {
+  workspaceId: string;
+  campaignId: string;
+  audience: string;
+  action: CampaignControlActions["schedule"];
+}) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [value, setValue] = useState("");
@@ -219,7 +266,10 @@ function ScheduleDialog({ workspaceId, campaignId, audience, action }: { workspa
       setError(undefined);
       // datetime-local has no zone: the browser reads it in the sender's, and the server gets the instant.
       const at = value ? new Date(value) : null;
-      const state = await action(workspaceId, { campaignId, at: at && !Number.isNaN(at.getTime()) ? at.toISOString() : "" });
+      const state = await action(workspaceId, {
+        campaignId,
+        at: at && !Number.isNaN(at.getTime()) ? at.toISOString() : "",
+      });
       if (!state.ok) return setError(state.fieldErrors.at ?? state.message);
       setOpen(false);
       toast.success(`Scheduled for ${at!.toLocaleString()}.`);
@@ -236,11 +286,20 @@ function ScheduleDialog({ workspaceId, campaignId, audience, action }: { workspa
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Schedule the campaign</DialogTitle>
-          <DialogDescription>It goes to {audience} at the time you choose. You can unschedule it until then.</DialogDescription>
+          <DialogDescription>
+            It goes to {audience} at the time you choose. You can unschedule it until then.
+          </DialogDescription>
         </DialogHeader>
         <div className="grid gap-2">
           <Label htmlFor="schedule-at">Send at</Label>
-          <Input id="schedule-at" type="datetime-local" value={value} onChange={(event) => setValue(event.target.value)} aria-invalid={error ? true : undefined} aria-describedby="schedule-at-zone" />
+          <Input
+            id="schedule-at"
+            type="datetime-local"
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby="schedule-at-zone"
+          />
           <p id="schedule-at-zone" className="text-sm text-muted-foreground">
             Your time zone: {timeZone}
           </p>

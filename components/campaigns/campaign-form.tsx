@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type FocusEvent } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
+
 import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
@@ -12,6 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { campaignFormSchema } from "@/lib/campaigns/campaign-form-schema";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { STARTER_DOCUMENT } from "@/lib/email-blocks/email-extensions";
+
 import { MailBodyFields } from "./mail-body-fields";
 import { MergeTagGaps, type CountMissingAction } from "./merge-tag-gaps";
 import { MergeTagPicker } from "./merge-tag-picker";
@@ -73,11 +75,15 @@ export function CampaignForm({
   const onBlur = (event: FocusEvent<HTMLFormElement>) => {
     const target = event.target as EventTarget as HTMLInputElement | HTMLTextAreaElement;
     const field = target.name;
-    if (field === "subject" || field === "previewText" || field === "html" || field === "text") cursor.current = { field, start: target.selectionStart ?? -1, end: target.selectionEnd ?? -1 };
+    if (field === "subject" || field === "previewText" || field === "html" || field === "text")
+      cursor.current = { field, start: target.selectionStart ?? -1, end: target.selectionEnd ?? -1 };
   };
   const insert = (field: TaggedField, tag: string) => {
     const value = String(form.getValues(field) ?? "");
-    const { start, end } = cursor.current.field === field && cursor.current.start >= 0 ? cursor.current : { start: value.length, end: value.length };
+    const { start, end } =
+      cursor.current.field === field && cursor.current.start >= 0
+        ? cursor.current
+        : { start: value.length, end: value.length };
     form.setValue(field, `${value.slice(0, start)}${tag}${value.slice(end)}`, { shouldDirty: true });
     cursor.current = { field, start: start + tag.length, end: start + tag.length };
   };
@@ -90,7 +96,13 @@ export function CampaignForm({
   };
 
   return (
-    <form ref={formRef} onSubmit={submit} onBlur={onBlur} className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]" noValidate>
+    <form
+      ref={formRef}
+      onSubmit={submit}
+      onBlur={onBlur}
+      className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]"
+      noValidate
+    >
       <div className="grid content-start gap-6">
         <Card>
           <CardHeader>
@@ -100,11 +112,22 @@ export function CampaignForm({
           <CardContent className="grid gap-4">
             <div className="grid gap-2">
               <div className="flex justify-end">
-                <MergeTagPicker attributes={attributes} onPick={(tag) => insert("subject", tag)} returnFocus={() => refocus("subject")} label="Merge tag in subject" />
+                <MergeTagPicker
+                  attributes={attributes}
+                  onPick={(tag) => insert("subject", tag)}
+                  returnFocus={() => refocus("subject")}
+                  label="Merge tag in subject"
+                />
               </div>
               <TextField form={form} name="subject" label="Subject" />
             </div>
-            <TextField form={form} name="previewText" label="Preview text (optional)" optional hint="Shown after the subject in most inboxes." />
+            <TextField
+              form={form}
+              name="previewText"
+              label="Preview text (optional)"
+              optional
+              hint="Shown after the subject in most inboxes."
+            />
             <MailBodyFields
               form={form}
               workspaceId={workspaceId}
@@ -124,22 +147,35 @@ export function CampaignForm({
         <Card>
           <CardHeader>
             <CardTitle>Audience</CardTitle>
-            <CardDescription>The confirmed subscribers of one topic, or of those the members of one list.</CardDescription>
+            <CardDescription>
+              The confirmed subscribers of one topic, or of those the members of one list.
+            </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
             <TextField form={form} name="name" label="Campaign name" hint="For you; subscribers do not see it." />
-            <SelectField form={form} name="brandId" label="Brand" options={brands.map((brand) => ({ value: brand.id, label: brand.name }))} />
+            <SelectField
+              form={form}
+              name="brandId"
+              label="Brand"
+              options={brands.map((brand) => ({ value: brand.id, label: brand.name }))}
+            />
             <SelectField
               form={form}
               name="topicId"
               label="Topic"
-              options={[{ value: "", label: brandTopics.length ? "Choose a topic" : "This brand has no topic yet" }, ...brandTopics.map((topic) => ({ value: topic.id, label: topic.name }))]}
+              options={[
+                { value: "", label: brandTopics.length ? "Choose a topic" : "This brand has no topic yet" },
+                ...brandTopics.map((topic) => ({ value: topic.id, label: topic.name })),
+              ]}
             />
             <SelectField
               form={form}
               name="listId"
               label="Only members of list"
-              options={[{ value: "", label: "Everyone subscribed to the topic" }, ...lists.map((list) => ({ value: list.id, label: list.name }))]}
+              options={[
+                { value: "", label: "Everyone subscribed to the topic" },
+                ...lists.map((list) => ({ value: list.id, label: list.name })),
+              ]}
             />
           </CardContent>
         </Card>
@@ -164,7 +200,11 @@ const AUTOSAVE_PAUSE_MS = 1_500;
  * where things stand. A refusal (an unknown merge tag) waits for the next
  * change; Save shows it next to its field.
  */
-function useAutosave(form: UseFormReturn<Input>, enabled: boolean, save: (values: Input) => Promise<ActionState<unknown>>): string {
+function useAutosave(
+  form: UseFormReturn<Input>,
+  enabled: boolean,
+  save: (values: Input) => Promise<ActionState<unknown>>,
+): string {
   const [status, setStatus] = useState("Changes are saved as you go.");
   // The latest save, without restarting the pause on every render.
   const saveRef = useRef(save);
@@ -178,10 +218,15 @@ function useAutosave(form: UseFormReturn<Input>, enabled: boolean, save: (values
       clearTimeout(timer);
       timer = setTimeout(async () => {
         const values = form.getValues();
-        if (!campaignFormSchema.safeParse(values).success) return setStatus("Not saved yet: some fields need attention.");
+        if (!campaignFormSchema.safeParse(values).success)
+          return setStatus("Not saved yet: some fields need attention.");
         setStatus("Saving…");
         const state = await saveRef.current(values);
-        setStatus(state.ok ? `All changes saved at ${new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.` : `Not saved: ${state.message}`);
+        setStatus(
+          state.ok
+            ? `All changes saved at ${new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`
+            : `Not saved: ${state.message}`,
+        );
       }, AUTOSAVE_PAUSE_MS);
     });
     return () => {
@@ -199,6 +244,16 @@ export function EditCampaignForm({
   campaignId,
   action,
   ...props
-}: FormProps & { campaignId: string; action: (workspaceId: string, input: Input & { campaignId: string }) => Promise<ActionState<{ campaignId: string }>> }) {
-  return <CampaignForm {...props} action={(workspaceId, input) => action(workspaceId, { ...input, campaignId })} submitLabel="Save changes" autosave />;
+}: FormProps & {
+  campaignId: string;
+  action: (workspaceId: string, input: Input & { campaignId: string }) => Promise<ActionState<{ campaignId: string }>>;
+}) {
+  return (
+    <CampaignForm
+      {...props}
+      action={(workspaceId, input) => action(workspaceId, { ...input, campaignId })}
+      submitLabel="Save changes"
+      autosave
+    />
+  );
 }

@@ -12,7 +12,15 @@ const POLL_MS = 2_000;
  * sending; when its status changes the page renders anew (its actions change
  * with it).
  */
-export function CampaignProgressBar({ workspaceId, campaignId, initial }: { workspaceId: string; campaignId: string; initial: CampaignProgress }) {
+export function CampaignProgressBar({
+  workspaceId,
+  campaignId,
+  initial,
+}: {
+  workspaceId: string;
+  campaignId: string;
+  initial: CampaignProgress;
+}) {
   const data = usePolledStatus({
     queryKey: dashboardKeys.campaignProgress(workspaceId, campaignId),
     read: (signal) => dashboardReads.campaignProgress(workspaceId, campaignId, signal),
@@ -24,7 +32,9 @@ export function CampaignProgressBar({ workspaceId, campaignId, initial }: { work
   const { counts } = data;
   const total = data.recipients ?? 0;
   // A rule leaving someone out (the sandbox, a suppression, a merge tag, the allowance) is not a failure.
-  const byRule = data.notSent.filter((row) => notSentReason(row.reason).byRule).reduce((sum, row) => sum + row.count, 0);
+  const byRule = data.notSent
+    .filter((row) => notSentReason(row.reason).byRule)
+    .reduce((sum, row) => sum + row.count, 0);
   const failed = data.notSent.reduce((sum, row) => sum + row.count, 0) - byRule;
   const parts = [
     { label: "Accepted", id: "accepted", value: counts.accepted, className: "bg-emerald-600" },
@@ -42,10 +52,19 @@ export function CampaignProgressBar({ workspaceId, campaignId, initial }: { work
         aria-valuemin={0}
         aria-valuemax={total}
         aria-valuenow={done}
-        aria-valuetext={data.recipients === null ? "Preparing the audience" : `${done.toLocaleString("en")} of ${total.toLocaleString("en")} handled`}
+        aria-valuetext={
+          data.recipients === null
+            ? "Preparing the audience"
+            : `${done.toLocaleString("en")} of ${total.toLocaleString("en")} handled`
+        }
         className="flex h-3 w-full overflow-hidden rounded-full bg-muted"
       >
-        {total > 0 && parts.map((part) => (part.value > 0 ? <div key={part.label} className={part.className} style={{ width: `${(part.value / total) * 100}%` }} /> : null))}
+        {total > 0 &&
+          parts.map((part) =>
+            part.value > 0 ? (
+              <div key={part.label} className={part.className} style={{ width: `${(part.value / total) * 100}%` }} />
+            ) : null,
+          )}
       </div>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" aria-label="Sending figures">
         {[{ label: "Queued", id: "queued", value: queued }, ...parts].map((part) => (

@@ -1,7 +1,10 @@
 import { Badge } from "@/components/ui/badge";
 import type { CampaignStatus } from "@/lib/db/schema";
 
-const STATUS: Record<CampaignStatus, { label: string; variant: "secondary" | "outline" | "warning" | "success" | "default" | "destructive" }> = {
+const STATUS: Record<
+  CampaignStatus,
+  { label: string; variant: "secondary" | "outline" | "warning" | "success" | "default" | "destructive" }
+> = {
   draft: { label: "Draft", variant: "outline" },
   scheduled: { label: "Scheduled", variant: "secondary" },
   sending: { label: "Sending", variant: "default" },

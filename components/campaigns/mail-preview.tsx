@@ -2,6 +2,7 @@
 
 import { Monitor, Smartphone } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
+
 import { Button } from "@/components/ui/button";
 
 const WIDTHS = { desktop: 720, mobile: 375 } as const;
@@ -28,7 +29,8 @@ export function MailPreview({ html, subject }: { html: string; subject: string }
   // Images arrive after the mail's text and make it taller.
   const loaded = useCallback(() => {
     fit();
-    for (const image of Array.from(frame.current?.contentDocument?.images ?? [])) if (!image.complete) image.addEventListener("load", fit, { once: true });
+    for (const image of Array.from(frame.current?.contentDocument?.images ?? []))
+      if (!image.complete) image.addEventListener("load", fit, { once: true });
   }, [fit]);
   // Also on mounting: the frame may have loaded before the page was hydrated, its load event unheard.
   useEffect(() => {
@@ -48,7 +50,14 @@ export function MailPreview({ html, subject }: { html: string; subject: string }
         </p>
         <div role="group" aria-label="Preview width" className="inline-flex gap-1">
           {(Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]).map((name) => (
-            <Button key={name} type="button" size="sm" variant={width === name ? "secondary" : "ghost"} aria-pressed={width === name} onClick={() => setWidth(name)}>
+            <Button
+              key={name}
+              type="button"
+              size="sm"
+              variant={width === name ? "secondary" : "ghost"}
+              aria-pressed={width === name}
+              onClick={() => setWidth(name)}
+            >
               {name === "desktop" ? <Monitor /> : <Smartphone />}
               {name === "desktop" ? "Desktop" : "Mobile"}
             </Button>

@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import { useWatch, type UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
+
 import type { campaignFormSchema } from "@/lib/campaigns/campaign-form-schema";
 import type { MergeTagGaps as Gaps } from "@/lib/campaigns/count-missing-merge-tags";
 import { mergeTagsIn, mergeTagsInDocument } from "@/lib/campaigns/merge-tag-names";
@@ -21,17 +22,32 @@ const number = (value: number) => value.toLocaleString("en");
  * no value for it. There are no default values, so those are skipped when it
  * is sent; the sender sees it while writing, not in the report afterwards.
  */
-export function MergeTagGaps({ form, workspaceId, count }: { form: UseFormReturn<Input>; workspaceId: string; count: CountMissingAction }) {
+export function MergeTagGaps({
+  form,
+  workspaceId,
+  count,
+}: {
+  form: UseFormReturn<Input>;
+  workspaceId: string;
+  count: CountMissingAction;
+}) {
   const [subject, previewText, html, text, document, brandId, topicId, listId] = useWatch({
     control: form.control,
     name: ["subject", "previewText", "html", "text", "document", "brandId", "topicId", "listId"],
   });
   // The body is the block document when there is one, else the HTML and text parts.
-  const body = document ? mergeTagsInDocument(document) : [html, text].flatMap((part) => mergeTagsIn(String(part ?? "")));
-  const tags = [...new Set([...mergeTagsIn(String(subject ?? "")), ...mergeTagsIn(String(previewText ?? "")), ...body])].filter(
-    (tag) => /^(contact|brand)\.[A-Za-z0-9_]+$/.test(tag) && tag !== "contact.email",
-  );
-  const question: Question = { brandId: String(brandId ?? ""), topicId: String(topicId ?? ""), listId: listId ? String(listId) : null, tags };
+  const body = document
+    ? mergeTagsInDocument(document)
+    : [html, text].flatMap((part) => mergeTagsIn(String(part ?? "")));
+  const tags = [
+    ...new Set([...mergeTagsIn(String(subject ?? "")), ...mergeTagsIn(String(previewText ?? "")), ...body]),
+  ].filter((tag) => /^(contact|brand)\.[A-Za-z0-9_]+$/.test(tag) && tag !== "contact.email");
+  const question: Question = {
+    brandId: String(brandId ?? ""),
+    topicId: String(topicId ?? ""),
+    listId: listId ? String(listId) : null,
+    tags,
+  };
   const key = JSON.stringify(question);
   const [answer, setAnswer] = useState<{ key: string; gaps: Gaps } | null>(null);
 
@@ -61,13 +77,20 @@ export function MergeTagGaps({ form, workspaceId, count }: { form: UseFormReturn
         Merge tags and who has no value for them
       </h3>
       <p className="text-muted-foreground">
-        There are no default values: a subscriber without a value for a tag the campaign uses is skipped, not sent a blank. Fill the values on Contacts, or by importing them.
+        There are no default values: a subscriber without a value for a tag the campaign uses is skipped, not sent a
+        blank. Fill the values on Contacts, or by importing them.
       </p>
       <ul className="grid gap-1.5" aria-label="Merge tags used" aria-busy={gaps ? undefined : true}>
         {shown.map((tag) => (
           <li key={tag} className="flex flex-wrap items-baseline gap-x-2">
             <code className="rounded bg-muted px-1 py-0.5 text-xs break-all">{`{{${tag}}}`}</code>
-            <span className={gaps && (missing(tag) ?? 0) > 0 ? "text-amber-700 dark:text-amber-400" : "text-muted-foreground"}>{gapLine(gaps, missing(tag))}</span>
+            <span
+              className={
+                gaps && (missing(tag) ?? 0) > 0 ? "text-amber-700 dark:text-amber-400" : "text-muted-foreground"
+              }
+            >
+              {gapLine(gaps, missing(tag))}
+            </span>
           </li>
         ))}
       </ul>
@@ -80,7 +103,9 @@ function gapLine(gaps: Gaps | null, missing: number | undefined): string {
   if (missing === undefined) return "Not a merge tag of this workspace: saving refuses it.";
   const { audience } = gaps;
   if (audience === 0) return "No one is in this audience yet.";
-  if (missing === 0) return audience === 1 ? "The one subscriber has a value." : `All ${number(audience)} subscribers have a value.`;
-  if (missing === audience) return `${audience === 1 ? "The one subscriber has no value" : `None of the ${number(audience)} subscribers has a value`}: no one would get this campaign.`;
+  if (missing === 0)
+    return audience === 1 ? "The one subscriber has a value." : `All ${number(audience)} subscribers have a value.`;
+  if (missing === audience)
+    return `${audience === 1 ? "The one subscriber has no value" : `None of the ${number(audience)} subscribers has a value`}: no one would get this campaign.`;
   return `${number(missing)} of ${number(audience)} subscribers ${missing === 1 ? "has" : "have"} no value and will be skipped.`;
 }

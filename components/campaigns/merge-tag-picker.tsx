@@ -2,8 +2,16 @@
 
 import { Braces } from "lucide-react";
 import { useRef } from "react";
+
 import { Button } from "@/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 
 // Exactly the namespaces the merge-tag rule accepts (lib/campaigns/merge-tags.ts), plus the workspace's attributes.
 const CONTACT_TAGS = ["email", "first_name", "last_name"];
@@ -17,7 +25,17 @@ const BRAND_TAGS = ["name", "legal_name", "postal_address", "website_url"];
  * Focus returns in the pick itself, not when the menu has closed (a task later):
  * keys typed in between would otherwise be lost. So the menu traps no focus.
  */
-export function MergeTagPicker({ attributes, onPick, returnFocus, label = "Insert merge tag" }: { attributes: string[]; onPick: (tag: string) => void; returnFocus?: () => void; label?: string }) {
+export function MergeTagPicker({
+  attributes,
+  onPick,
+  returnFocus,
+  label = "Insert merge tag",
+}: {
+  attributes: string[];
+  onPick: (tag: string) => void;
+  returnFocus?: () => void;
+  label?: string;
+}) {
   const picked = useRef(false);
   const pick = (tag: string) => {
     picked.current = true;

@@ -1,5 +1,6 @@
-import Link from "next/link";
 import { Download } from "lucide-react";
+import Link from "next/link";
+
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -12,7 +13,17 @@ const people = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "person" : 
  * Who a campaign was not sent to: the totals per reason in words, the people a rule left out (with
  * what to do) apart from real failures, then everyone by address, a page at a time, and as CSV.
  */
-export function NotSentCard({ totals, list, pageHref, csvHref }: { totals: { reason: string; count: number }[]; list: NotSentPage; pageHref: (page: number) => string; csvHref: string }) {
+export function NotSentCard({
+  totals,
+  list,
+  pageHref,
+  csvHref,
+}: {
+  totals: { reason: string; count: number }[];
+  list: NotSentPage;
+  pageHref: (page: number) => string;
+  csvHref: string;
+}) {
   const reasons = totals.map((row) => ({ ...row, ...notSentReason(row.reason) }));
   const byRule = reasons.filter((row) => row.byRule);
   const failed = reasons.filter((row) => !row.byRule);
@@ -22,7 +33,9 @@ export function NotSentCard({ totals, list, pageHref, csvHref }: { totals: { rea
       <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-4">
         <div className="grid gap-1.5">
           <CardTitle>Not sent</CardTitle>
-          <CardDescription>{people(list.total)} did not get this campaign. Nothing was charged for them.</CardDescription>
+          <CardDescription>
+            {people(list.total)} did not get this campaign. Nothing was charged for them.
+          </CardDescription>
         </div>
         <Button asChild variant="outline" size="sm">
           <a href={csvHref} download>
@@ -75,15 +88,21 @@ export function NotSentCard({ totals, list, pageHref, csvHref }: { totals: { rea
               {list.rows.map((row) => (
                 <TableRow key={row.email}>
                   <TableCell className="break-all whitespace-normal">{row.email}</TableCell>
-                  <TableCell className="whitespace-normal text-muted-foreground">{notSentReason(row.reason).label}</TableCell>
+                  <TableCell className="whitespace-normal text-muted-foreground">
+                    {notSentReason(row.reason).label}
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
           </Table>
           {list.pages > 1 && (
-            <nav className="flex flex-wrap items-center justify-between gap-2 text-sm" aria-label="Pages of recipients not sent to">
+            <nav
+              className="flex flex-wrap items-center justify-between gap-2 text-sm"
+              aria-label="Pages of recipients not sent to"
+            >
               <span className="text-muted-foreground">
-                {first.toLocaleString("en")}–{(first + list.rows.length - 1).toLocaleString("en")} of {list.total.toLocaleString("en")}
+                {first.toLocaleString("en")}–{(first + list.rows.length - 1).toLocaleString("en")} of{" "}
+                {list.total.toLocaleString("en")}
               </span>
               <span className="flex gap-2">
                 {list.page > 1 ? (

@@ -4,8 +4,17 @@ import { LayoutTemplate } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
+
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import type { ActionState } from "@/lib/dashboard/action-state";
@@ -18,7 +27,10 @@ export function SaveTemplateDialog({
 }: {
   workspaceId: string;
   campaign: { id: string; name: string };
-  action: (workspaceId: string, input: { campaignId: string; name: string }) => Promise<ActionState<{ templateId: string }>>;
+  action: (
+    workspaceId: string,
+    input: { campaignId: string; name: string },
+  ) => Promise<ActionState<{ templateId: string }>>;
 }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
@@ -31,7 +43,9 @@ export function SaveTemplateDialog({
       const state = await action(workspaceId, { campaignId: campaign.id, name });
       if (!state.ok) return setError(state.fieldErrors.name ?? state.message);
       setOpen(false);
-      toast.success(`Saved as the template ${name.trim()}.`, { action: { label: "Open templates", onClick: () => router.push(`/w/${workspaceId}/templates`) } });
+      toast.success(`Saved as the template ${name.trim()}.`, {
+        action: { label: "Open templates", onClick: () => router.push(`/w/${workspaceId}/templates`) },
+      });
     });
   return (
     <Dialog open={open} onOpenChange={(next) => (setOpen(next), setError(undefined))}>
@@ -48,7 +62,12 @@ export function SaveTemplateDialog({
         </DialogHeader>
         <div className="grid gap-2">
           <Label htmlFor="template-name">Template name</Label>
-          <Input id="template-name" value={name} onChange={(event) => setName(event.target.value)} aria-invalid={error ? true : undefined} />
+          <Input
+            id="template-name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            aria-invalid={error ? true : undefined}
+          />
           {error && (
             <p role="alert" className="text-sm text-destructive">
               {error}

@@ -3,8 +3,17 @@
 import { FlaskConical } from "lucide-react";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
+
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/components/ui/dialog";
 import { NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import type { ActionState } from "@/lib/dashboard/action-state";
@@ -19,7 +28,10 @@ export function SendTestDialog({
   workspaceId: string;
   campaignId: string;
   addresses: string[];
-  action: (workspaceId: string, input: { campaignId: string; to: string }) => Promise<ActionState<{ to: string; samples: { tag: string; value: string }[] }>>;
+  action: (
+    workspaceId: string,
+    input: { campaignId: string; to: string },
+  ) => Promise<ActionState<{ to: string; samples: { tag: string; value: string }[] }>>;
 }) {
   const [open, setOpen] = useState(false);
   const [to, setTo] = useState(addresses[0] ?? "");
@@ -52,13 +64,19 @@ export function SendTestDialog({
         <DialogHeader>
           <DialogTitle>Send a test</DialogTitle>
           <DialogDescription>
-            One copy, its subject marked [Test], filled with the address&apos;s contact values. Where it has none, a sample value is filled in and you are told which. It goes only to members of this
-            workspace and its verified addresses, and counts nowhere.
+            One copy, its subject marked [Test], filled with the address&apos;s contact values. Where it has none, a
+            sample value is filled in and you are told which. It goes only to members of this workspace and its verified
+            addresses, and counts nowhere.
           </DialogDescription>
         </DialogHeader>
         <div className="grid gap-2">
           <Label htmlFor="test-to">Send to</Label>
-          <NativeSelect id="test-to" value={to} onChange={(event) => setTo(event.target.value)} aria-invalid={error ? true : undefined}>
+          <NativeSelect
+            id="test-to"
+            value={to}
+            onChange={(event) => setTo(event.target.value)}
+            aria-invalid={error ? true : undefined}
+          >
             {addresses.map((address) => (
               <option key={address} value={address}>
                 {address}

@@ -3,19 +3,33 @@
 import { UserPlus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
+
 import { FormDialog } from "@/components/forms/form-dialog";
 import { CheckboxField, FormError, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
+import { DialogFooter } from "@/components/ui/dialog";
 import { Checkbox } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { DialogFooter } from "@/components/ui/dialog";
 import { addContactSchema, type AddContactInput } from "@/lib/contacts/contact-schemas";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
-type AddContact = (workspaceId: string, input: AddContactInput) => Promise<ActionState<{ contactId: string; created: boolean }>>;
+type AddContact = (
+  workspaceId: string,
+  input: AddContactInput,
+) => Promise<ActionState<{ contactId: string; created: boolean }>>;
 
-function AddContactForm({ workspaceId, topics, action, close }: { workspaceId: string; topics: { id: string; name: string }[]; action: AddContact; close: () => void }) {
+function AddContactForm({
+  workspaceId,
+  topics,
+  action,
+  close,
+}: {
+  workspaceId: string;
+  topics: { id: string; name: string }[];
+  action: AddContact;
+  close: () => void;
+}) {
   const router = useRouter();
   const { form, submit, formError, pending } = useActionForm({
     schema: addContactSchema,
@@ -45,10 +59,18 @@ function AddContactForm({ workspaceId, topics, action, close }: { workspaceId: s
               {topic.name}
             </Label>
           ))}
-          <p className="text-sm text-muted-foreground">No confirmation mail is sent: the subscription counts at once.</p>
+          <p className="text-sm text-muted-foreground">
+            No confirmation mail is sent: the subscription counts at once.
+          </p>
         </fieldset>
       )}
-      {Array.isArray(chosen) && chosen.length > 0 && <CheckboxField form={form} name="consentAsserted" label="This person gave me their consent for the topics I ticked" />}
+      {Array.isArray(chosen) && chosen.length > 0 && (
+        <CheckboxField
+          form={form}
+          name="consentAsserted"
+          label="This person gave me their consent for the topics I ticked"
+        />
+      )}
       <FormError message={formError} />
       <DialogFooter>
         <Button type="submit" disabled={pending}>
@@ -59,7 +81,11 @@ function AddContactForm({ workspaceId, topics, action, close }: { workspaceId: s
   );
 }
 
-export function AddContactDialog(props: { workspaceId: string; topics: { id: string; name: string }[]; action: AddContact }) {
+export function AddContactDialog(props: {
+  workspaceId: string;
+  topics: { id: string; name: string }[];
+  action: AddContact;
+}) {
   return (
     <FormDialog
       title="Add a contact"

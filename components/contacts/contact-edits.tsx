@@ -4,12 +4,18 @@ import { Pencil, X } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
+
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { DialogFooter } from "@/components/ui/dialog";
-import { contactListSchema, editContactNamesSchema, type ContactListInput, type EditContactNamesInput } from "@/lib/contacts/contact-schemas";
+import {
+  contactListSchema,
+  editContactNamesSchema,
+  type ContactListInput,
+  type EditContactNamesInput,
+} from "@/lib/contacts/contact-schemas";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
 type Action<I> = (workspaceId: string, input: I) => Promise<ActionState<unknown>>;
@@ -51,7 +57,11 @@ function EditNamesForm({
   );
 }
 
-export function EditNamesDialog(props: { workspaceId: string; contact: { id: string; firstName: string | null; lastName: string | null }; action: Action<EditContactNamesInput> }) {
+export function EditNamesDialog(props: {
+  workspaceId: string;
+  contact: { id: string; firstName: string | null; lastName: string | null };
+  action: Action<EditContactNamesInput>;
+}) {
   return (
     <FormDialog
       title="Edit name"
@@ -68,7 +78,17 @@ export function EditNamesDialog(props: { workspaceId: string; contact: { id: str
   );
 }
 
-export function AddToListForm({ workspaceId, contactId, lists, action }: { workspaceId: string; contactId: string; lists: { id: string; name: string }[]; action: Action<ContactListInput> }) {
+export function AddToListForm({
+  workspaceId,
+  contactId,
+  lists,
+  action,
+}: {
+  workspaceId: string;
+  contactId: string;
+  lists: { id: string; name: string }[];
+  action: Action<ContactListInput>;
+}) {
   const router = useRouter();
   const { form, submit, formError, pending } = useActionForm({
     schema: contactListSchema,
@@ -84,7 +104,12 @@ export function AddToListForm({ workspaceId, contactId, lists, action }: { works
   return (
     <form onSubmit={submit} className="flex flex-wrap items-end gap-2" noValidate>
       <div className="min-w-48 flex-1">
-        <SelectField form={form} name="listId" label="Add to list" options={lists.map((list) => ({ value: list.id, label: list.name }))} />
+        <SelectField
+          form={form}
+          name="listId"
+          label="Add to list"
+          options={lists.map((list) => ({ value: list.id, label: list.name }))}
+        />
       </div>
       <Button type="submit" variant="secondary" disabled={pending}>
         Add

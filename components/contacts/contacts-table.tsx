@@ -1,11 +1,20 @@
 "use client";
 
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  createColumnHelper,
+  functionalUpdate,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+  type Header,
+  type SortingState,
+} from "@tanstack/react-table";
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronRight, Contact, Download, Search } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent, type ReactNode } from "react";
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { createColumnHelper, functionalUpdate, rowSortingFeature, tableFeatures, useTable, type Header, type SortingState } from "@tanstack/react-table";
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronRight, Contact, Download, Search } from "lucide-react";
+
 import { ContactStatusBadge } from "@/components/contacts/contact-status-badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -13,7 +22,14 @@ import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { When } from "@/components/ui/when";
-import { contactListSearchParams, readContactListQuery, type ContactListQuery, type ContactPage, type ContactRow, type ContactSort } from "@/lib/contacts/contact-list-query";
+import {
+  contactListSearchParams,
+  readContactListQuery,
+  type ContactListQuery,
+  type ContactPage,
+  type ContactRow,
+  type ContactSort,
+} from "@/lib/contacts/contact-list-query";
 import { CONTACT_STATUSES } from "@/lib/contacts/contact-status";
 import { dashboardFiles, dashboardKeys, dashboardReads } from "@/lib/dashboard/dashboard-reads";
 
@@ -66,9 +82,14 @@ export function ContactsTable({
 
   const navigate = (next: ContactListQuery, how: "push" | "replace" = "push") => {
     const params = contactListSearchParams(next).toString();
-    window.history[how === "push" ? "pushState" : "replaceState"](null, "", params ? `${pathname}?${params}` : pathname);
+    window.history[how === "push" ? "pushState" : "replaceState"](
+      null,
+      "",
+      params ? `${pathname}?${params}` : pathname,
+    );
   };
-  const refine = (change: Partial<ContactListQuery>, how?: "push" | "replace") => navigate({ ...query, ...change, after: undefined }, how);
+  const refine = (change: Partial<ContactListQuery>, how?: "push" | "replace") =>
+    navigate({ ...query, ...change, after: undefined }, how);
 
   const isInitial = contactListSearchParams(query).toString() === contactListSearchParams(initialQuery).toString();
   const result = useQuery({
@@ -111,14 +132,25 @@ export function ContactsTable({
         column.accessor("email", {
           header: "Email",
           cell: (info) => (
-            <Link className="font-medium text-primary hover:underline" href={`/w/${workspaceId}/contacts/${info.row.original.id}`}>
+            <Link
+              className="font-medium text-primary hover:underline"
+              href={`/w/${workspaceId}/contacts/${info.row.original.id}`}
+            >
               {info.getValue()}
             </Link>
           ),
         }),
         column.accessor("name", { header: "Name", enableSorting: false, cell: (info) => info.getValue() ?? "—" }),
-        column.accessor("status", { header: "Status", enableSorting: false, cell: (info) => <ContactStatusBadge status={info.getValue()} /> }),
-        column.accessor("createdAt", { header: "Added", sortDescFirst: true, cell: (info) => <When at={info.getValue()} /> }),
+        column.accessor("status", {
+          header: "Status",
+          enableSorting: false,
+          cell: (info) => <ContactStatusBadge status={info.getValue()} />,
+        }),
+        column.accessor("createdAt", {
+          header: "Added",
+          sortDescFirst: true,
+          cell: (info) => <When at={info.getValue()} />,
+        }),
       ]),
     [workspaceId],
   );
@@ -143,10 +175,24 @@ export function ContactsTable({
 
   return (
     <>
-      <form method="get" onSubmit={onSubmit} className="mb-4 flex flex-wrap items-end gap-3" role="search" aria-label="Filter contacts">
+      <form
+        method="get"
+        onSubmit={onSubmit}
+        className="mb-4 flex flex-wrap items-end gap-3"
+        role="search"
+        aria-label="Filter contacts"
+      >
         <div className="grid gap-1.5">
           <Label htmlFor="contacts-q">Search</Label>
-          <Input id="contacts-q" name="q" type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="Email or name starts with…" className="w-64" />
+          <Input
+            id="contacts-q"
+            name="q"
+            type="search"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            placeholder="Email or name starts with…"
+            className="w-64"
+          />
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor="contacts-status">Status</Label>
@@ -165,8 +211,24 @@ export function ContactsTable({
             ))}
           </NativeSelect>
         </div>
-        <FilterSelect id="contacts-topic" label="Subscribed to" name="topic" anyLabel="Any topic" options={topics} value={query.topic} onChange={(topic) => refine({ topic })} />
-        <FilterSelect id="contacts-list" label="On list" name="list" anyLabel="Any list" options={lists} value={query.list} onChange={(list) => refine({ list })} />
+        <FilterSelect
+          id="contacts-topic"
+          label="Subscribed to"
+          name="topic"
+          anyLabel="Any topic"
+          options={topics}
+          value={query.topic}
+          onChange={(topic) => refine({ topic })}
+        />
+        <FilterSelect
+          id="contacts-list"
+          label="On list"
+          name="list"
+          anyLabel="Any list"
+          options={lists}
+          value={query.list}
+          onChange={(list) => refine({ list })}
+        />
         {query.sort && <input type="hidden" name="sort" value={query.sort} />}
         <Button type="submit" variant="secondary">
           <Search />
@@ -201,7 +263,8 @@ export function ContactsTable({
           </EmptyState>
         ) : (
           <EmptyState icon={<Contact />} title="No contacts yet" action={addContact}>
-            Contacts arrive through your signup form (<code>POST /v1/subscribe</code>), the API (<code>POST /v1/contacts</code>) or an import. You can also add one here.
+            Contacts arrive through your signup form (<code>POST /v1/subscribe</code>), the API (
+            <code>POST /v1/contacts</code>) or an import. You can also add one here.
           </EmptyState>
         )
       ) : (
@@ -211,7 +274,11 @@ export function ContactsTable({
               {table.getHeaderGroups().map((group) => (
                 <TableRow key={group.id}>
                   {group.headers.map((header) => (
-                    <SortableHead key={header.id} header={header} hrefFor={(sort) => hrefOf(pathname, { ...query, sort, after: undefined })}>
+                    <SortableHead
+                      key={header.id}
+                      header={header}
+                      hrefFor={(sort) => hrefOf(pathname, { ...query, sort, after: undefined })}
+                    >
                       <table.FlexRender header={header} />
                     </SortableHead>
                   ))}
@@ -222,7 +289,10 @@ export function ContactsTable({
               {table.getRowModel().rows.map((row) => (
                 <TableRow key={row.id}>
                   {row.getAllCells().map((cell) => (
-                    <TableCell key={cell.id} className={cell.column.id === "createdAt" ? "text-muted-foreground" : undefined}>
+                    <TableCell
+                      key={cell.id}
+                      className={cell.column.id === "createdAt" ? "text-muted-foreground" : undefined}
+                    >
                       <table.FlexRender cell={cell} />
                     </TableCell>
                   ))}
@@ -234,14 +304,20 @@ export function ContactsTable({
             <nav aria-label="Pages" className="mt-4 flex justify-end gap-2">
               {query.after && (
                 <Button asChild variant="outline" size="sm">
-                  <a href={hrefOf(pathname, { ...query, after: undefined })} onClick={follow(() => navigate({ ...query, after: undefined }))}>
+                  <a
+                    href={hrefOf(pathname, { ...query, after: undefined })}
+                    onClick={follow(() => navigate({ ...query, after: undefined }))}
+                  >
                     First page
                   </a>
                 </Button>
               )}
               {page.nextAfter && (
                 <Button asChild variant="outline" size="sm">
-                  <a href={hrefOf(pathname, { ...query, after: page.nextAfter })} onClick={follow(() => navigate({ ...query, after: page.nextAfter ?? undefined }))}>
+                  <a
+                    href={hrefOf(pathname, { ...query, after: page.nextAfter })}
+                    onClick={follow(() => navigate({ ...query, after: page.nextAfter ?? undefined }))}
+                  >
                     Next page
                     <ChevronRight />
                   </a>
@@ -269,7 +345,15 @@ function follow(go: () => void) {
   };
 }
 
-function SortableHead({ header, hrefFor, children }: { header: Header<typeof features, ContactRow, unknown>; hrefFor: (sort: ContactSort) => string; children: ReactNode }) {
+function SortableHead({
+  header,
+  hrefFor,
+  children,
+}: {
+  header: Header<typeof features, ContactRow, unknown>;
+  hrefFor: (sort: ContactSort) => string;
+  children: ReactNode;
+}) {
   const { column: col } = header;
   if (!col.getCanSort()) return <TableHead>{children}</TableHead>;
   const sorted = col.getIsSorted();
@@ -278,11 +362,17 @@ function SortableHead({ header, hrefFor, children }: { header: Header<typeof fea
   const Icon = sorted === "asc" ? ArrowUp : sorted === "desc" ? ArrowDown : ArrowUpDown;
   return (
     <TableHead aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : "none"}>
-      <a href={hrefFor(nextSort)} onClick={follow(() => col.toggleSorting(next === "desc"))} className="inline-flex items-center gap-1 hover:text-foreground">
+      <a
+        href={hrefFor(nextSort)}
+        onClick={follow(() => col.toggleSorting(next === "desc"))}
+        className="inline-flex items-center gap-1 hover:text-foreground"
+      >
         {children}
         <Icon className="size-3.5" aria-hidden />
         <span className="sr-only">
-          {sorted ? `, sorted ${sorted === "asc" ? "ascending" : "descending"}; sort ${next === "desc" ? "descending" : "ascending"}` : `; sort ${next === "desc" ? "descending" : "ascending"}`}
+          {sorted
+            ? `, sorted ${sorted === "asc" ? "ascending" : "descending"}; sort ${next === "desc" ? "descending" : "ascending"}`
+            : `; sort ${next === "desc" ? "descending" : "ascending"}`}
         </span>
       </a>
     </TableHead>
@@ -309,7 +399,13 @@ function FilterSelect({
   return (
     <div className="grid gap-1.5">
       <Label htmlFor={id}>{label}</Label>
-      <NativeSelect id={id} name={name} value={value ?? ""} onChange={(event) => onChange(event.target.value || undefined)} className="w-48">
+      <NativeSelect
+        id={id}
+        name={name}
+        value={value ?? ""}
+        onChange={(event) => onChange(event.target.value || undefined)}
+        className="w-48"
+      >
         <option value="">{anyLabel}</option>
         {options.map((option) => (
           <option key={option.id} value={option.id}>

@@ -8,7 +8,12 @@ import { useState, type ComponentProps } from "react";
  * a touch), not as soon as it is on screen: every dashboard screen renders on the server, and the
  * sidebar's screens prefetched all at once on each page competed with the page itself.
  */
-export function IntentLink({ onMouseEnter, onFocus, onTouchStart, ...props }: Omit<ComponentProps<typeof Link>, "prefetch">) {
+export function IntentLink({
+  onMouseEnter,
+  onFocus,
+  onTouchStart,
+  ...props
+}: Omit<ComponentProps<typeof Link>, "prefetch">) {
   const [intent, setIntent] = useState(false);
   return (
     <Link

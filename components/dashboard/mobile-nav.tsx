@@ -3,6 +3,7 @@
 import { Menu, XIcon } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
 import { useState, type MouseEvent, type ReactNode } from "react";
+
 import { Button } from "@/components/ui/button";
 
 /**
@@ -32,7 +33,9 @@ export function MobileNav({ title, children }: { title: ReactNode; children: Rea
             className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col gap-3 overflow-y-auto border-r bg-sidebar p-3 shadow-lg data-[state=open]:animate-in data-[state=open]:slide-in-from-left data-[state=closed]:animate-out data-[state=closed]:slide-out-to-left md:hidden"
           >
             <div className="flex items-center justify-between gap-2">
-              <DialogPrimitive.Title className="px-2 text-sm font-medium text-muted-foreground">Menu</DialogPrimitive.Title>
+              <DialogPrimitive.Title className="px-2 text-sm font-medium text-muted-foreground">
+                Menu
+              </DialogPrimitive.Title>
               <DialogPrimitive.Close asChild>
                 <Button variant="ghost" size="icon-sm" aria-label="Close the menu">
                   <XIcon />

@@ -1,5 +1,6 @@
-import Link from "next/link";
 import { Building2 } from "lucide-react";
+import Link from "next/link";
+
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 

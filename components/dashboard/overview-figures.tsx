@@ -1,7 +1,8 @@
 "use client";
 
-import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+
 import { dashboardKeys, dashboardReads, type OverviewCounts } from "@/lib/dashboard/dashboard-reads";
 
 const FIGURES: [label: string, key: keyof OverviewCounts, path: string][] = [

@@ -1,10 +1,18 @@
 "use client";
 
+import { Check, ChevronsUpDown } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { Check, ChevronsUpDown } from "lucide-react";
+
 import { cn } from "@/components/ui/cn";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
+
 import { IntentLink } from "./intent-link";
 import { NAV_GROUPS } from "./nav-config";
 
@@ -14,7 +22,15 @@ interface WorkspaceLink {
 }
 
 /** The workspace switcher and every screen of the open workspace. */
-export function Sidebar({ workspace, workspaces, mailbox }: { workspace: WorkspaceLink; workspaces: WorkspaceLink[]; mailbox: boolean }) {
+export function Sidebar({
+  workspace,
+  workspaces,
+  mailbox,
+}: {
+  workspace: WorkspaceLink;
+  workspaces: WorkspaceLink[];
+  mailbox: boolean;
+}) {
   const pathname = usePathname();
   const base = `/w/${workspace.id}`;
   return (
@@ -48,7 +64,8 @@ export function Sidebar({ workspace, workspaces, mailbox }: { workspace: Workspa
               {group.label && <p className="px-2 pb-1 text-xs font-medium text-muted-foreground">{group.label}</p>}
               {screens.map((screen) => {
                 const href = `${base}${screen.path}`;
-                const current = screen.path === "" ? pathname === base : pathname === href || pathname.startsWith(`${href}/`);
+                const current =
+                  screen.path === "" ? pathname === base : pathname === href || pathname.startsWith(`${href}/`);
                 const Icon = screen.icon;
                 return (
                   <IntentLink

@@ -2,6 +2,7 @@
 
 import { LogOut } from "lucide-react";
 import { signOut } from "next-auth/react";
+
 import { Button } from "@/components/ui/button";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
 
@@ -12,10 +13,20 @@ import { ThemeToggle } from "@/components/ui/theme-toggle";
 export function UserMenu({ email }: { email: string }) {
   return (
     <div className="flex items-center gap-0.5 border-t pt-2">
-      <p className="min-w-0 flex-1 truncate px-1 text-xs text-muted-foreground" data-testid="signed-in-as" title={email}>
+      <p
+        className="min-w-0 flex-1 truncate px-1 text-xs text-muted-foreground"
+        data-testid="signed-in-as"
+        title={email}
+      >
         {email}
       </p>
-      <Button variant="ghost" size="icon-sm" aria-label="Sign out" title="Sign out" onClick={() => signOut({ callbackUrl: "/signin" })}>
+      <Button
+        variant="ghost"
+        size="icon-sm"
+        aria-label="Sign out"
+        title="Sign out"
+        onClick={() => signOut({ callbackUrl: "/signin" })}
+      >
         <LogOut />
       </Button>
       <ThemeToggle size="icon-sm" />

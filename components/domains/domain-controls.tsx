@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useTransition } from "react";
 import { toast } from "sonner";
 import { z } from "zod";
+
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
@@ -14,9 +15,15 @@ import { DialogFooter } from "@/components/ui/dialog";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { senderDomainOf, senderIsAtDomain } from "@/lib/domains/sender-domain";
 
-const addSchema = z.strictObject({ brandId: z.string().min(1, "choose a brand"), hostname: z.string().trim().min(1, "enter a domain") });
+const addSchema = z.strictObject({
+  brandId: z.string().min(1, "choose a brand"),
+  hostname: z.string().trim().min(1, "enter a domain"),
+});
 type Add = (workspaceId: string, input: z.input<typeof addSchema>) => Promise<ActionState<{ domainId: string }>>;
-type Check = (workspaceId: string, input: { domainId: string; resync: boolean }) => Promise<ActionState<{ state: string; waiting: number }>>;
+type Check = (
+  workspaceId: string,
+  input: { domainId: string; resync: boolean },
+) => Promise<ActionState<{ state: string; waiting: number }>>;
 export interface BrandSender {
   id: string;
   name: string;
@@ -30,8 +37,10 @@ function hostnameHint(senderEmail: string | undefined) {
   const local = senderEmail.slice(0, senderEmail.lastIndexOf("@"));
   return (
     <>
-      Mail from <strong className="font-medium text-foreground">{senderEmail}</strong> is signed with the domain after the @: <strong className="font-medium text-foreground">{needed}</strong>. To send
-      from a subdomain such as mail.{needed} (its reputation stays apart from your main domain&apos;s), change the brand&apos;s sender address to one there, e.g. {local}@mail.{needed}.
+      Mail from <strong className="font-medium text-foreground">{senderEmail}</strong> is signed with the domain after
+      the @: <strong className="font-medium text-foreground">{needed}</strong>. To send from a subdomain such as mail.
+      {needed} (its reputation stays apart from your main domain&apos;s), change the brand&apos;s sender address to one
+      there, e.g. {local}@mail.{needed}.
     </>
   );
 }
@@ -54,8 +63,19 @@ function AddDomainForm({ workspaceId, brands, action }: { workspaceId: string; b
   const mismatch = brand && hostname.includes(".") && !senderIsAtDomain(brand.senderEmail, hostname);
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
-      <SelectField form={form} name="brandId" label="Brand" options={brands.map((option) => ({ value: option.id, label: `${option.name} (${option.senderEmail})` }))} />
-      <TextField form={form} name="hostname" label="Domain" placeholder="mail.example.com" hint={hostnameHint(brand?.senderEmail)} />
+      <SelectField
+        form={form}
+        name="brandId"
+        label="Brand"
+        options={brands.map((option) => ({ value: option.id, label: `${option.name} (${option.senderEmail})` }))}
+      />
+      <TextField
+        form={form}
+        name="hostname"
+        label="Domain"
+        placeholder="mail.example.com"
+        hint={hostnameHint(brand?.senderEmail)}
+      />
       {brand && mismatch && (
         <Alert variant="warning" data-testid="domain-sender-mismatch">
           <TriangleAlert />
@@ -75,7 +95,15 @@ function AddDomainForm({ workspaceId, brands, action }: { workspaceId: string; b
   );
 }
 
-export function AddDomainDialog({ workspaceId, brands, action }: { workspaceId: string; brands: BrandSender[]; action: Add }) {
+export function AddDomainDialog({
+  workspaceId,
+  brands,
+  action,
+}: {
+  workspaceId: string;
+  brands: BrandSender[];
+  action: Add;
+}) {
   return (
     <FormDialog
       title="Add a sending domain"
@@ -92,7 +120,17 @@ export function AddDomainDialog({ workspaceId, brands, action }: { workspaceId: 
   );
 }
 
-export function CheckDomainButton({ workspaceId, domainId, resync, action }: { workspaceId: string; domainId: string; resync: boolean; action: Check }) {
+export function CheckDomainButton({
+  workspaceId,
+  domainId,
+  resync,
+  action,
+}: {
+  workspaceId: string;
+  domainId: string;
+  resync: boolean;
+  action: Check;
+}) {
   const router = useRouter();
   const [pending, start] = useTransition();
   return (
@@ -106,10 +144,15 @@ export function CheckDomainButton({ workspaceId, domainId, resync, action }: { w
           // Only a ready domain is good news: anything else says what is still awaited.
           const { state: domainState, waiting } = state.result;
           if (domainState === "ready") toast.success("The domain is ready.");
-          else if (waiting > 0) toast.warning(`Not ready yet: ${waiting === 1 ? "1 record is" : `${waiting} records are`} still missing or wrong. See each record below.`);
+          else if (waiting > 0)
+            toast.warning(
+              `Not ready yet: ${waiting === 1 ? "1 record is" : `${waiting} records are`} still missing or wrong. See each record below.`,
+            );
           else
             toast.info(
-              domainState === "registration_failed" ? "The records are right, but the carrier refused the domain: see below." : "The records are right; the carrier is still registering the domain.",
+              domainState === "registration_failed"
+                ? "The records are right, but the carrier refused the domain: see below."
+                : "The records are right; the carrier is still registering the domain.",
             );
           router.refresh();
         })
@@ -123,7 +166,12 @@ export function CheckDomainButton({ workspaceId, domainId, resync, action }: { w
 
 export function CopyButton({ value, label }: { value: string; label: string }) {
   return (
-    <Button variant="ghost" size="sm" aria-label={label} onClick={() => void navigator.clipboard?.writeText(value).then(() => toast.success("Copied."))}>
+    <Button
+      variant="ghost"
+      size="sm"
+      aria-label={label}
+      onClick={() => void navigator.clipboard?.writeText(value).then(() => toast.success("Copied."))}
+    >
       <Copy />
     </Button>
   );

@@ -2,9 +2,11 @@
 
 import type { ReactNode } from "react";
 import { get, type FieldValues, type Path, type UseFormReturn } from "react-hook-form";
-import { Checkbox, Input, NativeSelect, Textarea } from "@/components/ui/input";
+
 import { Field } from "@/components/ui/field";
+import { Checkbox, Input, NativeSelect, Textarea } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+
 import { errorText } from "./use-action-form";
 
 interface FieldProps<V extends FieldValues> {
@@ -40,12 +42,26 @@ export function TextField<V extends FieldValues>({
 }: FieldProps<V> & { type?: string; placeholder?: string; autoComplete?: string; optional?: boolean }) {
   return (
     <Field id={fieldId(name)} label={label} hint={hint} error={fieldError(form, name)}>
-      {(aria) => <Input {...aria} type={type} placeholder={placeholder} autoComplete={autoComplete} {...form.register(name, optional ? { setValueAs: emptyAsUnset } : undefined)} />}
+      {(aria) => (
+        <Input
+          {...aria}
+          type={type}
+          placeholder={placeholder}
+          autoComplete={autoComplete}
+          {...form.register(name, optional ? { setValueAs: emptyAsUnset } : undefined)}
+        />
+      )}
     </Field>
   );
 }
 
-export function TextAreaField<V extends FieldValues>({ form, name, label, hint, rows = 3 }: FieldProps<V> & { rows?: number }) {
+export function TextAreaField<V extends FieldValues>({
+  form,
+  name,
+  label,
+  hint,
+  rows = 3,
+}: FieldProps<V> & { rows?: number }) {
   return (
     <Field id={fieldId(name)} label={label} hint={hint} error={fieldError(form, name)}>
       {(aria) => <Textarea {...aria} rows={rows} {...form.register(name)} />}
@@ -53,7 +69,13 @@ export function TextAreaField<V extends FieldValues>({ form, name, label, hint, 
   );
 }
 
-export function SelectField<V extends FieldValues>({ form, name, label, hint, options }: FieldProps<V> & { options: { value: string; label: string }[] }) {
+export function SelectField<V extends FieldValues>({
+  form,
+  name,
+  label,
+  hint,
+  options,
+}: FieldProps<V> & { options: { value: string; label: string }[] }) {
   return (
     <Field id={fieldId(name)} label={label} hint={hint} error={fieldError(form, name)}>
       {(aria) => (
@@ -91,7 +113,10 @@ export function CheckboxField<V extends FieldValues>({ form, name, label, hint }
 export function FormError({ message }: { message?: string }) {
   if (!message) return null;
   return (
-    <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+    <p
+      role="alert"
+      className="rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
+    >
       {message}
     </p>
   );

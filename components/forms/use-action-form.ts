@@ -4,6 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Path } from "react-hook-form";
 import type { z } from "zod";
+
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { sentenceCase } from "@/lib/dashboard/sentence-case";
 
@@ -39,7 +40,8 @@ export function useActionForm<V extends FieldValues, R>({
     }
     const fields = Object.entries(state.fieldErrors);
     for (const [field, message] of fields) form.setError(field as Path<V>, { type: "server", message });
-    if (fields.length === 0 || fields.some(([field]) => !(field in (form.getValues() as object)))) setFormError(state.message);
+    if (fields.length === 0 || fields.some(([field]) => !(field in (form.getValues() as object))))
+      setFormError(state.message);
   });
   return { form, submit, formError, pending: form.formState.isSubmitting };
 }

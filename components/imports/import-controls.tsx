@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { ActionState } from "@/lib/dashboard/action-state";
@@ -54,7 +55,11 @@ export function ImportControls({
           size="default"
           label={status === "applying" ? "Stop the import" : "Discard"}
           title={status === "applying" ? "Stop this import?" : "Discard this import?"}
-          description={status === "applying" ? "Rows already imported stay; the rest are not imported." : "Nothing has been imported from this file. You can upload it again later."}
+          description={
+            status === "applying"
+              ? "Rows already imported stay; the rest are not imported."
+              : "Nothing has been imported from this file. You can upload it again later."
+          }
           confirmLabel={status === "applying" ? "Stop" : "Discard"}
           onConfirm={run(cancel)}
         />

@@ -8,7 +8,8 @@ export const REFUSAL_LABELS: Record<ImportRefusal, string> = {
   suppressed: "Suppressed address",
 };
 
-const fieldLabel = (field: string) => ({ first_name: "first name", last_name: "last name" })[field] ?? field.replace(/^attributes\./, "");
+const fieldLabel = (field: string) =>
+  ({ first_name: "first name", last_name: "last name" })[field] ?? field.replace(/^attributes\./, "");
 
 /** What a dry run found or an apply did, as figures a sender reads at a glance. */
 export function ImportCountsView({ counts, label }: { counts: ImportCounts; label: string }) {
@@ -34,7 +35,12 @@ export function ImportCountsView({ counts, label }: { counts: ImportCounts; labe
           </div>
         ))}
       </dl>
-      {updatedFields.length > 0 && <p className="text-sm text-muted-foreground">Updates change {updatedFields.map(([field, n]) => `${fieldLabel(field)} (${n.toLocaleString("en")})`).join(", ")}.</p>}
+      {updatedFields.length > 0 && (
+        <p className="text-sm text-muted-foreground">
+          Updates change{" "}
+          {updatedFields.map(([field, n]) => `${fieldLabel(field)} (${n.toLocaleString("en")})`).join(", ")}.
+        </p>
+      )}
       {refused.length > 0 && (
         <ul className="grid gap-1 text-sm" aria-label="Refused rows by reason">
           {refused.map(([reason, n]) => (

@@ -6,7 +6,15 @@ import { dashboardKeys, dashboardReads, type ImportStatusView } from "@/lib/dash
 const POLL_MS = 1_000;
 
 /** The apply's progress, polled while it runs; when it ends the page renders anew with the result. */
-export function ImportProgress({ workspaceId, importId, initial }: { workspaceId: string; importId: string; initial: ImportStatusView }) {
+export function ImportProgress({
+  workspaceId,
+  importId,
+  initial,
+}: {
+  workspaceId: string;
+  importId: string;
+  initial: ImportStatusView;
+}) {
   const data = usePolledStatus({
     queryKey: dashboardKeys.importStatus(workspaceId, importId),
     read: (signal) => dashboardReads.importStatus(workspaceId, importId, signal),
@@ -31,7 +39,8 @@ export function ImportProgress({ workspaceId, importId, initial }: { workspaceId
         <div className="h-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
       </div>
       <p className="text-sm text-muted-foreground" data-testid="import-progress-text">
-        {done.toLocaleString("en")} of {total.toLocaleString("en")} rows ({percent} %).{data.status === "applying" && " You can leave this page: the import carries on."}
+        {done.toLocaleString("en")} of {total.toLocaleString("en")} rows ({percent} %).
+        {data.status === "applying" && " You can leave this page: the import carries on."}
       </p>
     </div>
   );

@@ -1,7 +1,10 @@
 import { Badge } from "@/components/ui/badge";
 import type { ImportStatus } from "@/lib/db/schema/imports";
 
-const STATUS: Record<ImportStatus, { label: string; variant: "secondary" | "outline" | "warning" | "success" | "default" | "destructive" }> = {
+const STATUS: Record<
+  ImportStatus,
+  { label: string; variant: "secondary" | "outline" | "warning" | "success" | "default" | "destructive" }
+> = {
   uploaded: { label: "Needs mapping", variant: "outline" },
   checked: { label: "Checked", variant: "secondary" },
   applying: { label: "Importing", variant: "default" },

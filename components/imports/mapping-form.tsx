@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+
 import { FormError } from "@/components/forms/form-fields";
 import { Button } from "@/components/ui/button";
 import { Checkbox, NativeSelect } from "@/components/ui/input";
@@ -13,7 +14,14 @@ import type { ImportField } from "@/lib/imports/import-fields";
 
 type CheckAction = (
   workspaceId: string,
-  input: { importId: string; mapping: string[]; policy: "keep" | "overwrite"; topicIds: string[]; listId: string | null; consentAsserted: boolean },
+  input: {
+    importId: string;
+    mapping: string[];
+    policy: "keep" | "overwrite";
+    topicIds: string[];
+    listId: string | null;
+    consentAsserted: boolean;
+  },
 ) => Promise<ActionState<ImportCounts>>;
 
 export interface MappingFormProps {
@@ -33,7 +41,18 @@ export interface MappingFormProps {
  * Which field each column fills, with the file's first rows beside it, and
  * the import's choices. Submitting runs the dry run; nothing is imported yet.
  */
-export function MappingForm({ workspaceId, importId, header, preview, fields, mapping: initialMapping, options, topics, lists, action }: MappingFormProps) {
+export function MappingForm({
+  workspaceId,
+  importId,
+  header,
+  preview,
+  fields,
+  mapping: initialMapping,
+  options,
+  topics,
+  lists,
+  action,
+}: MappingFormProps) {
   const router = useRouter();
   const [mapping, setMapping] = useState(initialMapping);
   const [policy, setPolicy] = useState(options.policy);
@@ -48,7 +67,14 @@ export function MappingForm({ workspaceId, importId, header, preview, fields, ma
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     startTransition(async () => {
-      const state = await action(workspaceId, { importId, mapping, policy, topicIds, listId: listId || null, consentAsserted: consent });
+      const state = await action(workspaceId, {
+        importId,
+        mapping,
+        policy,
+        topicIds,
+        listId: listId || null,
+        consentAsserted: consent,
+      });
       if (state.ok) {
         setErrors({});
         setFormError(undefined);
@@ -63,7 +89,9 @@ export function MappingForm({ workspaceId, importId, header, preview, fields, ma
   return (
     <form onSubmit={submit} className="grid gap-6" noValidate>
       <section className="grid gap-2" aria-label="Columns">
-        <p className="text-sm text-muted-foreground">Columns whose names we recognised are matched already. Leave a column on “Don’t import” to skip it.</p>
+        <p className="text-sm text-muted-foreground">
+          Columns whose names we recognised are matched already. Leave a column on “Don’t import” to skip it.
+        </p>
         {errors.mapping && (
           <p role="alert" className="text-sm text-destructive">
             {errors.mapping}
@@ -94,11 +122,19 @@ export function MappingForm({ workspaceId, importId, header, preview, fields, ma
                     aria-label={`Field for column ${name || column + 1}`}
                     value={mapping[column] ?? ""}
                     aria-invalid={errors[`mapping.${column}`] ? true : undefined}
-                    onChange={(event) => setMapping((current) => header.map((_, i) => (i === column ? event.target.value : (current[i] ?? ""))))}
+                    onChange={(event) =>
+                      setMapping((current) =>
+                        header.map((_, i) => (i === column ? event.target.value : (current[i] ?? ""))),
+                      )
+                    }
                   >
                     <option value="">Don’t import</option>
                     {fields.map((field) => (
-                      <option key={field.key} value={field.key} disabled={taken.has(field.key) && mapping[column] !== field.key}>
+                      <option
+                        key={field.key}
+                        value={field.key}
+                        disabled={taken.has(field.key) && mapping[column] !== field.key}
+                      >
                         {field.label}
                         {field.type ? ` (${field.type})` : ""}
                       </option>
@@ -119,11 +155,25 @@ export function MappingForm({ workspaceId, importId, header, preview, fields, ma
       <fieldset className="grid gap-2">
         <legend className="mb-1 text-base font-semibold">Contacts already here</legend>
         <Label className="font-normal">
-          <input type="radio" name="policy" value="keep" checked={policy === "keep"} onChange={() => setPolicy("keep")} className="accent-primary" />
+          <input
+            type="radio"
+            name="policy"
+            value="keep"
+            checked={policy === "keep"}
+            onChange={() => setPolicy("keep")}
+            className="accent-primary"
+          />
           Keep their values; only fill in what is empty
         </Label>
         <Label className="font-normal">
-          <input type="radio" name="policy" value="overwrite" checked={policy === "overwrite"} onChange={() => setPolicy("overwrite")} className="accent-primary" />
+          <input
+            type="radio"
+            name="policy"
+            value="overwrite"
+            checked={policy === "overwrite"}
+            onChange={() => setPolicy("overwrite")}
+            className="accent-primary"
+          />
           Overwrite with the file’s values (empty cells change nothing)
         </Label>
       </fieldset>
@@ -133,16 +183,29 @@ export function MappingForm({ workspaceId, importId, header, preview, fields, ma
           <legend className="mb-1 text-base font-semibold">Subscribe everyone to</legend>
           {topics.map((topic) => (
             <Label key={topic.id} className="font-normal">
-              <Checkbox checked={topicIds.includes(topic.id)} onChange={(event) => setTopicIds((ids) => (event.target.checked ? [...ids, topic.id] : ids.filter((id) => id !== topic.id)))} />
+              <Checkbox
+                checked={topicIds.includes(topic.id)}
+                onChange={(event) =>
+                  setTopicIds((ids) =>
+                    event.target.checked ? [...ids, topic.id] : ids.filter((id) => id !== topic.id),
+                  )
+                }
+              />
               {topic.name}
             </Label>
           ))}
-          <p className="text-sm text-muted-foreground">No confirmation mail is sent. People who opted out are never resubscribed: their rows are refused.</p>
+          <p className="text-sm text-muted-foreground">
+            No confirmation mail is sent. People who opted out are never resubscribed: their rows are refused.
+          </p>
           {topicIds.length > 0 && (
             <Label className="mt-2 font-normal">
               <Checkbox
                 checked={consent}
-                onChange={(event) => (setConsent(event.target.checked), setErrors(({ consentAsserted: _cleared, ...rest }) => rest), setFormError(undefined))}
+                onChange={(event) => (
+                  setConsent(event.target.checked),
+                  setErrors(({ consentAsserted: _cleared, ...rest }) => rest),
+                  setFormError(undefined)
+                )}
                 aria-invalid={errors.consentAsserted ? true : undefined}
                 aria-describedby={errors.consentAsserted ? "consent-error" : undefined}
               />
@@ -178,7 +241,9 @@ export function MappingForm({ workspaceId, importId, header, preview, fields, ma
         <Button type="submit" disabled={pending}>
           {pending ? "Checking the file…" : "Check the file"}
         </Button>
-        <p className="mt-2 text-sm text-muted-foreground">A dry run: it shows what the import will do and changes nothing.</p>
+        <p className="mt-2 text-sm text-muted-foreground">
+          A dry run: it shows what the import will do and changes nothing.
+        </p>
       </div>
     </form>
   );

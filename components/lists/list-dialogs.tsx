@@ -4,6 +4,7 @@ import { Pencil, Plus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { z } from "zod";
+
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, SelectField, TextAreaField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
@@ -41,7 +42,12 @@ function CreateListForm({
   });
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
-      <SelectField form={form} name="brandId" label="Brand" options={brands.map((brand) => ({ value: brand.id, label: brand.name }))} />
+      <SelectField
+        form={form}
+        name="brandId"
+        label="Brand"
+        options={brands.map((brand) => ({ value: brand.id, label: brand.name }))}
+      />
       <TextField form={form} name="name" label="Name" />
       <TextAreaField form={form} name="description" label="Description" hint="Optional." rows={2} />
       <FormError message={formError} />
@@ -54,7 +60,11 @@ function CreateListForm({
   );
 }
 
-export function CreateListDialog(props: { workspaceId: string; brands: { id: string; name: string }[]; action: (w: string, i: CreateListInput) => Promise<ActionState<{ listId: string }>> }) {
+export function CreateListDialog(props: {
+  workspaceId: string;
+  brands: { id: string; name: string }[];
+  action: (w: string, i: CreateListInput) => Promise<ActionState<{ listId: string }>>;
+}) {
   return (
     <FormDialog
       title="New list"
@@ -108,7 +118,11 @@ function EditListForm({
   );
 }
 
-export function EditListDialog(props: { workspaceId: string; list: { id: string; name: string; description: string }; action: (w: string, i: EditInput) => Promise<ActionState<{ listId: string }>> }) {
+export function EditListDialog(props: {
+  workspaceId: string;
+  list: { id: string; name: string; description: string };
+  action: (w: string, i: EditInput) => Promise<ActionState<{ listId: string }>>;
+}) {
   return (
     <FormDialog
       title={`Rename ${props.list.name}`}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+
 import { Button } from "@/components/ui/button";
 
 export interface AcceptState {

@@ -5,10 +5,10 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import { toast } from "sonner";
+
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, TextField } from "@/components/forms/form-fields";
 import { errorText, useActionForm } from "@/components/forms/use-action-form";
-import { Button } from "@/components/ui/button";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -20,12 +20,23 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from "@/components/ui/alert-dialog";
+import { Button } from "@/components/ui/button";
 import { DialogFooter } from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
 import type { ActionState } from "@/lib/dashboard/action-state";
-import { inviteMemberSchema, ROLE_DESCRIPTIONS, type InviteMemberInput, type MemberCreations, type MemberRole, type RemoveMemberInput } from "@/lib/members/member-schemas";
+import {
+  inviteMemberSchema,
+  ROLE_DESCRIPTIONS,
+  type InviteMemberInput,
+  type MemberCreations,
+  type MemberRole,
+  type RemoveMemberInput,
+} from "@/lib/members/member-schemas";
 
-type Invite = (workspaceId: string, input: InviteMemberInput) => Promise<ActionState<{ userId: string; mailed: boolean }>>;
+type Invite = (
+  workspaceId: string,
+  input: InviteMemberInput,
+) => Promise<ActionState<{ userId: string; mailed: boolean }>>;
 type ByUser<R> = (workspaceId: string, input: { userId: string }) => Promise<ActionState<R>>;
 
 const ROLE_NAMES: Record<MemberRole, string> = { owner: "Owner", admin: "Admin", member: "Member" };
@@ -37,7 +48,10 @@ function RoleChoice({ form, roles }: { form: UseFormReturn<InviteMemberInput>; r
     <fieldset className="grid gap-2" aria-describedby={error ? "invite-role-error" : undefined}>
       <legend className="mb-1 text-sm font-medium">Role</legend>
       {roles.map((role) => (
-        <Label key={role} className="items-start rounded-md border p-3 font-normal leading-normal has-[:checked]:border-primary">
+        <Label
+          key={role}
+          className="items-start rounded-md border p-3 font-normal leading-normal has-[:checked]:border-primary"
+        >
           <input type="radio" value={role} className="mt-1 accent-primary" {...form.register("role")} />
           <span className="grid gap-0.5">
             <span className="font-medium">{ROLE_NAMES[role]}</span>
@@ -54,7 +68,17 @@ function RoleChoice({ form, roles }: { form: UseFormReturn<InviteMemberInput>; r
   );
 }
 
-function InviteForm({ workspaceId, action, roles, close }: { workspaceId: string; action: Invite; roles: MemberRole[]; close: () => void }) {
+function InviteForm({
+  workspaceId,
+  action,
+  roles,
+  close,
+}: {
+  workspaceId: string;
+  action: Invite;
+  roles: MemberRole[];
+  close: () => void;
+}) {
   const router = useRouter();
   const { form, submit, formError, pending } = useActionForm({
     schema: inviteMemberSchema,
@@ -70,7 +94,13 @@ function InviteForm({ workspaceId, action, roles, close }: { workspaceId: string
   });
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
-      <TextField form={form} name="email" label="Email" type="email" hint="They get a link to accept (and set a password if they have no account), valid for 7 days." />
+      <TextField
+        form={form}
+        name="email"
+        label="Email"
+        type="email"
+        hint="They get a link to accept (and set a password if they have no account), valid for 7 days."
+      />
       <RoleChoice form={form} roles={roles} />
       <FormError message={formError} />
       <DialogFooter>
@@ -82,7 +112,15 @@ function InviteForm({ workspaceId, action, roles, close }: { workspaceId: string
   );
 }
 
-export function InviteMemberDialog({ workspaceId, action, roles }: { workspaceId: string; action: Invite; roles: MemberRole[] }) {
+export function InviteMemberDialog({
+  workspaceId,
+  action,
+  roles,
+}: {
+  workspaceId: string;
+  action: Invite;
+  roles: MemberRole[];
+}) {
   return (
     <FormDialog
       title="Invite a member"
@@ -99,7 +137,15 @@ export function InviteMemberDialog({ workspaceId, action, roles }: { workspaceId
   );
 }
 
-export function ResendInvitationButton({ workspaceId, userId, action }: { workspaceId: string; userId: string; action: ByUser<{ mailed: boolean }> }) {
+export function ResendInvitationButton({
+  workspaceId,
+  userId,
+  action,
+}: {
+  workspaceId: string;
+  userId: string;
+  action: ByUser<{ mailed: boolean }>;
+}) {
   const [pending, startTransition] = useTransition();
   return (
     <Button
@@ -128,7 +174,17 @@ type RemoveMemberActionInput = { userId: string } & RemoveMemberInput;
  * Removing a member first lists the API keys and webhook endpoints they created, and the one removing
  * them chooses: keep them working, or revoke the keys and turn the endpoints off with the removal.
  */
-export function RemoveMemberButton({ workspaceId, member, creations, action }: { workspaceId: string; member: { userId: string; email: string }; creations: MemberCreations; action: Remove }) {
+export function RemoveMemberButton({
+  workspaceId,
+  member,
+  creations,
+  action,
+}: {
+  workspaceId: string;
+  member: { userId: string; email: string };
+  creations: MemberCreations;
+  action: Remove;
+}) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string>();
@@ -145,7 +201,9 @@ export function RemoveMemberButton({ workspaceId, member, creations, action }: {
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>{`Remove ${member.email}?`}</AlertDialogTitle>
-          <AlertDialogDescription>They lose access to this workspace at once. Their account and their other workspaces stay.</AlertDialogDescription>
+          <AlertDialogDescription>
+            They lose access to this workspace at once. Their account and their other workspaces stay.
+          </AlertDialogDescription>
         </AlertDialogHeader>
         {created > 0 && (
           <div className="grid gap-3 text-sm">
@@ -166,11 +224,25 @@ export function RemoveMemberButton({ workspaceId, member, creations, action }: {
             <fieldset className="grid gap-2">
               <legend className="mb-1 font-semibold">What becomes of them?</legend>
               <Label className="font-normal">
-                <input type="radio" name="keysAndEndpoints" value="keep" checked={choice === "keep"} onChange={() => setChoice("keep")} className="accent-primary" />
+                <input
+                  type="radio"
+                  name="keysAndEndpoints"
+                  value="keep"
+                  checked={choice === "keep"}
+                  onChange={() => setChoice("keep")}
+                  className="accent-primary"
+                />
                 Keep them working
               </Label>
               <Label className="font-normal">
-                <input type="radio" name="keysAndEndpoints" value="revoke" checked={choice === "revoke"} onChange={() => setChoice("revoke")} className="accent-primary" />
+                <input
+                  type="radio"
+                  name="keysAndEndpoints"
+                  value="revoke"
+                  checked={choice === "revoke"}
+                  onChange={() => setChoice("revoke")}
+                  className="accent-primary"
+                />
                 Revoke the keys and turn the endpoints off
               </Label>
             </fieldset>

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { z } from "zod";
+
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
@@ -11,7 +12,11 @@ import { DialogFooter } from "@/components/ui/dialog";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
 type Act<I, R = unknown> = (workspaceId: string, input: I) => Promise<ActionState<R>>;
-const invoiceSchema = z.strictObject({ amount: z.string().trim().min(1, "enter an amount"), plan: z.string(), due: z.string() });
+const invoiceSchema = z.strictObject({
+  amount: z.string().trim().min(1, "enter an amount"),
+  plan: z.string(),
+  due: z.string(),
+});
 type InvoiceInput = z.input<typeof invoiceSchema>;
 
 function IssueInvoiceForm({
@@ -41,8 +46,18 @@ function IssueInvoiceForm({
   });
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
-      <TextField form={form} name="amount" label={`Amount (${currency.toUpperCase()})`} hint="e.g. 79 or 79.50, in the workspace's currency." />
-      <SelectField form={form} name="plan" label="Plan" options={[{ value: "", label: "Keep the current plan" }, ...plans]} />
+      <TextField
+        form={form}
+        name="amount"
+        label={`Amount (${currency.toUpperCase()})`}
+        hint="e.g. 79 or 79.50, in the workspace's currency."
+      />
+      <SelectField
+        form={form}
+        name="plan"
+        label="Plan"
+        options={[{ value: "", label: "Keep the current plan" }, ...plans]}
+      />
       <TextField form={form} name="due" label="Due date" type="date" hint="Leave empty for a week from today." />
       <FormError message={formError} />
       <DialogFooter>
@@ -54,7 +69,13 @@ function IssueInvoiceForm({
   );
 }
 
-export function IssueInvoiceButton(props: { workspaceId: string; name: string; currency: string; plans: { value: string; label: string }[]; action: Act<InvoiceInput> }) {
+export function IssueInvoiceButton(props: {
+  workspaceId: string;
+  name: string;
+  currency: string;
+  plans: { value: string; label: string }[];
+  action: Act<InvoiceInput>;
+}) {
   return (
     <FormDialog
       title={`Invoice ${props.name}`}

@@ -1,8 +1,9 @@
 "use client";
 
-import { useTransition } from "react";
 import { useRouter } from "next/navigation";
+import { useTransition } from "react";
 import { toast } from "sonner";
+
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { ActionState } from "@/lib/dashboard/action-state";
 

@@ -4,6 +4,7 @@ import { Plus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { z } from "zod";
+
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
@@ -32,7 +33,13 @@ function AddForm({ workspaceId, action, close }: { workspaceId: string; action: 
   });
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
-      <TextField form={form} name="email" label="Email address" type="email" hint="A colleague's or a seed inbox you own. It counts once its owner follows the link we mail to it." />
+      <TextField
+        form={form}
+        name="email"
+        label="Email address"
+        type="email"
+        hint="A colleague's or a seed inbox you own. It counts once its owner follows the link we mail to it."
+      />
       <FormError message={formError} />
       <DialogFooter>
         <Button type="submit" disabled={pending}>
@@ -60,7 +67,15 @@ export function AddVerifiedAddressDialog({ workspaceId, action }: { workspaceId:
   );
 }
 
-export function RemoveVerifiedAddressButton({ workspaceId, email, action }: { workspaceId: string; email: string; action: Remove }) {
+export function RemoveVerifiedAddressButton({
+  workspaceId,
+  email,
+  action,
+}: {
+  workspaceId: string;
+  email: string;
+  action: Remove;
+}) {
   const router = useRouter();
   return (
     <ConfirmButton

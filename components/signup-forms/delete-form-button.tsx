@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
+
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { ActionState } from "@/lib/dashboard/action-state";
 

@@ -3,6 +3,7 @@
 import { Copy, ExternalLink } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
+
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
@@ -18,8 +19,10 @@ const WAYS: { way: Way; label: string }[] = [
 
 /** What each way is for; the plain HTML form works without JavaScript only while the form asks for no challenge. */
 function describe(way: Way, codes: Codes): string {
-  if (way === "script") return "Paste where the form should appear. It keeps its look whatever your site's styles, and shows answers in place.";
-  if (way === "hosted") return "A page of its own, under your brand's name and logo, to link from anywhere: social profiles, emails, QR codes.";
+  if (way === "script")
+    return "Paste where the form should appear. It keeps its look whatever your site's styles, and shows answers in place.";
+  if (way === "hosted")
+    return "A page of its own, under your brand's name and logo, to link from anywhere: social profiles, emails, QR codes.";
   if (codes.htmlNeedsJavaScript) {
     return "Needs JavaScript while the anti-spam challenge is on: the code brings the script that solves it, and signups without it are refused, from site builders that strip scripts too. Turn the challenge off under Look and protection for a form that works with JavaScript turned off.";
   }
@@ -46,7 +49,10 @@ export function EmbedCodes({ codes }: { codes: Codes }) {
               type="button"
               aria-selected={way === candidate.way}
               onClick={() => setWay(candidate.way)}
-              className={cn("rounded-md px-3 py-1 text-sm", way === candidate.way ? "bg-background font-medium shadow-sm" : "text-muted-foreground")}
+              className={cn(
+                "rounded-md px-3 py-1 text-sm",
+                way === candidate.way ? "bg-background font-medium shadow-sm" : "text-muted-foreground",
+              )}
             >
               {candidate.label}
             </button>
@@ -70,7 +76,11 @@ export function EmbedCodes({ codes }: { codes: Codes }) {
               </Button>
             )}
           </div>
-          <p className="text-sm text-muted-foreground">{way === "hosted" ? "Open it to see the page as visitors do." : "The preview by the editor below shows how it looks."}</p>
+          <p className="text-sm text-muted-foreground">
+            {way === "hosted"
+              ? "Open it to see the page as visitors do."
+              : "The preview by the editor below shows how it looks."}
+          </p>
         </div>
       </CardContent>
     </Card>

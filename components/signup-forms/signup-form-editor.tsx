@@ -4,6 +4,7 @@ import { KeyRound, Plus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
+
 import { FormError } from "@/components/forms/form-fields";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -15,6 +16,7 @@ import { keyReachesBrand } from "@/lib/api-keys/key-brand-scope";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { publicSignupForm } from "@/lib/forms/public-signup-form";
 import { signupFormSchema, type SignupFormInput } from "@/lib/forms/signup-form-schemas";
+
 import { SignupFormPreview } from "./signup-form-preview";
 
 type FieldMode = "off" | "optional" | "required";
@@ -22,15 +24,29 @@ type FieldMode = "off" | "optional" | "required";
 export interface SignupFormEditorOptions {
   brands: { id: string; name: string }[];
   topics: { id: string; name: string; brandId: string; requiresConfirmation: boolean }[];
-  keys: { id: string; name: string; environment: "live" | "test"; brandId: string | null; allowedOrigins: string[]; displayPrefix: string; last4: string }[];
+  keys: {
+    id: string;
+    name: string;
+    environment: "live" | "test";
+    brandId: string | null;
+    allowedOrigins: string[];
+    displayPrefix: string;
+    last4: string;
+  }[];
   attributes: { key: string; type: "string" | "number" | "boolean" | "date" }[];
 }
 
 type CreateAction = (workspaceId: string, input: SignupFormInput) => Promise<ActionState<{ formId: string }>>;
-type UpdateAction = (workspaceId: string, input: SignupFormInput & { formId: string }) => Promise<ActionState<{ formId: string }>>;
+type UpdateAction = (
+  workspaceId: string,
+  input: SignupFormInput & { formId: string },
+) => Promise<ActionState<{ formId: string }>>;
 /** A new form is created; an existing one (with its id) is updated. */
 type Save = { create: CreateAction } | { formId: string; update: UpdateAction };
-type CreateKeyAction = (workspaceId: string, input: { brandId?: string; origins: string[]; environment: "live" | "test" }) => Promise<ActionState<{ keyId: string }>>;
+type CreateKeyAction = (
+  workspaceId: string,
+  input: { brandId?: string; origins: string[]; environment: "live" | "test" },
+) => Promise<ActionState<{ keyId: string }>>;
 
 const MODES: { value: FieldMode; label: string }[] = [
   { value: "off", label: "Not asked" },
@@ -88,7 +104,8 @@ export function SignupFormEditor({
     const key = options.keys.find((candidate) => keyReachesBrand(candidate, brandId));
     update({ brandId, topicIds: topic ? [topic.id] : [], apiKeyId: key?.id ?? "" });
   };
-  const toggleTopic = (topicId: string, on: boolean) => update({ topicIds: on ? [...values.topicIds, topicId] : values.topicIds.filter((id) => id !== topicId) });
+  const toggleTopic = (topicId: string, on: boolean) =>
+    update({ topicIds: on ? [...values.topicIds, topicId] : values.topicIds.filter((id) => id !== topicId) });
   const attributeMode = (key: string): FieldMode => {
     const asked = values.fields.attributes.find((attribute) => attribute.key === key);
     return asked ? (asked.required ? "required" : "optional") : "off";
@@ -97,12 +114,26 @@ export function SignupFormEditor({
     const rest = values.fields.attributes.filter((attribute) => attribute.key !== key);
     const current = values.fields.attributes.find((attribute) => attribute.key === key);
     if (mode === "off") return fields({ attributes: rest });
-    const next = { key, label: label ?? current?.label ?? key.replaceAll("_", " ").replace(/^./, (first) => first.toUpperCase()), required: mode === "required" };
-    fields({ attributes: current ? values.fields.attributes.map((attribute) => (attribute.key === key ? next : attribute)) : [...rest, next] });
+    const next = {
+      key,
+      label: label ?? current?.label ?? key.replaceAll("_", " ").replace(/^./, (first) => first.toUpperCase()),
+      required: mode === "required",
+    };
+    fields({
+      attributes: current
+        ? values.fields.attributes.map((attribute) => (attribute.key === key ? next : attribute))
+        : [...rest, next],
+    });
   };
 
   const preview = publicSignupForm(
-    { id: formId ?? "fm_preview", fields: values.fields, texts: values.texts, style: values.style, challenge: values.challenge },
+    {
+      id: formId ?? "fm_preview",
+      fields: values.fields,
+      texts: values.texts,
+      style: values.style,
+      challenge: values.challenge,
+    },
     brandTopics.filter((topic) => values.topicIds.includes(topic.id)),
     Object.fromEntries(options.attributes.map((attribute) => [attribute.key, attribute.type])),
     "",
@@ -115,7 +146,10 @@ export function SignupFormEditor({
     setErrors(local);
     if (Object.keys(local).length > 0) return setFormError("Check the highlighted fields.");
     setPending(true);
-    const state = "formId" in save ? await save.update(workspaceId, { ...values, formId: save.formId }) : await save.create(workspaceId, values);
+    const state =
+      "formId" in save
+        ? await save.update(workspaceId, { ...values, formId: save.formId })
+        : await save.create(workspaceId, values);
     setPending(false);
     if (!state.ok) {
       setErrors(state.fieldErrors);
@@ -132,7 +166,11 @@ export function SignupFormEditor({
   const makeKey = async () => {
     if (!newKey) return;
     const origins = newKey.origins.split(/[\s,]+/).filter(Boolean);
-    const state = await createKey(workspaceId, { brandId: values.brandId || undefined, origins, environment: newKey.environment });
+    const state = await createKey(workspaceId, {
+      brandId: values.brandId || undefined,
+      origins,
+      environment: newKey.environment,
+    });
     if (!state.ok) return setNewKey({ ...newKey, error: Object.values(state.fieldErrors)[0] ?? state.message });
     setNewKey(null);
     update({ apiKeyId: state.result.keyId });
@@ -140,7 +178,12 @@ export function SignupFormEditor({
     router.refresh();
   };
 
-  const field = (id: string, label: ReactNode, control: (aria: { id: string; "aria-invalid"?: true; "aria-describedby"?: string }) => ReactNode, hint?: ReactNode) => (
+  const field = (
+    id: string,
+    label: ReactNode,
+    control: (aria: { id: string; "aria-invalid"?: true; "aria-describedby"?: string }) => ReactNode,
+    hint?: ReactNode,
+  ) => (
     <Field id={`form-${id.replaceAll(".", "-")}`} label={label} hint={hint} error={errors[id]}>
       {control}
     </Field>
@@ -152,7 +195,9 @@ export function SignupFormEditor({
         <Card>
           <CardHeader>
             <CardTitle>What it signs people up to</CardTitle>
-            <CardDescription>Each topic keeps its own consent: a double opt-in topic mails a confirmation link first.</CardDescription>
+            <CardDescription>
+              Each topic keeps its own consent: a double opt-in topic mails a confirmation link first.
+            </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
             {field(
@@ -174,12 +219,19 @@ export function SignupFormEditor({
             ))}
             <fieldset className="grid gap-2" aria-describedby={errors.topicIds ? "form-topicIds-error" : undefined}>
               <legend className="mb-1 text-sm font-medium">Topics</legend>
-              {brandTopics.length === 0 && <p className="text-sm text-muted-foreground">This brand has no topic yet: create one under Topics.</p>}
+              {brandTopics.length === 0 && (
+                <p className="text-sm text-muted-foreground">This brand has no topic yet: create one under Topics.</p>
+              )}
               {brandTopics.map((topic) => (
                 <Label key={topic.id} className="font-normal">
-                  <Checkbox checked={values.topicIds.includes(topic.id)} onChange={(event) => toggleTopic(topic.id, event.target.checked)} />
+                  <Checkbox
+                    checked={values.topicIds.includes(topic.id)}
+                    onChange={(event) => toggleTopic(topic.id, event.target.checked)}
+                  />
                   {topic.name}
-                  <span className="text-muted-foreground">{topic.requiresConfirmation ? "· double opt-in" : "· no confirmation"}</span>
+                  <span className="text-muted-foreground">
+                    {topic.requiresConfirmation ? "· double opt-in" : "· no confirmation"}
+                  </span>
                 </Label>
               ))}
               <p className="text-sm text-muted-foreground">With several topics the form shows a checkbox for each.</p>
@@ -193,7 +245,11 @@ export function SignupFormEditor({
               "apiKeyId",
               "Publishable key",
               (aria) => (
-                <NativeSelect {...aria} value={values.apiKeyId} onChange={(event) => update({ apiKeyId: event.target.value })}>
+                <NativeSelect
+                  {...aria}
+                  value={values.apiKeyId}
+                  onChange={(event) => update({ apiKeyId: event.target.value })}
+                >
                   <option value="">Choose a key…</option>
                   {brandKeys.map((key) => (
                     <option key={key.id} value={key.id}>
@@ -204,7 +260,9 @@ export function SignupFormEditor({
               ),
               chosenKey ? (
                 chosenKey.allowedOrigins.length > 0 ? (
-                  <>Accepts submissions from {chosenKey.allowedOrigins.join(", ")} and from the form&apos;s hosted page.</>
+                  <>
+                    Accepts submissions from {chosenKey.allowedOrigins.join(", ")} and from the form&apos;s hosted page.
+                  </>
                 ) : (
                   <>This key has no origin allowlist: the form works when copied onto any website.</>
                 )
@@ -214,12 +272,28 @@ export function SignupFormEditor({
             )}
             {newKey ? (
               <div className="grid gap-3 rounded-md border p-4">
-                <Field id="new-key-origins" label="Allowed origins" hint="One per line, e.g. https://www.example.com: the sites your form will be on." error={newKey.error}>
-                  {(aria) => <Textarea {...aria} rows={2} value={newKey.origins} onChange={(event) => setNewKey({ ...newKey, origins: event.target.value })} />}
+                <Field
+                  id="new-key-origins"
+                  label="Allowed origins"
+                  hint="One per line, e.g. https://www.example.com: the sites your form will be on."
+                  error={newKey.error}
+                >
+                  {(aria) => (
+                    <Textarea
+                      {...aria}
+                      rows={2}
+                      value={newKey.origins}
+                      onChange={(event) => setNewKey({ ...newKey, origins: event.target.value })}
+                    />
+                  )}
                 </Field>
                 <Field id="new-key-mode" label="Mode">
                   {(aria) => (
-                    <NativeSelect {...aria} value={newKey.environment} onChange={(event) => setNewKey({ ...newKey, environment: event.target.value as "live" | "test" })}>
+                    <NativeSelect
+                      {...aria}
+                      value={newKey.environment}
+                      onChange={(event) => setNewKey({ ...newKey, environment: event.target.value as "live" | "test" })}
+                    >
                       <option value="live">Live</option>
                       <option value="test">Test: stores signups, mails nothing</option>
                     </NativeSelect>
@@ -237,7 +311,12 @@ export function SignupFormEditor({
               </div>
             ) : (
               <div>
-                <Button type="button" variant="outline" size="sm" onClick={() => setNewKey({ origins: "", environment: "live" })}>
+                <Button
+                  type="button"
+                  variant="outline"
+                  size="sm"
+                  onClick={() => setNewKey({ origins: "", environment: "live" })}
+                >
                   <Plus />
                   New publishable key
                 </Button>
@@ -249,11 +328,17 @@ export function SignupFormEditor({
         <Card>
           <CardHeader>
             <CardTitle>Fields</CardTitle>
-            <CardDescription>The email address is always asked. Ask only what you will use: every field costs signups.</CardDescription>
+            <CardDescription>
+              The email address is always asked. Ask only what you will use: every field costs signups.
+            </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4 sm:grid-cols-2">
             {field("fields.firstName", "First name", (aria) => (
-              <NativeSelect {...aria} value={values.fields.firstName} onChange={(event) => fields({ firstName: event.target.value as FieldMode })}>
+              <NativeSelect
+                {...aria}
+                value={values.fields.firstName}
+                onChange={(event) => fields({ firstName: event.target.value as FieldMode })}
+              >
                 {MODES.map((mode) => (
                   <option key={mode.value} value={mode.value}>
                     {mode.label}
@@ -262,7 +347,11 @@ export function SignupFormEditor({
               </NativeSelect>
             ))}
             {field("fields.lastName", "Last name", (aria) => (
-              <NativeSelect {...aria} value={values.fields.lastName} onChange={(event) => fields({ lastName: event.target.value as FieldMode })}>
+              <NativeSelect
+                {...aria}
+                value={values.fields.lastName}
+                onChange={(event) => fields({ lastName: event.target.value as FieldMode })}
+              >
                 {MODES.map((mode) => (
                   <option key={mode.value} value={mode.value}>
                     {mode.label}
@@ -275,9 +364,16 @@ export function SignupFormEditor({
               const label = values.fields.attributes.find((asked) => asked.key === attribute.key)?.label ?? "";
               return (
                 <div key={attribute.key} className="grid gap-2 rounded-md border p-3 sm:col-span-2 sm:grid-cols-2">
-                  <Field id={`form-attribute-${attribute.key}`} label={`Attribute ${attribute.key} (${attribute.type})`}>
+                  <Field
+                    id={`form-attribute-${attribute.key}`}
+                    label={`Attribute ${attribute.key} (${attribute.type})`}
+                  >
                     {(aria) => (
-                      <NativeSelect {...aria} value={mode} onChange={(event) => setAttribute(attribute.key, event.target.value as FieldMode)}>
+                      <NativeSelect
+                        {...aria}
+                        value={mode}
+                        onChange={(event) => setAttribute(attribute.key, event.target.value as FieldMode)}
+                      >
                         {MODES.map((option) => (
                           <option key={option.value} value={option.value}>
                             {option.label}
@@ -288,7 +384,13 @@ export function SignupFormEditor({
                   </Field>
                   {mode !== "off" && (
                     <Field id={`form-attribute-${attribute.key}-label`} label="Label on the form">
-                      {(aria) => <Input {...aria} value={label} onChange={(event) => setAttribute(attribute.key, mode, event.target.value)} />}
+                      {(aria) => (
+                        <Input
+                          {...aria}
+                          value={label}
+                          onChange={(event) => setAttribute(attribute.key, mode, event.target.value)}
+                        />
+                      )}
                     </Field>
                   )}
                 </div>
@@ -311,20 +413,34 @@ export function SignupFormEditor({
               <Input {...aria} value={values.texts.title} onChange={(event) => texts({ title: event.target.value })} />
             ))}
             {field("texts.button", "Button", (aria) => (
-              <Input {...aria} value={values.texts.button} onChange={(event) => texts({ button: event.target.value })} />
+              <Input
+                {...aria}
+                value={values.texts.button}
+                onChange={(event) => texts({ button: event.target.value })}
+              />
             ))}
             <div className="sm:col-span-2">
               {field(
                 "texts.description",
                 "Description",
                 (aria) => (
-                  <Textarea {...aria} rows={2} value={values.texts.description} onChange={(event) => texts({ description: event.target.value })} />
+                  <Textarea
+                    {...aria}
+                    rows={2}
+                    value={values.texts.description}
+                    onChange={(event) => texts({ description: event.target.value })}
+                  />
                 ),
                 "Optional. What people get, and how often.",
               )}
             </div>
             {field("texts.consent", "Consent wording", (aria) => (
-              <Textarea {...aria} rows={2} value={values.texts.consent} onChange={(event) => texts({ consent: event.target.value })} />
+              <Textarea
+                {...aria}
+                rows={2}
+                value={values.texts.consent}
+                onChange={(event) => texts({ consent: event.target.value })}
+              />
             ))}
             {field(
               "texts.privacyUrl",
@@ -346,21 +462,39 @@ export function SignupFormEditor({
         <Card>
           <CardHeader>
             <CardTitle>After signing up</CardTitle>
-            <CardDescription>The script shows these in place of the form; the plain HTML form shows them on its hosted page.</CardDescription>
+            <CardDescription>
+              The script shows these in place of the form; the plain HTML form shows them on its hosted page.
+            </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4 sm:grid-cols-2">
             {field("texts.checkInbox", "When a confirmation is needed", (aria) => (
-              <Textarea {...aria} rows={2} value={values.texts.checkInbox} onChange={(event) => texts({ checkInbox: event.target.value })} />
+              <Textarea
+                {...aria}
+                rows={2}
+                value={values.texts.checkInbox}
+                onChange={(event) => texts({ checkInbox: event.target.value })}
+              />
             ))}
             {field("texts.success", "When subscribed at once", (aria) => (
-              <Textarea {...aria} rows={2} value={values.texts.success} onChange={(event) => texts({ success: event.target.value })} />
+              <Textarea
+                {...aria}
+                rows={2}
+                value={values.texts.success}
+                onChange={(event) => texts({ success: event.target.value })}
+              />
             ))}
             <div className="sm:col-span-2">
               {field(
                 "redirectUrl",
                 "Thank-you page URL",
                 (aria) => (
-                  <Input {...aria} type="url" placeholder="https://www.example.com/thanks" value={values.redirectUrl ?? ""} onChange={(event) => update({ redirectUrl: event.target.value || null })} />
+                  <Input
+                    {...aria}
+                    type="url"
+                    placeholder="https://www.example.com/thanks"
+                    value={values.redirectUrl ?? ""}
+                    onChange={(event) => update({ redirectUrl: event.target.value || null })}
+                  />
                 ),
                 "Optional. Where the plain HTML form sends people instead of the hosted thank-you page: a page on one of the key's allowed origins or on the brand's website.",
               )}
@@ -375,30 +509,52 @@ export function SignupFormEditor({
           <CardContent className="grid gap-4 sm:grid-cols-3">
             {field("style.color", "Brand colour", (aria) => (
               <div className="flex items-center gap-2">
-                <input type="color" aria-label="Pick the brand colour" value={values.style.color} onChange={(event) => style({ color: event.target.value })} className="h-9 w-12 rounded border" />
-                <Input {...aria} value={values.style.color} onChange={(event) => style({ color: event.target.value })} />
+                <input
+                  type="color"
+                  aria-label="Pick the brand colour"
+                  value={values.style.color}
+                  onChange={(event) => style({ color: event.target.value })}
+                  className="h-9 w-12 rounded border"
+                />
+                <Input
+                  {...aria}
+                  value={values.style.color}
+                  onChange={(event) => style({ color: event.target.value })}
+                />
               </div>
             ))}
             {field("style.corners", "Corners", (aria) => (
-              <NativeSelect {...aria} value={values.style.corners} onChange={(event) => style({ corners: event.target.value as "rounded" | "square" })}>
+              <NativeSelect
+                {...aria}
+                value={values.style.corners}
+                onChange={(event) => style({ corners: event.target.value as "rounded" | "square" })}
+              >
                 <option value="rounded">Rounded</option>
                 <option value="square">Square</option>
               </NativeSelect>
             ))}
             {field("style.theme", "Theme", (aria) => (
-              <NativeSelect {...aria} value={values.style.theme} onChange={(event) => style({ theme: event.target.value as "light" | "dark" })}>
+              <NativeSelect
+                {...aria}
+                value={values.style.theme}
+                onChange={(event) => style({ theme: event.target.value as "light" | "dark" })}
+              >
                 <option value="light">Light</option>
                 <option value="dark">Dark</option>
               </NativeSelect>
             ))}
             <div className="grid gap-1.5 sm:col-span-3">
               <Label className="font-normal">
-                <Checkbox checked={values.challenge} onChange={(event) => update({ challenge: event.target.checked })} />
+                <Checkbox
+                  checked={values.challenge}
+                  onChange={(event) => update({ challenge: event.target.checked })}
+                />
                 Ask browsers to solve an anti-spam challenge
               </Label>
               <p className="pl-6 text-sm text-muted-foreground">
-                An invisible proof of work (ALTCHA) of about a second, with no third-party service and no puzzle to click. Every form already has a hidden honeypot field and a limit per network. The
-                plain HTML form needs JavaScript when this is on.
+                An invisible proof of work (ALTCHA) of about a second, with no third-party service and no puzzle to
+                click. Every form already has a hidden honeypot field and a limit per network. The plain HTML form needs
+                JavaScript when this is on.
               </p>
             </div>
           </CardContent>

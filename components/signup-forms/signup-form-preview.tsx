@@ -11,6 +11,11 @@ import type { PublicSignupForm } from "@/lib/forms/public-signup-form";
  */
 export function SignupFormPreview({ form, dark = false }: { form: PublicSignupForm; dark?: boolean }) {
   return (
-    <iframe title="Form preview" sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" srcDoc={formPreviewDocument(form, dark)} className="h-[34rem] w-full rounded-md border bg-muted" />
+    <iframe
+      title="Form preview"
+      sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"
+      srcDoc={formPreviewDocument(form, dark)}
+      className="h-[34rem] w-full rounded-md border bg-muted"
+    />
   );
 }

@@ -10,13 +10,24 @@ import type { suppressionsOfAddress } from "@/lib/suppressions/suppression-evide
 type Lift = (workspaceId: string, input: { suppressionId: string; reason: string }) => Promise<ActionState<unknown>>;
 
 /** A contact's suppressions (its address or its domain) with their evidence, and those lifted before, with why and by whom. */
-export function ContactSuppressions({ workspaceId, data, lift }: { workspaceId: string; data: Awaited<ReturnType<typeof suppressionsOfAddress>>; lift: Lift }) {
+export function ContactSuppressions({
+  workspaceId,
+  data,
+  lift,
+}: {
+  workspaceId: string;
+  data: Awaited<ReturnType<typeof suppressionsOfAddress>>;
+  lift: Lift;
+}) {
   if (data.current.length === 0 && data.lifted.length === 0) return null;
   return (
     <Card>
       <CardHeader>
         <CardTitle>Suppression</CardTitle>
-        <CardDescription>Nothing is sent to a suppressed address, whatever its subscriptions. A complaint stays; a bounce can be lifted with a reason.</CardDescription>
+        <CardDescription>
+          Nothing is sent to a suppressed address, whatever its subscriptions. A complaint stays; a bounce can be lifted
+          with a reason.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         {data.current.length > 0 && (
@@ -44,7 +55,13 @@ export function ContactSuppressions({ workspaceId, data, lift }: { workspaceId: 
                     <SuppressionEvidenceDetails evidence={row.evidence} />
                   </TableCell>
                   <TableCell className="text-right">
-                    {row.reason !== "complaint" && <LiftSuppressionButton workspaceId={workspaceId} suppression={{ id: row.id, target: row.email ?? `@${row.domain}` }} action={lift} />}
+                    {row.reason !== "complaint" && (
+                      <LiftSuppressionButton
+                        workspaceId={workspaceId}
+                        suppression={{ id: row.id, target: row.email ?? `@${row.domain}` }}
+                        action={lift}
+                      />
+                    )}
                   </TableCell>
                 </TableRow>
               ))}

@@ -2,8 +2,9 @@
 
 import { Plus } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { z } from "zod";
 import { toast } from "sonner";
+import { z } from "zod";
+
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, TextAreaField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
@@ -12,9 +13,20 @@ import { DialogFooter } from "@/components/ui/dialog";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import { createSuppressionSchema, type CreateSuppressionInput } from "@/lib/suppressions/suppression-schemas";
 
-type Create = (workspaceId: string, input: CreateSuppressionInput) => Promise<ActionState<{ suppressionId: string; created: boolean }>>;
+type Create = (
+  workspaceId: string,
+  input: CreateSuppressionInput,
+) => Promise<ActionState<{ suppressionId: string; created: boolean }>>;
 
-function AddSuppressionForm({ workspaceId, action, close }: { workspaceId: string; action: Create; close: () => void }) {
+function AddSuppressionForm({
+  workspaceId,
+  action,
+  close,
+}: {
+  workspaceId: string;
+  action: Create;
+  close: () => void;
+}) {
   const router = useRouter();
   const { form, submit, formError, pending } = useActionForm({
     schema: createSuppressionSchema,
@@ -30,8 +42,21 @@ function AddSuppressionForm({ workspaceId, action, close }: { workspaceId: strin
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
       <TextField form={form} name="email" label="Email address" type="email" optional hint="Blocks one address." />
-      <TextField form={form} name="domain" label="Or a whole domain" optional placeholder="example.com" hint="Blocks every address at the domain, now and later. Fill in one of the two." />
-      <TextAreaField form={form} name="note" label="Note" hint="Recommended: why, for whoever reads this later." rows={2} />
+      <TextField
+        form={form}
+        name="domain"
+        label="Or a whole domain"
+        optional
+        placeholder="example.com"
+        hint="Blocks every address at the domain, now and later. Fill in one of the two."
+      />
+      <TextAreaField
+        form={form}
+        name="note"
+        label="Note"
+        hint="Recommended: why, for whoever reads this later."
+        rows={2}
+      />
       <FormError message={formError} />
       <DialogFooter>
         <Button type="submit" disabled={pending}>
@@ -59,10 +84,23 @@ export function AddSuppressionDialog({ workspaceId, action }: { workspaceId: str
   );
 }
 
-const liftSchema = z.strictObject({ suppressionId: z.string(), reason: z.string().trim().min(3, "say why, for whoever reads this later").max(500) });
+const liftSchema = z.strictObject({
+  suppressionId: z.string(),
+  reason: z.string().trim().min(3, "say why, for whoever reads this later").max(500),
+});
 type Lift = (workspaceId: string, input: z.input<typeof liftSchema>) => Promise<ActionState<unknown>>;
 
-function LiftSuppressionForm({ workspaceId, suppressionId, action, close }: { workspaceId: string; suppressionId: string; action: Lift; close: () => void }) {
+function LiftSuppressionForm({
+  workspaceId,
+  suppressionId,
+  action,
+  close,
+}: {
+  workspaceId: string;
+  suppressionId: string;
+  action: Lift;
+  close: () => void;
+}) {
   const router = useRouter();
   const { form, submit, formError, pending } = useActionForm({
     schema: liftSchema,
@@ -77,7 +115,13 @@ function LiftSuppressionForm({ workspaceId, suppressionId, action, close }: { wo
   });
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
-      <TextAreaField form={form} name="reason" label="Why lift it?" hint="Kept with your name, e.g. The recipient fixed their mailbox and asked to get mail again." rows={2} />
+      <TextAreaField
+        form={form}
+        name="reason"
+        label="Why lift it?"
+        hint="Kept with your name, e.g. The recipient fixed their mailbox and asked to get mail again."
+        rows={2}
+      />
       <FormError message={formError} />
       <DialogFooter>
         <Button type="submit" disabled={pending}>
@@ -89,7 +133,15 @@ function LiftSuppressionForm({ workspaceId, suppressionId, action, close }: { wo
 }
 
 /** Lifting asks why: the reason and who lifted it are kept beside the evidence. */
-export function LiftSuppressionButton({ workspaceId, suppression, action }: { workspaceId: string; suppression: { id: string; target: string }; action: Lift }) {
+export function LiftSuppressionButton({
+  workspaceId,
+  suppression,
+  action,
+}: {
+  workspaceId: string;
+  suppression: { id: string; target: string };
+  action: Lift;
+}) {
   return (
     <FormDialog
       title={`Lift the suppression of ${suppression.target}?`}
@@ -100,7 +152,9 @@ export function LiftSuppressionButton({ workspaceId, suppression, action }: { wo
         </Button>
       }
     >
-      {(close) => <LiftSuppressionForm workspaceId={workspaceId} suppressionId={suppression.id} action={action} close={close} />}
+      {(close) => (
+        <LiftSuppressionForm workspaceId={workspaceId} suppressionId={suppression.id} action={action} close={close} />
+      )}
     </FormDialog>
   );
 }

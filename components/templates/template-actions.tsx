@@ -4,6 +4,7 @@ import { Copy, Pencil, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
+
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
@@ -52,7 +53,11 @@ function RenameTemplateForm({
   );
 }
 
-export function RenameTemplateDialog(props: { workspaceId: string; template: Template; action: (workspaceId: string, input: RenameTemplateInput) => Promise<ActionState<{ templateId: string }>> }) {
+export function RenameTemplateDialog(props: {
+  workspaceId: string;
+  template: Template;
+  action: (workspaceId: string, input: RenameTemplateInput) => Promise<ActionState<{ templateId: string }>>;
+}) {
   return (
     <FormDialog
       title={`Rename ${props.template.name}`}
@@ -69,7 +74,15 @@ export function RenameTemplateDialog(props: { workspaceId: string; template: Tem
 }
 
 /** Makes a copy and opens it, to change without touching the original. */
-export function DuplicateTemplateButton({ workspaceId, template, action }: { workspaceId: string; template: Template; action: OneTemplate }) {
+export function DuplicateTemplateButton({
+  workspaceId,
+  template,
+  action,
+}: {
+  workspaceId: string;
+  template: Template;
+  action: OneTemplate;
+}) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const duplicate = () =>
@@ -87,7 +100,15 @@ export function DuplicateTemplateButton({ workspaceId, template, action }: { wor
   );
 }
 
-export function DeleteTemplateButton({ workspaceId, template, action }: { workspaceId: string; template: Template; action: OneTemplate }) {
+export function DeleteTemplateButton({
+  workspaceId,
+  template,
+  action,
+}: {
+  workspaceId: string;
+  template: Template;
+  action: OneTemplate;
+}) {
   const router = useRouter();
   return (
     <ConfirmButton

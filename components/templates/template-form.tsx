@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useRef, type FocusEvent } from "react";
 import { toast } from "sonner";
+
 import { MailBodyFields } from "@/components/campaigns/mail-body-fields";
 import { FormError, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
@@ -33,7 +34,11 @@ export function TemplateForm({
     schema: updateTemplateSchema,
     action,
     workspaceId,
-    defaultValues: { ...initial, html: initial.document ? "" : initial.html, text: initial.document ? "" : initial.text },
+    defaultValues: {
+      ...initial,
+      html: initial.document ? "" : initial.html,
+      text: initial.document ? "" : initial.text,
+    },
     onSuccess: () => {
       toast.success("Template saved.");
       router.push(detail);
@@ -67,7 +72,9 @@ export function TemplateForm({
       <Card>
         <CardHeader>
           <CardTitle>Template</CardTitle>
-          <CardDescription>A campaign started from it gets this body; its subject, brand and audience are chosen there.</CardDescription>
+          <CardDescription>
+            A campaign started from it gets this body; its subject, brand and audience are chosen there.
+          </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
           <TextField form={form} name="name" label="Template name" />

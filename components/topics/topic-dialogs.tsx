@@ -5,13 +5,26 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
+
 import { FormError, SelectField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/components/ui/dialog";
 import type { ActionState } from "@/lib/dashboard/action-state";
-import { createTopicFormSchema as createSchema, editTopicFormSchema as editSchema } from "@/lib/topics/topic-form-schema";
+import {
+  createTopicFormSchema as createSchema,
+  editTopicFormSchema as editSchema,
+} from "@/lib/topics/topic-form-schema";
+
 import { TopicFields } from "./topic-fields";
 
 type CreateInput = z.input<typeof createSchema>;
@@ -32,7 +45,13 @@ export function CreateTopicDialog({
     schema: createSchema,
     action,
     workspaceId,
-    defaultValues: { brandId: brands[0]?.id ?? "", name: "", description: "", requiresConfirmation: true, consentAsserted: false },
+    defaultValues: {
+      brandId: brands[0]?.id ?? "",
+      name: "",
+      description: "",
+      requiresConfirmation: true,
+      consentAsserted: false,
+    },
     onSuccess: () => {
       setOpen(false);
       form.reset();
@@ -51,10 +70,17 @@ export function CreateTopicDialog({
       <DialogContent>
         <DialogHeader>
           <DialogTitle>New topic</DialogTitle>
-          <DialogDescription>What people consent to receive. Signup forms subscribe to a topic, and every campaign goes to one.</DialogDescription>
+          <DialogDescription>
+            What people consent to receive. Signup forms subscribe to a topic, and every campaign goes to one.
+          </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4" noValidate>
-          <SelectField form={form} name="brandId" label="Brand" options={brands.map((brand) => ({ value: brand.id, label: brand.name }))} />
+          <SelectField
+            form={form}
+            name="brandId"
+            label="Brand"
+            options={brands.map((brand) => ({ value: brand.id, label: brand.name }))}
+          />
           <TopicFields form={form} />
           <FormError message={formError} />
           <DialogFooter>
@@ -83,7 +109,13 @@ export function EditTopicDialog({
     schema: editSchema,
     action,
     workspaceId,
-    defaultValues: { topicId: topic.id, name: topic.name, description: topic.description, requiresConfirmation: topic.requiresConfirmation, consentAsserted: false },
+    defaultValues: {
+      topicId: topic.id,
+      name: topic.name,
+      description: topic.description,
+      requiresConfirmation: topic.requiresConfirmation,
+      consentAsserted: false,
+    },
     onSuccess: () => {
       setOpen(false);
       toast.success("Topic saved.");
@@ -101,7 +133,9 @@ export function EditTopicDialog({
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Edit {topic.name}</DialogTitle>
-          <DialogDescription>Changes apply to new signups; existing subscribers keep their subscription.</DialogDescription>
+          <DialogDescription>
+            Changes apply to new signups; existing subscribers keep their subscription.
+          </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4" noValidate>
           <TopicFields form={form} />

@@ -1,6 +1,7 @@
 "use client";
 
 import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
+
 import { CheckboxField, TextAreaField, TextField } from "@/components/forms/form-fields";
 
 /** Name, description and confirmation, with the consent assertion once confirmation is off. */
@@ -8,8 +9,19 @@ export function TopicFields<V extends FieldValues>({ form }: { form: UseFormRetu
   const requiresConfirmation = form.watch("requiresConfirmation" as Path<V>);
   return (
     <>
-      <TextField form={form} name={"name" as Path<V>} label="Name" hint="Shown to subscribers on the unsubscribe and preference pages." />
-      <TextAreaField form={form} name={"description" as Path<V>} label="Description" hint="Optional. What subscribers get, and how often." rows={2} />
+      <TextField
+        form={form}
+        name={"name" as Path<V>}
+        label="Name"
+        hint="Shown to subscribers on the unsubscribe and preference pages."
+      />
+      <TextAreaField
+        form={form}
+        name={"description" as Path<V>}
+        label="Description"
+        hint="Optional. What subscribers get, and how often."
+        rows={2}
+      />
       <CheckboxField
         form={form}
         name={"requiresConfirmation" as Path<V>}

@@ -1,5 +1,6 @@
 import { cva, type VariantProps } from "class-variance-authority";
 import type { ComponentProps } from "react";
+
 import { cn } from "./cn";
 
 const alertVariants = cva(
@@ -25,5 +26,11 @@ export function AlertTitle({ className, ...props }: ComponentProps<"div">) {
 }
 
 export function AlertDescription({ className, ...props }: ComponentProps<"div">) {
-  return <div data-slot="alert-description" className={cn("col-start-2 grid gap-1 text-sm text-muted-foreground [&_p]:leading-relaxed", className)} {...props} />;
+  return (
+    <div
+      data-slot="alert-description"
+      className={cn("col-start-2 grid gap-1 text-sm text-muted-foreground [&_p]:leading-relaxed", className)}
+      {...props}
+    />
+  );
 }

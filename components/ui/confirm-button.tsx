@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, useTransition, type ReactNode } from "react";
+
 import {
   AlertDialog,
   AlertDialogAction,

@@ -1,6 +1,6 @@
+import { ChevronRight } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { ChevronRight } from "lucide-react";
 
 export interface Crumb {
   label: string;
@@ -8,7 +8,17 @@ export interface Crumb {
 }
 
 /** Breadcrumbs, the screen's title and its main action. */
-export function PageHeader({ crumbs = [], title, description, actions }: { crumbs?: Crumb[]; title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  crumbs = [],
+  title,
+  description,
+  actions,
+}: {
+  crumbs?: Crumb[];
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <header className="mb-6 flex flex-col gap-3">
       {crumbs.length > 0 && (

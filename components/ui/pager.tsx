@@ -1,5 +1,6 @@
-import Link from "next/link";
 import { ChevronRight } from "lucide-react";
+import Link from "next/link";
+
 import { Button } from "./button";
 
 /**
@@ -7,9 +8,21 @@ import { Button } from "./button";
  * links carrying the row the next page starts after (no page numbers: rows
  * come and go while someone reads).
  */
-export function Pager({ basePath, params, nextAfter, onFirstPage }: { basePath: string; params?: Record<string, string | undefined>; nextAfter: string | null; onFirstPage: boolean }) {
+export function Pager({
+  basePath,
+  params,
+  nextAfter,
+  onFirstPage,
+}: {
+  basePath: string;
+  params?: Record<string, string | undefined>;
+  nextAfter: string | null;
+  onFirstPage: boolean;
+}) {
   const href = (after: string | null) => {
-    const query = new URLSearchParams(Object.entries(params ?? {}).filter((entry): entry is [string, string] => Boolean(entry[1])));
+    const query = new URLSearchParams(
+      Object.entries(params ?? {}).filter((entry): entry is [string, string] => Boolean(entry[1])),
+    );
     if (after) query.set("after", after);
     const text = query.toString();
     return text ? `${basePath}?${text}` : basePath;

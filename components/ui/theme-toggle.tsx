@@ -3,6 +3,7 @@
 import { Moon, Sun } from "lucide-react";
 import { useTheme } from "next-themes";
 import { useSyncExternalStore, type ComponentProps } from "react";
+
 import { Button } from "./button";
 
 const subscribe = () => () => {};
@@ -25,7 +26,9 @@ export function ThemeToggle({ size = "icon" }: { size?: ComponentProps<typeof Bu
     <Button
       variant="ghost"
       size={size}
-      aria-label={hydrated ? (dark ? "Use the light theme" : "Use the dark theme") : "Switch between the light and the dark theme"}
+      aria-label={
+        hydrated ? (dark ? "Use the light theme" : "Use the dark theme") : "Switch between the light and the dark theme"
+      }
       title={hydrated ? (dark ? "Use the light theme" : "Use the dark theme") : undefined}
       onClick={() => setTheme(resolvedTheme === "dark" ? "light" : "dark")}
     >

@@ -1,7 +1,8 @@
 "use client";
 
-import { useActionState } from "react";
 import { KeyRound, Plus, RefreshCw } from "lucide-react";
+import { useActionState } from "react";
+
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Checkbox, Input } from "@/components/ui/input";
@@ -32,7 +33,15 @@ function ShownOnce({ secret }: { secret: string }) {
   );
 }
 
-export function CreateEndpointForm({ action, eventTypes, urlHint }: { action: SecretAction; eventTypes: readonly string[]; urlHint: string }) {
+export function CreateEndpointForm({
+  action,
+  eventTypes,
+  urlHint,
+}: {
+  action: SecretAction;
+  eventTypes: readonly string[];
+  urlHint: string;
+}) {
   const [state, submit, pending] = useActionState(action, {});
   // A refused form comes back with what was typed: the form's reset after the action restores these values.
   const kept: SecretState = state.error ? state : {};
@@ -64,7 +73,8 @@ export function CreateEndpointForm({ action, eventTypes, urlHint }: { action: Se
         <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
           {eventTypes.map((type) => (
             <Label key={type} className="font-normal">
-              <Checkbox name="event" value={type} defaultChecked={kept.eventTypes?.includes(type) ?? false} /> <code className="text-xs">{type}</code>
+              <Checkbox name="event" value={type} defaultChecked={kept.eventTypes?.includes(type) ?? false} />{" "}
+              <code className="text-xs">{type}</code>
             </Label>
           ))}
         </div>

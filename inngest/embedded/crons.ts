@@ -1,8 +1,11 @@
 import "server-only";
-import { and, eq, lte } from "drizzle-orm";
+
 import { CronExpressionParser } from "cron-parser";
+import { and, eq, lte } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { workflowCrons } from "@/lib/db/schema";
+
 import { enqueueEvents } from "./enqueue";
 import type { RegisteredFunction } from "./registry";
 
@@ -47,7 +50,13 @@ export async function fireDueCrons(ctx: Ctx, registry: RegisteredFunction[]): Pr
     await enqueueEvents(
       ctx,
       [{ ...registered, events: ["inngest/scheduled.timer"], cancelOn: [] }],
-      [{ name: "inngest/scheduled.timer", id: `cron:${row.functionId}:${row.nextAt.toISOString()}`, data: { cron: row.cron } }],
+      [
+        {
+          name: "inngest/scheduled.timer",
+          id: `cron:${row.functionId}:${row.nextAt.toISOString()}`,
+          data: { cron: row.cron },
+        },
+      ],
     );
   }
 }

@@ -1,8 +1,11 @@
 import "server-only";
+
 import { and, eq, sql } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { workflowRuns, type RunEvent } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+
 import type { RegisteredFunction } from "./registry";
 
 export interface OutgoingEvent {
@@ -19,7 +22,11 @@ export interface OutgoingEvent {
  * are committed together or not at all. Also cancels pending runs that an
  * event cancels (`cancelOn`).
  */
-export async function enqueueEvents(ctx: Ctx, registry: RegisteredFunction[], events: readonly OutgoingEvent[]): Promise<string[]> {
+export async function enqueueEvents(
+  ctx: Ctx,
+  registry: RegisteredFunction[],
+  events: readonly OutgoingEvent[],
+): Promise<string[]> {
   const now = ctx.clock.now();
   const ids: string[] = [];
   for (const outgoing of events) {
@@ -46,8 +53,19 @@ export async function enqueueEvents(ctx: Ctx, registry: RegisteredFunction[], ev
           );
       }
       if (!registered.events.includes(event.name)) continue;
-      const concurrencyKey = registered.concurrencyKey === null ? null : `${registered.slug}:${String(event.data[registered.concurrencyKey] ?? "")}`;
-      const run = { id: newId("run"), functionId: registered.slug, event, wakeAt: startAt, concurrencyKey, createdAt: now, updatedAt: now };
+      const concurrencyKey =
+        registered.concurrencyKey === null
+          ? null
+          : `${registered.slug}:${String(event.data[registered.concurrencyKey] ?? "")}`;
+      const run = {
+        id: newId("run"),
+        functionId: registered.slug,
+        event,
+        wakeAt: startAt,
+        concurrencyKey,
+        createdAt: now,
+        updatedAt: now,
+      };
       if (outgoing.id === undefined) {
         await ctx.db.insert(workflowRuns).values(run);
         continue;

@@ -3,9 +3,11 @@ import { eq, sql } from "drizzle-orm";
 import { eventType, NonRetriableError } from "inngest";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { workflowRuns } from "@/lib/db/schema";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { createEmbeddedExecutor, retryDelayMs } from "./executor";
 import { crashFunction, crashTest } from "./testing/crash-function";
 
@@ -57,7 +59,10 @@ const functions = [
     throw new NonRetriableError("the function gives up");
   }),
   inngest.createFunction({ id: "parallel", triggers: [parallel] }, async ({ step }) => {
-    const [a, b] = await Promise.all([step.run("a", () => (effects.push("a"), 1)), step.run("b", () => (effects.push("b"), 2))]);
+    const [a, b] = await Promise.all([
+      step.run("a", () => (effects.push("a"), 1)),
+      step.run("b", () => (effects.push("b"), 2)),
+    ]);
     return a + b;
   }),
   inngest.createFunction({ id: "scheduled", triggers: [scheduled] }, async ({ event, step }) => {
@@ -74,10 +79,17 @@ const functions = [
   inngest.createFunction({ id: "waiting", triggers: [waiting] }, async ({ step }) => {
     await step.waitForEvent("wait", { event: "test/never", timeout: "1h" });
   }),
-  inngest.createFunction({ id: "campaign", triggers: [campaignEvent], cancelOn: [{ event: "test/campaign.cancelled", if: "event.data.campaignId == async.data.campaignId" }] }, async ({ step }) => {
-    await step.sleep("until-send-time", "1d");
-    await step.run("send", () => effects.push("campaign-sent"));
-  }),
+  inngest.createFunction(
+    {
+      id: "campaign",
+      triggers: [campaignEvent],
+      cancelOn: [{ event: "test/campaign.cancelled", if: "event.data.campaignId == async.data.campaignId" }],
+    },
+    async ({ step }) => {
+      await step.sleep("until-send-time", "1d");
+      await step.run("send", () => effects.push("campaign-sent"));
+    },
+  ),
 ];
 const executor = createEmbeddedExecutor({ client: inngest, functions });
 routeEmbeddedEvents((events) => executor.enqueue(ctx, events));
@@ -177,7 +189,10 @@ describe("embedded executor", () => {
     await executor.enqueue(ctx, [{ name: "test/waiting" }]);
     await executor.runDue(ctx);
     const [run] = await runsOf("waiting");
-    expect(run).toMatchObject({ status: "failed", error: "step tool not supported by the embedded executor: WaitForEvent" });
+    expect(run).toMatchObject({
+      status: "failed",
+      error: "step tool not supported by the embedded executor: WaitForEvent",
+    });
   });
 
   it("cancellation: an event named in cancelOn cancels the matching pending runs only", async () => {
@@ -198,22 +213,41 @@ describe("embedded executor", () => {
   });
 
   it("functions asking for what the executor cannot do are refused at start", () => {
-    const withIf = inngest.createFunction({ id: "filtered", triggers: [{ event: "test/x", if: "event.data.a == 1" }] }, async () => null);
-    expect(() => createEmbeddedExecutor({ client: inngest, functions: [withIf] })).toThrow("trigger expressions are not supported");
-    const oddCancel = inngest.createFunction({ id: "odd", triggers: [{ event: "test/x" }], cancelOn: [{ event: "test/y", if: "event.data.a > 1" }] }, async () => null);
+    const withIf = inngest.createFunction(
+      { id: "filtered", triggers: [{ event: "test/x", if: "event.data.a == 1" }] },
+      async () => null,
+    );
+    expect(() => createEmbeddedExecutor({ client: inngest, functions: [withIf] })).toThrow(
+      "trigger expressions are not supported",
+    );
+    const oddCancel = inngest.createFunction(
+      { id: "odd", triggers: [{ event: "test/x" }], cancelOn: [{ event: "test/y", if: "event.data.a > 1" }] },
+      async () => null,
+    );
     expect(() => createEmbeddedExecutor({ client: inngest, functions: [oddCancel] })).toThrow("cancelOn supports only");
-    const wideConcurrency = inngest.createFunction({ id: "wide", triggers: [{ event: "test/x" }], concurrency: { key: "event.data.a", limit: 5 } }, async () => null);
-    expect(() => createEmbeddedExecutor({ client: inngest, functions: [wideConcurrency] })).toThrow("concurrency supports only");
+    const wideConcurrency = inngest.createFunction(
+      { id: "wide", triggers: [{ event: "test/x" }], concurrency: { key: "event.data.a", limit: 5 } },
+      async () => null,
+    );
+    expect(() => createEmbeddedExecutor({ client: inngest, functions: [wideConcurrency] })).toThrow(
+      "concurrency supports only",
+    );
   });
 
   it("an event stamped in the future (ts) starts its run at that time, as with Inngest", async () => {
     const ran: string[] = [];
     const later = eventType("test/later", { schema: z.object({ who: z.string() }) });
-    const fn = inngest.createFunction({ id: "later", triggers: [later] }, async ({ event, step }) => step.run("note", () => ran.push(event.data.who)));
+    const fn = inngest.createFunction({ id: "later", triggers: [later] }, async ({ event, step }) =>
+      step.run("note", () => ran.push(event.data.who)),
+    );
     const executor = createEmbeddedExecutor({ client: inngest, functions: [fn] });
     clock.set(new Date("2026-03-03T09:00:00.000Z"));
-    await executor.enqueue(ctx, [{ name: later.name, data: { who: "at ten" }, ts: new Date("2026-03-03T10:00:00.000Z").getTime() }]);
-    await executor.enqueue(ctx, [{ name: later.name, data: { who: "stamped in the past" }, ts: new Date("2026-03-01T00:00:00.000Z").getTime() }]);
+    await executor.enqueue(ctx, [
+      { name: later.name, data: { who: "at ten" }, ts: new Date("2026-03-03T10:00:00.000Z").getTime() },
+    ]);
+    await executor.enqueue(ctx, [
+      { name: later.name, data: { who: "stamped in the past" }, ts: new Date("2026-03-01T00:00:00.000Z").getTime() },
+    ]);
     await executor.runDue(ctx);
     expect(ran).toEqual(["stamped in the past"]);
     clock.set(new Date("2026-03-03T09:59:59.999Z"));
@@ -226,7 +260,10 @@ describe("embedded executor", () => {
 
   it("crons start a run when due, once per due time even with two executors", async () => {
     const ticks: string[] = [];
-    const cronFunction = inngest.createFunction({ id: "every-five", triggers: [{ cron: "*/5 * * * *" }] }, async ({ step }) => step.run("tick", () => ticks.push("tick")));
+    const cronFunction = inngest.createFunction(
+      { id: "every-five", triggers: [{ cron: "*/5 * * * *" }] },
+      async ({ step }) => step.run("tick", () => ticks.push("tick")),
+    );
     const first = createEmbeddedExecutor({ client: inngest, functions: [cronFunction] });
     const second = createEmbeddedExecutor({ client: inngest, functions: [cronFunction] });
     clock.set(new Date("2026-03-02T10:01:00.000Z"));
@@ -279,12 +316,18 @@ describe("embedded executor across a crash", () => {
     await crashExecutor.enqueue(realCtx, [{ name: crashTest.name }]);
 
     // Node itself, not npx: SIGKILL must reach the executor, not a wrapper that would leave it running.
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "inngest/embedded/testing/crash-child.ts"], {
-      env: { ...process.env, CRASH: "1" },
-      stdio: "ignore",
-    });
-    const effectsNow = async () => (await ctx.db.execute<{ step: string }>(sql`select step from crash_effects order by at`)).map((r) => r.step);
-    for (let i = 0; i < 300 && !(await effectsNow()).includes("second"); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "--conditions=react-server", "inngest/embedded/testing/crash-child.ts"],
+      {
+        env: { ...process.env, CRASH: "1" },
+        stdio: "ignore",
+      },
+    );
+    const effectsNow = async () =>
+      (await ctx.db.execute<{ step: string }>(sql`select step from crash_effects order by at`)).map((r) => r.step);
+    for (let i = 0; i < 300 && !(await effectsNow()).includes("second"); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await effectsNow()).toEqual(["first", "second"]);
     child.kill("SIGKILL");
     await new Promise((resolve) => child.once("exit", resolve));

@@ -1,11 +1,14 @@
 import "server-only";
+
 import { and, eq, sql } from "drizzle-orm";
 import { durationToMs, type Inngest, type InngestFunction } from "inngest";
 import { serve } from "inngest/edge";
+
 import type { Ctx } from "@/lib/context";
 import { countersDb } from "@/lib/db/client";
 import { workflowRuns, type MemoisedStep } from "@/lib/db/schema";
 import { logger } from "@/lib/log/logger";
+
 import { fireDueCrons, scheduleCrons } from "./crons";
 import { enqueueEvents, type OutgoingEvent } from "./enqueue";
 import { registerFunctions, type RegisteredFunction } from "./registry";
@@ -25,7 +28,12 @@ interface Op {
 /** How a step's call ended: its result memoised, a retry planned, given up (the function sees the error), a sleep begun. */
 type StepOutcome = "ok" | "error" | "failed" | "sleep" | "unsupported";
 
-const STEP_OUTCOMES: Record<string, StepOutcome> = { StepRun: "ok", StepError: "error", StepFailed: "failed", Sleep: "sleep" };
+const STEP_OUTCOMES: Record<string, StepOutcome> = {
+  StepRun: "ok",
+  StepError: "error",
+  StepFailed: "failed",
+  Sleep: "sleep",
+};
 
 export interface ExecutorOptions {
   client: Inngest.Any;
@@ -196,7 +204,13 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       const renewed = await ctx.db
         .update(workflowRuns)
         .set({ leaseUntil })
-        .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.leaseUntil, run.leaseUntil), eq(workflowRuns.status, "pending")))
+        .where(
+          and(
+            eq(workflowRuns.id, run.id),
+            eq(workflowRuns.leaseUntil, run.leaseUntil),
+            eq(workflowRuns.status, "pending"),
+          ),
+        )
         .returning({ id: workflowRuns.id });
       if (renewed.length > 0) run.leaseUntil = leaseUntil;
     });
@@ -204,12 +218,19 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
 
   async function saveNow(ctx: Ctx, run: Run, changes: Partial<Run>): Promise<boolean> {
     const now = ctx.clock.now();
-    const continuing = (changes.status ?? "pending") === "pending" && (changes.wakeAt ?? run.wakeAt).getTime() <= now.getTime();
+    const continuing =
+      (changes.status ?? "pending") === "pending" && (changes.wakeAt ?? run.wakeAt).getTime() <= now.getTime();
     const leaseUntil = continuing ? new Date(now.getTime() + leaseMs) : null;
     const saved = await ctx.db
       .update(workflowRuns)
       .set({ ...changes, leaseUntil, updatedAt: now })
-      .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.leaseUntil, run.leaseUntil!), eq(workflowRuns.status, "pending")))
+      .where(
+        and(
+          eq(workflowRuns.id, run.id),
+          eq(workflowRuns.leaseUntil, run.leaseUntil!),
+          eq(workflowRuns.status, "pending"),
+        ),
+      )
       .returning({ id: workflowRuns.id });
     if (saved.length === 0) return false;
     Object.assign(run, changes, { leaseUntil });
@@ -220,12 +241,19 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
   /** Applies one op the SDK reported; returns when the run should next be called (null: at once). */
   function applyOp(ctx: Ctx, run: Run, op: Op, retryAfter: string | null): Partial<Run> | "unsupported" {
     const now = ctx.clock.now().getTime();
-    const memoise = (step: MemoisedStep) => ({ steps: { ...run.steps, [op.id]: step }, stepOrder: [...run.stepOrder, op.id], attempt: 0 });
+    const memoise = (step: MemoisedStep) => ({
+      steps: { ...run.steps, [op.id]: step },
+      stepOrder: [...run.stepOrder, op.id],
+      attempt: 0,
+    });
     switch (op.op) {
       case "StepRun":
         return { ...memoise({ type: "data", data: op.data ?? null }), wakeAt: new Date(now) };
       case "StepFailed":
-        return { ...memoise({ type: "error", error: op.error ?? { name: "Error", message: "step failed" } }), wakeAt: new Date(now) };
+        return {
+          ...memoise({ type: "error", error: op.error ?? { name: "Error", message: "step failed" } }),
+          wakeAt: new Date(now),
+        };
       case "StepError": {
         const attempt = run.attempt + 1;
         const delay = retryAfter ? retryAfterMs(retryAfter, now) : retryDelayMs(attempt);
@@ -253,7 +281,8 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       const started = performance.now();
       const response = await invoke(run, registered);
       if (response.status === 200) {
-        if (await save(ctx, run, { status: "completed", result: response.body ?? null, error: null })) logRun(run, "completed");
+        if (await save(ctx, run, { status: "completed", result: response.body ?? null, error: null }))
+          logRun(run, "completed");
         return;
       }
       if (response.status !== 206) {
@@ -262,7 +291,13 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
         const finished = !response.retriable || attempt >= registered.maxAttempts;
         const now = ctx.clock.now().getTime();
         logRun(run, finished ? "failed" : "retry", response.body);
-        await save(ctx, run, finished ? { status: "failed", error: message } : { attempt, error: message, wakeAt: new Date(now + retryDelayMs(attempt)) });
+        await save(
+          ctx,
+          run,
+          finished
+            ? { status: "failed", error: message }
+            : { attempt, error: message, wakeAt: new Date(now + retryDelayMs(attempt)) },
+        );
         return;
       }
       const ops = response.body as Op[];
@@ -283,7 +318,10 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
         const applied = applyOp(ctx, current, op, response.retryAfter);
         logStep(current, op, ms, applied);
         if (applied === "unsupported") {
-          await save(ctx, run, { status: "failed", error: `step tool not supported by the embedded executor: ${op.op}` });
+          await save(ctx, run, {
+            status: "failed",
+            error: `step tool not supported by the embedded executor: ${op.op}`,
+          });
           return;
         }
         changes = { ...changes, ...applied };
@@ -306,7 +344,13 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       ctx.db
         .update(workflowRuns)
         .set({ leaseUntil: null, updatedAt: ctx.clock.now() })
-        .where(and(eq(workflowRuns.id, run.id), eq(workflowRuns.leaseUntil, run.leaseUntil!), eq(workflowRuns.status, "pending")))
+        .where(
+          and(
+            eq(workflowRuns.id, run.id),
+            eq(workflowRuns.leaseUntil, run.leaseUntil!),
+            eq(workflowRuns.status, "pending"),
+          ),
+        )
         .returning({ id: workflowRuns.id }),
     );
     run.leaseUntil = null;
@@ -316,7 +360,9 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
   async function work(ctx: Ctx, run: Run): Promise<void> {
     lastSaved.set(run, performance.now());
     const heartbeat = setInterval(() => {
-      renewLease(ctx, run).catch((error: unknown) => logger().warn({ err: error, run_id: run.id }, "lease renewal failed"));
+      renewLease(ctx, run).catch((error: unknown) =>
+        logger().warn({ err: error, run_id: run.id }, "lease renewal failed"),
+      );
     }, leaseMs / 3);
     heartbeat.unref();
     try {
@@ -396,11 +442,16 @@ function logStep(run: Run, op: Op, ms: number, applied: Partial<Run> | "unsuppor
     duration_ms: Math.round(ms),
     outcome,
     // When a sleep ends, or the retry is due.
-    ...(applied !== "unsupported" && (outcome === "sleep" || outcome === "error") ? { wake_at: applied.wakeAt?.toISOString() } : {}),
+    ...(applied !== "unsupported" && (outcome === "sleep" || outcome === "error")
+      ? { wake_at: applied.wakeAt?.toISOString() }
+      : {}),
     ...(op.error ? { err: revive(op.error) } : {}),
     ...(outcome === "unsupported" ? { op: op.op } : {}),
   };
-  logger()[outcome === "ok" || outcome === "sleep" ? "info" : outcome === "error" ? "warn" : "error"](line, "workflow step");
+  logger()[outcome === "ok" || outcome === "sleep" ? "info" : outcome === "error" ? "warn" : "error"](
+    line,
+    "workflow step",
+  );
 }
 
 /**
@@ -409,9 +460,19 @@ function logStep(run: Run, op: Op, ms: number, applied: Partial<Run> | "unsuppor
  */
 function logRun(run: Run, outcome: "completed" | "retry" | "failed" | "handed back", error?: unknown): void {
   const stack = (error as { stack?: unknown } | undefined)?.stack;
-  const fromStep = stack !== undefined && Object.values(run.steps).some((step) => step.type === "error" && step.error.stack === stack);
-  const line = { function_id: run.functionId, run_id: run.id, attempt: run.attempt, outcome, ...(error === undefined ? {} : fromStep ? { error: describeError(error) } : { err: revive(error) }) };
-  logger()[outcome === "completed" || outcome === "handed back" ? "info" : outcome === "retry" ? "warn" : "error"](line, "workflow run");
+  const fromStep =
+    stack !== undefined && Object.values(run.steps).some((step) => step.type === "error" && step.error.stack === stack);
+  const line = {
+    function_id: run.functionId,
+    run_id: run.id,
+    attempt: run.attempt,
+    outcome,
+    ...(error === undefined ? {} : fromStep ? { error: describeError(error) } : { err: revive(error) }),
+  };
+  logger()[outcome === "completed" || outcome === "handed back" ? "info" : outcome === "retry" ? "warn" : "error"](
+    line,
+    "workflow run",
+  );
 }
 
 /** The SDK's serialised error as an Error again, so that `err` reads as in any other line: type, message, stack. */

@@ -1,4 +1,5 @@
 import "server-only";
+
 import type { Inngest, InngestFunction } from "inngest";
 
 /** What the embedded executor needs to know of one function, read from its options once at start. */
@@ -54,16 +55,28 @@ export function registerFunctions(client: Inngest.Any, functions: InngestFunctio
       const match = cancel.if ? MATCH.exec(cancel.if) : null;
       const left = match?.[1] ?? match?.[4];
       const right = match?.[2] ?? match?.[3];
-      if (!left || left !== right) throw new Error(`${slug}: cancelOn supports only "event.data.<key> == async.data.<key>"`);
+      if (!left || left !== right)
+        throw new Error(`${slug}: cancelOn supports only "event.data.<key> == async.data.<key>"`);
       return { event, key: left };
     });
-    return { slug, fn, events, crons, cancelOn, maxAttempts: (opts.retries ?? DEFAULT_RETRIES) + 1, concurrencyKey: readConcurrencyKey(slug, opts.concurrency) };
+    return {
+      slug,
+      fn,
+      events,
+      crons,
+      cancelOn,
+      maxAttempts: (opts.retries ?? DEFAULT_RETRIES) + 1,
+      concurrencyKey: readConcurrencyKey(slug, opts.concurrency),
+    };
   });
 }
 
 function readConcurrencyKey(slug: string, concurrency: FunctionOptions["concurrency"]): string | null {
   if (concurrency === undefined) return null;
-  const key = typeof concurrency === "object" && !Array.isArray(concurrency) && concurrency.limit === 1 ? EVENT_DATA_KEY.exec(concurrency.key ?? "") : null;
+  const key =
+    typeof concurrency === "object" && !Array.isArray(concurrency) && concurrency.limit === 1
+      ? EVENT_DATA_KEY.exec(concurrency.key ?? "")
+      : null;
   if (!key) throw new Error(`${slug}: concurrency supports only { key: "event.data.<key>", limit: 1 }`);
   return key[1]!;
 }

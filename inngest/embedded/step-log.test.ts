@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
 import { eventType, NonRetriableError } from "inngest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { inngest } from "@/inngest/client";
 import { workflowRuns } from "@/lib/db/schema";
 import { captureLogs, type CapturedLogs } from "@/lib/testing/capture-logs";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { createEmbeddedExecutor } from "./executor";
 
 const { ctx, clock } = testCtx(new Date("2026-03-01T08:00:00.000Z"));
@@ -39,7 +41,10 @@ afterEach(() => logs.restore());
 describe("Logs: one line per workflow step", () => {
   it("a workflow step writes one log line with function, run, step, attempt, duration and outcome", async () => {
     await executor.enqueue(ctx, [{ name: "test/logged" }]);
-    const [{ id: runId } = { id: "" }] = await ctx.db.select({ id: workflowRuns.id }).from(workflowRuns).where(eq(workflowRuns.functionId, "mailservice-logged"));
+    const [{ id: runId } = { id: "" }] = await ctx.db
+      .select({ id: workflowRuns.id })
+      .from(workflowRuns)
+      .where(eq(workflowRuns.functionId, "mailservice-logged"));
     await executor.runDue(ctx);
     clock.advance(60_000);
     await executor.runDue(ctx);
@@ -53,20 +58,38 @@ describe("Logs: one line per workflow step", () => {
       { step: "wobble", attempt: 1, outcome: "ok", level: "info" },
       { step: "nap", attempt: 0, outcome: "sleep", level: "info" },
     ]);
-    for (const line of steps) expect(line).toMatchObject({ function_id: "mailservice-logged", run_id: runId, duration_ms: expect.any(Number) });
-    expect(steps[1]).toMatchObject({ wake_at: expect.any(String), err: { message: "not yet", stack: expect.stringContaining("not yet") } });
+    for (const line of steps)
+      expect(line).toMatchObject({ function_id: "mailservice-logged", run_id: runId, duration_ms: expect.any(Number) });
+    expect(steps[1]).toMatchObject({
+      wake_at: expect.any(String),
+      err: { message: "not yet", stack: expect.stringContaining("not yet") },
+    });
     expect(steps[3]).toMatchObject({ wake_at: "2026-03-01T08:02:00.000Z" });
-    expect(logs.withMessage("workflow run")).toEqual([expect.objectContaining({ function_id: "mailservice-logged", run_id: runId, outcome: "completed", level: "info" })]);
+    expect(logs.withMessage("workflow run")).toEqual([
+      expect.objectContaining({
+        function_id: "mailservice-logged",
+        run_id: runId,
+        outcome: "completed",
+        level: "info",
+      }),
+    ]);
   });
 
   it("a step that fails for good is logged as an error, and so is the run it fails, each stack once", async () => {
     await executor.enqueue(ctx, [{ name: "test/logged-doomed" }]);
     await executor.runDue(ctx);
     expect(logs.withMessage("workflow step")).toEqual([
-      expect.objectContaining({ step: "give-up", outcome: "failed", level: "error", err: expect.objectContaining({ message: "no point retrying" }) }),
+      expect.objectContaining({
+        step: "give-up",
+        outcome: "failed",
+        level: "error",
+        err: expect.objectContaining({ message: "no point retrying" }),
+      }),
     ]);
     // The function let the step's error through: the run's line names it, without the stack again.
-    expect(logs.withMessage("workflow run")).toEqual([expect.objectContaining({ outcome: "failed", level: "error", error: "no point retrying" })]);
+    expect(logs.withMessage("workflow run")).toEqual([
+      expect.objectContaining({ outcome: "failed", level: "error", error: "no point retrying" }),
+    ]);
     expect(logs.lines.filter((line) => JSON.stringify(line).includes("at "))).toHaveLength(1);
     // Nor are the SDK's own copies of these errors written.
     expect(logs.lines.filter((line) => line.msg.startsWith("Inngest"))).toEqual([]);

@@ -37,7 +37,10 @@ export const billingLadder = inngest.createFunction(
 );
 
 /** Every quarter hour: trials that ended without a plan start down the ladder, and periods paid ahead begin. */
-export const endTrialsFunction = inngest.createFunction({ id: "billing-end-trials", triggers: [{ cron: "*/15 * * * *" }], retries: 2 }, async ({ step }) => {
-  await step.run("end-trials", () => endTrials(workflowCtx()));
-  await step.run("start-due-periods", () => startDuePeriods(workflowCtx()));
-});
+export const endTrialsFunction = inngest.createFunction(
+  { id: "billing-end-trials", triggers: [{ cron: "*/15 * * * *" }], retries: 2 },
+  async ({ step }) => {
+    await step.run("end-trials", () => endTrials(workflowCtx()));
+    await step.run("start-due-periods", () => startDuePeriods(workflowCtx()));
+  },
+);

@@ -1,24 +1,25 @@
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemActor } from "@/lib/actor";
+
+import { functions } from "@/inngest";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
-import { functions } from "@/inngest";
 import { setWorkflowCtx } from "@/inngest/workflow-ctx";
+import { systemActor } from "@/lib/actor";
+import { confirmSubscription } from "@/lib/consent/confirm-subscription";
 import { ADDRESS_DAILY_LIMIT } from "@/lib/consent/confirmation-windows";
-import { confirmationRequests, contacts, subscriptions } from "@/lib/db/schema";
-import { listMailbox } from "@/lib/mail/list-mailbox";
-import { createSuppression } from "@/lib/suppressions/create-suppression";
-import { verifyToken } from "@/lib/tokens/signed-token";
 import { sendConfirmationMail } from "@/lib/consent/send-confirmation-mail";
 import { sendWelcomeMail } from "@/lib/consent/send-welcome-mail";
-import { confirmSubscription } from "@/lib/consent/confirm-subscription";
-import { smtpTransport } from "@/lib/mail/transports/smtp-transport";
+import { confirmationRequests, contacts, subscriptions } from "@/lib/db/schema";
+import { listMailbox } from "@/lib/mail/list-mailbox";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
-import { startSmtpCapture } from "@/lib/testing/smtp-sink";
+import { smtpTransport } from "@/lib/mail/transports/smtp-transport";
+import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { startSmtpCapture } from "@/lib/testing/smtp-sink";
 import { testCtx } from "@/lib/testing/test-context";
+import { verifyToken } from "@/lib/tokens/signed-token";
 
 // API calls stamp rows with the real time; the workflow clock starts ahead of it so their runs are due.
 const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
@@ -102,7 +103,10 @@ describe("double opt-in confirmation mail", () => {
     expect(await mailTo(workspaceId, "older@example.com")).toHaveLength(2);
     const [older, newer] = await requestsTo(workspaceId, "older@example.com");
     expect(await againOverSmtp((smtp) => sendConfirmationMail(ctx, smtp, older!.id))).toHaveLength(0);
-    const [subscription] = await ctx.db.select({ sentAt: subscriptions.confirmationSentAt }).from(subscriptions).where(eq(subscriptions.topicId, topicId));
+    const [subscription] = await ctx.db
+      .select({ sentAt: subscriptions.confirmationSentAt })
+      .from(subscriptions)
+      .where(eq(subscriptions.topicId, topicId));
     expect(subscription!.sentAt).toEqual(newer!.mailedAt);
   });
 
@@ -128,7 +132,9 @@ describe("double opt-in confirmation mail", () => {
     const skipped = await ctx.db
       .select()
       .from(confirmationRequests)
-      .where(and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.skippedReason, "daily_limit")));
+      .where(
+        and(eq(confirmationRequests.workspaceId, workspaceId), eq(confirmationRequests.skippedReason, "daily_limit")),
+      );
     expect(skipped).toHaveLength(2);
   });
 
@@ -137,7 +143,10 @@ describe("double opt-in confirmation mail", () => {
     const workspaces = await Promise.all([setup(), setup(), setup()]);
     // Four topics in each of three workspaces: 12 requests, none over a workspace's own caps.
     for (const { workspaceId, brandId, subscribe } of workspaces) {
-      for (let i = 0; i < 4; i++) expect((await subscribe(email, await seedTopic(ctx, workspaceId, brandId))).body).toEqual({ data: { status: "confirmation_sent" } });
+      for (let i = 0; i < 4; i++)
+        expect((await subscribe(email, await seedTopic(ctx, workspaceId, brandId))).body).toEqual({
+          data: { status: "confirmation_sent" },
+        });
     }
     await Promise.all([executor.runDue(ctx), executor.runDue(ctx), executor.runDue(ctx)]);
     expect(await listMailbox(ctx, systemActor("test"), { to: email })).toHaveLength(ADDRESS_DAILY_LIMIT);
@@ -203,7 +212,9 @@ describe("double opt-in confirmation mail", () => {
     const [subscription] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.topicId, topicId));
     expect(subscription!.welcomeSentAt).toEqual(clock.now());
     // The step run again, as after a failure once the mail was recorded but before the step's result was saved.
-    const received = await againOverSmtp(async (smtp) => expect(await sendWelcomeMail(ctx, smtp, subscription!.id)).toEqual({ sent: false }));
+    const received = await againOverSmtp(async (smtp) =>
+      expect(await sendWelcomeMail(ctx, smtp, subscription!.id)).toEqual({ sent: false }),
+    );
     expect(received).toHaveLength(0);
   });
 

@@ -1,8 +1,8 @@
 import { inngest } from "@/inngest/client";
 import { confirmationRequested } from "@/inngest/events";
+import { workflowCtx } from "@/inngest/workflow-ctx";
 import { decideConfirmation } from "@/lib/consent/decide-confirmation";
 import { sendConfirmationMail } from "@/lib/consent/send-confirmation-mail";
-import { workflowCtx } from "@/inngest/workflow-ctx";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 
 /**
@@ -11,10 +11,12 @@ import { getMailTransport } from "@/lib/mail/get-mail-transport";
  * again and sends with the same idempotency key. A step of its own for the decision would only add a
  * round of the workflow to every signup.
  */
-export const confirmation = inngest.createFunction({ id: "confirmation", triggers: [confirmationRequested], retries: 5 }, async ({ event, step }) =>
-  step.run("decide-and-send", async () => {
-    const decision = await decideConfirmation(workflowCtx(), event.data.requestId);
-    if (decision.send) await sendConfirmationMail(workflowCtx(), getMailTransport(), event.data.requestId);
-    return decision;
-  }),
+export const confirmation = inngest.createFunction(
+  { id: "confirmation", triggers: [confirmationRequested], retries: 5 },
+  async ({ event, step }) =>
+    step.run("decide-and-send", async () => {
+      const decision = await decideConfirmation(workflowCtx(), event.data.requestId);
+      if (decision.send) await sendConfirmationMail(workflowCtx(), getMailTransport(), event.data.requestId);
+      return decision;
+    }),
 );

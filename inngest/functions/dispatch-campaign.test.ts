@@ -1,36 +1,54 @@
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { overrideEnvForTests, reloadEnv } from "@/lib/env";
-import { systemActor } from "@/lib/actor";
+
+import { POST as oneClickPost } from "@/app/(public)/u/[token]/route";
+import { functions } from "@/inngest";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
-import { functions } from "@/inngest";
-import { POST as oneClickPost } from "@/app/(public)/u/[token]/route";
-import { oneClickUnsubscribeUrl } from "@/lib/consent/links";
+import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
 import { setWorkflowCtx } from "@/inngest/workflow-ctx";
-import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, startScheduledCampaign, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
+import { systemActor } from "@/lib/actor";
+import { approveBrand } from "@/lib/brands/approve-brand";
+import { updateBrand } from "@/lib/brands/update-brand";
+import {
+  cancelCampaign,
+  pauseCampaign,
+  resumeCampaign,
+  scheduleCampaign,
+  sendCampaignNow,
+  startScheduledCampaign,
+  unscheduleCampaign,
+} from "@/lib/campaigns/campaign-actions";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
+import { systemClock } from "@/lib/clock";
+import { oneClickUnsubscribeUrl } from "@/lib/consent/links";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { campaigns, events, mailMessages, memberships, sends, users, verifiedAddresses, workspaceBilling } from "@/lib/db/schema";
+import {
+  campaigns,
+  events,
+  mailMessages,
+  memberships,
+  sends,
+  users,
+  verifiedAddresses,
+  workspaceBilling,
+} from "@/lib/db/schema";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { createList } from "@/lib/lists/create-list";
 import { addListMembers } from "@/lib/lists/list-membership";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import { signedMessageId } from "@/lib/mail/message-id";
-import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { subscribeFromForm } from "@/lib/subscriptions/subscribe-from-form";
-import { seedTopic, seedWorkspace, optOut } from "@/lib/testing/factories";
-import { testCtx } from "@/lib/testing/test-context";
-import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
-import { systemClock } from "@/lib/clock";
+import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { seedBulkCampaign } from "@/lib/testing/dispatch-chaos";
-import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { optOut, seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
 import { createUser } from "@/lib/users/create-user";
+import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 import { brandClearance } from "@/lib/workspaces/sending-clearance";
-import { approveBrand } from "@/lib/brands/approve-brand";
-import { updateBrand } from "@/lib/brands/update-brand";
 
 const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
 const executor = createEmbeddedExecutor({ client: inngest, functions });
@@ -49,12 +67,23 @@ async function audience(opts: { approved?: boolean; people?: number } = {}) {
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
   const actor = systemActor("test", workspaceId);
   const ids: string[] = [];
-  for (let i = 0; i < (opts.people ?? 3); i++) ids.push((await upsertContact(ctx, actor, { email: `r${i}@example.com`, firstName: `R${i}`, topicIds: [topicId] })).contact.id);
-  const base = { brandId, topicId, name: "News", subject: "Hi {{contact.first_name}}", html: "<p>Hello {{contact.first_name}} from {{brand.name}}</p>" };
+  for (let i = 0; i < (opts.people ?? 3); i++)
+    ids.push(
+      (await upsertContact(ctx, actor, { email: `r${i}@example.com`, firstName: `R${i}`, topicIds: [topicId] })).contact
+        .id,
+    );
+  const base = {
+    brandId,
+    topicId,
+    name: "News",
+    subject: "Hi {{contact.first_name}}",
+    html: "<p>Hello {{contact.first_name}} from {{brand.name}}</p>",
+  };
   return { workspaceId, brandId, topicId, actor, ids, base };
 }
 const mailOf = (workspaceId: string) => listMailbox(ctx, systemActor("test", workspaceId), { limit: 1000 });
-const eventTypes = async (workspaceId: string) => (await ctx.db.select().from(events).where(eq(events.workspaceId, workspaceId))).map((e) => e.type);
+const eventTypes = async (workspaceId: string) =>
+  (await ctx.db.select().from(events).where(eq(events.workspaceId, workspaceId))).map((e) => e.type);
 async function drain(times = 20) {
   for (let i = 0; i < times; i++) {
     clock.advance(1000);
@@ -66,8 +95,13 @@ describe("campaign dispatch", () => {
   it("audience = confirmed subscribers of the topic, narrowed to the list, minus suppressed addresses and domains and opted-out people, each once", async () => {
     const { workspaceId, brandId, topicId, actor, base } = await audience({ people: 0 });
     const { listId } = await createList(ctx, actor, { brandId, name: "Beta" });
-    const make = async (email: string, topics = [topicId]) => (await upsertContact(ctx, actor, { email, firstName: "X", topicIds: topics })).contact.id;
-    const inList = await Promise.all(["in@example.com", "blocked@example.com", "someone@blocked-domain.example", "left@example.com"].map((e) => make(e)));
+    const make = async (email: string, topics = [topicId]) =>
+      (await upsertContact(ctx, actor, { email, firstName: "X", topicIds: topics })).contact.id;
+    const inList = await Promise.all(
+      ["in@example.com", "blocked@example.com", "someone@blocked-domain.example", "left@example.com"].map((e) =>
+        make(e),
+      ),
+    );
     await make("not-in-list@example.com");
     const other = await seedTopic(ctx, workspaceId, brandId);
     const otherTopicOnly = await make("other-topic@example.com", [other]);
@@ -93,7 +127,10 @@ describe("campaign dispatch", () => {
 
   it("every campaign mail carries the unsubscribe link and the one-click headers, the brand's postal address and merged values", async () => {
     const { actor, workspaceId, base } = await audience({ people: 1 });
-    const { campaignId } = await createCampaign(ctx, actor, { ...base, html: `${base.html}<a href="https://shop.example/new">New</a>` });
+    const { campaignId } = await createCampaign(ctx, actor, {
+      ...base,
+      html: `${base.html}<a href="https://shop.example/new">New</a>`,
+    });
     await sendCampaignNow(ctx, actor, campaignId);
     await drain(3);
     const [mail] = await mailOf(workspaceId);
@@ -120,9 +157,13 @@ describe("campaign dispatch", () => {
     const mail = (await mailOf(workspaceId)).find((m) => m.to === "r1@example.com")!;
     const url = mail.headers["List-Unsubscribe"]!.slice(1, -1);
     const token = url.split("/u/")[1]!;
-    const response = await oneClickPost(new Request(url, { method: "POST", body: "List-Unsubscribe=One-Click" }), { params: Promise.resolve({ token }) });
+    const response = await oneClickPost(new Request(url, { method: "POST", body: "List-Unsubscribe=One-Click" }), {
+      params: Promise.resolve({ token }),
+    });
     expect(response.status).toBe(200);
-    const stamped = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId))).filter((s) => s.unsubscribedAt);
+    const stamped = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId))).filter(
+      (s) => s.unsubscribedAt,
+    );
     expect(stamped.map((s) => s.email)).toEqual(["r1@example.com"]);
     const [unsubscribed] = await ctx.db
       .select()
@@ -137,9 +178,13 @@ describe("campaign dispatch", () => {
     await sendCampaignNow(ctx, actor, campaignId);
     await drain(3);
     const url = oneClickUnsubscribeUrl({ contactId: ids[0]!, topicId, campaignId });
-    const response = await oneClickPost(new Request(url, { method: "POST", body: "List-Unsubscribe=One-Click" }), { params: Promise.resolve({ token: url.split("/u/")[1]! }) });
+    const response = await oneClickPost(new Request(url, { method: "POST", body: "List-Unsubscribe=One-Click" }), {
+      params: Promise.resolve({ token: url.split("/u/")[1]! }),
+    });
     expect(response.status).toBe(200);
-    const stamped = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId))).filter((s) => s.unsubscribedAt);
+    const stamped = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId))).filter(
+      (s) => s.unsubscribedAt,
+    );
     expect(stamped.map((s) => s.contactId)).toEqual([ids[0]]);
   });
 
@@ -161,7 +206,12 @@ describe("campaign dispatch", () => {
         .from(events)
         .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "email.failed")))
     )[0]!;
-    expect(failed.data).toMatchObject({ email: "nameless@example.com", reason: "missing_merge_tag:contact.first_name", campaign_id: campaignId, send_id: expect.stringMatching(/^snd_/) });
+    expect(failed.data).toMatchObject({
+      email: "nameless@example.com",
+      reason: "missing_merge_tag:contact.first_name",
+      campaign_id: campaignId,
+      send_id: expect.stringMatching(/^snd_/),
+    });
     const sent = (
       await ctx.db
         .select()
@@ -175,17 +225,23 @@ describe("campaign dispatch", () => {
     const { actor, workspaceId, topicId, base } = await audience({ approved: false, people: 3 });
     await ctx.db.insert(verifiedAddresses).values({ workspaceId, email: "r1@example.com", verifiedAt: clock.now() });
     await ctx.db.insert(verifiedAddresses).values({ workspaceId, email: "r2@example.com", verifiedAt: null }); // asked, link not clicked
-    const [owner] = await ctx.db.select({ email: users.email }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(eq(memberships.workspaceId, workspaceId));
+    const [owner] = await ctx.db
+      .select({ email: users.email })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(eq(memberships.workspaceId, workspaceId));
     await createUser(ctx, { email: owner!.email, password: "owner has signed up" }); // an invitation alone would not count
     await upsertContact(ctx, actor, { email: owner!.email, firstName: "Owner", topicIds: [topicId] });
     const { campaignId } = await createCampaign(ctx, actor, base);
     await sendCampaignNow(ctx, actor, campaignId);
     await drain(3);
     expect((await mailOf(workspaceId)).map((m) => m.to).sort()).toEqual([owner!.email, "r1@example.com"].sort());
-    expect((await showCampaign(ctx, actor, campaignId)).skipped.sort((a, b) => a.email.localeCompare(b.email))).toEqual([
-      { email: "r0@example.com", reason: "recipient_not_verified" },
-      { email: "r2@example.com", reason: "recipient_not_verified" },
-    ]);
+    expect((await showCampaign(ctx, actor, campaignId)).skipped.sort((a, b) => a.email.localeCompare(b.email))).toEqual(
+      [
+        { email: "r0@example.com", reason: "recipient_not_verified" },
+        { email: "r2@example.com", reason: "recipient_not_verified" },
+      ],
+    );
   });
 
   it("leaving the sandbox takes all three: the workspace reviewed, the brand approved, its domain ready with the sender address at it; then a campaign reaches anyone, with no restart", async () => {
@@ -221,7 +277,14 @@ describe("campaign dispatch", () => {
       await resumeCampaign(ctx, actor, campaignId);
       await drain(10);
       const mail = await mailOf(workspaceId);
-      expect(mail.map((m) => m.to).sort()).toEqual(["r0@example.com", "r1@example.com", "r2@example.com", "r3@example.com", "r4@example.com", "r5@example.com"]);
+      expect(mail.map((m) => m.to).sort()).toEqual([
+        "r0@example.com",
+        "r1@example.com",
+        "r2@example.com",
+        "r3@example.com",
+        "r4@example.com",
+        "r5@example.com",
+      ]);
       expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("sent");
       expect(await eventTypes(workspaceId)).toEqual(expect.arrayContaining(["campaign.paused", "campaign.sent"]));
     } finally {
@@ -233,7 +296,13 @@ describe("campaign dispatch", () => {
     overrideEnvForTests({ DISPATCH_BATCH_SIZE: "2", DISPATCH_BATCH_PAUSE_MS: "1000" });
     try {
       const { actor, workspaceId, topicId, base } = await audience({ people: 2 });
-      for (const email of ["a@late-domain.example", "b@late-domain.example", "late-address@example.com", "last@example.com"]) await upsertContact(ctx, actor, { email, topicIds: [topicId] });
+      for (const email of [
+        "a@late-domain.example",
+        "b@late-domain.example",
+        "late-address@example.com",
+        "last@example.com",
+      ])
+        await upsertContact(ctx, actor, { email, topicIds: [topicId] });
       const { campaignId } = await createCampaign(ctx, actor, { ...base, subject: "Hi", html: "<p>Hello</p>" });
       await sendCampaignNow(ctx, actor, campaignId);
       await executor.runDue(ctx);
@@ -276,7 +345,9 @@ describe("campaign dispatch", () => {
       await sendCampaignNow(ctx, actor, campaignId);
       await executor.runDue(ctx);
       expect(await mailOf(workspaceId)).toHaveLength(2);
-      const { brand, identityEdited } = await updateBrand(ctx, actor, brandId, { postalAddress: "2 New Road, Shelbyville" });
+      const { brand, identityEdited } = await updateBrand(ctx, actor, brandId, {
+        postalAddress: "2 New Road, Shelbyville",
+      });
       expect(identityEdited).toBe(true);
       expect(brand).toMatchObject({ reviewStatus: "pending", sendingHeldAt: clock.now() });
       await drain(5);
@@ -308,7 +379,10 @@ describe("campaign dispatch", () => {
       const { campaign, counts } = await showCampaign(ctx, actor, campaignId);
       expect(campaign.status).toBe("cancelled");
       expect(counts).toMatchObject({ accepted: 2, cancelled: 3 });
-      const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
+      const [billing] = await ctx.db
+        .select()
+        .from(workspaceBilling)
+        .where(eq(workspaceBilling.workspaceId, workspaceId));
       expect(billing!.sendsUsed).toBe(2);
       expect(await eventTypes(workspaceId)).toContain("campaign.cancelled");
     } finally {
@@ -362,7 +436,9 @@ describe("campaign dispatch", () => {
       const { campaignId } = await createCampaign(ctx, actor, base);
       await sendCampaignNow(ctx, actor, campaignId);
       // A second request for the same campaign: two runs, two executors, at once.
-      await executor.enqueue(ctx, [{ name: "campaign/dispatch.requested", id: `race-${campaignId}`, data: { campaignId, at: null } }]);
+      await executor.enqueue(ctx, [
+        { name: "campaign/dispatch.requested", id: `race-${campaignId}`, data: { campaignId, at: null } },
+      ]);
       const second = createEmbeddedExecutor({ client: inngest, functions });
       await Promise.all([executor.runDue(ctx), second.runDue(ctx)]);
       await drain(3);
@@ -383,7 +459,9 @@ describe("campaign dispatch with sends held by another run", () => {
     // The snapshot was taken and another run claimed two sends, then died (say, paused and resumed before it came back).
     await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
     await snapshotAudience(ctx, campaignId);
-    const held = (await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId)).orderBy(asc(sends.id))).slice(0, 2);
+    const held = (
+      await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId)).orderBy(asc(sends.id))
+    ).slice(0, 2);
     await ctx.db
       .update(sends)
       .set({ state: "sending", claimedBy: "dead-run", updatedAt: clock.now() })
@@ -394,7 +472,9 @@ describe("campaign dispatch with sends held by another run", () => {
         ),
       );
 
-    await executor.enqueue(ctx, [{ name: "campaign/dispatch.requested", id: `after-crash-${campaignId}`, data: { campaignId, at: null } }]);
+    await executor.enqueue(ctx, [
+      { name: "campaign/dispatch.requested", id: `after-crash-${campaignId}`, data: { campaignId, at: null } },
+    ]);
     await drain(5);
     expect(await mailOf(workspaceId)).toHaveLength(2);
     expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("sending");
@@ -414,7 +494,8 @@ describe("campaign dispatch across a crash", () => {
     const { campaignId } = await createCampaign(ctx, actor, base);
     // The worker runs on real time: queue the dispatch on real time too.
     await sendCampaignNow({ ...ctx, clock: systemClock }, actor, campaignId);
-    const mailed = async () => (await ctx.db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.workspaceId, workspaceId)))[0]!.n;
+    const mailed = async () =>
+      (await ctx.db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.workspaceId, workspaceId)))[0]!.n;
 
     // The worker sends 20 a batch with a second between batches; it is killed mid-campaign.
     const child = spawnWorker({ DISPATCH_BATCH_SIZE: "20", DISPATCH_BATCH_PAUSE_MS: "1000" });
@@ -441,7 +522,8 @@ describe("campaign dispatch across a crash", () => {
     const { workspaceId, campaignId } = await seedBulkCampaign(ctx, 2000);
     const actor = systemActor("test", workspaceId);
     await sendCampaignNow({ ...ctx, clock: systemClock }, actor, campaignId);
-    const mailed = async () => (await ctx.db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.workspaceId, workspaceId)))[0]!.n;
+    const mailed = async () =>
+      (await ctx.db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.workspaceId, workspaceId)))[0]!.n;
 
     const child = spawnWorker({ DISPATCH_BATCH_SIZE: "20", DISPATCH_BATCH_PAUSE_MS: "0" });
     for (let i = 0; i < 6000 && (await mailed()) < 40; i++) await new Promise((resolve) => setTimeout(resolve, 50));

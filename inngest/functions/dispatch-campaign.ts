@@ -17,29 +17,41 @@ const batchPauseMs = () => env().DISPATCH_BATCH_PAUSE_MS;
  * sends batch after batch, checking between batches whether the campaign was
  * paused or cancelled, and finally records campaign.sent.
  */
-export const dispatchCampaign = inngest.createFunction({ id: "dispatch-campaign", triggers: [campaignDispatchRequested], retries: 5 }, async ({ event, step, runId }) => {
-  const { campaignId, at } = event.data;
-  if (at) {
-    await step.sleepUntil("wait-for-schedule", at);
-    const due = await step.run("start-if-still-scheduled", () => startScheduledCampaign(workflowCtx(), campaignId, new Date(at)));
-    if (!due) return { stopped: "unscheduled" };
-  }
-  const snapshot = await step.run("snapshot-audience", () => snapshotAudience(workflowCtx(), campaignId));
-  if (snapshot.status !== "sending") return { stopped: snapshot.status };
-  // Each batch starts after the last send the previous one took: a walk along the campaign's key range.
-  let after: string | null = null;
-  for (let batch = 0; ; batch++) {
-    const from = after;
-    const result: BatchResult = await step.run(`batch-${batch}`, () => sendNextBatch(workflowCtx(), getMailTransport(), { campaignId, size: batchSize(), claimant: runId, after: from }));
-    if (result.stopped) return { stopped: result.stopped };
-    if (result.next === null) {
-      if (!result.heldElsewhere) break;
-      // Another run holds sends: wait for its batch to finish, or for its claim to be abandoned and
-      // taken over, then walk the campaign again from the start. Completing now could leave them unsent.
-      await step.sleep(`wait-for-claimed-${batch}`, "1m");
+export const dispatchCampaign = inngest.createFunction(
+  { id: "dispatch-campaign", triggers: [campaignDispatchRequested], retries: 5 },
+  async ({ event, step, runId }) => {
+    const { campaignId, at } = event.data;
+    if (at) {
+      await step.sleepUntil("wait-for-schedule", at);
+      const due = await step.run("start-if-still-scheduled", () =>
+        startScheduledCampaign(workflowCtx(), campaignId, new Date(at)),
+      );
+      if (!due) return { stopped: "unscheduled" };
     }
-    after = result.next;
-    if (batchPauseMs() > 0) await step.sleep(`throttle-${batch}`, `${batchPauseMs()}ms`);
-  }
-  return step.run("complete", () => completeCampaign(workflowCtx(), campaignId));
-});
+    const snapshot = await step.run("snapshot-audience", () => snapshotAudience(workflowCtx(), campaignId));
+    if (snapshot.status !== "sending") return { stopped: snapshot.status };
+    // Each batch starts after the last send the previous one took: a walk along the campaign's key range.
+    let after: string | null = null;
+    for (let batch = 0; ; batch++) {
+      const from = after;
+      const result: BatchResult = await step.run(`batch-${batch}`, () =>
+        sendNextBatch(workflowCtx(), getMailTransport(), {
+          campaignId,
+          size: batchSize(),
+          claimant: runId,
+          after: from,
+        }),
+      );
+      if (result.stopped) return { stopped: result.stopped };
+      if (result.next === null) {
+        if (!result.heldElsewhere) break;
+        // Another run holds sends: wait for its batch to finish, or for its claim to be abandoned and
+        // taken over, then walk the campaign again from the start. Completing now could leave them unsent.
+        await step.sleep(`wait-for-claimed-${batch}`, "1m");
+      }
+      after = result.next;
+      if (batchPauseMs() > 0) await step.sleep(`throttle-${batch}`, `${batchPauseMs()}ms`);
+    }
+    return step.run("complete", () => completeCampaign(workflowCtx(), campaignId));
+  },
+);

@@ -11,11 +11,14 @@ const FOLDS_PER_RUN = 4;
  * folds, sleeps 15 s, and folds again. Runs may overlap harmlessly: a fold
  * skips the queue rows another one holds.
  */
-export const foldReportCounters = inngest.createFunction({ id: "fold-report-counters", triggers: [{ cron: "* * * * *" }], retries: 2 }, async ({ step }) => {
-  let folded = 0;
-  for (let i = 0; i < FOLDS_PER_RUN; i++) {
-    if (i > 0) await step.sleep(`wait-${i}`, "15s");
-    folded += await step.run(`fold-${i}`, () => foldEngagement(workflowCtx()));
-  }
-  return { folded };
-});
+export const foldReportCounters = inngest.createFunction(
+  { id: "fold-report-counters", triggers: [{ cron: "* * * * *" }], retries: 2 },
+  async ({ step }) => {
+    let folded = 0;
+    for (let i = 0; i < FOLDS_PER_RUN; i++) {
+      if (i > 0) await step.sleep(`wait-${i}`, "15s");
+      folded += await step.run(`fold-${i}`, () => foldEngagement(workflowCtx()));
+    }
+    return { folded };
+  },
+);

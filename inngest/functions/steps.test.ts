@@ -1,5 +1,6 @@
 import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it } from "vitest";
+
 import { welcome } from "./welcome";
 
 // The functions' step logic with the steps mocked; the embedded executor tests run them for real

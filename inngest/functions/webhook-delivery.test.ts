@@ -1,30 +1,31 @@
 import type { ServerResponse } from "node:http";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { overrideEnvForTests, reloadEnv } from "@/lib/env";
-import { systemActor } from "@/lib/actor";
-import { systemClock } from "@/lib/clock";
+
+import { functions } from "@/inngest";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
-import { functions } from "@/inngest";
+import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
 import { setWorkflowCtx } from "@/inngest/workflow-ctx";
-import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { systemActor } from "@/lib/actor";
+import { systemClock } from "@/lib/clock";
 import { resubscribe } from "@/lib/consent/resubscribe";
 import { unsubscribe } from "@/lib/consent/unsubscribe";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { withTransaction } from "@/lib/context";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
+import { recordEvent, recordEvents } from "@/lib/events/record-event";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
-import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
 import { documentedVerifyWebhook, startWebhookReceiver } from "@/lib/testing/webhook-receiver";
-import { createEndpoint, enableEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
-import { RETRY_DELAYS_MS } from "@/lib/webhooks/retry-schedule";
-import { wakeOverdueEndpoints } from "@/lib/webhooks/request-delivery";
-import { withTransaction } from "@/lib/context";
-import { recordEvent, recordEvents } from "@/lib/events/record-event";
-import { CONNECTIONS_PER_ENDPOINT } from "@/lib/webhooks/post-webhook";
+import { deliverDue, DELIVERIES_PER_BATCH, postBatch, type Due } from "@/lib/webhooks/deliver-due";
 import { LEASE_MS } from "@/lib/webhooks/endpoint-lease";
-import { DELIVERIES_PER_BATCH, deliverDue, postBatch, type Due } from "@/lib/webhooks/deliver-due";
+import { createEndpoint, enableEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
+import { CONNECTIONS_PER_ENDPOINT } from "@/lib/webhooks/post-webhook";
+import { wakeOverdueEndpoints } from "@/lib/webhooks/request-delivery";
+import { RETRY_DELAYS_MS } from "@/lib/webhooks/retry-schedule";
 
 // API calls stamp rows with the real time; the workflow clock starts ahead of it so their runs are due.
 const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
@@ -48,8 +49,12 @@ afterEach(async () => {
 async function setup(eventTypes: string[] = []) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
-  const { endpointId, secret } = await createEndpoint(ctx, systemActor("test", workspaceId), { url: receiver.url, eventTypes });
-  const subscribe = async (email: string) => (await upsertContact(ctx, systemActor("test", workspaceId), { email, topicIds: [topicId] })).contact;
+  const { endpointId, secret } = await createEndpoint(ctx, systemActor("test", workspaceId), {
+    url: receiver.url,
+    eventTypes,
+  });
+  const subscribe = async (email: string) =>
+    (await upsertContact(ctx, systemActor("test", workspaceId), { email, topicIds: [topicId] })).contact;
   return { workspaceId, brandId, topicId, endpointId, secret, subscribe };
 }
 
@@ -80,7 +85,12 @@ describe("webhook delivery", () => {
     expect(receiver.received).toHaveLength(1);
     const [webhook] = receiver.received;
     expect(webhook!.headers["content-type"]).toBe("application/json");
-    expect(webhook!.body).toEqual({ id: expect.stringMatching(/^evt_/), type: "contact.subscribed", created_at: expect.any(String), data: expect.objectContaining({ contact_id: contact.id }) });
+    expect(webhook!.body).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      type: "contact.subscribed",
+      created_at: expect.any(String),
+      data: expect.objectContaining({ contact_id: contact.id }),
+    });
     expect(webhook!.headers["x-service-event-id"]).toBe(webhook!.body.id);
     expect(webhook!.headers["x-service-event-type"]).toBe("contact.subscribed");
     // The event as recorded: when it was, and its data whole.
@@ -92,12 +102,17 @@ describe("webhook delivery", () => {
     expect(webhook!.body.data).toEqual(recorded!.data);
     expect(webhook!.headers["x-service-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(webhook!.headers["x-service-signature"]).toContain(`t=${clock.now().getTime()},`);
-    expect(verify(secret, webhook!.headers["x-service-signature"] as string, webhook!.rawBody, clock.now().getTime())).toBe(true);
+    expect(
+      verify(secret, webhook!.headers["x-service-signature"] as string, webhook!.rawBody, clock.now().getTime()),
+    ).toBe(true);
   });
 
   it("an endpoint gets only the event types it asked for; no types means all twelve", async () => {
     const { workspaceId, subscribe, topicId } = await setup(["contact.unsubscribed"]);
-    const all = await createEndpoint(ctx, systemActor("test", workspaceId), { url: `${receiver.url}?all`, eventTypes: [] });
+    const all = await createEndpoint(ctx, systemActor("test", workspaceId), {
+      url: `${receiver.url}?all`,
+      eventTypes: [],
+    });
     const contact = await subscribe("picky@example.com");
     await unsubscribe(ctx, { contactId: contact.id, scope: "topic", topicId });
     await executor.runDue(ctx);
@@ -112,7 +127,12 @@ describe("webhook delivery", () => {
     const { secret, subscribe } = await setup();
     // The receiver implements the recipe and answers 401 when it fails, as the guides say.
     receiver.respondWith((webhook, response) => {
-      const ok = verify(secret, webhook.headers["x-service-signature"] as string, webhook.rawBody, clock.now().getTime());
+      const ok = verify(
+        secret,
+        webhook.headers["x-service-signature"] as string,
+        webhook.rawBody,
+        clock.now().getTime(),
+      );
       response.writeHead(ok ? 200 : 401).end(ok ? "ok" : "bad signature");
     });
     await subscribe("recipe@example.com");
@@ -122,13 +142,19 @@ describe("webhook delivery", () => {
     const [tPart, v1Part] = header.split(",");
     const now = clock.now().getTime();
     expect(verify(secret, header, webhook!.rawBody, now)).toBe(true);
-    expect(verify(secret, header, Buffer.from(webhook!.rawBody.toString().replace("recipe@", "tampered@")), now)).toBe(false);
+    expect(verify(secret, header, Buffer.from(webhook!.rawBody.toString().replace("recipe@", "tampered@")), now)).toBe(
+      false,
+    );
     expect(verify("whsec_wrong", header, webhook!.rawBody, now)).toBe(false);
     expect(verify(secret, v1Part!, webhook!.rawBody, now)).toBe(false);
     expect(verify(secret, tPart!, webhook!.rawBody, now)).toBe(false);
     expect(verify(secret, header, webhook!.rawBody, now + 5 * 60_000 + 1)).toBe(false);
     expect(verify(secret, header, webhook!.rawBody, now + 5 * 60_000)).toBe(true);
-    const { deliveries } = await listDeliveries(ctx, systemActor("test"), (await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.signingSecret, secret)))[0]!.id);
+    const { deliveries } = await listDeliveries(
+      ctx,
+      systemActor("test"),
+      (await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.signingSecret, secret)))[0]!.id,
+    );
     expect(deliveries[0]).toMatchObject({ status: "succeeded", attemptCount: 1 });
     expect(deliveries[0]!.attempts[0]).toMatchObject({ statusCode: 200, responseExcerpt: "ok", error: null });
   });
@@ -153,7 +179,9 @@ describe("webhook delivery", () => {
       expect(waited).toBeLessThanOrEqual(delay * 1.1 + 1);
     });
     expect(deliveries[0]).toMatchObject({ status: "failed", attemptCount: 9, nextAttemptAt: null });
-    expect(deliveries[0]!.attempts.every((attempt) => attempt.statusCode === 500 && attempt.responseExcerpt === "down")).toBe(true);
+    expect(
+      deliveries[0]!.attempts.every((attempt) => attempt.statusCode === 500 && attempt.responseExcerpt === "down"),
+    ).toBe(true);
     clock.advance(7 * 24 * 3_600_000);
     await executor.runDue(ctx);
     expect(receiver.received).toHaveLength(9);
@@ -183,12 +211,20 @@ describe("webhook delivery", () => {
     const { endpointId, subscribe } = await setup();
     let expected = "whsec_not_yet_known";
     receiver.respondWith((webhook, response) => {
-      const ok = verify(expected, webhook.headers["x-service-signature"] as string, webhook.rawBody, clock.now().getTime());
+      const ok = verify(
+        expected,
+        webhook.headers["x-service-signature"] as string,
+        webhook.rawBody,
+        clock.now().getTime(),
+      );
       response.writeHead(ok ? 204 : 401).end();
     });
     await subscribe("rotate@example.com");
     await executor.runDue(ctx);
-    expect((await listDeliveries(ctx, systemActor("test"), endpointId)).deliveries[0]).toMatchObject({ status: "pending", attemptCount: 1 });
+    expect((await listDeliveries(ctx, systemActor("test"), endpointId)).deliveries[0]).toMatchObject({
+      status: "pending",
+      attemptCount: 1,
+    });
 
     const { secret, retried } = await rotateSecret(ctx, systemActor("test"), endpointId);
     expected = secret;
@@ -206,7 +242,14 @@ describe("webhook delivery", () => {
     await subscribe("after-rotation@example.com");
     await executor.runDue(ctx);
     expect(receiver.received).toHaveLength(3);
-    expect(verify(secret, receiver.received[2]!.headers["x-service-signature"] as string, receiver.received[2]!.rawBody, clock.now().getTime())).toBe(true);
+    expect(
+      verify(
+        secret,
+        receiver.received[2]!.headers["x-service-signature"] as string,
+        receiver.received[2]!.rawBody,
+        clock.now().getTime(),
+      ),
+    ).toBe(true);
   });
 
   it("rotation: a delivery posted with the old secret while the secret is rotated, and refused, is retried with the new one at once", async () => {
@@ -220,7 +263,12 @@ describe("webhook delivery", () => {
         return;
       }
       void rotated.then(({ secret }) => {
-        const ok = verify(secret, webhook.headers["x-service-signature"] as string, webhook.rawBody, clock.now().getTime());
+        const ok = verify(
+          secret,
+          webhook.headers["x-service-signature"] as string,
+          webhook.rawBody,
+          clock.now().getTime(),
+        );
         response.writeHead(ok ? 204 : 401).end();
       });
     });
@@ -260,7 +308,11 @@ describe("webhook delivery", () => {
       const ids = mine.map((w) => w.body.id);
       expect([...ids].sort()).toEqual(ids);
       // Each one is sent only after the previous one was answered.
-      mine.slice(1).forEach((webhook, index) => expect(webhook.receivedAt).toBeGreaterThanOrEqual(answeredAt.get(mine[index]!.body.id)!));
+      mine
+        .slice(1)
+        .forEach((webhook, index) =>
+          expect(webhook.receivedAt).toBeGreaterThanOrEqual(answeredAt.get(mine[index]!.body.id)!),
+        );
     }
   });
 
@@ -269,14 +321,26 @@ describe("webhook delivery", () => {
     const now = clock.now();
     // Two and a half batches: most contacts with a few events, some with more than a batch posts of one contact;
     // their events interleaved, as many contacts' events arrive, so each batch holds a part of the long chains.
-    const contacts = [...Array.from({ length: 600 }, (_, c) => ({ contact: `ct_many${c}`, events: 4 })), ...Array.from({ length: 8 }, (_, c) => ({ contact: `ct_long${c}`, events: 20 }))];
+    const contacts = [
+      ...Array.from({ length: 600 }, (_, c) => ({ contact: `ct_many${c}`, events: 4 })),
+      ...Array.from({ length: 8 }, (_, c) => ({ contact: `ct_long${c}`, events: 20 })),
+    ];
     const arrivals = contacts.flatMap(({ contact, events }) => Array.from({ length: events }, () => contact));
-    const shuffled = arrivals.map((contact, i) => ({ contact, key: (i * 7919) % arrivals.length })).sort((a, b) => a.key - b.key);
+    const shuffled = arrivals
+      .map((contact, i) => ({ contact, key: (i * 7919) % arrivals.length }))
+      .sort((a, b) => a.key - b.key);
     const seen = new Map<string, number>();
     const items = shuffled.map(({ contact }) => {
       const n = seen.get(contact) ?? 0;
       seen.set(contact, n + 1);
-      return { data: { send_id: `snd_${contact}_${String(n).padStart(2, "0")}`, contact_id: contact, email: `${contact}@example.com` }, occurredAt: now };
+      return {
+        data: {
+          send_id: `snd_${contact}_${String(n).padStart(2, "0")}`,
+          contact_id: contact,
+          email: `${contact}@example.com`,
+        },
+        occurredAt: now,
+      };
     });
     expect(items.length).toBeGreaterThan(2 * DELIVERIES_PER_BATCH);
     await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
@@ -285,11 +349,16 @@ describe("webhook delivery", () => {
     expect(ids).toHaveLength(items.length);
     expect(new Set(ids).size).toBe(items.length);
     for (const { contact } of contacts) {
-      const sent = receiver.received.map((w) => w.body.data as { contact_id: string; send_id: string }).filter((data) => data.contact_id === contact);
+      const sent = receiver.received
+        .map((w) => w.body.data as { contact_id: string; send_id: string })
+        .filter((data) => data.contact_id === contact);
       expect(sent.map((data) => data.send_id)).toEqual(sent.map((data) => data.send_id).sort());
     }
     // Every attempt recorded, once, and the lease given up.
-    const deliveries = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+    const deliveries = await ctx.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpointId));
     expect(deliveries.every((delivery) => delivery.status === "succeeded" && delivery.attemptCount === 1)).toBe(true);
     const [{ attempts }] = (await ctx.db.execute(
       sql`select count(*)::int as attempts from ${webhookAttempts} a join ${webhookDeliveries} d on d.id = a.delivery_id where d.endpoint_id = ${endpointId}`,
@@ -305,7 +374,10 @@ describe("webhook delivery", () => {
     // Three batches' worth, each contact's events spread over them.
     const contacts = Array.from({ length: 300 }, (_, c) => `ct_rec${c}`);
     const items = Array.from({ length: 8 }, (_, n) =>
-      contacts.map((contact) => ({ data: { send_id: `snd_${contact}_${n}`, contact_id: contact, email: `${contact}@example.com` }, occurredAt: now })),
+      contacts.map((contact) => ({
+        data: { send_id: `snd_${contact}_${n}`, contact_id: contact, email: `${contact}@example.com` },
+        occurredAt: now,
+      })),
     ).flat();
     expect(items.length).toBeGreaterThan(2 * DELIVERIES_PER_BATCH);
     await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
@@ -317,7 +389,11 @@ describe("webhook delivery", () => {
       create function fail_record_${endpointId}() returns trigger language plpgsql as $$
       begin if new.delivery_id = '${first!.id}' then raise exception 'record refused'; end if; return new; end $$`),
     );
-    await ctx.db.execute(sql.raw(`create trigger fail_record_${endpointId} before insert on webhook_attempts for each row execute function fail_record_${endpointId}()`));
+    await ctx.db.execute(
+      sql.raw(
+        `create trigger fail_record_${endpointId} before insert on webhook_attempts for each row execute function fail_record_${endpointId}()`,
+      ),
+    );
     try {
       const failure = await deliverDue(ctx, endpointId).then(
         () => null,
@@ -325,7 +401,11 @@ describe("webhook delivery", () => {
       );
       expect(String(failure?.cause)).toMatch(/record refused/);
     } finally {
-      await ctx.db.execute(sql.raw(`drop trigger fail_record_${endpointId} on webhook_attempts; drop function fail_record_${endpointId}()`));
+      await ctx.db.execute(
+        sql.raw(
+          `drop trigger fail_record_${endpointId} on webhook_attempts; drop function fail_record_${endpointId}()`,
+        ),
+      );
     }
     // The first batch and the one posted while its record failed; neither recorded, nothing more posted, the lease given up.
     expect(receiver.received).toHaveLength(2 * DELIVERIES_PER_BATCH);
@@ -337,7 +417,10 @@ describe("webhook delivery", () => {
     expect(endpoint!.deliveryLeaseToken).toBeNull();
 
     await executor.runDue(ctx);
-    const deliveries = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+    const deliveries = await ctx.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpointId));
     expect(deliveries.every((delivery) => delivery.status === "succeeded")).toBe(true);
     // Posted again under the same event ids; a receiver keeping each event's last copy sees each contact's in order.
     expect(new Set(receiver.received.map((w) => w.body.id)).size).toBe(items.length);
@@ -356,7 +439,10 @@ describe("webhook delivery", () => {
     const { workspaceId, endpointId } = await setup();
     const now = clock.now();
     // One batch, small enough to be posted whole within the step's time on any machine.
-    const items = Array.from({ length: 20 }, (_, i) => ({ data: { send_id: `snd_${i}`, contact_id: `ct_renew${i}`, email: `renew${i}@example.com` }, occurredAt: now }));
+    const items = Array.from({ length: 20 }, (_, i) => ({
+      data: { send_id: `snd_${i}`, contact_id: `ct_renew${i}`, email: `renew${i}@example.com` },
+      occurredAt: now,
+    }));
     await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
     // The first write to the endpoint's row by its lease holder after taking it is the renewal after the batch (the
     // batch's record comes after it); the sequence counts outside the transaction the refusal rolls back.
@@ -371,7 +457,9 @@ describe("webhook delivery", () => {
         return new;
       end $$`),
     );
-    await ctx.db.execute(sql.raw(`create trigger ${name} before update on webhook_endpoints for each row execute function ${name}()`));
+    await ctx.db.execute(
+      sql.raw(`create trigger ${name} before update on webhook_endpoints for each row execute function ${name}()`),
+    );
     try {
       const failure = await deliverDue(ctx, endpointId).then(
         () => null,
@@ -379,11 +467,18 @@ describe("webhook delivery", () => {
       );
       expect(String(failure?.cause)).toMatch(/renewal refused/);
     } finally {
-      await ctx.db.execute(sql.raw(`drop trigger ${name} on webhook_endpoints; drop function ${name}(); drop sequence ${name}_seq`));
+      await ctx.db.execute(
+        sql.raw(`drop trigger ${name} on webhook_endpoints; drop function ${name}(); drop sequence ${name}_seq`),
+      );
     }
     expect(receiver.received).toHaveLength(items.length);
-    const deliveries = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
-    expect(deliveries.filter((delivery) => delivery.status === "succeeded" && delivery.attemptCount === 1)).toHaveLength(items.length);
+    const deliveries = await ctx.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpointId));
+    expect(
+      deliveries.filter((delivery) => delivery.status === "succeeded" && delivery.attemptCount === 1),
+    ).toHaveLength(items.length);
     const [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
     expect(endpoint!.deliveryLeaseToken).toBeNull();
     await executor.runDue(ctx);
@@ -456,7 +551,11 @@ describe("webhook delivery", () => {
 
     // Enabled again once the receiver is fixed: events from then on are delivered.
     receiver.respondWith((_, response) => response.writeHead(204).end());
-    expect(await enableEndpoint(ctx, systemActor("test"), endpointId)).toMatchObject({ enabled: true, disabledAt: null, failingSince: null });
+    expect(await enableEndpoint(ctx, systemActor("test"), endpointId)).toMatchObject({
+      enabled: true,
+      disabledAt: null,
+      failingSince: null,
+    });
     await subscribe("after-enable@example.com");
     await executor.runDue(ctx);
     expect(receiver.received.at(-1)!.body.data).toMatchObject({ email: "after-enable@example.com" });
@@ -471,11 +570,20 @@ describe("webhook delivery", () => {
       .set({ failingSince: new Date(clock.now().getTime() - 6 * 24 * 3_600_000) })
       .where(eq(webhookEndpoints.id, endpointId));
     const now = clock.now();
-    const items = Array.from({ length: DELIVERIES_PER_BATCH + 50 }, (_, i) => ({ data: { send_id: `snd_off${i}`, contact_id: `ct_off${i}`, email: `off${i}@example.com` }, occurredAt: now }));
+    const items = Array.from({ length: DELIVERIES_PER_BATCH + 50 }, (_, i) => ({
+      data: { send_id: `snd_off${i}`, contact_id: `ct_off${i}`, email: `off${i}@example.com` },
+      occurredAt: now,
+    }));
     await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
-    expect(await deliverDue(ctx, endpointId)).toMatchObject({ failed: DELIVERIES_PER_BATCH, stopped: "endpoint_disabled" });
+    expect(await deliverDue(ctx, endpointId)).toMatchObject({
+      failed: DELIVERIES_PER_BATCH,
+      stopped: "endpoint_disabled",
+    });
     expect(receiver.received).toHaveLength(DELIVERIES_PER_BATCH);
-    const deliveries = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+    const deliveries = await ctx.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpointId));
     expect(deliveries.filter((delivery) => delivery.status === "failed")).toHaveLength(items.length);
   });
 
@@ -513,7 +621,8 @@ describe("webhook delivery", () => {
     const runner = createEmbeddedExecutor({ client: inngest, functions, workers: 4 });
     await runner.start(ctx, 20);
     try {
-      while (at("/hooks") < events || at("/hooks?second") < events) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (at("/hooks") < events || at("/hooks?second") < events)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       // Nothing of the stuck endpoint's is recorded yet: the healthy ones did not wait for its posts to time out.
       const stuckAttempts = await ctx.db.execute(
         sql`select 1 from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id join webhook_endpoints e on e.id = d.endpoint_id where e.url like '%?stuck'`,
@@ -549,7 +658,13 @@ describe("webhook delivery", () => {
     // A second event's transaction asks for the same run (the same wake), and stays open while the run starts.
     let commit!: () => void;
     const committed = withTransaction(ctx, async (tx) => {
-      await recordEvent(tx, systemActor("test", workspaceId), "contact.unsubscribed", { contact_id: "ct_pending", email: "second-of-two@example.com" }, clock.now());
+      await recordEvent(
+        tx,
+        systemActor("test", workspaceId),
+        "contact.unsubscribed",
+        { contact_id: "ct_pending", email: "second-of-two@example.com" },
+        clock.now(),
+      );
       await new Promise<void>((resolve) => (commit = resolve));
     });
     while (!commit) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -574,7 +689,10 @@ describe("webhook delivery", () => {
     await executor.runDue(ctx);
     expect(receiver.received.map((w) => w.body.type)).toEqual(["contact.subscribed", "contact.unsubscribed"]);
     // Given back when the run ended: the next delivery does not wait for a lease to lapse.
-    expect((await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)))[0]).toMatchObject({ deliveryLeaseToken: null, deliveryLeaseUntil: null });
+    expect((await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)))[0]).toMatchObject({
+      deliveryLeaseToken: null,
+      deliveryLeaseUntil: null,
+    });
     await subscribe("leased-later@example.com");
     await executor.runDue(ctx);
     expect(receiver.received).toHaveLength(3);
@@ -585,7 +703,10 @@ describe("webhook delivery", () => {
     const now = clock.now();
     // More than one batch: one contact each, so nothing but the lease holds a delivery back.
     const total = DELIVERIES_PER_BATCH + 44;
-    const items = Array.from({ length: total }, (_, i) => ({ data: { send_id: `snd_${i}`, contact_id: `ct_lease${i}`, email: `lease${i}@example.com` }, occurredAt: now }));
+    const items = Array.from({ length: total }, (_, i) => ({
+      data: { send_id: `snd_${i}`, contact_id: `ct_lease${i}`, email: `lease${i}@example.com` },
+      occurredAt: now,
+    }));
     await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
     // Another run takes the endpoint over while this one posts (as when this one's step was thought dead).
     receiver.respondWith(onFirstPost(() => leaseToAnotherRun(endpointId)));
@@ -600,27 +721,42 @@ describe("webhook delivery", () => {
     expect(new Set(ids).size).toBe(total);
   });
 
-  it("a step on a slow endpoint hands back once its time is spent, even within a batch: the posts not started stay due and follow in order in the next step", { timeout: 60_000 }, async () => {
-    const { workspaceId, endpointId } = await setup();
-    receiver.respondWith((_, response) => setTimeout(() => response.writeHead(204).end(), 1_000));
-    const now = clock.now();
-    // One contact's events: a single chain, posted one after another, each answered a second later.
-    const items = Array.from({ length: 8 }, (_, i) => ({ data: { send_id: `snd_slow${i}`, contact_id: "ct_slow", email: "slow@example.com" }, occurredAt: now }));
-    await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
-    const first = await deliverDue(ctx, endpointId);
-    expect(first.more).toBe(true);
-    expect(first.succeeded).toBeGreaterThan(0);
-    expect(first.succeeded).toBeLessThan(items.length);
-    const pending = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
-    expect(pending.filter((delivery) => delivery.status === "pending")).toHaveLength(items.length - first.succeeded);
-    for (let step = 0; step < items.length && receiver.received.length < items.length; step++) await deliverDue(ctx, endpointId);
-    expect(receiver.received.map((webhook) => webhook.body.data.send_id)).toEqual(items.map((item) => item.data.send_id));
-  });
+  it(
+    "a step on a slow endpoint hands back once its time is spent, even within a batch: the posts not started stay due and follow in order in the next step",
+    { timeout: 60_000 },
+    async () => {
+      const { workspaceId, endpointId } = await setup();
+      receiver.respondWith((_, response) => setTimeout(() => response.writeHead(204).end(), 1_000));
+      const now = clock.now();
+      // One contact's events: a single chain, posted one after another, each answered a second later.
+      const items = Array.from({ length: 8 }, (_, i) => ({
+        data: { send_id: `snd_slow${i}`, contact_id: "ct_slow", email: "slow@example.com" },
+        occurredAt: now,
+      }));
+      await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
+      const first = await deliverDue(ctx, endpointId);
+      expect(first.more).toBe(true);
+      expect(first.succeeded).toBeGreaterThan(0);
+      expect(first.succeeded).toBeLessThan(items.length);
+      const pending = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+      expect(pending.filter((delivery) => delivery.status === "pending")).toHaveLength(items.length - first.succeeded);
+      for (let step = 0; step < items.length && receiver.received.length < items.length; step++)
+        await deliverDue(ctx, endpointId);
+      expect(receiver.received.map((webhook) => webhook.body.data.send_id)).toEqual(
+        items.map((item) => item.data.send_id),
+      );
+    },
+  );
 
   it("a step whose time is spent before it posts still posts once on each connection, so every step makes progress", async () => {
     const { endpointId } = await setup();
     const [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
-    const lease = { endpoint: endpoint!, held: () => true, renew: async () => endpoint!, release: async () => undefined };
+    const lease = {
+      endpoint: endpoint!,
+      held: () => true,
+      renew: async () => endpoint!,
+      release: async () => undefined,
+    };
     const due = (contact: number, n: number): Due => ({
       id: `whd_${contact}_${n}`,
       orderKey: `ct_${contact}`,
@@ -630,7 +766,10 @@ describe("webhook delivery", () => {
       createdAt: new Date().toISOString(),
       dataJson: "{}",
     });
-    const chains = Array.from({ length: CONNECTIONS_PER_ENDPOINT + 4 }, (_, contact) => [due(contact, 0), due(contact, 1)]);
+    const chains = Array.from({ length: CONNECTIONS_PER_ENDPOINT + 4 }, (_, contact) => [
+      due(contact, 0),
+      due(contact, 1),
+    ]);
     const attempts = await postBatch(chains, clock, lease, performance.now() - 1);
     expect(attempts).toHaveLength(CONNECTIONS_PER_ENDPOINT);
     expect(attempts.every((attempt) => attempt.succeeded)).toBe(true);
@@ -640,7 +779,10 @@ describe("webhook delivery", () => {
   it("a holder whose lease may have lapsed starts no more posts: a contact's later events wait for the next holder, then go in order", async () => {
     const { workspaceId, endpointId } = await setup();
     const now = clock.now();
-    const items = [1, 2, 3].map((n) => ({ data: { send_id: `snd_lapse${n}`, contact_id: "ct_lapse", email: "lapse@example.com" }, occurredAt: now }));
+    const items = [1, 2, 3].map((n) => ({
+      data: { send_id: `snd_lapse${n}`, contact_id: "ct_lapse", email: "lapse@example.com" },
+      occurredAt: now,
+    }));
     await recordEvents(ctx, systemActor("test", workspaceId), "email.opened", items);
     // This run stalls past its lease during the first post, and another run takes the endpoint over.
     receiver.respondWith(
@@ -653,7 +795,11 @@ describe("webhook delivery", () => {
     expect(receiver.received.map((w) => w.body.data)).toEqual([expect.objectContaining({ send_id: "snd_lapse1" })]);
     clock.advance(LEASE_MS + 1);
     await executor.runDue(ctx);
-    expect(receiver.received.map((w) => (w.body.data as { send_id: string }).send_id)).toEqual(["snd_lapse1", "snd_lapse2", "snd_lapse3"]);
+    expect(receiver.received.map((w) => (w.body.data as { send_id: string }).send_id)).toEqual([
+      "snd_lapse1",
+      "snd_lapse2",
+      "snd_lapse3",
+    ]);
   });
 
   it("a holder recording late, after its lease was taken over, neither undoes nor reschedules what the new holder recorded", async () => {
@@ -692,7 +838,9 @@ describe("webhook delivery", () => {
     const { endpointId, subscribe } = await setup();
     await subscribe("orphan@example.com");
     // As an upgrade that cancelled the old per-delivery runs leaves them.
-    await ctx.db.execute(sql`update workflow_runs set status = 'cancelled' where status = 'pending' and event->'data'->>'endpointId' = ${endpointId}`);
+    await ctx.db.execute(
+      sql`update workflow_runs set status = 'cancelled' where status = 'pending' and event->'data'->>'endpointId' = ${endpointId}`,
+    );
     clock.advance(4 * 60_000);
     await executor.runDue(ctx);
     expect(await wakeOverdueEndpoints(ctx)).toBe(0); // not overdue long enough to be lost
@@ -720,14 +868,23 @@ describe("webhook delivery across a shutdown", () => {
     const { workspaceId, topicId } = await setup();
     // The endpoint takes its time and then fails: the attempt is in flight when the worker is told to stop.
     receiver.respondWith((_, response) => setTimeout(() => response.writeHead(500).end("busy"), 1500));
-    const contact = (await upsertContact({ ...ctx, clock: systemClock }, systemActor("test", workspaceId), { email: "term@example.com", topicIds: [topicId] })).contact;
+    const contact = (
+      await upsertContact({ ...ctx, clock: systemClock }, systemActor("test", workspaceId), {
+        email: "term@example.com",
+        topicIds: [topicId],
+      })
+    ).contact;
 
     const child = spawnWorker({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" });
-    for (let i = 0; i < 6000 && receiver.received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 6000 && receiver.received.length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     child.kill("SIGTERM");
     expect(await child.exited).toBe(0);
 
-    const [delivery] = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.workspaceId, workspaceId));
+    const [delivery] = await ctx.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.workspaceId, workspaceId));
     expect(delivery).toMatchObject({ status: "pending" });
     const attempts = await ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery!.id));
     expect(attempts.map((a) => a.statusCode)).toEqual([500]);
@@ -745,6 +902,8 @@ describe("webhook delivery across a shutdown", () => {
       await executor.runDue(ctx);
     }
     expect(receiver.received.map((w) => w.body.data.contact_id)).toEqual([contact.id, contact.id]);
-    expect((await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery!.id)))[0]).toMatchObject({ status: "succeeded" });
+    expect(
+      (await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery!.id)))[0],
+    ).toMatchObject({ status: "succeeded" });
   });
 });

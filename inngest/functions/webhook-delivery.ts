@@ -19,7 +19,12 @@ const MAX_ROUNDS = 12;
  * slow endpoint holds up only its own run.
  */
 export const webhookDelivery = inngest.createFunction(
-  { id: "webhook-endpoint-delivery", triggers: [webhookEndpointDue], concurrency: { key: "event.data.endpointId", limit: 1 }, retries: 3 },
+  {
+    id: "webhook-endpoint-delivery",
+    triggers: [webhookEndpointDue],
+    concurrency: { key: "event.data.endpointId", limit: 1 },
+    retries: 3,
+  },
   async ({ event, step }) => {
     const { endpointId } = event.data;
     const total = { succeeded: 0, failed: 0 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { originField } from "@/lib/validation/fields";
 
 // Schemas only (no database): the dashboard's forms check input in the browser with the same rules.

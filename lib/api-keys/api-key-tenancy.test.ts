@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor, userActor } from "@/lib/actor";
 import { apiKeys } from "@/lib/db/schema";
 import { seedKey, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { createApiKey } from "./create-api-key";
 import { revokeApiKey } from "./revoke-api-key";
 
@@ -30,8 +32,12 @@ describe("API keys are reached only from their own workspace", () => {
 
   it("createApiKey: a member of workspace A cannot lock a key to workspace B's brand; the operator must name a workspace", async () => {
     const { a, b, memberOfA } = await tenants();
-    await expect(createApiKey(ctx, memberOfA, { kind: "secret", environment: "live", brandId: b.brandId })).rejects.toMatchObject({ code: "brand_not_found" });
-    await expect(createApiKey(ctx, operator, { kind: "secret", environment: "live" })).rejects.toMatchObject({ code: "workspace_required" });
+    await expect(
+      createApiKey(ctx, memberOfA, { kind: "secret", environment: "live", brandId: b.brandId }),
+    ).rejects.toMatchObject({ code: "brand_not_found" });
+    await expect(createApiKey(ctx, operator, { kind: "secret", environment: "live" })).rejects.toMatchObject({
+      code: "workspace_required",
+    });
     expect(await keysIn(a.workspaceId)).toEqual([]);
     expect(await keysIn(b.workspaceId)).toEqual([]);
     const { keyId } = await createApiKey(ctx, memberOfA, { kind: "secret", environment: "test", brandId: a.brandId });

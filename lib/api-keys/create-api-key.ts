@@ -1,17 +1,23 @@
 import "server-only";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
-import { apiKeys } from "@/lib/db/schema";
+import { getBrandOrThrow } from "@/lib/brands/get-brand-or-throw";
 import type { Ctx } from "@/lib/context";
+import { apiKeys } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { getBrandOrThrow } from "@/lib/brands/get-brand-or-throw";
-import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
 import { parseInput } from "@/lib/validation/parse-input";
+import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
+
 import { createApiKeySchema, type CreateApiKeyInput } from "./api-key-schemas";
 import { generateKey, hashKey, keyPrefix } from "./key-format";
 
 /** Returns the key in full; this is the only time it exists outside the caller's hands. */
-export async function createApiKey(ctx: Ctx, actor: Actor, input: CreateApiKeyInput): Promise<{ keyId: string; key: string }> {
+export async function createApiKey(
+  ctx: Ctx,
+  actor: Actor,
+  input: CreateApiKeyInput,
+): Promise<{ keyId: string; key: string }> {
   const values = parseInput(createApiKeySchema, input);
   if (values.origins.length > 0 && values.kind !== "publishable") {
     throw validationFailed("origins", "origins: only publishable keys carry an origin allowlist.");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { keyReachesBrand } from "./key-brand-scope";
 
 describe("key brand scope", () => {

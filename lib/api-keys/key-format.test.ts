@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { generateKey, hashKey, parseKey } from "./key-format";
 
 describe("API key format", () => {

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
-import { randomBase62, toBase62 } from "@/lib/ids";
+
 import type { KeyEnvironment, KeyKind } from "@/lib/db/schema";
+import { randomBase62, toBase62 } from "@/lib/ids";
 
 const KIND_LETTER: Record<KeyKind, string> = { secret: "sk", publishable: "pk" };
 const RANDOM_LENGTH = 40;

@@ -1,12 +1,25 @@
 import "server-only";
+
 import { desc, eq } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { apiKeys, users } from "@/lib/db/schema";
 
 export type ApiKeySummary = Pick<
   typeof apiKeys.$inferSelect,
-  "id" | "name" | "kind" | "environment" | "brandId" | "allowedOrigins" | "displayPrefix" | "last4" | "createdAt" | "lastUsedAt" | "revokedAt" | "createdByUserId"
+  | "id"
+  | "name"
+  | "kind"
+  | "environment"
+  | "brandId"
+  | "allowedOrigins"
+  | "displayPrefix"
+  | "last4"
+  | "createdAt"
+  | "lastUsedAt"
+  | "revokedAt"
+  | "createdByUserId"
 > & {
   /** The creating member's address; null for keys the operator's CLI made, or made before creators were recorded. */
   createdByEmail: string | null;

@@ -1,8 +1,10 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
-import { apiKeys } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
+import { apiKeys } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
 /** Takes effect on the very next request: keys are looked up on every call, never cached. */

@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { authenticate } from "@/lib/api/authenticate";
 import { apiKeys } from "@/lib/db/schema";
 import { seedKey, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { touchLastUsed } from "./touch-last-used";
 
 async function lastUsed(ctx: ReturnType<typeof testCtx>["ctx"], keyId: string) {
@@ -17,7 +19,12 @@ describe("api_keys.last_used_at", () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const { keyId, key } = await seedKey(ctx, workspaceId);
     expect(await lastUsed(ctx, keyId)).toBeNull();
-    await authenticate(ctx, `Bearer ${key}`, { bucket: "contacts.list", allowsPublishable: false, origin: null, write: false });
+    await authenticate(ctx, `Bearer ${key}`, {
+      bucket: "contacts.list",
+      allowsPublishable: false,
+      origin: null,
+      write: false,
+    });
     await expect.poll(() => lastUsed(ctx, keyId)).toBe(clock.now().toISOString());
   });
 

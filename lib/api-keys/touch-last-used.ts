@@ -1,4 +1,5 @@
 import "server-only";
+
 import type { Ctx } from "@/lib/context";
 import { countersClient } from "@/lib/db/client";
 import { logger } from "@/lib/log/logger";

@@ -1,14 +1,16 @@
 import { z } from "zod";
+
 import { apiKeyActor, type WorkspaceActor } from "@/lib/actor";
 import { defaultCtx, type Ctx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
+import { refuseUnsafeInput } from "@/lib/validation/parse-input";
+
 import { authenticate, type AuthenticatedKey } from "./authenticate";
 import { BROWSER_REFUSALS, checkKeyUse } from "./check-key-use";
 import { corsHeaders } from "./cors";
 import { toErrorResponse } from "./error-response";
 import { parsePageRequest, type PageRequest } from "./pagination";
 import { rateLimited, rateLimitHeaders, type Bucket } from "./rate-limit";
-import { refuseUnsafeInput } from "@/lib/validation/parse-input";
 import { readJsonBody, readQuery, refuseBody } from "./read-input";
 import { startRequestLog } from "./request-log";
 import type { RouteDoc, RouteSpec } from "./route-doc";
@@ -66,10 +68,10 @@ type NextContext = { params: Promise<Record<string, string | string[]>> };
  * refused before the rate limit without being counted), and every answer its
  * Request-Id.
  */
-export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>>, B extends z.ZodType = z.ZodUndefined>(
-  options: RouteOptions<Q, B>,
-  handler: (input: RouteInput<z.infer<Q>, z.infer<B>>) => Promise<RouteResult>,
-) {
+export function apiRoute<
+  Q extends z.ZodType = z.ZodObject<Record<string, never>>,
+  B extends z.ZodType = z.ZodUndefined,
+>(options: RouteOptions<Q, B>, handler: (input: RouteInput<z.infer<Q>, z.infer<B>>) => Promise<RouteResult>) {
   const route = async (request: Request, context: NextContext): Promise<Response> => {
     const log = startRequestLog(request);
     const origin = request.headers.get("origin");
@@ -78,8 +80,17 @@ export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>
       const params = await resolveParams(context);
       log.route(params);
       const ctx = defaultCtx();
-      const use = { bucket: options.bucket, allowsPublishable: options.key === "any", origin, write: request.method !== "GET" && request.method !== "HEAD" };
-      const { key, limits, retryAfterSeconds, counted } = await authenticate(ctx, request.headers.get("authorization"), use);
+      const use = {
+        bucket: options.bucket,
+        allowsPublishable: options.key === "any",
+        origin,
+        write: request.method !== "GET" && request.method !== "HEAD",
+      };
+      const { key, limits, retryAfterSeconds, counted } = await authenticate(
+        ctx,
+        request.headers.get("authorization"),
+        use,
+      );
       log.identify(key);
       log.stage("authenticate");
       try {
@@ -97,20 +108,43 @@ export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>
 
       const url = new URL(request.url);
       refuseUnsafeInput(params); // `/v1/contacts/%00`: no id holds a NUL, and PostgreSQL would fail the look-up
-      const query = readQuery(url.searchParams, options.query ?? z.strictObject({}), options.paginated ?? false) as z.infer<Q>;
+      const query = readQuery(
+        url.searchParams,
+        options.query ?? z.strictObject({}),
+        options.paginated ?? false,
+      ) as z.infer<Q>;
       const scope = `${url.pathname}|${key.workspaceId}|${key.brandId ?? ""}|${JSON.stringify(query)}`;
-      const page = options.paginated ? { ...parsePageRequest(url.searchParams, scope), scope } : { limit: 0, afterId: null, scope };
+      const page = options.paginated
+        ? { ...parsePageRequest(url.searchParams, scope), scope }
+        : { limit: 0, afterId: null, scope };
       if (!options.body) refuseBody(request);
       const body = (options.body ? await readJsonBody(request, options.body) : undefined) as z.infer<B>;
-      const actor = apiKeyActor({ keyId: key.keyId, workspaceId: key.workspaceId, brandId: key.brandId, mode: key.environment });
+      const actor = apiKeyActor({
+        keyId: key.keyId,
+        workspaceId: key.workspaceId,
+        brandId: key.brandId,
+        mode: key.environment,
+      });
       log.stage("input");
 
-      const result = await handler({ ctx, actor, key, query, body, params, page, ifNoneMatch: request.headers.get("if-none-match") });
+      const result = await handler({
+        ctx,
+        actor,
+        key,
+        query,
+        body,
+        params,
+        page,
+        ifNoneMatch: request.headers.get("if-none-match"),
+      });
       log.stage("handler");
       headers = log.headers({ ...headers, ...result.headers });
       if (result.status === 304) return log.done(new Response(null, { status: 304, headers }));
       const status = result.status ?? 200;
-      if ("json" in result) return log.done(new Response(result.json, { status, headers: { ...headers, "content-type": "application/json" } }));
+      if ("json" in result)
+        return log.done(
+          new Response(result.json, { status, headers: { ...headers, "content-type": "application/json" } }),
+        );
       return log.done(Response.json(result.body, { status, headers }));
     } catch (error) {
       return log.done(toErrorResponse(error, log.headers(headers), log));
@@ -122,5 +156,7 @@ export function apiRoute<Q extends z.ZodType = z.ZodObject<Record<string, never>
 
 async function resolveParams(context: NextContext | undefined): Promise<Record<string, string>> {
   const raw = context?.params ? await context.params : {};
-  return Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, Array.isArray(value) ? value.join("/") : value]));
+  return Object.fromEntries(
+    Object.entries(raw).map(([name, value]) => [name, Array.isArray(value) ? value.join("/") : value]),
+  );
 }

@@ -1,12 +1,21 @@
 import "server-only";
+
+import { hashKey, parseKey } from "@/lib/api-keys/key-format";
+import { touchLastUsed } from "@/lib/api-keys/touch-last-used";
 import type { Ctx } from "@/lib/context";
 import { countersClient } from "@/lib/db/client";
 import type { BillingStage, KeyEnvironment, KeyKind } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
-import { hashKey, parseKey } from "@/lib/api-keys/key-format";
-import { touchLastUsed } from "@/lib/api-keys/touch-last-used";
+
 import { canonicalOrigin } from "./check-origin";
-import { BUCKET_LIMITS, WINDOW_MS, decideRateLimit, sweepSometimes, type Bucket, type RateLimitState } from "./rate-limit";
+import {
+  BUCKET_LIMITS,
+  decideRateLimit,
+  sweepSometimes,
+  WINDOW_MS,
+  type Bucket,
+  type RateLimitState,
+} from "./rate-limit";
 
 export interface AuthenticatedKey {
   keyId: string;
@@ -41,8 +50,18 @@ export interface Admission {
   counted: boolean;
 }
 
-const missing = () => new ApiError({ type: "authentication_error", code: "missing_api_key", message: "Send your API key as `Authorization: Bearer <API_KEY>`." });
-const invalid = () => new ApiError({ type: "authentication_error", code: "invalid_api_key", message: "The API key is not recognised or has been revoked." });
+const missing = () =>
+  new ApiError({
+    type: "authentication_error",
+    code: "missing_api_key",
+    message: "Send your API key as `Authorization: Bearer <API_KEY>`.",
+  });
+const invalid = () =>
+  new ApiError({
+    type: "authentication_error",
+    code: "invalid_api_key",
+    message: "The API key is not recognised or has been revoked.",
+  });
 
 const LAST_USED_EVERY_MS = 60_000;
 
@@ -67,7 +86,9 @@ export async function authenticate(ctx: Ctx, authorization: string | null, use: 
   const now = ctx.clock.now().getTime();
   const windowStart = now - (now % WINDOW_MS);
   const sql = countersClient(ctx.db);
-  const [row] = await sql<(AuthenticatedKey & { counted: boolean; current: string; previous: string; lastUsedStale: boolean })[]>`
+  const [row] = await sql<
+    (AuthenticatedKey & { counted: boolean; current: string; previous: string; lastUsedStale: boolean })[]
+  >`
     with k as (
       select k.id, k.workspace_id, k.kind, k.environment, k.brand_id, k.allowed_origins, b.stage, k.display_prefix || '…' || k.last4 as label,
              (k.last_used_at is null or k.last_used_at < ${new Date(now - LAST_USED_EVERY_MS).toISOString()}) as last_used_stale,
@@ -97,6 +118,16 @@ export async function authenticate(ctx: Ctx, authorization: string | null, use: 
   const { counted, current, previous, lastUsedStale, ...authenticated } = row;
   if (lastUsedStale) void touchLastUsed(ctx, authenticated.keyId);
   sweepSometimes(ctx, use.bucket, now, WINDOW_MS);
-  const decision = decideRateLimit({ limit: BUCKET_LIMITS[use.bucket], windowMs: WINDOW_MS }, now, Number(current), Number(previous));
-  return { key: authenticated, limits: decision.state, retryAfterSeconds: counted ? decision.retryAfterSeconds : null, counted };
+  const decision = decideRateLimit(
+    { limit: BUCKET_LIMITS[use.bucket], windowMs: WINDOW_MS },
+    now,
+    Number(current),
+    Number(previous),
+  );
+  return {
+    key: authenticated,
+    limits: decision.state,
+    retryAfterSeconds: counted ? decision.retryAfterSeconds : null,
+    counted,
+  };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { generateKey } from "@/lib/api-keys/key-format";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
@@ -6,11 +7,17 @@ import { ApiError } from "@/lib/errors";
 import { apiClient, callApi } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace, setBillingStage } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { toErrorResponse } from "./error-response";
 
 const { ctx } = testCtx();
 
-function expectError(response: { status: number; body: { error: Record<string, unknown> } }, status: number, type: string, code: string) {
+function expectError(
+  response: { status: number; body: { error: Record<string, unknown> } },
+  status: number,
+  type: string,
+  code: string,
+) {
   expect(response.status).toBe(status);
   expect(response.body.error).toMatchObject({ type, code, message: expect.any(String) });
 }
@@ -19,8 +26,19 @@ describe("Authentication", () => {
   it("missing or malformed header: missing_api_key, 401", async () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const { key } = await seedKey(ctx, workspaceId);
-    for (const authorization of [undefined, "", "Bearer", "Bearer ", `Basic ${key}`, `bearer ${key}`, `Token ${key}`, `Bearer ${key} extra`]) {
-      const response = await callApi("GET", "/v1/topics", { headers: authorization === undefined ? {} : { authorization } });
+    for (const authorization of [
+      undefined,
+      "",
+      "Bearer",
+      "Bearer ",
+      `Basic ${key}`,
+      `bearer ${key}`,
+      `Token ${key}`,
+      `Bearer ${key} extra`,
+    ]) {
+      const response = await callApi("GET", "/v1/topics", {
+        headers: authorization === undefined ? {} : { authorization },
+      });
       expectError(response, 401, "authentication_error", "missing_api_key");
     }
   });
@@ -28,8 +46,18 @@ describe("Authentication", () => {
   it("unrecognised or revoked key: invalid_api_key, 401", async () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const { key } = await seedKey(ctx, workspaceId);
-    expectError(await apiClient(generateKey("secret", "live")).get("/v1/topics"), 401, "authentication_error", "invalid_api_key");
-    expectError(await apiClient(key.slice(0, -1) + (key.endsWith("a") ? "b" : "a")).get("/v1/topics"), 401, "authentication_error", "invalid_api_key");
+    expectError(
+      await apiClient(generateKey("secret", "live")).get("/v1/topics"),
+      401,
+      "authentication_error",
+      "invalid_api_key",
+    );
+    expectError(
+      await apiClient(key.slice(0, -1) + (key.endsWith("a") ? "b" : "a")).get("/v1/topics"),
+      401,
+      "authentication_error",
+      "invalid_api_key",
+    );
     expectError(await apiClient("sk_live_short").get("/v1/topics"), 401, "authentication_error", "invalid_api_key");
   });
 
@@ -60,7 +88,8 @@ describe("Authentication", () => {
       client.post("/v1/suppressions", { email: "a@example.com" }),
       client.delete("/v1/suppressions/sup_x"),
     ];
-    for (const response of await Promise.all(calls)) expectError(response, 403, "permission_error", "publishable_key_not_allowed");
+    for (const response of await Promise.all(calls))
+      expectError(response, 403, "permission_error", "publishable_key_not_allowed");
   });
 
   it("a publishable key with an origin allowlist refuses other and missing origins: origin_not_allowed, 403", async () => {
@@ -72,9 +101,16 @@ describe("Authentication", () => {
     expectError(other, 403, "permission_error", "origin_not_allowed");
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
     expectError(await apiClient(key).post("/v1/subscribe", body), 403, "permission_error", "origin_not_allowed");
-    expectError(await apiClient(key).post("/v1/subscribe", body, { headers: { origin: "http://shop.example.com" } }), 403, "permission_error", "origin_not_allowed");
+    expectError(
+      await apiClient(key).post("/v1/subscribe", body, { headers: { origin: "http://shop.example.com" } }),
+      403,
+      "permission_error",
+      "origin_not_allowed",
+    );
     // Origins compare as scheme + host + port: the default port is the same origin.
-    const allowed = await apiClient(key).post("/v1/subscribe", body, { headers: { origin: "https://shop.example.com:443" } });
+    const allowed = await apiClient(key).post("/v1/subscribe", body, {
+      headers: { origin: "https://shop.example.com:443" },
+    });
     expect(allowed.status).toBe(200);
   });
 
@@ -82,7 +118,11 @@ describe("Authentication", () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, workspaceId, brandId);
     const { key } = await seedKey(ctx, workspaceId, { kind: "publishable" });
-    const response = await apiClient(key).post("/v1/subscribe", { topic_id: topicId, email: "x@example.com" }, { headers: { origin: "https://anywhere.example" } });
+    const response = await apiClient(key).post(
+      "/v1/subscribe",
+      { topic_id: topicId, email: "x@example.com" },
+      { headers: { origin: "https://anywhere.example" } },
+    );
     expect(response.status).toBe(200);
   });
 
@@ -90,7 +130,12 @@ describe("Authentication", () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const { key } = await seedKey(ctx, workspaceId);
     await setBillingStage(ctx, workspaceId, "read_only");
-    expectError(await apiClient(key).post("/v1/contacts", { email: "a@example.com" }), 403, "permission_error", "team_inactive");
+    expectError(
+      await apiClient(key).post("/v1/contacts", { email: "a@example.com" }),
+      403,
+      "permission_error",
+      "team_inactive",
+    );
     expect((await apiClient(key).get("/v1/contacts")).status).toBe(200);
     await setBillingStage(ctx, workspaceId, "deleted");
     expectError(await apiClient(key).get("/v1/contacts"), 403, "permission_error", "team_inactive");
@@ -105,13 +150,17 @@ describe("Errors", () => {
     const { key } = await seedKey(ctx, workspaceId);
     const withParam = await apiClient(key).post("/v1/contacts", { email: "nope" });
     expect(withParam.status).toBe(400);
-    expect(withParam.body).toEqual({ error: { type: "invalid_request_error", code: "validation_failed", message: expect.any(String), param: "email" } });
+    expect(withParam.body).toEqual({
+      error: { type: "invalid_request_error", code: "validation_failed", message: expect.any(String), param: "email" },
+    });
     const withoutParam = await apiClient(null).get("/v1/topics");
     expect(Object.keys(withoutParam.body.error).sort()).toEqual(["code", "message", "type"]);
   });
 
   it("a 5xx never leaks internals", async () => {
-    const response = toErrorResponse(new Error("connection to 10.0.0.7 failed: password authentication failed for user admin"));
+    const response = toErrorResponse(
+      new Error("connection to 10.0.0.7 failed: password authentication failed for user admin"),
+    );
     const body = await response.json();
     expect(response.status).toBe(500);
     expect(JSON.stringify(body)).not.toMatch(/10\.0\.0\.7|password|admin/);

@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/errors";
+
 import type { AuthenticatedKey, KeyUse } from "./authenticate";
 import { checkOrigin } from "./check-origin";
 import { checkWorkspaceActive } from "./check-workspace-active";
@@ -13,9 +14,16 @@ export const BROWSER_REFUSALS = new Set(["secret_key_in_browser", "origin_not_al
  * key's allowlist, an inactive workspace. The key look-up does not count
  * these requests (authenticate.ts mirrors this function in SQL).
  */
-export function checkKeyUse(key: Pick<AuthenticatedKey, "kind" | "allowedOrigins" | "billingStage">, use: Omit<KeyUse, "bucket">): void {
+export function checkKeyUse(
+  key: Pick<AuthenticatedKey, "kind" | "allowedOrigins" | "billingStage">,
+  use: Omit<KeyUse, "bucket">,
+): void {
   if (key.kind === "publishable" && !use.allowsPublishable) {
-    throw new ApiError({ type: "permission_error", code: "publishable_key_not_allowed", message: "Publishable keys can only call POST /v1/subscribe; use a secret key." });
+    throw new ApiError({
+      type: "permission_error",
+      code: "publishable_key_not_allowed",
+      message: "Publishable keys can only call POST /v1/subscribe; use a secret key.",
+    });
   }
   refuseSecretKeyInBrowser(key.kind, use.origin);
   if (key.kind === "publishable") checkOrigin(key.allowedOrigins, use.origin);

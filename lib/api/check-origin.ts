@@ -8,7 +8,11 @@ import { ApiError } from "@/lib/errors";
 export function checkOrigin(allowedOrigins: string[], origin: string | null): void {
   if (allowedOrigins.length === 0) return;
   if (origin && allowedOrigins.includes(canonicalOrigin(origin))) return;
-  throw new ApiError({ type: "permission_error", code: "origin_not_allowed", message: "This key does not accept requests from this origin." });
+  throw new ApiError({
+    type: "permission_error",
+    code: "origin_not_allowed",
+    message: "This key does not accept requests from this origin.",
+  });
 }
 
 export function canonicalOrigin(origin: string): string {

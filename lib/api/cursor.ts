@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+
 import { requiredSecret } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 
@@ -12,7 +13,10 @@ function sign(payload: string): string {
 }
 
 function scopeDigest(scope: string): string {
-  return createHmac("sha256", requiredSecret("CURSOR_SECRET")).update(`scope:${scope}`).digest("base64url").slice(0, 12);
+  return createHmac("sha256", requiredSecret("CURSOR_SECRET"))
+    .update(`scope:${scope}`)
+    .digest("base64url")
+    .slice(0, 12);
 }
 
 export function encodeCursor(lastId: string, scope: string): string {
@@ -20,7 +24,13 @@ export function encodeCursor(lastId: string, scope: string): string {
   return `${payload}.${sign(payload)}`;
 }
 
-const invalidCursor = () => new ApiError({ type: "invalid_request_error", code: "invalid_cursor", param: "cursor", message: "Pass back `meta.next_cursor` unchanged, with the same filters." });
+const invalidCursor = () =>
+  new ApiError({
+    type: "invalid_request_error",
+    code: "invalid_cursor",
+    param: "cursor",
+    message: "Pass back `meta.next_cursor` unchanged, with the same filters.",
+  });
 
 export function decodeCursor(cursor: string, scope: string): string {
   const [payload, signature, extra] = cursor.split(".");

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+
 import type { RouteResult } from "./api-route";
 
 /** Every report answer, 200 or 304: caches may keep it but must ask again before each use. */
@@ -21,7 +22,11 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 /** 304 with no body when the client holds the current answer; else the answer built now. */
-export async function conditionalAnswer(ifNoneMatch: string | null, etag: string, build: () => Promise<unknown>): Promise<RouteResult> {
+export async function conditionalAnswer(
+  ifNoneMatch: string | null,
+  etag: string,
+  build: () => Promise<unknown>,
+): Promise<RouteResult> {
   const headers = { ETag: etag, "Cache-Control": REVALIDATE };
   if (etagMatches(ifNoneMatch, etag)) return { status: 304, body: null, headers };
   return { body: await build(), headers };

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
 import { v1Document } from "@/app/v1/v1-document";
 import { rawClient } from "@/lib/db/client";
 import { seedFuzzWorld } from "@/lib/testing/fuzz/fuzz-world";

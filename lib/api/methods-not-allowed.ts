@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/errors";
+
 import { errorResponse } from "./error-response";
 import { startRequestLog } from "./request-log";
 

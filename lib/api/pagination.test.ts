@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { apiClient } from "@/lib/testing/api-client";
@@ -12,7 +13,8 @@ async function workspaceWithContacts(count: number) {
   const { key } = await seedKey(ctx, workspaceId);
   const actor = systemActor("test", workspaceId);
   const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push((await upsertContact(ctx, actor, { email: `person${i}@example.com` })).contact.id);
+  for (let i = 0; i < count; i++)
+    ids.push((await upsertContact(ctx, actor, { email: `person${i}@example.com` })).contact.id);
   return { workspaceId, brandId, key, actor, ids };
 }
 
@@ -33,7 +35,11 @@ describe("Pagination", () => {
     for (const limit of ["0", "101", "-1", "abc", "1.5", "", "1e2", "0020"]) {
       const response = await apiClient(key).get(`/v1/contacts?limit=${limit}`);
       expect(response.status, limit).toBe(400);
-      expect(response.body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_limit", param: "limit" });
+      expect(response.body.error).toMatchObject({
+        type: "invalid_request_error",
+        code: "invalid_limit",
+        param: "limit",
+      });
     }
     expect((await apiClient(key).get("/v1/contacts?limit=1")).body.data).toHaveLength(1);
     expect((await apiClient(key).get("/v1/contacts?limit=100")).status).toBe(200);
@@ -52,7 +58,9 @@ describe("Pagination", () => {
     let cursor: string | null = null;
     let inserted = 0;
     do {
-      const response = await apiClient(key).get(`/v1/contacts?limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const response = await apiClient(key).get(
+        `/v1/contacts?limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
       expect(response.status).toBe(200);
       seen.push(...response.body.data.map((c: { id: string }) => c.id));
       cursor = response.body.meta.next_cursor;
@@ -66,11 +74,27 @@ describe("Pagination", () => {
     const { key } = await workspaceWithContacts(3);
     const { next_cursor: cursor } = (await apiClient(key).get("/v1/contacts?limit=1")).body.meta;
     const [payload, signature] = cursor.split(".");
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), a: "ct_zzzzzzzzzzzzzzzzzzzzzzzzzz" })).toString("base64url");
-    for (const bad of ["abc", "", `${forged}.${signature}`, `${payload}.${signature}x`, `${payload}`, `${payload}.${signature}.x`]) {
+    const forged = Buffer.from(
+      JSON.stringify({
+        ...JSON.parse(Buffer.from(payload, "base64url").toString()),
+        a: "ct_zzzzzzzzzzzzzzzzzzzzzzzzzz",
+      }),
+    ).toString("base64url");
+    for (const bad of [
+      "abc",
+      "",
+      `${forged}.${signature}`,
+      `${payload}.${signature}x`,
+      `${payload}`,
+      `${payload}.${signature}.x`,
+    ]) {
       const response = await apiClient(key).get(`/v1/contacts?limit=1&cursor=${encodeURIComponent(bad)}`);
       expect(response.status, bad).toBe(400);
-      expect(response.body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_cursor", param: "cursor" });
+      expect(response.body.error).toMatchObject({
+        type: "invalid_request_error",
+        code: "invalid_cursor",
+        param: "cursor",
+      });
     }
   });
 

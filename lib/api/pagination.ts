@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/errors";
+
 import { decodeCursor, encodeCursor } from "./cursor";
 
 export interface PageRequest {
@@ -12,7 +13,13 @@ export interface ListBody<T> {
   meta: { limit: number; has_more: boolean; next_cursor: string | null };
 }
 
-const invalidLimit = () => new ApiError({ type: "invalid_request_error", code: "invalid_limit", param: "limit", message: "`limit` must be an integer from 1 to 100." });
+const invalidLimit = () =>
+  new ApiError({
+    type: "invalid_request_error",
+    code: "invalid_limit",
+    param: "limit",
+    message: "`limit` must be an integer from 1 to 100.",
+  });
 
 /** `limit` 1..100 (default 20, never clamped) and an issued `cursor` bound to `scope`. */
 export function parsePageRequest(query: URLSearchParams, scope: string): PageRequest {
@@ -28,7 +35,12 @@ export function parsePageRequest(query: URLSearchParams, scope: string): PageReq
 }
 
 /** Rows come newest first, one more than asked: the extra one only tells that there is more. */
-export function toListBody<Row extends { id: string }, T>(rows: Row[], page: PageRequest, scope: string, serialize: (row: Row) => T): ListBody<T> {
+export function toListBody<Row extends { id: string }, T>(
+  rows: Row[],
+  page: PageRequest,
+  scope: string,
+  serialize: (row: Row) => T,
+): ListBody<T> {
   const { pageRows, meta } = splitPage(rows, page, scope);
   return { data: pageRows.map(serialize), meta };
 }
@@ -39,9 +51,16 @@ export function toListJson(rows: { id: string; json: string }[], page: PageReque
   return `{"data":[${pageRows.map((row) => row.json).join(",")}],"meta":${JSON.stringify(meta)}}`;
 }
 
-function splitPage<Row extends { id: string }>(rows: Row[], page: PageRequest, scope: string): { pageRows: Row[]; meta: ListBody<unknown>["meta"] } {
+function splitPage<Row extends { id: string }>(
+  rows: Row[],
+  page: PageRequest,
+  scope: string,
+): { pageRows: Row[]; meta: ListBody<unknown>["meta"] } {
   const hasMore = rows.length > page.limit;
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows.at(-1);
-  return { pageRows, meta: { limit: page.limit, has_more: hasMore, next_cursor: hasMore && last ? encodeCursor(last.id, scope) : null } };
+  return {
+    pageRows,
+    meta: { limit: page.limit, has_more: hasMore, next_cursor: hasMore && last ? encodeCursor(last.id, scope) : null },
+  };
 }

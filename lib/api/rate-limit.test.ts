@@ -1,10 +1,12 @@
+import { inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
+import { rateLimitWindows, workspaceBilling, type BillingStage } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace, setBillingStage } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
-import { inArray } from "drizzle-orm";
-import { rateLimitWindows, workspaceBilling, type BillingStage } from "@/lib/db/schema";
+
 import { authenticate } from "./authenticate";
 import { checkKeyUse } from "./check-key-use";
 import { consumeRateLimit } from "./rate-limit";
@@ -35,8 +37,13 @@ describe("Limits", () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, workspaceId, brandId);
     const secret = apiClient((await seedKey(ctx, workspaceId)).key);
-    const publishable = apiClient((await seedKey(ctx, workspaceId, { kind: "publishable", origins: ["https://shop.example.com"] })).key);
-    const counted = (response: { headers: Headers }) => [response.headers.get("ratelimit-limit"), response.headers.get("ratelimit-remaining")];
+    const publishable = apiClient(
+      (await seedKey(ctx, workspaceId, { kind: "publishable", origins: ["https://shop.example.com"] })).key,
+    );
+    const counted = (response: { headers: Headers }) => [
+      response.headers.get("ratelimit-limit"),
+      response.headers.get("ratelimit-remaining"),
+    ];
 
     const blocked = await seedWorkspace(ctx);
     const blockedKey = apiClient((await seedKey(ctx, blocked.workspaceId)).key);
@@ -47,24 +54,43 @@ describe("Limits", () => {
     expect(Number(inactive.headers.get("ratelimit-reset"))).toBeGreaterThanOrEqual(1);
     expect((await blockedKey.get("/v1/contacts")).headers.get("ratelimit-remaining")).toBe("119");
 
-    const offRoute = await publishable.post("/v1/contacts", { email: "a@example.com" }, { headers: { origin: "https://shop.example.com" } });
+    const offRoute = await publishable.post(
+      "/v1/contacts",
+      { email: "a@example.com" },
+      { headers: { origin: "https://shop.example.com" } },
+    );
     expect(offRoute.body.error.code).toBe("publishable_key_not_allowed");
     expect(counted(offRoute)).toEqual(["120", "120"]);
-    const fromBrowser = await secret.post("/v1/contacts", { email: "a@example.com" }, { headers: { origin: "https://shop.example.com" } });
+    const fromBrowser = await secret.post(
+      "/v1/contacts",
+      { email: "a@example.com" },
+      { headers: { origin: "https://shop.example.com" } },
+    );
     expect(fromBrowser.body.error.code).toBe("secret_key_in_browser");
     expect(counted(fromBrowser)).toEqual(["120", "120"]);
-    expect((await secret.post("/v1/contacts", { email: "a@example.com" })).headers.get("ratelimit-remaining")).toBe("119");
+    expect((await secret.post("/v1/contacts", { email: "a@example.com" })).headers.get("ratelimit-remaining")).toBe(
+      "119",
+    );
 
     const body = { topic_id: topicId, email: "reader@example.com" };
-    const refusedOrigin = await publishable.post("/v1/subscribe", body, { headers: { origin: "https://evil.example.net" } });
+    const refusedOrigin = await publishable.post("/v1/subscribe", body, {
+      headers: { origin: "https://evil.example.net" },
+    });
     expect(refusedOrigin.body.error.code).toBe("origin_not_allowed");
     expect(counted(refusedOrigin)).toEqual(["30", "30"]);
     expect(refusedOrigin.headers.get("access-control-allow-origin")).toBeNull();
-    expect((await publishable.post("/v1/subscribe", body, { headers: { origin: "https://shop.example.com" } })).headers.get("ratelimit-remaining")).toBe("29");
+    expect(
+      (await publishable.post("/v1/subscribe", body, { headers: { origin: "https://shop.example.com" } })).headers.get(
+        "ratelimit-remaining",
+      ),
+    ).toBe("29");
   });
 
   it("an answer without a usable key carries no RateLimit headers: there is no key whose budget to report", async () => {
-    for (const response of [await apiClient(null).get("/v1/contacts"), await apiClient("sk_test_not_a_key").get("/v1/contacts")]) {
+    for (const response of [
+      await apiClient(null).get("/v1/contacts"),
+      await apiClient("sk_test_not_a_key").get("/v1/contacts"),
+    ]) {
       expect(response.status).toBe(401);
       expect(response.headers.get("ratelimit-limit")).toBeNull();
     }
@@ -75,7 +101,10 @@ describe("Limits", () => {
     const topicId = await seedTopic(ctx, workspaceId, brandId);
     const { key } = await seedKey(ctx, workspaceId, { kind: "publishable" });
     const client = apiClient(key);
-    const statuses = await exhaust(() => client.post("/v1/subscribe", { topic_id: topicId, email: "flood@example.com" }), 30);
+    const statuses = await exhaust(
+      () => client.post("/v1/subscribe", { topic_id: topicId, email: "flood@example.com" }),
+      30,
+    );
     expect(statuses.every((s) => s === 200)).toBe(true);
     const refused = await client.post("/v1/subscribe", { topic_id: topicId, email: "flood@example.com" });
     expect(refused.status).toBe(429);
@@ -98,7 +127,9 @@ describe("Limits", () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const { key } = await seedKey(ctx, workspaceId);
     const limit = async (method: "get" | "post" | "delete", path: string, body?: unknown) =>
-      (await (method === "get" ? apiClient(key).get(path) : apiClient(key)[method](path, body))).headers.get("ratelimit-limit");
+      (await (method === "get" ? apiClient(key).get(path) : apiClient(key)[method](path, body))).headers.get(
+        "ratelimit-limit",
+      );
     expect(await limit("post", "/v1/contacts", {})).toBe("120");
     expect(await limit("get", "/v1/contacts/ct_x")).toBe("120");
     expect(await limit("get", "/v1/topics")).toBe("120");
@@ -125,12 +156,19 @@ describe("Limits", () => {
 
   it("the key look-up counts exactly the requests that the checks before the rate limit admit, over every combination of key, origin, stage and method", async () => {
     const stages: (BillingStage | null)[] = [null, "active", "read_only", "deletion_scheduled", "deleted"];
-    const origins = [null, "https://shop.example.com", "https://SHOP.example.com:443/", "https://evil.example.net", "not an origin"];
+    const origins = [
+      null,
+      "https://shop.example.com",
+      "https://SHOP.example.com:443/",
+      "https://evil.example.net",
+      "not an origin",
+    ];
     let admitted = 0;
     const keyIds: string[] = [];
     for (const stage of stages) {
       const { workspaceId } = await seedWorkspace(ctx);
-      if (stage === null) await ctx.db.delete(workspaceBilling).where(inArray(workspaceBilling.workspaceId, [workspaceId]));
+      if (stage === null)
+        await ctx.db.delete(workspaceBilling).where(inArray(workspaceBilling.workspaceId, [workspaceId]));
       else await setBillingStage(ctx, workspaceId, stage);
       const keys = [
         await seedKey(ctx, workspaceId),
@@ -151,7 +189,14 @@ describe("Limits", () => {
                 expect(error).toBeInstanceOf(ApiError);
                 refused = true;
               }
-              expect({ stage, kind: admission.key.kind, origin, allowsPublishable, write, counted: admission.counted }).toEqual({
+              expect({
+                stage,
+                kind: admission.key.kind,
+                origin,
+                allowsPublishable,
+                write,
+                counted: admission.counted,
+              }).toEqual({
                 stage,
                 kind: admission.key.kind,
                 origin,
@@ -163,7 +208,10 @@ describe("Limits", () => {
             }
       }
     }
-    const counts = await ctx.db.select({ count: rateLimitWindows.count }).from(rateLimitWindows).where(inArray(rateLimitWindows.keyId, keyIds));
+    const counts = await ctx.db
+      .select({ count: rateLimitWindows.count })
+      .from(rateLimitWindows)
+      .where(inArray(rateLimitWindows.keyId, keyIds));
     expect(counts.reduce((sum, row) => sum + row.count, 0)).toBe(admitted);
     expect(admitted).toBeGreaterThan(0);
   });

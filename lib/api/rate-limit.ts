@@ -1,4 +1,5 @@
 import "server-only";
+
 import type { Ctx } from "@/lib/context";
 import { countersClient } from "@/lib/db/client";
 import { ApiError } from "@/lib/errors";
@@ -49,7 +50,11 @@ export interface RateLimitPolicy {
  * instance shares them. Refused requests count too: hammering keeps a key out.
  */
 export async function consumeRateLimit(ctx: Ctx, keyId: string, bucket: Bucket): Promise<RateLimitState> {
-  const { state, retryAfterSeconds } = await countRateLimit(ctx, keyId, { bucket, limit: BUCKET_LIMITS[bucket], windowMs: WINDOW_MS });
+  const { state, retryAfterSeconds } = await countRateLimit(ctx, keyId, {
+    bucket,
+    limit: BUCKET_LIMITS[bucket],
+    windowMs: WINDOW_MS,
+  });
   if (retryAfterSeconds === null) return state;
   throw rateLimited(state, retryAfterSeconds);
 }
@@ -69,7 +74,11 @@ export function rateLimited(state: RateLimitState, retryAfterSeconds: number): A
  * 15 minutes): counts this request and says how long to wait when it is over
  * the limit, null when it is within it.
  */
-export async function countRateLimit(ctx: Ctx, keyId: string, { bucket, limit, windowMs }: RateLimitPolicy): Promise<{ state: RateLimitState; retryAfterSeconds: number | null }> {
+export async function countRateLimit(
+  ctx: Ctx,
+  keyId: string,
+  { bucket, limit, windowMs }: RateLimitPolicy,
+): Promise<{ state: RateLimitState; retryAfterSeconds: number | null }> {
   const now = ctx.clock.now().getTime();
   const windowStart = now - (now % windowMs);
   const sql = countersClient(ctx.db);
@@ -89,7 +98,12 @@ export async function countRateLimit(ctx: Ctx, keyId: string, { bucket, limit, w
 }
 
 /** The rate limit's answer once this request is counted: `current` includes it, `previous` is the last window's count. */
-export function decideRateLimit(policy: Omit<RateLimitPolicy, "bucket">, now: number, current: number, previous: number): { state: RateLimitState; retryAfterSeconds: number | null } {
+export function decideRateLimit(
+  policy: Omit<RateLimitPolicy, "bucket">,
+  now: number,
+  current: number,
+  previous: number,
+): { state: RateLimitState; retryAfterSeconds: number | null } {
   const { limit, windowMs } = policy;
   const { state, used, untilWindowEnd } = weigh(policy, now, current, previous);
   if (used <= limit) return { state, retryAfterSeconds: null };
@@ -107,7 +121,11 @@ export function decideRateLimit(policy: Omit<RateLimitPolicy, "bucket">, now: nu
 function weigh({ limit, windowMs }: Omit<RateLimitPolicy, "bucket">, now: number, current: number, previous: number) {
   const untilWindowEnd = windowMs - (now % windowMs);
   const used = (previous * untilWindowEnd) / windowMs + current;
-  const state = { limit, remaining: Math.max(0, Math.floor(limit - used)), resetSeconds: Math.max(1, Math.ceil(untilWindowEnd / 1000)) };
+  const state = {
+    limit,
+    remaining: Math.max(0, Math.floor(limit - used)),
+    resetSeconds: Math.max(1, Math.ceil(untilWindowEnd / 1000)),
+  };
   return { state, used, untilWindowEnd };
 }
 
@@ -115,5 +133,7 @@ function weigh({ limit, windowMs }: Omit<RateLimitPolicy, "bucket">, now: number
 export function sweepSometimes(ctx: Ctx, bucket: string, now: number, windowMs: number): void {
   if (Math.random() >= 0.001) return;
   const sql = countersClient(ctx.db);
-  void sql`delete from rate_limit_windows where bucket = ${bucket} and window_start < ${new Date(now - 2 * windowMs).toISOString()}`.catch(() => {});
+  void sql`delete from rate_limit_windows where bucket = ${bucket} and window_start < ${new Date(now - 2 * windowMs).toISOString()}`.catch(
+    () => {},
+  );
 }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+
 import { validationFailed } from "@/lib/errors";
 import { readBodyCapped } from "@/lib/http/read-body-capped";
 import { parseInput } from "@/lib/validation/parse-input";
@@ -8,7 +9,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** A JSON object body, strictly validated: unknown fields are `validation_failed` naming the field. */
 export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
   const contentType = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\s*(;|$)/i.test(contentType)) throw validationFailed("body", "Send a JSON body with `Content-Type: application/json`.");
+  if (!/^application\/json\s*(;|$)/i.test(contentType))
+    throw validationFailed("body", "Send a JSON body with `Content-Type: application/json`.");
   const bytes = await readBodyCapped(request, MAX_BODY_BYTES);
   let text: string;
   try {
@@ -23,7 +25,8 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
   } catch {
     throw validationFailed("body", "The body is not valid JSON.");
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw validationFailed("body", "The body must be a JSON object.");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw validationFailed("body", "The body must be a JSON object.");
   return parseInput(schema, body);
 }
 
@@ -31,7 +34,10 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
 export function refuseBody(request: Request): void {
   const length = request.headers.get("content-length");
   if ((length !== null && length !== "0") || request.headers.has("transfer-encoding")) {
-    throw validationFailed("body", `${request.method} ${new URL(request.url).pathname} takes no body; send the parameters in the query string.`);
+    throw validationFailed(
+      "body",
+      `${request.method} ${new URL(request.url).pathname} takes no body; send the parameters in the query string.`,
+    );
   }
 }
 

@@ -12,6 +12,7 @@ export function refuseSecretKeyInBrowser(kind: KeyKind, origin: string | null): 
   throw new ApiError({
     type: "permission_error",
     code: "secret_key_in_browser",
-    message: "Secret keys must not be used from a browser: use a publishable key (pk_…) on your site, and revoke this secret key if the page was public.",
+    message:
+      "Secret keys must not be used from a browser: use a publishable key (pk_…) on your site, and revoke this secret key if the page was public.",
   });
 }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { sendLogsTo } from "@/lib/log/logger";
 import { callApi } from "@/lib/testing/api-client";
@@ -49,7 +50,9 @@ describe("Logs: one line per /v1 request", () => {
     const stages = line!.stages_ms as Record<string, number>;
     expect(Object.keys(stages)).toEqual(["authenticate", "input", "handler"]);
     expect(Object.values(stages).every((ms) => ms >= 0)).toBe(true);
-    expect(Object.values(stages).reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual((line!.duration_ms as number) + 0.05);
+    expect(Object.values(stages).reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(
+      (line!.duration_ms as number) + 0.05,
+    );
   });
 
   it("a request refused before its key is known is logged too, without a workspace and without its query", async () => {
@@ -57,7 +60,12 @@ describe("Logs: one line per /v1 request", () => {
     expect(response.status).toBe(401);
     const [line, ...others] = logs.withMessage("api request");
     expect(others).toEqual([]);
-    expect(line).toMatchObject({ request_id: response.headers.get("request-id"), route: "/v1/topics", path: "/v1/topics", status: 401 });
+    expect(line).toMatchObject({
+      request_id: response.headers.get("request-id"),
+      route: "/v1/topics",
+      path: "/v1/topics",
+      status: 401,
+    });
     expect(line).not.toHaveProperty("workspace_id");
     expect(JSON.stringify(line)).not.toContain("someone@example.com");
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { CONTACT_STATUSES } from "@/lib/contacts/contact-status";
 import { INTERVALS } from "@/lib/reports/report-window";
 import { timestampField } from "@/lib/validation/api-fields";
@@ -15,7 +16,10 @@ export const pageMeta = z
   .strictObject({
     limit: count,
     has_more: z.boolean(),
-    next_cursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
   })
   .meta({ id: "PageMeta" });
 
@@ -26,7 +30,14 @@ export const dataOf = (item: z.ZodType) => z.strictObject({ data: item });
 export const errorBody = z
   .strictObject({
     error: z.strictObject({
-      type: z.enum(["authentication_error", "permission_error", "invalid_request_error", "not_found_error", "rate_limit_error", "api_error"]),
+      type: z.enum([
+        "authentication_error",
+        "permission_error",
+        "invalid_request_error",
+        "not_found_error",
+        "rate_limit_error",
+        "api_error",
+      ]),
       code: z.string().meta({ description: "The specific reason: match on it, never on `message`." }),
       message: z.string(),
       param: z.string().optional().meta({ description: "The offending field, when one field caused the error." }),
@@ -40,13 +51,17 @@ export const contact = z
     email: z.string(),
     first_name: z.string().nullable(),
     last_name: z.string().nullable(),
-    status: z.enum(CONTACT_STATUSES).meta({ description: "Derived: `bounced` and `complained` mean no sending whatever the subscriptions." }),
+    status: z
+      .enum(CONTACT_STATUSES)
+      .meta({ description: "Derived: `bounced` and `complained` mean no sending whatever the subscriptions." }),
     attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
     created_at: timestamp,
   })
   .meta({ id: "Contact" });
 
-export const contactWritten = z.strictObject({ id: z.string(), email: z.string(), status: z.enum(CONTACT_STATUSES), created_at: timestamp }).meta({ id: "ContactWritten" });
+export const contactWritten = z
+  .strictObject({ id: z.string(), email: z.string(), status: z.enum(CONTACT_STATUSES), created_at: timestamp })
+  .meta({ id: "ContactWritten" });
 
 export const topic = z
   .strictObject({
@@ -61,7 +76,14 @@ export const topic = z
   .meta({ id: "Topic" });
 
 export const list = z
-  .strictObject({ id: z.string().meta({ description: "Prefix `ls_`." }), name: z.string(), description: z.string(), brand_id: z.string(), member_count: count, created_at: timestamp })
+  .strictObject({
+    id: z.string().meta({ description: "Prefix `ls_`." }),
+    name: z.string(),
+    description: z.string(),
+    brand_id: z.string(),
+    member_count: count,
+    created_at: timestamp,
+  })
   .meta({ id: "List" });
 
 export const membersAdded = z.strictObject({ added: count, already_members: count, member_count: count });
@@ -81,18 +103,35 @@ export const suppression = z
 export const suppressionDeleted = z.strictObject({ id: z.string(), deleted: z.literal(true) });
 
 export const subscribeResult = z.strictObject({
-  status: z.enum(["subscribed", "confirmation_sent"]).meta({ description: "The same answer whether or not the address was known." }),
+  status: z
+    .enum(["subscribed", "confirmation_sent"])
+    .meta({ description: "The same answer whether or not the address was known." }),
 });
 
-const reportScope = z.union([z.strictObject({ type: z.literal("workspace"), brand_id: z.null() }), z.strictObject({ type: z.literal("brand"), brand_id: z.string() })]).meta({ id: "ReportScope" });
+const reportScope = z
+  .union([
+    z.strictObject({ type: z.literal("workspace"), brand_id: z.null() }),
+    z.strictObject({ type: z.literal("brand"), brand_id: z.string() }),
+  ])
+  .meta({ id: "ReportScope" });
 
 export const summaryReport = z.strictObject({
   data: z.strictObject({
-    contacts: z.strictObject({ total: count, subscribed: count, unsubscribed: count, bounced: count, complained: count }),
+    contacts: z.strictObject({
+      total: count,
+      subscribed: count,
+      unsubscribed: count,
+      bounced: count,
+      complained: count,
+    }),
     lists: z.strictObject({ total: count, memberships: count }),
     topics: z.strictObject({ total: count }),
     campaigns: z.strictObject({ total: count, sent: count, scheduled: count, draft: count, sending: count }),
-    sends: z.strictObject({ used_this_period: count, period_started_at: timestamp.nullable(), scope: z.literal("workspace") }),
+    sends: z.strictObject({
+      used_this_period: count,
+      period_started_at: timestamp.nullable(),
+      scope: z.literal("workspace"),
+    }),
     scope: reportScope,
   }),
   as_of: timestamp,
@@ -120,9 +159,20 @@ export const campaignReportRow = z
   })
   .meta({ id: "CampaignReportRow" });
 
-export const campaignReport = z.strictObject({ data: z.array(campaignReportRow), meta: pageMeta, as_of: timestamp, scope: reportScope });
+export const campaignReport = z.strictObject({
+  data: z.array(campaignReportRow),
+  meta: pageMeta,
+  as_of: timestamp,
+  scope: reportScope,
+});
 
-const activityCounts = { contacts_added: count, unsubscribes: count, campaigns_sent: count, opens: count, clicks: count };
+const activityCounts = {
+  contacts_added: count,
+  unsubscribes: count,
+  campaigns_sent: count,
+  opens: count,
+  clicks: count,
+};
 export const activityReport = z.strictObject({
   data: z.array(z.strictObject({ period_start: timestamp, ...activityCounts })),
   meta: pageMeta,

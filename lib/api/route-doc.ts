@@ -1,4 +1,5 @@
 import type { z } from "zod";
+
 import type { Bucket } from "./rate-limit";
 
 /** How a /v1 route describes itself for the OpenAPI document: what it does, what it answers, how it can fail. */

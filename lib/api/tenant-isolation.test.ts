@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { createList } from "@/lib/lists/create-list";
 import { apiClient } from "@/lib/testing/api-client";
@@ -13,7 +14,9 @@ async function tenant(name: string) {
   const { listId } = await createList(ctx, systemActor("test", workspaceId), { brandId, name: `${name} list` });
   const api = apiClient((await seedKey(ctx, workspaceId)).key);
   const form = apiClient((await seedKey(ctx, workspaceId, { kind: "publishable" })).key);
-  const contactId = (await api.post("/v1/contacts", { email: "shared@example.com", first_name: name, topic_ids: [topicId] })).body.data.id;
+  const contactId = (
+    await api.post("/v1/contacts", { email: "shared@example.com", first_name: name, topic_ids: [topicId] })
+  ).body.data.id;
   const suppressionId = (await api.post("/v1/suppressions", { email: `${name}@blocked.example` })).body.data.id;
   await api.post(`/v1/lists/${listId}/members`, { contact_ids: [contactId] });
   return { workspaceId, topicId, listId, api, form, contactId, suppressionId };
@@ -33,11 +36,21 @@ describe("tenant isolation", () => {
 
     expect((await a.api.get(`/v1/contacts/${b.contactId}`)).body.error.code).toBe("contact_not_found");
     expect((await a.api.get(`/v1/contacts?topic_id=${b.topicId}`)).body.error.code).toBe("topic_not_found");
-    expect((await a.api.post("/v1/contacts", { email: "new@example.com", topic_ids: [b.topicId] })).body.error.code).toBe("topic_not_found");
-    expect((await a.form.post("/v1/subscribe", { topic_id: b.topicId, email: "new@example.com" })).body.error.code).toBe("topic_not_found");
-    expect((await a.api.post(`/v1/lists/${b.listId}/members`, { contact_ids: [a.contactId] })).body.error.code).toBe("list_not_found");
-    expect((await a.api.delete(`/v1/lists/${b.listId}/members`, { contact_ids: [b.contactId] })).body.error.code).toBe("list_not_found");
-    expect((await a.api.post(`/v1/lists/${a.listId}/members`, { contact_ids: [b.contactId] })).body.error.code).toBe("contact_not_found");
+    expect(
+      (await a.api.post("/v1/contacts", { email: "new@example.com", topic_ids: [b.topicId] })).body.error.code,
+    ).toBe("topic_not_found");
+    expect(
+      (await a.form.post("/v1/subscribe", { topic_id: b.topicId, email: "new@example.com" })).body.error.code,
+    ).toBe("topic_not_found");
+    expect((await a.api.post(`/v1/lists/${b.listId}/members`, { contact_ids: [a.contactId] })).body.error.code).toBe(
+      "list_not_found",
+    );
+    expect((await a.api.delete(`/v1/lists/${b.listId}/members`, { contact_ids: [b.contactId] })).body.error.code).toBe(
+      "list_not_found",
+    );
+    expect((await a.api.post(`/v1/lists/${a.listId}/members`, { contact_ids: [b.contactId] })).body.error.code).toBe(
+      "contact_not_found",
+    );
     expect((await a.api.delete(`/v1/suppressions/${b.suppressionId}`)).body.error.code).toBe("suppression_not_found");
 
     // B is untouched.

@@ -2,11 +2,13 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { contacts } from "@/lib/db/schema";
 import { callApi } from "@/lib/testing/api-client";
 import { captureLogs } from "@/lib/testing/capture-logs";
 import { seedKey, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { apiRoute } from "./api-route";
 import { HTTP_METHODS } from "./methods-not-allowed";
 
@@ -23,7 +25,10 @@ describe("Conventions: every /v1 answer is in the contract's shape", () => {
     expect(routeFiles.length).toBeGreaterThanOrEqual(11);
     for (const { file, urlPath } of routeFiles) {
       const route = (await import(path.join(V1, file))) as Record<string, unknown>;
-      const handlers = HTTP_METHODS.map((method) => ({ method, handler: route[method] as ((request: Request) => Response) & { notAllowed?: true } }));
+      const handlers = HTTP_METHODS.map((method) => ({
+        method,
+        handler: route[method] as ((request: Request) => Response) & { notAllowed?: true },
+      }));
       for (const { method, handler } of handlers) expect(handler, `${file} answers ${method}`).toBeTypeOf("function");
       const served = handlers.filter((h) => !h.handler.notAllowed).map((h) => h.method);
       expect(served.length, file).toBeGreaterThan(0);
@@ -32,7 +37,13 @@ describe("Conventions: every /v1 answer is in the contract's shape", () => {
         expect(response.status, `${method} ${urlPath}`).toBe(405);
         expect(response.headers.get("allow")).toBe(served.join(", "));
         expect(response.headers.get("request-id")).toMatch(/^req_[0-9a-z]{26}$/);
-        expect(await response.json()).toEqual({ error: { type: "invalid_request_error", code: "method_not_allowed", message: expect.stringContaining(served.join(", ")) } });
+        expect(await response.json()).toEqual({
+          error: {
+            type: "invalid_request_error",
+            code: "method_not_allowed",
+            message: expect.stringContaining(served.join(", ")),
+          },
+        });
       }
     }
   });
@@ -50,11 +61,18 @@ describe("Conventions: every /v1 answer is in the contract's shape", () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const { key } = await seedKey(ctx, workspaceId);
     // What Next.js hands a route for a GET sent with a body: the body's headers (fetch cannot build such a request itself).
-    const bodyHeaders: Record<string, string>[] = [{ "content-type": "application/json", "content-length": "25" }, { "transfer-encoding": "chunked" }];
+    const bodyHeaders: Record<string, string>[] = [
+      { "content-type": "application/json", "content-length": "25" },
+      { "transfer-encoding": "chunked" },
+    ];
     for (const headers of bodyHeaders) {
       const response = await callApi("GET", "/v1/contacts", { key, headers });
       expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ type: "invalid_request_error", code: "validation_failed", param: "body" });
+      expect(response.body.error).toMatchObject({
+        type: "invalid_request_error",
+        code: "validation_failed",
+        param: "body",
+      });
     }
     expect((await callApi("GET", "/v1/contacts", { key, headers: { "content-length": "0" } })).status).toBe(200);
     expect(await ctx.db.select().from(contacts).where(eq(contacts.workspaceId, workspaceId))).toEqual([]);
@@ -79,21 +97,35 @@ describe("Conventions: every /v1 answer is in the contract's shape", () => {
   it("a fault of ours answers 500 internal_error without its stack, and is logged once, with its stack, under the Request-Id the client receives", async () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const { key } = await seedKey(ctx, workspaceId);
-    const failing = apiRoute({ key: "secret", bucket: "topics.list", doc: { summary: "fails", responses: {} } }, async () => {
-      throw new Error("database password is hunter2");
-    });
+    const failing = apiRoute(
+      { key: "secret", bucket: "topics.list", doc: { summary: "fails", responses: {} } },
+      async () => {
+        throw new Error("database password is hunter2");
+      },
+    );
     const logs = captureLogs();
     try {
-      const response = await failing(new Request("http://localhost:3000/v1/failing", { headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({}) });
+      const response = await failing(
+        new Request("http://localhost:3000/v1/failing", { headers: { authorization: `Bearer ${key}` } }),
+        { params: Promise.resolve({}) },
+      );
       const requestId = response.headers.get("request-id");
       const text = await response.text();
       expect(response.status).toBe(500);
-      expect(JSON.parse(text)).toEqual({ error: { type: "api_error", code: "internal_error", message: expect.any(String) } });
+      expect(JSON.parse(text)).toEqual({
+        error: { type: "api_error", code: "internal_error", message: expect.any(String) },
+      });
       expect(text).not.toContain("hunter2");
       expect(requestId).toMatch(/^req_/);
       const logged = logs.lines.filter((line) => JSON.stringify(line).includes("hunter2"));
       expect(logged).toHaveLength(1);
-      expect(logged[0]).toMatchObject({ level: "error", request_id: requestId, status: 500, workspace_id: workspaceId, err: { message: "database password is hunter2" } });
+      expect(logged[0]).toMatchObject({
+        level: "error",
+        request_id: requestId,
+        status: 500,
+        workspace_id: workspaceId,
+        err: { message: "database password is hunter2" },
+      });
       expect((logged[0]!.err as { stack: string }).stack).toMatch(/hunter2\n\s+at /);
     } finally {
       logs.restore();

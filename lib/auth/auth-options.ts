@@ -1,5 +1,6 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+
 import { defaultCtx } from "@/lib/context";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
@@ -7,6 +8,7 @@ import { clientIpFromHeaders } from "@/lib/http/client-ip";
 import { logger } from "@/lib/log/logger";
 import { currentPasswordFingerprint } from "@/lib/users/password-fingerprint";
 import { signInWithPassword } from "@/lib/users/sign-in-with-password";
+
 import { safeCallbackUrl } from "./safe-callback-url";
 
 /** Email + password against the users table; the session is a signed, encrypted JWT cookie. */
@@ -22,7 +24,11 @@ export const authOptions: NextAuthOptions = {
         if (!credentials?.email || !credentials.password) return null;
         try {
           const ip = clientIpFromHeaders(req?.headers ?? {});
-          return await signInWithPassword(defaultCtx(), { email: credentials.email, password: credentials.password, ip });
+          return await signInWithPassword(defaultCtx(), {
+            email: credentials.email,
+            password: credentials.password,
+            ip,
+          });
         } catch (error) {
           // next-auth sends a thrown message to the browser: only ours, never a database error's.
           if (error instanceof ApiError && error.code === "sign_in_rate_limited") throw new Error(error.message);
@@ -43,7 +49,12 @@ export const authOptions: NextAuthOptions = {
         token.pwf = await currentPasswordFingerprint(defaultCtx(), user.id);
         return token;
       }
-      if (typeof token.uid === "string" && typeof token.pwf === "string" && token.pwf !== (await currentPasswordFingerprint(defaultCtx(), token.uid))) return {};
+      if (
+        typeof token.uid === "string" &&
+        typeof token.pwf === "string" &&
+        token.pwf !== (await currentPasswordFingerprint(defaultCtx(), token.uid))
+      )
+        return {};
       return token;
     },
     session: ({ session, token }) => {

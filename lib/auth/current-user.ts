@@ -1,10 +1,13 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
 import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { users } from "@/lib/db/schema";
+
 import { defaultCtx } from "@/lib/context";
+import { users } from "@/lib/db/schema";
+
 import { authOptions } from "./auth-options";
 
 export interface SignedInUser {
@@ -22,7 +25,10 @@ export const currentUser = cache(async (): Promise<SignedInUser | null> => {
   const session = await getServerSession(authOptions);
   const id = (session?.user as { id?: string } | undefined)?.id;
   if (!id) return null;
-  const [user] = await defaultCtx().db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.id, id));
+  const [user] = await defaultCtx()
+    .db.select({ id: users.id, email: users.email, name: users.name })
+    .from(users)
+    .where(eq(users.id, id));
   return user ?? null;
 });
 

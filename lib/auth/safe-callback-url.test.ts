@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { authOptions } from "./auth-options";
 import { safeCallbackUrl } from "./safe-callback-url";
 
@@ -27,7 +28,12 @@ const OFF_SITE = [
 ];
 
 function landsOnApp(path: string): boolean {
-  return path.startsWith("/") && !path.startsWith("//") && new URL(path, APP).origin === APP && new URL(path, "https://other.example").origin === "https://other.example";
+  return (
+    path.startsWith("/") &&
+    !path.startsWith("//") &&
+    new URL(path, APP).origin === APP &&
+    new URL(path, "https://other.example").origin === "https://other.example"
+  );
 }
 
 describe("callback URLs", () => {

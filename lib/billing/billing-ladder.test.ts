@@ -1,25 +1,37 @@
+import { Readable } from "node:stream";
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Readable } from "node:stream";
-import { systemActor, userActor } from "@/lib/actor";
+
+import { functions } from "@/inngest";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { scheduleCrons } from "@/inngest/embedded/crons";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
-import { functions } from "@/inngest";
 import { setWorkflowCtx } from "@/inngest/workflow-ctx";
+import { systemActor, userActor } from "@/lib/actor";
 import { scheduleCampaign, sendCampaignNow } from "@/lib/campaigns/campaign-actions";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { billingInvoices, campaigns, contacts, importRows, mailMessages, memberships, sends, users, workspaceBilling } from "@/lib/db/schema";
-import { apiClient } from "@/lib/testing/api-client";
-import { clearForSending } from "@/lib/testing/clear-for-sending";
-import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
-import { testCtx } from "@/lib/testing/test-context";
+import {
+  billingInvoices,
+  campaigns,
+  contacts,
+  importRows,
+  mailMessages,
+  memberships,
+  sends,
+  users,
+  workspaceBilling,
+} from "@/lib/db/schema";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { checkImport } from "@/lib/imports/check-import";
 import { checkImportSchema } from "@/lib/imports/import-schemas";
 import { receiveImport } from "@/lib/imports/receive-import";
+import { apiClient } from "@/lib/testing/api-client";
+import { clearForSending } from "@/lib/testing/clear-for-sending";
+import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
+
 import { getBillingOrThrow } from "./get-billing";
 import { issueInvoice, recordPaymentFailed, settleInvoice } from "./invoices";
 import { cancelPlan, pauseLadderClock, resumeLadderClock } from "./plan-changes";
@@ -54,12 +66,24 @@ async function payingWorkspace(people = 3) {
   for (let i = 0; i < people; i++) await upsertContact(ctx, actor, { email: `p${i}@example.com`, topicIds: [topicId] });
   await settleInvoice(ctx, (await issueInvoice(ctx, { workspaceId, amount: 7900, plan: "growth" })).id);
   const [owner] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ownerUserId));
-  const campaign = async (name = "News") => (await createCampaign(ctx, actor, { brandId, topicId, name, subject: "Hi", html: "<p>Hi</p>" })).campaignId;
+  const campaign = async (name = "News") =>
+    (await createCampaign(ctx, actor, { brandId, topicId, name, subject: "Hi", html: "<p>Hi</p>" })).campaignId;
   return { workspaceId, brandId, topicId, actor, ownerUserId, ownerEmail: owner!.email, campaign };
 }
 
-const stageOf = async (workspaceId: string) => (await ctx.db.select({ stage: workspaceBilling.stage }).from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId)))[0]!.stage;
-const ownerMail = (to: string) => ctx.db.select({ subject: mailMessages.subject, text: mailMessages.raw }).from(mailMessages).where(eq(mailMessages.toAddress, to)).orderBy(asc(mailMessages.id));
+const stageOf = async (workspaceId: string) =>
+  (
+    await ctx.db
+      .select({ stage: workspaceBilling.stage })
+      .from(workspaceBilling)
+      .where(eq(workspaceBilling.workspaceId, workspaceId))
+  )[0]!.stage;
+const ownerMail = (to: string) =>
+  ctx.db
+    .select({ subject: mailMessages.subject, text: mailMessages.raw })
+    .from(mailMessages)
+    .where(eq(mailMessages.toAddress, to))
+    .orderBy(asc(mailMessages.id));
 const acceptedSends = async (campaignId: string) =>
   (
     await ctx.db
@@ -81,7 +105,9 @@ describe("billing ladder", () => {
     const w = await payingWorkspace();
     await failPayment(w.workspaceId);
     expect(await stageOf(w.workspaceId)).toBe("overdue");
-    expect((await ownerMail(w.ownerEmail)).map((m) => m.subject)).toEqual([expect.stringMatching(/^Payment failed for .*: sending is paused$/)]);
+    expect((await ownerMail(w.ownerEmail)).map((m) => m.subject)).toEqual([
+      expect.stringMatching(/^Payment failed for .*: sending is paused$/),
+    ]);
 
     await passDays(6);
     expect(await stageOf(w.workspaceId)).toBe("overdue");
@@ -98,12 +124,19 @@ describe("billing ladder", () => {
     expect(await stageOf(w.workspaceId)).toBe("deleted");
 
     const subjects = (await ownerMail(w.ownerEmail)).map((m) => m.subject);
-    const dated = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(deletionDate);
+    const dated = new Intl.DateTimeFormat("en-GB", {
+      day: "numeric",
+      month: "long",
+      year: "numeric",
+      timeZone: "UTC",
+    }).format(deletionDate);
     expect(subjects).toEqual([
       expect.stringMatching(/sending is paused$/),
       expect.stringMatching(/is now read-only$/),
       expect.stringMatching(new RegExp(`^Workspace .* will be deleted on ${dated}$`)),
-      ...Array.from({ length: 4 }, () => expect.stringMatching(new RegExp(`^Reminder: .* will be deleted on ${dated}$`))),
+      ...Array.from({ length: 4 }, () =>
+        expect.stringMatching(new RegExp(`^Reminder: .* will be deleted on ${dated}$`)),
+      ),
       expect.stringMatching(/was deleted$/),
     ]);
     expect(await ctx.db.select().from(contacts).where(eq(contacts.workspaceId, w.workspaceId))).toEqual([]);
@@ -119,19 +152,31 @@ describe("billing ladder", () => {
     await seedKey(ctx, w.workspaceId);
     // A dry-run import: its rows carry no workspace of their own.
     const owner = userActor(w.ownerUserId, w.workspaceId);
-    const { importId } = await receiveImport(ctx, owner, { fileName: "people.csv", body: Readable.from([Buffer.from("email\nq1@example.com\nq2@example.com\n")]) });
+    const { importId } = await receiveImport(ctx, owner, {
+      fileName: "people.csv",
+      body: Readable.from([Buffer.from("email\nq1@example.com\nq2@example.com\n")]),
+    });
     await checkImport(ctx, owner, importId, checkImportSchema.parse({ mapping: ["email"] }));
     expect(await ctx.db.$count(importRows, eq(importRows.importId, importId))).toBe(2);
     await failPayment(w.workspaceId);
     for (const days of [7, 60, 30]) await passDays(days);
     expect(await stageOf(w.workspaceId)).toBe("deleted");
-    const kept = new Set(["workspaces", "memberships", "workspace_billing", "billing_invoices", "billing_notices", "api_keys"]);
+    const kept = new Set([
+      "workspaces",
+      "memberships",
+      "workspace_billing",
+      "billing_invoices",
+      "billing_notices",
+      "api_keys",
+    ]);
     const tables = await ctx.db.execute<{ table_name: string }>(sql`
       select table_name from information_schema.columns where table_schema = current_schema() and column_name = 'workspace_id' order by table_name`);
     const left: Record<string, number> = {};
     for (const { table_name } of tables) {
       if (kept.has(table_name)) continue;
-      const [row] = await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(table_name)} where workspace_id = ${w.workspaceId}`);
+      const [row] = await ctx.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from ${sql.identifier(table_name)} where workspace_id = ${w.workspaceId}`,
+      );
       if (Number(row!.n) > 0) left[table_name] = Number(row!.n);
     }
     expect(left).toEqual({});
@@ -195,7 +240,10 @@ describe("billing ladder", () => {
       clock.advance(60_000);
       await executor.runDue(ctx);
       expect(await acceptedSends(campaignId)).toBe(2);
-      const [campaign] = await ctx.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, campaignId));
+      const [campaign] = await ctx.db
+        .select({ status: campaigns.status })
+        .from(campaigns)
+        .where(eq(campaigns.id, campaignId));
       expect(campaign!.status).toBe("sending");
       await settleInvoice(ctx, invoice.id);
       for (let batch = 0; batch < 4; batch++) {
@@ -261,7 +309,10 @@ describe("billing ladder", () => {
     const second = await createWorkspace(ctx, { name: "Second", ownerEmail: owner });
     expect(await stageOf(first.workspaceId)).toBe("trial");
     expect(await stageOf(second.workspaceId)).toBe("read_only");
-    await settleInvoice(ctx, (await issueInvoice(ctx, { workspaceId: second.workspaceId, amount: 1500, plan: "starter" })).id);
+    await settleInvoice(
+      ctx,
+      (await issueInvoice(ctx, { workspaceId: second.workspaceId, amount: 1500, plan: "starter" })).id,
+    );
     expect(await stageOf(second.workspaceId)).toBe("active");
   });
 
@@ -292,14 +343,22 @@ describe("billing ladder", () => {
     await cancelPlan(ctx, w.actor);
     await executor.runDue(ctx);
     expect(await stageOf(w.workspaceId)).toBe("read_only");
-    expect((await getBillingOrThrow(ctx, w.actor)).upcoming[0]).toEqual({ stage: "deletion_scheduled", at: new Date(clock.now().getTime() + days(60)) });
+    expect((await getBillingOrThrow(ctx, w.actor)).upcoming[0]).toEqual({
+      stage: "deletion_scheduled",
+      at: new Date(clock.now().getTime() + days(60)),
+    });
     // The app was down for 50 days past the deletion notice's date: the notice goes out late and the deletion stays 30 days after it.
     clock.advance(days(110));
     await executor.runDue(ctx);
     expect(await stageOf(w.workspaceId)).toBe("deletion_scheduled");
-    expect((await getBillingOrThrow(ctx, w.actor)).upcoming).toEqual([{ stage: "deleted", at: new Date(clock.now().getTime() + days(30)) }]);
+    expect((await getBillingOrThrow(ctx, w.actor)).upcoming).toEqual([
+      { stage: "deleted", at: new Date(clock.now().getTime() + days(30)) },
+    ]);
     const subjects = (await ownerMail(w.ownerEmail)).map((m) => m.subject);
-    expect(subjects).toEqual([expect.stringMatching(/is now read-only$/), expect.stringMatching(/will be deleted on /)]);
+    expect(subjects).toEqual([
+      expect.stringMatching(/is now read-only$/),
+      expect.stringMatching(/will be deleted on /),
+    ]);
   });
 
   it("a payment that fails while a cancellation is pending stops sending at once", async () => {
@@ -311,7 +370,12 @@ describe("billing ladder", () => {
 
   it("settling an old invoice keeps a pending cancellation; paying for a new period withdraws it", async () => {
     const w = await payingWorkspace();
-    const old = await issueInvoice(ctx, { workspaceId: w.workspaceId, amount: 7900, periodStart: new Date(clock.now().getTime() - days(5)), periodEnd: clock.now() });
+    const old = await issueInvoice(ctx, {
+      workspaceId: w.workspaceId,
+      amount: 7900,
+      periodStart: new Date(clock.now().getTime() - days(5)),
+      periodEnd: clock.now(),
+    });
     await recordPaymentFailed(ctx, old.id);
     await cancelPlan(ctx, w.actor);
     await settleInvoice(ctx, old.id);
@@ -322,7 +386,11 @@ describe("billing ladder", () => {
       upcoming: [{ stage: "read_only" }, { stage: "deletion_scheduled" }, { stage: "deleted" }],
     });
     await settleInvoice(ctx, (await issueInvoice(ctx, { workspaceId: w.workspaceId, amount: 7900 })).id);
-    expect(await getBillingOrThrow(ctx, w.actor)).toMatchObject({ stage: "active", cancelAtPeriodEnd: false, upcoming: [] });
+    expect(await getBillingOrThrow(ctx, w.actor)).toMatchObject({
+      stage: "active",
+      cancelAtPeriodEnd: false,
+      upcoming: [],
+    });
   });
 
   it("a read-only workspace without a plan stays read-only when a payment fails", async () => {
@@ -335,7 +403,10 @@ describe("billing ladder", () => {
 
   it("a period paid ahead begins at its date: the allowance's count starts again then, not at payment", async () => {
     const w = await payingWorkspace();
-    await ctx.db.update(workspaceBilling).set({ sendsUsed: 900 }).where(eq(workspaceBilling.workspaceId, w.workspaceId));
+    await ctx.db
+      .update(workspaceBilling)
+      .set({ sendsUsed: 900 })
+      .where(eq(workspaceBilling.workspaceId, w.workspaceId));
     const ahead = await issueInvoice(ctx, { workspaceId: w.workspaceId, amount: 7900 });
     expect(ahead.periodStart.getTime()).toBeGreaterThan(clock.now().getTime());
     await settleInvoice(ctx, ahead.id);
@@ -347,7 +418,10 @@ describe("billing ladder", () => {
 
   it("the allowance is enforced at reservation: recipients past it fail with over_allowance and are not counted", async () => {
     const w = await payingWorkspace(5);
-    await ctx.db.update(workspaceBilling).set({ sendAllowance: 3, sendsUsed: 1 }).where(eq(workspaceBilling.workspaceId, w.workspaceId));
+    await ctx.db
+      .update(workspaceBilling)
+      .set({ sendAllowance: 3, sendsUsed: 1 })
+      .where(eq(workspaceBilling.workspaceId, w.workspaceId));
     const campaignId = await w.campaign();
     await sendCampaignNow(ctx, w.actor, campaignId);
     await executor.runDue(ctx);
@@ -361,7 +435,11 @@ describe("billing ladder", () => {
   });
 
   it("the currency is fixed at workspace creation and on every invoice", async () => {
-    const { workspaceId } = await createWorkspace(ctx, { name: "Euro", ownerEmail: `eur-${Date.now()}@example.com`, currency: "eur" });
+    const { workspaceId } = await createWorkspace(ctx, {
+      name: "Euro",
+      ownerEmail: `eur-${Date.now()}@example.com`,
+      currency: "eur",
+    });
     const invoice = await issueInvoice(ctx, { workspaceId, amount: 7500, plan: "growth" });
     expect(invoice.currency).toBe("eur");
     expect((await getBillingOrThrow(ctx, systemActor("test", workspaceId))).currency).toBe("eur");

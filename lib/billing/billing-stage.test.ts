@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+
 import { BILLING_STAGES } from "@/lib/db/schema";
+
 import { billingContinues, canCancelPlan } from "./billing-stage";
 
 describe("billing stage", () => {

@@ -9,6 +9,10 @@ export function billingContinues(stage: BillingStage): boolean {
 }
 
 /** Only a plan that is running can be cancelled: an active workspace's, not cancelled already. */
-export function canCancelPlan(billing: { plan: string | { id: string } | null; cancelAtPeriodEnd: boolean; stage: BillingStage }): boolean {
+export function canCancelPlan(billing: {
+  plan: string | { id: string } | null;
+  cancelAtPeriodEnd: boolean;
+  stage: BillingStage;
+}): boolean {
   return billing.plan !== null && !billing.cancelAtPeriodEnd && billing.stage === "active";
 }

@@ -13,12 +13,17 @@ const STAGE_NAMES: Record<string, string> = {
  * read-only from 10 March 2027." Null for a workspace that is simply active or on a trial with nothing ahead.
  */
 export function billingStatusLine(
-  billing: Pick<BillingOverview, "stage" | "stageEnteredAt" | "upcoming" | "trialEndsAt" | "clockPausedSince" | "cancelAtPeriodEnd" | "paidThrough">,
+  billing: Pick<
+    BillingOverview,
+    "stage" | "stageEnteredAt" | "upcoming" | "trialEndsAt" | "clockPausedSince" | "cancelAtPeriodEnd" | "paidThrough"
+  >,
   now: Date,
 ): string | null {
   const since = formatLadderDate(billing.stageEnteredAt);
   const next = billing.upcoming[0];
-  const then = next ? ` ${next.stage === "deleted" ? "Deletion on" : `${capitalise(STAGE_NAMES[next.stage] ?? next.stage)} from`} ${formatLadderDate(next.at)}.` : "";
+  const then = next
+    ? ` ${next.stage === "deleted" ? "Deletion on" : `${capitalise(STAGE_NAMES[next.stage] ?? next.stage)} from`} ${formatLadderDate(next.at)}.`
+    : "";
   const paused = billing.clockPausedSince ? " These dates are on hold while we talk with you." : "";
   switch (billing.stage) {
     case "overdue":
@@ -35,7 +40,9 @@ export function billingStatusLine(
       return `Trial: ${days} ${days === 1 ? "day" : "days"} left, until ${formatLadderDate(billing.trialEndsAt)}.`;
     }
     case "active":
-      return billing.cancelAtPeriodEnd && billing.paidThrough ? `Cancelled: the plan ends on ${formatLadderDate(billing.paidThrough)}.${then}` : null;
+      return billing.cancelAtPeriodEnd && billing.paidThrough
+        ? `Cancelled: the plan ends on ${formatLadderDate(billing.paidThrough)}.${then}`
+        : null;
   }
 }
 

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+
 import { withTransaction, type Ctx } from "@/lib/context";
 import { images } from "@/lib/db/schema";
 import { s3Bucket } from "@/lib/images/s3-bucket";
@@ -105,7 +107,11 @@ async function deleteImageObjects(ctx: Ctx, workspaceId: string, limit: number):
  * repeating one after a crash deletes nothing twice, so the ladder calls it step after step.
  * System: the billing ladder's deletion, through deleteSomeData; no person's request reaches it.
  */
-export async function deleteNextChunk(ctx: Ctx, workspaceId: string, limit = DELETION_CHUNK_ROWS): Promise<{ part: string; deleted: number } | null> {
+export async function deleteNextChunk(
+  ctx: Ctx,
+  workspaceId: string,
+  limit = DELETION_CHUNK_ROWS,
+): Promise<{ part: string; deleted: number } | null> {
   const objects = await deleteImageObjects(ctx, workspaceId, limit);
   if (objects > 0) return { part: "image_objects", deleted: objects };
   return withTransaction(ctx, async (tx) => {

@@ -1,7 +1,10 @@
 import "server-only";
-import { and, isNull, lte, eq } from "drizzle-orm";
+
+import { and, eq, isNull, lte } from "drizzle-orm";
+
 import { withTransaction, type Ctx } from "@/lib/context";
 import { workspaceBilling } from "@/lib/db/schema";
+
 import { lockBilling, startLadderEpisode } from "./ladder-episodes";
 
 /**
@@ -12,11 +15,18 @@ export async function endTrials(ctx: Ctx): Promise<number> {
   const ended = await ctx.db
     .select({ workspaceId: workspaceBilling.workspaceId })
     .from(workspaceBilling)
-    .where(and(eq(workspaceBilling.stage, "trial"), lte(workspaceBilling.trialEndsAt, ctx.clock.now()), isNull(workspaceBilling.ladderEpisodeId)));
+    .where(
+      and(
+        eq(workspaceBilling.stage, "trial"),
+        lte(workspaceBilling.trialEndsAt, ctx.clock.now()),
+        isNull(workspaceBilling.ladderEpisodeId),
+      ),
+    );
   for (const { workspaceId } of ended) {
     await withTransaction(ctx, async (tx) => {
       const billing = await lockBilling(tx, workspaceId);
-      if (billing?.stage === "trial" && !billing.ladderEpisodeId) await startLadderEpisode(tx, billing, "trial_ended", billing.trialEndsAt!);
+      if (billing?.stage === "trial" && !billing.ladderEpisodeId)
+        await startLadderEpisode(tx, billing, "trial_ended", billing.trialEndsAt!);
     });
   }
   return ended.length;

@@ -1,9 +1,12 @@
 import "server-only";
+
 import { desc, eq } from "drizzle-orm";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { billingInvoices, workspaceBilling, type BillingStage } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
+
 import { ladderClock } from "./advance-ladder";
 import { ladderElapsedMs, ladderSteps, stepDate } from "./ladder-schedule";
 import { ladderLengths } from "./plan-defaults";
@@ -37,7 +40,11 @@ export async function getBillingOrThrow(ctx: Ctx, actor: Actor): Promise<Billing
   const workspaceId = requireActorWorkspace(actor);
   const standing = await getBillingStanding(ctx, actor);
   if (!standing) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`, "workspace");
-  const invoices = await ctx.db.select().from(billingInvoices).where(eq(billingInvoices.workspaceId, workspaceId)).orderBy(desc(billingInvoices.createdAt), desc(billingInvoices.id));
+  const invoices = await ctx.db
+    .select()
+    .from(billingInvoices)
+    .where(eq(billingInvoices.workspaceId, workspaceId))
+    .orderBy(desc(billingInvoices.createdAt), desc(billingInvoices.id));
   return { ...standing, invoices };
 }
 
@@ -64,7 +71,9 @@ export async function getBillingStanding(ctx: Ctx, actor: Actor): Promise<Omit<B
     provider: billing.provider,
     currency: billing.currency,
     plan: plan ? { id: plan.id, name: plan.name } : null,
-    pendingPlan: pendingPlan ? { id: pendingPlan.id, name: pendingPlan.name, sendAllowance: pendingPlan.sendAllowance } : null,
+    pendingPlan: pendingPlan
+      ? { id: pendingPlan.id, name: pendingPlan.name, sendAllowance: pendingPlan.sendAllowance }
+      : null,
     trialEndsAt: billing.trialEndsAt,
     sendAllowance: billing.sendAllowance,
     sendsUsed: billing.sendsUsed,

@@ -1,9 +1,12 @@
 import "server-only";
+
 import { and, eq, ne, sql } from "drizzle-orm";
+
 import { withTransaction, type Ctx } from "@/lib/context";
 import { billingInvoices, workspaceBilling, type BillingProvider } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+
 import { billingContinues } from "./billing-stage";
 import { endLadderEpisode, lockBilling, startLadderEpisode } from "./ladder-episodes";
 import { DAY_MS } from "./plan-defaults";
@@ -36,13 +39,26 @@ export async function issueInvoice(ctx: Ctx, input: NewInvoice): Promise<Invoice
     const billing = await lockBilling(tx, input.workspaceId);
     if (!billing) throw notFound("workspace_not_found", `No workspace ${input.workspaceId}.`, "workspace");
     // Stripe's invoices are history to keep whatever the stage; the operator does not bill a deleted workspace.
-    if (!billingContinues(billing.stage) && (input.provider ?? "manual") === "manual") throw inactive("A deleted workspace is not invoiced.");
+    if (!billingContinues(billing.stage) && (input.provider ?? "manual") === "manual")
+      throw inactive("A deleted workspace is not invoiced.");
     if (!Number.isInteger(input.amount) || input.amount <= 0)
-      throw new ApiError({ type: "invalid_request_error", code: "validation_failed", param: "amount", message: "The amount must be a positive sum." });
+      throw new ApiError({
+        type: "invalid_request_error",
+        code: "validation_failed",
+        param: "amount",
+        message: "The amount must be a positive sum.",
+      });
     const plan = input.plan === undefined ? billing.plan : input.plan;
-    if (plan && !findPlan(plan)) throw new ApiError({ type: "invalid_request_error", code: "validation_failed", param: "plan", message: `No plan ${plan}.` });
+    if (plan && !findPlan(plan))
+      throw new ApiError({
+        type: "invalid_request_error",
+        code: "validation_failed",
+        param: "plan",
+        message: `No plan ${plan}.`,
+      });
     const now = tx.clock.now();
-    const periodStart = input.periodStart ?? (billing.paidThrough && billing.paidThrough > now ? billing.paidThrough : now);
+    const periodStart =
+      input.periodStart ?? (billing.paidThrough && billing.paidThrough > now ? billing.paidThrough : now);
     const [invoice] = await tx.db
       .insert(billingInvoices)
       .values({
@@ -72,9 +88,19 @@ export async function issueInvoice(ctx: Ctx, input: NewInvoice): Promise<Invoice
 export async function recordPaymentFailed(ctx: Ctx, invoiceId: string): Promise<Invoice> {
   return withTransaction(ctx, async (tx) => {
     const invoice = await lockInvoice(tx, invoiceId);
-    if (invoice.status === "paid") throw new ApiError({ type: "invalid_request_error", code: "invoice_paid", param: "invoice", message: `Invoice ${invoiceId} is already paid.` });
+    if (invoice.status === "paid")
+      throw new ApiError({
+        type: "invalid_request_error",
+        code: "invoice_paid",
+        param: "invoice",
+        message: `Invoice ${invoiceId} is already paid.`,
+      });
     const now = tx.clock.now();
-    const [failed] = await tx.db.update(billingInvoices).set({ status: "failed", failedAt: now }).where(eq(billingInvoices.id, invoiceId)).returning();
+    const [failed] = await tx.db
+      .update(billingInvoices)
+      .set({ status: "failed", failedAt: now })
+      .where(eq(billingInvoices.id, invoiceId))
+      .returning();
     const billing = (await lockBilling(tx, invoice.workspaceId))!;
     if (billing.stage !== "deleted") await startLadderEpisode(tx, billing, "payment_failed", now);
     return failed!;
@@ -90,9 +116,19 @@ export async function settleInvoice(ctx: Ctx, invoiceId: string): Promise<Invoic
   return withTransaction(ctx, async (tx) => {
     const invoice = await lockInvoice(tx, invoiceId);
     if (invoice.status === "paid") return invoice;
-    if (invoice.status === "void") throw new ApiError({ type: "invalid_request_error", code: "invoice_void", param: "invoice", message: `Invoice ${invoiceId} was voided.` });
+    if (invoice.status === "void")
+      throw new ApiError({
+        type: "invalid_request_error",
+        code: "invoice_void",
+        param: "invoice",
+        message: `Invoice ${invoiceId} was voided.`,
+      });
     const now = tx.clock.now();
-    const [paid] = await tx.db.update(billingInvoices).set({ status: "paid", paidAt: now }).where(eq(billingInvoices.id, invoiceId)).returning();
+    const [paid] = await tx.db
+      .update(billingInvoices)
+      .set({ status: "paid", paidAt: now })
+      .where(eq(billingInvoices.id, invoiceId))
+      .returning();
     const billing = (await lockBilling(tx, invoice.workspaceId))!;
     // Deleted is final: the payment is recorded, the data does not come back.
     if (billing.stage === "deleted") return paid!;
@@ -109,14 +145,21 @@ export async function settleInvoice(ctx: Ctx, invoiceId: string): Promise<Invoic
       .set({
         plan: plan?.id ?? billing.plan,
         sendAllowance: plan?.sendAllowance ?? billing.sendAllowance,
-        paidThrough: billing.paidThrough && billing.paidThrough > invoice.periodEnd ? billing.paidThrough : invoice.periodEnd,
+        paidThrough:
+          billing.paidThrough && billing.paidThrough > invoice.periodEnd ? billing.paidThrough : invoice.periodEnd,
         ...(newPeriod ? { periodStartedAt: invoice.periodStart, sendsUsed: 0 } : {}),
       })
       .where(eq(workspaceBilling.workspaceId, billing.workspaceId));
     const stillOwed = await tx.db
       .select({ id: billingInvoices.id })
       .from(billingInvoices)
-      .where(and(eq(billingInvoices.workspaceId, billing.workspaceId), eq(billingInvoices.status, "failed"), ne(billingInvoices.id, invoiceId)));
+      .where(
+        and(
+          eq(billingInvoices.workspaceId, billing.workspaceId),
+          eq(billingInvoices.status, "failed"),
+          ne(billingInvoices.id, invoiceId),
+        ),
+      );
     // Renewing is choosing the plan again: a pending cancellation is withdrawn.
     if (stillOwed.length === 0) await reactivate(tx, billing, { withdrawCancellation: renews });
     return paid!;
@@ -127,13 +170,20 @@ export async function settleInvoice(ctx: Ctx, invoiceId: string): Promise<Invoic
  * Active again: the ladder's episode ends and held campaigns carry on. A pending cancellation stays
  * (its walk starts again from the end of the paid period) unless the payment renewed the plan.
  */
-export async function reactivate(ctx: Ctx, billing: typeof workspaceBilling.$inferSelect, options: { withdrawCancellation: boolean }): Promise<void> {
+export async function reactivate(
+  ctx: Ctx,
+  billing: typeof workspaceBilling.$inferSelect,
+  options: { withdrawCancellation: boolean },
+): Promise<void> {
   const now = ctx.clock.now();
   await endLadderEpisode(ctx, billing);
   const keepsCancellation = billing.cancelAtPeriodEnd && !options.withdrawCancellation;
   await ctx.db
     .update(workspaceBilling)
-    .set({ cancelAtPeriodEnd: keepsCancellation, ...(billing.stage !== "active" ? { stage: "active" as const, stageEnteredAt: now } : {}) })
+    .set({
+      cancelAtPeriodEnd: keepsCancellation,
+      ...(billing.stage !== "active" ? { stage: "active" as const, stageEnteredAt: now } : {}),
+    })
     .where(eq(workspaceBilling.workspaceId, billing.workspaceId));
   if (keepsCancellation) {
     const current = (await lockBilling(ctx, billing.workspaceId))!;

@@ -2,7 +2,9 @@ import type { LadderCause } from "@/lib/db/schema";
 
 /** "3 March 2027": the dates in the ladder's mail and on the billing screen. */
 export function formatLadderDate(date: Date): string {
-  return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(date);
+  return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
+    date,
+  );
 }
 
 const WHY: Record<LadderCause, string> = {
@@ -15,7 +17,12 @@ const WHY: Record<LadderCause, string> = {
  * The mail of each ladder step, to the workspace's owners. `nextAt` is when the next stage falls
  * (the deletion, for the notice and its reminders).
  */
-export function ladderMail(step: string, cause: LadderCause, workspaceName: string, nextAt: Date | null): { subject: string; text: string } {
+export function ladderMail(
+  step: string,
+  cause: LadderCause,
+  workspaceName: string,
+  nextAt: Date | null,
+): { subject: string; text: string } {
   const next = nextAt ? formatLadderDate(nextAt) : "";
   const settle = cause === "payment_failed" ? "Settle the invoice" : "Choose a plan";
   if (step === "overdue") {

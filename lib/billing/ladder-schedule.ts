@@ -1,4 +1,5 @@
 import type { BillingStage, LadderCause } from "@/lib/db/schema";
+
 import { DAY_MS, type LadderLengths } from "./plan-defaults";
 
 /** One step of a walk down the ladder: at `offsetMs` of ladder time, move to `stage` (if any) and mail the owners. */
@@ -24,7 +25,11 @@ export function ladderSteps(cause: LadderCause, lengths: LadderLengths): LadderS
   at += lengths.readOnlyDays * DAY_MS;
   steps.push({ step: "deletion_scheduled", offsetMs: at, stage: "deletion_scheduled" });
   const deletionAt = at + lengths.deletionNoticeDays * DAY_MS;
-  for (let n = 1, reminder = at + lengths.reminderEveryDays * DAY_MS; reminder < deletionAt; n++, reminder += lengths.reminderEveryDays * DAY_MS) {
+  for (
+    let n = 1, reminder = at + lengths.reminderEveryDays * DAY_MS;
+    reminder < deletionAt;
+    n++, reminder += lengths.reminderEveryDays * DAY_MS
+  ) {
     steps.push({ step: `reminder_${n}`, offsetMs: reminder, stage: null });
   }
   steps.push({ step: "deleted", offsetMs: deletionAt, stage: "deleted" });
@@ -42,7 +47,9 @@ export interface LadderClock {
 /** How far the episode has walked at `now`: wall time since its start, less every paused stretch. */
 export function ladderElapsedMs(clock: LadderClock, now: Date): number {
   // A conversation opened before the episode began holds the clock only from the episode's start.
-  const pausedFrom = clock.pausedSince ? Math.max(clock.pausedSince.getTime(), clock.startsAt.getTime()) : now.getTime();
+  const pausedFrom = clock.pausedSince
+    ? Math.max(clock.pausedSince.getTime(), clock.startsAt.getTime())
+    : now.getTime();
   const pausedNow = Math.max(0, now.getTime() - pausedFrom);
   return now.getTime() - clock.startsAt.getTime() - clock.pausedMs - pausedNow;
 }

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { campaigns } from "@/lib/db/schema";
 import { emitEvents } from "@/lib/events/emit-events";
@@ -19,7 +21,11 @@ export async function resumeWorkspaceSending(ctx: Ctx, workspaceId: string): Pro
   const at = ctx.clock.now().getTime();
   await emitEvents(
     ctx,
-    held.map((campaign) => ({ name: campaignDispatchRequested.name, id: `dispatch-${campaign.id}-billing-${at}`, data: { campaignId: campaign.id, at: null } })),
+    held.map((campaign) => ({
+      name: campaignDispatchRequested.name,
+      id: `dispatch-${campaign.id}-billing-${at}`,
+      data: { campaignId: campaign.id, at: null },
+    })),
   );
   return held.length;
 }

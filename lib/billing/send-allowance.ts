@@ -1,5 +1,7 @@
 import "server-only";
+
 import { eq, sql } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { workspaceBilling } from "@/lib/db/schema";
 
@@ -40,6 +42,9 @@ export async function refundSends(ctx: Ctx, workspaceId: string, count: number):
  * Internal: asked for the workspace of a campaign its verb already found for the actor.
  */
 export async function allowanceLeft(ctx: Ctx, workspaceId: string): Promise<number> {
-  const [row] = await ctx.db.select({ used: workspaceBilling.sendsUsed, allowance: workspaceBilling.sendAllowance }).from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
+  const [row] = await ctx.db
+    .select({ used: workspaceBilling.sendsUsed, allowance: workspaceBilling.sendAllowance })
+    .from(workspaceBilling)
+    .where(eq(workspaceBilling.workspaceId, workspaceId));
   return row ? Math.max(0, row.allowance - row.used) : Number.MAX_SAFE_INTEGER;
 }

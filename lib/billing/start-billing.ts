@@ -1,16 +1,23 @@
 import "server-only";
-import { workspaceBilling } from "@/lib/db/schema";
+
 import type { Ctx } from "@/lib/context";
+import { workspaceBilling } from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import type { Currency } from "./plans";
+
 import { DAY_MS, TRIAL_DAYS, TRIAL_SEND_ALLOWANCE } from "./plan-defaults";
+import type { Currency } from "./plans";
 
 /**
  * Puts a new workspace on the ladder: a trial when its owner has not had one,
  * read-only (until a plan is chosen) when they have. The currency is fixed here.
  * System: called by createWorkspace as the workspace is made; no person's request reaches it otherwise.
  */
-export async function startBilling(ctx: Ctx, workspaceId: string, ownerHadTrial: boolean, currency: Currency = "usd"): Promise<void> {
+export async function startBilling(
+  ctx: Ctx,
+  workspaceId: string,
+  ownerHadTrial: boolean,
+  currency: Currency = "usd",
+): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.insert(workspaceBilling).values({
     workspaceId,

@@ -1,14 +1,21 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { brands } from "@/lib/db/schema";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { createBrand } from "./create-brand";
 import { updateBrand } from "./update-brand";
 
 const { ctx } = testCtx();
-const identity = { name: "Sender Co", legalName: "Sender Co Ltd", postalAddress: "1 Way, Springfield", websiteUrl: "https://sender-co.test" };
+const identity = {
+  name: "Sender Co",
+  legalName: "Sender Co Ltd",
+  postalAddress: "1 Way, Springfield",
+  websiteUrl: "https://sender-co.test",
+};
 
 describe("a brand's sender address", () => {
   it("a sender at a free-mail provider is refused on its field when the brand is created, and nothing is stored", async () => {
@@ -27,17 +34,34 @@ describe("a brand's sender address", () => {
   it("a sender at the brand's own domain, or at a reserved example domain, is accepted", async () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const actor = systemActor("test", workspaceId);
-    await expect(createBrand(ctx, actor, { ...identity, senderEmail: "news@mail.sender-co.test" })).resolves.toMatchObject({ brandId: expect.any(String) });
-    await expect(createBrand(ctx, actor, { ...identity, senderEmail: "news@example.com" })).resolves.toMatchObject({ brandId: expect.any(String) });
+    await expect(
+      createBrand(ctx, actor, { ...identity, senderEmail: "news@mail.sender-co.test" }),
+    ).resolves.toMatchObject({ brandId: expect.any(String) });
+    await expect(createBrand(ctx, actor, { ...identity, senderEmail: "news@example.com" })).resolves.toMatchObject({
+      brandId: expect.any(String),
+    });
   });
 
   it("changing the sender to a free-mail address is refused; a brand that already has one can still change its cosmetics", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const actor = systemActor("test", workspaceId);
-    await expect(updateBrand(ctx, actor, brandId, { senderEmail: "news@hotmail.com" })).rejects.toMatchObject({ code: "validation_failed", param: "senderEmail" });
+    await expect(updateBrand(ctx, actor, brandId, { senderEmail: "news@hotmail.com" })).rejects.toMatchObject({
+      code: "validation_failed",
+      param: "senderEmail",
+    });
     // Made before senders were checked: its other fields stay editable, and it is not sent back to review.
-    await ctx.db.update(brands).set({ senderEmail: "old@gmail.com", reviewStatus: "approved" }).where(eq(brands.id, brandId));
-    const { brand, identityEdited } = await updateBrand(ctx, actor, brandId, { primaryColor: "#123456", senderEmail: "old@gmail.com" });
-    expect({ color: brand.primaryColor, identityEdited, review: brand.reviewStatus }).toEqual({ color: "#123456", identityEdited: false, review: "approved" });
+    await ctx.db
+      .update(brands)
+      .set({ senderEmail: "old@gmail.com", reviewStatus: "approved" })
+      .where(eq(brands.id, brandId));
+    const { brand, identityEdited } = await updateBrand(ctx, actor, brandId, {
+      primaryColor: "#123456",
+      senderEmail: "old@gmail.com",
+    });
+    expect({ color: brand.primaryColor, identityEdited, review: brand.reviewStatus }).toEqual({
+      color: "#123456",
+      identityEdited: false,
+      review: "approved",
+    });
   });
 });

@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor, userActor } from "@/lib/actor";
 import { brands } from "@/lib/db/schema";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { approveBrand } from "./approve-brand";
 import { createBrand } from "./create-brand";
 import { getBrandOrThrow } from "./get-brand-or-throw";
@@ -19,8 +21,15 @@ async function tenants() {
 }
 
 const brandOf = async (brandId: string) => (await ctx.db.select().from(brands).where(eq(brands.id, brandId)))[0]!;
-const brandsIn = async (workspaceId: string) => (await ctx.db.select().from(brands).where(eq(brands.workspaceId, workspaceId))).map((b) => b.id);
-const input = { name: "New", legalName: "New Ltd", postalAddress: "1 Way", websiteUrl: "https://new.test", senderEmail: "hi@new.test" };
+const brandsIn = async (workspaceId: string) =>
+  (await ctx.db.select().from(brands).where(eq(brands.workspaceId, workspaceId))).map((b) => b.id);
+const input = {
+  name: "New",
+  legalName: "New Ltd",
+  postalAddress: "1 Way",
+  websiteUrl: "https://new.test",
+  senderEmail: "hi@new.test",
+};
 
 describe("brands are reached only from their own workspace", () => {
   it("getBrandOrThrow: a member of workspace A cannot read workspace B's brand; the operator can", async () => {
@@ -33,7 +42,9 @@ describe("brands are reached only from their own workspace", () => {
   it("updateBrand: a member of workspace A cannot edit workspace B's brand; the operator can", async () => {
     const { b, memberOfA } = await tenants();
     const before = await brandOf(b.brandId);
-    await expect(updateBrand(ctx, memberOfA, b.brandId, { legalName: "Taken Over Ltd" })).rejects.toMatchObject({ code: "brand_not_found" });
+    await expect(updateBrand(ctx, memberOfA, b.brandId, { legalName: "Taken Over Ltd" })).rejects.toMatchObject({
+      code: "brand_not_found",
+    });
     expect(await brandOf(b.brandId)).toEqual(before);
     const { brand } = await updateBrand(ctx, operator, b.brandId, { logoUrl: "https://b.test/logo.png" });
     expect(brand).toMatchObject({ id: b.brandId, logoUrl: "https://b.test/logo.png" });
@@ -50,7 +61,10 @@ describe("brands are reached only from their own workspace", () => {
   it("createBrand: the brand is made in the actor's workspace; an input naming workspace B is refused, and so is the operator without a workspace", async () => {
     const { a, b, memberOfA } = await tenants();
     const namingB = { ...input, workspaceId: b.workspaceId };
-    await expect(createBrand(ctx, memberOfA, namingB)).rejects.toMatchObject({ code: "validation_failed", param: "workspaceId" });
+    await expect(createBrand(ctx, memberOfA, namingB)).rejects.toMatchObject({
+      code: "validation_failed",
+      param: "workspaceId",
+    });
     await expect(createBrand(ctx, operator, input)).rejects.toMatchObject({ code: "workspace_required" });
     expect(await brandsIn(b.workspaceId)).toEqual([b.brandId]);
     const { brandId } = await createBrand(ctx, memberOfA, input);

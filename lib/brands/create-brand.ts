@@ -1,10 +1,12 @@
 import "server-only";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
-import { brands } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
+import { brands } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
-import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
 import { parseInput } from "@/lib/validation/parse-input";
+import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
+
 import { createBrandSchema, type CreateBrandInput } from "./brand-schemas";
 import { refuseFreeMailSender } from "./free-mail";
 
@@ -19,6 +21,8 @@ export async function createBrand(ctx: Ctx, actor: Actor, input: CreateBrandInpu
   const workspaceId = requireActorWorkspace(actor);
   await getWorkspaceOrThrow(ctx, workspaceId);
   const brandId = newId("br");
-  await ctx.db.insert(brands).values({ id: brandId, workspaceId, ...values, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
+  await ctx.db
+    .insert(brands)
+    .values({ id: brandId, workspaceId, ...values, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
   return { brandId };
 }

@@ -1,5 +1,7 @@
 import "server-only";
+
 import providers from "email-providers/all.json" with { type: "json" };
+
 import { emailDomain } from "@/lib/contacts/email-address";
 import { validationFailed } from "@/lib/errors";
 

@@ -1,8 +1,10 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
-import { brands } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
+import { brands } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
 export type BrandRow = typeof brands.$inferSelect;

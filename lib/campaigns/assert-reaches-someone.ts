@@ -1,9 +1,12 @@
 import "server-only";
+
 import { eq, sql } from "drizzle-orm";
+
+import { allowanceLeft } from "@/lib/billing/send-allowance";
 import type { Ctx } from "@/lib/context";
 import { brands, type campaigns } from "@/lib/db/schema";
-import { allowanceLeft } from "@/lib/billing/send-allowance";
 import { ApiError } from "@/lib/errors";
+
 import { classifiedAudience } from "./preview-audience";
 import { NOT_VERIFIED } from "./sending-rules";
 
@@ -16,7 +19,9 @@ import { NOT_VERIFIED } from "./sending-rules";
 export async function assertReachesSomeone(ctx: Ctx, campaign: typeof campaigns.$inferSelect): Promise<void> {
   const [brand] = await ctx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
   const everyone = (await classifiedAudience(ctx, campaign, brand!))({ fromContactId: null, toContactId: null });
-  const [found] = await ctx.db.execute<{ anyone: boolean }>(sql`select exists (select 1 from (${everyone}) people where reason = 'recipient') as anyone`);
+  const [found] = await ctx.db.execute<{ anyone: boolean }>(
+    sql`select exists (select 1 from (${everyone}) people where reason = 'recipient') as anyone`,
+  );
   if (found!.anyone) {
     if ((await allowanceLeft(ctx, campaign.workspaceId)) > 0) return;
     throw noRecipients(
@@ -34,7 +39,9 @@ export async function assertReachesSomeone(ctx: Ctx, campaign: typeof campaigns.
     throw noRecipients(
       "Nobody would get this campaign: until your workspace passes the review it goes only to your verified addresses, and none of them is subscribed to its topic. Add your own addresses as verified addresses and subscribe them, or pass the review.",
     );
-  throw noRecipients("Nobody would get this campaign: its topic has no confirmed subscriber who is not unsubscribed or suppressed. Add subscribers, or choose another topic or list.");
+  throw noRecipients(
+    "Nobody would get this campaign: its topic has no confirmed subscriber who is not unsubscribed or suppressed. Add subscribers, or choose another topic or list.",
+  );
 }
 
 function noRecipients(message: string): ApiError {

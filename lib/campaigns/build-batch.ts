@@ -1,12 +1,15 @@
 import "server-only";
+
 import { eq, inArray, sql } from "drizzle-orm";
+
+import { listHeaders } from "@/lib/consent/list-headers";
 import type { Ctx } from "@/lib/context";
 import { brands, contacts } from "@/lib/db/schema";
-import { brandClearance } from "@/lib/workspaces/sending-clearance";
-import { listHeaders } from "@/lib/consent/list-headers";
 import { domainSigningKey } from "@/lib/domains/domain-signing-key";
 import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
 import { suppressedAmong } from "@/lib/suppressions/suppressed";
+import { brandClearance } from "@/lib/workspaces/sending-clearance";
+
 import type { Campaign, ClaimedSend } from "./claim-batch";
 import { renderCampaignMail } from "./render-campaign-mail";
 
@@ -23,7 +26,11 @@ export interface BatchFailure {
  * recipient while the brand cannot yet mail anyone (sending-clearance.ts), or missing a used merge tag: a failure
  * with its reason. Every message carries the one-click unsubscribe headers.
  */
-export async function buildBatch(ctx: Ctx, campaign: Campaign, rows: ClaimedSend[]): Promise<{ messages: OutgoingMessage[]; failures: BatchFailure[] }> {
+export async function buildBatch(
+  ctx: Ctx,
+  campaign: Campaign,
+  rows: ClaimedSend[],
+): Promise<{ messages: OutgoingMessage[]; failures: BatchFailure[] }> {
   const [brand] = await ctx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
   const dkim = await domainSigningKey(ctx, brand!);
   const emails = rows.map((r) => r.email);

@@ -1,20 +1,29 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
+import { refundSends } from "@/lib/billing/send-allowance";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends, type CampaignStatus } from "@/lib/db/schema";
-import { refundSends } from "@/lib/billing/send-allowance";
 import { notFound, validationFailed } from "@/lib/errors";
 import { emitEvents } from "@/lib/events/emit-events";
 import { campaignDispatchRequested } from "@/lib/events/workflow-events";
-import { sendsOfCampaign } from "./send-id-range";
+
+import { assertReachesSomeone } from "./assert-reaches-someone";
 import { recordCampaignEvent } from "./campaign-events";
 import { assertCanMove } from "./campaign-status";
-import { assertReachesSomeone } from "./assert-reaches-someone";
+import { sendsOfCampaign } from "./send-id-range";
 
 type CampaignRow = typeof campaigns.$inferSelect;
 
-async function move(ctx: Ctx, actor: Actor, campaignId: string, to: CampaignStatus, changes: Partial<CampaignRow> = {}) {
+async function move(
+  ctx: Ctx,
+  actor: Actor,
+  campaignId: string,
+  to: CampaignStatus,
+  changes: Partial<CampaignRow> = {},
+) {
   const [campaign] = await ctx.db
     .select()
     .from(campaigns)
@@ -48,7 +57,13 @@ export async function startScheduledCampaign(ctx: Ctx, campaignId: string, at: D
 
 /** A dispatch run per request; the event id makes a repeated request start nothing new. */
 function requestDispatch(ctx: Ctx, campaign: CampaignRow, at: Date | null, attempt: string) {
-  return emitEvents(ctx, [{ name: campaignDispatchRequested.name, id: `dispatch-${campaign.id}-${attempt}`, data: { campaignId: campaign.id, at: at?.toISOString() ?? null } }]);
+  return emitEvents(ctx, [
+    {
+      name: campaignDispatchRequested.name,
+      id: `dispatch-${campaign.id}-${attempt}`,
+      data: { campaignId: campaign.id, at: at?.toISOString() ?? null },
+    },
+  ]);
 }
 
 /** Refused with `no_recipients` when nobody would get it now (assert-reaches-someone.ts). */
@@ -67,7 +82,8 @@ export function sendCampaignNow(ctx: Ctx, actor: Actor, campaignId: string) {
  */
 export function scheduleCampaign(ctx: Ctx, actor: Actor, campaignId: string, at: Date) {
   return withTransaction(ctx, async (tx) => {
-    if (Number.isNaN(at.getTime()) || at <= tx.clock.now()) throw validationFailed("at", "at: pick a time in the future.");
+    if (Number.isNaN(at.getTime()) || at <= tx.clock.now())
+      throw validationFailed("at", "at: pick a time in the future.");
     const { campaign } = await move(tx, actor, campaignId, "scheduled", { scheduledAt: at });
     await assertReachesSomeone(tx, campaign);
     await requestDispatch(tx, campaign, at, `at-${at.getTime()}`);
@@ -77,7 +93,10 @@ export function scheduleCampaign(ctx: Ctx, actor: Actor, campaignId: string, at:
 
 /** Back to draft; the waiting dispatch run finds it no longer scheduled and does nothing. */
 export function unscheduleCampaign(ctx: Ctx, actor: Actor, campaignId: string) {
-  return withTransaction(ctx, async (tx) => (await move(tx, actor, campaignId, "draft", { scheduledAt: null })).campaign);
+  return withTransaction(
+    ctx,
+    async (tx) => (await move(tx, actor, campaignId, "draft", { scheduledAt: null })).campaign,
+  );
 }
 
 /** Stops between batches; resume carries on where it stopped. */
@@ -119,7 +138,14 @@ export async function resumeHeldCampaigns(ctx: Ctx, actor: Actor, brandId: strin
   const sending = await ctx.db
     .select()
     .from(campaigns)
-    .where(and(eq(campaigns.brandId, brandId), inActorWorkspace(actor, campaigns.workspaceId), eq(campaigns.status, "sending")));
-  for (const campaign of sending) await requestDispatch(ctx, campaign, null, `review-ended-${ctx.clock.now().getTime()}`);
+    .where(
+      and(
+        eq(campaigns.brandId, brandId),
+        inActorWorkspace(actor, campaigns.workspaceId),
+        eq(campaigns.status, "sending"),
+      ),
+    );
+  for (const campaign of sending)
+    await requestDispatch(ctx, campaign, null, `review-ended-${ctx.clock.now().getTime()}`);
   return sending.length;
 }

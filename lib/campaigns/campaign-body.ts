@@ -1,10 +1,13 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { brands } from "@/lib/db/schema";
-import { notFound } from "@/lib/errors";
 import { renderDocument } from "@/lib/email-blocks/render-document";
+import { notFound } from "@/lib/errors";
+
 import type { CampaignInput } from "./campaign-schemas";
 
 /**

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { reportCampaignCounters } from "@/lib/db/schema";
 import { foldEngagement } from "@/lib/reports/fold-engagement";
@@ -28,8 +30,24 @@ export interface CampaignCounts {
  */
 export async function campaignCounts(ctx: Ctx, campaignId: string): Promise<CampaignCounts> {
   await foldEngagement(ctx, { campaignId });
-  const [row] = await ctx.db.select().from(reportCampaignCounters).where(eq(reportCampaignCounters.campaignId, campaignId));
-  const zero = { recipients: 0, queued: 0, accepted: 0, delivered: 0, bounced: 0, complained: 0, failed: 0, skipped: 0, cancelled: 0, opened: 0, clicked: 0, unsubscribed: 0 };
+  const [row] = await ctx.db
+    .select()
+    .from(reportCampaignCounters)
+    .where(eq(reportCampaignCounters.campaignId, campaignId));
+  const zero = {
+    recipients: 0,
+    queued: 0,
+    accepted: 0,
+    delivered: 0,
+    bounced: 0,
+    complained: 0,
+    failed: 0,
+    skipped: 0,
+    cancelled: 0,
+    opened: 0,
+    clicked: 0,
+    unsubscribed: 0,
+  };
   if (!row) return zero;
   const { campaignId: _campaign, workspaceId: _workspace, brandId: _brand, ...counts } = row;
   return counts;

@@ -11,7 +11,12 @@ type CampaignRow = typeof campaigns.$inferSelect;
  * The event is the campaign's, in its workspace, whoever moved it (an operator acting across
  * workspaces included); it is always recorded, as no test key can move a campaign.
  */
-export async function recordCampaignEvent(ctx: Ctx, campaign: CampaignRow, type: EventType, extra: Record<string, unknown> = {}): Promise<void> {
+export async function recordCampaignEvent(
+  ctx: Ctx,
+  campaign: CampaignRow,
+  type: EventType,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   const now = ctx.clock.now();
   await recordEvent(
     ctx,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { campaignSchema, documentField } from "./campaign-schemas";
 
 // A form's empty select or textarea means "none", which the campaign's own schema spells null.
@@ -15,8 +16,14 @@ const fields = campaignSchema.extend({
   document: documentField.nullish(),
 });
 
-const hasBody = { check: (form: { html: string; document?: unknown }) => Boolean(form.document) || form.html.trim() !== "", message: "must not be empty", path: ["html"] };
+const hasBody = {
+  check: (form: { html: string; document?: unknown }) => Boolean(form.document) || form.html.trim() !== "",
+  message: "must not be empty",
+  path: ["html"],
+};
 
 export const campaignFormSchema = fields.refine(hasBody.check, { message: hasBody.message, path: hasBody.path });
 
-export const editCampaignFormSchema = fields.extend({ campaignId: z.string() }).refine(hasBody.check, { message: hasBody.message, path: hasBody.path });
+export const editCampaignFormSchema = fields
+  .extend({ campaignId: z.string() })
+  .refine(hasBody.check, { message: hasBody.message, path: hasBody.path });

@@ -1,4 +1,5 @@
 import type { CampaignStatus } from "@/lib/db/schema";
+
 import type { CampaignCounts } from "./campaign-counts";
 
 /** What the campaign page polls while a campaign is on its way. */

@@ -17,7 +17,12 @@ export function canMove(from: CampaignStatus, to: CampaignStatus): boolean {
 
 export function assertCanMove(from: CampaignStatus, to: CampaignStatus): void {
   if (!canMove(from, to)) {
-    throw new ApiError({ type: "invalid_request_error", code: "invalid_campaign_transition", param: "status", message: `A ${from} campaign cannot become ${to}.` });
+    throw new ApiError({
+      type: "invalid_request_error",
+      code: "invalid_campaign_transition",
+      param: "status",
+      message: `A ${from} campaign cannot become ${to}.`,
+    });
   }
 }
 

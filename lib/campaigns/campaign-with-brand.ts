@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { brands, campaigns } from "@/lib/db/schema";

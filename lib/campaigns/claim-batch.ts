@@ -1,8 +1,11 @@
 import "server-only";
+
 import { eq, sql } from "drizzle-orm";
-import { withTransaction, type Ctx } from "@/lib/context";
+
 import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
+import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
+
 import { sendsOfCampaign } from "./send-id-range";
 
 export type ClaimedSend = { id: string; contact_id: string; email: string };
@@ -48,7 +51,10 @@ export async function claimBatch(ctx: Ctx, request: BatchRequest): Promise<Batch
     const [held] = await tx.db.select({ at: brands.sendingHeldAt }).from(brands).where(eq(brands.id, campaign.brandId));
     if (held?.at) return stop("brand_in_review");
     // Billing stops sending at the next batch (an unpaid invoice, read-only, an ended trial); settling starts dispatch again.
-    const [billing] = await tx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
+    const [billing] = await tx.db
+      .select()
+      .from(workspaceBilling)
+      .where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
     if (billing && !billingAllowsSending(billing, tx.clock.now())) return stop("billing_paused");
     const now = tx.clock.now();
     const claimFrom = (from: string | null) =>

@@ -1,9 +1,12 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns } from "@/lib/db/schema";
-import { recordCampaignEvent } from "./campaign-events";
+
 import { campaignCounts } from "./campaign-counts";
+import { recordCampaignEvent } from "./campaign-events";
 
 /** Every recipient has been attempted: the campaign is sent; campaign.sent carries the counts as they stand. */
 export async function completeCampaign(ctx: Ctx, campaignId: string): Promise<{ completed: boolean }> {
@@ -16,7 +19,12 @@ export async function completeCampaign(ctx: Ctx, campaignId: string): Promise<{ 
       .returning();
     if (!campaign) return { completed: false };
     const counts = await campaignCounts(tx, campaignId);
-    await recordCampaignEvent(tx, campaign, "campaign.sent", { delivered: counts.delivered, bounced: counts.bounced, failed: counts.failed, skipped: counts.skipped });
+    await recordCampaignEvent(tx, campaign, "campaign.sent", {
+      delivered: counts.delivered,
+      bounced: counts.bounced,
+      failed: counts.failed,
+      skipped: counts.skipped,
+    });
     return { completed: true };
   });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { systemActor, userActor } from "@/lib/actor";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
@@ -7,6 +8,7 @@ import { addListMembers } from "@/lib/lists/list-membership";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { optOut, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { countMissingMergeTags } from "./count-missing-merge-tags";
 
 const { ctx } = testCtx();
@@ -19,7 +21,12 @@ async function topicWithGaps() {
   const { listId } = await createList(ctx, operator, { brandId, name: "Customers" });
   await defineAttribute(ctx, operator, { key: "plan", type: "string" });
   const person = async (email: string, values: { firstName?: string; plan?: string }, onList = false) => {
-    const { contact } = await upsertContact(ctx, operator, { email, firstName: values.firstName, attributes: values.plan === undefined ? {} : { plan: values.plan }, topicIds: [topicId] });
+    const { contact } = await upsertContact(ctx, operator, {
+      email,
+      firstName: values.firstName,
+      attributes: values.plan === undefined ? {} : { plan: values.plan },
+      topicIds: [topicId],
+    });
     if (onList) await addListMembers(ctx, operator, listId, [contact.id]);
     return contact;
   };
@@ -38,7 +45,11 @@ async function topicWithGaps() {
 describe("merge tags a campaign uses, counted against its audience", () => {
   it("each tag is counted on its own: how many of the topic's subscribers have no value for it and would be skipped", async () => {
     const { brandId, topicId, member } = await topicWithGaps();
-    const gaps = await countMissingMergeTags(ctx, member, { brandId, topicId, tags: ["contact.first_name", "contact.plan", "brand.name"] });
+    const gaps = await countMissingMergeTags(ctx, member, {
+      brandId,
+      topicId,
+      tags: ["contact.first_name", "contact.plan", "brand.name"],
+    });
     expect(gaps).toEqual({
       audience: 5,
       tags: [
@@ -51,7 +62,12 @@ describe("merge tags a campaign uses, counted against its audience", () => {
 
   it("with a list, only the topic's subscribers on the list are counted", async () => {
     const { brandId, topicId, listId, member } = await topicWithGaps();
-    const gaps = await countMissingMergeTags(ctx, member, { brandId, topicId, listId, tags: ["contact.first_name", "contact.plan"] });
+    const gaps = await countMissingMergeTags(ctx, member, {
+      brandId,
+      topicId,
+      listId,
+      tags: ["contact.first_name", "contact.plan"],
+    });
     expect(gaps).toEqual({
       audience: 3,
       tags: [
@@ -63,14 +79,22 @@ describe("merge tags a campaign uses, counted against its audience", () => {
 
   it("an address is never missing, and a tag that does not exist is left to saving, which refuses it", async () => {
     const { brandId, topicId, member } = await topicWithGaps();
-    const gaps = await countMissingMergeTags(ctx, member, { brandId, topicId, tags: ["contact.email", "contact.shoe_size", "order.id", "contact.first_name.upper"] });
+    const gaps = await countMissingMergeTags(ctx, member, {
+      brandId,
+      topicId,
+      tags: ["contact.email", "contact.shoe_size", "order.id", "contact.first_name.upper"],
+    });
     expect(gaps).toEqual({ audience: 5, tags: [] });
   });
 
   it("a topic or a brand of another workspace is not found", async () => {
     const mine = await topicWithGaps();
     const theirs = await topicWithGaps();
-    await expect(countMissingMergeTags(ctx, mine.member, { brandId: mine.brandId, topicId: theirs.topicId, tags: [] })).rejects.toMatchObject({ code: "topic_not_found" });
-    await expect(countMissingMergeTags(ctx, mine.member, { brandId: theirs.brandId, topicId: mine.topicId, tags: [] })).rejects.toMatchObject({ code: "brand_not_found" });
+    await expect(
+      countMissingMergeTags(ctx, mine.member, { brandId: mine.brandId, topicId: theirs.topicId, tags: [] }),
+    ).rejects.toMatchObject({ code: "topic_not_found" });
+    await expect(
+      countMissingMergeTags(ctx, mine.member, { brandId: theirs.brandId, topicId: mine.topicId, tags: [] }),
+    ).rejects.toMatchObject({ code: "brand_not_found" });
   });
 });

@@ -1,10 +1,13 @@
 import "server-only";
+
 import { and, eq, sql, type SQL } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { attributeDefinitions, brands, lists, topics } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 import { notSuppressedSql } from "@/lib/suppressions/suppressed";
+
 import { mergeValuesFor } from "./render-campaign-mail";
 
 export interface MergeTagGaps {
@@ -23,7 +26,11 @@ export interface MergeTagGaps {
  * next to its field). Counted in one pass over the audience, as the snapshot
  * finds it.
  */
-export async function countMissingMergeTags(ctx: Ctx, actor: WorkspaceActor, input: { brandId: string; topicId: string; listId?: string | null; tags: string[] }): Promise<MergeTagGaps> {
+export async function countMissingMergeTags(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  input: { brandId: string; topicId: string; listId?: string | null; tags: string[] },
+): Promise<MergeTagGaps> {
   const { workspaceId } = actor;
   const [brand] = await ctx.db
     .select()
@@ -42,7 +49,14 @@ export async function countMissingMergeTags(ctx: Ctx, actor: WorkspaceActor, inp
       .where(and(eq(lists.id, input.listId), eq(lists.workspaceId, workspaceId)));
     if (!list) throw notFound("list_not_found", `No list ${input.listId}.`, "listId");
   }
-  const attributes = new Set((await ctx.db.select({ key: attributeDefinitions.key }).from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, workspaceId))).map((row) => row.key));
+  const attributes = new Set(
+    (
+      await ctx.db
+        .select({ key: attributeDefinitions.key })
+        .from(attributeDefinitions)
+        .where(eq(attributeDefinitions.workspaceId, workspaceId))
+    ).map((row) => row.key),
+  );
   const brandValue = mergeValuesFor({ id: "", email: "", firstName: null, lastName: null, attributes: {} }, brand);
 
   // Each tag as the condition "has no value", rendered the way dispatch reads the value.
@@ -50,12 +64,14 @@ export async function countMissingMergeTags(ctx: Ctx, actor: WorkspaceActor, inp
   for (const tag of [...new Set(input.tags)]) {
     const [namespace, name, ...rest] = tag.split(".");
     if (rest.length > 0 || !name) continue;
-    if (namespace === "brand" && ["name", "legal_name", "postal_address", "website_url"].includes(name)) rules.push({ tag, lacks: brandValue(tag) ? sql`false` : sql`true` });
+    if (namespace === "brand" && ["name", "legal_name", "postal_address", "website_url"].includes(name))
+      rules.push({ tag, lacks: brandValue(tag) ? sql`false` : sql`true` });
     if (namespace !== "contact" || name === "email") continue;
     if (name === "first_name") rules.push({ tag, lacks: sql`coalesce(c.first_name, '') = ''` });
     else if (name === "last_name") rules.push({ tag, lacks: sql`coalesce(c.last_name, '') = ''` });
     // As rendering reads an attribute: absent or an empty string is no value; any other JSON value prints.
-    else if (attributes.has(name)) rules.push({ tag, lacks: sql`(not (c.attributes ? ${name}) or c.attributes -> ${name} = '""'::jsonb)` });
+    else if (attributes.has(name))
+      rules.push({ tag, lacks: sql`(not (c.attributes ? ${name}) or c.attributes -> ${name} = '""'::jsonb)` });
   }
   const counts = rules.length
     ? sql`array[${sql.join(
@@ -70,5 +86,8 @@ export async function countMissingMergeTags(ctx: Ctx, actor: WorkspaceActor, inp
     where s.topic_id = ${topic.id} and s.state = 'subscribed' and c.opted_out_at is null
       ${input.listId ? sql`and exists (select 1 from list_members m where m.list_id = ${input.listId} and m.contact_id = c.id)` : sql``}
       and ${notSuppressedSql(workspaceId, sql`c.email`)}`);
-  return { audience: Number(row?.audience ?? 0), tags: rules.map((rule, index) => ({ tag: rule.tag, missing: Number(row?.missing[index] ?? 0) })) };
+  return {
+    audience: Number(row?.audience ?? 0),
+    tags: rules.map((rule, index) => ({ tag: rule.tag, missing: Number(row?.missing[index] ?? 0) })),
+  };
 }

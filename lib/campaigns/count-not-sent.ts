@@ -1,5 +1,7 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { sends } from "@/lib/db/schema";
 

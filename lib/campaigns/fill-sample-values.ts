@@ -1,5 +1,7 @@
 import "server-only";
+
 import type { AttributeType } from "@/lib/db/schema";
+
 import { mergeValuesFor, SAMPLE_CONTACT } from "./render-campaign-mail";
 
 type Contact = Parameters<typeof mergeValuesFor>[0];
@@ -17,7 +19,13 @@ export interface SampleValue {
  * address that is not a contact) a made-up value of the attribute's type,
  * named so that the sender knows which parts real recipients might lack.
  */
-export function fillSampleValues(tags: string[], contact: Contact, brand: Brand, attributeTypes: ReadonlyMap<string, AttributeType>, today: Date): { contact: Contact; samples: SampleValue[] } {
+export function fillSampleValues(
+  tags: string[],
+  contact: Contact,
+  brand: Brand,
+  attributeTypes: ReadonlyMap<string, AttributeType>,
+  today: Date,
+): { contact: Contact; samples: SampleValue[] } {
   const own = mergeValuesFor(contact, brand);
   const filled: Contact = { ...contact, attributes: { ...contact.attributes } };
   const samples: SampleValue[] = [];

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, desc, eq, lt } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { campaigns, lists, topics, type CampaignStatus } from "@/lib/db/schema";
@@ -18,7 +20,11 @@ export interface CampaignListRow {
 }
 
 /** The workspace's campaigns, newest first, keyset-paginated on id; up to `limit + 1` rows. */
-export async function listCampaigns(ctx: Ctx, actor: WorkspaceActor, page: { limit: number; afterId: string | null }): Promise<CampaignListRow[]> {
+export async function listCampaigns(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  page: { limit: number; afterId: string | null },
+): Promise<CampaignListRow[]> {
   return ctx.db
     .select({
       id: campaigns.id,

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq, sql } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";

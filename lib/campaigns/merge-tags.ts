@@ -1,7 +1,8 @@
 import { validationFailed } from "@/lib/errors";
-import { escapeHtml } from "@/lib/mail/escape-html";
 import { singleLine } from "@/lib/mail/build-message";
-import { MERGE_TAG as TAG, mergeTagsIn } from "./merge-tag-names";
+import { escapeHtml } from "@/lib/mail/escape-html";
+
+import { mergeTagsIn, MERGE_TAG as TAG } from "./merge-tag-names";
 
 export { mergeTagsIn };
 
@@ -14,13 +15,23 @@ const BRAND_FIELDS = new Set(["name", "legal_name", "postal_address", "website_u
  * postal_address, website_url). A campaign using any other tag is refused
  * when it is saved, naming the field and the tag.
  */
-export function assertKnownMergeTags(fields: Record<string, string | null | undefined>, attributeKeys: ReadonlySet<string>): void {
+export function assertKnownMergeTags(
+  fields: Record<string, string | null | undefined>,
+  attributeKeys: ReadonlySet<string>,
+): void {
   for (const [field, template] of Object.entries(fields)) {
     for (const tag of mergeTagsIn(template ?? "")) {
       const [namespace, name, ...rest] = tag.split(".");
       const known =
-        rest.length === 0 && name !== undefined && ((namespace === "contact" && (CONTACT_FIELDS.has(name) || attributeKeys.has(name))) || (namespace === "brand" && BRAND_FIELDS.has(name)));
-      if (!known) throw validationFailed(field, `${field}: {{${tag}}} is not a merge tag. Use contact.<field or attribute> or brand.<name|legal_name|postal_address|website_url>.`);
+        rest.length === 0 &&
+        name !== undefined &&
+        ((namespace === "contact" && (CONTACT_FIELDS.has(name) || attributeKeys.has(name))) ||
+          (namespace === "brand" && BRAND_FIELDS.has(name)));
+      if (!known)
+        throw validationFailed(
+          field,
+          `${field}: {{${tag}}} is not a merge tag. Use contact.<field or attribute> or brand.<name|legal_name|postal_address|website_url>.`,
+        );
     }
   }
 }
@@ -33,7 +44,11 @@ export type RenderTarget = "html" | "text" | "header";
  * defaulted: the result names it, and the recipient is skipped. Values are
  * escaped in HTML; in headers (the subject) they never carry CR or LF.
  */
-export function renderMergeTags(template: string, values: MergeValues, target: RenderTarget): { text: string } | { missing: string } {
+export function renderMergeTags(
+  template: string,
+  values: MergeValues,
+  target: RenderTarget,
+): { text: string } | { missing: string } {
   for (const tag of mergeTagsIn(template)) {
     const value = values(tag);
     if (value === null || value === undefined || value === "") return { missing: tag };

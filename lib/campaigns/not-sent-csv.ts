@@ -1,10 +1,13 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+
 import { stringify } from "csv-stringify/sync";
+import { and, eq, sql } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
+
 import { notSentReason } from "./not-sent-reasons";
 import { sendsOfCampaign } from "./send-id-range";
 
@@ -34,7 +37,13 @@ export async function* notSentCsv(ctx: Ctx, actor: Actor, campaignId: string): A
     yield stringify(
       rows.map((row) => {
         const reason = notSentReason(row.reason ?? "");
-        return [row.email, row.reason ?? "", reason.byRule ? "not sent by a rule" : "failed", reason.label, reason.fix ?? ""];
+        return [
+          row.email,
+          row.reason ?? "",
+          reason.byRule ? "not sent by a rule" : "failed",
+          reason.label,
+          reason.fix ?? "",
+        ];
       }),
       { escape_formulas: true },
     );

@@ -29,7 +29,11 @@ const RULES: Record<string, NotSentReason> = {
 export function notSentReason(reason: string): NotSentReason {
   if (reason.startsWith(MISSING_TAG)) {
     const tag = `{{${reason.slice(MISSING_TAG.length)}}}`;
-    return { byRule: true, label: `No value for ${tag}`, fix: `Fill in ${tag} for them, or write the campaign without it.` };
+    return {
+      byRule: true,
+      label: `No value for ${tag}`,
+      fix: `Fill in ${tag} for them, or write the campaign without it.`,
+    };
   }
   return RULES[reason] ?? { byRule: false, label: `Could not be sent (${reason || "no reason recorded"})` };
 }

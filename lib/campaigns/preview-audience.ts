@@ -1,12 +1,15 @@
 import "server-only";
+
 import { and, eq, sql, type SQL } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
+import { allowanceLeft } from "@/lib/billing/send-allowance";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, campaigns } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
-import { allowanceLeft } from "@/lib/billing/send-allowance";
-import { inPart, splitPoints } from "./snapshot-audience";
+
 import { NOT_VERIFIED, sendingRules } from "./sending-rules";
+import { inPart, splitPoints } from "./snapshot-audience";
 
 /** Why someone of the topic or the list will not get the campaign; `missing_merge_tag:<tag>` names the tag. */
 export type ExclusionReason =
@@ -56,7 +59,9 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
   // to group them (measured at a million: 1.6 s sorted, 1.3 s hashed). Only the addresses left out
   // are gathered, and only they are sorted for the sample.
   const bounds = [null, ...(await splitPoints(ctx, campaign.topicId)), null];
-  const parts: Part[] = bounds.slice(1).map((toContactId, index) => ({ fromContactId: bounds[index] ?? null, toContactId }));
+  const parts: Part[] = bounds
+    .slice(1)
+    .map((toContactId, index) => ({ fromContactId: bounds[index] ?? null, toContactId }));
   const results = await Promise.all(
     parts.map((part) =>
       withTransaction(ctx, async (tx) => {
@@ -72,7 +77,10 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
   for (const found of results.flat()) {
     const reason = found.reason === NOT_VERIFIED ? "not_verified" : found.reason;
     const sum = merged.get(reason) ?? { count: 0, sample: [] };
-    merged.set(reason, { count: sum.count + Number(found.count), sample: [...sum.sample, ...(found.sample ?? [])].sort().slice(0, SAMPLE) });
+    merged.set(reason, {
+      count: sum.count + Number(found.count),
+      sample: [...sum.sample, ...(found.sample ?? [])].sort().slice(0, SAMPLE),
+    });
   }
   await takeOverAllowance(ctx, campaign, merged, classified({ fromContactId: null, toContactId: null }));
   const rows = [...merged].map(([reason, { count, sample }]) => ({ reason, count, sample }));
@@ -89,7 +97,12 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
  * Moves the people the allowance would not cover from `recipient` to `over_allowance`, as finishSnapshot
  * does: those no rule leaves out, less what the allowance has left, taken from the highest contact ids.
  */
-async function takeOverAllowance(ctx: Ctx, campaign: CampaignRow, merged: Map<string, { count: number; sample: string[] }>, everyone: SQL) {
+async function takeOverAllowance(
+  ctx: Ctx,
+  campaign: CampaignRow,
+  merged: Map<string, { count: number; sample: string[] }>,
+  everyone: SQL,
+) {
   const recipients = merged.get("recipient")?.count ?? 0;
   const over = recipients - (await allowanceLeft(ctx, campaign.workspaceId));
   if (over <= 0) return;
@@ -106,7 +119,11 @@ async function takeOverAllowance(ctx: Ctx, campaign: CampaignRow, merged: Map<st
  * leaves them out, or `recipient`: `email`, `contact_id`, `reason`. The sandbox's reason is
  * dispatch's own, `recipient_not_verified`.
  */
-export async function classifiedAudience(ctx: Ctx, campaign: CampaignRow, brand: typeof brands.$inferSelect): Promise<(part: Part) => SQL> {
+export async function classifiedAudience(
+  ctx: Ctx,
+  campaign: CampaignRow,
+  brand: typeof brands.$inferSelect,
+): Promise<(part: Part) => SQL> {
   const listId = campaign.listId;
   const rules = await sendingRules(ctx, campaign, brand);
   // Joins rather than EXISTS probes: a probe inside CASE runs once per person, a join once per table.

@@ -1,8 +1,11 @@
 import "server-only";
+
 import { and, asc, eq } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { contacts, subscriptions } from "@/lib/db/schema";
+
 import { getCampaignWithBrandOrThrow } from "./campaign-with-brand";
 import { renderCampaignMail, SAMPLE_CONTACT, type RenderedCampaignMail } from "./render-campaign-mail";
 
@@ -22,10 +25,21 @@ export interface CampaignMailPreview {
  * contact of the workspace), else the topic's first subscriber, else a sample.
  * Rendered as dispatch renders it, untracked: opening the preview counts nothing.
  */
-export async function previewCampaignMail(ctx: Ctx, actor: WorkspaceActor, campaignId: string, asEmail: string | undefined): Promise<CampaignMailPreview> {
+export async function previewCampaignMail(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  campaignId: string,
+  asEmail: string | undefined,
+): Promise<CampaignMailPreview> {
   const row = await getCampaignWithBrandOrThrow(ctx, actor, campaignId);
   const subscribers = await ctx.db
-    .select({ id: contacts.id, email: contacts.email, firstName: contacts.firstName, lastName: contacts.lastName, attributes: contacts.attributes })
+    .select({
+      id: contacts.id,
+      email: contacts.email,
+      firstName: contacts.firstName,
+      lastName: contacts.lastName,
+      attributes: contacts.attributes,
+    })
     .from(subscriptions)
     .innerJoin(contacts, eq(contacts.id, subscriptions.contactId))
     .where(and(eq(subscriptions.topicId, row.campaign.topicId), eq(subscriptions.state, "subscribed")))

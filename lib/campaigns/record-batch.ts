@@ -1,5 +1,7 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import { systemActor } from "@/lib/actor";
 import { refundSends } from "@/lib/billing/send-allowance";
 import { withTransaction, type Ctx } from "@/lib/context";
@@ -8,6 +10,7 @@ import { emailEventBase } from "@/lib/events/email-event-base";
 import { recordEvents } from "@/lib/events/record-event";
 import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+
 import type { BatchFailure } from "./build-batch";
 import type { Campaign } from "./claim-batch";
 

@@ -1,12 +1,15 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
+
 import { inActorWorkspace, requireActorWorkspace, systemActor, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { attributeDefinitions, brands, campaigns, lists, topics } from "@/lib/db/schema";
 import { ApiError, notFound, validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
+
 import { campaignSchema, type CampaignInput } from "./campaign-schemas";
 import { canEdit } from "./campaign-status";
 import { assertKnownMergeTags } from "./merge-tags";
@@ -25,7 +28,8 @@ async function checkCampaign(ctx: Ctx, workspaceId: string, input: CampaignValue
     .from(topics)
     .where(and(eq(topics.id, input.topicId), eq(topics.workspaceId, workspaceId)));
   if (!topic || topic.archivedAt) throw notFound("topic_not_found", `No topic ${input.topicId}.`, "topicId");
-  if (topic.brandId !== input.brandId) throw validationFailed("topicId", "topicId: the topic belongs to another brand.");
+  if (topic.brandId !== input.brandId)
+    throw validationFailed("topicId", "topicId: the topic belongs to another brand.");
   if (input.listId) {
     const [list] = await ctx.db
       .select()
@@ -33,26 +37,51 @@ async function checkCampaign(ctx: Ctx, workspaceId: string, input: CampaignValue
       .where(and(eq(lists.id, input.listId), eq(lists.workspaceId, workspaceId)));
     if (!list) throw notFound("list_not_found", `No list ${input.listId}.`, "listId");
   }
-  const definitions = await ctx.db.select({ key: attributeDefinitions.key }).from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, workspaceId));
-  assertKnownMergeTags({ subject: input.subject, previewText: input.previewText, html: input.html, text: input.text }, new Set(definitions.map((d) => d.key)));
+  const definitions = await ctx.db
+    .select({ key: attributeDefinitions.key })
+    .from(attributeDefinitions)
+    .where(eq(attributeDefinitions.workspaceId, workspaceId));
+  assertKnownMergeTags(
+    { subject: input.subject, previewText: input.previewText, html: input.html, text: input.text },
+    new Set(definitions.map((d) => d.key)),
+  );
 }
 
 /** The body's source: the block editor's document, or none when the HTML was written by hand. */
 type Source = { document?: Record<string, unknown> | null };
 
 /** A new campaign is a draft, in the actor's workspace. */
-export async function createCampaign(ctx: Ctx, actor: Actor, input: CampaignInput, source: Source = {}): Promise<{ campaignId: string }> {
+export async function createCampaign(
+  ctx: Ctx,
+  actor: Actor,
+  input: CampaignInput,
+  source: Source = {},
+): Promise<{ campaignId: string }> {
   const values = parseInput(campaignSchema, input);
   const workspaceId = requireActorWorkspace(actor);
   await checkCampaign(ctx, workspaceId, values);
   const campaignId = newId("cmp");
   const now = ctx.clock.now();
-  await ctx.db.insert(campaigns).values({ id: campaignId, workspaceId, ...values, ...nullsOf(values), document: source.document ?? null, createdAt: now, updatedAt: now });
+  await ctx.db.insert(campaigns).values({
+    id: campaignId,
+    workspaceId,
+    ...values,
+    ...nullsOf(values),
+    document: source.document ?? null,
+    createdAt: now,
+    updatedAt: now,
+  });
   return { campaignId };
 }
 
 /** Drafts and scheduled campaigns can be edited; once dispatch has started the content is fixed. */
-export async function updateCampaign(ctx: Ctx, actor: Actor, campaignId: string, input: CampaignInput, source: Source = {}): Promise<void> {
+export async function updateCampaign(
+  ctx: Ctx,
+  actor: Actor,
+  campaignId: string,
+  input: CampaignInput,
+  source: Source = {},
+): Promise<void> {
   const values = parseInput(campaignSchema, input);
   const [campaign] = await ctx.db
     .select()
@@ -60,7 +89,11 @@ export async function updateCampaign(ctx: Ctx, actor: Actor, campaignId: string,
     .where(and(eq(campaigns.id, campaignId), inActorWorkspace(actor, campaigns.workspaceId)));
   if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
   if (!canEdit(campaign.status)) {
-    throw new ApiError({ type: "invalid_request_error", code: "campaign_not_editable", message: `A ${campaign.status} campaign cannot be edited.` });
+    throw new ApiError({
+      type: "invalid_request_error",
+      code: "campaign_not_editable",
+      message: `A ${campaign.status} campaign cannot be edited.`,
+    });
   }
   // The campaign's workspace, not the actor's: a system actor reaching across workspaces has none.
   await checkCampaign(ctx, campaign.workspaceId, values);
@@ -85,5 +118,10 @@ export async function duplicateCampaign(ctx: Ctx, actor: Actor, campaignId: stri
   const name = `Copy of ${source.name}`.slice(0, 200);
   // In the source's workspace, which the actor was just shown to reach (an operator's system actor names none).
   const { brandId, topicId, listId, subject, previewText, html, text, document } = source;
-  return createCampaign(ctx, systemActor("duplicate-campaign", source.workspaceId), { brandId, topicId, listId, name, subject, previewText, html, text }, { document });
+  return createCampaign(
+    ctx,
+    systemActor("duplicate-campaign", source.workspaceId),
+    { brandId, topicId, listId, name, subject, previewText, html, text },
+    { document },
+  );
 }

@@ -1,5 +1,6 @@
 import type { Ctx } from "@/lib/context";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+
 import { buildBatch } from "./build-batch";
 import { claimBatch, type BatchRequest } from "./claim-batch";
 import { recordFailures, sendAndRecord } from "./record-batch";

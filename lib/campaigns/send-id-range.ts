@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+
 import { sends, type campaigns } from "@/lib/db/schema";
 
 type CampaignRow = typeof campaigns.$inferSelect;
@@ -10,7 +11,8 @@ type CampaignRow = typeof campaigns.$inferSelect;
  * campaign_id, a scan of all sends that only such campaigns pay. A campaign with neither has no sends.
  */
 export function sendsOfCampaign(campaign: Pick<CampaignRow, "id" | "sendIdPrefix" | "recipientCount">): SQL {
-  if (campaign.sendIdPrefix) return sql`${sends.id} >= ${campaign.sendIdPrefix} and ${sends.id} < ${`${campaign.sendIdPrefix}~`}`;
+  if (campaign.sendIdPrefix)
+    return sql`${sends.id} >= ${campaign.sendIdPrefix} and ${sends.id} < ${`${campaign.sendIdPrefix}~`}`;
   if (campaign.recipientCount !== null) return sql`${sends.campaignId} = ${campaign.id}`;
   return sql`false`;
 }

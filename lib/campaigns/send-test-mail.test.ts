@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor, userActor } from "@/lib/actor";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
@@ -7,8 +8,9 @@ import { sends, users, workspaceBilling } from "@/lib/db/schema";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import { seedTopic, seedWorkspace, setBillingStage } from "@/lib/testing/factories";
-import { createUser } from "@/lib/users/create-user";
 import { testCtx } from "@/lib/testing/test-context";
+import { createUser } from "@/lib/users/create-user";
+
 import { createCampaign } from "./save-campaign";
 import { sendTestMail, testMailAddresses } from "./send-test-mail";
 
@@ -22,9 +24,17 @@ describe("a campaign's test mail", () => {
     const member = userActor(ownerUserId, workspaceId);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     await upsertContact(ctx, systemActor("test", workspaceId), { email: owner, firstName: "Olive" });
-    const { campaignId } = await createCampaign(ctx, member, { brandId, topicId, name: "Draft", subject: "Hi {{contact.first_name}}", html: "<p>Hello</p>" });
+    const { campaignId } = await createCampaign(ctx, member, {
+      brandId,
+      topicId,
+      name: "Draft",
+      subject: "Hi {{contact.first_name}}",
+      html: "<p>Hello</p>",
+    });
 
-    await expect(sendTestMail(ctx, member, getMailTransport(), campaignId, "stranger@example.com")).rejects.toMatchObject({ code: "validation_failed", param: "to" });
+    await expect(
+      sendTestMail(ctx, member, getMailTransport(), campaignId, "stranger@example.com"),
+    ).rejects.toMatchObject({ code: "validation_failed", param: "to" });
     await sendTestMail(ctx, member, getMailTransport(), campaignId, owner.toUpperCase());
     const [mail] = await listMailbox(ctx, systemActor("test", workspaceId), { to: owner });
     expect(mail?.subject).toBe("[Test] Hi Olive");
@@ -64,11 +74,22 @@ describe("a campaign's test mail", () => {
     const a = await seedWorkspace(ctx);
     const b = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, b.workspaceId, b.brandId);
-    const { campaignId } = await createCampaign(ctx, systemActor("test", b.workspaceId), { brandId: b.brandId, topicId, name: "Theirs", subject: "Hi", html: "<p>Hi</p>" });
+    const { campaignId } = await createCampaign(ctx, systemActor("test", b.workspaceId), {
+      brandId: b.brandId,
+      topicId,
+      name: "Theirs",
+      subject: "Hi",
+      html: "<p>Hi</p>",
+    });
     const memberOfA = userActor(a.ownerUserId, a.workspaceId);
-    await createUser(ctx, { email: (await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, a.ownerUserId)))[0]!.email, password: "owner of a signed up" });
+    await createUser(ctx, {
+      email: (await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, a.ownerUserId)))[0]!.email,
+      password: "owner of a signed up",
+    });
     const [ownerOfA] = await testMailAddresses(ctx, memberOfA);
-    await expect(sendTestMail(ctx, memberOfA, getMailTransport(), campaignId, ownerOfA!)).rejects.toMatchObject({ code: "campaign_not_found" });
+    await expect(sendTestMail(ctx, memberOfA, getMailTransport(), campaignId, ownerOfA!)).rejects.toMatchObject({
+      code: "campaign_not_found",
+    });
   });
 
   it("no test goes out while billing pauses the workspace's sending (an invoice overdue, a trial ended); it is refused with billing_paused", async () => {
@@ -77,15 +98,25 @@ describe("a campaign's test mail", () => {
     await createUser(ctx, { email: owner, password: "the owner has signed up" });
     const member = userActor(ownerUserId, workspaceId);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
-    const { campaignId } = await createCampaign(ctx, member, { brandId, topicId, name: "Draft", subject: "Hi", html: "<p>Hello</p>" });
+    const { campaignId } = await createCampaign(ctx, member, {
+      brandId,
+      topicId,
+      name: "Draft",
+      subject: "Hi",
+      html: "<p>Hello</p>",
+    });
 
     await setBillingStage(ctx, workspaceId, "overdue");
-    await expect(sendTestMail(ctx, member, getMailTransport(), campaignId, owner)).rejects.toMatchObject({ code: "billing_paused" });
+    await expect(sendTestMail(ctx, member, getMailTransport(), campaignId, owner)).rejects.toMatchObject({
+      code: "billing_paused",
+    });
     await ctx.db
       .update(workspaceBilling)
       .set({ stage: "trial", trialEndsAt: new Date(ctx.clock.now().getTime() - 1000) })
       .where(eq(workspaceBilling.workspaceId, workspaceId));
-    await expect(sendTestMail(ctx, member, getMailTransport(), campaignId, owner)).rejects.toMatchObject({ code: "billing_paused" });
+    await expect(sendTestMail(ctx, member, getMailTransport(), campaignId, owner)).rejects.toMatchObject({
+      code: "billing_paused",
+    });
     expect(await listMailbox(ctx, systemActor("test", workspaceId), { to: owner })).toEqual([]);
 
     await setBillingStage(ctx, workspaceId, "active");

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq, sql } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
 import type { Ctx } from "@/lib/context";
@@ -7,6 +9,7 @@ import { attributeDefinitions, contacts, workspaceBilling } from "@/lib/db/schem
 import { ApiError, validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+
 import { getCampaignWithBrandOrThrow } from "./campaign-with-brand";
 import { fillSampleValues, type SampleValue } from "./fill-sample-values";
 import { mergeTagsIn } from "./merge-tag-names";
@@ -18,7 +21,9 @@ import { renderCampaignMail, SAMPLE_CONTACT } from "./render-campaign-mail";
  * someone who did not ask to see the workspace's drafts.
  */
 export async function testMailAddresses(ctx: Ctx, actor: WorkspaceActor): Promise<string[]> {
-  const rows = await ctx.db.execute<{ email: string }>(sql`select email from sandbox_recipients where workspace_id = ${actor.workspaceId} order by email`);
+  const rows = await ctx.db.execute<{ email: string }>(
+    sql`select email from sandbox_recipients where workspace_id = ${actor.workspaceId} order by email`,
+  );
   return rows.map((row) => row.email);
 }
 
@@ -29,23 +34,44 @@ export async function testMailAddresses(ctx: Ctx, actor: WorkspaceActor): Promis
  * would skip it), named in the answer; untracked, and counted nowhere. It is
  * mail all the same: none goes out while billing pauses the workspace's sending.
  */
-export async function sendTestMail(ctx: Ctx, actor: WorkspaceActor, transport: MailTransport, campaignId: string, to: string): Promise<{ to: string; samples: SampleValue[] }> {
+export async function sendTestMail(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  transport: MailTransport,
+  campaignId: string,
+  to: string,
+): Promise<{ to: string; samples: SampleValue[] }> {
   const address = to.trim().toLowerCase();
   if (!(await testMailAddresses(ctx, actor)).includes(address)) {
-    throw validationFailed("to", "to: a test goes only to a member of this workspace or one of its verified addresses.");
+    throw validationFailed(
+      "to",
+      "to: a test goes only to a member of this workspace or one of its verified addresses.",
+    );
   }
   const row = await getCampaignWithBrandOrThrow(ctx, actor, campaignId);
-  const [billing] = await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, actor.workspaceId));
+  const [billing] = await ctx.db
+    .select()
+    .from(workspaceBilling)
+    .where(eq(workspaceBilling.workspaceId, actor.workspaceId));
   if (billing && !billingAllowsSending(billing, ctx.clock.now())) {
-    throw new ApiError({ type: "permission_error", code: "billing_paused", message: "Sending is paused by billing, test mails included. Open Billing to resume it." });
+    throw new ApiError({
+      type: "permission_error",
+      code: "billing_paused",
+      message: "Sending is paused by billing, test mails included. Open Billing to resume it.",
+    });
   }
   const [contact] = await ctx.db
     .select()
     .from(contacts)
     .where(and(eq(contacts.workspaceId, actor.workspaceId), eq(contacts.email, address)));
   const { campaign } = row;
-  const tags = [...new Set([campaign.subject, campaign.previewText ?? "", campaign.html, campaign.text ?? ""].flatMap(mergeTagsIn))];
-  const definitions = await ctx.db.select().from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, actor.workspaceId));
+  const tags = [
+    ...new Set([campaign.subject, campaign.previewText ?? "", campaign.html, campaign.text ?? ""].flatMap(mergeTagsIn)),
+  ];
+  const definitions = await ctx.db
+    .select()
+    .from(attributeDefinitions)
+    .where(eq(attributeDefinitions.workspaceId, actor.workspaceId));
   const { contact: filled, samples } = fillSampleValues(
     tags,
     contact ?? { id: SAMPLE_CONTACT.id, email: address, firstName: null, lastName: null, attributes: {} },

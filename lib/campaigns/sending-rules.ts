@@ -1,8 +1,11 @@
 import "server-only";
+
 import { sql, type SQL } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import type { brands, campaigns } from "@/lib/db/schema";
 import { brandClearance } from "@/lib/workspaces/sending-clearance";
+
 import { mergeTagsIn } from "./merge-tags";
 import { mergeValuesFor } from "./render-campaign-mail";
 
@@ -46,7 +49,9 @@ type BrandRow = typeof brands.$inferSelect;
  * them. A brand tag is the same for everyone: without a value, it skips everyone left.
  */
 function mergeTagRules(campaign: CampaignRow, brand: BrandRow): SQL[] {
-  const tags = [...new Set([campaign.subject, campaign.previewText ?? "", campaign.html, campaign.text ?? ""].flatMap(mergeTagsIn))];
+  const tags = [
+    ...new Set([campaign.subject, campaign.previewText ?? "", campaign.html, campaign.text ?? ""].flatMap(mergeTagsIn)),
+  ];
   const brandValue = mergeValuesFor({ id: "", email: "", firstName: null, lastName: null, attributes: {} }, brand);
   return tags.flatMap((tag) => {
     const [namespace, name = ""] = tag.split(".");

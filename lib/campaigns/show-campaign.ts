@@ -1,9 +1,12 @@
 import "server-only";
+
 import { and, asc, eq } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
+
 import { campaignCounts } from "./campaign-counts";
 
 /**
@@ -22,5 +25,9 @@ export async function showCampaign(ctx: Ctx, actor: Actor, campaignId: string) {
     .from(sends)
     .where(and(eq(sends.campaignId, campaignId), eq(sends.state, "failed")))
     .orderBy(asc(sends.email));
-  return { campaign, counts: await campaignCounts(ctx, campaignId), skipped: skipped.map((s) => ({ email: s.email, reason: s.reason ?? "" })) };
+  return {
+    campaign,
+    counts: await campaignCounts(ctx, campaignId),
+    skipped: skipped.map((s) => ({ email: s.email, reason: s.reason ?? "" })),
+  };
 }

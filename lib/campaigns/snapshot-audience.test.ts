@@ -1,11 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { audienceSnapshotParts, campaigns, contacts, sends, workspaceBilling } from "@/lib/db/schema";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
-import { seedTopic, seedWorkspace, optOut, setSendAllowance } from "@/lib/testing/factories";
-import { testCtx } from "@/lib/testing/test-context";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
+import { optOut, seedTopic, seedWorkspace, setSendAllowance } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
+
 import { cancelCampaign } from "./campaign-actions";
 import { createCampaign } from "./save-campaign";
 import { planSnapshot, snapshotAudience, SPLIT_AUDIENCE_FROM, takeSnapshotPart } from "./snapshot-audience";
@@ -25,13 +27,20 @@ async function largeAudience() {
     select 'ct_' || ${tag} || lpad(i::text, 18, '0'), ${workspaceId}, 'p' || i || '@' || ${tag} || '.example' from generate_series(0, ${PEOPLE - 1}::int) i`);
   await ctx.db.execute(sql`insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source)
     select 'sub_' || ${tag} || lpad(i::text, 18, '0'), ${workspaceId}, 'ct_' || ${tag} || lpad(i::text, 18, '0'), ${topicId}, 'subscribed', 'api' from generate_series(0, ${PEOPLE - 1}::int) i`);
-  const { campaignId } = await createCampaign(ctx, systemActor("test", workspaceId), { brandId, topicId, name: "Large", subject: "Hi", html: "<p>Hi</p>" });
+  const { campaignId } = await createCampaign(ctx, systemActor("test", workspaceId), {
+    brandId,
+    topicId,
+    name: "Large",
+    subject: "Hi",
+    html: "<p>Hi</p>",
+  });
   await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
   return { workspaceId, campaignId, contactId, tag };
 }
 
 const sendsOf = (campaignId: string) => ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId));
-const sendsUsed = async (workspaceId: string) => (await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId)))[0]!.sendsUsed;
+const sendsUsed = async (workspaceId: string) =>
+  (await ctx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId)))[0]!.sendsUsed;
 
 // Each test writes and reads tens of thousands of rows. Alone they take about 3 s, but in a full run on a
 // busy two-core machine two of them once took over 30 s: they get the time their work needs, not a guess at this machine's speed.
@@ -56,13 +65,17 @@ describe("audience snapshot in parts", { timeout: BULK_TEST_TIMEOUT_MS }, () => 
 
     expect(await snapshotAudience(ctx, campaignId)).toEqual({ status: "sending", recipients: PEOPLE - 6 });
 
-    const parts = await ctx.db.select().from(audienceSnapshotParts).where(eq(audienceSnapshotParts.campaignId, campaignId));
+    const parts = await ctx.db
+      .select()
+      .from(audienceSnapshotParts)
+      .where(eq(audienceSnapshotParts.campaignId, campaignId));
     expect(parts).toHaveLength(2);
     expect(parts.every((part) => part.recipients! > PEOPLE / 4)).toBe(true);
     const written = await sendsOf(campaignId);
     expect(written).toHaveLength(PEOPLE - 6);
     expect(new Set(written.map((s) => s.contactId)).size).toBe(PEOPLE - 6);
-    for (const excluded of [10, 20, 30, PEOPLE - 10, PEOPLE - 20, PEOPLE - 30]) expect(written.some((s) => s.contactId === contactId(excluded))).toBe(false);
+    for (const excluded of [10, 20, 30, PEOPLE - 10, PEOPLE - 20, PEOPLE - 30])
+      expect(written.some((s) => s.contactId === contactId(excluded))).toBe(false);
     const [campaign] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
     expect(written.every((s) => s.id.startsWith(campaign!.sendIdPrefix!) && s.state === "queued")).toBe(true);
     expect(campaign!.recipientCount).toBe(PEOPLE - 6);

@@ -1,16 +1,19 @@
 import "server-only";
+
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
+
+import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
+import { OVER_ALLOWANCE, reserveSends } from "@/lib/billing/send-allowance";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { audienceSnapshotParts, brands, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
-import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
 import { bulkIdPrefix } from "@/lib/ids";
-import { OVER_ALLOWANCE, reserveSends } from "@/lib/billing/send-allowance";
-import type { BatchFailure } from "./build-batch";
-import { announceFailures, recordFailures } from "./record-batch";
-import { sendingRules } from "./sending-rules";
-import { sendsOfCampaign } from "./send-id-range";
 import { notSuppressedSql } from "@/lib/suppressions/suppressed";
+
+import type { BatchFailure } from "./build-batch";
 import { recordCampaignEvent } from "./campaign-events";
+import { announceFailures, recordFailures } from "./record-batch";
+import { sendsOfCampaign } from "./send-id-range";
+import { sendingRules } from "./sending-rules";
 
 /**
  * An audience of at least this many subscribers is written in parts at once. Below it one statement
@@ -52,21 +55,34 @@ export async function snapshotAudience(ctx: Ctx, campaignId: string): Promise<{ 
 type Campaign = typeof campaigns.$inferSelect;
 
 /** Step 1: chooses the send id prefix and the parts, unless an earlier attempt already did. */
-export async function planSnapshot(ctx: Ctx, campaignId: string): Promise<{ status: string; recipients: number } | { campaign: Campaign; parts: Part[] }> {
+export async function planSnapshot(
+  ctx: Ctx,
+  campaignId: string,
+): Promise<{ status: string; recipients: number } | { campaign: Campaign; parts: Part[] }> {
   return withTransaction(ctx, async (tx) => {
     const [campaign] = await tx.db.select().from(campaigns).where(eq(campaigns.id, campaignId)).for("update");
     if (!campaign) return { status: "missing", recipients: 0 };
-    if (campaign.recipientCount !== null || campaign.status !== "sending") return { status: campaign.status, recipients: campaign.recipientCount ?? 0 };
+    if (campaign.recipientCount !== null || campaign.status !== "sending")
+      return { status: campaign.status, recipients: campaign.recipientCount ?? 0 };
     // While billing pauses sending the audience is not taken (nor the allowance spent): settling starts dispatch again.
-    const [billing] = await tx.db.select().from(workspaceBilling).where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
+    const [billing] = await tx.db
+      .select()
+      .from(workspaceBilling)
+      .where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
     if (billing && !billingAllowsSending(billing, tx.clock.now())) return { status: "billing_paused", recipients: 0 };
     if (campaign.sendIdPrefix) {
-      const parts = await tx.db.select().from(audienceSnapshotParts).where(eq(audienceSnapshotParts.campaignId, campaignId)).orderBy(asc(audienceSnapshotParts.part));
+      const parts = await tx.db
+        .select()
+        .from(audienceSnapshotParts)
+        .where(eq(audienceSnapshotParts.campaignId, campaignId))
+        .orderBy(asc(audienceSnapshotParts.part));
       return { campaign, parts };
     }
     const splits = await splitPoints(tx, campaign.topicId);
     const bounds = [null, ...splits, null];
-    const parts: Part[] = bounds.slice(1).map((toContactId, part) => ({ campaignId, part, fromContactId: bounds[part]!, toContactId, recipients: null }));
+    const parts: Part[] = bounds
+      .slice(1)
+      .map((toContactId, part) => ({ campaignId, part, fromContactId: bounds[part]!, toContactId, recipients: null }));
     await tx.db.insert(audienceSnapshotParts).values(parts);
     const sendIdPrefix = bulkIdPrefix("snd", tx.clock.now());
     await tx.db.update(campaigns).set({ sendIdPrefix }).where(eq(campaigns.id, campaignId));
@@ -79,7 +95,9 @@ export async function planSnapshot(ctx: Ctx, campaignId: string): Promise<{ stat
  * when there are too few to be worth splitting. Index-only walks of (topic, state, contact).
  */
 export async function splitPoints(ctx: Ctx, topicId: string): Promise<string[]> {
-  const [count] = await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from subscriptions where topic_id = ${topicId} and state = 'subscribed'`);
+  const [count] = await ctx.db.execute<{ n: number }>(
+    sql`select count(*)::int as n from subscriptions where topic_id = ${topicId} and state = 'subscribed'`,
+  );
   const n = Number(count!.n);
   if (n < SPLIT_AUDIENCE_FROM) return [];
   const points: string[] = [];
@@ -101,12 +119,22 @@ export async function splitPoints(ctx: Ctx, topicId: string): Promise<string[]> 
  */
 export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part): Promise<void> {
   await withTransaction(ctx, async (tx) => {
-    const [current] = await tx.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, campaign.id)).for("share");
+    const [current] = await tx.db
+      .select({ status: campaigns.status })
+      .from(campaigns)
+      .where(eq(campaigns.id, campaign.id))
+      .for("share");
     if (current?.status !== "sending" && current?.status !== "paused") return;
     const [open] = await tx.db
       .select()
       .from(audienceSnapshotParts)
-      .where(and(eq(audienceSnapshotParts.campaignId, campaign.id), eq(audienceSnapshotParts.part, part.part), isNull(audienceSnapshotParts.recipients)))
+      .where(
+        and(
+          eq(audienceSnapshotParts.campaignId, campaign.id),
+          eq(audienceSnapshotParts.part, part.part),
+          isNull(audienceSnapshotParts.recipients),
+        ),
+      )
       .for("update");
     if (!open) return;
     const [brand] = await tx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
@@ -136,7 +164,11 @@ export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part)
                coalesce(json_agg(json_build_object('id', id, 'contactId', contact_id, 'email', email, 'reason', failure_reason)) filter (where failure_reason is not null), '[]'::json) as failures
         from written`);
       written = Number(row!.written);
-      await announceFailures(tx, campaign, typeof row!.failures === "string" ? (JSON.parse(row!.failures) as BatchFailure[]) : row!.failures);
+      await announceFailures(
+        tx,
+        campaign,
+        typeof row!.failures === "string" ? (JSON.parse(row!.failures) as BatchFailure[]) : row!.failures,
+      );
     } else written = (await tx.db.execute(insert)).count;
     await tx.db
       .update(audienceSnapshotParts)
@@ -158,15 +190,25 @@ export async function finishSnapshot(ctx: Ctx, campaignId: string): Promise<{ st
   return withTransaction(ctx, async (tx) => {
     const [campaign] = await tx.db.select().from(campaigns).where(eq(campaigns.id, campaignId)).for("update");
     if (!campaign) return { status: "missing", recipients: 0 };
-    if (campaign.recipientCount !== null || campaign.status === "cancelled") return { status: campaign.status, recipients: campaign.recipientCount ?? 0 };
-    const parts = await tx.db.select().from(audienceSnapshotParts).where(eq(audienceSnapshotParts.campaignId, campaignId));
-    if (parts.length === 0 || parts.some((part) => part.recipients === null)) throw new Error(`the audience snapshot of ${campaignId} is not complete`);
+    if (campaign.recipientCount !== null || campaign.status === "cancelled")
+      return { status: campaign.status, recipients: campaign.recipientCount ?? 0 };
+    const parts = await tx.db
+      .select()
+      .from(audienceSnapshotParts)
+      .where(eq(audienceSnapshotParts.campaignId, campaignId));
+    if (parts.length === 0 || parts.some((part) => part.recipients === null))
+      throw new Error(`the audience snapshot of ${campaignId} is not complete`);
     const recipients = parts.reduce((sum, part) => sum + part.recipients!, 0);
     // Only a rule fails a send before dispatch: counted through the index of failed sends, not over every send.
-    const [left] = await tx.db.execute<{ n: number }>(sql`select count(*)::int as n from ${sends} where ${sends.campaignId} = ${campaignId} and ${sends.state} = 'failed'`);
+    const [left] = await tx.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from ${sends} where ${sends.campaignId} = ${campaignId} and ${sends.state} = 'failed'`,
+    );
     const queued = recipients - Number(left!.n);
     const now = tx.clock.now();
-    await tx.db.update(campaigns).set({ recipientCount: recipients, sentAt: now, updatedAt: now }).where(eq(campaigns.id, campaign.id));
+    await tx.db
+      .update(campaigns)
+      .set({ recipientCount: recipients, sentAt: now, updatedAt: now })
+      .where(eq(campaigns.id, campaign.id));
     const remaining = await reserveSends(tx, campaign.workspaceId, queued);
     await recordCampaignEvent(tx, { ...campaign, recipientCount: recipients }, "campaign.sending");
     // Past the plan's allowance the queued sends with the highest contact ids are not sent: failed, refunded

@@ -1,11 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { withTransaction } from "@/lib/context";
 import { confirmationRequests, subscriptions } from "@/lib/db/schema";
 import { subscribeFromForm } from "@/lib/subscriptions/subscribe-from-form";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { ADDRESS_DAILY_LIMIT, DAILY_LIMIT } from "./confirmation-windows";
 import { decideConfirmation } from "./decide-confirmation";
 
@@ -30,7 +32,9 @@ describe("cross-workspace confirmation cap", () => {
     // Fill all but one slot, within each workspace's own cap.
     const [first, second] = [await seedWorkspace(ctx), await seedWorkspace(ctx)];
     for (let i = 0; i < ADDRESS_DAILY_LIMIT - 1; i++) {
-      expect(await decideConfirmation(ctx, await requestIn(i < DAILY_LIMIT ? first : second, email))).toEqual({ send: true });
+      expect(await decideConfirmation(ctx, await requestIn(i < DAILY_LIMIT ? first : second, email))).toEqual({
+        send: true,
+      });
     }
     const a = await requestIn(await seedWorkspace(ctx), email);
     const b = await requestIn(await seedWorkspace(ctx), email);

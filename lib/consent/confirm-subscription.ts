@@ -1,16 +1,26 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, confirmationRequests, contacts, subscriptions, topics } from "@/lib/db/schema";
-import { recordEvent } from "@/lib/events/record-event";
-import { verifyToken } from "@/lib/tokens/signed-token";
 import { emitEvents } from "@/lib/events/emit-events";
+import { recordEvent } from "@/lib/events/record-event";
 import { subscriptionConfirmed } from "@/lib/events/workflow-events";
+import { verifyToken } from "@/lib/tokens/signed-token";
+
 import { CONFIRMATION_VALIDITY_MS } from "./confirmation-windows";
 import type { BrandRow, TopicRow } from "./load-consent-context";
 
-export type ConfirmResult = { outcome: "confirmed" | "already_confirmed" | "expired" | "not_pending"; brand: BrandRow; topic: TopicRow; requestId: string } | { outcome: "invalid" };
+export type ConfirmResult =
+  | {
+      outcome: "confirmed" | "already_confirmed" | "expired" | "not_pending";
+      brand: BrandRow;
+      topic: TopicRow;
+      requestId: string;
+    }
+  | { outcome: "invalid" };
 
 /**
  * The confirmation link. Within 14 days of its mail it confirms a pending
@@ -20,12 +30,22 @@ export type ConfirmResult = { outcome: "confirmed" | "already_confirmed" | "expi
  * changes nothing; the page offers to sign up again. It never brings back
  * someone who opted out.
  */
-export async function confirmSubscription(ctx: Ctx, token: string, evidence: { ip: string | null; userAgent: string | null }): Promise<ConfirmResult> {
+export async function confirmSubscription(
+  ctx: Ctx,
+  token: string,
+  evidence: { ip: string | null; userAgent: string | null },
+): Promise<ConfirmResult> {
   const payload = verifyToken<{ r: string }>("confirm", token);
   if (!payload) return { outcome: "invalid" };
   return withTransaction(ctx, async (tx) => {
     const [row] = await tx.db
-      .select({ request: confirmationRequests, subscription: subscriptions, topic: topics, brand: brands, contact: contacts })
+      .select({
+        request: confirmationRequests,
+        subscription: subscriptions,
+        topic: topics,
+        brand: brands,
+        contact: contacts,
+      })
       .from(confirmationRequests)
       .innerJoin(subscriptions, eq(subscriptions.id, confirmationRequests.subscriptionId))
       .innerJoin(topics, eq(topics.id, subscriptions.topicId))
@@ -38,7 +58,8 @@ export async function confirmSubscription(ctx: Ctx, token: string, evidence: { i
     if (row.subscription.state === "subscribed") return { outcome: "already_confirmed", ...base };
     if (row.subscription.state !== "pending" || row.contact.optedOutAt) return { outcome: "not_pending", ...base };
     const now = tx.clock.now();
-    if (now.getTime() - row.request.mailedAt.getTime() > CONFIRMATION_VALIDITY_MS) return { outcome: "expired", ...base };
+    if (now.getTime() - row.request.mailedAt.getTime() > CONFIRMATION_VALIDITY_MS)
+      return { outcome: "expired", ...base };
 
     await tx.db
       .update(subscriptions)
@@ -67,7 +88,13 @@ export async function confirmSubscription(ctx: Ctx, token: string, evidence: { i
       },
       now,
     );
-    await emitEvents(tx, [{ name: subscriptionConfirmed.name, id: `confirmed-${row.subscription.id}`, data: { subscriptionId: row.subscription.id } }]);
+    await emitEvents(tx, [
+      {
+        name: subscriptionConfirmed.name,
+        id: `confirmed-${row.subscription.id}`,
+        data: { subscriptionId: row.subscription.id },
+      },
+    ]);
     return { outcome: "confirmed", ...base };
   });
 }

@@ -1,6 +1,7 @@
 import { appendToBody } from "@/lib/mail/body-edges";
 import { escapeHtml } from "@/lib/mail/escape-html";
 import { fillFooterSlot } from "@/lib/mail/footer-slot";
+
 import { preferencesUrl, unsubscribePageUrl, type UnsubscribeTarget } from "./links";
 
 interface Brand {
@@ -9,7 +10,8 @@ interface Brand {
   postalAddress: string;
 }
 
-const SMALL = "font-family:Helvetica, Arial, sans-serif;font-size:12px;line-height:18px;color:#6b7280;text-align:center;margin:0 0 4px";
+const SMALL =
+  "font-family:Helvetica, Arial, sans-serif;font-size:12px;line-height:18px;color:#6b7280;text-align:center;margin:0 0 4px";
 const LINK = "color:#6b7280;text-decoration:underline";
 
 export interface ConsentFooter {

@@ -1,14 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor, type WorkspaceActor } from "@/lib/actor";
 import { createBrand } from "@/lib/brands/create-brand";
-import { confirmationRequests, contacts, events, subscriptions } from "@/lib/db/schema";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { confirmationRequests, contacts, events, subscriptions } from "@/lib/db/schema";
 import { subscribeFromForm } from "@/lib/subscriptions/subscribe-from-form";
-import { signToken } from "@/lib/tokens/signed-token";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+import { signToken } from "@/lib/tokens/signed-token";
+
 import { confirmSubscription } from "./confirm-subscription";
 import { decideConfirmation } from "./decide-confirmation";
 import { loadPreferences, savePreferences } from "./preferences";
@@ -80,7 +82,9 @@ describe("double opt-in confirmation", () => {
     const { workspaceId, topicId, actor } = await setup();
     const token = await pendingWithMail(actor, topicId, "twice@example.com");
     expect((await confirmSubscription(ctx, token, evidence)).outcome).toBe("confirmed");
-    expect((await confirmSubscription(ctx, token, { ip: "198.51.100.1", userAgent: "scanner" })).outcome).toBe("already_confirmed");
+    expect((await confirmSubscription(ctx, token, { ip: "198.51.100.1", userAgent: "scanner" })).outcome).toBe(
+      "already_confirmed",
+    );
     expect((await stateOf("twice@example.com", topicId))!.confirmedIp).toBe("203.0.113.7");
     expect(await eventsOf(workspaceId, "contact.subscribed")).toHaveLength(1);
   });
@@ -97,8 +101,12 @@ describe("double opt-in confirmation", () => {
     const { topicId, actor } = await setup();
     const token = await pendingWithMail(actor, topicId, "f@example.com");
     expect(await confirmSubscription(ctx, `${token}x`, evidence)).toEqual({ outcome: "invalid" });
-    expect(await confirmSubscription(ctx, signToken("unsubscribe", { r: "x" }), evidence)).toEqual({ outcome: "invalid" });
-    expect(await confirmSubscription(ctx, signToken("confirm", { r: "cfr_never_mailed" }), evidence)).toEqual({ outcome: "invalid" });
+    expect(await confirmSubscription(ctx, signToken("unsubscribe", { r: "x" }), evidence)).toEqual({
+      outcome: "invalid",
+    });
+    expect(await confirmSubscription(ctx, signToken("confirm", { r: "cfr_never_mailed" }), evidence)).toEqual({
+      outcome: "invalid",
+    });
   });
 
   it("subscriber_count counts confirmed subscriptions only", async () => {
@@ -115,7 +123,10 @@ describe("double opt-in confirmation", () => {
 describe("unsubscribe, preferences and resubscribe", () => {
   async function subscribed() {
     const base = await setup();
-    const { contact } = await upsertContact(ctx, base.actor, { email: `p${Date.now()}${Math.random()}@example.com`, topicIds: [base.topicId] });
+    const { contact } = await upsertContact(ctx, base.actor, {
+      email: `p${Date.now()}${Math.random()}@example.com`,
+      topicIds: [base.topicId],
+    });
     return { ...base, contactId: contact.id, email: contact.email };
   }
 
@@ -123,7 +134,9 @@ describe("unsubscribe, preferences and resubscribe", () => {
     const { workspaceId, brandId, topicId, contactId, email, actor } = await subscribed();
     const other = await seedTopic(ctx, workspaceId, brandId);
     await upsertContact(ctx, actor, { email, topicIds: [other] });
-    expect(await unsubscribe(ctx, { contactId, scope: "topic", topicId, campaignId: "cmp_1" })).toEqual({ changed: true });
+    expect(await unsubscribe(ctx, { contactId, scope: "topic", topicId, campaignId: "cmp_1" })).toEqual({
+      changed: true,
+    });
     expect((await stateOf(email, topicId))!.state).toBe("unsubscribed");
     expect((await stateOf(email, other))!.state).toBe("subscribed");
     const [event] = await eventsOf(workspaceId, "contact.unsubscribed");
@@ -165,8 +178,13 @@ describe("unsubscribe, preferences and resubscribe", () => {
     await unsubscribe(ctx, { contactId, scope: "all" });
     const api = apiClient((await seedKey(ctx, workspaceId)).key);
     expect((await api.get(`/v1/contacts/${contactId}`)).body.data.status).toBe("unsubscribed");
-    expect((await api.post("/v1/contacts", { email, topic_ids: [topicId] })).body.error.code).toBe("contact_unsubscribed");
-    expect((await eventsOf(workspaceId, "contact.unsubscribed"))[0]!.data).toMatchObject({ scope: "all", brand_id: null });
+    expect((await api.post("/v1/contacts", { email, topic_ids: [topicId] })).body.error.code).toBe(
+      "contact_unsubscribed",
+    );
+    expect((await eventsOf(workspaceId, "contact.unsubscribed"))[0]!.data).toMatchObject({
+      scope: "all",
+      brand_id: null,
+    });
   });
 
   it("resubscribing from a link in mail already sent is the only path back; it fires contact.subscribed with source double_opt_in", async () => {

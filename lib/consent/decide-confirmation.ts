@@ -1,8 +1,11 @@
 import "server-only";
+
 import { and, count, eq, gt, ne, sql } from "drizzle-orm";
+
 import { withTransaction, type Ctx } from "@/lib/context";
 import { confirmationRequests, subscriptions } from "@/lib/db/schema";
 import { suppressedAmong } from "@/lib/suppressions/suppressed";
+
 import { ADDRESS_DAILY_LIMIT, DAILY_LIMIT, DAILY_WINDOW_MS, SAME_TOPIC_WINDOW_MS } from "./confirmation-windows";
 
 export type ConfirmationDecision = { send: true } | { send: false; reason: string };
@@ -29,7 +32,10 @@ export async function decideConfirmation(ctx: Ctx, requestId: string): Promise<C
     if (fresh!.skippedReason) return { send: false, reason: fresh!.skippedReason };
 
     const skip = async (reason: string): Promise<ConfirmationDecision> => {
-      await tx.db.update(confirmationRequests).set({ skippedReason: reason }).where(eq(confirmationRequests.id, requestId));
+      await tx.db
+        .update(confirmationRequests)
+        .set({ skippedReason: reason })
+        .where(eq(confirmationRequests.id, requestId));
       return { send: false, reason };
     };
     if (request.state !== "pending") return skip("not_pending");
@@ -41,18 +47,30 @@ export async function decideConfirmation(ctx: Ctx, requestId: string): Promise<C
     // The three windows in one pass over the address's mail of the last day (the same-topic window lies within it).
     const [mailed] = await tx.db
       .select({
-        sameTopic: sql<number>`count(*) filter (where ${and(inWorkspace, eq(subscriptions.topicId, request.topicId), mailedSince(SAME_TOPIC_WINDOW_MS))})`.mapWith(Number),
+        sameTopic:
+          sql<number>`count(*) filter (where ${and(inWorkspace, eq(subscriptions.topicId, request.topicId), mailedSince(SAME_TOPIC_WINDOW_MS))})`.mapWith(
+            Number,
+          ),
         inWorkspace: sql<number>`count(*) filter (where ${inWorkspace})`.mapWith(Number),
         everywhere: count(),
       })
       .from(confirmationRequests)
       .leftJoin(subscriptions, eq(subscriptions.id, confirmationRequests.subscriptionId))
-      .where(and(eq(confirmationRequests.email, email), ne(confirmationRequests.id, requestId), mailedSince(DAILY_WINDOW_MS)));
+      .where(
+        and(
+          eq(confirmationRequests.email, email),
+          ne(confirmationRequests.id, requestId),
+          mailedSince(DAILY_WINDOW_MS),
+        ),
+      );
     if (mailed!.sameTopic > 0) return skip("recently_sent");
     if (mailed!.inWorkspace >= DAILY_LIMIT) return skip("daily_limit");
     if (mailed!.everywhere >= ADDRESS_DAILY_LIMIT) return skip("address_daily_limit");
 
-    await tx.db.update(confirmationRequests).set({ mailedAt: ctx.clock.now() }).where(eq(confirmationRequests.id, requestId));
+    await tx.db
+      .update(confirmationRequests)
+      .set({ mailedAt: ctx.clock.now() })
+      .where(eq(confirmationRequests.id, requestId));
     return { send: true };
   });
 }

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { brands, contacts, topics } from "@/lib/db/schema";
 

@@ -1,7 +1,10 @@
 import "server-only";
+
 import { and, asc, eq, isNull } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { subscriptions, topics } from "@/lib/db/schema";
+
 import type { PreferencesLink } from "./links";
 import { loadContactBrand } from "./load-consent-context";
 import { resubscribe } from "./resubscribe";
@@ -25,7 +28,10 @@ export async function loadPreferences(ctx: Ctx, contactId: string, brandId: stri
     .where(and(eq(subscriptions.contactId, contactId), eq(topics.brandId, brandId), isNull(topics.archivedAt)))
     .orderBy(asc(topics.name));
   const optedOutOfAll = found.contact.optedOutAt !== null;
-  const topicsOut: TopicPreference[] = rows.map(({ state, ...topic }) => ({ ...topic, subscribed: state === "subscribed" && !optedOutOfAll }));
+  const topicsOut: TopicPreference[] = rows.map(({ state, ...topic }) => ({
+    ...topic,
+    subscribed: state === "subscribed" && !optedOutOfAll,
+  }));
   return { contact: found.contact, brand: found.brand, topics: topicsOut, optedOutOfAll };
 }
 
@@ -39,7 +45,8 @@ export async function savePreferences(ctx: Ctx, link: PreferencesLink, subscribe
   if (!current) return;
   const wanted = new Set(subscribedTopicIds);
   for (const topic of current.topics) {
-    if (wanted.has(topic.id) && !topic.subscribed) await resubscribe(ctx, { contactId: link.contactId, topicId: topic.id });
+    if (wanted.has(topic.id) && !topic.subscribed)
+      await resubscribe(ctx, { contactId: link.contactId, topicId: topic.id });
     if (!wanted.has(topic.id) && topic.subscribed) {
       await unsubscribe(ctx, { ...link, scope: "topic", topicId: topic.id });
     }

@@ -1,16 +1,20 @@
 import "server-only";
+
 import type { Ctx } from "@/lib/context";
 import { confirmationRequests } from "@/lib/db/schema";
-import { newId } from "@/lib/ids";
 import { emitEvents } from "@/lib/events/emit-events";
 import { confirmationRequested } from "@/lib/events/workflow-events";
+import { newId } from "@/lib/ids";
 
 /**
  * Records that a confirmation mail is wanted for a pending subscription and
  * starts the workflow that mails it, in the caller's transaction: a recorded
  * request is never left unmailed. The workflow applies the windows.
  */
-export async function recordConfirmationRequest(ctx: Ctx, request: { workspaceId: string; subscriptionId: string; email: string }): Promise<string> {
+export async function recordConfirmationRequest(
+  ctx: Ctx,
+  request: { workspaceId: string; subscriptionId: string; email: string },
+): Promise<string> {
   const requestId = newId("cfr");
   await ctx.db.insert(confirmationRequests).values({ id: requestId, ...request, requestedAt: ctx.clock.now() });
   await emitConfirmationRequested(ctx, requestId);

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq, ne } from "drizzle-orm";
+
 import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { contacts, subscriptions, topics } from "@/lib/db/schema";
@@ -11,7 +13,10 @@ import { newId } from "@/lib/ids";
  * in mail they received (consent proven from their mailbox, hence source
  * double_opt_in). Lifts an opt-out of everything too. Idempotent.
  */
-export async function resubscribe(ctx: Ctx, request: { contactId: string; topicId: string }): Promise<{ changed: boolean }> {
+export async function resubscribe(
+  ctx: Ctx,
+  request: { contactId: string; topicId: string },
+): Promise<{ changed: boolean }> {
   return withTransaction(ctx, async (tx) => {
     const [contact] = await tx.db.select().from(contacts).where(eq(contacts.id, request.contactId)).for("update");
     const [topic] = contact
@@ -22,15 +27,30 @@ export async function resubscribe(ctx: Ctx, request: { contactId: string; topicI
       : [];
     if (!contact || !topic || topic.archivedAt) return { changed: false };
     const now = tx.clock.now();
-    if (contact.optedOutAt) await tx.db.update(contacts).set({ optedOutAt: null, updatedAt: now }).where(eq(contacts.id, contact.id));
+    if (contact.optedOutAt)
+      await tx.db.update(contacts).set({ optedOutAt: null, updatedAt: now }).where(eq(contacts.id, contact.id));
     await tx.db
       .insert(subscriptions)
-      .values({ id: newId("sub"), workspaceId: contact.workspaceId, contactId: contact.id, topicId: topic.id, state: "pending", createdAt: now, updatedAt: now })
+      .values({
+        id: newId("sub"),
+        workspaceId: contact.workspaceId,
+        contactId: contact.id,
+        topicId: topic.id,
+        state: "pending",
+        createdAt: now,
+        updatedAt: now,
+      })
       .onConflictDoNothing();
     const changed = await tx.db
       .update(subscriptions)
       .set({ state: "subscribed", source: "double_opt_in", subscribedAt: now, unsubscribedAt: null, updatedAt: now })
-      .where(and(eq(subscriptions.contactId, contact.id), eq(subscriptions.topicId, topic.id), ne(subscriptions.state, "subscribed")))
+      .where(
+        and(
+          eq(subscriptions.contactId, contact.id),
+          eq(subscriptions.topicId, topic.id),
+          ne(subscriptions.state, "subscribed"),
+        ),
+      )
       .returning({ id: subscriptions.id });
     if (changed.length === 0 && !contact.optedOutAt) return { changed: false };
     if (changed.length > 0) {

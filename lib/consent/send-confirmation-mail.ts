@@ -1,8 +1,11 @@
 import "server-only";
+
 import { and, eq, isNull, lt, or } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { brands, confirmationRequests, subscriptions, topics } from "@/lib/db/schema";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+
 import { renderConfirmationMail } from "./confirmation-mail";
 import { confirmationUrl } from "./links";
 
@@ -16,7 +19,13 @@ import { confirmationUrl } from "./links";
  */
 export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, requestId: string): Promise<void> {
   const [row] = await ctx.db
-    .select({ request: confirmationRequests, topic: topics, brand: brands, subscriptionId: subscriptions.id, sentAt: subscriptions.confirmationSentAt })
+    .select({
+      request: confirmationRequests,
+      topic: topics,
+      brand: brands,
+      subscriptionId: subscriptions.id,
+      sentAt: subscriptions.confirmationSentAt,
+    })
     .from(confirmationRequests)
     .innerJoin(subscriptions, eq(subscriptions.id, confirmationRequests.subscriptionId))
     .innerJoin(topics, eq(topics.id, subscriptions.topicId))
@@ -24,7 +33,11 @@ export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, r
     .where(eq(confirmationRequests.id, requestId));
   if (!row?.request.mailedAt) throw new Error(`confirmation ${requestId} was not cleared for sending`);
   if (row.sentAt && row.sentAt.getTime() >= row.request.mailedAt.getTime()) return;
-  const { subject, text, html } = renderConfirmationMail({ brand: row.brand, topic: row.topic, confirmUrl: confirmationUrl(requestId) });
+  const { subject, text, html } = renderConfirmationMail({
+    brand: row.brand,
+    topic: row.topic,
+    confirmUrl: confirmationUrl(requestId),
+  });
   await transport.send(ctx, {
     workspaceId: row.request.workspaceId,
     idempotencyKey: requestId,
@@ -39,5 +52,10 @@ export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, r
   await ctx.db
     .update(subscriptions)
     .set({ confirmationSentAt: row.request.mailedAt, updatedAt: ctx.clock.now() })
-    .where(and(eq(subscriptions.id, row.subscriptionId), or(isNull(subscriptions.confirmationSentAt), lt(subscriptions.confirmationSentAt, row.request.mailedAt))));
+    .where(
+      and(
+        eq(subscriptions.id, row.subscriptionId),
+        or(isNull(subscriptions.confirmationSentAt), lt(subscriptions.confirmationSentAt, row.request.mailedAt)),
+      ),
+    );
 }

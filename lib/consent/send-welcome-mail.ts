@@ -1,9 +1,12 @@
 import "server-only";
+
 import { and, eq, isNull } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { brands, contacts, subscriptions, topics } from "@/lib/db/schema";
 import { escapeHtml } from "@/lib/mail/escape-html";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+
 import { consentFooter } from "./consent-footer";
 import { listHeaders } from "./list-headers";
 
@@ -15,7 +18,11 @@ import { listHeaders } from "./list-headers";
  * one that failed between the hand-over and the record is dropped by the
  * transports that can (the idempotency key); nothing either if it is no longer subscribed.
  */
-export async function sendWelcomeMail(ctx: Ctx, transport: MailTransport, subscriptionId: string): Promise<{ sent: boolean }> {
+export async function sendWelcomeMail(
+  ctx: Ctx,
+  transport: MailTransport,
+  subscriptionId: string,
+): Promise<{ sent: boolean }> {
   const [row] = await ctx.db
     .select({ subscription: subscriptions, contact: contacts, topic: topics, brand: brands })
     .from(subscriptions)
@@ -23,7 +30,8 @@ export async function sendWelcomeMail(ctx: Ctx, transport: MailTransport, subscr
     .innerJoin(topics, eq(topics.id, subscriptions.topicId))
     .innerJoin(brands, eq(brands.id, topics.brandId))
     .where(eq(subscriptions.id, subscriptionId));
-  if (!row || row.subscription.state !== "subscribed" || row.contact.optedOutAt || row.subscription.welcomeSentAt) return { sent: false };
+  if (!row || row.subscription.state !== "subscribed" || row.contact.optedOutAt || row.subscription.welcomeSentAt)
+    return { sent: false };
   const target = { contactId: row.contact.id, topicId: row.topic.id };
   const footer = consentFooter(target, row.brand);
   const subject = `You're subscribed to ${row.topic.name}`;

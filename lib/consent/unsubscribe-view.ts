@@ -1,9 +1,12 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { subscriptions } from "@/lib/db/schema";
-import { loadContactTopic } from "./load-consent-context";
+
 import { preferencesUrl, type UnsubscribeTarget } from "./links";
+import { loadContactTopic } from "./load-consent-context";
 
 /** What the unsubscribe page shows for a link: whose address, which topic of which brand, subscribed or not. */
 export async function getUnsubscribeView(ctx: Ctx, target: UnsubscribeTarget) {

@@ -1,13 +1,16 @@
 import "server-only";
+
 import { and, eq, inArray, isNull, ne, type SQL } from "drizzle-orm";
+
 import { systemActor } from "@/lib/actor";
+import { sendsOfCampaign } from "@/lib/campaigns/send-id-range";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, contacts, sends, subscriptions, topics } from "@/lib/db/schema";
-import { sendsOfCampaign } from "@/lib/campaigns/send-id-range";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
-import type { CampaignMail } from "./links";
 import { countUnsubscribe } from "@/lib/reports/count-unsubscribe";
+
+import type { CampaignMail } from "./links";
 
 export type UnsubscribeScope = "topic" | "brand" | "all";
 
@@ -44,7 +47,16 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
       // An opt-out is recorded even without a subscription row, so the wish is kept.
       await tx.db
         .insert(subscriptions)
-        .values({ id: newId("sub"), workspaceId: contact.workspaceId, contactId: contact.id, topicId: topic.id, state: "unsubscribed", unsubscribedAt: now, createdAt: now, updatedAt: now })
+        .values({
+          id: newId("sub"),
+          workspaceId: contact.workspaceId,
+          contactId: contact.id,
+          topicId: topic.id,
+          state: "unsubscribed",
+          unsubscribedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })
         .onConflictDoNothing();
     } else if (request.scope === "brand") {
       const brandTopics = await tx.db
@@ -58,7 +70,13 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
       ? await tx.db
           .update(subscriptions)
           .set({ state: "unsubscribed", unsubscribedAt: now, updatedAt: now })
-          .where(and(eq(subscriptions.contactId, contact.id), ne(subscriptions.state, "unsubscribed"), request.scope === "all" ? undefined : inArray(subscriptions.topicId, topicIds)))
+          .where(
+            and(
+              eq(subscriptions.contactId, contact.id),
+              ne(subscriptions.state, "unsubscribed"),
+              request.scope === "all" ? undefined : inArray(subscriptions.topicId, topicIds),
+            ),
+          )
           .returning({ id: subscriptions.id })
       : [];
     let changed = changedRows.length > 0;

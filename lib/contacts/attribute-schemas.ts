@@ -6,7 +6,9 @@ import { z } from "zod";
 
 /** The workspace is the actor's, never a field of the input. */
 export const defineAttributeSchema = z.strictObject({
-  key: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "must be lower-case letters, digits and _ (starting with a letter, at most 64)"),
+  key: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,63}$/, "must be lower-case letters, digits and _ (starting with a letter, at most 64)"),
   type: z.enum(["string", "number", "boolean", "date"]),
 });
 export type DefineAttributeInput = z.input<typeof defineAttributeSchema>;

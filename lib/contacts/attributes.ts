@@ -1,5 +1,7 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { attributeDefinitions, type AttributeType, type AttributeValue } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
@@ -26,16 +28,25 @@ function accepts(type: AttributeType, value: unknown): value is AttributeValue {
  * `null` clears a value.
  * Internal: the contact and signup-form verbs, with their actor's workspace.
  */
-export async function validateAttributes(ctx: Ctx, workspaceId: string, attributes: Record<string, unknown>): Promise<Record<string, AttributeValue | null>> {
+export async function validateAttributes(
+  ctx: Ctx,
+  workspaceId: string,
+  attributes: Record<string, unknown>,
+): Promise<Record<string, AttributeValue | null>> {
   const keys = Object.keys(attributes);
   if (keys.length === 0) return {};
-  const definitions = await ctx.db.select().from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, workspaceId));
+  const definitions = await ctx.db
+    .select()
+    .from(attributeDefinitions)
+    .where(eq(attributeDefinitions.workspaceId, workspaceId));
   const types = new Map(definitions.map((d) => [d.key, d.type]));
   for (const key of keys) {
     const type = types.get(key);
     const value = attributes[key];
-    if (!type) throw validationFailed(`attributes.${key}`, `attributes.${key}: no such attribute is defined on this workspace.`);
-    if (value !== null && !accepts(type, value)) throw validationFailed(`attributes.${key}`, `attributes.${key}: must be a ${type}.`);
+    if (!type)
+      throw validationFailed(`attributes.${key}`, `attributes.${key}: no such attribute is defined on this workspace.`);
+    if (value !== null && !accepts(type, value))
+      throw validationFailed(`attributes.${key}`, `attributes.${key}: must be a ${type}.`);
   }
   return attributes as Record<string, AttributeValue | null>;
 }
@@ -51,6 +62,7 @@ const FALSE_WORDS = new Set(["false", "no", "n", "0"]);
 export function attributeFromText(type: AttributeType, text: string): AttributeValue | undefined {
   let value: unknown = text;
   if (type === "number") value = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : undefined;
-  if (type === "boolean") value = TRUE_WORDS.has(text.toLowerCase()) ? true : FALSE_WORDS.has(text.toLowerCase()) ? false : undefined;
+  if (type === "boolean")
+    value = TRUE_WORDS.has(text.toLowerCase()) ? true : FALSE_WORDS.has(text.toLowerCase()) ? false : undefined;
   return accepts(type, value) ? value : undefined;
 }

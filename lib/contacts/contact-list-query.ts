@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { CONTACT_STATUSES } from "./contact-status";
 
 // The contacts table's search, filters, order and page, shared by the page (from its URL), the
@@ -37,7 +38,9 @@ export function readContactListQuery(raw: Record<string, string | string[] | und
 
 /** The query as URL parameters, without the empty ones: the page's URL and the JSON read's. */
 export function contactListSearchParams(query: ContactListQuery): URLSearchParams {
-  return new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1] !== ""));
+  return new URLSearchParams(
+    Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1] !== ""),
+  );
 }
 
 /** One row of the contacts table as the dashboard's JSON read sends it. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { emailField } from "@/lib/validation/fields";
 
 // Schemas only (no database): the dashboard's forms check input in the browser with the same rules.
@@ -16,7 +17,10 @@ export const addContactSchema = z
     firstName: optionalName,
     lastName: optionalName,
     // A form with a single topic checkbox yields its value or false rather than a list.
-    topicIds: z.preprocess((value) => (Array.isArray(value) ? value : typeof value === "string" ? [value] : []), z.array(z.string()).max(100)),
+    topicIds: z.preprocess(
+      (value) => (Array.isArray(value) ? value : typeof value === "string" ? [value] : []),
+      z.array(z.string()).max(100),
+    ),
     consentAsserted: z.boolean().default(false),
   })
   .refine((input) => input.topicIds.length === 0 || input.consentAsserted, {

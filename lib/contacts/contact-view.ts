@@ -1,9 +1,12 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { contacts, type AttributeValue } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
+
 import { contactStatusSql, type ContactStatus } from "./contact-status";
 
 /** A contact as the API shows it. */

@@ -1,10 +1,13 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { contacts } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 import { parseInput } from "@/lib/validation/parse-input";
+
 import { editContactNamesSchema, type EditContactNamesInput } from "./contact-schemas";
 
 /**
@@ -13,7 +16,11 @@ import { editContactNamesSchema, type EditContactNamesInput } from "./contact-sc
  * refuses such a contact whole is about adding them again (POST /v1/contacts,
  * imports, the add-contact form), which could resubscribe them.
  */
-export async function editContactNames(ctx: Ctx, actor: WorkspaceActor, input: EditContactNamesInput): Promise<{ contactId: string }> {
+export async function editContactNames(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  input: EditContactNamesInput,
+): Promise<{ contactId: string }> {
   const { contactId, firstName, lastName } = parseInput(editContactNamesSchema, input);
   const [updated] = await ctx.db
     .update(contacts)

@@ -2,6 +2,7 @@ import { stringify } from "csv-stringify/sync";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
+
 import { userActor, type WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
@@ -10,6 +11,7 @@ import { SUBSCRIPTION_STATES } from "@/lib/db/schema";
 import { createList } from "@/lib/lists/create-list";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { CONTACT_STATUSES } from "./contact-status";
 import { defineAttribute } from "./define-attribute";
 import { exportContactsCsv } from "./export-contacts";
@@ -25,7 +27,9 @@ describe("contact export", () => {
     const topicOfB = await seedTopic(ctx, b.workspaceId, b.brandId);
     const chunks = exportContactsCsv(ctx, userActor(a.ownerUserId, a.workspaceId), { topicId: topicOfB });
     await expect(chunks.next()).rejects.toMatchObject({ code: "topic_not_found" });
-    const own = exportContactsCsv(ctx, userActor(a.ownerUserId, a.workspaceId), { topicId: await seedTopic(ctx, a.workspaceId, a.brandId) });
+    const own = exportContactsCsv(ctx, userActor(a.ownerUserId, a.workspaceId), {
+      topicId: await seedTopic(ctx, a.workspaceId, a.brandId),
+    });
     expect((await own.next()).value?.csv).toMatch(/^id,email,/);
   });
 
@@ -36,17 +40,38 @@ describe("contact export", () => {
       rawClient(
         ctx.db,
       )`insert into subscriptions (id, workspace_id, contact_id, topic_id, state) values (${`sub_${state}_${w.workspaceId}`}, ${w.workspaceId}, ${`ct_${state}`}, ${topicId}, ${state})`;
-    await expect(insert("bounced")).rejects.toMatchObject({ code: "23514", constraint_name: "subscriptions_state_known" });
+    await expect(insert("bounced")).rejects.toMatchObject({
+      code: "23514",
+      constraint_name: "subscriptions_state_known",
+    });
     for (const state of SUBSCRIPTION_STATES) await insert(state);
   });
 });
 
 /** The export as it was first written, kept as its reference: a page of contacts at a time, each row built by csv-stringify. */
-async function rowByRow(ctx: Ctx, actor: WorkspaceActor, filters: ContactFilters): Promise<{ csv: string; rows: number }> {
+async function rowByRow(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  filters: ContactFilters,
+): Promise<{ csv: string; rows: number }> {
   const sql = rawClient(ctx.db);
-  const attributes = (await sql<{ key: string }[]>`select key from attribute_definitions where workspace_id = ${actor.workspaceId} order by key`).map((a) => a.key);
-  const allTopics = await sql<{ id: string }[]>`select id from topics where workspace_id = ${actor.workspaceId} order by id`;
-  const columns = ["state", "source", "confirmation_sent_at", "confirmed_at", "confirmed_ip", "subscribed_at", "unsubscribed_at"] as const;
+  const attributes = (
+    await sql<
+      { key: string }[]
+    >`select key from attribute_definitions where workspace_id = ${actor.workspaceId} order by key`
+  ).map((a) => a.key);
+  const allTopics = await sql<
+    { id: string }[]
+  >`select id from topics where workspace_id = ${actor.workspaceId} order by id`;
+  const columns = [
+    "state",
+    "source",
+    "confirmation_sent_at",
+    "confirmed_at",
+    "confirmed_ip",
+    "subscribed_at",
+    "unsubscribed_at",
+  ] as const;
   type Held = Record<(typeof columns)[number], string | null> & { contact_id: string; topic_id: string };
   let csv = "";
   let rows = 0;
@@ -187,7 +212,11 @@ describe("contact export against its row-by-row rendering", () => {
       await defineAttribute(ctx, actor, { key, type });
     // Past the API's rules, as an older row or a hand edit could be: the key is quoted into the query.
     await sql`insert into attribute_definitions (workspace_id, key, type) values (${w.workspaceId}, ${"o'k\\"}, 'string')`;
-    const topicIds = [await seedTopic(ctx, w.workspaceId, w.brandId), await seedTopic(ctx, w.workspaceId, w.brandId), await seedTopic(ctx, w.workspaceId, w.brandId)];
+    const topicIds = [
+      await seedTopic(ctx, w.workspaceId, w.brandId),
+      await seedTopic(ctx, w.workspaceId, w.brandId),
+      await seedTopic(ctx, w.workspaceId, w.brandId),
+    ];
     await sql`update topics set archived_at = now() where id = ${topicIds[2]!}`;
     const doubles = [...NUMBERS, ...someDoubles(600)];
 
@@ -216,8 +245,18 @@ describe("contact export against its row-by-row rendering", () => {
       select x.id, ${w.workspaceId}, x.email, x.first_name, x.last_name, x.attributes, x.created_at
       from jsonb_to_recordset(${JSON.stringify(contacts)}::jsonb) as x(id text, email text, first_name text, last_name text, attributes jsonb, created_at timestamptz)`;
     // Numbers JavaScript would not have written.
-    for (const [i, number] of ["1.50", "3.14159265358979323846264338", "1E+2", "-0", "0.000", "100000000000000000000000000000", "-0.0000000000123400"].entries()) {
-      await sql.unsafe(`update contacts set attributes = attributes || '{"seats": ${number}}' where id = 'ct_x${String(i * 7 + 1).padStart(6, "0")}'`);
+    for (const [i, number] of [
+      "1.50",
+      "3.14159265358979323846264338",
+      "1E+2",
+      "-0",
+      "0.000",
+      "100000000000000000000000000000",
+      "-0.0000000000123400",
+    ].entries()) {
+      await sql.unsafe(
+        `update contacts set attributes = attributes || '{"seats": ${number}}' where id = 'ct_x${String(i * 7 + 1).padStart(6, "0")}'`,
+      );
     }
     await sql`update contacts set opted_out_at = now() where workspace_id = ${w.workspaceId} and id like '%5'`;
     await sql`
@@ -251,7 +290,9 @@ describe("contact export against its row-by-row rendering", () => {
         as x(id text, contact_id text, topic_id text, state text, source text, confirmation_sent_at timestamptz, confirmed_at timestamptz, confirmed_ip text, subscribed_at timestamptz, unsubscribed_at timestamptz)`;
     const { listId } = await createList(ctx, actor, { brandId: w.brandId, name: "Some" });
     await sql`insert into list_members (list_id, contact_id, workspace_id) select ${listId}, id, workspace_id from contacts where workspace_id = ${w.workspaceId} and id like '%3_'`;
-    const statuses = await sql<{ status: string }[]>`select distinct status from report_contact_statuses r join contacts c on c.id = r.contact_id where c.workspace_id = ${w.workspaceId}`;
+    const statuses = await sql<
+      { status: string }[]
+    >`select distinct status from report_contact_statuses r join contacts c on c.id = r.contact_id where c.workspace_id = ${w.workspaceId}`;
     expect(statuses.map((s) => s.status).sort()).toEqual([...CONTACT_STATUSES].sort());
 
     const filterSets: ContactFilters[] = [
@@ -302,7 +343,12 @@ describe("contact export against its row-by-row rendering", () => {
     // One connection: an export that left it busy would stall the query after it.
     const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
     const solo: Ctx = { ...ctx, db: Object.assign(drizzle(client, { schema }), { $counters: client }) };
-    const count = async () => (await rawClient(solo.db)<{ n: number }[]>`select count(*)::int as n from contacts where workspace_id = ${w.workspaceId}`)[0]!.n;
+    const count = async () =>
+      (
+        await rawClient(solo.db)<
+          { n: number }[]
+        >`select count(*)::int as n from contacts where workspace_id = ${w.workspaceId}`
+      )[0]!.n;
     try {
       for (let i = 0; i < 3; i++) {
         expect((await exported(exportContactsCsv(solo, actor, {}))).rows).toBe(20000);
@@ -317,9 +363,15 @@ describe("contact export against its row-by-row rendering", () => {
 });
 
 async function topicNames(workspaceId: string) {
-  return (await rawClient(ctx.db)<{ name: string }[]>`select name from topics where workspace_id = ${workspaceId} order by id`).map((t) => t.name);
+  return (
+    await rawClient(ctx.db)<{ name: string }[]>`select name from topics where workspace_id = ${workspaceId} order by id`
+  ).map((t) => t.name);
 }
 
 function topicHeader(names: string[]) {
-  return names.flatMap((name) => ["state", "source", "confirmation_sent_at", "confirmed_at", "confirmed_ip", "subscribed_at", "unsubscribed_at"].map((column) => `topic:${name}:${column}`));
+  return names.flatMap((name) =>
+    ["state", "source", "confirmation_sent_at", "confirmed_at", "confirmed_ip", "subscribed_at", "unsubscribed_at"].map(
+      (column) => `topic:${name}:${column}`,
+    ),
+  );
 }

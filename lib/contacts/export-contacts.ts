@@ -1,8 +1,10 @@
 import "server-only";
+
 import { finished } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
 import { stringify } from "csv-stringify/sync";
 import { asc, eq } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
@@ -11,11 +13,20 @@ import { Spool } from "@/lib/runtime/spool";
 import { takeTransferSlot } from "@/lib/runtime/transfer-slots";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 import { checkWorkspaceReadable } from "@/lib/workspaces/check-workspace-writable";
+
 import { CONTACT_STATUS_SQL } from "./contact-status";
 import { prefixPattern, type ContactFilters } from "./list-contacts";
 
 /** Per topic, the subscription and its consent evidence. */
-const CONSENT_COLUMNS = ["state", "source", "confirmation_sent_at", "confirmed_at", "confirmed_ip", "subscribed_at", "unsubscribed_at"] as const;
+const CONSENT_COLUMNS = [
+  "state",
+  "source",
+  "confirmation_sent_at",
+  "confirmed_at",
+  "confirmed_ip",
+  "subscribed_at",
+  "unsubscribed_at",
+] as const;
 
 /** Large enough that a yield costs nothing beside the bytes, small enough to keep memory flat. */
 const CHUNK_BYTES = 256 * 1024;
@@ -37,14 +48,26 @@ const CHUNK_BYTES = 256 * 1024;
  * download reads the file at its own. One of the workspace's transfer slots
  * is held until the download ends (`too_many_transfers` past them).
  */
-export async function* exportContactsCsv(ctx: Ctx, actor: WorkspaceActor, filters: ContactFilters): AsyncGenerator<{ csv: string; rows: number }> {
+export async function* exportContactsCsv(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  filters: ContactFilters,
+): AsyncGenerator<{ csv: string; rows: number }> {
   await checkWorkspaceReadable(ctx, actor.workspaceId);
   // Before the header: a refused filter must fail the download before its first byte, where it can still be a 404.
   if (filters.topicId) await getTopicForActorOrThrow(ctx, actor, filters.topicId);
   const attributes = (
-    await ctx.db.select({ key: attributeDefinitions.key }).from(attributeDefinitions).where(eq(attributeDefinitions.workspaceId, actor.workspaceId)).orderBy(asc(attributeDefinitions.key))
+    await ctx.db
+      .select({ key: attributeDefinitions.key })
+      .from(attributeDefinitions)
+      .where(eq(attributeDefinitions.workspaceId, actor.workspaceId))
+      .orderBy(asc(attributeDefinitions.key))
   ).map((a) => a.key);
-  const allTopics = await ctx.db.select({ id: topics.id, name: topics.name }).from(topics).where(eq(topics.workspaceId, actor.workspaceId)).orderBy(asc(topics.id));
+  const allTopics = await ctx.db
+    .select({ id: topics.id, name: topics.name })
+    .from(topics)
+    .where(eq(topics.workspaceId, actor.workspaceId))
+    .orderBy(asc(topics.id));
   const header = stringify(
     [
       [
@@ -69,7 +92,11 @@ export async function* exportContactsCsv(ctx: Ctx, actor: WorkspaceActor, filter
     throw error;
   });
   try {
-    await copyToSpool(ctx, `copy (${exportQuery(actor.workspaceId, filters, attributes, allTopics)}) to stdout with (format csv)`, spool);
+    await copyToSpool(
+      ctx,
+      `copy (${exportQuery(actor.workspaceId, filters, attributes, allTopics)}) to stdout with (format csv)`,
+      spool,
+    );
     yield { csv: header, rows: 0 };
     yield* csvChunks(spool.read());
   } finally {
@@ -149,7 +176,12 @@ const NEWLINE = 0x0a;
 const QUOTE = 0x22;
 
 /** The contacts listContacts selects for these filters, oldest first, one CSV cell per column. */
-function exportQuery(workspaceId: string, filters: ContactFilters, attributes: string[], allTopics: { id: string }[]): string {
+function exportQuery(
+  workspaceId: string,
+  filters: ContactFilters,
+  attributes: string[],
+  allTopics: { id: string }[],
+): string {
   const cells = [
     textCell("contacts.id"),
     textCell("contacts.email"),
@@ -172,9 +204,15 @@ function exportQuery(workspaceId: string, filters: ContactFilters, attributes: s
   const conditions = [
     `workspace_id = ${literal(workspaceId)}`,
     filters.status ? `${CONTACT_STATUS_SQL} = ${literal(filters.status)}` : null,
-    filters.topicId ? `exists (select 1 from subscriptions s where s.contact_id = contacts.id and s.topic_id = ${literal(filters.topicId)} and s.state = 'subscribed')` : null,
-    filters.listId ? `exists (select 1 from list_members m where m.contact_id = contacts.id and m.list_id = ${literal(filters.listId)} and m.workspace_id = ${literal(workspaceId)})` : null,
-    filters.search ? `(email like ${pattern} or lower(first_name) like ${pattern} or lower(last_name) like ${pattern})` : null,
+    filters.topicId
+      ? `exists (select 1 from subscriptions s where s.contact_id = contacts.id and s.topic_id = ${literal(filters.topicId)} and s.state = 'subscribed')`
+      : null,
+    filters.listId
+      ? `exists (select 1 from list_members m where m.contact_id = contacts.id and m.list_id = ${literal(filters.listId)} and m.workspace_id = ${literal(workspaceId)})`
+      : null,
+    filters.search
+      ? `(email like ${pattern} or lower(first_name) like ${pattern} or lower(last_name) like ${pattern})`
+      : null,
   ].filter((condition) => condition !== null);
   // The contacts sorted on their own first (offset 0 keeps the sub-select whole), then joined in that order, so
   // rows stream out with no sort of finished rows. The status is CONTACT_STATUS_SQL's kept value, joined (as its
@@ -202,7 +240,10 @@ function exportQuery(workspaceId: string, filters: ContactFilters, attributes: s
  */
 function subscriptionsInContactOrder(topicId: string): string {
   const columns = ["contact_id", ...CONSENT_COLUMNS].join(", ");
-  const byState = SUBSCRIPTION_STATES.map((state) => `(select ${columns} from subscriptions where topic_id = ${literal(topicId)} and state = ${literal(state)} order by contact_id)`);
+  const byState = SUBSCRIPTION_STATES.map(
+    (state) =>
+      `(select ${columns} from subscriptions where topic_id = ${literal(topicId)} and state = ${literal(state)} order by contact_id)`,
+  );
   return `(select * from (${byState.join(" union all ")}) by_state order by contact_id offset 0)`;
 }
 
@@ -217,7 +258,9 @@ function literal(value: string): string {
 }
 
 /** The leading characters csv-stringify's escape_formulas prefixes with a quote (a number's minus sign aside), as code points. */
-const FORMULA_STARTS = ["=", "+", "-", "@", "\t", "\r", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"].map((character) => character.codePointAt(0)).join(", ");
+const FORMULA_STARTS = ["=", "+", "-", "@", "\t", "\r", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"]
+  .map((character) => character.codePointAt(0))
+  .join(", ");
 
 /**
  * A text value as csv-stringify wrote it: a formula escaped, and an empty

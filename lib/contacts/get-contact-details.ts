@@ -1,8 +1,11 @@
 import "server-only";
+
 import { and, desc, eq, sql } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { campaigns, events, listMembers, lists, sends, subscriptions, topics } from "@/lib/db/schema";
+
 import { getContactOrThrow, type ContactView } from "./contact-view";
 
 /** How much history the contact page shows; the full record stays in the database and the API. */
@@ -45,11 +48,17 @@ export interface ContactDetails {
 }
 
 /** Everything the dashboard shows about one contact of the actor's workspace. */
-export async function getContactDetailsOrThrow(ctx: Ctx, actor: WorkspaceActor, contactId: string): Promise<ContactDetails> {
+export async function getContactDetailsOrThrow(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  contactId: string,
+): Promise<ContactDetails> {
   const contact = await getContactOrThrow(ctx, actor, contactId);
   const workspaceId = actor.workspaceId;
   const [optedOut, subscriptionRows, listRows, sendRows, eventRows] = await Promise.all([
-    ctx.db.execute<{ opted_out_at: Date | null }>(sql`select opted_out_at from contacts where id = ${contactId} and workspace_id = ${workspaceId}`),
+    ctx.db.execute<{ opted_out_at: Date | null }>(
+      sql`select opted_out_at from contacts where id = ${contactId} and workspace_id = ${workspaceId}`,
+    ),
     ctx.db
       .select({
         topicId: topics.id,

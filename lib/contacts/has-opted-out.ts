@@ -1,7 +1,10 @@
 import "server-only";
+
 import { eq, sql } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { contacts } from "@/lib/db/schema";
+
 import { CONTACT_OPTED_OUT_SQL } from "./contact-status";
 
 /**

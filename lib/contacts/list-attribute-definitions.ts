@@ -1,4 +1,5 @@
 import "server-only";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
@@ -17,7 +18,9 @@ export interface AttributeDefinitionView {
  * loaded into the app. Keys are [a-z0-9_], safe inside the pattern.
  */
 export async function listAttributeDefinitions(ctx: Ctx, actor: WorkspaceActor): Promise<AttributeDefinitionView[]> {
-  const rows = await rawClient(ctx.db)<{ key: string; type: AttributeDefinitionView["type"]; createdAt: Date; usedBy: { id: string; name: string }[] }[]>`
+  const rows = await rawClient(ctx.db)<
+    { key: string; type: AttributeDefinitionView["type"]; createdAt: Date; usedBy: { id: string; name: string }[] }[]
+  >`
     select d.key, d.type, d.created_at as "createdAt",
            coalesce((select json_agg(json_build_object('id', c.id, 'name', c.name) order by c.id desc)
                      from campaigns c

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import type { ContactSort } from "./contact-list-query";
 import { listContacts } from "./list-contacts";
 import { upsertContact } from "./upsert-contact";
@@ -25,7 +27,15 @@ describe("the contacts table's orders", () => {
   it("pages of every order hold each contact once, in that order: newest, oldest, address A–Z and Z–A", async () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const actor = systemActor("test", workspaceId);
-    const created = ["m@example.com", "b@example.com", "y@example.com", "a@example.com", "k@example.com", "c@example.com", "x@example.com"];
+    const created = [
+      "m@example.com",
+      "b@example.com",
+      "y@example.com",
+      "a@example.com",
+      "k@example.com",
+      "c@example.com",
+      "x@example.com",
+    ];
     for (const email of created) await upsertContact(ctx, actor, { email });
     const byAddress = [...created].sort();
 
@@ -38,8 +48,12 @@ describe("the contacts table's orders", () => {
   it("an address-ordered page after a contact of another workspace is empty: a cursor does not cross workspaces", async () => {
     const a = await seedWorkspace(ctx);
     const b = await seedWorkspace(ctx);
-    const { contact: theirs } = await upsertContact(ctx, systemActor("test", b.workspaceId), { email: "a@example.com" });
+    const { contact: theirs } = await upsertContact(ctx, systemActor("test", b.workspaceId), {
+      email: "a@example.com",
+    });
     await upsertContact(ctx, systemActor("test", a.workspaceId), { email: "z@example.com" });
-    expect(await listContacts(ctx, systemActor("test", a.workspaceId), {}, { limit: 10, afterId: theirs.id, sort: "email" })).toEqual([]);
+    expect(
+      await listContacts(ctx, systemActor("test", a.workspaceId), {}, { limit: 10, afterId: theirs.id, sort: "email" }),
+    ).toEqual([]);
   });
 });

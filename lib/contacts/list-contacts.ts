@@ -1,8 +1,10 @@
 import "server-only";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
+
 import type { ContactSort } from "./contact-list-query";
 import { CONTACT_STATUS_SQL, type ContactStatus } from "./contact-status";
 import type { ContactView } from "./contact-view";
@@ -37,7 +39,12 @@ export interface ContactPageRequest {
  * workspace); returns up to `limit + 1` rows. Plain SQL: this is the API's
  * busiest read (see rawClient).
  */
-export async function listContacts(ctx: Ctx, actor: Actor, filters: ContactFilters, page: ContactPageRequest): Promise<ContactView[]> {
+export async function listContacts(
+  ctx: Ctx,
+  actor: Actor,
+  filters: ContactFilters,
+  page: ContactPageRequest,
+): Promise<ContactView[]> {
   const sql = rawClient(ctx.db);
   const { from } = await contactPage(ctx, actor, filters, page);
   const rows = await sql<Row[]>`
@@ -59,7 +66,12 @@ export interface ContactJson {
  * instead of parsing a hundred rows into objects and serializing them again,
  * which was most of its time.
  */
-export async function listContactsJson(ctx: Ctx, actor: Actor, filters: ContactFilters, page: ContactPageRequest): Promise<ContactJson[]> {
+export async function listContactsJson(
+  ctx: Ctx,
+  actor: Actor,
+  filters: ContactFilters,
+  page: ContactPageRequest,
+): Promise<ContactJson[]> {
   const sql = rawClient(ctx.db);
   const { from, order } = await contactPage(ctx, actor, filters, page);
   return sql<ContactJson[]>`

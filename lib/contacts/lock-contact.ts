@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { contacts } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
@@ -34,7 +36,12 @@ export async function lockContact(ctx: Ctx, workspaceId: string, email: string):
 }
 
 /** The contact for this address, created now; null when the workspace already has one. Internal: upsertContact's building block, with its actor's workspace. */
-export async function createContact(ctx: Ctx, workspaceId: string, email: string, initial: Pick<ContactRow, "firstName" | "lastName" | "attributes">): Promise<ContactRow | null> {
+export async function createContact(
+  ctx: Ctx,
+  workspaceId: string,
+  email: string,
+  initial: Pick<ContactRow, "firstName" | "lastName" | "attributes">,
+): Promise<ContactRow | null> {
   const now = ctx.clock.now();
   const [inserted] = await ctx.db
     .insert(contacts)

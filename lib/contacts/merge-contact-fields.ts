@@ -14,7 +14,12 @@ export interface IncomingFields {
 
 const isBlank = (value: unknown) => value === undefined || value === null || value === "";
 
-function mergeValue<T>(policy: MergePolicy, stored: T | null | undefined, incoming: T | null | undefined, given: boolean): T | null | undefined {
+function mergeValue<T>(
+  policy: MergePolicy,
+  stored: T | null | undefined,
+  incoming: T | null | undefined,
+  given: boolean,
+): T | null | undefined {
   if (!given) return stored;
   switch (policy) {
     case "keep_existing":
@@ -32,17 +37,42 @@ function mergeValue<T>(policy: MergePolicy, stored: T | null | undefined, incomi
  * (the default): incoming wins only where it is non-empty. A field the request
  * does not mention is never touched.
  */
-export function mergeContactFields(policy: MergePolicy, stored: ContactFields, incoming: IncomingFields): ContactFields {
+export function mergeContactFields(
+  policy: MergePolicy,
+  stored: ContactFields,
+  incoming: IncomingFields,
+): ContactFields {
   const attributes: Record<string, AttributeValue> = { ...stored.attributes };
   for (const [key, value] of Object.entries(incoming.attributes ?? {})) {
     // Own values only: an attribute named `constructor` is blank on a contact without it, not Object's function.
-    const merged = mergeValue(policy, Object.hasOwn(stored.attributes, key) ? stored.attributes[key] : undefined, value, true);
+    const merged = mergeValue(
+      policy,
+      Object.hasOwn(stored.attributes, key) ? stored.attributes[key] : undefined,
+      value,
+      true,
+    );
     if (merged === null || merged === undefined || merged === "") delete attributes[key];
     else attributes[key] = merged;
   }
   return {
-    firstName: (mergeValue(policy, stored.firstName, incoming.firstName, "firstName" in incoming && incoming.firstName !== undefined) ?? null) || null,
-    lastName: (mergeValue(policy, stored.lastName, incoming.lastName, "lastName" in incoming && incoming.lastName !== undefined) ?? null) || null,
+    firstName:
+      (mergeValue(
+        policy,
+        stored.firstName,
+        incoming.firstName,
+        "firstName" in incoming && incoming.firstName !== undefined,
+      ) ??
+        null) ||
+      null,
+    lastName:
+      (mergeValue(
+        policy,
+        stored.lastName,
+        incoming.lastName,
+        "lastName" in incoming && incoming.lastName !== undefined,
+      ) ??
+        null) ||
+      null,
     attributes,
   };
 }

@@ -1,11 +1,14 @@
 import "server-only";
+
 import { and, eq, inArray } from "drizzle-orm";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { contacts, subscriptions, workspaces, type AttributeValue } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { subscribeDirectly } from "@/lib/subscriptions/subscribe-directly";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
+
 import { validateAttributes } from "./attributes";
 import { getContactOrThrow, type ContactView } from "./contact-view";
 import { hasOptedOut } from "./has-opted-out";
@@ -34,12 +37,18 @@ const contactUnsubscribed = () =>
  * asserts consent; source `api`, or `dashboard` for a member). An unsubscribed contact, or one that opted
  * out of a requested topic, refuses the whole request and nothing is written.
  */
-export async function upsertContact(ctx: Ctx, actor: Actor, input: UpsertContactInput): Promise<{ contact: ContactView; created: boolean }> {
+export async function upsertContact(
+  ctx: Ctx,
+  actor: Actor,
+  input: UpsertContactInput,
+): Promise<{ contact: ContactView; created: boolean }> {
   const workspaceId = requireActorWorkspace(actor);
   const topicIds = [...new Set(input.topicIds ?? [])];
-  const initialFields = (attributes: Record<string, AttributeValue | null>) => mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, { ...input, attributes });
+  const initialFields = (attributes: Record<string, AttributeValue | null>) =>
+    mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, { ...input, attributes });
   // Topics are looked up before attributes are checked, so a request wrong in both is told about the topic.
-  const checkedAttributes = topicIds.length === 0 ? await validateAttributes(ctx, workspaceId, input.attributes ?? {}) : null;
+  const checkedAttributes =
+    topicIds.length === 0 ? await validateAttributes(ctx, workspaceId, input.attributes ?? {}) : null;
   if (checkedAttributes) {
     // A new address without topics is one statement, which needs no transaction around it (the API's common case).
     const created = await createContact(ctx, workspaceId, input.email, initialFields(checkedAttributes));
@@ -47,11 +56,14 @@ export async function upsertContact(ctx: Ctx, actor: Actor, input: UpsertContact
   }
   return withTransaction(ctx, async (tx) => {
     const topics = [];
-    for (const [index, topicId] of topicIds.entries()) topics.push(await getTopicForActorOrThrow(tx, actor, topicId, `topic_ids.${index}`));
+    for (const [index, topicId] of topicIds.entries())
+      topics.push(await getTopicForActorOrThrow(tx, actor, topicId, `topic_ids.${index}`));
     const attributes = checkedAttributes ?? (await validateAttributes(tx, workspaceId, input.attributes ?? {}));
     // Without topics the insert was tried above and found the address taken: lock it rather than insert again.
     const known = checkedAttributes ? await lockContact(tx, workspaceId, input.email) : null;
-    const { contact, created } = known ? { contact: known, created: false } : await lockOrCreateContact(tx, workspaceId, input.email, initialFields(attributes));
+    const { contact, created } = known
+      ? { contact: known, created: false }
+      : await lockOrCreateContact(tx, workspaceId, input.email, initialFields(attributes));
     if (!created) {
       // Not the derived status: it ranks bounced and complained above unsubscribed.
       if (await hasOptedOut(tx, contact.id)) throw contactUnsubscribed();
@@ -59,12 +71,27 @@ export async function upsertContact(ctx: Ctx, actor: Actor, input: UpsertContact
         const optedOut = await tx.db
           .select({ topicId: subscriptions.topicId })
           .from(subscriptions)
-          .where(and(eq(subscriptions.contactId, contact.id), inArray(subscriptions.topicId, topicIds), eq(subscriptions.state, "unsubscribed")));
+          .where(
+            and(
+              eq(subscriptions.contactId, contact.id),
+              inArray(subscriptions.topicId, topicIds),
+              eq(subscriptions.state, "unsubscribed"),
+            ),
+          );
         if (optedOut.length > 0) throw contactUnsubscribed();
       }
-      const [workspace] = await tx.db.select({ mergePolicy: workspaces.mergePolicy }).from(workspaces).where(eq(workspaces.id, workspaceId));
-      const merged = mergeContactFields(workspace!.mergePolicy, contact, { ...input, attributes: attributes as Record<string, AttributeValue | null> });
-      if (JSON.stringify(merged) !== JSON.stringify({ firstName: contact.firstName, lastName: contact.lastName, attributes: contact.attributes })) {
+      const [workspace] = await tx.db
+        .select({ mergePolicy: workspaces.mergePolicy })
+        .from(workspaces)
+        .where(eq(workspaces.id, workspaceId));
+      const merged = mergeContactFields(workspace!.mergePolicy, contact, {
+        ...input,
+        attributes: attributes as Record<string, AttributeValue | null>,
+      });
+      if (
+        JSON.stringify(merged) !==
+        JSON.stringify({ firstName: contact.firstName, lastName: contact.lastName, attributes: contact.attributes })
+      ) {
         await tx.db
           .update(contacts)
           .set({ ...merged, updatedAt: tx.clock.now() })

@@ -19,9 +19,13 @@ const base = (workspaceId: string) => `/api/dashboard/w/${encodeURIComponent(wor
 export const dashboardKeys = {
   workspace: (workspaceId: string) => ["dashboard", workspaceId] as const,
   /** Without a query: every page of the contacts table, for invalidation. */
-  contacts: (workspaceId: string, query?: ContactListQuery) => (query ? (["dashboard", workspaceId, "contacts", query] as const) : (["dashboard", workspaceId, "contacts"] as const)),
+  contacts: (workspaceId: string, query?: ContactListQuery) =>
+    query
+      ? (["dashboard", workspaceId, "contacts", query] as const)
+      : (["dashboard", workspaceId, "contacts"] as const),
   overview: (workspaceId: string) => ["dashboard", workspaceId, "overview"] as const,
-  campaignProgress: (workspaceId: string, campaignId: string) => ["dashboard", workspaceId, "campaigns", campaignId, "progress"] as const,
+  campaignProgress: (workspaceId: string, campaignId: string) =>
+    ["dashboard", workspaceId, "campaigns", campaignId, "progress"] as const,
   importStatus: (workspaceId: string, importId: string) => ["dashboard", workspaceId, "imports", importId] as const,
 };
 
@@ -44,9 +48,12 @@ export const dashboardReads = {
     const params = contactListSearchParams(query).toString();
     return getJson<ContactPage>(`${base(workspaceId)}/contacts${params ? `?${params}` : ""}`, signal);
   },
-  overview: (workspaceId: string, signal?: AbortSignal) => getJson<OverviewCounts>(`${base(workspaceId)}/overview`, signal),
-  campaignProgress: (workspaceId: string, campaignId: string, signal?: AbortSignal) => getJson<CampaignProgress>(`${base(workspaceId)}/campaigns/${encodeURIComponent(campaignId)}`, signal),
-  importStatus: (workspaceId: string, importId: string, signal?: AbortSignal) => getJson<ImportStatusView>(`${base(workspaceId)}/imports/${encodeURIComponent(importId)}`, signal),
+  overview: (workspaceId: string, signal?: AbortSignal) =>
+    getJson<OverviewCounts>(`${base(workspaceId)}/overview`, signal),
+  campaignProgress: (workspaceId: string, campaignId: string, signal?: AbortSignal) =>
+    getJson<CampaignProgress>(`${base(workspaceId)}/campaigns/${encodeURIComponent(campaignId)}`, signal),
+  importStatus: (workspaceId: string, importId: string, signal?: AbortSignal) =>
+    getJson<ImportStatusView>(`${base(workspaceId)}/imports/${encodeURIComponent(importId)}`, signal),
 };
 
 /** Where an import stands, as the progress bar reads it. */
@@ -59,9 +66,12 @@ export interface ImportStatusView {
 
 /** Addresses the browser follows rather than fetches: uploads and downloads. */
 export const dashboardFiles = {
-  importUpload: (workspaceId: string, fileName: string) => `${base(workspaceId)}/imports?name=${encodeURIComponent(fileName)}`,
-  refusedRows: (workspaceId: string, importId: string) => `${base(workspaceId)}/imports/${encodeURIComponent(importId)}/refused`,
-  notSent: (workspaceId: string, campaignId: string) => `${base(workspaceId)}/campaigns/${encodeURIComponent(campaignId)}/not-sent`,
+  importUpload: (workspaceId: string, fileName: string) =>
+    `${base(workspaceId)}/imports?name=${encodeURIComponent(fileName)}`,
+  refusedRows: (workspaceId: string, importId: string) =>
+    `${base(workspaceId)}/imports/${encodeURIComponent(importId)}/refused`,
+  notSent: (workspaceId: string, campaignId: string) =>
+    `${base(workspaceId)}/campaigns/${encodeURIComponent(campaignId)}/not-sent`,
   contactsExport: (workspaceId: string, query: ContactListQuery) => {
     const params = contactListSearchParams({ ...query, sort: undefined, after: undefined }).toString();
     return `${base(workspaceId)}/contacts/export${params ? `?${params}` : ""}`;

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { z } from "zod";
+
 import type { UserActor } from "@/lib/actor";
 import { toErrorResponse } from "@/lib/api/error-response";
 import { readQuery } from "@/lib/api/read-input";
@@ -10,6 +12,7 @@ import { readBodyCapped } from "@/lib/http/read-body-capped";
 import { logger } from "@/lib/log/logger";
 import { appUrl } from "@/lib/runtime/app-url";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
+
 import { findWorkspaceSession } from "./workspace-session";
 
 export interface DashboardReadInput<Q> {
@@ -28,7 +31,12 @@ const NO_STORE = { "cache-control": "private, no-store" };
 /** The member's session in the workspace the path names: 401 when nobody is signed in, 404 when not a member. */
 async function sessionOf(context: WorkspaceContext) {
   const user = await currentUser();
-  if (!user) throw new ApiError({ type: "authentication_error", code: "not_signed_in", message: "Sign in to the dashboard first." });
+  if (!user)
+    throw new ApiError({
+      type: "authentication_error",
+      code: "not_signed_in",
+      message: "Sign in to the dashboard first.",
+    });
   const { workspaceId = "", ...params } = await context.params;
   const session = await findWorkspaceSession(workspaceId);
   if (!session) throw notFound("workspace_not_found", "No such workspace among yours.");
@@ -42,12 +50,17 @@ async function sessionOf(context: WorkspaceContext) {
  * workspace looks like none), strict query parameters, the contract's error
  * shape. The dashboard changes things through server actions, but for uploads.
  */
-export function dashboardRead<Q extends z.ZodType>(query: Q, handler: (input: DashboardReadInput<z.infer<Q>>) => Promise<unknown>) {
+export function dashboardRead<Q extends z.ZodType>(
+  query: Q,
+  handler: (input: DashboardReadInput<z.infer<Q>>) => Promise<unknown>,
+) {
   const read = async (request: Request, context: WorkspaceContext): Promise<Response> => {
     try {
       const { session, params } = await sessionOf(context);
       const input = readQuery(new URL(request.url).searchParams, query, false) as z.infer<Q>;
-      return Response.json(await handler({ ctx: session.ctx, actor: session.actor, query: input, params }), { headers: NO_STORE });
+      return Response.json(await handler({ ctx: session.ctx, actor: session.actor, query: input, params }), {
+        headers: NO_STORE,
+      });
     } catch (error) {
       return toErrorResponse(error, NO_STORE);
     }
@@ -60,7 +73,11 @@ export function dashboardRead<Q extends z.ZodType>(query: Q, handler: (input: Da
 function checkSameOrigin(request: Request): void {
   const origin = request.headers.get("origin");
   if (!origin || (origin !== new URL(appUrl()).origin && origin !== new URL(request.url).origin)) {
-    throw new ApiError({ type: "permission_error", code: "cross_site_request", message: "Upload from the dashboard's own pages." });
+    throw new ApiError({
+      type: "permission_error",
+      code: "cross_site_request",
+      message: "Upload from the dashboard's own pages.",
+    });
   }
 }
 
@@ -69,22 +86,32 @@ function checkSameOrigin(request: Request): void {
  * `maxBytes`: 413 past it). Same session checks as a read, the request
  * must come from the dashboard's own pages, and the billing ladder must allow changes.
  */
-export function dashboardUpload(maxBytes: number, handler: (input: { ctx: Ctx; actor: UserActor; bytes: Buffer }) => Promise<unknown>) {
-  return dashboardStreamUpload(async ({ ctx, actor, request }) => handler({ ctx, actor, bytes: Buffer.from(await readBodyCapped(request, maxBytes)) }));
+export function dashboardUpload(
+  maxBytes: number,
+  handler: (input: { ctx: Ctx; actor: UserActor; bytes: Buffer }) => Promise<unknown>,
+) {
+  return dashboardStreamUpload(async ({ ctx, actor, request }) =>
+    handler({ ctx, actor, bytes: Buffer.from(await readBodyCapped(request, maxBytes)) }),
+  );
 }
 
 /**
  * A large file sent by the dashboard, read as it arrives by the handler
  * (which caps it): the same checks as `dashboardUpload`.
  */
-export function dashboardStreamUpload(handler: (input: { ctx: Ctx; actor: UserActor; request: Request }) => Promise<unknown>) {
+export function dashboardStreamUpload(
+  handler: (input: { ctx: Ctx; actor: UserActor; request: Request }) => Promise<unknown>,
+) {
   return async (request: Request, context: WorkspaceContext): Promise<Response> => {
     try {
       checkSameOrigin(request);
       const { session } = await sessionOf(context);
       // An upload is a change: refused from read-only on, as the API and the dashboard's actions refuse it.
       await checkWorkspaceWritable(session.ctx, session.workspace.id);
-      return Response.json(await handler({ ctx: session.ctx, actor: session.actor, request }), { status: 201, headers: NO_STORE });
+      return Response.json(await handler({ ctx: session.ctx, actor: session.actor, request }), {
+        status: 201,
+        headers: NO_STORE,
+      });
     } catch (error) {
       return toErrorResponse(error, NO_STORE);
     }
@@ -96,7 +123,10 @@ export function dashboardStreamUpload(handler: (input: { ctx: Ctx; actor: UserAc
  * it. The checks happen before the first byte; a failure after that ends
  * the download short (the browser reports it) rather than mid-file JSON.
  */
-export function dashboardCsvDownload<Q extends z.ZodType>(query: Q, handler: (input: DashboardReadInput<z.infer<Q>>) => Promise<{ fileName: string; chunks: AsyncGenerator<string> }>) {
+export function dashboardCsvDownload<Q extends z.ZodType>(
+  query: Q,
+  handler: (input: DashboardReadInput<z.infer<Q>>) => Promise<{ fileName: string; chunks: AsyncGenerator<string> }>,
+) {
   const download = async (request: Request, context: WorkspaceContext): Promise<Response> => {
     try {
       const { session, params } = await sessionOf(context);
@@ -124,7 +154,11 @@ export function dashboardCsvDownload<Q extends z.ZodType>(query: Q, handler: (in
         },
       });
       return new Response(body, {
-        headers: { ...NO_STORE, "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${fileName.replace(/[^\w.-]/g, "_")}"` },
+        headers: {
+          ...NO_STORE,
+          "content-type": "text/csv; charset=utf-8",
+          "content-disposition": `attachment; filename="${fileName.replace(/[^\w.-]/g, "_")}"`,
+        },
       });
     } catch (error) {
       return toErrorResponse(error, NO_STORE);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { sentenceCase } from "./sentence-case";
 
 describe("a message read as a sentence", () => {
@@ -9,7 +10,9 @@ describe("a message read as a sentence", () => {
   });
 
   it("a message starting with an address, a merge tag, a link or a code keeps its first word as it was typed", () => {
-    expect(sentenceCase("owner@example.com has no value for {{contact.first_name}}")).toBe("owner@example.com has no value for {{contact.first_name}}");
+    expect(sentenceCase("owner@example.com has no value for {{contact.first_name}}")).toBe(
+      "owner@example.com has no value for {{contact.first_name}}",
+    );
     expect(sentenceCase("{{contact.favourite}} is not a merge tag")).toBe("{{contact.favourite}} is not a merge tag");
     expect(sentenceCase("https://example.com answered 404")).toBe("https://example.com answered 404");
     expect(sentenceCase("mail.example.com is not verified")).toBe("mail.example.com is not verified");

@@ -1,14 +1,22 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+
 import { validationFailed } from "@/lib/errors";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { workspaceAction } from "./workspace-action";
 
 const signedIn = vi.hoisted(() => ({ user: null as { id: string; email: string; name: string } | null }));
 // The session cookie is Next.js's business; the member is signed in by hand, and the rest runs as in production.
-vi.mock("@/lib/auth/current-user", () => ({ currentUser: async () => signedIn.user, requireUser: async () => signedIn.user }));
-vi.mock("next/cache", async (original) => ({ ...(await original<typeof import("next/cache")>()), revalidatePath: () => {} }));
+vi.mock("@/lib/auth/current-user", () => ({
+  currentUser: async () => signedIn.user,
+  requireUser: async () => signedIn.user,
+}));
+vi.mock("next/cache", async (original) => ({
+  ...(await original<typeof import("next/cache")>()),
+  revalidatePath: () => {},
+}));
 
 const { ctx } = testCtx();
 
@@ -28,7 +36,10 @@ describe("a dashboard action's refusal, in the sender's words", () => {
   it("a message starting with an address keeps the address as it was typed, beside its field", async () => {
     const workspaceId = await signedInMember();
     const state = await refusing(workspaceId, { to: "owner@example.com" });
-    expect(state).toMatchObject({ ok: false, fieldErrors: { to: "owner@example.com is not one of your verified addresses." } });
+    expect(state).toMatchObject({
+      ok: false,
+      fieldErrors: { to: "owner@example.com is not one of your verified addresses." },
+    });
   });
 
   it("a message in words starts with a capital beside its field, without the field's name", async () => {
@@ -36,6 +47,9 @@ describe("a dashboard action's refusal, in the sender's words", () => {
     const words = workspaceAction(z.strictObject({ to: z.string() }), async () => {
       throw validationFailed("to", "to: a test goes only to a member of this workspace.");
     });
-    expect(await words(workspaceId, { to: "someone@example.com" })).toMatchObject({ ok: false, fieldErrors: { to: "A test goes only to a member of this workspace." } });
+    expect(await words(workspaceId, { to: "someone@example.com" })).toMatchObject({
+      ok: false,
+      fieldErrors: { to: "A test goes only to a member of this workspace." },
+    });
   });
 });

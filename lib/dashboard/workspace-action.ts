@@ -1,9 +1,12 @@
 import "server-only";
+
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
+
 import { ApiError } from "@/lib/errors";
 import { logger } from "@/lib/log/logger";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
+
 import type { ActionState } from "./action-state";
 import { sentenceCase } from "./sentence-case";
 import { findWorkspaceSession, type WorkspaceSession } from "./workspace-session";
@@ -28,18 +31,32 @@ export function workspaceAction<S extends z.ZodType, R>(
 ) {
   const action = async (workspaceId: string, input: z.input<S>): Promise<ActionState<R>> => {
     const session = typeof workspaceId === "string" ? await findWorkspaceSession(workspaceId) : null;
-    if (!session) return { ok: false, message: "This workspace does not exist, or you are not a member of it.", fieldErrors: {} };
+    if (!session)
+      return { ok: false, message: "This workspace does not exist, or you are not a member of it.", fieldErrors: {} };
     const parsed = schema.safeParse(input);
-    if (!parsed.success) return { ok: false, message: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
+    if (!parsed.success)
+      return { ok: false, message: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) };
     try {
       if (!options.whileInactive) await checkWorkspaceWritable(session.ctx, workspaceId).catch(inDashboardWords);
       const result = await run(session, parsed.data);
       if (options.revalidate !== false) revalidatePath(`/w/${workspaceId}`, "layout");
       return { ok: true, result };
     } catch (error) {
-      if (error instanceof ApiError) return { ok: false, message: error.message, fieldErrors: error.param ? { [error.param]: besideField(error.message, error.param) } : {} };
-      logger().error({ err: error, workspace_id: workspaceId, user_id: session.actor.userId }, "dashboard action failed");
-      return { ok: false, message: "Something went wrong on our side; nothing was changed. Try again.", fieldErrors: {} };
+      if (error instanceof ApiError)
+        return {
+          ok: false,
+          message: error.message,
+          fieldErrors: error.param ? { [error.param]: besideField(error.message, error.param) } : {},
+        };
+      logger().error(
+        { err: error, workspace_id: workspaceId, user_id: session.actor.userId },
+        "dashboard action failed",
+      );
+      return {
+        ok: false,
+        message: "Something went wrong on our side; nothing was changed. Try again.",
+        fieldErrors: {},
+      };
     }
   };
   // Its input schema rides along, as apiRoute's spec does, so a test can find every id an action takes (app/tenant-matrix.test.ts).
@@ -49,7 +66,12 @@ export function workspaceAction<S extends z.ZodType, R>(
 /** The API's team_inactive says to sign in to the dashboard; here the sender already has. */
 export function inDashboardWords(error: unknown): never {
   if (error instanceof ApiError && error.code === "team_inactive") {
-    throw new ApiError({ type: "permission_error", code: "team_inactive", message: "This workspace cannot act now: it is read-only because of billing. Open Billing to make it active again." });
+    throw new ApiError({
+      type: "permission_error",
+      code: "team_inactive",
+      message:
+        "This workspace cannot act now: it is read-only because of billing. Open Billing to make it active again.",
+    });
   }
   throw error;
 }

@@ -1,6 +1,8 @@
 import "server-only";
+
 import { notFound } from "next/navigation";
 import { cache } from "react";
+
 import { userActor, type UserActor } from "@/lib/actor";
 import { currentUser, requireUser, type SignedInUser } from "@/lib/auth/current-user";
 import { defaultCtx, type Ctx } from "@/lib/context";

@@ -1,7 +1,10 @@
 import "server-only";
+
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+
 import { env } from "@/lib/env";
+
 import * as schema from "./schema";
 
 export type Database = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql; $counters: postgres.Sql };
@@ -9,17 +12,28 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 /** Either the pool or an open transaction: domain verbs accept both. */
 export type Executor = Database | Transaction;
 
-const globalForDb = globalThis as unknown as { __db?: { url: string; db: Database; sql: postgres.Sql; counters: postgres.Sql } };
+const globalForDb = globalThis as unknown as {
+  __db?: { url: string; db: Database; sql: postgres.Sql; counters: postgres.Sql };
+};
 
 /** The process-wide pool for DATABASE_URL (kept on globalThis so dev reloads reuse it). */
 export function getDb(): Database {
   const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("DATABASE_URL is not set: start the service with `npm start`, which opens the database first");
+  if (!url)
+    throw new Error("DATABASE_URL is not set: start the service with `npm start`, which opens the database first");
   if (globalForDb.__db?.url !== url) {
     // JIT off: its compile time (over a second for the report triggers' plans over thousands of
     // ids) dwarfs any query this service runs; a server built without LLVM ignores it anyway.
-    const sql = postgres(url, { max: env().DATABASE_POOL_SIZE, onnotice: () => {}, connection: { jit: "off", plan_cache_mode: "force_custom_plan", ...connectionLimits() } });
-    const counters = postgres(url, { max: COUNTERS_POOL_SIZE, onnotice: () => {}, connection: { jit: "off", synchronous_commit: "off", ...connectionLimits() } });
+    const sql = postgres(url, {
+      max: env().DATABASE_POOL_SIZE,
+      onnotice: () => {},
+      connection: { jit: "off", plan_cache_mode: "force_custom_plan", ...connectionLimits() },
+    });
+    const counters = postgres(url, {
+      max: COUNTERS_POOL_SIZE,
+      onnotice: () => {},
+      connection: { jit: "off", synchronous_commit: "off", ...connectionLimits() },
+    });
     const db = Object.assign(drizzle(preparingEveryQuery(sql), { schema }), { $counters: counters });
     globalForDb.__db = { url, sql, counters, db };
   }
@@ -67,9 +81,18 @@ function preparingEveryQuery(sql: postgres.Sql): postgres.Sql {
   return new Proxy(sql, {
     get(target, property, receiver) {
       if (property === "unsafe") {
-        return (query: string, parametersOrOptions?: postgres.ParameterOrJSON<never>[] | postgres.UnsafeQueryOptions, options?: postgres.UnsafeQueryOptions) => {
-          const [parameters, queryOptions] = Array.isArray(parametersOrOptions) ? [parametersOrOptions, options] : [[], parametersOrOptions];
-          return target.unsafe(query, parameters, { ...queryOptions, prepare: parameters.length <= MAX_PREPARED_PARAMETERS });
+        return (
+          query: string,
+          parametersOrOptions?: postgres.ParameterOrJSON<never>[] | postgres.UnsafeQueryOptions,
+          options?: postgres.UnsafeQueryOptions,
+        ) => {
+          const [parameters, queryOptions] = Array.isArray(parametersOrOptions)
+            ? [parametersOrOptions, options]
+            : [[], parametersOrOptions];
+          return target.unsafe(query, parameters, {
+            ...queryOptions,
+            prepare: parameters.length <= MAX_PREPARED_PARAMETERS,
+          });
         };
       }
       if (property === "begin" || property === "savepoint") {

@@ -94,8 +94,14 @@ it("a statement queued before ending the pool still runs when the waiting transa
   expect(settled).toEqual(["queued", "ended"]);
   await expect(sql`select 1`).rejects.toThrow();
   // The connection that ran the queued statement is closed too: its backend goes away.
-  const open = async () => (await admin<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where application_name = ${applicationName}`)[0]!.n;
-  for (let tries = 0; tries < 100 && (await open()) > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const open = async () =>
+    (
+      await admin<
+        { n: number }[]
+      >`select count(*)::int as n from pg_stat_activity where application_name = ${applicationName}`
+    )[0]!.n;
+  for (let tries = 0; tries < 100 && (await open()) > 0; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   expect(await open()).toBe(0);
 });
 
@@ -191,7 +197,9 @@ it("a reserved connection whose backend is terminated fails its next statement, 
  * A TCP relay on loopback between postgres.js and PostgreSQL, so that a test can reset the client's side or
  * answer it itself: `fromClient` sees what the client sends, and keeps it from the server by returning false.
  */
-async function relayToServer(fromClient: (chunk: Buffer, client: net.Socket, server: net.Socket) => boolean = () => true) {
+async function relayToServer(
+  fromClient: (chunk: Buffer, client: net.Socket, server: net.Socket) => boolean = () => true,
+) {
   const target = new URL(url);
   const clients = new Set<net.Socket>();
   const relay = net.createServer((client) => {

@@ -1,5 +1,6 @@
 import { pipeline } from "node:stream/promises";
 import { expect, it } from "vitest";
+
 import { rawClient } from "@/lib/db/client";
 import { testCtx } from "@/lib/testing/test-context";
 

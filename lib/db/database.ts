@@ -1,6 +1,7 @@
 import { reloadEnv } from "@/lib/env";
 import { resolveDataDir } from "@/lib/runtime/data-dir";
 import { applySecrets } from "@/lib/runtime/secrets";
+
 import { startEmbeddedPostgres } from "./embedded-postgres";
 import { migrateDatabase } from "./migrate";
 
@@ -16,7 +17,9 @@ export interface OpenedDatabase {
  * migrations and puts DATABASE_URL and the secrets into the environment.
  * Reads process.env itself: it completes the environment that lib/env parses.
  */
-export async function openDatabase(opts: { adoptRunningServer?: boolean; log?: (m: string) => void } = {}): Promise<OpenedDatabase> {
+export async function openDatabase(
+  opts: { adoptRunningServer?: boolean; log?: (m: string) => void } = {},
+): Promise<OpenedDatabase> {
   const dataDir = resolveDataDir();
   applySecrets(dataDir);
   // A module may have parsed the configuration on import (the Inngest client does), before the secrets were there.

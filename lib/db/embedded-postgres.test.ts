@@ -2,7 +2,9 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
+
 import { resolveDataDir } from "@/lib/runtime/data-dir";
+
 import { startEmbeddedPostgres } from "./embedded-postgres";
 
 // Under the project's data folder: the server runs as `postgres`, which cannot enter a 0700 temp dir.
@@ -24,7 +26,10 @@ describe("embedded PostgreSQL", () => {
     const first = await startEmbeddedPostgres({ dataDir, password: "pw" });
     expect(first.startedHere).toBe(true);
     await query(first.url, "create table kept (v text); insert into kept values ('still here')");
-    const [row] = await query<{ dir: string }>(first.url, "select setting as dir from pg_settings where name = 'data_directory'");
+    const [row] = await query<{ dir: string }>(
+      first.url,
+      "select setting as dir from pg_settings where name = 'data_directory'",
+    );
     expect(row?.dir).toBe(path.join(dataDir, "pg"));
     await first.stop();
 

@@ -59,7 +59,13 @@ async function launch(pgDir: string, opts: Options): Promise<EmbeddedServer> {
     // Postgres refuses to run as root; the package then runs it as the `postgres` user it creates if needed.
     createPostgresUser: userInfo().uid === 0,
     initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", ...Object.entries(opts.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`])],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+      ...Object.entries(opts.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
+    ],
     onLog: log,
     onError: (error: unknown) => log(String(error)),
   });
@@ -155,7 +161,9 @@ function freePort(): Promise<number> {
     probe.once("error", reject);
     probe.listen(0, "127.0.0.1", () => {
       const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no free port"))));
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no free port")),
+      );
     });
   });
 }

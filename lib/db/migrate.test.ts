@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+
 import { databaseUrl, dropDatabase, withAdmin } from "@/lib/testing/test-database";
-import { MIGRATIONS_FOLDER, migrateDatabase } from "./migrate";
+
+import { migrateDatabase, MIGRATIONS_FOLDER } from "./migrate";
 
 const server = inject("testDatabase");
 const created: string[] = [];
@@ -18,13 +20,18 @@ afterAll(async () => {
   for (const name of created) await dropDatabase(server.adminUrl, name);
 });
 
-const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8")) as { entries: unknown[] };
+const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8")) as {
+  entries: unknown[];
+};
 
 describe("migrations", () => {
   it("apply from zero on an empty database and create every table of the schema", async () => {
     const url = await emptyDatabase();
     await migrateDatabase(url);
-    const tables = await withAdmin(url, (sql) => sql<{ tablename: string }[]>`select tablename from pg_tables where schemaname = 'public'`);
+    const tables = await withAdmin(
+      url,
+      (sql) => sql<{ tablename: string }[]>`select tablename from pg_tables where schemaname = 'public'`,
+    );
     const names = tables.map((t) => t.tablename);
     for (const table of [
       "workspaces",

@@ -1,13 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
-import { suppressions } from "@/lib/db/schema";
-import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { getContactOrThrow } from "@/lib/contacts/contact-view";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { suppressions } from "@/lib/db/schema";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { deleteSuppression } from "@/lib/suppressions/delete-suppression";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { applyDeliveryOutcome, SOFT_BOUNCE_LIMIT } from "./apply-delivery-outcome";
 
 const { ctx } = testCtx();
@@ -29,7 +31,9 @@ async function contact(email: string) {
 describe("delivery outcomes", () => {
   it("permanent bounce: status bounced, address suppressed automatically", async () => {
     const { workspaceId, status, reasons } = await contact("gone@example.com");
-    expect(await applyDeliveryOutcome(ctx, workspaceId, "gone@example.com", { type: "bounced", bounceType: "permanent" })).toEqual({ suppressed: true });
+    expect(
+      await applyDeliveryOutcome(ctx, workspaceId, "gone@example.com", { type: "bounced", bounceType: "permanent" }),
+    ).toEqual({ suppressed: true });
     expect(await status()).toBe("bounced");
     expect(await reasons()).toEqual(["bounce"]);
   });
@@ -40,7 +44,9 @@ describe("delivery outcomes", () => {
     expect(await status()).toBe("complained");
     expect(await reasons()).toEqual(["complaint"]);
     const [row] = await ctx.db.select().from(suppressions).where(eq(suppressions.email, "angry@example.com"));
-    await expect(deleteSuppression(ctx, systemActor("test", workspaceId), row!.id)).rejects.toMatchObject({ code: "suppression_not_removable" });
+    await expect(deleteSuppression(ctx, systemActor("test", workspaceId), row!.id)).rejects.toMatchObject({
+      code: "suppression_not_removable",
+    });
   });
 
   it("a complaint on an address already suppressed by hand still counts as a complaint", async () => {
@@ -56,7 +62,8 @@ describe("delivery outcomes", () => {
 
   it("transient bounce: no change; repeated ones eventually suppress (5 in a row), a delivery in between resets the count", async () => {
     const { workspaceId, status, reasons } = await contact("flaky@example.com");
-    const transient = () => applyDeliveryOutcome(ctx, workspaceId, "flaky@example.com", { type: "bounced", bounceType: "transient" });
+    const transient = () =>
+      applyDeliveryOutcome(ctx, workspaceId, "flaky@example.com", { type: "bounced", bounceType: "transient" });
     for (let i = 0; i < SOFT_BOUNCE_LIMIT - 1; i++) expect(await transient()).toEqual({ suppressed: false });
     await applyDeliveryOutcome(ctx, workspaceId, "flaky@example.com", { type: "delivered" });
     for (let i = 0; i < SOFT_BOUNCE_LIMIT - 1; i++) await transient();

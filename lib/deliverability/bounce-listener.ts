@@ -1,7 +1,10 @@
 import "server-only";
+
 import { SMTPServer } from "smtp-server";
+
 import type { Ctx } from "@/lib/context";
 import { logger } from "@/lib/log/logger";
+
 import { readBounceMail } from "./read-bounce-mail";
 import { receiveProviderEvent } from "./receive-provider-event";
 import { readReturnPath } from "./return-path";
@@ -38,7 +41,11 @@ export function startBounceListener(ctx: () => Ctx, options: BounceListenerOptio
     onRcptTo(address, _session, callback) {
       const to = address.address.toLowerCase();
       if (to.endsWith(`@${domain}`) && (to === feedback || readReturnPath(to))) return callback();
-      callback(Object.assign(new Error("No such bounce address: this server takes only bounces of its own mail"), { responseCode: 550 }));
+      callback(
+        Object.assign(new Error("No such bounce address: this server takes only bounces of its own mail"), {
+          responseCode: 550,
+        }),
+      );
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -49,7 +56,8 @@ export function startBounceListener(ctx: () => Ctx, options: BounceListenerOptio
         if (bytes <= MAX_MESSAGE_BYTES) chunks.push(chunk);
       });
       stream.on("end", () => {
-        if (stream.sizeExceeded || bytes > MAX_MESSAGE_BYTES) return callback(Object.assign(new Error("Message too large"), { responseCode: 552 }));
+        if (stream.sizeExceeded || bytes > MAX_MESSAGE_BYTES)
+          return callback(Object.assign(new Error("Message too large"), { responseCode: 552 }));
         const recipients = session.envelope.rcptTo.map((recipient) => recipient.address);
         readBounceMail(Buffer.concat(chunks), recipients)
           .then((report) => receiveProviderEvent(ctx(), report))

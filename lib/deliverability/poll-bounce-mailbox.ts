@@ -1,6 +1,9 @@
 import "server-only";
+
 import { ImapFlow } from "imapflow";
+
 import type { Ctx } from "@/lib/context";
+
 import { readBounceMail } from "./read-bounce-mail";
 import { receiveProviderEvent } from "./receive-provider-event";
 
@@ -10,7 +13,8 @@ const BATCH = 500;
 /** BOUNCE_IMAP_URL: imap://user:password@host:143/INBOX or imaps://…:993/INBOX. */
 export function imapOptions(url: string) {
   const parsed = new URL(url);
-  if (parsed.protocol !== "imap:" && parsed.protocol !== "imaps:") throw new Error("BOUNCE_IMAP_URL must start with imap:// or imaps://");
+  if (parsed.protocol !== "imap:" && parsed.protocol !== "imaps:")
+    throw new Error("BOUNCE_IMAP_URL must start with imap:// or imaps://");
   const secure = parsed.protocol === "imaps:";
   return {
     client: {

@@ -1,9 +1,12 @@
 import "server-only";
+
 import { createHash } from "node:crypto";
 import PostalMime, { type Attachment } from "postal-mime";
+
 import { readMessageId } from "@/lib/mail/message-id";
-import type { ProviderEvent } from "./record-provider-event";
+
 import type { ReceivedReport } from "./receive-provider-event";
+import type { ProviderEvent } from "./record-provider-event";
 import { readReturnPath } from "./return-path";
 
 // Bounce mail, parsed with postal-mime: mailparser folds the machine-readable parts of a report
@@ -28,14 +31,23 @@ function fieldBlocks(text: string): Map<string, string>[] {
     .filter((fields) => fields.size > 0);
 }
 
-const partOf = (attachments: Attachment[], ...types: string[]) => attachments.find((attachment) => types.includes(attachment.mimeType.toLowerCase()));
-const textOf = (attachment: Attachment) => (typeof attachment.content === "string" ? attachment.content : decoder.decode(attachment.content));
+const partOf = (attachments: Attachment[], ...types: string[]) =>
+  attachments.find((attachment) => types.includes(attachment.mimeType.toLowerCase()));
+const textOf = (attachment: Attachment) =>
+  typeof attachment.content === "string" ? attachment.content : decoder.decode(attachment.content);
 /** A typed field (`rfc822; someone@example.com`, `smtp; 550 …`) without its type. */
-const typedValue = (value: string | undefined) => (value === undefined ? undefined : value.slice(value.indexOf(";") + 1).trim() || undefined);
+const typedValue = (value: string | undefined) =>
+  value === undefined ? undefined : value.slice(value.indexOf(";") + 1).trim() || undefined;
 
 /** The Message-ID of the mail a report is about, as the report quotes it: anyone can write one, so it is checked before use. */
 function originalMessageId(attachments: Attachment[]): string | undefined {
-  const original = partOf(attachments, "message/rfc822", "text/rfc822-headers", "message/global", "message/global-headers");
+  const original = partOf(
+    attachments,
+    "message/rfc822",
+    "text/rfc822-headers",
+    "message/global",
+    "message/global-headers",
+  );
   if (!original) return undefined;
   const headers = textOf(original).split(/\r?\n\r?\n/)[0]!;
   return fieldBlocks(headers)[0]?.get("message-id");
@@ -62,16 +74,30 @@ export async function readBounceMail(raw: Buffer, envelopeRecipients: string[] =
   const mail = await PostalMime.parse(raw);
   const rawText = raw.toString("utf8");
   const providerEventId = mail.messageId ?? `sha256:${createHash("sha256").update(raw).digest("hex")}`;
-  const recipients = [...envelopeRecipients, ...["delivered-to", "x-original-to", "to"].flatMap((name) => mail.headers.filter((header) => header.key === name).map((header) => header.value))];
-  const sendKey = recipients.map((address) => readReturnPath(address.replace(/^.*</, "").replace(/>.*$/, ""))).find(Boolean) ?? undefined;
+  const recipients = [
+    ...envelopeRecipients,
+    ...["delivered-to", "x-original-to", "to"].flatMap((name) =>
+      mail.headers.filter((header) => header.key === name).map((header) => header.value),
+    ),
+  ];
+  const sendKey =
+    recipients.map((address) => readReturnPath(address.replace(/^.*</, "").replace(/>.*$/, ""))).find(Boolean) ??
+    undefined;
   const sendId = sendKey?.startsWith("snd_") ? sendKey : undefined;
   const quoted = originalMessageId(mail.attachments);
   const quotedKey = sendId || !quoted ? null : readMessageId(quoted);
   const quotedSendId = quotedKey?.startsWith("snd_") ? quotedKey : undefined;
   const occurredAt = mail.date && !Number.isNaN(Date.parse(mail.date)) ? new Date(mail.date) : new Date();
   /** A report matched by its quoted Message-ID carries the recipient it names, if any: it applies only if that is the send's. */
-  const about = (named: string | undefined) => (sendId ? { sendId, occurredAt } : { sendId: quotedSendId, occurredAt, ...(named ? { recipient: named } : {}) });
-  const report = (event: ProviderEvent | null, unrecognized = false): ReceivedReport => ({ provider: "smtp", providerEventId, raw: rawText, event, unrecognized });
+  const about = (named: string | undefined) =>
+    sendId ? { sendId, occurredAt } : { sendId: quotedSendId, occurredAt, ...(named ? { recipient: named } : {}) };
+  const report = (event: ProviderEvent | null, unrecognized = false): ReceivedReport => ({
+    provider: "smtp",
+    providerEventId,
+    raw: rawText,
+    event,
+    unrecognized,
+  });
 
   const status = partOf(mail.attachments, "message/delivery-status", "message/global-delivery-status");
   if (status) {
@@ -79,7 +105,8 @@ export async function readBounceMail(raw: Buffer, envelopeRecipients: string[] =
     const action = recipient?.get("action")?.toLowerCase();
     if (!recipient || (!sendId && !quotedSendId)) return report(null);
     // Anyone who holds a copy of the mail can quote its Message-ID: a delivery (which resets the soft-bounce count) needs the return path.
-    if (action === "delivered" || action === "relayed") return report(sendId ? { type: "delivered", sendId, occurredAt } : null);
+    if (action === "delivered" || action === "relayed")
+      return report(sendId ? { type: "delivered", sendId, occurredAt } : null);
     if (action !== "failed") return report(null); // "delayed": the server is still trying; not a bounce yet
     const statusCode = recipient.get("status")?.match(/^\d\.\d{1,3}\.\d{1,3}/)?.[0];
     const finalRecipient = typedValue(recipient.get("final-recipient") ?? recipient.get("original-recipient"));
@@ -98,7 +125,12 @@ export async function readBounceMail(raw: Buffer, envelopeRecipients: string[] =
     if (!sendId && !quotedSendId) return report(null);
     // Many feedback loops redact the recipient: the signed Message-ID alone then says whose complaint it is.
     const reported = fields?.get("original-rcpt-to")?.replace(/^<|>$/g, "");
-    return report({ type: "complained", complaintType: fields?.get("feedback-type") ?? "abuse", reason: fields?.get("user-agent"), ...about(reported) });
+    return report({
+      type: "complained",
+      complaintType: fields?.get("feedback-type") ?? "abuse",
+      reason: fields?.get("user-agent"),
+      ...about(reported),
+    });
   }
   return report(null, true);
 }

@@ -1,9 +1,11 @@
 import "server-only";
-import { emitEvents } from "@/lib/events/emit-events";
-import { providerEventReceived } from "@/lib/events/workflow-events";
+
 import { withTransaction, type Ctx } from "@/lib/context";
 import { providerEvents, type MailProvider, type StoredProviderEvent } from "@/lib/db/schema";
+import { emitEvents } from "@/lib/events/emit-events";
+import { providerEventReceived } from "@/lib/events/workflow-events";
 import { newId } from "@/lib/ids";
+
 import type { ProviderEvent } from "./record-provider-event";
 
 /** A bounce message is rarely more than a few hundred KiB; the raw evidence is kept up to this. */
@@ -33,7 +35,10 @@ export function toStored(event: ProviderEvent): StoredProviderEvent {
  * database hiccup while applying loses nothing: the workflow retries from
  * the stored row. A report already received is not stored or applied again.
  */
-export async function receiveProviderEvent(ctx: Ctx, report: ReceivedReport): Promise<{ id: string | null; duplicate: boolean }> {
+export async function receiveProviderEvent(
+  ctx: Ctx,
+  report: ReceivedReport,
+): Promise<{ id: string | null; duplicate: boolean }> {
   return withTransaction(ctx, async (tx) => {
     const state = report.unrecognized ? "unrecognized" : report.event ? "received" : "ignored";
     const [stored] = await tx.db
@@ -50,7 +55,8 @@ export async function receiveProviderEvent(ctx: Ctx, report: ReceivedReport): Pr
       .onConflictDoNothing()
       .returning({ id: providerEvents.id });
     if (!stored) return { id: null, duplicate: true };
-    if (state === "received") await emitEvents(tx, [{ name: providerEventReceived.name, id: stored.id, data: { providerEventId: stored.id } }]);
+    if (state === "received")
+      await emitEvents(tx, [{ name: providerEventReceived.name, id: stored.id, data: { providerEventId: stored.id } }]);
     return { id: stored.id, duplicate: false };
   });
 }

@@ -1,10 +1,13 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
+
 import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
 import { emailEventBase } from "@/lib/events/email-event-base";
 import { recordEvent } from "@/lib/events/record-event";
+
 import { applyDeliveryOutcome, type DeliveryOutcome } from "./apply-delivery-outcome";
 
 export type ProviderEvent = DeliveryOutcome & {
@@ -36,17 +39,32 @@ export type ProviderEvent = DeliveryOutcome & {
  * records the matching email.* event. Returns false when no send matches
  * (mail that is not campaign mail, such as confirmations).
  */
-export async function recordProviderEvent(ctx: Ctx, event: ProviderEvent, evidenceEventId: string | null = null): Promise<{ matched: boolean; suppressed: boolean; workspaceId?: string }> {
+export async function recordProviderEvent(
+  ctx: Ctx,
+  event: ProviderEvent,
+  evidenceEventId: string | null = null,
+): Promise<{ matched: boolean; suppressed: boolean; workspaceId?: string }> {
   return withTransaction(ctx, async (tx) => {
     // A Message-ID quoted by a bounce mail (`<…>`) is no key: anyone can write one. readBounceMail turns a signed one into its
     // send id; reports stored before Message-IDs were signed carry the old, guessable form and match nothing.
-    const byProviderId = event.providerMessageId && !event.providerMessageId.startsWith("<") ? event.providerMessageId : undefined;
-    const key = event.sendId ? eq(sends.id, event.sendId) : byProviderId ? eq(sends.providerMessageId, byProviderId) : undefined;
+    const byProviderId =
+      event.providerMessageId && !event.providerMessageId.startsWith("<") ? event.providerMessageId : undefined;
+    const key = event.sendId
+      ? eq(sends.id, event.sendId)
+      : byProviderId
+        ? eq(sends.providerMessageId, byProviderId)
+        : undefined;
     if (!key) return { matched: false, suppressed: false };
-    const [row] = await tx.db.select({ send: sends, campaignName: campaigns.name }).from(sends).innerJoin(campaigns, eq(campaigns.id, sends.campaignId)).where(key).for("update", { of: sends });
+    const [row] = await tx.db
+      .select({ send: sends, campaignName: campaigns.name })
+      .from(sends)
+      .innerJoin(campaigns, eq(campaigns.id, sends.campaignId))
+      .where(key)
+      .for("update", { of: sends });
     if (!row) return { matched: false, suppressed: false };
     const { send } = row;
-    if (event.recipient !== undefined && event.recipient.toLowerCase() !== send.email) return { matched: false, suppressed: false };
+    if (event.recipient !== undefined && event.recipient.toLowerCase() !== send.email)
+      return { matched: false, suppressed: false };
     const stamp =
       event.type === "delivered"
         ? send.deliveredAt
@@ -69,8 +87,22 @@ export async function recordProviderEvent(ctx: Ctx, event: ProviderEvent, eviden
     const base = emailEventBase(send, row.campaignName, event.occurredAt);
     const actor = systemActor("provider-event", send.workspaceId);
     if (event.type === "delivered") await recordEvent(tx, actor, "email.delivered", base, event.occurredAt);
-    if (event.type === "bounced") await recordEvent(tx, actor, "email.bounced", { ...base, bounce_type: event.bounceType, reason: event.reason ?? null, suppressed }, event.occurredAt);
-    if (event.type === "complained") await recordEvent(tx, actor, "email.complained", { ...base, complaint_type: event.complaintType ?? null, suppressed: true }, event.occurredAt);
+    if (event.type === "bounced")
+      await recordEvent(
+        tx,
+        actor,
+        "email.bounced",
+        { ...base, bounce_type: event.bounceType, reason: event.reason ?? null, suppressed },
+        event.occurredAt,
+      );
+    if (event.type === "complained")
+      await recordEvent(
+        tx,
+        actor,
+        "email.complained",
+        { ...base, complaint_type: event.complaintType ?? null, suppressed: true },
+        event.occurredAt,
+      );
     return { matched: true, suppressed, workspaceId: send.workspaceId };
   });
 }

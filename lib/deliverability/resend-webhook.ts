@@ -1,13 +1,22 @@
 import { Webhook } from "svix";
+
 import type { ProviderEvent } from "./record-provider-event";
 
 interface ResendEvent {
   type: string;
   created_at: string;
-  data: { email_id?: string; bounce?: { type?: string; subType?: string; message?: string }; complaint?: { type?: string } };
+  data: {
+    email_id?: string;
+    bounce?: { type?: string; subType?: string; message?: string };
+    complaint?: { type?: string };
+  };
 }
 
-const BOUNCE_TYPES: Record<string, "permanent" | "transient" | "undetermined"> = { permanent: "permanent", transient: "transient", undetermined: "undetermined" };
+const BOUNCE_TYPES: Record<string, "permanent" | "transient" | "undetermined"> = {
+  permanent: "permanent",
+  transient: "transient",
+  undetermined: "undetermined",
+};
 
 /**
  * Resend signs its webhooks with Svix: verified over the raw body, with the

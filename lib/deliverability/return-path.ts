@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+
 import { requiredSecret } from "@/lib/env";
 
 // VERP: each message's envelope sender names the message, so a bounce (which goes back to the envelope

@@ -4,7 +4,7 @@ import { ImapFlow } from "imapflow";
 import nodemailer from "nodemailer";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { overrideEnvForTests, reloadEnv } from "@/lib/env";
+
 import { functions } from "@/inngest";
 import { inngest } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
@@ -14,17 +14,19 @@ import { sendCampaignNow } from "@/lib/campaigns/campaign-actions";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { contacts, events, providerEvents, sends, suppressions } from "@/lib/db/schema";
-import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { signedMessageId } from "@/lib/mail/message-id";
+import type { MailTransport } from "@/lib/mail/transports/mail-transport";
 import { smtpTransport } from "@/lib/mail/transports/smtp-transport";
+import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
+import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { startDovecot } from "@/lib/testing/dovecot";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { startSmtpCapture, type SmtpCapture } from "@/lib/testing/smtp-sink";
 import { testCtx } from "@/lib/testing/test-context";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
-import { clearForSending } from "@/lib/testing/clear-for-sending";
-import { startSmtpCapture, type SmtpCapture } from "@/lib/testing/smtp-sink";
-import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
+
 import { startBounceListener } from "./bounce-listener";
 import { imapOptions, pollBounceMailbox } from "./poll-bounce-mailbox";
 import { readBounceMail } from "./read-bounce-mail";
@@ -69,7 +71,13 @@ async function campaignTo(emails: string[]) {
   for (const email of emails) await upsertContact(ctx, actor, { email, topicIds: [topicId] });
   const receiver = await startWebhookReceiver();
   await createEndpoint(ctx, actor, { url: receiver.url, eventTypes: ["email.bounced", "email.complained"] });
-  const { campaignId } = await createCampaign(ctx, actor, { brandId, topicId, name: "Launch", subject: "Hello", html: "<p>Hello</p>" });
+  const { campaignId } = await createCampaign(ctx, actor, {
+    brandId,
+    topicId,
+    name: "Launch",
+    subject: "Hello",
+    html: "<p>Hello</p>",
+  });
   await sendCampaignNow(ctx, actor, campaignId);
   await executor.runDue(ctx);
   const rows = await ctx.db.select().from(sends).where(eq(sends.campaignId, campaignId));
@@ -180,23 +188,66 @@ describe("bounces for SMTP senders", () => {
 
   it("a DSN with a 5.x.x status is a permanent bounce with its code and the server's words; 4.x.x transient; delayed is not a bounce; other mail is kept aside", async () => {
     const to = returnPathFor("snd_x", BOUNCE_DOMAIN);
-    const hard = await readBounceMail(Buffer.from(dsn(to, "gone@example.com", "5.1.1", "550 5.1.1 <gone@example.com>: Recipient address rejected", "<snd_x@brand.example>")));
+    const hard = await readBounceMail(
+      Buffer.from(
+        dsn(
+          to,
+          "gone@example.com",
+          "5.1.1",
+          "550 5.1.1 <gone@example.com>: Recipient address rejected",
+          "<snd_x@brand.example>",
+        ),
+      ),
+    );
     expect(hard).toMatchObject({
       provider: "smtp",
       unrecognized: false,
-      event: { type: "bounced", bounceType: "permanent", statusCode: "5.1.1", sendId: "snd_x", reason: "550 5.1.1 <gone@example.com>: Recipient address rejected" },
+      event: {
+        type: "bounced",
+        bounceType: "permanent",
+        statusCode: "5.1.1",
+        sendId: "snd_x",
+        reason: "550 5.1.1 <gone@example.com>: Recipient address rejected",
+      },
     });
     // Without a signed return path the report is matched by the Message-ID it quotes, only when that id's signature
     // verifies, and it must then name the send's recipient if it names one; the unsigned old form names nothing.
-    const quoted = await readBounceMail(Buffer.from(dsn(`fbl@${BOUNCE_DOMAIN}`, "gone@example.com", "5.1.1", "550 5.1.1 unknown", signedMessageId("snd_x", "brand.example"))));
+    const quoted = await readBounceMail(
+      Buffer.from(
+        dsn(
+          `fbl@${BOUNCE_DOMAIN}`,
+          "gone@example.com",
+          "5.1.1",
+          "550 5.1.1 unknown",
+          signedMessageId("snd_x", "brand.example"),
+        ),
+      ),
+    );
     expect(quoted.event).toMatchObject({ type: "bounced", sendId: "snd_x", recipient: "gone@example.com" });
-    const unsigned = await readBounceMail(Buffer.from(dsn(`fbl@${BOUNCE_DOMAIN}`, "gone@example.com", "5.1.1", "550 5.1.1 unknown", "<snd_x@brand.example>")));
+    const unsigned = await readBounceMail(
+      Buffer.from(
+        dsn(`fbl@${BOUNCE_DOMAIN}`, "gone@example.com", "5.1.1", "550 5.1.1 unknown", "<snd_x@brand.example>"),
+      ),
+    );
     expect(unsigned).toMatchObject({ event: null, unrecognized: false });
-    const soft = await readBounceMail(Buffer.from(dsn(to, "full@example.com", "4.2.2", "452 4.2.2 Mailbox full", "<snd_x@brand.example>")));
+    const soft = await readBounceMail(
+      Buffer.from(dsn(to, "full@example.com", "4.2.2", "452 4.2.2 Mailbox full", "<snd_x@brand.example>")),
+    );
     expect(soft.event).toMatchObject({ type: "bounced", bounceType: "transient", statusCode: "4.2.2" });
-    const delayed = await readBounceMail(Buffer.from(dsn(to, "slow@example.com", "4.4.7", "timeout", "<snd_x@brand.example>").replace("Action: failed", "Action: delayed")));
+    const delayed = await readBounceMail(
+      Buffer.from(
+        dsn(to, "slow@example.com", "4.4.7", "timeout", "<snd_x@brand.example>").replace(
+          "Action: failed",
+          "Action: delayed",
+        ),
+      ),
+    );
     expect(delayed).toMatchObject({ event: null, unrecognized: false });
-    const other = await readBounceMail(Buffer.from(`From: someone@example.com\r\nTo: ${to}\r\nSubject: Out of office\r\nMessage-ID: <ooo@example.com>\r\n\r\nI am away.\r\n`));
+    const other = await readBounceMail(
+      Buffer.from(
+        `From: someone@example.com\r\nTo: ${to}\r\nSubject: Out of office\r\nMessage-ID: <ooo@example.com>\r\n\r\nI am away.\r\n`,
+      ),
+    );
     expect(other).toMatchObject({ event: null, unrecognized: true, providerEventId: "<ooo@example.com>" });
   });
 
@@ -204,13 +255,34 @@ describe("bounces for SMTP senders", () => {
     const { workspaceId, sendOf, receiver } = await campaignTo(["gone@example.com", "fine@example.com"]);
     const send = sendOf("gone@example.com");
     const returnPath = carrier.received.find((mail) => mail.to.includes("gone@example.com"))!.from;
-    const report = dsn(returnPath, "gone@example.com", "5.1.1", "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown", send.providerMessageId!);
-    const mailer = nodemailer.createTransport({ host: "127.0.0.1", port: listenerPort, secure: false, ignoreTLS: true });
+    const report = dsn(
+      returnPath,
+      "gone@example.com",
+      "5.1.1",
+      "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown",
+      send.providerMessageId!,
+    );
+    const mailer = nodemailer.createTransport({
+      host: "127.0.0.1",
+      port: listenerPort,
+      secure: false,
+      ignoreTLS: true,
+    });
     await mailer.sendMail({ envelope: { from: "", to: returnPath }, raw: report });
     await mailer.sendMail({ envelope: { from: "", to: returnPath }, raw: report });
     // The listener relays nothing, and takes only our signed return paths and the feedback address.
-    await expect(mailer.sendMail({ envelope: { from: "spam@example.net", to: "victim@example.org" }, raw: "Subject: hi\r\n\r\nhi" })).rejects.toThrow(/550/);
-    await expect(mailer.sendMail({ envelope: { from: "spam@example.net", to: `anything@${BOUNCE_DOMAIN}` }, raw: "Subject: hi\r\n\r\nhi" })).rejects.toThrow(/550/);
+    await expect(
+      mailer.sendMail({
+        envelope: { from: "spam@example.net", to: "victim@example.org" },
+        raw: "Subject: hi\r\n\r\nhi",
+      }),
+    ).rejects.toThrow(/550/);
+    await expect(
+      mailer.sendMail({
+        envelope: { from: "spam@example.net", to: `anything@${BOUNCE_DOMAIN}` },
+        raw: "Subject: hi\r\n\r\nhi",
+      }),
+    ).rejects.toThrow(/550/);
     mailer.close();
     await executor.runDue(ctx);
 
@@ -218,22 +290,39 @@ describe("bounces for SMTP senders", () => {
       .select()
       .from(providerEvents)
       .where(and(eq(providerEvents.provider, "smtp"), eq(providerEvents.workspaceId, workspaceId)));
-    expect(stored).toMatchObject([{ state: "applied", event: { type: "bounced", bounceType: "permanent", statusCode: "5.1.1", sendId: send.id } }]);
+    expect(stored).toMatchObject([
+      { state: "applied", event: { type: "bounced", bounceType: "permanent", statusCode: "5.1.1", sendId: send.id } },
+    ]);
     expect(stored[0]!.raw).toContain("Diagnostic-Code: smtp; 550 5.1.1");
     expect(
-      await ctx.db.select({ email: suppressions.email, reason: suppressions.reason, evidence: suppressions.evidenceEventId }).from(suppressions).where(eq(suppressions.workspaceId, workspaceId)),
+      await ctx.db
+        .select({ email: suppressions.email, reason: suppressions.reason, evidence: suppressions.evidenceEventId })
+        .from(suppressions)
+        .where(eq(suppressions.workspaceId, workspaceId)),
     ).toEqual([{ email: "gone@example.com", reason: "bounce", evidence: stored[0]!.id }]);
-    expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]).toMatchObject({ bounceType: "permanent" });
+    expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]).toMatchObject({
+      bounceType: "permanent",
+    });
     // What the contact's page shows as the bounce's evidence.
     const onContactPage = await suppressionsOfAddress(ctx, systemActor("test", workspaceId), "gone@example.com");
     expect(onContactPage.current).toMatchObject([
       {
         reason: "bounce",
-        evidence: { provider: "smtp", statusCode: "5.1.1", wording: "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown", raw: expect.stringContaining("Status: 5.1.1") },
+        evidence: {
+          provider: "smtp",
+          statusCode: "5.1.1",
+          wording: "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown",
+          raw: expect.stringContaining("Status: 5.1.1"),
+        },
       },
     ]);
     const [bounced] = await eventsOf(workspaceId, "email.bounced");
-    expect(bounced!.data).toMatchObject({ email: "gone@example.com", bounce_type: "permanent", reason: "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown", suppressed: true });
+    expect(bounced!.data).toMatchObject({
+      email: "gone@example.com",
+      bounce_type: "permanent",
+      reason: "550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown",
+      suppressed: true,
+    });
     clock.advance(60_000);
     await executor.runDue(ctx);
     expect(receiver.received.map((hook) => hook.body.type)).toEqual(["email.bounced"]);
@@ -253,7 +342,10 @@ describe("bounces for SMTP senders", () => {
     expect(await ctx.db.select().from(suppressions).where(eq(suppressions.workspaceId, workspaceId))).toEqual([]);
     expect(await eventsOf(workspaceId, "email.complained")).toEqual([]);
     expect((await ctx.db.select().from(sends).where(eq(sends.id, victim.id)))[0]!.complainedAt).toBeNull();
-    const stored = await ctx.db.select({ state: providerEvents.state, raw: providerEvents.raw }).from(providerEvents).where(eq(providerEvents.provider, "smtp"));
+    const stored = await ctx.db
+      .select({ state: providerEvents.state, raw: providerEvents.raw })
+      .from(providerEvents)
+      .where(eq(providerEvents.provider, "smtp"));
     expect(stored.filter((row) => row.raw.includes(victim.id)).map((row) => row.state)).toEqual(["ignored", "ignored"]);
   });
 
@@ -273,18 +365,26 @@ describe("bounces for SMTP senders", () => {
     const { workspaceId, sendOf } = await campaignTo(["streak@example.com"]);
     const send = sendOf("streak@example.com");
     await ctx.db.update(contacts).set({ transientBounceStreak: 3 }).where(eq(contacts.id, send.contactId));
-    const delivered = (to: string) => dsn(to, "streak@example.com", "2.0.0", "250 2.0.0 OK", send.providerMessageId!).replace("Action: failed", "Action: delivered");
+    const delivered = (to: string) =>
+      dsn(to, "streak@example.com", "2.0.0", "250 2.0.0 OK", send.providerMessageId!).replace(
+        "Action: failed",
+        "Action: delivered",
+      );
     await mailTo(`fbl@${BOUNCE_DOMAIN}`, delivered(`fbl@${BOUNCE_DOMAIN}`));
     await executor.runDue(ctx);
     expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]!.deliveredAt).toBeNull();
-    expect((await ctx.db.select().from(contacts).where(eq(contacts.id, send.contactId)))[0]!.transientBounceStreak).toBe(3);
+    expect(
+      (await ctx.db.select().from(contacts).where(eq(contacts.id, send.contactId)))[0]!.transientBounceStreak,
+    ).toBe(3);
     expect(await eventsOf(workspaceId, "email.delivered")).toEqual([]);
 
     const returnPath = carrier.received.find((mail) => mail.to.includes("streak@example.com"))!.from;
     await mailTo(returnPath, delivered(returnPath));
     await executor.runDue(ctx);
     expect((await ctx.db.select().from(sends).where(eq(sends.id, send.id)))[0]!.deliveredAt).not.toBeNull();
-    expect((await ctx.db.select().from(contacts).where(eq(contacts.id, send.contactId)))[0]!.transientBounceStreak).toBe(0);
+    expect(
+      (await ctx.db.select().from(contacts).where(eq(contacts.id, send.contactId)))[0]!.transientBounceStreak,
+    ).toBe(0);
     expect(await eventsOf(workspaceId, "email.delivered")).toHaveLength(1);
   });
 
@@ -300,7 +400,10 @@ describe("bounces for SMTP senders", () => {
       .where(and(eq(providerEvents.provider, "smtp"), eq(providerEvents.workspaceId, workspaceId)));
     expect(stored).toMatchObject([{ state: "applied", event: { type: "complained", sendId: send.id } }]);
     expect(
-      await ctx.db.select({ email: suppressions.email, reason: suppressions.reason, evidence: suppressions.evidenceEventId }).from(suppressions).where(eq(suppressions.workspaceId, workspaceId)),
+      await ctx.db
+        .select({ email: suppressions.email, reason: suppressions.reason, evidence: suppressions.evidenceEventId })
+        .from(suppressions)
+        .where(eq(suppressions.workspaceId, workspaceId)),
     ).toEqual([{ email: "redacted@example.com", reason: "complaint", evidence: stored[0]!.id }]);
     expect(await eventsOf(workspaceId, "email.complained")).toHaveLength(1);
   });
@@ -308,7 +411,10 @@ describe("bounces for SMTP senders", () => {
   it("a report matched by a signed Message-ID that names someone other than the send's recipient suppresses no one", async () => {
     const { workspaceId, sendOf } = await campaignTo(["forwarder@example.com"]);
     // The mail forwarded on, and reported by whoever it was forwarded to: not the send's recipient's complaint.
-    await mailTo(`fbl@${BOUNCE_DOMAIN}`, arf("someone-else@example.com", sendOf("forwarder@example.com").providerMessageId!));
+    await mailTo(
+      `fbl@${BOUNCE_DOMAIN}`,
+      arf("someone-else@example.com", sendOf("forwarder@example.com").providerMessageId!),
+    );
     await executor.runDue(ctx);
     expect(await ctx.db.select().from(suppressions).where(eq(suppressions.workspaceId, workspaceId))).toEqual([]);
     expect(await eventsOf(workspaceId, "email.complained")).toEqual([]);
@@ -323,7 +429,10 @@ describe("bounces for SMTP senders", () => {
       await imap.connect();
       const report = arf("angry@example.com", send.providerMessageId!);
       await imap.append("INBOX", report);
-      await imap.append("INBOX", "From: a@example.com\r\nTo: fbl@bounces.brand.example\r\nSubject: Hello there\r\nMessage-ID: <chatter@example.com>\r\n\r\nJust saying hi.\r\n");
+      await imap.append(
+        "INBOX",
+        "From: a@example.com\r\nTo: fbl@bounces.brand.example\r\nSubject: Hello there\r\nMessage-ID: <chatter@example.com>\r\n\r\nJust saying hi.\r\n",
+      );
       expect(await pollBounceMailbox(ctx, dovecot.url)).toEqual({ read: 2 });
       expect(await imap.status("INBOX", { messages: true })).toMatchObject({ messages: 0 });
       await imap.append("INBOX", report); // the same report again
@@ -336,10 +445,17 @@ describe("bounces for SMTP senders", () => {
         .from(providerEvents)
         .where(and(eq(providerEvents.provider, "smtp"), eq(providerEvents.workspaceId, workspaceId)));
       expect(complained).toMatchObject([{ state: "applied", event: { type: "complained", complaintType: "abuse" } }]);
-      expect((await ctx.db.select().from(providerEvents).where(eq(providerEvents.providerEventId, "<chatter@example.com>")))[0]).toMatchObject({ state: "unrecognized" });
-      expect(await ctx.db.select({ reason: suppressions.reason, evidence: suppressions.evidenceEventId }).from(suppressions).where(eq(suppressions.workspaceId, workspaceId))).toEqual([
-        { reason: "complaint", evidence: complained[0]!.id },
-      ]);
+      expect(
+        (
+          await ctx.db.select().from(providerEvents).where(eq(providerEvents.providerEventId, "<chatter@example.com>"))
+        )[0],
+      ).toMatchObject({ state: "unrecognized" });
+      expect(
+        await ctx.db
+          .select({ reason: suppressions.reason, evidence: suppressions.evidenceEventId })
+          .from(suppressions)
+          .where(eq(suppressions.workspaceId, workspaceId)),
+      ).toEqual([{ reason: "complaint", evidence: complained[0]!.id }]);
       clock.advance(60_000);
       await executor.runDue(ctx);
       expect(receiver.received.map((hook) => hook.body.type)).toEqual(["email.complained"]);

@@ -1,6 +1,9 @@
 import "server-only";
+
 import { Resolver } from "node:dns/promises";
+
 import { env, type Env } from "@/lib/env";
+
 import { judge, type CheckedRecord, type ExpectedRecord } from "./domain-records";
 
 /** DNS_SERVERS: comma-separated resolvers (`1.1.1.1`, `127.0.0.1:5353`); unset, the system's. */
@@ -24,7 +27,10 @@ async function lookup(resolver: Resolver, record: ExpectedRecord): Promise<strin
 }
 
 /** Looks every record up and judges it (found, missing, or wrong with what was found). A resolver failure is thrown, not taken for "missing". */
-export async function checkDomainDns(records: ExpectedRecord[], resolver: Resolver = domainResolver()): Promise<CheckedRecord[]> {
+export async function checkDomainDns(
+  records: ExpectedRecord[],
+  resolver: Resolver = domainResolver(),
+): Promise<CheckedRecord[]> {
   return Promise.all(
     records.map(async (record) => {
       const answers = await lookup(resolver, record);

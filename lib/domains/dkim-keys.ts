@@ -1,5 +1,7 @@
 import "server-only";
+
 import { createCipheriv, createDecipheriv, createHash, generateKeyPairSync, randomBytes } from "node:crypto";
+
 import { requiredSecret } from "@/lib/env";
 
 /** A DKIM key pair for a sending domain: the public half goes in DNS, the private half signs every message. */

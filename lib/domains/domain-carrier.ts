@@ -1,7 +1,10 @@
 import "server-only";
+
 import { Resend } from "resend";
+
 import { env, type Env } from "@/lib/env";
 import { mailTransportName } from "@/lib/mail/mailbox-enabled";
+
 import type { ExpectedRecord } from "./domain-records";
 
 export interface Registration {
@@ -32,7 +35,8 @@ export function domainCarrier(config: Pick<Env, "MAIL_TRANSPORT" | "RESEND_API_K
 }
 
 function resendDomains(resend: Resend): DomainCarrier {
-  const fail = (what: string, error: { message: string } | null) => new Error(`Resend ${what}: ${error?.message ?? "no answer"}`);
+  const fail = (what: string, error: { message: string } | null) =>
+    new Error(`Resend ${what}: ${error?.message ?? "no answer"}`);
   return {
     name: "resend",
     async register(domain) {
@@ -46,7 +50,8 @@ function resendDomains(resend: Resend): DomainCarrier {
       if (verify.error) throw fail("could not verify the domain", verify.error);
       const read = await resend.domains.get(id);
       if (read.error || !read.data) throw fail("could not read the domain", read.error);
-      if (read.data.status === "failed") throw new Error("Resend could not verify the domain's records. Check them, then re-sync.");
+      if (read.data.status === "failed")
+        throw new Error("Resend could not verify the domain's records. Check them, then re-sync.");
       const records: ExpectedRecord[] = read.data.records
         .filter((record) => record.record === "SPF" || record.record === "DKIM")
         .map((record) => ({

@@ -1,6 +1,7 @@
 // The DNS records a sending domain needs, and how a published value is judged. No I/O here.
 
 import { isIP } from "node:net";
+
 import { env, type Env } from "@/lib/env";
 
 export type RecordKind = "spf" | "dkim" | "dmarc" | "return_path" | "ownership";
@@ -40,7 +41,12 @@ export interface DomainRecordInput {
 export function spfInclude(config: Pick<Env, "SPF_INCLUDE" | "APP_URL"> = env()): string | null {
   if (config.SPF_INCLUDE) return config.SPF_INCLUDE;
   const host = new URL(config.APP_URL).hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
-  const local = isIP(host) !== 0 || !host.includes(".") || host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local");
+  const local =
+    isIP(host) !== 0 ||
+    !host.includes(".") ||
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host.endsWith(".local");
   return local ? null : `_spf.${host}`;
 }
 
@@ -51,8 +57,24 @@ export function spfInclude(config: Pick<Env, "SPF_INCLUDE" | "APP_URL"> = env())
  */
 export function ownRecords(domain: DomainRecordInput, include: string | null): ExpectedRecord[] {
   return [
-    ...(include ? [{ kind: "spf" as const, type: "TXT" as const, name: domain.hostname, value: `v=spf1 include:${include} ~all`, required: true }] : []),
-    { kind: "dkim", type: "TXT", name: `${domain.dkimSelector}._domainkey.${domain.hostname}`, value: `v=DKIM1; k=rsa; p=${domain.dkimPublicKey}`, required: true },
+    ...(include
+      ? [
+          {
+            kind: "spf" as const,
+            type: "TXT" as const,
+            name: domain.hostname,
+            value: `v=spf1 include:${include} ~all`,
+            required: true,
+          },
+        ]
+      : []),
+    {
+      kind: "dkim",
+      type: "TXT",
+      name: `${domain.dkimSelector}._domainkey.${domain.hostname}`,
+      value: `v=DKIM1; k=rsa; p=${domain.dkimPublicKey}`,
+      required: true,
+    },
     dmarcRecord(domain.hostname),
   ];
 }
@@ -63,12 +85,24 @@ export function ownRecords(domain: DomainRecordInput, include: string | null): E
  * (another workspace adding the same hostname has another value).
  */
 export function ownershipRecord(domain: { id: string; hostname: string }): ExpectedRecord {
-  return { kind: "ownership", type: "TXT", name: `_mailservice.${domain.hostname}`, value: `mailservice-domain-verification=${domain.id}`, required: true };
+  return {
+    kind: "ownership",
+    type: "TXT",
+    name: `_mailservice.${domain.hostname}`,
+    value: `mailservice-domain-verification=${domain.id}`,
+    required: true,
+  };
 }
 
 /** DMARC is required by the large mailbox providers for bulk senders; `p=none` starts by only reporting. */
 export function dmarcRecord(hostname: string): ExpectedRecord {
-  return { kind: "dmarc", type: "TXT", name: `_dmarc.${hostname}`, value: `v=DMARC1; p=none; rua=mailto:dmarc-reports@${hostname}`, required: true };
+  return {
+    kind: "dmarc",
+    type: "TXT",
+    name: `_dmarc.${hostname}`,
+    value: `v=DMARC1; p=none; rua=mailto:dmarc-reports@${hostname}`,
+    required: true,
+  };
 }
 
 const bare = (name: string) => name.trim().toLowerCase().replace(/\.$/, "");
@@ -104,7 +138,11 @@ export function judge(expected: ExpectedRecord, answers: string[]): { status: Re
       const found = answers.map(spaces).filter((text) => /^v=spf1(\s|$)/i.test(text));
       if (found.length === 0) return { status: "missing", found };
       // Two SPF records make SPF fail outright (RFC 7208, 4.5): that is wrong even if one is right.
-      return { status: found.length === 1 && found[0]!.toLowerCase() === spaces(expected.value).toLowerCase() ? "found" : "wrong", found };
+      return {
+        status:
+          found.length === 1 && found[0]!.toLowerCase() === spaces(expected.value).toLowerCase() ? "found" : "wrong",
+        found,
+      };
     }
     case "dkim": {
       const found = answers.map(spaces).filter((text) => tags(text).has("p"));
@@ -112,7 +150,11 @@ export function judge(expected: ExpectedRecord, answers: string[]): { status: Re
       const want = tags(expected.value);
       const right = found.some((text) => {
         const have = tags(text);
-        return have.get("p") === want.get("p") && (have.get("k") ?? "rsa").toLowerCase() === "rsa" && (have.get("v") ?? "DKIM1").toUpperCase() === "DKIM1";
+        return (
+          have.get("p") === want.get("p") &&
+          (have.get("k") ?? "rsa").toLowerCase() === "rsa" &&
+          (have.get("v") ?? "DKIM1").toUpperCase() === "DKIM1"
+        );
       });
       return { status: right ? "found" : "wrong", found };
     }

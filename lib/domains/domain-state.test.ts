@@ -1,13 +1,21 @@
 import { describe, expect, it } from "vitest";
+
 import { DOMAIN_STATES } from "@/lib/db/schema";
+
 import { canResync, domainStanding, domainStateAfterCheck } from "./domain-state";
 
 describe("domain state", () => {
   it("a check moves a domain by its published records first, then by the carrier's registration", () => {
-    expect(domainStateAfterCheck({ published: false, everVerified: false, carrierStatus: "registered" })).toBe("pending");
-    expect(domainStateAfterCheck({ published: false, everVerified: true, carrierStatus: "registered" })).toBe("records_missing");
+    expect(domainStateAfterCheck({ published: false, everVerified: false, carrierStatus: "registered" })).toBe(
+      "pending",
+    );
+    expect(domainStateAfterCheck({ published: false, everVerified: true, carrierStatus: "registered" })).toBe(
+      "records_missing",
+    );
     expect(domainStateAfterCheck({ published: true, everVerified: true, carrierStatus: "registered" })).toBe("ready");
-    expect(domainStateAfterCheck({ published: true, everVerified: true, carrierStatus: "failed" })).toBe("registration_failed");
+    expect(domainStateAfterCheck({ published: true, everVerified: true, carrierStatus: "failed" })).toBe(
+      "registration_failed",
+    );
     expect(domainStateAfterCheck({ published: true, everVerified: false, carrierStatus: "pending" })).toBe("verified");
   });
 

@@ -6,7 +6,11 @@ type CarrierStatus = (typeof CARRIER_STATUSES)[number];
  * Where a check leaves a domain. Until every required record is published it is pending, or
  * records_missing once it had been verified; published, the carrier's registration decides.
  */
-export function domainStateAfterCheck(check: { published: boolean; everVerified: boolean; carrierStatus: CarrierStatus }): DomainState {
+export function domainStateAfterCheck(check: {
+  published: boolean;
+  everVerified: boolean;
+  carrierStatus: CarrierStatus;
+}): DomainState {
   if (!check.published) return check.everVerified ? "records_missing" : "pending";
   if (check.carrierStatus === "registered") return "ready";
   return check.carrierStatus === "failed" ? "registration_failed" : "verified";

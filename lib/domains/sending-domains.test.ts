@@ -2,25 +2,33 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { dkimVerify } from "mailauth/lib/dkim/verify";
-import { startSmtpCapture } from "@/lib/testing/smtp-sink";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { overrideEnvForTests, parseEnv, reloadEnv } from "@/lib/env";
+
 import { systemActor } from "@/lib/actor";
 import { approveBrand } from "@/lib/brands/approve-brand";
 import { updateBrand } from "@/lib/brands/update-brand";
 import { buildBatch } from "@/lib/campaigns/build-batch";
 import { brands, campaigns, sendingDomains, sends } from "@/lib/db/schema";
+import { overrideEnvForTests, parseEnv, reloadEnv } from "@/lib/env";
 import { smtpTransport } from "@/lib/mail/transports/smtp-transport";
 import { seedAcceptedSend } from "@/lib/testing/campaign-fixture";
 import { startDnsServer, type ZoneRecord } from "@/lib/testing/dns-server";
 import { seedWorkspace } from "@/lib/testing/factories";
+import { startSmtpCapture } from "@/lib/testing/smtp-sink";
 import { testCtx } from "@/lib/testing/test-context";
 import { getSetupChecklist } from "@/lib/workspaces/get-setup-checklist";
-import { decryptPrivateKey } from "./dkim-keys";
-import { recheckSendingDomains } from "./recheck-sending-domains";
+
 import { domainResolver } from "./check-domain-dns";
+import { decryptPrivateKey } from "./dkim-keys";
 import { domainCarrier, type DomainCarrier } from "./domain-carrier";
-import { addSendingDomain, checkSendingDomain, expectedRecords, getSendingDomainOrThrow, listSendingDomains } from "./sending-domains";
+import { recheckSendingDomains } from "./recheck-sending-domains";
+import {
+  addSendingDomain,
+  checkSendingDomain,
+  expectedRecords,
+  getSendingDomainOrThrow,
+  listSendingDomains,
+} from "./sending-domains";
 
 const { ctx } = testCtx();
 let dns: Awaited<ReturnType<typeof startDnsServer>>;
@@ -67,7 +75,9 @@ describe("sending domains", () => {
       ["dkim", "TXT", `${domain.dkimSelector}._domainkey.mail.acme-one.test`, "missing"],
       ["dmarc", "TXT", "_dmarc.mail.acme-one.test", "missing"],
     ]);
-    expect((await ctx.db.select({ domainId: brands.domainId }).from(brands).where(eq(brands.id, brandId)))[0]!.domainId).toBe(domain.id);
+    expect(
+      (await ctx.db.select({ domainId: brands.domainId }).from(brands).where(eq(brands.id, brandId)))[0]!.domainId,
+    ).toBe(domain.id);
   });
 
   it("verification: each record found, missing or wrong (showing what was found), a multi-string TXT joined, and ready once all are published and registered", async () => {
@@ -94,23 +104,34 @@ describe("sending domains", () => {
     dns.set(dmarc!.name, [{ type: "TXT", data: ["v=DMARC1; p=quarantine"] }]); // the sender's own policy is accepted
     checked = await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: smtp });
     expect(checked.records.map((record) => record.status)).toEqual(["found", "found", "found"]);
-    expect(checked).toMatchObject({ state: "ready", carrierStatus: "registered", carrier: "smtp", dnsVerifiedAt: expect.any(Date) });
+    expect(checked).toMatchObject({
+      state: "ready",
+      carrierStatus: "registered",
+      carrier: "smtp",
+      dnsVerifiedAt: expect.any(Date),
+    });
     expect((await getSetupChecklist(ctx, { ...actor, workspaceId })).domain).toBe(true);
   });
 
   it("a record that disappears after verification flags the domain records_missing until it is back", async () => {
     const { actor, domainId, domain } = await domainFor("mail.acme-three.test");
     publish(expectedRecords(domain, "smtp"));
-    expect((await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: smtp })).state).toBe("ready");
+    expect((await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: smtp })).state).toBe(
+      "ready",
+    );
     const dkimName = expectedRecords(domain, "smtp")[1]!.name;
     dns.remove(dkimName);
     // The daily re-check finds it.
-    expect(await recheckSendingDomains(ctx, { resolver: resolver(), carrier: smtp })).toMatchObject({ recordsMissing: 1 });
+    expect(await recheckSendingDomains(ctx, { resolver: resolver(), carrier: smtp })).toMatchObject({
+      recordsMissing: 1,
+    });
     const flagged = await getSendingDomainOrThrow(ctx, actor, domainId);
     expect(flagged.state).toBe("records_missing");
     expect(flagged.records.find((record) => record.kind === "dkim")!.status).toBe("missing");
     publish(expectedRecords(domain, "smtp"));
-    expect((await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: smtp })).state).toBe("ready");
+    expect((await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: smtp })).state).toBe(
+      "ready",
+    );
   });
 
   it("two SPF records at one name are wrong even if one of them is right (SPF fails on two)", async () => {
@@ -121,13 +142,21 @@ describe("sending domains", () => {
       { type: "TXT", data: [spf.value] },
       { type: "TXT", data: ["v=spf1 -all"] },
     ]);
-    expect((await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: smtp })).records[0]!.status).toBe("wrong");
+    expect(
+      (await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: smtp })).records[0]!.status,
+    ).toBe("wrong");
   });
 
   it("a domain's brands say whether their sender address is at it: news@brand.example.com is not at mail.acme-six.test", async () => {
     const { actor, brandId, domainId } = await domainFor("mail.acme-six.test");
     const listed = async () => (await listSendingDomains(ctx, actor)).find((domain) => domain.id === domainId)!.brands;
-    expect(await listed()).toEqual([expect.objectContaining({ id: brandId, senderEmail: expect.stringMatching(/@brand\.example\.com$/), senderAtDomain: false })]);
+    expect(await listed()).toEqual([
+      expect.objectContaining({
+        id: brandId,
+        senderEmail: expect.stringMatching(/@brand\.example\.com$/),
+        senderAtDomain: false,
+      }),
+    ]);
     await updateBrand(ctx, actor, brandId, { senderEmail: "news@Mail.Acme-Six.test" });
     expect(await listed()).toEqual([expect.objectContaining({ id: brandId, senderAtDomain: true })]);
   });
@@ -135,7 +164,9 @@ describe("sending domains", () => {
   it("a free-mail provider's domain cannot be added: its DNS is not the workspace's to publish", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const actor = systemActor("test", workspaceId);
-    await expect(addSendingDomain(ctx, actor, { brandId, hostname: "gmail.com" }, { resolver: resolver(), carrier: smtp })).rejects.toMatchObject({
+    await expect(
+      addSendingDomain(ctx, actor, { brandId, hostname: "gmail.com" }, { resolver: resolver(), carrier: smtp }),
+    ).rejects.toMatchObject({
       code: "validation_failed",
       param: "hostname",
     });
@@ -146,8 +177,12 @@ describe("sending domains", () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const other = systemActor("test", workspaceId);
     await expect(getSendingDomainOrThrow(ctx, other, domainId)).rejects.toMatchObject({ code: "domain_not_found" });
-    await expect(checkSendingDomain(ctx, other, domainId, { resolver: resolver(), carrier: smtp })).rejects.toMatchObject({ code: "domain_not_found" });
-    await expect(addSendingDomain(ctx, other, { brandId, hostname: "not a domain" }, { resolver: resolver(), carrier: smtp })).rejects.toMatchObject({ code: "validation_failed", param: "hostname" });
+    await expect(
+      checkSendingDomain(ctx, other, domainId, { resolver: resolver(), carrier: smtp }),
+    ).rejects.toMatchObject({ code: "domain_not_found" });
+    await expect(
+      addSendingDomain(ctx, other, { brandId, hostname: "not a domain" }, { resolver: resolver(), carrier: smtp }),
+    ).rejects.toMatchObject({ code: "validation_failed", param: "hostname" });
   });
 });
 
@@ -155,23 +190,63 @@ describe("registration with Resend (a local server speaking Resend's API)", () =
   let server: Server;
   const state = { failCreate: true, status: "pending" as string, calls: [] as string[] };
   const records = (id: string) => [
-    { record: "SPF", name: "send", type: "MX", ttl: "Auto", status: "pending", value: "feedback-smtp.us-east-1.amazonses.com", priority: 10 },
-    { record: "SPF", name: "send", type: "TXT", ttl: "Auto", status: "pending", value: "v=spf1 include:amazonses.com ~all" },
-    { record: "DKIM", name: "resend._domainkey", type: "TXT", ttl: "Auto", status: "pending", value: `p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQ${id}` },
+    {
+      record: "SPF",
+      name: "send",
+      type: "MX",
+      ttl: "Auto",
+      status: "pending",
+      value: "feedback-smtp.us-east-1.amazonses.com",
+      priority: 10,
+    },
+    {
+      record: "SPF",
+      name: "send",
+      type: "TXT",
+      ttl: "Auto",
+      status: "pending",
+      value: "v=spf1 include:amazonses.com ~all",
+    },
+    {
+      record: "DKIM",
+      name: "resend._domainkey",
+      type: "TXT",
+      ttl: "Auto",
+      status: "pending",
+      value: `p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQ${id}`,
+    },
   ];
   beforeAll(async () => {
     server = createServer((request, response) => {
       state.calls.push(`${request.method} ${request.url}`);
-      const answer = (status: number, body: unknown) => response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+      const answer = (status: number, body: unknown) =>
+        response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
       request.resume();
       request.on("end", () => {
         if (request.method === "POST" && request.url === "/domains") {
-          if (state.failCreate) return answer(422, { name: "validation_error", message: "The domain is on a blocklist.", statusCode: 422 });
-          return answer(200, { id: "d_123", name: "mail.acme-resend.test", status: "not_started", created_at: new Date().toISOString(), region: "us-east-1", records: records("AB") });
+          if (state.failCreate)
+            return answer(422, { name: "validation_error", message: "The domain is on a blocklist.", statusCode: 422 });
+          return answer(200, {
+            id: "d_123",
+            name: "mail.acme-resend.test",
+            status: "not_started",
+            created_at: new Date().toISOString(),
+            region: "us-east-1",
+            records: records("AB"),
+          });
         }
-        if (request.method === "POST" && request.url === "/domains/d_123/verify") return answer(200, { object: "domain", id: "d_123" });
+        if (request.method === "POST" && request.url === "/domains/d_123/verify")
+          return answer(200, { object: "domain", id: "d_123" });
         if (request.method === "GET" && request.url === "/domains/d_123") {
-          return answer(200, { object: "domain", id: "d_123", name: "mail.acme-resend.test", status: state.status, created_at: new Date().toISOString(), region: "us-east-1", records: records("AB") });
+          return answer(200, {
+            object: "domain",
+            id: "d_123",
+            name: "mail.acme-resend.test",
+            status: state.status,
+            created_at: new Date().toISOString(),
+            region: "us-east-1",
+            records: records("AB"),
+          });
         }
         answer(404, { name: "not_found", message: "Not found", statusCode: 404 });
       });
@@ -200,7 +275,10 @@ describe("registration with Resend (a local server speaking Resend's API)", () =
     publish(expectedRecords(other.domain, "resend").slice(0, 1));
     await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: resend });
     expect(state.calls).toEqual([]);
-    expect((await checkSendingDomain(ctx, other.actor, other.domainId, { resolver: resolver(), carrier: resend })).carrierDomainId).toBe("d_123");
+    expect(
+      (await checkSendingDomain(ctx, other.actor, other.domainId, { resolver: resolver(), carrier: resend }))
+        .carrierDomainId,
+    ).toBe("d_123");
     state.calls = [];
 
     publish([ownership!]);
@@ -216,11 +294,20 @@ describe("registration with Resend (a local server speaking Resend's API)", () =
     const { actor, domainId } = await domainFor("mail.acme-resend.test", resend);
     publish(expectedRecords(await getSendingDomainOrThrow(ctx, actor, domainId), "resend")); // its ownership record and DMARC
     let domain = await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: resend });
-    expect(domain).toMatchObject({ carrierStatus: "failed", carrierError: expect.stringContaining("The domain is on a blocklist.") });
+    expect(domain).toMatchObject({
+      carrierStatus: "failed",
+      carrierError: expect.stringContaining("The domain is on a blocklist."),
+    });
     expect(domain.state).toBe("registration_failed");
 
     state.failCreate = false;
-    domain = await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: resend }, { reregister: true });
+    domain = await checkSendingDomain(
+      ctx,
+      actor,
+      domainId,
+      { resolver: resolver(), carrier: resend },
+      { reregister: true },
+    );
     expect(domain.carrierDomainId).toBe("d_123");
     expect(domain.records.map((record) => [record.type, record.name])).toEqual([
       ["MX", "send.mail.acme-resend.test"],
@@ -232,7 +319,13 @@ describe("registration with Resend (a local server speaking Resend's API)", () =
     domain = await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: resend });
     expect(domain).toMatchObject({ state: "verified", carrierStatus: "pending" }); // DNS is right, Resend is still checking
     state.status = "verified";
-    domain = await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: resend }, { reregister: true });
+    domain = await checkSendingDomain(
+      ctx,
+      actor,
+      domainId,
+      { resolver: resolver(), carrier: resend },
+      { reregister: true },
+    );
     expect(domain).toMatchObject({ state: "ready", carrierStatus: "registered", carrierError: null });
     expect(state.calls.filter((call) => call === "POST /domains")).toHaveLength(2); // the refused one and the one that took
   });
@@ -245,16 +338,31 @@ describe("DKIM with the domain's own key", () => {
     const [brand] = await ctx.db
       .select()
       .from(brands)
-      .where(eq(brands.id, (await ctx.db.select({ brandId: campaigns.brandId }).from(campaigns).where(eq(campaigns.id, campaignId)))[0]!.brandId));
+      .where(
+        eq(
+          brands.id,
+          (await ctx.db.select({ brandId: campaigns.brandId }).from(campaigns).where(eq(campaigns.id, campaignId)))[0]!
+            .brandId,
+        ),
+      );
     await updateBrand(ctx, actor, brand!.id, { senderEmail: "news@mail.acme-dkim.test" });
-    const { domainId } = await addSendingDomain(ctx, actor, { brandId: brand!.id, hostname: "mail.acme-dkim.test" }, { resolver: resolver(), carrier: smtp });
+    const { domainId } = await addSendingDomain(
+      ctx,
+      actor,
+      { brandId: brand!.id, hostname: "mail.acme-dkim.test" },
+      { resolver: resolver(), carrier: smtp },
+    );
     publish(expectedRecords(await getSendingDomainOrThrow(ctx, actor, domainId), "smtp"));
-    expect((await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: smtp })).state).toBe("ready");
+    expect((await checkSendingDomain(ctx, actor, domainId, { resolver: resolver(), carrier: smtp })).state).toBe(
+      "ready",
+    );
     await approveBrand(ctx, actor, brand!.id); // the new sender address was an identity edit: reviewed again
 
     const [campaign] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
     const [row] = await ctx.db.select().from(sends).where(eq(sends.id, send.id));
-    const { messages } = await buildBatch(ctx, campaign!, [{ id: row!.id, contact_id: row!.contactId, email: row!.email }] as never);
+    const { messages } = await buildBatch(ctx, campaign!, [
+      { id: row!.id, contact_id: row!.contactId, email: row!.email },
+    ] as never);
     expect(messages[0]!.dkim).toMatchObject({ domainName: "mail.acme-dkim.test" });
 
     const carrier = await startSmtpCapture();
@@ -265,9 +373,16 @@ describe("DKIM with the domain's own key", () => {
 
     const lookup = domainResolver(parseEnv({ DNS_SERVERS: dns.server }));
     const result = await dkimVerify(carrier.received[0]!.raw, {
-      resolver: async (name: string, type: string) => (type === "TXT" ? lookup.resolveTxt(name) : Promise.reject(Object.assign(new Error(`no ${type}`), { code: "ENOTFOUND" }))),
+      resolver: async (name: string, type: string) =>
+        type === "TXT"
+          ? lookup.resolveTxt(name)
+          : Promise.reject(Object.assign(new Error(`no ${type}`), { code: "ENOTFOUND" })),
     });
     expect(result.results[0]).toMatchObject({ signingDomain: "mail.acme-dkim.test", status: { result: "pass" } });
-    expect((await ctx.db.select({ state: sendingDomains.state }).from(sendingDomains).where(eq(sendingDomains.id, domainId)))[0]!.state).toBe("ready");
+    expect(
+      (
+        await ctx.db.select({ state: sendingDomains.state }).from(sendingDomains).where(eq(sendingDomains.id, domainId))
+      )[0]!.state,
+    ).toBe("ready");
   });
 });

@@ -1,6 +1,8 @@
 import "server-only";
-import { and, desc, eq } from "drizzle-orm";
+
 import type { Resolver } from "node:dns/promises";
+import { and, desc, eq } from "drizzle-orm";
+
 import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor";
 import { isFreeMailDomain } from "@/lib/brands/free-mail";
 import { getBrandOrThrow } from "@/lib/brands/get-brand-or-throw";
@@ -8,11 +10,12 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, sendingDomains } from "@/lib/db/schema";
 import { notFound, validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+
 import { checkDomainDns, domainResolver } from "./check-domain-dns";
 import { encryptPrivateKey, generateDkimKeyPair } from "./dkim-keys";
 import { domainCarrier, type DomainCarrier } from "./domain-carrier";
-import { domainStateAfterCheck } from "./domain-state";
 import { dmarcRecord, ownershipRecord, ownRecords, spfInclude, type ExpectedRecord } from "./domain-records";
+import { domainStateAfterCheck } from "./domain-state";
 import { senderIsAtDomain } from "./sender-domain";
 
 export type SendingDomain = typeof sendingDomains.$inferSelect;
@@ -30,7 +33,11 @@ const HOSTNAME = /^(?=.{4,253}$)(?!-)([a-z0-9-]{1,63}(?<!-)\.)+[a-z]{2,63}$/;
  * ones Resend gives, and DMARC; until Resend has the domain, its ownership record and DMARC.
  */
 export function expectedRecords(domain: SendingDomain, carrierName: string): ExpectedRecord[] {
-  if (carrierName === "resend") return [...(domain.carrierDomainId ? domain.carrierRecords : [ownershipRecord(domain)]), dmarcRecord(domain.hostname)];
+  if (carrierName === "resend")
+    return [
+      ...(domain.carrierDomainId ? domain.carrierRecords : [ownershipRecord(domain)]),
+      dmarcRecord(domain.hostname),
+    ];
   return ownRecords(domain, spfInclude());
 }
 
@@ -51,15 +58,32 @@ export interface DomainBrand {
   senderAtDomain: boolean;
 }
 
-export async function listSendingDomains(ctx: Ctx, actor: Actor): Promise<(SendingDomain & { brands: DomainBrand[] })[]> {
+export async function listSendingDomains(
+  ctx: Ctx,
+  actor: Actor,
+): Promise<(SendingDomain & { brands: DomainBrand[] })[]> {
   const workspaceId = requireActorWorkspace(actor);
   const [domains, brandRows] = await Promise.all([
-    ctx.db.select().from(sendingDomains).where(eq(sendingDomains.workspaceId, workspaceId)).orderBy(desc(sendingDomains.id)),
-    ctx.db.select({ id: brands.id, name: brands.name, senderEmail: brands.senderEmail, domainId: brands.domainId }).from(brands).where(eq(brands.workspaceId, workspaceId)),
+    ctx.db
+      .select()
+      .from(sendingDomains)
+      .where(eq(sendingDomains.workspaceId, workspaceId))
+      .orderBy(desc(sendingDomains.id)),
+    ctx.db
+      .select({ id: brands.id, name: brands.name, senderEmail: brands.senderEmail, domainId: brands.domainId })
+      .from(brands)
+      .where(eq(brands.workspaceId, workspaceId)),
   ]);
   return domains.map((domain) => ({
     ...domain,
-    brands: brandRows.filter((brand) => brand.domainId === domain.id).map(({ id, name, senderEmail }) => ({ id, name, senderEmail, senderAtDomain: senderIsAtDomain(senderEmail, domain.hostname) })),
+    brands: brandRows
+      .filter((brand) => brand.domainId === domain.id)
+      .map(({ id, name, senderEmail }) => ({
+        id,
+        name,
+        senderEmail,
+        senderAtDomain: senderIsAtDomain(senderEmail, domain.hostname),
+      })),
   }));
 }
 
@@ -68,11 +92,21 @@ export async function listSendingDomains(ctx: Ctx, actor: Actor): Promise<(Sendi
  * stored encrypted), the brand is pointed at it, and the records to publish
  * are worked out. A hostname the workspace already has is reused.
  */
-export async function addSendingDomain(ctx: Ctx, actor: Actor, input: { brandId: string; hostname: string }, deps: DomainDeps = {}): Promise<{ domainId: string }> {
+export async function addSendingDomain(
+  ctx: Ctx,
+  actor: Actor,
+  input: { brandId: string; hostname: string },
+  deps: DomainDeps = {},
+): Promise<{ domainId: string }> {
   const workspaceId = requireActorWorkspace(actor);
   const hostname = input.hostname.trim().toLowerCase().replace(/\.$/, "");
-  if (!HOSTNAME.test(hostname)) throw validationFailed("hostname", "hostname: must be a domain name such as mail.example.com.");
-  if (isFreeMailDomain(hostname)) throw validationFailed("hostname", `${hostname} belongs to a free mail provider: only a domain whose DNS you manage can be verified.`);
+  if (!HOSTNAME.test(hostname))
+    throw validationFailed("hostname", "hostname: must be a domain name such as mail.example.com.");
+  if (isFreeMailDomain(hostname))
+    throw validationFailed(
+      "hostname",
+      `${hostname} belongs to a free mail provider: only a domain whose DNS you manage can be verified.`,
+    );
   const domainId = await withTransaction(ctx, async (tx) => {
     await getBrandOrThrow(tx, actor, input.brandId);
     const [existing] = await tx.db
@@ -110,16 +144,32 @@ export async function addSendingDomain(ctx: Ctx, actor: Actor, input: { brandId:
  * verified. `reregister` repeats the registration (re-sync). Resend is
  * asked for the domain only once its ownership record is found.
  */
-export async function checkSendingDomain(ctx: Ctx, actor: Actor, domainId: string, deps: DomainDeps = {}, options: { reregister?: boolean } = {}): Promise<SendingDomain> {
+export async function checkSendingDomain(
+  ctx: Ctx,
+  actor: Actor,
+  domainId: string,
+  deps: DomainDeps = {},
+  options: { reregister?: boolean } = {},
+): Promise<SendingDomain> {
   // One check at a time per domain (the daily re-check and a click): two would register it twice with the carrier.
   return withTransaction(ctx, async (tx) => {
     await getSendingDomainOrThrow(tx, actor, domainId);
-    await tx.db.select({ id: sendingDomains.id }).from(sendingDomains).where(eq(sendingDomains.id, domainId)).for("update");
+    await tx.db
+      .select({ id: sendingDomains.id })
+      .from(sendingDomains)
+      .where(eq(sendingDomains.id, domainId))
+      .for("update");
     return checkLocked(tx, actor, domainId, deps, options);
   });
 }
 
-async function checkLocked(ctx: Ctx, actor: Actor, domainId: string, deps: DomainDeps, options: { reregister?: boolean }): Promise<SendingDomain> {
+async function checkLocked(
+  ctx: Ctx,
+  actor: Actor,
+  domainId: string,
+  deps: DomainDeps,
+  options: { reregister?: boolean },
+): Promise<SendingDomain> {
   let domain = await getSendingDomainOrThrow(ctx, actor, domainId);
   const carrier = deps.carrier ?? domainCarrier();
   const now = () => ctx.clock.now();
@@ -138,7 +188,11 @@ async function checkLocked(ctx: Ctx, actor: Actor, domainId: string, deps: Domai
         carrierRecords: registration.records ?? domain.carrierRecords,
       };
     } catch (error) {
-      carrierState = { carrier: carrier.name, carrierStatus: "failed", carrierError: error instanceof Error ? error.message : String(error) };
+      carrierState = {
+        carrier: carrier.name,
+        carrierStatus: "failed",
+        carrierError: error instanceof Error ? error.message : String(error),
+      };
     }
     domain = { ...domain, ...carrierState };
   };
@@ -152,11 +206,26 @@ async function checkLocked(ctx: Ctx, actor: Actor, domainId: string, deps: Domai
   const published = records.every((record) => !record.required || record.status === "found");
   // Only the records the carrier sends with verify the domain; the ownership record alone does not.
   const verified = published && (carrier.name !== "resend" || domain.carrierDomainId !== null);
-  if (published && !asked && (options.reregister || domain.carrierStatus !== "registered" || domain.carrier !== carrier.name)) await register();
-  const state = domainStateAfterCheck({ published, everVerified: domain.dnsVerifiedAt !== null, carrierStatus: domain.carrierStatus });
+  if (
+    published &&
+    !asked &&
+    (options.reregister || domain.carrierStatus !== "registered" || domain.carrier !== carrier.name)
+  )
+    await register();
+  const state = domainStateAfterCheck({
+    published,
+    everVerified: domain.dnsVerifiedAt !== null,
+    carrierStatus: domain.carrierStatus,
+  });
   const [saved] = await ctx.db
     .update(sendingDomains)
-    .set({ ...carrierState, records, state, lastCheckedAt: now(), ...(verified && !domain.dnsVerifiedAt ? { dnsVerifiedAt: now() } : {}) })
+    .set({
+      ...carrierState,
+      records,
+      state,
+      lastCheckedAt: now(),
+      ...(verified && !domain.dnsVerifiedAt ? { dnsVerifiedAt: now() } : {}),
+    })
     .where(eq(sendingDomains.id, domain.id))
     .returning();
   return saved!;

@@ -14,8 +14,17 @@ export const MergeTag = Node.create({
   atom: true,
   selectable: true,
   addAttributes: () => ({ id: { default: null } }),
-  parseHTML: () => [{ tag: "span[data-merge-tag]", getAttrs: (element) => ({ id: (element as HTMLElement).getAttribute("data-merge-tag") }) }],
-  renderHTML: ({ node, HTMLAttributes }) => ["span", mergeAttributes(HTMLAttributes, { "data-merge-tag": node.attrs.id, class: "merge-tag" }), `{{${node.attrs.id}}}`],
+  parseHTML: () => [
+    {
+      tag: "span[data-merge-tag]",
+      getAttrs: (element) => ({ id: (element as HTMLElement).getAttribute("data-merge-tag") }),
+    },
+  ],
+  renderHTML: ({ node, HTMLAttributes }) => [
+    "span",
+    mergeAttributes(HTMLAttributes, { "data-merge-tag": node.attrs.id, class: "merge-tag" }),
+    `{{${node.attrs.id}}}`,
+  ],
   renderText: ({ node }) => `{{${node.attrs.id}}}`,
 });
 
@@ -23,9 +32,19 @@ export const EmailButton = Node.create({
   name: "button",
   group: "block",
   atom: true,
-  addAttributes: () => ({ text: { default: "Read more" }, href: { default: "https://" }, align: { default: "center" }, background: { default: "#111827" }, color: { default: "#ffffff" } }),
+  addAttributes: () => ({
+    text: { default: "Read more" },
+    href: { default: "https://" },
+    align: { default: "center" },
+    background: { default: "#111827" },
+    color: { default: "#ffffff" },
+  }),
   parseHTML: () => [{ tag: "a[data-email-button]" }],
-  renderHTML: ({ node, HTMLAttributes }) => ["a", mergeAttributes(HTMLAttributes, { "data-email-button": "", href: node.attrs.href, class: "email-button" }), node.attrs.text],
+  renderHTML: ({ node, HTMLAttributes }) => [
+    "a",
+    mergeAttributes(HTMLAttributes, { "data-email-button": "", href: node.attrs.href, class: "email-button" }),
+    node.attrs.text,
+  ],
 });
 
 export const Spacer = Node.create({
@@ -34,7 +53,10 @@ export const Spacer = Node.create({
   atom: true,
   addAttributes: () => ({ height: { default: 24 } }),
   parseHTML: () => [{ tag: "div[data-spacer]" }],
-  renderHTML: ({ node }) => ["div", { "data-spacer": "", class: "email-spacer", style: `height:${Number(node.attrs.height) || 24}px` }],
+  renderHTML: ({ node }) => [
+    "div",
+    { "data-spacer": "", class: "email-spacer", style: `height:${Number(node.attrs.height) || 24}px` },
+  ],
 });
 
 /** Two columns side by side; a phone shows them one under the other. */
@@ -44,7 +66,11 @@ export const Columns = Node.create({
   content: "column column",
   isolating: true,
   parseHTML: () => [{ tag: "div[data-columns]" }],
-  renderHTML: ({ HTMLAttributes }) => ["div", mergeAttributes(HTMLAttributes, { "data-columns": "", class: "email-columns" }), 0],
+  renderHTML: ({ HTMLAttributes }) => [
+    "div",
+    mergeAttributes(HTMLAttributes, { "data-columns": "", class: "email-columns" }),
+    0,
+  ],
 });
 
 export const Column = Node.create({
@@ -52,7 +78,11 @@ export const Column = Node.create({
   content: "(paragraph|heading|image|button|spacer|horizontalRule)+",
   isolating: true,
   parseHTML: () => [{ tag: "div[data-column]" }],
-  renderHTML: ({ HTMLAttributes }) => ["div", mergeAttributes(HTMLAttributes, { "data-column": "", class: "email-column" }), 0],
+  renderHTML: ({ HTMLAttributes }) => [
+    "div",
+    mergeAttributes(HTMLAttributes, { "data-column": "", class: "email-column" }),
+    0,
+  ],
 });
 
 /** The brand's logo, filled in from the brand when the mail is rendered. */
@@ -70,11 +100,21 @@ export const BrandFooter = Node.create({
   group: "block",
   atom: true,
   parseHTML: () => [{ tag: "div[data-brand-footer]" }],
-  renderHTML: () => ["div", { "data-brand-footer": "", class: "email-brand-block" }, "Footer: unsubscribe and preference links, your postal address"],
+  renderHTML: () => [
+    "div",
+    { "data-brand-footer": "", class: "email-brand-block" },
+    "Footer: unsubscribe and preference links, your postal address",
+  ],
 });
 
 export const emailExtensions = [
-  StarterKit.configure({ codeBlock: false, code: false, blockquote: false, strike: false, link: { openOnClick: false, autolink: true, protocols: ["https", "mailto"] } }),
+  StarterKit.configure({
+    codeBlock: false,
+    code: false,
+    blockquote: false,
+    strike: false,
+    link: { openOnClick: false, autolink: true, protocols: ["https", "mailto"] },
+  }),
   Image.configure({ inline: false, allowBase64: false }),
   TextAlign.configure({ types: ["heading", "paragraph"] }),
   MergeTag,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+
 import { assertKnownMergeTags, renderMergeTags } from "@/lib/campaigns/merge-tags";
+
 import { renderDocument } from "./render-document";
 
 const brand = { name: "Acme", logoUrl: "https://cdn.acme.example/logo.png" };
@@ -31,11 +33,25 @@ const EVERY_BLOCK = {
     {
       type: "columns",
       content: [
-        { type: "column", content: [{ type: "paragraph", content: [text("Left, with a "), text("link", [{ type: "link", attrs: { href: "https://acme.example/left" } }])] }] },
+        {
+          type: "column",
+          content: [
+            {
+              type: "paragraph",
+              content: [
+                text("Left, with a "),
+                text("link", [{ type: "link", attrs: { href: "https://acme.example/left" } }]),
+              ],
+            },
+          ],
+        },
         { type: "column", content: [{ type: "paragraph", content: [text("Right")] }] },
       ],
     },
-    { type: "bulletList", content: [{ type: "listItem", content: [{ type: "paragraph", content: [text("One point")] }] }] },
+    {
+      type: "bulletList",
+      content: [{ type: "listItem", content: [{ type: "paragraph", content: [text("One point")] }] }],
+    },
     { type: "brandFooter" },
   ],
 };
@@ -55,18 +71,42 @@ describe("the block editor's mail", () => {
       expect(image).toMatch(/src="https:\/\//);
       expect(image).toMatch(/alt="[^"]+"/);
     }
-    for (const block of ["Spring news", "The spring collection", "Shop now", "<hr", "height:32px", 'width="50%"', "One point"]) expect(html).toContain(block);
+    for (const block of [
+      "Spring news",
+      "The spring collection",
+      "Shop now",
+      "<hr",
+      "height:32px",
+      'width="50%"',
+      "One point",
+    ])
+      expect(html).toContain(block);
   });
 
   it("the text part carries every link of the body, the button's too", async () => {
     const { text: plain } = await renderDocument(EVERY_BLOCK, brand);
-    for (const url of ["https://acme.example/spring", "https://acme.example/shop?e={{contact.email}}", "https://acme.example/left"]) expect(plain).toContain(url);
+    for (const url of [
+      "https://acme.example/spring",
+      "https://acme.example/shop?e={{contact.email}}",
+      "https://acme.example/left",
+    ])
+      expect(plain).toContain(url);
   });
 
   it("merge tags come out literal, so the saved campaign passes the merge-tag rule and dispatch fills them", async () => {
     const { html, text: plain } = await renderDocument(EVERY_BLOCK, brand);
     expect(() => assertKnownMergeTags({ html, text: plain }, new Set())).not.toThrow();
-    const filled = renderMergeTags(html, (tag) => ({ "contact.first_name": "Ada", "contact.email": "ada@example.com", "brand.name": "Acme", "brand.postal_address": "1 Way" })[tag], "html");
+    const filled = renderMergeTags(
+      html,
+      (tag) =>
+        ({
+          "contact.first_name": "Ada",
+          "contact.email": "ada@example.com",
+          "brand.name": "Acme",
+          "brand.postal_address": "1 Way",
+        })[tag],
+      "html",
+    );
     expect(filled).toMatchObject({ text: expect.stringContaining("Hi <!-- -->Ada") });
     expect((filled as { text: string }).text).toContain("https://acme.example/shop?e=ada@example.com");
   });
@@ -76,7 +116,13 @@ describe("the block editor's mail", () => {
       {
         type: "doc",
         content: [
-          { type: "paragraph", content: [text("<script>alert(1)</script>"), text("bad", [{ type: "link", attrs: { href: "javascript:alert(1)" } }])] },
+          {
+            type: "paragraph",
+            content: [
+              text("<script>alert(1)</script>"),
+              text("bad", [{ type: "link", attrs: { href: "javascript:alert(1)" } }]),
+            ],
+          },
           { type: "image", attrs: { src: "/relative.png", alt: "x" } },
           { type: "button", attrs: { text: "Go", href: "data:text/html,hi" } },
         ],
@@ -91,7 +137,12 @@ describe("the block editor's mail", () => {
   });
 
   it("a document the editor could not have made is validation_failed on the document", async () => {
-    await expect(renderDocument({ type: "doc", content: [{ type: "iframe", attrs: { src: "https://evil.example" } }] }, brand)).rejects.toMatchObject({ code: "validation_failed", param: "document" });
-    await expect(renderDocument("not a document", brand)).rejects.toMatchObject({ code: "validation_failed", param: "document" });
+    await expect(
+      renderDocument({ type: "doc", content: [{ type: "iframe", attrs: { src: "https://evil.example" } }] }, brand),
+    ).rejects.toMatchObject({ code: "validation_failed", param: "document" });
+    await expect(renderDocument("not a document", brand)).rejects.toMatchObject({
+      code: "validation_failed",
+      param: "document",
+    });
   });
 });

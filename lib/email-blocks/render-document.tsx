@@ -1,4 +1,5 @@
 import "server-only";
+
 import { Body } from "@react-email/body";
 import { Button } from "@react-email/button";
 import { Column } from "@react-email/column";
@@ -16,8 +17,10 @@ import { Text } from "@react-email/text";
 import { getSchema, type JSONContent } from "@tiptap/core";
 import { Node as DocumentNode } from "@tiptap/pm/model";
 import { Fragment, type CSSProperties, type ReactNode } from "react";
+
 import { validationFailed } from "@/lib/errors";
 import { FOOTER_SLOT } from "@/lib/mail/footer-slot";
+
 import { emailExtensions } from "./email-extensions";
 
 // The campaign document (the block editor's JSON) as email HTML: tables, inline styles, a 600 px
@@ -33,7 +36,13 @@ export interface DocumentBrand {
 const schema = getSchema(emailExtensions);
 const MERGE_TAG_ID = /^(contact|brand)\.[a-z0-9_]+$/;
 const FONT = "Helvetica, Arial, sans-serif";
-const TEXT: CSSProperties = { fontFamily: FONT, fontSize: "16px", lineHeight: "24px", color: "#1f2937", margin: "0 0 16px" };
+const TEXT: CSSProperties = {
+  fontFamily: FONT,
+  fontSize: "16px",
+  lineHeight: "24px",
+  color: "#1f2937",
+  margin: "0 0 16px",
+};
 const HEADING: Record<1 | 2 | 3, CSSProperties> = {
   1: { fontSize: "30px", lineHeight: "36px" },
   2: { fontSize: "24px", lineHeight: "30px" },
@@ -101,7 +110,11 @@ function block(node: JSONContent, index: number, brand: DocumentBrand): ReactNod
     case "heading": {
       const level = Math.min(3, Math.max(1, Number(node.attrs?.level) || 1)) as 1 | 2 | 3;
       return (
-        <Heading key={index} as={`h${level}`} style={{ fontFamily: FONT, color: "#111827", margin: "0 0 12px", textAlign, ...HEADING[level] }}>
+        <Heading
+          key={index}
+          as={`h${level}`}
+          style={{ fontFamily: FONT, color: "#111827", margin: "0 0 12px", textAlign, ...HEADING[level] }}
+        >
           {inline(node.content)}
         </Heading>
       );
@@ -131,7 +144,12 @@ function block(node: JSONContent, index: number, brand: DocumentBrand): ReactNod
       const width = Math.min(600, Number(node.attrs?.width) || 600);
       return (
         <Section key={index} style={{ margin: "0 0 16px" }}>
-          <Img src={src} alt={String(node.attrs?.alt ?? "")} width={width} style={{ width: "100%", maxWidth: `${width}px`, height: "auto", margin: "0 auto" }} />
+          <Img
+            src={src}
+            alt={String(node.attrs?.alt ?? "")}
+            width={width}
+            style={{ width: "100%", maxWidth: `${width}px`, height: "auto", margin: "0 auto" }}
+          />
         </Section>
       );
     }
@@ -175,7 +193,17 @@ function block(node: JSONContent, index: number, brand: DocumentBrand): ReactNod
         <Section key={index} style={{ margin: "0 0 16px" }}>
           <Row>
             {(node.content ?? []).map((column, columnIndex) => (
-              <Column key={columnIndex} width="50%" valign="top" style={{ width: "50%", verticalAlign: "top", paddingLeft: columnIndex ? "8px" : 0, paddingRight: columnIndex ? 0 : "8px" }}>
+              <Column
+                key={columnIndex}
+                width="50%"
+                valign="top"
+                style={{
+                  width: "50%",
+                  verticalAlign: "top",
+                  paddingLeft: columnIndex ? "8px" : 0,
+                  paddingRight: columnIndex ? 0 : "8px",
+                }}
+              >
                 {(column.content ?? []).map((child, childIndex) => block(child, childIndex, brand))}
               </Column>
             ))}
@@ -186,10 +214,19 @@ function block(node: JSONContent, index: number, brand: DocumentBrand): ReactNod
       const src = safeUrl(brand.logoUrl, "image");
       return src ? (
         <Section key={index} style={{ textAlign: "center", margin: "0 0 24px" }}>
-          <Img src={src} alt={brand.name} width={160} style={{ width: "160px", height: "auto", display: "inline-block" }} />
+          <Img
+            src={src}
+            alt={brand.name}
+            width={160}
+            style={{ width: "160px", height: "auto", display: "inline-block" }}
+          />
         </Section>
       ) : (
-        <Heading key={index} as="h2" style={{ fontFamily: FONT, color: "#111827", margin: "0 0 24px", textAlign: "center", ...HEADING[2] }}>
+        <Heading
+          key={index}
+          as="h2"
+          style={{ fontFamily: FONT, color: "#111827", margin: "0 0 24px", textAlign: "center", ...HEADING[2] }}
+        >
           {brand.name}
         </Heading>
       );
@@ -209,8 +246,13 @@ function Email({ document, brand }: { document: JSONContent; brand: DocumentBran
     <Html lang="en">
       <Head />
       <Body style={{ margin: 0, padding: 0, backgroundColor: "#f3f4f6" }}>
-        <Container width={600} style={{ width: "100%", maxWidth: "600px", margin: "0 auto", padding: "24px", backgroundColor: "#ffffff" }}>
-          {nodes.map((node, index) => (node.type === "brandFooter" && index !== footerAt ? null : block(node, index, brand)))}
+        <Container
+          width={600}
+          style={{ width: "100%", maxWidth: "600px", margin: "0 auto", padding: "24px", backgroundColor: "#ffffff" }}
+        >
+          {nodes.map((node, index) =>
+            node.type === "brandFooter" && index !== footerAt ? null : block(node, index, brand),
+          )}
           {/* Without a footer block the footer still goes inside the column, at its end. */}
           {footerAt === -1 && <div data-consent-footer="" />}
         </Container>

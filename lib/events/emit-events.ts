@@ -1,5 +1,7 @@
 import "server-only";
+
 import type { Ctx } from "@/lib/context";
+
 import type { WorkflowEvent } from "./workflow-events";
 
 /** Starts the workflows of these events; embedded, in the caller's transaction. */
@@ -21,6 +23,7 @@ export function setEventEmitter(emit: EmitEvents): void {
 /** Starts the workflows of these events through the emitter handed over at start. */
 export async function emitEvents(ctx: Ctx, events: WorkflowEvent[]): Promise<void> {
   const emit = (globalThis as WithEmitter)[EMITTER];
-  if (!emit) throw new Error("events emitted before this process connected its workflows (connectWorkflowEvents at start)");
+  if (!emit)
+    throw new Error("events emitted before this process connected its workflows (connectWorkflowEvents at start)");
   await emit(ctx, events);
 }

@@ -1,9 +1,12 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { newId } from "@/lib/ids";
 import { queueDeliveries } from "@/lib/webhooks/queue-deliveries";
+
 import type { EventType } from "./event-types";
 
 /**
@@ -12,17 +15,35 @@ import type { EventType } from "./event-types";
  * It belongs to the actor's workspace. Test-key actions record nothing: no
  * webhook ever fires for them.
  */
-export async function recordEvent(ctx: Ctx, actor: Actor, type: EventType, data: Record<string, unknown>, occurredAt: Date): Promise<void> {
+export async function recordEvent(
+  ctx: Ctx,
+  actor: Actor,
+  type: EventType,
+  data: Record<string, unknown>,
+  occurredAt: Date,
+): Promise<void> {
   await recordEvents(ctx, actor, type, [{ data, occurredAt }]);
 }
 
 /** Many events of one type at once (an import's subscriptions), as `recordEvent` writes one. */
-export async function recordEvents(ctx: Ctx, actor: Actor, type: EventType, items: { data: Record<string, unknown>; occurredAt: Date }[]): Promise<void> {
+export async function recordEvents(
+  ctx: Ctx,
+  actor: Actor,
+  type: EventType,
+  items: { data: Record<string, unknown>; occurredAt: Date }[],
+): Promise<void> {
   const workspaceId = requireActorWorkspace(actor);
   if (actor.mode === "test" || items.length === 0) return;
   await withTransaction(ctx, async (tx) => {
     const createdAt = tx.clock.now();
-    const rows = items.map((item) => ({ id: newId("evt"), workspaceId, type, data: item.data, occurredAt: item.occurredAt, createdAt }));
+    const rows = items.map((item) => ({
+      id: newId("evt"),
+      workspaceId,
+      type,
+      data: item.data,
+      occurredAt: item.occurredAt,
+      createdAt,
+    }));
     // One statement whatever the count: an import records thousands of events per chunk.
     await tx.db.execute(sql`
       insert into events (id, workspace_id, type, data, occurred_at, created_at)

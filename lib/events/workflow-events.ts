@@ -5,28 +5,52 @@ import { z } from "zod";
 // carry ids, not rows: a run reads the state of the moment it runs.
 
 /** A double opt-in mail was asked for; the request row says to whom and for which subscription. */
-export const confirmationRequested = { name: "consent/confirmation.requested", schema: z.object({ requestId: z.string() }) } as const;
+export const confirmationRequested = {
+  name: "consent/confirmation.requested",
+  schema: z.object({ requestId: z.string() }),
+} as const;
 
 /** A double opt-in was confirmed by the person. */
-export const subscriptionConfirmed = { name: "consent/subscription.confirmed", schema: z.object({ subscriptionId: z.string() }) } as const;
+export const subscriptionConfirmed = {
+  name: "consent/subscription.confirmed",
+  schema: z.object({ subscriptionId: z.string() }),
+} as const;
 
 /** Start (or carry on) dispatching a campaign: at its scheduled time, or now. */
-export const campaignDispatchRequested = { name: "campaign/dispatch.requested", schema: z.object({ campaignId: z.string(), at: z.string().nullable() }) } as const;
+export const campaignDispatchRequested = {
+  name: "campaign/dispatch.requested",
+  schema: z.object({ campaignId: z.string(), at: z.string().nullable() }),
+} as const;
 
 /** An endpoint has deliveries due (new ones, or a retry at the event's `ts`): its delivery run posts them. */
-export const webhookEndpointDue = { name: "webhook/endpoint.due", schema: z.object({ endpointId: z.string() }) } as const;
+export const webhookEndpointDue = {
+  name: "webhook/endpoint.due",
+  schema: z.object({ endpointId: z.string() }),
+} as const;
 
 /** Apply a checked import, chunk by chunk, from where it stopped. */
-export const contactImportRequested = { name: "contacts/import.requested", schema: z.object({ importId: z.string() }) } as const;
+export const contactImportRequested = {
+  name: "contacts/import.requested",
+  schema: z.object({ importId: z.string() }),
+} as const;
 
 /** A provider's report was stored as received; apply it (outcome, suppression, counters, webhooks). */
-export const providerEventReceived = { name: "deliverability/provider-event.received", schema: z.object({ providerEventId: z.string() }) } as const;
+export const providerEventReceived = {
+  name: "deliverability/provider-event.received",
+  schema: z.object({ providerEventId: z.string() }),
+} as const;
 
 /** A workspace started down the billing ladder (a failed payment, a plan ending, a trial ending): walk it. */
-export const billingLadderStarted = { name: "billing/ladder.started", schema: z.object({ workspaceId: z.string(), episodeId: z.string() }) } as const;
+export const billingLadderStarted = {
+  name: "billing/ladder.started",
+  schema: z.object({ workspaceId: z.string(), episodeId: z.string() }),
+} as const;
 
 /** The episode ended (an invoice settled, a plan chosen): its ladder run is cancelled. */
-export const billingLadderEnded = { name: "billing/ladder.ended", schema: z.object({ episodeId: z.string() }) } as const;
+export const billingLadderEnded = {
+  name: "billing/ladder.ended",
+  schema: z.object({ episodeId: z.string() }),
+} as const;
 
 type Definition =
   | typeof confirmationRequested
@@ -45,4 +69,6 @@ export type WorkflowEventData<N extends Definition["name"]> = z.infer<Extract<De
  * One workflow event to emit: its name and payload, an `id` (emitting the same id again starts
  * nothing new) and an optional `ts`, the time before which its runs do not start.
  */
-export type WorkflowEvent = { [N in Definition["name"]]: { name: N; data: WorkflowEventData<N>; id?: string; ts?: number } }[Definition["name"]];
+export type WorkflowEvent = {
+  [N in Definition["name"]]: { name: N; data: WorkflowEventData<N>; id?: string; ts?: number };
+}[Definition["name"]];

@@ -1,4 +1,5 @@
 import "server-only";
+
 import { formCss } from "./embed/form-css";
 import { formMarkup } from "./embed/form-markup";
 import type { PublicSignupForm } from "./public-signup-form";
@@ -16,6 +17,15 @@ export function embedCodes(form: PublicSignupForm, appUrl: string): EmbedCodes {
   const scriptTag = `<script src="${appUrl}/embed/signup-form.js" async></script>`;
   const scope = `sf-${form.id}`;
   const htmlNeedsJavaScript = form.challengeUrl !== null;
-  const html = [`<style>${formCss(`.${scope}`)}</style>`, formMarkup(form, scope), ...(htmlNeedsJavaScript ? [scriptTag] : [])].join("\n");
-  return { script: `<div data-signup-form="${form.id}"></div>\n${scriptTag}`, html, htmlNeedsJavaScript, hostedUrl: `${appUrl}/f/${form.id}` };
+  const html = [
+    `<style>${formCss(`.${scope}`)}</style>`,
+    formMarkup(form, scope),
+    ...(htmlNeedsJavaScript ? [scriptTag] : []),
+  ].join("\n");
+  return {
+    script: `<div data-signup-form="${form.id}"></div>\n${scriptTag}`,
+    html,
+    htmlNeedsJavaScript,
+    hostedUrl: `${appUrl}/f/${form.id}`,
+  };
 }

@@ -1,6 +1,8 @@
 import "server-only";
+
 import { createHmac } from "node:crypto";
 import { createChallenge, verifySolution } from "altcha-lib/v1";
+
 import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
 import { requiredSecret } from "@/lib/env";
@@ -18,7 +20,11 @@ function hmacKey(): string {
 }
 
 export function newFormChallenge(ctx: Ctx): ReturnType<typeof createChallenge> {
-  return createChallenge({ hmacKey: hmacKey(), maxNumber: CHALLENGE_MAX_NUMBER, expires: new Date(ctx.clock.now().getTime() + CHALLENGE_VALIDITY_MS) });
+  return createChallenge({
+    hmacKey: hmacKey(),
+    maxNumber: CHALLENGE_MAX_NUMBER,
+    expires: new Date(ctx.clock.now().getTime() + CHALLENGE_VALIDITY_MS),
+  });
 }
 
 /**

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { signupForms } from "@/lib/db/schema";
@@ -19,5 +21,7 @@ export async function getSignupFormOrThrow(ctx: Ctx, actor: Actor, formId: strin
 
 export async function deleteSignupForm(ctx: Ctx, actor: Actor, formId: string): Promise<void> {
   await getSignupFormOrThrow(ctx, actor, formId);
-  await ctx.db.delete(signupForms).where(and(eq(signupForms.id, formId), inActorWorkspace(actor, signupForms.workspaceId)));
+  await ctx.db
+    .delete(signupForms)
+    .where(and(eq(signupForms.id, formId), inActorWorkspace(actor, signupForms.workspaceId)));
 }

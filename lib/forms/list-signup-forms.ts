@@ -1,4 +1,5 @@
 import "server-only";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
@@ -20,7 +21,9 @@ export interface SignupFormSummary {
 export async function listSignupForms(ctx: Ctx, actor: Actor, formId?: string): Promise<SignupFormSummary[]> {
   const workspaceId = requireActorWorkspace(actor);
   const sql = rawClient(ctx.db);
-  const rows = await sql<(Omit<SignupFormSummary, "submissions" | "confirmations"> & { submissions: string; confirmations: string })[]>`
+  const rows = await sql<
+    (Omit<SignupFormSummary, "submissions" | "confirmations"> & { submissions: string; confirmations: string })[]
+  >`
     select f.id, f.name, f.brand_id as "brandId", f.topic_ids as "topicIds", f.challenge, f.created_at as "createdAt",
            (select count(*) from signup_form_submissions s where s.form_id = f.id) as submissions,
            (select count(*) from signup_form_submissions s where s.form_id = f.id
@@ -28,7 +31,11 @@ export async function listSignupForms(ctx: Ctx, actor: Actor, formId?: string): 
     from signup_forms f
     where f.workspace_id = ${workspaceId} ${formId ? sql`and f.id = ${formId}` : sql``}
     order by f.id desc`;
-  return rows.map((row) => ({ ...row, submissions: Number(row.submissions), confirmations: Number(row.confirmations) }));
+  return rows.map((row) => ({
+    ...row,
+    submissions: Number(row.submissions),
+    confirmations: Number(row.confirmations),
+  }));
 }
 
 /** Confirmations per submission, 0 when there is none. */

@@ -1,7 +1,15 @@
 import "server-only";
-import { rawClient } from "@/lib/db/client";
+
 import type { Ctx } from "@/lib/context";
-import type { AttributeType, BillingStage, KeyEnvironment, SignupFormFields, SignupFormStyle, SignupFormTexts } from "@/lib/db/schema";
+import { rawClient } from "@/lib/db/client";
+import type {
+  AttributeType,
+  BillingStage,
+  KeyEnvironment,
+  SignupFormFields,
+  SignupFormStyle,
+  SignupFormTexts,
+} from "@/lib/db/schema";
 
 export interface LoadedSignupForm {
   id: string;

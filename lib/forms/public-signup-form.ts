@@ -32,14 +32,31 @@ interface FormShape {
 
 const INPUT_TYPES = { string: "text", number: "number", boolean: "checkbox", date: "date" } as const;
 
-export function publicSignupForm(form: FormShape, topics: { id: string; name: string }[], attributeTypes: Record<string, keyof typeof INPUT_TYPES>, appUrl: string): PublicSignupForm {
+export function publicSignupForm(
+  form: FormShape,
+  topics: { id: string; name: string }[],
+  attributeTypes: Record<string, keyof typeof INPUT_TYPES>,
+  appUrl: string,
+): PublicSignupForm {
   const base = `${appUrl.replace(/\/$/, "")}/f/${form.id}`;
   const fields: PublicFormField[] = [{ name: "email", label: "Email", type: "email", required: true }];
-  if (form.fields.firstName !== "off") fields.push({ name: "first_name", label: "First name", type: "text", required: form.fields.firstName === "required" });
-  if (form.fields.lastName !== "off") fields.push({ name: "last_name", label: "Last name", type: "text", required: form.fields.lastName === "required" });
+  if (form.fields.firstName !== "off")
+    fields.push({
+      name: "first_name",
+      label: "First name",
+      type: "text",
+      required: form.fields.firstName === "required",
+    });
+  if (form.fields.lastName !== "off")
+    fields.push({ name: "last_name", label: "Last name", type: "text", required: form.fields.lastName === "required" });
   for (const attribute of form.fields.attributes) {
     const type = Object.hasOwn(attributeTypes, attribute.key) ? attributeTypes[attribute.key]! : "string";
-    fields.push({ name: `attributes.${attribute.key}`, label: attribute.label, type: INPUT_TYPES[type], required: attribute.required });
+    fields.push({
+      name: `attributes.${attribute.key}`,
+      label: attribute.label,
+      type: INPUT_TYPES[type],
+      required: attribute.required,
+    });
   }
   return {
     id: form.id,

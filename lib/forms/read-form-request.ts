@@ -1,6 +1,8 @@
 import "server-only";
-import { readBodyCapped } from "@/lib/http/read-body-capped";
+
 import { validationFailed } from "@/lib/errors";
+import { readBodyCapped } from "@/lib/http/read-body-capped";
+
 import type { SubmittedValues } from "./read-signup-form-values";
 
 /** A signup is a few hundred bytes; this leaves room for long attribute values. */
@@ -32,7 +34,9 @@ export async function readFormRequest(request: Request): Promise<{ kind: FormReq
   } catch {
     throw validationFailed("body", "The body is not valid JSON.");
   }
-  const valid = (value: unknown) => typeof value === "string" || (Array.isArray(value) && value.length <= 50 && value.every((item) => typeof item === "string"));
+  const valid = (value: unknown) =>
+    typeof value === "string" ||
+    (Array.isArray(value) && value.length <= 50 && value.every((item) => typeof item === "string"));
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || !Object.values(parsed).every(valid)) {
     throw validationFailed("body", "The body must be an object of text fields (topic_ids a list of them).");
   }

@@ -1,9 +1,11 @@
 import "server-only";
+
 import { attributeFromText } from "@/lib/contacts/attributes";
 import type { AttributeValue } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import type { FormSubmission } from "@/lib/subscriptions/subscribe-from-form";
 import { emailField } from "@/lib/validation/fields";
+
 import type { LoadedSignupForm } from "./load-signup-form";
 
 /** A submission as sent: the plain form's fields, or the script's JSON object of the same names. */
@@ -32,7 +34,11 @@ export function readSignupFormValues(form: LoadedSignupForm, values: SubmittedVa
   const email = emailField.safeParse(single(values.email));
   if (!email.success) throw validationFailed("email", "Enter a valid email address.");
 
-  const name = (field: "first_name" | "last_name", mode: "off" | "optional" | "required", label: string): string | undefined => {
+  const name = (
+    field: "first_name" | "last_name",
+    mode: "off" | "optional" | "required",
+    label: string,
+  ): string | undefined => {
     if (mode === "off") return undefined;
     const text = single(values[field]);
     if (!text && mode === "required") throw validationFailed(field, `Enter your ${label}.`);
@@ -49,8 +55,13 @@ export function readSignupFormValues(form: LoadedSignupForm, values: SubmittedVa
     const text = single(values[param]);
     // A ticked checkbox posts "on" (HTML) or "true" (the script); an unticked one posts nothing.
     const value = text === "" ? undefined : type === "boolean" && text === "on" ? true : attributeFromText(type, text);
-    if (text === "" && attribute.required) throw validationFailed(param, type === "boolean" ? "Tick this box to continue." : `Fill in ${attribute.label}.`);
-    if (text !== "" && value === undefined) throw validationFailed(param, `${attribute.label} must be a ${type === "string" ? "text of at most 2000 characters" : type}.`);
+    if (text === "" && attribute.required)
+      throw validationFailed(param, type === "boolean" ? "Tick this box to continue." : `Fill in ${attribute.label}.`);
+    if (text !== "" && value === undefined)
+      throw validationFailed(
+        param,
+        `${attribute.label} must be a ${type === "string" ? "text of at most 2000 characters" : type}.`,
+      );
     if (value !== undefined) attributes[attribute.key] = value;
   }
 
@@ -60,7 +71,12 @@ export function readSignupFormValues(form: LoadedSignupForm, values: SubmittedVa
   if (topicIds.length === 0) throw validationFailed("topic_ids", "Choose at least one.");
 
   return {
-    fields: { email: email.data, firstName, lastName, attributes: Object.keys(attributes).length > 0 ? attributes : undefined },
+    fields: {
+      email: email.data,
+      firstName,
+      lastName,
+      attributes: Object.keys(attributes).length > 0 ? attributes : undefined,
+    },
     topicIds,
     website: single(values.website) || undefined,
   };

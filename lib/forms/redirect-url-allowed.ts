@@ -6,7 +6,11 @@ import { canonicalOrigin } from "@/lib/api/check-origin";
  * would let anyone who posts the form send a visitor, from the service's own
  * address, wherever they like (an open redirect). Same scheme, host and port.
  */
-export function redirectUrlAllowed(redirectUrl: string, allowedOrigins: readonly string[], brandWebsiteUrl: string | null): boolean {
+export function redirectUrlAllowed(
+  redirectUrl: string,
+  allowedOrigins: readonly string[],
+  brandWebsiteUrl: string | null,
+): boolean {
   if (!URL.canParse(redirectUrl)) return false;
   const target = new URL(redirectUrl);
   if (target.protocol !== "https:" && target.protocol !== "http:") return false;

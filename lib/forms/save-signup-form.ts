@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq, inArray, isNull } from "drizzle-orm";
+
 import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor";
 import { keyReachesBrand } from "@/lib/api-keys/key-brand-scope";
 import { getBrandOrThrow } from "@/lib/brands/get-brand-or-throw";
@@ -8,6 +10,7 @@ import { apiKeys, attributeDefinitions, signupForms, topics } from "@/lib/db/sch
 import { validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
+
 import { getSignupFormOrThrow } from "./get-signup-form";
 import { redirectUrlAllowed } from "./redirect-url-allowed";
 import { signupFormSchema, type SignupFormInput, type SignupFormValues } from "./signup-form-schemas";
@@ -24,7 +27,12 @@ export async function createSignupForm(ctx: Ctx, actor: Actor, input: SignupForm
   });
 }
 
-export async function updateSignupForm(ctx: Ctx, actor: Actor, formId: string, input: SignupFormInput): Promise<{ formId: string }> {
+export async function updateSignupForm(
+  ctx: Ctx,
+  actor: Actor,
+  formId: string,
+  input: SignupFormInput,
+): Promise<{ formId: string }> {
   const values = parseInput(signupFormSchema, input);
   return withTransaction(ctx, async (tx) => {
     await getSignupFormOrThrow(tx, actor, formId);
@@ -48,18 +56,36 @@ async function checkReferences(ctx: Ctx, actor: Actor, values: SignupFormValues)
   const found = await ctx.db
     .select({ id: topics.id })
     .from(topics)
-    .where(and(inArray(topics.id, values.topicIds), eq(topics.brandId, values.brandId), inActorWorkspace(actor, topics.workspaceId), isNull(topics.archivedAt)));
-  if (found.length !== new Set(values.topicIds).size) throw validationFailed("topicIds", "topicIds: every topic must be a live topic of the form's brand.");
+    .where(
+      and(
+        inArray(topics.id, values.topicIds),
+        eq(topics.brandId, values.brandId),
+        inActorWorkspace(actor, topics.workspaceId),
+        isNull(topics.archivedAt),
+      ),
+    );
+  if (found.length !== new Set(values.topicIds).size)
+    throw validationFailed("topicIds", "topicIds: every topic must be a live topic of the form's brand.");
 
   const [key] = await ctx.db
-    .select({ kind: apiKeys.kind, brandId: apiKeys.brandId, revokedAt: apiKeys.revokedAt, allowedOrigins: apiKeys.allowedOrigins })
+    .select({
+      kind: apiKeys.kind,
+      brandId: apiKeys.brandId,
+      revokedAt: apiKeys.revokedAt,
+      allowedOrigins: apiKeys.allowedOrigins,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.id, values.apiKeyId), inActorWorkspace(actor, apiKeys.workspaceId)));
-  if (!key || key.kind !== "publishable" || key.revokedAt) throw validationFailed("apiKeyId", "apiKeyId: choose a publishable key that is not revoked.");
-  if (!keyReachesBrand(key, values.brandId)) throw validationFailed("apiKeyId", "apiKeyId: this key is locked to another brand.");
+  if (!key || key.kind !== "publishable" || key.revokedAt)
+    throw validationFailed("apiKeyId", "apiKeyId: choose a publishable key that is not revoked.");
+  if (!keyReachesBrand(key, values.brandId))
+    throw validationFailed("apiKeyId", "apiKeyId: this key is locked to another brand.");
   if (values.redirectUrl && !redirectUrlAllowed(values.redirectUrl, key.allowedOrigins, brand.websiteUrl)) {
     const sites = [...key.allowedOrigins, brand.websiteUrl].join(", ");
-    throw validationFailed("redirectUrl", `redirectUrl: must be a page on the publishable key's allowed origins or the brand's website (${sites}).`);
+    throw validationFailed(
+      "redirectUrl",
+      `redirectUrl: must be a page on the publishable key's allowed origins or the brand's website (${sites}).`,
+    );
   }
 
   const keys = values.fields.attributes.map((attribute) => attribute.key);
@@ -69,6 +95,10 @@ async function checkReferences(ctx: Ctx, actor: Actor, values: SignupFormValues)
       .from(attributeDefinitions)
       .where(and(inActorWorkspace(actor, attributeDefinitions.workspaceId), inArray(attributeDefinitions.key, keys)));
     const missing = keys.find((name) => !defined.some((row) => row.key === name));
-    if (missing) throw validationFailed("fields.attributes", `fields.attributes: no attribute ${missing} is defined on this workspace.`);
+    if (missing)
+      throw validationFailed(
+        "fields.attributes",
+        `fields.attributes: no attribute ${missing} is defined on this workspace.`,
+      );
   }
 }

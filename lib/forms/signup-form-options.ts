@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, asc, desc, eq, isNull } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { apiKeys, attributeDefinitions, brands, topics } from "@/lib/db/schema";
@@ -10,9 +12,18 @@ export type SignupFormOptions = Awaited<ReturnType<typeof signupFormOptions>>;
 export async function signupFormOptions(ctx: Ctx, actor: WorkspaceActor) {
   const workspaceId = actor.workspaceId;
   const [brandRows, topicRows, keyRows, attributeRows] = await Promise.all([
-    ctx.db.select({ id: brands.id, name: brands.name }).from(brands).where(eq(brands.workspaceId, workspaceId)).orderBy(asc(brands.name)),
     ctx.db
-      .select({ id: topics.id, name: topics.name, brandId: topics.brandId, requiresConfirmation: topics.requiresConfirmation })
+      .select({ id: brands.id, name: brands.name })
+      .from(brands)
+      .where(eq(brands.workspaceId, workspaceId))
+      .orderBy(asc(brands.name)),
+    ctx.db
+      .select({
+        id: topics.id,
+        name: topics.name,
+        brandId: topics.brandId,
+        requiresConfirmation: topics.requiresConfirmation,
+      })
       .from(topics)
       .where(and(eq(topics.workspaceId, workspaceId), isNull(topics.archivedAt)))
       .orderBy(asc(topics.name)),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { urlField } from "@/lib/validation/fields";
 
 // Schemas only (no database): the dashboard's form editor checks input in the browser with the same rules.

@@ -1,6 +1,7 @@
 import "server-only";
+
 import { apiKeyActor } from "@/lib/actor";
-import { checkOrigin, canonicalOrigin } from "@/lib/api/check-origin";
+import { canonicalOrigin, checkOrigin } from "@/lib/api/check-origin";
 import { checkWorkspaceActive } from "@/lib/api/check-workspace-active";
 import { consumeRateLimit, countRateLimit } from "@/lib/api/rate-limit";
 import { withTransaction, type Ctx } from "@/lib/context";
@@ -9,6 +10,7 @@ import { env, type Env } from "@/lib/env";
 import { ApiError, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { subscribeFromForm, type FormAnswer } from "@/lib/subscriptions/subscribe-from-form";
+
 import { acceptFormChallenge } from "./form-challenge";
 import { loadSignupForm, type LoadedSignupForm } from "./load-signup-form";
 import { readSignupFormValues, type SubmittedValues } from "./read-signup-form-values";
@@ -28,7 +30,12 @@ export interface SignupFormRequest {
 
 type FormConfig = Pick<Env, "APP_URL" | "SIGNUP_FORM_SUBMISSIONS_PER_IP">;
 
-export const formUnavailable = () => new ApiError({ type: "permission_error", code: "form_unavailable", message: "This form is not accepting signups right now." });
+export const formUnavailable = () =>
+  new ApiError({
+    type: "permission_error",
+    code: "form_unavailable",
+    message: "This form is not accepting signups right now.",
+  });
 
 /**
  * A signup through a form: the same rules as POST /v1/subscribe, applied
@@ -38,7 +45,11 @@ export const formUnavailable = () => new ApiError({ type: "permission_error", co
  * refused submission changes nothing; a filled honeypot is answered like a
  * genuine one and dropped. The answer never depends on the address.
  */
-export async function submitSignupForm(ctx: Ctx, request: SignupFormRequest, config: FormConfig = env()): Promise<{ status: FormAnswer; redirectUrl: string | null }> {
+export async function submitSignupForm(
+  ctx: Ctx,
+  request: SignupFormRequest,
+  config: FormConfig = env(),
+): Promise<{ status: FormAnswer; redirectUrl: string | null }> {
   const form = await loadSignupForm(ctx, request.formId);
   if (!form) throw notFound("form_not_found", "No such form.");
   checkFormOrigin(form, request.origin, config);
@@ -50,30 +61,53 @@ export async function submitSignupForm(ctx: Ctx, request: SignupFormRequest, con
   // The proof of work before the key's rate limit: posts that did no work must not spend the budget the
   // form's key shares with every visitor, or a bot without solutions closes the form to everyone.
   if (form.challenge && !(await acceptFormChallenge(ctx, request.values.altcha))) {
-    throw new ApiError({ type: "invalid_request_error", code: "challenge_failed", param: "altcha", message: "The anti-spam check did not pass. Reload the page and try again." });
+    throw new ApiError({
+      type: "invalid_request_error",
+      code: "challenge_failed",
+      param: "altcha",
+      message: "The anti-spam check did not pass. Reload the page and try again.",
+    });
   }
   await consumeRateLimit(ctx, form.key.id, "subscribe");
   const topics = form.topics.filter((topic) => submission.topicIds.includes(topic.id));
   const status: FormAnswer = topics.some((topic) => topic.requiresConfirmation) ? "confirmation_sent" : "subscribed";
   // Checked again here: a page saved before the rule, or since taken off the key's allowlist, is not followed.
-  const redirectUrl = form.redirectUrl && redirectUrlAllowed(form.redirectUrl, form.key.allowedOrigins, form.brandWebsiteUrl) ? form.redirectUrl : null;
+  const redirectUrl =
+    form.redirectUrl && redirectUrlAllowed(form.redirectUrl, form.key.allowedOrigins, form.brandWebsiteUrl)
+      ? form.redirectUrl
+      : null;
   const answer = { status, redirectUrl };
   if (submission.website) return answer;
 
-  const actor = apiKeyActor({ keyId: form.key.id, workspaceId: form.workspaceId, brandId: form.key.brandId, mode: form.key.environment });
+  const actor = apiKeyActor({
+    keyId: form.key.id,
+    workspaceId: form.workspaceId,
+    brandId: form.key.brandId,
+    mode: form.key.environment,
+  });
   await withTransaction(ctx, async (tx) => {
     const subscriptionIds: string[] = [];
     for (const topic of topics) {
       const { subscriptionId } = await subscribeFromForm(tx, actor, { ...submission.fields, topicId: topic.id });
       if (subscriptionId) subscriptionIds.push(subscriptionId);
     }
-    await tx.db.insert(signupFormSubmissions).values({ id: newId("fms"), workspaceId: form.workspaceId, formId: form.id, subscriptionIds, submittedAt: tx.clock.now() });
+    await tx.db.insert(signupFormSubmissions).values({
+      id: newId("fms"),
+      workspaceId: form.workspaceId,
+      formId: form.id,
+      subscriptionIds,
+      submittedAt: tx.clock.now(),
+    });
   });
   return answer;
 }
 
 /** The key's allowlist, except on the service's own hosted page for the form. */
-export function checkFormOrigin(form: LoadedSignupForm, origin: string | null, config: Pick<Env, "APP_URL"> = env()): void {
+export function checkFormOrigin(
+  form: LoadedSignupForm,
+  origin: string | null,
+  config: Pick<Env, "APP_URL"> = env(),
+): void {
   const own = canonicalOrigin(config.APP_URL);
   if (origin && canonicalOrigin(origin) === own) return;
   checkOrigin(form.key.allowedOrigins, origin);
@@ -83,7 +117,11 @@ async function limitPerAddress(ctx: Ctx, ip: string | null, config: FormConfig):
   // An unknown address (the app not behind scripts/serve.ts) is not one shared counter: that would let one
   // bot close every form of every workspace. The key's own rate limit still applies.
   if (!ip) return;
-  const { retryAfterSeconds } = await countRateLimit(ctx, ip, { bucket: "form.ip", limit: config.SIGNUP_FORM_SUBMISSIONS_PER_IP, windowMs: SUBMISSIONS_PER_IP_WINDOW_MS });
+  const { retryAfterSeconds } = await countRateLimit(ctx, ip, {
+    bucket: "form.ip",
+    limit: config.SIGNUP_FORM_SUBMISSIONS_PER_IP,
+    windowMs: SUBMISSIONS_PER_IP_WINDOW_MS,
+  });
   if (retryAfterSeconds === null) return;
   throw new ApiError({
     type: "rate_limit_error",

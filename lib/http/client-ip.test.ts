@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+
 import { parseEnv } from "@/lib/env";
+
 import { clientIpFromHeaders, parseTrustedProxies, PEER_IP_HEADER, PEER_IP_HEADER_SET } from "./client-ip";
 
 const served = (trustedProxies?: string) => parseEnv({ [PEER_IP_HEADER_SET]: "1", TRUSTED_PROXIES: trustedProxies });

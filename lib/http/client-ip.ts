@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
+
 import { env, type Env } from "@/lib/env";
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>;
@@ -45,14 +46,16 @@ export function parseTrustedProxies(source: string | undefined): [Address, numbe
       const ip = parseAddress(address);
       const width = ip?.kind() === "ipv6" ? 128 : 32;
       const prefix = bits === undefined ? width : /^\d{1,3}$/.test(bits) ? Number(bits) : NaN;
-      if (!ip || !(prefix >= 0 && prefix <= width)) throw new Error(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
+      if (!ip || !(prefix >= 0 && prefix <= width))
+        throw new Error(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
       return [ip, prefix];
     });
   parsed = { source: source ?? "", ranges };
   return ranges;
 }
 
-const isTrusted = (address: Address, ranges: [Address, number][]) => ranges.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
+const isTrusted = (address: Address, ranges: [Address, number][]) =>
+  ranges.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
 
 /**
  * The client's address: the TCP peer, unless the peer is a trusted proxy
@@ -62,7 +65,10 @@ const isTrusted = (address: Address, ranges: [Address, number][]) => ranges.some
  * are never read. Null when unknown (no peer, or a malformed entry where the
  * client should be).
  */
-export function clientIpFromHeaders(headers: HeaderSource, config: Pick<Env, typeof PEER_IP_HEADER_SET | "TRUSTED_PROXIES"> = env()): string | null {
+export function clientIpFromHeaders(
+  headers: HeaderSource,
+  config: Pick<Env, typeof PEER_IP_HEADER_SET | "TRUSTED_PROXIES"> = env(),
+): string | null {
   const peer = config[PEER_IP_HEADER_SET] ? parseAddress(headerValue(headers, PEER_IP_HEADER)) : null;
   if (!peer) return null;
   const trusted = parseTrustedProxies(config.TRUSTED_PROXIES);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+
 import { ApiError } from "@/lib/errors";
 import { chunkedBody, streamInit } from "@/lib/testing/chunked-body";
+
 import { readBodyCapped } from "./read-body-capped";
 
 const CAP = 256 * 1024;
@@ -20,7 +22,12 @@ describe("readBodyCapped", () => {
   it("a chunked body past the cap is refused 413 payload_too_large without being read to its end", async () => {
     const body = chunkedBody(10 * 1024 * 1024, CHUNK);
     const error = await refusal(readBodyCapped(post(streamInit(body.stream)), CAP));
-    expect(error).toMatchObject({ status: 413, type: "invalid_request_error", code: "payload_too_large", param: "body" });
+    expect(error).toMatchObject({
+      status: 413,
+      type: "invalid_request_error",
+      code: "payload_too_large",
+      param: "body",
+    });
     // Cap / chunk = 4 chunks fit; the fifth crosses it. Allow the stream's own read-ahead.
     expect(body.pulled()).toBeLessThanOrEqual(CAP / CHUNK + 2);
   });
@@ -31,7 +38,10 @@ describe("readBodyCapped", () => {
   });
 
   it("a Content-Length over the cap is refused before anything is read", async () => {
-    const request = post({ ...streamInit(chunkedBody(CAP + 1, CHUNK).stream), headers: { "content-length": String(CAP + 1) } });
+    const request = post({
+      ...streamInit(chunkedBody(CAP + 1, CHUNK).stream),
+      headers: { "content-length": String(CAP + 1) },
+    });
     expect(await refusal(readBodyCapped(request, CAP))).toMatchObject({ status: 413, code: "payload_too_large" });
     expect(request.bodyUsed).toBe(false);
   });

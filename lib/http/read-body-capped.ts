@@ -1,13 +1,21 @@
 import "server-only";
+
 import { ApiError } from "@/lib/errors";
 
 /** Provider webhooks and RFC 8058 one-click posts are a few KiB; this leaves ample room. */
 export const SMALL_BODY_MAX_BYTES = 256 * 1024;
 
-const formatBytes = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${Math.floor(bytes / 1024)} KiB`);
+const formatBytes = (bytes: number) =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${Math.floor(bytes / 1024)} KiB`;
 
 export function payloadTooLarge(maxBytes: number): ApiError {
-  return new ApiError({ type: "invalid_request_error", code: "payload_too_large", status: 413, param: "body", message: `Request bodies are limited to ${formatBytes(maxBytes)}.` });
+  return new ApiError({
+    type: "invalid_request_error",
+    code: "payload_too_large",
+    status: 413,
+    param: "body",
+    message: `Request bodies are limited to ${formatBytes(maxBytes)}.`,
+  });
 }
 
 /**

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { AwsClient } from "aws4fetch";
+
 import { env } from "@/lib/env";
 
 /** A bucket call that has not answered by then has failed: an upload, a served image or a deletion never hangs on it. */
@@ -26,11 +28,25 @@ let cached: { config: string; bucket: S3Bucket | null } | null = null;
 
 export function s3Bucket(): S3Bucket | null {
   const { S3_BUCKET, S3_REGION, S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL } = env();
-  const config = JSON.stringify([S3_BUCKET, S3_REGION, S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL]);
+  const config = JSON.stringify([
+    S3_BUCKET,
+    S3_REGION,
+    S3_ENDPOINT,
+    S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY,
+    S3_PUBLIC_URL,
+  ]);
   if (cached?.config !== config) {
     const bucket =
       S3_BUCKET && S3_ACCESS_KEY_ID && S3_SECRET_ACCESS_KEY
-        ? openBucket({ bucket: S3_BUCKET, region: S3_REGION, endpoint: S3_ENDPOINT, accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY, publicBase: S3_PUBLIC_URL })
+        ? openBucket({
+            bucket: S3_BUCKET,
+            region: S3_REGION,
+            endpoint: S3_ENDPOINT,
+            accessKeyId: S3_ACCESS_KEY_ID,
+            secretAccessKey: S3_SECRET_ACCESS_KEY,
+            publicBase: S3_PUBLIC_URL,
+          })
         : null;
     cached = { config, bucket };
   }
@@ -47,23 +63,43 @@ interface BucketConfig {
 }
 
 function openBucket(config: BucketConfig): S3Bucket {
-  const client = new AwsClient({ accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, region: config.region, service: "s3" });
+  const client = new AwsClient({
+    accessKeyId: config.accessKeyId,
+    secretAccessKey: config.secretAccessKey,
+    region: config.region,
+    service: "s3",
+  });
   const objectUrl = (key: string) => {
     const path = key.split("/").map(encodeURIComponent).join("/");
-    return config.endpoint ? `${config.endpoint.replace(/\/+$/, "")}/${encodeURIComponent(config.bucket)}/${path}` : `https://${config.bucket}.s3.${config.region}.amazonaws.com/${path}`;
+    return config.endpoint
+      ? `${config.endpoint.replace(/\/+$/, "")}/${encodeURIComponent(config.bucket)}/${path}`
+      : `https://${config.bucket}.s3.${config.region}.amazonaws.com/${path}`;
   };
   const call = async (method: string, key: string, init: { body?: Buffer; headers?: Record<string, string> } = {}) => {
     try {
-      return await client.fetch(objectUrl(key), { method, body: init.body ? new Uint8Array(init.body) : undefined, headers: init.headers, signal: AbortSignal.timeout(BUCKET_TIMEOUT_MS) });
+      return await client.fetch(objectUrl(key), {
+        method,
+        body: init.body ? new Uint8Array(init.body) : undefined,
+        headers: init.headers,
+        signal: AbortSignal.timeout(BUCKET_TIMEOUT_MS),
+      });
     } catch (error) {
-      throw new BucketError(`the image bucket could not be reached (${method} ${key}): ${error instanceof Error ? error.message : String(error)}`);
+      throw new BucketError(
+        `the image bucket could not be reached (${method} ${key}): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   };
-  const refused = async (method: string, key: string, response: Response) => new BucketError(`the image bucket refused ${method} ${key}: ${response.status} ${(await response.text()).slice(0, 300)}`);
+  const refused = async (method: string, key: string, response: Response) =>
+    new BucketError(
+      `the image bucket refused ${method} ${key}: ${response.status} ${(await response.text()).slice(0, 300)}`,
+    );
 
   return {
     async put(key, bytes, contentType) {
-      const response = await call("PUT", key, { body: bytes, headers: { "content-type": contentType, "cache-control": "public, max-age=31536000, immutable" } });
+      const response = await call("PUT", key, {
+        body: bytes,
+        headers: { "content-type": contentType, "cache-control": "public, max-age=31536000, immutable" },
+      });
       if (!response.ok) throw await refused("PUT", key, response);
     },
     async get(key) {

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
 import { GET } from "@/app/(public)/i/[token]/route";
 import { userActor } from "@/lib/actor";
 import { deleteSomeData } from "@/lib/billing/delete-workspace-data";
@@ -8,17 +9,27 @@ import { overrideEnvForTests, parseEnv, reloadEnv } from "@/lib/env";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { S3_TEST_KEY, startS3Server } from "@/lib/testing/s3-server";
 import { testCtx } from "@/lib/testing/test-context";
-import { imageObjectKey, uploadImage } from "./upload-image";
+
 import { BucketError, s3Bucket } from "./s3-bucket";
+import { imageObjectKey, uploadImage } from "./upload-image";
 
 const { ctx } = testCtx();
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
 const BUCKET = "campaign-images";
 
 let s3: Awaited<ReturnType<typeof startS3Server>>;
 const useBucket = (extra: Record<string, string> = {}) =>
-  overrideEnvForTests({ S3_BUCKET: BUCKET, S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: S3_TEST_KEY.accessKeyId, S3_SECRET_ACCESS_KEY: S3_TEST_KEY.secretAccessKey, ...extra });
+  overrideEnvForTests({
+    S3_BUCKET: BUCKET,
+    S3_ENDPOINT: s3.endpoint,
+    S3_ACCESS_KEY_ID: S3_TEST_KEY.accessKeyId,
+    S3_SECRET_ACCESS_KEY: S3_TEST_KEY.secretAccessKey,
+    ...extra,
+  });
 
 beforeAll(async () => {
   s3 = await startS3Server(BUCKET);
@@ -32,7 +43,8 @@ async function member() {
 }
 
 const tokenOf = (url: string) => new URL(url).pathname.split("/").at(-1)!;
-const fetchImage = (token: string) => GET(new Request(`http://localhost/i/${token}`), { params: Promise.resolve({ token }) });
+const fetchImage = (token: string) =>
+  GET(new Request(`http://localhost/i/${token}`), { params: Promise.resolve({ token }) });
 
 describe("campaign images in an S3-compatible bucket", () => {
   it("with S3_BUCKET set, an image's bytes go to the bucket, not PostgreSQL, and are served at the same public, cacheable address", async () => {
@@ -42,7 +54,12 @@ describe("campaign images in an S3-compatible bucket", () => {
     expect(image.url).toMatch(/\/i\/[0-9A-Za-z]{32}$/);
 
     const [row] = await ctx.db.select().from(images).where(eq(images.id, image.id));
-    expect(row).toMatchObject({ storage: "s3", storageKey: imageObjectKey(tokenOf(image.url)), data: null, contentType: "image/png" });
+    expect(row).toMatchObject({
+      storage: "s3",
+      storageKey: imageObjectKey(tokenOf(image.url)),
+      data: null,
+      contentType: "image/png",
+    });
     // The bucket holds the very bytes, read back with a signed request of our own.
     expect((await s3Bucket()!.get(row!.storageKey!))?.equals(PNG)).toBe(true);
 
@@ -94,6 +111,8 @@ describe("campaign images in an S3-compatible bucket", () => {
   });
 
   it("S3_BUCKET without its key pair is refused at start, naming each missing variable", () => {
-    expect(() => parseEnv({ S3_BUCKET: BUCKET })).toThrow(/S3_ACCESS_KEY_ID must be set when S3_BUCKET is[\s\S]*S3_SECRET_ACCESS_KEY must be set when S3_BUCKET is/);
+    expect(() => parseEnv({ S3_BUCKET: BUCKET })).toThrow(
+      /S3_ACCESS_KEY_ID must be set when S3_BUCKET is[\s\S]*S3_SECRET_ACCESS_KEY must be set when S3_BUCKET is/,
+    );
   });
 });

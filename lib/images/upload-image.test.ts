@@ -1,14 +1,19 @@
 import { describe, expect, it } from "vitest";
+
+import { GET } from "@/app/(public)/i/[token]/route";
 import { userActor } from "@/lib/actor";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
-import { GET } from "@/app/(public)/i/[token]/route";
+
 import { MAX_IMAGE_BYTES, uploadImage } from "./upload-image";
 
 const { ctx } = testCtx();
 
 // A 1×1 PNG and a 1×1 GIF, as a browser would send their bytes.
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
 const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 
 async function member() {
@@ -16,7 +21,8 @@ async function member() {
   return userActor(ownerUserId, workspaceId);
 }
 
-const fetchImage = (url: string) => GET(new Request(url), { params: Promise.resolve({ token: new URL(url).pathname.split("/").at(-1)! }) });
+const fetchImage = (url: string) =>
+  GET(new Request(url), { params: Promise.resolve({ token: new URL(url).pathname.split("/").at(-1)! }) });
 
 describe("campaign images", () => {
   it("an image's type is read from its bytes; it is served publicly at an unguessable address, cacheable, as that type only and never in a frame", async () => {
@@ -41,7 +47,12 @@ describe("campaign images", () => {
 
   it("anything but a PNG, JPEG, GIF or WebP of at most 5 MiB is refused on file and nothing is kept", async () => {
     const actor = await member();
-    for (const bytes of [Buffer.from("<svg onload=alert(1)></svg>"), Buffer.from("<html><script>alert(1)</script></html>"), Buffer.alloc(0), Buffer.concat([PNG, Buffer.alloc(MAX_IMAGE_BYTES)])]) {
+    for (const bytes of [
+      Buffer.from("<svg onload=alert(1)></svg>"),
+      Buffer.from("<html><script>alert(1)</script></html>"),
+      Buffer.alloc(0),
+      Buffer.concat([PNG, Buffer.alloc(MAX_IMAGE_BYTES)]),
+    ]) {
       await expect(uploadImage(ctx, actor, bytes)).rejects.toMatchObject({ code: "validation_failed", param: "file" });
     }
   });

@@ -1,17 +1,25 @@
 import "server-only";
+
 import { imageSize } from "image-size";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { images } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import { newId, randomBase62 } from "@/lib/ids";
 import { appUrl } from "@/lib/runtime/app-url";
+
 import { s3Bucket } from "./s3-bucket";
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /** The formats mail clients show, by what image-size reads from the bytes (never the file's name or declared type). */
-const CONTENT_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", gif: "image/gif", webp: "image/webp" };
+const CONTENT_TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+};
 
 export interface UploadedImage {
   id: string;
@@ -50,7 +58,15 @@ export async function uploadImage(ctx: Ctx, actor: WorkspaceActor, bytes: Buffer
   if (!contentType) throw validationFailed("file", "This is not a PNG, JPEG, GIF or WebP image.");
   const id = newId("img");
   const token = randomBase62(32);
-  const row = { id, workspaceId: actor.workspaceId, token, contentType, byteSize: bytes.length, width: found.width ?? null, height: found.height ?? null };
+  const row = {
+    id,
+    workspaceId: actor.workspaceId,
+    token,
+    contentType,
+    byteSize: bytes.length,
+    width: found.width ?? null,
+    height: found.height ?? null,
+  };
   const bucket = s3Bucket();
   if (!bucket) {
     await ctx.db.insert(images).values({ ...row, storage: "database", data: bytes });

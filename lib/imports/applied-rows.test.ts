@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { appliedCount, appliedRowsOf, isApplied, pendingChunks, withChunk } from "./applied-rows";
 
 describe("an import's applied rows", () => {

@@ -1,14 +1,17 @@
 import "server-only";
+
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+
 import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
+import { idArray } from "@/lib/db/id-array";
 import { imports, lists, topics, type ImportCounts, type ImportRefusal } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { recordEvents } from "@/lib/events/record-event";
-import { idArray } from "@/lib/db/id-array";
 import { newId } from "@/lib/ids";
-import { addCounts, emptyCounts, planImportChunk, type ChunkPlan } from "./plan-import-chunk";
+
 import { appliedRowsOf, isApplied, pendingChunks, withChunk, type AppliedRows, type RowChunk } from "./applied-rows";
+import { addCounts, emptyCounts, planImportChunk, type ChunkPlan } from "./plan-import-chunk";
 
 /** Rows per chunk: one transaction each, and the most a crash can make the apply do again. */
 export const importChunkRows = () => env().IMPORT_CHUNK_ROWS;
@@ -26,7 +29,12 @@ export async function writeRefusals(ctx: Ctx, importId: string, refusals: ChunkP
 }
 
 /** Refused rows between two row numbers, by reason. */
-export async function countRefusals(ctx: Ctx, importId: string, from: number, to: number): Promise<ImportCounts["refused"]> {
+export async function countRefusals(
+  ctx: Ctx,
+  importId: string,
+  from: number,
+  to: number,
+): Promise<ImportCounts["refused"]> {
   const rows = (await ctx.db.execute(sql`
     select refusal, count(*)::int as n from import_rows
     where import_id = ${importId} and row_number > ${from} and row_number <= ${to} and refusal is not null
@@ -80,7 +88,9 @@ async function applyChunk(tx: Ctx, importId: string, wanted: RowChunk | undefine
   if (isApplied(appliedRows(imp), chunk)) return { done: false };
   // Another run applying the same import (the admin CLI beside a worker, or a second executor after
   // a lost lease) has this chunk in hand: leave it and take the next, rather than repeat its work.
-  const [{ taken }] = (await tx.db.execute(sql`select pg_try_advisory_xact_lock(${CHUNK_LOCK_CLASS}::int, hashtext(${`${imp.id}:${chunk.from}`})) as taken`)) as unknown as [{ taken: boolean }];
+  const [{ taken }] = (await tx.db.execute(
+    sql`select pg_try_advisory_xact_lock(${CHUNK_LOCK_CLASS}::int, hashtext(${`${imp.id}:${chunk.from}`})) as taken`,
+  )) as unknown as [{ taken: boolean }];
   if (!taken) return { done: false };
   const { from, to } = chunk;
   const scope = { id: imp.id, workspaceId: imp.workspaceId, options: imp.options! };
@@ -106,7 +116,11 @@ async function applyChunk(tx: Ctx, importId: string, wanted: RowChunk | undefine
   await addToList(tx, imp.workspaceId, imp.options!.listId, plan, now);
 
   const counts = { ...plan.counts, refused: await countRefusals(tx, imp.id, from, to) };
-  counts.rows = counts.created + counts.updated + counts.unchanged + Object.values(counts.refused).reduce((a, b) => a + (b ?? 0), 0);
+  counts.rows =
+    counts.created +
+    counts.updated +
+    counts.unchanged +
+    Object.values(counts.refused).reduce((a, b) => a + (b ?? 0), 0);
   // Last, as every other lock chunks share (the workspace's report counters and activity, the webhook
   // runs they ask for) is taken in the same order by each of them: no two chunks wait on each other in a cycle.
   const [marked] = await tx.db.select().from(imports).where(eq(imports.id, imp.id)).for("update");
@@ -124,7 +138,11 @@ async function applyChunk(tx: Ctx, importId: string, wanted: RowChunk | undefine
       updatedAt: now,
     })
     .where(eq(imports.id, imp.id));
-  return done ? { done: true, status: "completed" } : marked!.status === "applying" ? { done: false } : { done: true, status: marked!.status };
+  return done
+    ? { done: true, status: "completed" }
+    : marked!.status === "applying"
+      ? { done: false }
+      : { done: true, status: marked!.status };
 }
 
 /**
@@ -182,7 +200,14 @@ export async function applyImportChunks(ctx: Ctx, importId: string): Promise<Chu
 }
 
 /** New contacts straight from their rows (the values never travel here and back); false when one of the addresses has a contact already. */
-async function createContacts(ctx: Ctx, imp: { id: string; workspaceId: string }, plan: ChunkPlan, from: number, to: number, now: Date): Promise<boolean> {
+async function createContacts(
+  ctx: Ctx,
+  imp: { id: string; workspaceId: string },
+  plan: ChunkPlan,
+  from: number,
+  to: number,
+  now: Date,
+): Promise<boolean> {
   if (plan.creates.length === 0) return true;
   const created = (await ctx.db.execute(sql`
     insert into contacts (id, workspace_id, email, first_name, last_name, attributes, created_at, updated_at)
@@ -231,7 +256,15 @@ async function subscribe(ctx: Ctx, workspaceId: string, topicIds: string[], plan
     changed.map((s) => {
       const topic = byId.get(s.topic_id)!;
       return {
-        data: { contact_id: s.contact_id, email: emails.get(s.contact_id), topic_id: topic.id, topic_name: topic.name, brand_id: topic.brandId, source: "import", occurred_at: now.toISOString() },
+        data: {
+          contact_id: s.contact_id,
+          email: emails.get(s.contact_id),
+          topic_id: topic.id,
+          topic_name: topic.name,
+          brand_id: topic.brandId,
+          source: "import",
+          occurred_at: now.toISOString(),
+        },
         occurredAt: now,
       };
     }),

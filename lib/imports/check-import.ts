@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { imports, type ImportCounts } from "@/lib/db/schema";
@@ -7,11 +9,12 @@ import { validationFailed } from "@/lib/errors";
 import { getListOrThrow } from "@/lib/lists/get-list-or-throw";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
+
 import { writeRefusals } from "./apply-import-chunk";
 import { getImportRowOrThrow } from "./get-import";
 import { importFields, type ImportField } from "./import-fields";
-import { canEdit } from "./import-status";
 import type { CheckImportInput } from "./import-schemas";
+import { canEdit } from "./import-status";
 import { addCounts, emptyCounts, previewImportChunk } from "./plan-import-chunk";
 import { stageImportRows } from "./stage-import-rows";
 
@@ -19,7 +22,8 @@ const PLAN_ROWS = 20_000;
 
 /** A mapping names each field once, the address exactly once, and only fields the workspace has. */
 function checkMapping(mapping: string[], header: string[], fields: ImportField[]): void {
-  if (mapping.length > header.length) throw validationFailed("mapping", "The mapping names more columns than the file has.");
+  if (mapping.length > header.length)
+    throw validationFailed("mapping", "The mapping names more columns than the file has.");
   const known = new Set(fields.map((f) => f.key));
   const seen = new Set<string>();
   for (const [column, field] of mapping.entries()) {
@@ -38,18 +42,31 @@ function checkMapping(mapping: string[], header: string[], fields: ImportField[]
  * refused rows by reason, each refused row kept with its reason for the
  * refused-rows file. Checking again (another mapping) replaces the result.
  */
-export async function checkImport(ctx: Ctx, actor: WorkspaceActor, importId: string, input: CheckImportInput): Promise<ImportCounts> {
+export async function checkImport(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  importId: string,
+  input: CheckImportInput,
+): Promise<ImportCounts> {
   const imp = await getImportRowOrThrow(ctx, actor, importId);
-  if (!canEdit(imp.status)) throw validationFailed("import", "This import has already been applied or cancelled: upload the file again to import it anew.");
+  if (!canEdit(imp.status))
+    throw validationFailed(
+      "import",
+      "This import has already been applied or cancelled: upload the file again to import it anew.",
+    );
   await checkWorkspaceWritable(ctx, actor.workspaceId);
   const fields = await importFields(ctx, actor);
   checkMapping(input.mapping, imp.header, fields);
   const topicIds = [...new Set(input.topicIds)];
-  for (const [index, topicId] of topicIds.entries()) await getTopicForActorOrThrow(ctx, actor, topicId, `topicIds.${index}`);
+  for (const [index, topicId] of topicIds.entries())
+    await getTopicForActorOrThrow(ctx, actor, topicId, `topicIds.${index}`);
   if (input.listId) await getListOrThrow(ctx, actor, input.listId);
   const options = { policy: input.policy, topicIds, listId: input.listId };
 
-  await ctx.db.update(imports).set({ status: "uploaded", checked: null, updatedAt: ctx.clock.now() }).where(eq(imports.id, imp.id));
+  await ctx.db
+    .update(imports)
+    .set({ status: "uploaded", checked: null, updatedAt: ctx.clock.now() })
+    .where(eq(imports.id, imp.id));
   const refusedWhenStaged = await stageImportRows(ctx, imp, input.mapping, fields);
 
   // Each row is refused once: when staged (its cells, or a later row with its address), or by its chunk's plan.

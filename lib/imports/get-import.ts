@@ -1,9 +1,12 @@
 import "server-only";
+
 import { and, desc, eq, lt } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { imports, users } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
+
 import { appliedCount, appliedRowsOf } from "./applied-rows";
 
 export type ImportRow = typeof imports.$inferSelect;
@@ -33,7 +36,11 @@ export interface ImportSummary {
 }
 
 /** The imports history, newest first: who, when, which file, how far and with what result. */
-export async function listImports(ctx: Ctx, actor: WorkspaceActor, options: { limit?: number; before?: string } = {}): Promise<ImportSummary[]> {
+export async function listImports(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  options: { limit?: number; before?: string } = {},
+): Promise<ImportSummary[]> {
   return ctx.db
     .select({
       id: imports.id,
@@ -56,6 +63,9 @@ export async function listImports(ctx: Ctx, actor: WorkspaceActor, options: { li
 }
 
 /** How far an apply has got, for the progress bar: rows written of rows in the file. */
-export function importProgress(imp: Pick<ImportRow, "rowCount" | "appliedThrough" | "appliedAhead">): { done: number; total: number } {
+export function importProgress(imp: Pick<ImportRow, "rowCount" | "appliedThrough" | "appliedAhead">): {
+  done: number;
+  total: number;
+} {
   return { done: appliedCount(appliedRowsOf(imp.appliedThrough, imp.appliedAhead)), total: imp.rowCount };
 }

@@ -1,14 +1,17 @@
 import "server-only";
+
 import { and, eq, inArray } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { emitEvents } from "@/lib/events/emit-events";
-import { contactImportRequested } from "@/lib/events/workflow-events";
 import { imports } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
+import { emitEvents } from "@/lib/events/emit-events";
+import { contactImportRequested } from "@/lib/events/workflow-events";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
-import { emptyCounts } from "./plan-import-chunk";
+
 import { getImportRowOrThrow } from "./get-import";
+import { emptyCounts } from "./plan-import-chunk";
 
 /**
  * Applies a checked import in the background (the `contact-import`
@@ -20,12 +23,24 @@ export async function startImport(ctx: Ctx, actor: WorkspaceActor, importId: str
     const now = tx.clock.now();
     const started = await tx.db
       .update(imports)
-      .set({ status: "applying", startedAt: now, applied: emptyCounts(), appliedThrough: 1, appliedAhead: [], updatedAt: now })
+      .set({
+        status: "applying",
+        startedAt: now,
+        applied: emptyCounts(),
+        appliedThrough: 1,
+        appliedAhead: [],
+        updatedAt: now,
+      })
       .where(and(eq(imports.id, importId), eq(imports.workspaceId, actor.workspaceId), eq(imports.status, "checked")))
       .returning({ id: imports.id });
     if (started.length === 0) {
       const imp = await getImportRowOrThrow(tx, actor, importId);
-      throw validationFailed("import", imp.status === "uploaded" ? "Run the dry run first: an import is applied only after it was checked." : `This import is ${imp.status}.`);
+      throw validationFailed(
+        "import",
+        imp.status === "uploaded"
+          ? "Run the dry run first: an import is applied only after it was checked."
+          : `This import is ${imp.status}.`,
+      );
     }
     await emitEvents(tx, [{ name: contactImportRequested.name, id: `import-${importId}`, data: { importId } }]);
   });
@@ -37,7 +52,13 @@ export async function cancelImport(ctx: Ctx, actor: WorkspaceActor, importId: st
   const cancelled = await ctx.db
     .update(imports)
     .set({ status: "cancelled", finishedAt: now, updatedAt: now })
-    .where(and(eq(imports.id, importId), eq(imports.workspaceId, actor.workspaceId), inArray(imports.status, ["uploaded", "checked", "applying"])))
+    .where(
+      and(
+        eq(imports.id, importId),
+        eq(imports.workspaceId, actor.workspaceId),
+        inArray(imports.status, ["uploaded", "checked", "applying"]),
+      ),
+    )
     .returning({ id: imports.id });
   if (cancelled.length === 0) {
     const imp = await getImportRowOrThrow(ctx, actor, importId);

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { asc, eq } from "drizzle-orm";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { attributeDefinitions, type AttributeType } from "@/lib/db/schema";
@@ -46,7 +48,13 @@ export function autoMap(header: string[], fields: ImportField[]): string[] {
   const taken = new Set<string>();
   return header.map((name) => {
     const squashed = squash(name);
-    const field = fields.find((f) => !taken.has(f.key) && (SYNONYMS[f.key]?.includes(squashed) || squash(f.key.replace(/^attributes\./, "")) === squashed || squash(f.label) === squashed));
+    const field = fields.find(
+      (f) =>
+        !taken.has(f.key) &&
+        (SYNONYMS[f.key]?.includes(squashed) ||
+          squash(f.key.replace(/^attributes\./, "")) === squashed ||
+          squash(f.label) === squashed),
+    );
     if (!field) return "";
     taken.add(field.key);
     return field.key;

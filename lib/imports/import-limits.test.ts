@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+
 import { userActor } from "@/lib/actor";
 import { exportContactsCsv } from "@/lib/contacts/export-contacts";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
@@ -7,6 +8,7 @@ import { pruneImports } from "@/lib/retention/prune-imports";
 import { TRANSFERS_PER_WORKSPACE } from "@/lib/runtime/transfer-slots";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { cancelImport } from "./import-actions";
 import { receiveImport } from "./receive-import";
 
@@ -41,14 +43,26 @@ describe("import and export limits", () => {
     const received = uploads.map((upload) => receiveImport(ctx, actor, { fileName: "slow.csv", body: upload.body }));
     await Promise.all(uploads.map((upload) => upload.pulled));
 
-    await expect(receiveImport(ctx, actor, { fileName: "x.csv", body: Readable.from([Buffer.from("email\nb@example.com\n")]) })).rejects.toMatchObject({
+    await expect(
+      receiveImport(ctx, actor, { fileName: "x.csv", body: Readable.from([Buffer.from("email\nb@example.com\n")]) }),
+    ).rejects.toMatchObject({
       code: "too_many_transfers",
       type: "rate_limit_error",
       status: 429,
     });
-    await expect(exportContactsCsv(ctx, actor, {}).next()).rejects.toMatchObject({ code: "too_many_transfers", status: 429 });
+    await expect(exportContactsCsv(ctx, actor, {}).next()).rejects.toMatchObject({
+      code: "too_many_transfers",
+      status: 429,
+    });
     // Another workspace is not held up.
-    expect((await receiveImport(ctx, await workspace(), { fileName: "x.csv", body: Readable.from([Buffer.from("email\nb@example.com\n")]) })).rowCount).toBe(1);
+    expect(
+      (
+        await receiveImport(ctx, await workspace(), {
+          fileName: "x.csv",
+          body: Readable.from([Buffer.from("email\nb@example.com\n")]),
+        })
+      ).rowCount,
+    ).toBe(1);
 
     uploads[0]!.end();
     await received[0];
@@ -62,11 +76,18 @@ describe("import and export limits", () => {
   it("a workspace's imports hold at most IMPORT_STORAGE_MAX_BYTES of files: past it an upload is refused with import_storage_full, and a cancelled import's file stops counting once cleaned up", async () => {
     overrideEnvForTests({ IMPORT_STORAGE_MAX_BYTES: "100" });
     const actor = await workspace();
-    const file = (n: number) => Readable.from([Buffer.from(`email\n${Array.from({ length: n }, (_, i) => `p${i}@example.com`).join("\n")}\n`)]);
+    const file = (n: number) =>
+      Readable.from([Buffer.from(`email\n${Array.from({ length: n }, (_, i) => `p${i}@example.com`).join("\n")}\n`)]);
     const first = await receiveImport(ctx, actor, { fileName: "a.csv", body: file(3) }); // 54 bytes
-    await expect(receiveImport(ctx, actor, { fileName: "b.csv", body: file(3) })).rejects.toMatchObject({ code: "import_storage_full", status: 413, param: "file" });
+    await expect(receiveImport(ctx, actor, { fileName: "b.csv", body: file(3) })).rejects.toMatchObject({
+      code: "import_storage_full",
+      status: 413,
+      param: "file",
+    });
     // Refused as it arrives, not only at its end.
-    await expect(receiveImport(ctx, actor, { fileName: "c.csv", body: file(100) })).rejects.toMatchObject({ code: "import_storage_full" });
+    await expect(receiveImport(ctx, actor, { fileName: "c.csv", body: file(100) })).rejects.toMatchObject({
+      code: "import_storage_full",
+    });
 
     await cancelImport(ctx, actor, first.importId);
     clock.advance(2 * 60 * 60 * 1000);

@@ -4,14 +4,21 @@ const checkFields = {
   /** Per column, the field it fills ("" ignores it). */
   mapping: z.array(z.string().max(100)).max(500),
   policy: z.enum(["keep", "overwrite"]).default("keep"),
-  topicIds: z.preprocess((value) => (Array.isArray(value) ? value : typeof value === "string" && value ? [value] : []), z.array(z.string()).max(50)),
+  topicIds: z.preprocess(
+    (value) => (Array.isArray(value) ? value : typeof value === "string" && value ? [value] : []),
+    z.array(z.string()).max(50),
+  ),
   listId: z.preprocess((value) => (value === "" ? null : value), z.string().nullable().default(null)),
   /** Subscribing people to topics asserts that the sender holds their consent: it must be said. */
   consentAsserted: z.boolean().default(false),
 };
 
-const consentStated = (input: { topicIds: string[]; consentAsserted: boolean }) => input.topicIds.length === 0 || input.consentAsserted;
-const consentIssue = { path: ["consentAsserted"], message: "Confirm that everyone in this file agreed to receive these topics." };
+const consentStated = (input: { topicIds: string[]; consentAsserted: boolean }) =>
+  input.topicIds.length === 0 || input.consentAsserted;
+const consentIssue = {
+  path: ["consentAsserted"],
+  message: "Confirm that everyone in this file agreed to receive these topics.",
+};
 
 /** What the dry run is asked to check: the mapping and the choices (the CLI, the library). */
 export const checkImportSchema = z.object(checkFields).strict().refine(consentStated, consentIssue);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+
 import { IMPORT_STATUSES } from "@/lib/db/schema";
+
 import { canEdit } from "./import-status";
 
 describe("import status", () => {

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import type { Executor } from "@/lib/db/client";
 import { ApiError } from "@/lib/errors";
 

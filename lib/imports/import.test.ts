@@ -1,36 +1,47 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { overrideEnvForTests, reloadEnv } from "@/lib/env";
+
+import { functions } from "@/inngest";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
-import { functions } from "@/inngest";
+import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
 import { setWorkflowCtx } from "@/inngest/workflow-ctx";
 import { systemActor, userActor } from "@/lib/actor";
 import { systemClock } from "@/lib/clock";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { exportContactsCsv } from "@/lib/contacts/export-contacts";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { contacts, events, imports, listMembers, reportBrandCounters, reportWorkspaceCounters, subscriptions, topics } from "@/lib/db/schema";
-import { createEndpoint } from "@/lib/webhooks/endpoints";
-import { webhookBody } from "@/lib/webhooks/event-schemas";
-import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
+import { withTransaction, type Ctx } from "@/lib/context";
+import {
+  contacts,
+  events,
+  imports,
+  listMembers,
+  reportBrandCounters,
+  reportWorkspaceCounters,
+  subscriptions,
+  topics,
+} from "@/lib/db/schema";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
+import { newId } from "@/lib/ids";
 import { createList } from "@/lib/lists/create-list";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { optOut, seedTopic, seedWorkspace, setBillingStage } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
-import { withTransaction, type Ctx } from "@/lib/context";
-import { newId } from "@/lib/ids";
-import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
+import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
+import { createEndpoint } from "@/lib/webhooks/endpoints";
+import { webhookBody } from "@/lib/webhooks/event-schemas";
+
+import type { RowChunk } from "./applied-rows";
 import { applyImportChunks, applyNextImportChunk, type ChunkOutcome } from "./apply-import-chunk";
 import { checkImport } from "./check-import";
-import { checkImportSchema } from "./import-schemas";
+import { getImportRowOrThrow, importProgress } from "./get-import";
 import { cancelImport, startImport } from "./import-actions";
+import { checkImportSchema } from "./import-schemas";
 import { readCsv } from "./read-csv";
 import { receiveImport } from "./receive-import";
 import { refusedRowsCsv } from "./refused-rows-csv";
 import { repeatedAddressesFor } from "./stage-import-rows";
-import { getImportRowOrThrow, importProgress } from "./get-import";
-import type { RowChunk } from "./applied-rows";
 
 const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
 const executor = createEmbeddedExecutor({ client: inngest, functions });
@@ -72,10 +83,20 @@ async function workspace() {
 type Workspace = Awaited<ReturnType<typeof workspace>>;
 
 /** Upload, dry run, apply and run the workflow to the end. */
-async function importCsv(w: Workspace, csv: string | Buffer, input: Partial<Record<string, unknown>> = {}, opts: { apply?: boolean } = {}) {
+async function importCsv(
+  w: Workspace,
+  csv: string | Buffer,
+  input: Partial<Record<string, unknown>> = {},
+  opts: { apply?: boolean } = {},
+) {
   const { importId } = await receiveImport(ctx, w.actor, { fileName: "people.csv", body: bytesOf(csv) });
   const imp = await getImportRowOrThrow(ctx, w.actor, importId);
-  const mapping = imp.header.map((h) => ({ email: "email", first: "first_name", last: "last_name", plan: "attributes.plan", seats: "attributes.seats" })[h] ?? "");
+  const mapping = imp.header.map(
+    (h) =>
+      ({ email: "email", first: "first_name", last: "last_name", plan: "attributes.plan", seats: "attributes.seats" })[
+        h
+      ] ?? "",
+  );
   const checked = await checkImport(ctx, w.actor, importId, checkImportSchema.parse({ mapping, ...input }));
   if (opts.apply === false) return { importId, checked, applied: null };
   await startImport(ctx, w.actor, importId);
@@ -95,7 +116,10 @@ async function written(w: Workspace): Promise<{ contacts: number; announced: num
 }
 
 /** Runs `whileHeld` while another transaction holds the locks `hold` takes, then rolls that transaction back. */
-async function whileHolding(hold: (tx: Ctx) => Promise<unknown>, whileHeld: (holderPid: number) => Promise<void>): Promise<void> {
+async function whileHolding(
+  hold: (tx: Ctx) => Promise<unknown>,
+  whileHeld: (holderPid: number) => Promise<void>,
+): Promise<void> {
   const rollBack = new Error("roll back");
   await withTransaction(ctx, async (tx) => {
     await hold(tx);
@@ -141,22 +165,48 @@ describe("CSV import: reading the file", () => {
     const csv = Buffer.from("email\tfirst\nzoe@example.com\tZo\xeb\n", "latin1");
     const { importId } = await receiveImport(ctx, w.actor, { fileName: "old.csv", body: bytesOf(csv) });
     const imp = await getImportRowOrThrow(ctx, w.actor, importId);
-    expect(imp).toMatchObject({ encoding: "latin1", delimiter: "\t", header: ["email", "first"], preview: [["zoe@example.com", "Zoë"]], rowCount: 1 });
+    expect(imp).toMatchObject({
+      encoding: "latin1",
+      delimiter: "\t",
+      header: ["email", "first"],
+      preview: [["zoe@example.com", "Zoë"]],
+      rowCount: 1,
+    });
   });
 
   it("reads a UTF-16 file with its byte-order mark, a spreadsheet's Unicode text, and records it as UTF-16", async () => {
     const w = await workspace();
-    const csv = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("email\tfirst\r\nzoe@example.com\tZoë\r\n", "utf16le")]);
+    const csv = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from("email\tfirst\r\nzoe@example.com\tZoë\r\n", "utf16le"),
+    ]);
     const { importId } = await receiveImport(ctx, w.actor, { fileName: "unicode.txt", body: bytesOf(csv) });
-    expect(await getImportRowOrThrow(ctx, w.actor, importId)).toMatchObject({ encoding: "utf-16le", delimiter: "\t", header: ["email", "first"], preview: [["zoe@example.com", "Zoë"]], rowCount: 1 });
+    expect(await getImportRowOrThrow(ctx, w.actor, importId)).toMatchObject({
+      encoding: "utf-16le",
+      delimiter: "\t",
+      header: ["email", "first"],
+      preview: [["zoe@example.com", "Zoë"]],
+      rowCount: 1,
+    });
     const bigEndian = Buffer.from("\ufeffemail\nzoe@example.com\n", "utf16le").swap16();
-    const { importId: other } = await receiveImport(ctx, w.actor, { fileName: "unicode-be.txt", body: bytesOf(bigEndian) });
-    expect(await getImportRowOrThrow(ctx, w.actor, other)).toMatchObject({ encoding: "utf-16be", header: ["email"], preview: [["zoe@example.com"]], rowCount: 1 });
+    const { importId: other } = await receiveImport(ctx, w.actor, {
+      fileName: "unicode-be.txt",
+      body: bytesOf(bigEndian),
+    });
+    expect(await getImportRowOrThrow(ctx, w.actor, other)).toMatchObject({
+      encoding: "utf-16be",
+      header: ["email"],
+      preview: [["zoe@example.com"]],
+      rowCount: 1,
+    });
   });
 
   it("the upload is parsed as it arrives, across chunk boundaries, and counts rows", async () => {
     const w = await workspace();
-    const { importId, rowCount } = await receiveImport(ctx, w.actor, { fileName: "split.csv", body: bytesOf("em", "ail,first\nx@exa", "mple.com,X\n", 'y@example.com,"Y\n', 'Y"\n') });
+    const { importId, rowCount } = await receiveImport(ctx, w.actor, {
+      fileName: "split.csv",
+      body: bytesOf("em", "ail,first\nx@exa", "mple.com,X\n", 'y@example.com,"Y\n', 'Y"\n'),
+    });
     expect(rowCount).toBe(2);
     expect((await getImportRowOrThrow(ctx, w.actor, importId)).preview).toEqual([
       ["x@example.com", "X"],
@@ -167,9 +217,15 @@ describe("CSV import: reading the file", () => {
   it("a file of very short rows is read whole, with its header and five preview rows, however many rows its first mebibyte holds", async () => {
     const w = await workspace();
     // About 150,000 rows in the first mebibyte: more than one call can take as arguments.
-    const { importId, rowCount } = await receiveImport(ctx, w.actor, { fileName: "short.csv", body: bytesOf("email\n" + "a@b.co\n".repeat(200_000)) });
+    const { importId, rowCount } = await receiveImport(ctx, w.actor, {
+      fileName: "short.csv",
+      body: bytesOf("email\n" + "a@b.co\n".repeat(200_000)),
+    });
     expect(rowCount).toBe(200_000);
-    expect(await getImportRowOrThrow(ctx, w.actor, importId)).toMatchObject({ header: ["email"], preview: Array(5).fill(["a@b.co"]) });
+    expect(await getImportRowOrThrow(ctx, w.actor, importId)).toMatchObject({
+      header: ["email"],
+      preview: Array(5).fill(["a@b.co"]),
+    });
   });
 
   it("a file whose stored bytes fail mid-file fails its reading with that error, and nothing else", async () => {
@@ -185,10 +241,20 @@ describe("CSV import: reading the file", () => {
 
   it("an empty file, a header alone, a file over the size cap and a broken quote are refused and nothing is kept", async () => {
     const w = await workspace();
-    await expect(receiveImport(ctx, w.actor, { fileName: "e.csv", body: bytesOf() })).rejects.toMatchObject({ code: "validation_failed", param: "file" });
-    await expect(receiveImport(ctx, w.actor, { fileName: "h.csv", body: bytesOf("email\n") })).rejects.toMatchObject({ code: "validation_failed", param: "file" });
-    await expect(receiveImport(ctx, w.actor, { fileName: "big.csv", body: bytesOf("email\n", "a@example.com\n"), maxBytes: 10 })).rejects.toMatchObject({ code: "payload_too_large" });
-    await expect(receiveImport(ctx, w.actor, { fileName: "q.csv", body: bytesOf('email\n"a@example.com\n') })).rejects.toMatchObject({ code: "validation_failed", param: "file" });
+    await expect(receiveImport(ctx, w.actor, { fileName: "e.csv", body: bytesOf() })).rejects.toMatchObject({
+      code: "validation_failed",
+      param: "file",
+    });
+    await expect(receiveImport(ctx, w.actor, { fileName: "h.csv", body: bytesOf("email\n") })).rejects.toMatchObject({
+      code: "validation_failed",
+      param: "file",
+    });
+    await expect(
+      receiveImport(ctx, w.actor, { fileName: "big.csv", body: bytesOf("email\n", "a@example.com\n"), maxBytes: 10 }),
+    ).rejects.toMatchObject({ code: "payload_too_large" });
+    await expect(
+      receiveImport(ctx, w.actor, { fileName: "q.csv", body: bytesOf('email\n"a@example.com\n') }),
+    ).rejects.toMatchObject({ code: "validation_failed", param: "file" });
     expect(await ctx.db.select().from(imports).where(eq(imports.workspaceId, w.workspaceId))).toHaveLength(0);
   });
 });
@@ -203,7 +269,10 @@ describe("CSV import: a NUL character", () => {
       2002: ["email,first", ...rows.slice(0, 2000), "deep@example.com\u0000,Name", ...rows.slice(2000)].join("\n"),
     };
     for (const [row, csv] of Object.entries(files)) {
-      await expect(receiveImport(ctx, w.actor, { fileName: "nul.csv", body: bytesOf(csv) }), `row ${row}`).rejects.toMatchObject({
+      await expect(
+        receiveImport(ctx, w.actor, { fileName: "nul.csv", body: bytesOf(csv) }),
+        `row ${row}`,
+      ).rejects.toMatchObject({
         code: "validation_failed",
         param: "file",
         message: expect.stringContaining(`(row ${row}): it holds a NUL character (U+0000)`),
@@ -220,7 +289,14 @@ describe("CSV import: the dry run and its refusals", () => {
     await upsertContact(ctx, w.actor, { email: "same@example.com", firstName: "Same" });
     const csv = "email,first,plan\nnew@example.com,New,pro\nold@example.com,Older,basic\nsame@example.com,,\n";
     const { checked } = await importCsv(w, csv, { policy: "overwrite" }, { apply: false });
-    expect(checked).toMatchObject({ rows: 3, created: 1, updated: 1, unchanged: 1, updatedFields: { first_name: 1, "attributes.plan": 1 }, refused: {} });
+    expect(checked).toMatchObject({
+      rows: 3,
+      created: 1,
+      updated: 1,
+      unchanged: 1,
+      updatedFields: { first_name: 1, "attributes.plan": 1 },
+      refused: {},
+    });
     expect(await contactOf(w, "new@example.com")).toBeUndefined();
     expect((await contactOf(w, "old@example.com"))!.firstName).toBe("Old");
   });
@@ -238,7 +314,10 @@ describe("CSV import: the dry run and its refusals", () => {
       () => true,
       () => true,
     );
-    while (cancelled === 0 && !(await Promise.race([settled, new Promise<false>((resolve) => setTimeout(() => resolve(false), 10))]))) {
+    while (
+      cancelled === 0 &&
+      !(await Promise.race([settled, new Promise<false>((resolve) => setTimeout(() => resolve(false), 10))]))
+    ) {
       // This file's database only: other files import too, each in its own database on the same server.
       const [row] = await ctx.db.execute<{ n: number }>(sql`
         select count(pg_cancel_backend(pid))::int as n from pg_stat_activity
@@ -247,7 +326,9 @@ describe("CSV import: the dry run and its refusals", () => {
     }
     expect(cancelled).toBe(1);
     await expect(dryRun).rejects.toThrow("canceling statement due to user request");
-    const [staged] = await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from import_rows where import_id = ${importId}`);
+    const [staged] = await ctx.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from import_rows where import_id = ${importId}`,
+    );
     expect(staged!.n).toBe(0);
     expect((await getImportRowOrThrow(ctx, w.actor, importId)).status).toBe("uploaded");
     expect(await checkImport(ctx, w.actor, importId, input)).toMatchObject({ rows: 200_000, created: 200_000 });
@@ -260,10 +341,30 @@ describe("CSV import: the dry run and its refusals", () => {
     const pending = await upsertContact(ctx, w.actor, { email: "pending@example.com", topicIds: [second] });
     await ctx.db.update(subscriptions).set({ state: "pending" }).where(eq(subscriptions.contactId, pending.contact.id));
     await createSuppression(ctx, w.actor, { domain: "blocked.example" });
-    const csv = ["email,first,plan", "new1@example.com,A,pro", "new2@example.com,,", "held@example.com,Held,", "pending@example.com,P,team", "x@blocked.example,B,", "bad,C,"].join("\n");
-    const { checked, applied } = await importCsv(w, csv, { topicIds: [w.topicId, second], consentAsserted: true, policy: "overwrite" });
+    const csv = [
+      "email,first,plan",
+      "new1@example.com,A,pro",
+      "new2@example.com,,",
+      "held@example.com,Held,",
+      "pending@example.com,P,team",
+      "x@blocked.example,B,",
+      "bad,C,",
+    ].join("\n");
+    const { checked, applied } = await importCsv(w, csv, {
+      topicIds: [w.topicId, second],
+      consentAsserted: true,
+      policy: "overwrite",
+    });
     // Two new contacts on both topics, the held one on the second only, the pending one on both.
-    expect(checked).toEqual({ rows: 6, created: 2, updated: 1, updatedFields: { first_name: 1, "attributes.plan": 1 }, unchanged: 1, refused: { suppressed: 1, invalid_email: 1 }, subscribed: 7 });
+    expect(checked).toEqual({
+      rows: 6,
+      created: 2,
+      updated: 1,
+      updatedFields: { first_name: 1, "attributes.plan": 1 },
+      unchanged: 1,
+      refused: { suppressed: 1, invalid_email: 1 },
+      subscribed: 7,
+    });
     expect(applied).toEqual(checked);
   });
 
@@ -294,7 +395,14 @@ describe("CSV import: the dry run and its refusals", () => {
     const refused = await text(refusedRowsCsv(ctx, w.actor, importId));
     const lines = refused.trim().split("\n");
     expect(lines[0]).toBe("row,reason,detail,email,first_name,last_name,attributes");
-    expect(lines.slice(1).map((l) => l.split(",").slice(0, 2).join(","))).toEqual(["2,invalid_email", "3,bad_value", "4,duplicate", "6,unsubscribed", "7,suppressed", "8,suppressed"]);
+    expect(lines.slice(1).map((l) => l.split(",").slice(0, 2).join(","))).toEqual([
+      "2,invalid_email",
+      "3,bad_value",
+      "4,duplicate",
+      "6,unsubscribed",
+      "7,suppressed",
+      "8,suppressed",
+    ]);
     expect(refused).toContain('seats: ""many"" is not a number.');
   });
 
@@ -303,7 +411,14 @@ describe("CSV import: the dry run and its refusals", () => {
     // The first two share a 32-bit FNV-1a hash (lib/imports/repeated-addresses.test.ts); the next two are one
     // address. Twelve more rows keep the four listed rows within a quarter of the file, so the list is used.
     const others = Array.from({ length: 12 }, (_, i) => `other${i}@example.com`);
-    const csv = ["email", "person99238@example.com", "person517802@example.com", "o'b{r}|n@example.com", "O'B{R}|N@example.com", ...others].join("\n");
+    const csv = [
+      "email",
+      "person99238@example.com",
+      "person517802@example.com",
+      "o'b{r}|n@example.com",
+      "O'B{R}|N@example.com",
+      ...others,
+    ].join("\n");
     const { checked, applied } = await importCsv(w, csv);
     expect(checked).toMatchObject({ created: 15, refused: { duplicate: 1 } });
     expect(applied).toMatchObject({ created: 15, refused: { duplicate: 1 } });
@@ -320,15 +435,23 @@ describe("CSV import: the dry run and its refusals", () => {
     expect(checked).toMatchObject({ created: 3, refused: { invalid_email: 8 } });
     expect(applied).toMatchObject({ created: 3 });
     const refused = await text(refusedRowsCsv(ctx, w.actor, importId));
-    for (const [i, cell] of longs.entries()) expect(refused, `row ${i + 3}`).toContain(`${i + 3},invalid_email,"""${cell}"" is not an email address."`);
+    for (const [i, cell] of longs.entries())
+      expect(refused, `row ${i + 3}`).toContain(`${i + 3},invalid_email,"""${cell}"" is not an email address."`);
     expect(refused).toContain(`11,invalid_email,"""${longest}"" is not an email address."`);
-    for (const email of ["first@example.com", "second@example.com", "third@example.com"]) expect(await contactOf(w, email), email).toBeDefined();
+    for (const email of ["first@example.com", "second@example.com", "third@example.com"])
+      expect(await contactOf(w, email), email).toBeDefined();
   });
 
   it("an address three times: the first two rows are refused as duplicates, each naming the last row, which is imported", async () => {
     const w = await workspace();
     const others = Array.from({ length: 12 }, (_, i) => `other${i}@example.com`);
-    const csv = ["email,first", "thrice@example.com,One", "Thrice@example.com,Two", "THRICE@example.com,Three", ...others.map((o) => `${o},x`)].join("\n");
+    const csv = [
+      "email,first",
+      "thrice@example.com,One",
+      "Thrice@example.com,Two",
+      "THRICE@example.com,Three",
+      ...others.map((o) => `${o},x`),
+    ].join("\n");
     const { importId, checked, applied } = await importCsv(w, csv);
     expect(checked).toMatchObject({ created: 13, refused: { duplicate: 2 } });
     expect(applied).toMatchObject({ created: 13, refused: { duplicate: 2 } });
@@ -342,7 +465,13 @@ describe("CSV import: the dry run and its refusals", () => {
     const w = await workspace();
     // The first and third addresses share a 32-bit FNV-1a hash: one chain of repeats holds both.
     const others = Array.from({ length: 12 }, (_, i) => `other${i}@example.com`);
-    const csv = ["email", "person99238@example.com", "person99238@example.com", "person517802@example.com", ...others].join("\n");
+    const csv = [
+      "email",
+      "person99238@example.com",
+      "person99238@example.com",
+      "person517802@example.com",
+      ...others,
+    ].join("\n");
     const { importId, checked } = await importCsv(w, csv);
     expect(checked).toMatchObject({ created: 14, refused: { duplicate: 1 } });
     const refused = await text(refusedRowsCsv(ctx, w.actor, importId));
@@ -361,7 +490,10 @@ describe("CSV import: the dry run and its refusals", () => {
       expect(repeatedAddressesFor(1)).not.toBeNull();
       expect(repeatedAddressesFor(2)).toBeNull();
       const w = await workspace();
-      const { importId, checked } = await importCsv(w, "email,first\ntwice@example.com,First\nonce@example.com,A\nTWICE@example.com,Last\n");
+      const { importId, checked } = await importCsv(
+        w,
+        "email,first\ntwice@example.com,First\nonce@example.com,A\nTWICE@example.com,Last\n",
+      );
       expect(checked).toMatchObject({ created: 2, refused: { duplicate: 1 } });
       expect((await contactOf(w, "twice@example.com"))!.firstName).toBe("Last");
       expect(await text(refusedRowsCsv(ctx, w.actor, importId))).toContain("2,duplicate,Row 4 has the same address");
@@ -374,20 +506,34 @@ describe("CSV import: the dry run and its refusals", () => {
     const w = await workspace();
     const all = await upsertContact(ctx, w.actor, { email: "all@example.com", firstName: "Before" });
     await optOut(ctx, all.contact.id, "all");
-    const { applied } = await importCsv(w, "email,first\nall@example.com,After\n", { topicIds: [w.topicId], consentAsserted: true, policy: "overwrite" });
+    const { applied } = await importCsv(w, "email,first\nall@example.com,After\n", {
+      topicIds: [w.topicId],
+      consentAsserted: true,
+      policy: "overwrite",
+    });
     expect(applied).toMatchObject({ refused: { unsubscribed: 1 }, subscribed: 0 });
     expect((await contactOf(w, "all@example.com"))!.firstName).toBe("Before");
-    expect(await ctx.db.select().from(subscriptions).where(eq(subscriptions.contactId, all.contact.id))).toHaveLength(0);
+    expect(await ctx.db.select().from(subscriptions).where(eq(subscriptions.contactId, all.contact.id))).toHaveLength(
+      0,
+    );
   });
 
   it("an opt-out between the dry run and the apply is honoured by the apply", async () => {
     const w = await workspace();
     const late = await upsertContact(ctx, w.actor, { email: "late@example.com", topicIds: [w.topicId] });
-    const { importId } = await importCsv(w, "email\nlate@example.com\n", { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
+    const { importId } = await importCsv(
+      w,
+      "email\nlate@example.com\n",
+      { topicIds: [w.topicId], consentAsserted: true },
+      { apply: false },
+    );
     await optOut(ctx, late.contact.id, "all");
     await startImport(ctx, w.actor, importId);
     await drain();
-    expect((await getImportRowOrThrow(ctx, w.actor, importId)).applied).toMatchObject({ refused: { unsubscribed: 1 }, unchanged: 0 });
+    expect((await getImportRowOrThrow(ctx, w.actor, importId)).applied).toMatchObject({
+      refused: { unsubscribed: 1 },
+      unchanged: 0,
+    });
   });
 
   it("subscribing to topics needs the sender's statement of consent", () => {
@@ -398,10 +544,19 @@ describe("CSV import: the dry run and its refusals", () => {
 
   it("the mapping must name the address column once and only fields the workspace has", async () => {
     const w = await workspace();
-    const { importId } = await receiveImport(ctx, w.actor, { fileName: "m.csv", body: bytesOf("a,b\nx@example.com,y\n") });
-    await expect(checkImport(ctx, w.actor, importId, checkImportSchema.parse({ mapping: ["", "first_name"] }))).rejects.toMatchObject({ param: "mapping" });
-    await expect(checkImport(ctx, w.actor, importId, checkImportSchema.parse({ mapping: ["email", "attributes.nope"] }))).rejects.toMatchObject({ param: "mapping.1" });
-    await expect(checkImport(ctx, w.actor, importId, checkImportSchema.parse({ mapping: ["email", "email"] }))).rejects.toMatchObject({ param: "mapping.1" });
+    const { importId } = await receiveImport(ctx, w.actor, {
+      fileName: "m.csv",
+      body: bytesOf("a,b\nx@example.com,y\n"),
+    });
+    await expect(
+      checkImport(ctx, w.actor, importId, checkImportSchema.parse({ mapping: ["", "first_name"] })),
+    ).rejects.toMatchObject({ param: "mapping" });
+    await expect(
+      checkImport(ctx, w.actor, importId, checkImportSchema.parse({ mapping: ["email", "attributes.nope"] })),
+    ).rejects.toMatchObject({ param: "mapping.1" });
+    await expect(
+      checkImport(ctx, w.actor, importId, checkImportSchema.parse({ mapping: ["email", "email"] })),
+    ).rejects.toMatchObject({ param: "mapping.1" });
   });
 });
 
@@ -410,21 +565,38 @@ describe("CSV import: applying", () => {
     const w = await workspace();
     await upsertContact(ctx, w.actor, { email: "k@example.com", firstName: "Kept", attributes: { plan: "gold" } });
     await importCsv(w, "email,first,last,plan\nk@example.com,Changed,Filled,silver\n", { policy: "keep" });
-    expect(await contactOf(w, "k@example.com")).toMatchObject({ firstName: "Kept", lastName: "Filled", attributes: { plan: "gold" } });
+    expect(await contactOf(w, "k@example.com")).toMatchObject({
+      firstName: "Kept",
+      lastName: "Filled",
+      attributes: { plan: "gold" },
+    });
   });
 
   it("merge policy overwrite: the file's non-empty values win and its empty cells change nothing", async () => {
     const w = await workspace();
-    await upsertContact(ctx, w.actor, { email: "o@example.com", firstName: "Old", lastName: "Stays", attributes: { plan: "gold", seats: 2 } });
+    await upsertContact(ctx, w.actor, {
+      email: "o@example.com",
+      firstName: "Old",
+      lastName: "Stays",
+      attributes: { plan: "gold", seats: 2 },
+    });
     await importCsv(w, "email,first,last,plan,seats\no@example.com,New,,silver,5\n", { policy: "overwrite" });
-    expect(await contactOf(w, "o@example.com")).toMatchObject({ firstName: "New", lastName: "Stays", attributes: { plan: "silver", seats: 5 } });
+    expect(await contactOf(w, "o@example.com")).toMatchObject({
+      firstName: "New",
+      lastName: "Stays",
+      attributes: { plan: "silver", seats: 5 },
+    });
   });
 
   it("each new subscription fires contact.subscribed with source import, the list gets the rows, and the report counters move", async () => {
     const w = await workspace();
     const { listId } = await createList(ctx, w.actor, { name: "Imported", brandId: w.brandId });
     await upsertContact(ctx, w.actor, { email: "has@example.com", topicIds: [w.topicId] });
-    const { applied } = await importCsv(w, "email\nhas@example.com\nn1@example.com\nn2@example.com\n", { topicIds: [w.topicId], consentAsserted: true, listId });
+    const { applied } = await importCsv(w, "email\nhas@example.com\nn1@example.com\nn2@example.com\n", {
+      topicIds: [w.topicId],
+      consentAsserted: true,
+      listId,
+    });
     expect(applied).toMatchObject({ created: 2, unchanged: 1, subscribed: 2 });
     const subscribed = (
       await ctx.db
@@ -452,7 +624,10 @@ describe("CSV import: applying", () => {
     });
     expect(Object.keys(n1).sort()).toEqual(Object.keys(subscribed.find((d) => d.source !== "import")!).sort());
     expect(await ctx.db.select().from(listMembers).where(eq(listMembers.listId, listId))).toHaveLength(3);
-    const [counters] = await ctx.db.select().from(reportWorkspaceCounters).where(eq(reportWorkspaceCounters.workspaceId, w.workspaceId));
+    const [counters] = await ctx.db
+      .select()
+      .from(reportWorkspaceCounters)
+      .where(eq(reportWorkspaceCounters.workspaceId, w.workspaceId));
     expect(counters!.contactsTotal).toBe(3);
   });
 
@@ -500,7 +675,12 @@ describe("CSV import: applying", () => {
     try {
       const w = await workspace();
       const rows = Array.from({ length: 6 }, (_, i) => `o${i}@example.com`);
-      const { importId } = await importCsv(w, `email\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
+      const { importId } = await importCsv(
+        w,
+        `email\n${rows.join("\n")}\n`,
+        { topicIds: [w.topicId], consentAsserted: true },
+        { apply: false },
+      );
       await startImport(ctx, w.actor, importId);
       // Rows are file lines: the data rows are 2 … 7, in three chunks (1,3], (3,5], (5,7].
       expect(await applyNextImportChunk(ctx, importId, { from: 3, to: 5 })).toEqual({ done: false });
@@ -511,11 +691,19 @@ describe("CSV import: applying", () => {
       expect(await applyNextImportChunk(ctx, importId)).toEqual({ done: false }); // the first chunk not applied: (1,3]
       expect(await applyNextImportChunk(ctx, importId, { from: 3, to: 5 })).toEqual({ done: false }); // applied already: nothing
       imp = await getImportRowOrThrow(ctx, w.actor, importId);
-      expect(imp).toMatchObject({ appliedThrough: 5, appliedAhead: [], applied: { rows: 4, created: 4, subscribed: 4 } });
+      expect(imp).toMatchObject({
+        appliedThrough: 5,
+        appliedAhead: [],
+        applied: { rows: 4, created: 4, subscribed: 4 },
+      });
 
       expect(await applyNextImportChunk(ctx, importId)).toEqual({ done: true, status: "completed" });
       imp = await getImportRowOrThrow(ctx, w.actor, importId);
-      expect(imp).toMatchObject({ status: "completed", appliedThrough: 7, applied: { rows: 6, created: 6, subscribed: 6 } });
+      expect(imp).toMatchObject({
+        status: "completed",
+        appliedThrough: 7,
+        applied: { rows: 6, created: 6, subscribed: 6 },
+      });
       expect(await written(w)).toEqual({ contacts: 6, announced: 6 });
       await drain(); // the workflow the start queued, which finds the import done
     } finally {
@@ -528,12 +716,22 @@ describe("CSV import: applying", () => {
     try {
       const w = await workspace();
       for (let i = 0; i < 4; i++) await upsertContact(ctx, w.actor, { email: `old${i}@example.com` });
-      const csv = "email,first\nold0@example.com,Ann\nold1@example.com,Bo\nold2@example.com,Cy\nold3@example.com,Di\nnew0@example.com,Ed\nnew1@example.com,Flo\n";
-      const { importId } = await importCsv(w, csv, { topicIds: [w.topicId], consentAsserted: true, policy: "overwrite" }, { apply: false });
+      const csv =
+        "email,first\nold0@example.com,Ann\nold1@example.com,Bo\nold2@example.com,Cy\nold3@example.com,Di\nnew0@example.com,Ed\nnew1@example.com,Flo\n";
+      const { importId } = await importCsv(
+        w,
+        csv,
+        { topicIds: [w.topicId], consentAsserted: true, policy: "overwrite" },
+        { apply: false },
+      );
       await startImport(ctx, w.actor, importId);
-      const lockOldContacts = (tx: Ctx) => tx.db.execute(sql`select id from contacts where workspace_id = ${w.workspaceId} and email like 'old%' for update`);
+      const lockOldContacts = (tx: Ctx) =>
+        tx.db.execute(
+          sql`select id from contacts where workspace_id = ${w.workspaceId} and email like 'old%' for update`,
+        );
       const waitUntilBlocked = async (holder: number, n: number) => {
-        for (let i = 0; i < 600 && (await blockedBy(holder)) < n; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+        for (let i = 0; i < 600 && (await blockedBy(holder)) < n; i++)
+          await new Promise((resolve) => setTimeout(resolve, 20));
         expect(await blockedBy(holder)).toBe(n);
       };
 
@@ -569,13 +767,21 @@ describe("CSV import: applying", () => {
           { from: 5, to: 7 },
           { from: 6, to: 7 },
         ],
-        (tx) => tx.db.execute(sql`insert into contacts (id, workspace_id, email, created_at, updated_at) values (${newId("ct")}, ${w.workspaceId}, 'new1@example.com', now(), now())`),
+        (tx) =>
+          tx.db.execute(
+            sql`insert into contacts (id, workspace_id, email, created_at, updated_at) values (${newId("ct")}, ${w.workspaceId}, 'new1@example.com', now(), now())`,
+          ),
       );
       // Whichever marked second rolled back; the rows it alone held are applied now.
       while (!(await applyImportChunks(ctx, importId)).done);
 
       const imp = await getImportRowOrThrow(ctx, w.actor, importId);
-      expect(imp).toMatchObject({ status: "completed", appliedThrough: 7, appliedAhead: [], applied: { rows: 6, created: 2, updated: 4, unchanged: 0, subscribed: 6 } });
+      expect(imp).toMatchObject({
+        status: "completed",
+        appliedThrough: 7,
+        appliedAhead: [],
+        applied: { rows: 6, created: 2, updated: 4, unchanged: 0, subscribed: 6 },
+      });
       expect(await contactOf(w, "old3@example.com")).toMatchObject({ firstName: "Di" });
       expect(await written(w)).toEqual({ contacts: 6, announced: 6 });
       await drain(); // the workflow the start queued, which finds the import done
@@ -598,16 +804,24 @@ describe("CSV import: applying", () => {
       // The last chunk waits for its contacts' locks, held elsewhere, while the import is cancelled.
       let last: Promise<ChunkOutcome> | undefined;
       await whileHolding(
-        (tx) => tx.db.execute(sql`select id from contacts where workspace_id = ${w.workspaceId} and email like 'old%' for update`),
+        (tx) =>
+          tx.db.execute(
+            sql`select id from contacts where workspace_id = ${w.workspaceId} and email like 'old%' for update`,
+          ),
         async (holder) => {
           last = applyNextImportChunk(ctx, importId);
-          for (let i = 0; i < 600 && (await blockedBy(holder)) < 1; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+          for (let i = 0; i < 600 && (await blockedBy(holder)) < 1; i++)
+            await new Promise((resolve) => setTimeout(resolve, 20));
           await cancelImport(ctx, w.actor, importId);
         },
       );
       expect(await last).toEqual({ done: true, status: "cancelled" });
       const imp = await getImportRowOrThrow(ctx, w.actor, importId);
-      expect(imp).toMatchObject({ status: "cancelled", appliedThrough: 5, applied: { rows: 4, created: 2, updated: 2 } });
+      expect(imp).toMatchObject({
+        status: "cancelled",
+        appliedThrough: 5,
+        applied: { rows: 4, created: 2, updated: 2 },
+      });
       expect(await contactOf(w, "old1@example.com")).toMatchObject({ firstName: "Di" });
       await drain(); // the workflow the start queued, which finds the import done
     } finally {
@@ -622,7 +836,12 @@ describe("CSV import: applying", () => {
       for (let i = 0; i < 100; i += 10) await upsertContact(ctx, w.actor, { email: `both${i}@example.com` });
       const { listId } = await createList(ctx, w.actor, { name: "Both", brandId: w.brandId });
       const rows = Array.from({ length: 400 }, (_, i) => `both${i}@example.com,Name${i}`);
-      const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true, listId, policy: "overwrite" }, { apply: false });
+      const { importId } = await importCsv(
+        w,
+        `email,first\n${rows.join("\n")}\n`,
+        { topicIds: [w.topicId], consentAsserted: true, listId, policy: "overwrite" },
+        { apply: false },
+      );
       await startImport(ctx, w.actor, importId);
 
       const run = async () => {
@@ -630,11 +849,19 @@ describe("CSV import: applying", () => {
       };
       await Promise.all([run(), run()]);
       const imp = await getImportRowOrThrow(ctx, w.actor, importId);
-      expect(imp).toMatchObject({ status: "completed", appliedThrough: 401, appliedAhead: [], applied: { rows: 400, created: 390, updated: 10, subscribed: 400 } });
+      expect(imp).toMatchObject({
+        status: "completed",
+        appliedThrough: 401,
+        appliedAhead: [],
+        applied: { rows: 400, created: 390, updated: 10, subscribed: 400 },
+      });
       expect(await written(w)).toEqual({ contacts: 400, announced: 400 });
       expect(await ctx.db.select().from(listMembers).where(eq(listMembers.listId, listId))).toHaveLength(400);
       // The report counts each new contact once, as if each row had come through the API.
-      const [counters] = await ctx.db.select().from(reportWorkspaceCounters).where(eq(reportWorkspaceCounters.workspaceId, w.workspaceId));
+      const [counters] = await ctx.db
+        .select()
+        .from(reportWorkspaceCounters)
+        .where(eq(reportWorkspaceCounters.workspaceId, w.workspaceId));
       expect(counters!.contactsTotal).toBe(400);
       await drain(); // the workflow the start queued, which finds the import done
     } finally {
@@ -644,16 +871,27 @@ describe("CSV import: applying", () => {
 
   it("an import is applied only after its dry run, once", async () => {
     const w = await workspace();
-    const { importId } = await receiveImport(ctx, w.actor, { fileName: "x.csv", body: bytesOf("email\nx@example.com\n") });
-    await expect(startImport(ctx, w.actor, importId)).rejects.toMatchObject({ code: "validation_failed", param: "import" });
+    const { importId } = await receiveImport(ctx, w.actor, {
+      fileName: "x.csv",
+      body: bytesOf("email\nx@example.com\n"),
+    });
+    await expect(startImport(ctx, w.actor, importId)).rejects.toMatchObject({
+      code: "validation_failed",
+      param: "import",
+    });
   });
 
   it("another workspace's import looks like none", async () => {
     const w = await workspace();
     const other = await workspace();
-    const { importId } = await receiveImport(ctx, w.actor, { fileName: "x.csv", body: bytesOf("email\nx@example.com\n") });
+    const { importId } = await receiveImport(ctx, w.actor, {
+      fileName: "x.csv",
+      body: bytesOf("email\nx@example.com\n"),
+    });
     await expect(getImportRowOrThrow(ctx, other.actor, importId)).rejects.toMatchObject({ code: "import_not_found" });
-    await expect(checkImport(ctx, other.actor, importId, checkImportSchema.parse({ mapping: ["email"] }))).rejects.toMatchObject({ code: "import_not_found" });
+    await expect(
+      checkImport(ctx, other.actor, importId, checkImportSchema.parse({ mapping: ["email"] })),
+    ).rejects.toMatchObject({ code: "import_not_found" });
     await expect(startImport(ctx, other.actor, importId)).rejects.toMatchObject({ code: "import_not_found" });
     await expect(cancelImport(ctx, other.actor, importId)).rejects.toMatchObject({ code: "import_not_found" });
   });
@@ -670,19 +908,28 @@ describe("CSV import: applying", () => {
       );
     for (let i = 0; i < 30; i++) await upsertContact(ctx, w.actor, { email: `present${i}@example.com` });
     await ctx.db.execute(sql`analyze contacts`);
-    const [{ n: total }] = (await ctx.db.execute(sql`select count(*)::int as n from contacts`)) as unknown as [{ n: number }];
+    const [{ n: total }] = (await ctx.db.execute(sql`select count(*)::int as n from contacts`)) as unknown as [
+      { n: number },
+    ];
     const before = await analyzed();
 
     const rows = Array.from({ length: Math.ceil(total / 10) }, (_, i) => `grown${i}@example.com`);
     expect((await importCsv(w, `email\n${rows.join("\n")}\n`)).status).toBe("completed");
     const grown = await analyzed();
-    expect(Object.keys(grown).sort()).toEqual(["contacts", "events", "list_members", "report_contact_statuses", "subscriptions"]);
+    expect(Object.keys(grown).sort()).toEqual([
+      "contacts",
+      "events",
+      "list_members",
+      "report_contact_statuses",
+      "subscriptions",
+    ]);
     const plusOne = (counts: string | undefined) =>
       (counts ?? "0 0")
         .split(" ")
         .map((n) => Number(n) + 1)
         .join(" ");
-    for (const [table, n] of Object.entries(grown)) expect(n, `${table}: analyzed and vacuumed`).toBe(plusOne(before[table]));
+    for (const [table, n] of Object.entries(grown))
+      expect(n, `${table}: analyzed and vacuumed`).toBe(plusOne(before[table]));
 
     expect((await importCsv(w, "email\none-more@example.com\n")).status).toBe("completed");
     expect(await analyzed()).toEqual(grown);
@@ -691,7 +938,9 @@ describe("CSV import: applying", () => {
   it("a read-only workspace refuses an import with team_inactive", async () => {
     const w = await workspace();
     await setBillingStage(ctx, w.workspaceId, "read_only");
-    await expect(receiveImport(ctx, w.actor, { fileName: "x.csv", body: bytesOf("email\nx@example.com\n") })).rejects.toMatchObject({ code: "team_inactive" });
+    await expect(
+      receiveImport(ctx, w.actor, { fileName: "x.csv", body: bytesOf("email\nx@example.com\n") }),
+    ).rejects.toMatchObject({ code: "team_inactive" });
   });
 });
 
@@ -700,12 +949,17 @@ describe("CSV import: applying", () => {
  * once `killAfter` rows are applied and before all `rows` are, then lets this process carry the same
  * run on once the worker's lease runs out.
  */
-async function applyAcrossACrash(w: Workspace, importId: string, opts: { rows: number; chunkRows: number; killAfter: number; env?: Record<string, string> }) {
+async function applyAcrossACrash(
+  w: Workspace,
+  importId: string,
+  opts: { rows: number; chunkRows: number; killAfter: number; env?: Record<string, string> },
+) {
   // The worker runs on real time: queue the apply on real time too.
   await startImport({ ...ctx, clock: systemClock }, w.actor, importId);
   const progress = async () => importProgress(await getImportRowOrThrow(ctx, w.actor, importId)).done;
   const child = spawnWorker({ IMPORT_CHUNK_ROWS: String(opts.chunkRows), ...opts.env });
-  for (let i = 0; i < 600 && (await progress()) < opts.killAfter; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let i = 0; i < 600 && (await progress()) < opts.killAfter; i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   child.kill("SIGKILL");
   await child.exited;
   const before = await progress();
@@ -719,7 +973,12 @@ describe("CSV import across a crash", () => {
   it("killing the worker in the middle of an apply and restarting applies every row exactly once", async () => {
     const w = await workspace();
     const rows = Array.from({ length: 4000 }, (_, i) => `crash${i}@example.com,Name${i}`);
-    const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
+    const { importId } = await importCsv(
+      w,
+      `email,first\n${rows.join("\n")}\n`,
+      { topicIds: [w.topicId], consentAsserted: true },
+      { apply: false },
+    );
     await applyAcrossACrash(w, importId, { rows: 4000, chunkRows: 40, killAfter: 400 });
     const imp = await getImportRowOrThrow(ctx, w.actor, importId);
     expect(imp.status).toBe("completed");
@@ -732,7 +991,10 @@ describe("CSV import across a crash", () => {
     const receiver = await startWebhookReceiver();
     try {
       const w = await workspace();
-      const { endpointId } = await createEndpoint(ctx, w.actor, { url: receiver.url, eventTypes: ["contact.subscribed"] });
+      const { endpointId } = await createEndpoint(ctx, w.actor, {
+        url: receiver.url,
+        eventTypes: ["contact.subscribed"],
+      });
       const { listId } = await createList(ctx, w.actor, { name: "Crash", brandId: w.brandId });
       // Every other address is already a contact, under another name and on no topic.
       const known = Array.from({ length: 1000 }, (_, i) => `mixed${2 * i}@example.com,Old`);
@@ -740,14 +1002,27 @@ describe("CSV import across a crash", () => {
       const rows = Array.from({ length: 2000 }, (_, i) => `mixed${i}@example.com,Name${i}`);
       const input = { topicIds: [w.topicId], consentAsserted: true, listId, policy: "overwrite" };
       const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, input, { apply: false });
-      await applyAcrossACrash(w, importId, { rows: 2000, chunkRows: 20, killAfter: 200, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" } });
+      await applyAcrossACrash(w, importId, {
+        rows: 2000,
+        chunkRows: 20,
+        killAfter: 200,
+        env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "1" },
+      });
       const imp = await getImportRowOrThrow(ctx, w.actor, importId);
-      expect(imp).toMatchObject({ status: "completed", applied: { rows: 2000, created: 1000, updated: 1000, subscribed: 2000 } });
+      expect(imp).toMatchObject({
+        status: "completed",
+        applied: { rows: 2000, created: 1000, updated: 1000, subscribed: 2000 },
+      });
       expect(await written(w)).toEqual({ contacts: 2000, announced: 2000 });
-      const renamed = await ctx.db.execute(sql`select count(*)::int as n from contacts where workspace_id = ${w.workspaceId} and first_name = 'Name' || substring(email from 'mixed([0-9]+)@')`);
+      const renamed = await ctx.db.execute(
+        sql`select count(*)::int as n from contacts where workspace_id = ${w.workspaceId} and first_name = 'Name' || substring(email from 'mixed([0-9]+)@')`,
+      );
       expect(renamed[0]).toEqual({ n: 2000 });
       expect(await ctx.db.select().from(listMembers).where(eq(listMembers.listId, listId))).toHaveLength(2000);
-      const [counters] = await ctx.db.select().from(reportWorkspaceCounters).where(eq(reportWorkspaceCounters.workspaceId, w.workspaceId));
+      const [counters] = await ctx.db
+        .select()
+        .from(reportWorkspaceCounters)
+        .where(eq(reportWorkspaceCounters.workspaceId, w.workspaceId));
       expect(counters!.contactsTotal).toBe(2000);
       const [brand] = await ctx.db.select().from(reportBrandCounters).where(eq(reportBrandCounters.brandId, w.brandId));
       expect(brand!.listMemberships).toBe(2000);
@@ -757,7 +1032,8 @@ describe("CSV import across a crash", () => {
         select count(*)::int as n from events e where e.workspace_id = ${w.workspaceId} and e.type = 'contact.subscribed'
         and not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.endpoint_id = ${endpointId})`);
       expect(undelivered).toEqual({ n: 0 });
-      for (let i = 0; i < 60 && new Set(receiver.received.map((r) => (r.body as { id: string }).id)).size < 2000; i++) await drain(3);
+      for (let i = 0; i < 60 && new Set(receiver.received.map((r) => (r.body as { id: string }).id)).size < 2000; i++)
+        await drain(3);
       const received = receiver.received.map((r) => webhookBody("contact.subscribed").parse(r.body).data.email);
       expect(new Set(received).size).toBe(2000);
     } finally {
@@ -771,7 +1047,12 @@ describe("CSV import across a shutdown", () => {
   it("SIGTERM during an apply finishes the step in hand (a few chunks), hands the run back, and the next start applies every row exactly once", async () => {
     const w = await workspace();
     const rows = Array.from({ length: 4000 }, (_, i) => `term${i}@example.com,Name${i}`);
-    const { importId } = await importCsv(w, `email,first\n${rows.join("\n")}\n`, { topicIds: [w.topicId], consentAsserted: true }, { apply: false });
+    const { importId } = await importCsv(
+      w,
+      `email,first\n${rows.join("\n")}\n`,
+      { topicIds: [w.topicId], consentAsserted: true },
+      { apply: false },
+    );
     await startImport({ ...ctx, clock: systemClock }, w.actor, importId);
     const progress = async () => importProgress(await getImportRowOrThrow(ctx, w.actor, importId)).done;
 
@@ -807,10 +1088,17 @@ describe("CSV import across a shutdown", () => {
 describe("contact export", () => {
   it("exports every field, the status and per topic the subscription with its consent evidence", async () => {
     const w = await workspace();
-    await upsertContact(ctx, w.actor, { email: "e@example.com", firstName: "=cmd()", attributes: { seats: 3 }, topicIds: [w.topicId] });
+    await upsertContact(ctx, w.actor, {
+      email: "e@example.com",
+      firstName: "=cmd()",
+      attributes: { seats: 3 },
+      topicIds: [w.topicId],
+    });
     const csv = await text(exportContactsCsv(ctx, w.actor, {}));
     const [header, row] = csv.trim().split("\n");
-    expect(header).toMatch(/^id,email,first_name,last_name,status,created_at,attributes\.plan,attributes\.seats,topic:Topic [^,]+:state,topic:Topic [^,]+:source,/);
+    expect(header).toMatch(
+      /^id,email,first_name,last_name,status,created_at,attributes\.plan,attributes\.seats,topic:Topic [^,]+:state,topic:Topic [^,]+:source,/,
+    );
     expect(row).toContain("e@example.com,'=cmd(),,subscribed,");
     expect(row).toContain(",3,subscribed,dashboard,");
   });

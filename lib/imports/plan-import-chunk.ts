@@ -1,10 +1,12 @@
 import "server-only";
+
 import { sql, type SQL } from "drizzle-orm";
-import type { Ctx } from "@/lib/context";
+
 import { CONTACT_OPTED_OUT_SQL } from "@/lib/contacts/contact-status";
 import { mergeContactFields, type ContactFields } from "@/lib/contacts/merge-contact-fields";
-import type { AttributeValue, ImportCounts, ImportOptions, ImportRefusal } from "@/lib/db/schema";
+import type { Ctx } from "@/lib/context";
 import { idArray } from "@/lib/db/id-array";
+import type { AttributeValue, ImportCounts, ImportOptions, ImportRefusal } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { suppressedSql } from "@/lib/suppressions/suppressed";
 
@@ -41,7 +43,15 @@ export interface ChunkPlan {
   counts: ImportCounts;
 }
 
-export const emptyCounts = (): ImportCounts => ({ rows: 0, created: 0, updated: 0, updatedFields: {}, unchanged: 0, refused: {}, subscribed: 0 });
+export const emptyCounts = (): ImportCounts => ({
+  rows: 0,
+  created: 0,
+  updated: 0,
+  updatedFields: {},
+  unchanged: 0,
+  refused: {},
+  subscribed: 0,
+});
 
 /** Adds one count to another (the dry run's chunks, the apply's progress). */
 export function addCounts(into: ImportCounts, more: ImportCounts): ImportCounts {
@@ -50,8 +60,10 @@ export function addCounts(into: ImportCounts, more: ImportCounts): ImportCounts 
   into.updated += more.updated;
   into.unchanged += more.unchanged;
   into.subscribed += more.subscribed;
-  for (const [field, n] of Object.entries(more.updatedFields)) into.updatedFields[field] = (into.updatedFields[field] ?? 0) + n;
-  for (const [reason, n] of Object.entries(more.refused) as [ImportRefusal, number][]) into.refused[reason] = (into.refused[reason] ?? 0) + n;
+  for (const [field, n] of Object.entries(more.updatedFields))
+    into.updatedFields[field] = (into.updatedFields[field] ?? 0) + n;
+  for (const [reason, n] of Object.entries(more.refused) as [ImportRefusal, number][])
+    into.refused[reason] = (into.refused[reason] ?? 0) + n;
   return into;
 }
 
@@ -94,7 +106,9 @@ function stagedRowsSql(scope: ImportScope, from: number, to: number): SQL {
  * (never resubscribed); so is a suppressed address.
  */
 export async function planImportChunk(ctx: Ctx, scope: ImportScope, from: number, to: number): Promise<ChunkPlan> {
-  const rows = (await ctx.db.execute(sql`${stagedRowsSql(scope, from, to)} order by r.row_number`)) as unknown as StagedRow[];
+  const rows = (await ctx.db.execute(
+    sql`${stagedRowsSql(scope, from, to)} order by r.row_number`,
+  )) as unknown as StagedRow[];
   return planRows(ctx, scope, rows);
 }
 
@@ -105,7 +119,12 @@ export async function planImportChunk(ctx: Ctx, scope: ImportScope, from: number
  * Every row carries the count (the rows that need reading are joined to it);
  * when there are none, one row of nulls does.
  */
-export async function previewImportChunk(ctx: Ctx, scope: ImportScope, from: number, to: number): Promise<Pick<ChunkPlan, "refusals" | "counts">> {
+export async function previewImportChunk(
+  ctx: Ctx,
+  scope: ImportScope,
+  from: number,
+  to: number,
+): Promise<Pick<ChunkPlan, "refusals" | "counts">> {
   const rows = (await ctx.db.execute(sql`
     with staged as materialized (${stagedRowsSql(scope, from, to)})
     select n.new_rows, s.*
@@ -127,7 +146,14 @@ export async function previewImportChunk(ctx: Ctx, scope: ImportScope, from: num
 /** The plan of staged rows: refused, created, updated (and which fields) or unchanged, and the subscriptions to make. */
 async function planRows(ctx: Ctx, scope: ImportScope, rows: StagedRow[]): Promise<ChunkPlan> {
   const { topicIds } = scope.options;
-  const plan: ChunkPlan = { refusals: [], creates: [], updates: [], contacts: [], subscriptions: [], counts: emptyCounts() };
+  const plan: ChunkPlan = {
+    refusals: [],
+    creates: [],
+    updates: [],
+    contacts: [],
+    subscriptions: [],
+    counts: emptyCounts(),
+  };
   const counts = plan.counts;
   const existingIds: string[] = [];
   for (const row of rows) {
@@ -137,7 +163,9 @@ async function planRows(ctx: Ctx, scope: ImportScope, rows: StagedRow[]): Promis
       plan.refusals.push({
         rowNumber: row.row_number,
         refusal,
-        detail: row.suppressed ? "This address is suppressed: it is never mailed." : "This person opted out. Only they can resubscribe, from a link in mail they received.",
+        detail: row.suppressed
+          ? "This address is suppressed: it is never mailed."
+          : "This person opted out. Only they can resubscribe, from a link in mail they received.",
       });
       counts.refused[refusal] = (counts.refused[refusal] ?? 0) + 1;
       continue;
@@ -149,8 +177,16 @@ async function planRows(ctx: Ctx, scope: ImportScope, rows: StagedRow[]): Promis
       counts.created++;
       continue;
     }
-    const incoming = { ...(row.first_name ? { firstName: row.first_name } : {}), ...(row.last_name ? { lastName: row.last_name } : {}), attributes: row.attributes ?? {} };
-    const stored: ContactFields = { firstName: row.stored_first_name, lastName: row.stored_last_name, attributes: row.stored_attributes ?? {} };
+    const incoming = {
+      ...(row.first_name ? { firstName: row.first_name } : {}),
+      ...(row.last_name ? { lastName: row.last_name } : {}),
+      attributes: row.attributes ?? {},
+    };
+    const stored: ContactFields = {
+      firstName: row.stored_first_name,
+      lastName: row.stored_last_name,
+      attributes: row.stored_attributes ?? {},
+    };
     const merged = mergeContactFields(MERGE[scope.options.policy], stored, incoming);
     const changed = changedFields(stored, merged);
     plan.contacts.push({ id: row.contact_id, email: row.email });
@@ -170,12 +206,16 @@ async function planRows(ctx: Ctx, scope: ImportScope, rows: StagedRow[]): Promis
     if (existingIds.length > 0) {
       const subscribed = (await ctx.db.execute(sql`
         select contact_id, topic_id from subscriptions
-        where contact_id = any(${idArray(existingIds)}) and topic_id = any(${idArray(topicIds)}) and state = 'subscribed'`)) as unknown as { contact_id: string; topic_id: string }[];
+        where contact_id = any(${idArray(existingIds)}) and topic_id = any(${idArray(topicIds)}) and state = 'subscribed'`)) as unknown as {
+        contact_id: string;
+        topic_id: string;
+      }[];
       for (const s of subscribed) held.add(`${s.contact_id} ${s.topic_id}`);
     }
     for (const contact of plan.contacts) {
       for (const topicId of topicIds) {
-        if (!held.has(`${contact.id} ${topicId}`)) plan.subscriptions.push({ contactId: contact.id, email: contact.email, topicId });
+        if (!held.has(`${contact.id} ${topicId}`))
+          plan.subscriptions.push({ contactId: contact.id, email: contact.email, topicId });
       }
     }
     counts.subscribed = plan.subscriptions.length;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { readCsv, sniffDelimiter, type CsvEncoding } from "./read-csv";
 
 async function* piecesOf(...parts: Buffer[]): AsyncGenerator<Uint8Array> {
@@ -20,14 +21,28 @@ const expected = [
 
 /** The records above as a file with the given line break, a byte-order mark and an empty line. */
 const fileWith = (lineBreak: string) =>
-  Buffer.from("\uFEFF" + ["email,name,note", 'ann@example.com,Zoë “Ann”,"says ""hi"", twice"', "", 'bob@example.com,"Bob\nand\r\nBo",', '"cy@example.com",,"last"'].join(lineBreak) + lineBreak);
+  Buffer.from(
+    "\uFEFF" +
+      [
+        "email,name,note",
+        'ann@example.com,Zoë “Ann”,"says ""hi"", twice"',
+        "",
+        'bob@example.com,"Bob\nand\r\nBo",',
+        '"cy@example.com",,"last"',
+      ].join(lineBreak) +
+      lineBreak,
+  );
 
 describe("CSV import: the reader", () => {
   it("a file reads the same however its bytes are split: quotes, doubled quotes, embedded line breaks, multibyte characters, a byte-order mark and an empty line, with \\n, \\r\\n or \\r line breaks", async () => {
     for (const lineBreak of ["\n", "\r\n", "\r"]) {
       const file = fileWith(lineBreak);
       expect(await recordsOf(piecesOf(file))).toEqual(expected);
-      for (let at = 0; at <= file.length; at++) expect(await recordsOf(piecesOf(file.subarray(0, at), file.subarray(at))), `${JSON.stringify(lineBreak)} split at byte ${at}`).toEqual(expected);
+      for (let at = 0; at <= file.length; at++)
+        expect(
+          await recordsOf(piecesOf(file.subarray(0, at), file.subarray(at))),
+          `${JSON.stringify(lineBreak)} split at byte ${at}`,
+        ).toEqual(expected);
       expect(await recordsOf(piecesOf(...[...file].map((byte) => Buffer.from([byte]))))).toEqual(expected);
     }
   });
@@ -42,7 +57,10 @@ describe("CSV import: the reader", () => {
 
   it("a last row without a line break is read", async () => {
     expect(await recordsOf(piecesOf(Buffer.from("email\nann@example.com")))).toEqual([["email"], ["ann@example.com"]]);
-    expect(await recordsOf(piecesOf(Buffer.from('email\n"ann@example.com"')))).toEqual([["email"], ["ann@example.com"]]);
+    expect(await recordsOf(piecesOf(Buffer.from('email\n"ann@example.com"')))).toEqual([
+      ["email"],
+      ["ann@example.com"],
+    ]);
   });
 
   it("Latin-1 bytes are read as Latin-1, across pieces, with `;` and tab delimiters", async () => {
@@ -51,7 +69,9 @@ describe("CSV import: the reader", () => {
       ["email", "name"],
       ["zoe@example.com", "Zoë"],
     ]);
-    expect(await recordsOf(piecesOf(Buffer.from("email\tname\nzoe@example.com\tZo\xeb\n", "latin1")), "latin1", "\t")).toEqual([
+    expect(
+      await recordsOf(piecesOf(Buffer.from("email\tname\nzoe@example.com\tZo\xeb\n", "latin1")), "latin1", "\t"),
+    ).toEqual([
       ["email", "name"],
       ["zoe@example.com", "Zoë"],
     ]);
@@ -70,7 +90,9 @@ describe("CSV import: the reader", () => {
   });
 
   it("a Latin-1 file that starts with a UTF-8 byte-order mark is read without it", async () => {
-    expect(await recordsOf(piecesOf(Buffer.from("\xef\xbb\xbfemail\nzo\xeb@example.com\n", "latin1")), "latin1")).toEqual([["email"], ["zoë@example.com"]]);
+    expect(
+      await recordsOf(piecesOf(Buffer.from("\xef\xbb\xbfemail\nzo\xeb@example.com\n", "latin1")), "latin1"),
+    ).toEqual([["email"], ["zoë@example.com"]]);
   });
 
   it("the line break is read off the first line as the parser reads quotes: a quote inside a header name does not open a field", async () => {
@@ -85,7 +107,9 @@ describe("CSV import: the reader", () => {
   });
 
   it("a stray quote inside a quoted field is kept as text, as long as the field ends on its line", async () => {
-    expect(await recordsOf(piecesOf(Buffer.from('email,name\nann@example.com,"Robert "Bob" Smith"\nbob@example.com,Bob\n')))).toEqual([
+    expect(
+      await recordsOf(piecesOf(Buffer.from('email,name\nann@example.com,"Robert "Bob" Smith"\nbob@example.com,Bob\n'))),
+    ).toEqual([
       ["email", "name"],
       ["ann@example.com", 'Robert "Bob" Smith'],
       ["bob@example.com", "Bob"],
@@ -107,7 +131,9 @@ describe("CSV import: the reader", () => {
       param: "file",
       message: expect.stringContaining("(row 3): a quoted field is never closed"),
     });
-    await expect(recordsOf(piecesOf(Buffer.from('email\n"ann"@example.com\nbob@example.com\n"cy@example.com"\n')))).rejects.toMatchObject({
+    await expect(
+      recordsOf(piecesOf(Buffer.from('email\n"ann"@example.com\nbob@example.com\n"cy@example.com"\n'))),
+    ).rejects.toMatchObject({
       code: "validation_failed",
       message: expect.stringContaining("(row 2): a quoted field's closing quote is followed by more text"),
     });
@@ -116,7 +142,9 @@ describe("CSV import: the reader", () => {
   it("a record longer than a mebibyte is refused however the file arrives in pieces", async () => {
     const file = Buffer.from(`email,note\nann@example.com,${"x".repeat(1024 * 1024 + 10_000)}\nbob@example.com,\n`);
     for (const size of [1024 * 1024, 10_000, 64 * 1024, file.length]) {
-      const pieces = Array.from({ length: Math.ceil(file.length / size) }, (_, i) => file.subarray(i * size, (i + 1) * size));
+      const pieces = Array.from({ length: Math.ceil(file.length / size) }, (_, i) =>
+        file.subarray(i * size, (i + 1) * size),
+      );
       await expect(recordsOf(piecesOf(...pieces)), `pieces of ${size} bytes`).rejects.toMatchObject({
         code: "validation_failed",
         message: expect.stringContaining("(row 2): it is longer than a mebibyte"),
@@ -136,7 +164,10 @@ describe("CSV import: the reader", () => {
         yield piece;
       }
     }
-    await expect(recordsOf(endless())).rejects.toMatchObject({ code: "validation_failed", message: expect.stringContaining("(row 2): it is longer than a mebibyte") });
+    await expect(recordsOf(endless())).rejects.toMatchObject({
+      code: "validation_failed",
+      message: expect.stringContaining("(row 2): it is longer than a mebibyte"),
+    });
     // Refused within a few mebibytes of text held back, not after the whole stream.
     expect(given).toBeLessThan(160);
   });

@@ -1,4 +1,5 @@
 import Papa from "papaparse";
+
 import type { ImportEncoding } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 
@@ -27,7 +28,10 @@ export function sniffDelimiter(start: Buffer): string {
  * are one. Counts the delimiters outside quoted fields, and gives the line
  * break that ends the line and where it starts (null when the text ends first).
  */
-function readFirstLine(text: string, delimiter: string): { delimiters: number; lineBreak: "\r\n" | "\n" | "\r" | null; at: number } {
+function readFirstLine(
+  text: string,
+  delimiter: string,
+): { delimiters: number; lineBreak: "\r\n" | "\n" | "\r" | null; at: number } {
   let quoted = false;
   let fieldStart = true;
   let delimiters = 0;
@@ -85,7 +89,10 @@ const PIECE_CHARS = 64 * 1024;
  * A piece is at least as long as the text held back, so a long row is
  * parsed again a few times at most, however small the pieces that arrive.
  */
-export async function* readCsv(bytes: AsyncIterable<Uint8Array>, options: { encoding: CsvEncoding; delimiter: string }): AsyncGenerator<string[][]> {
+export async function* readCsv(
+  bytes: AsyncIterable<Uint8Array>,
+  options: { encoding: CsvEncoding; delimiter: string },
+): AsyncGenerator<string[][]> {
   const decode = decoderFor(options.encoding);
   let parser: Papa.Parser | null = null;
   let held = ""; // the unfinished last row
@@ -95,15 +102,31 @@ export async function* readCsv(bytes: AsyncIterable<Uint8Array>, options: { enco
     if (!parser) {
       // A UTF-8 byte-order mark read as Latin-1 (the decoder drops it from UTF-8).
       if (options.encoding === "latin1" && text.startsWith("\u00ef\u00bb\u00bf")) text = text.slice(3);
-      parser = new Papa.Parser({ delimiter: options.delimiter, newline: lineBreakOf(text, options.delimiter, last) ?? "\n", quoteChar: '"' });
+      parser = new Papa.Parser({
+        delimiter: options.delimiter,
+        newline: lineBreakOf(text, options.delimiter, last) ?? "\n",
+        quoteChar: '"',
+      });
     }
-    const result = parser.parse(text, 0, !last) as { data: string[][]; errors: Papa.ParseError[]; meta: { cursor: number } };
+    const result = parser.parse(text, 0, !last) as {
+      data: string[][];
+      errors: Papa.ParseError[];
+      meta: { cursor: number };
+    };
     // With the last row held back, an error in it is found again when the row is whole. A stray quote in
     // a quoted field (`"Robert "Bob" Smith"`) is kept as text, as csv-parse's relax_quotes did, unless the
     // field then ran past the end of its line: that is a quote out of place, and the lines after it are not one field.
-    const error = result.errors.find((e) => e.row! < result.data.length && !(e.code === "InvalidQuotes" && !result.data[e.row!]!.some(hasLineBreak)));
+    const error = result.errors.find(
+      (e) => e.row! < result.data.length && !(e.code === "InvalidQuotes" && !result.data[e.row!]!.some(hasLineBreak)),
+    );
     const rowNumber = (index: number) => rows + result.data.slice(0, index).filter(isRecord).length + 1;
-    if (error) throw notCsv(rowNumber(error.row!), error.code === "InvalidQuotes" ? "a quoted field's closing quote is followed by more text" : "a quoted field is never closed");
+    if (error)
+      throw notCsv(
+        rowNumber(error.row!),
+        error.code === "InvalidQuotes"
+          ? "a quoted field's closing quote is followed by more text"
+          : "a quoted field is never closed",
+      );
     const long = result.data.findIndex((row) => recordChars(row) > MAX_RECORD_CHARS);
     if (long >= 0) throw notCsv(rowNumber(long), "it is longer than a mebibyte");
     if (text.includes("\0")) {
@@ -112,14 +135,22 @@ export async function* readCsv(bytes: AsyncIterable<Uint8Array>, options: { enco
       if (nul >= 0) throw notCsv(rowNumber(nul), "it holds a NUL character (U+0000), which text never does");
     }
     held = last ? "" : text.slice(result.meta.cursor);
-    if (held.length > MAX_HELD_CHARS) throw notCsv(rowNumber(result.data.length), "it is longer than a mebibyte (a quoted field that is never closed?)");
+    if (held.length > MAX_HELD_CHARS)
+      throw notCsv(
+        rowNumber(result.data.length),
+        "it is longer than a mebibyte (a quoted field that is never closed?)",
+      );
     const records = result.data.filter(isRecord);
     rows += records.length;
     return records;
   };
   for await (const chunk of bytes) {
     fresh += decode(chunk, false);
-    for (let size = Math.max(PIECE_CHARS, held.length); fresh.length >= size; size = Math.max(PIECE_CHARS, held.length)) {
+    for (
+      let size = Math.max(PIECE_CHARS, held.length);
+      fresh.length >= size;
+      size = Math.max(PIECE_CHARS, held.length)
+    ) {
       const text = held + fresh.slice(0, size);
       fresh = fresh.slice(size);
       // The line break is read off the first line: wait for it.
@@ -168,7 +199,8 @@ function lineBreakOf(text: string, delimiter: string, last: boolean): "\r\n" | "
  * uploaded before UTF-16 was recorded say latin1).
  */
 function decoderFor(encoding: CsvEncoding): (chunk: Uint8Array, last: boolean) => string {
-  const latin1 = (chunk: Uint8Array) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1");
+  const latin1 = (chunk: Uint8Array) =>
+    Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1");
   const decoderOf = (label: string) => {
     const decoder = new TextDecoder(label); // drops a leading byte-order mark
     return (chunk: Uint8Array, last: boolean) => decoder.decode(chunk, { stream: !last });

@@ -1,7 +1,9 @@
 import "server-only";
+
 import { once } from "node:events";
 import { PassThrough } from "node:stream";
 import { sql } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { importFileParts, imports } from "@/lib/db/schema";
@@ -12,6 +14,7 @@ import { newId } from "@/lib/ids";
 import { Spool } from "@/lib/runtime/spool";
 import { takeTransferSlot } from "@/lib/runtime/transfer-slots";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
+
 import { importStorageFull, importStorageUsed } from "./import-storage";
 import { encodingDetector, readCsv, sniffDelimiter } from "./read-csv";
 
@@ -34,7 +37,11 @@ export interface ReceivedImport {
  * IMPORT_STORAGE_MAX_BYTES of files (`import_storage_full`) or a fourth
  * transfer at once (`too_many_transfers`).
  */
-export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fileName: string; body: AsyncIterable<Uint8Array>; maxBytes?: number }): Promise<ReceivedImport> {
+export async function receiveImport(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  input: { fileName: string; body: AsyncIterable<Uint8Array>; maxBytes?: number },
+): Promise<ReceivedImport> {
   const maxBytes = input.maxBytes ?? MAX_IMPORT_BYTES;
   const storageBytes = env().IMPORT_STORAGE_MAX_BYTES;
   const fileName = input.fileName.trim().slice(0, 255) || "contacts.csv";
@@ -107,13 +114,18 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
       if (firstRows.length > PREVIEW_ROWS) break;
     }
     const [header = [], ...preview] = firstRows;
-    if (records < 2) throw validationFailed("file", "The file has no rows below its header: the first line names the columns, each line after it is a contact.");
+    if (records < 2)
+      throw validationFailed(
+        "file",
+        "The file has no rows below its header: the first line names the columns, each line after it is a contact.",
+      );
     spool.finish();
 
     return await withTransaction(ctx, async (tx) => {
       // Uploads of one workspace that ran side by side take turns here, so that together they stay under the cap.
       await tx.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`import-storage:${actor.workspaceId}`}))`);
-      if ((await importStorageUsed(tx.db, actor.workspaceId)) + total > storageBytes) throw importStorageFull(storageBytes);
+      if ((await importStorageUsed(tx.db, actor.workspaceId)) + total > storageBytes)
+        throw importStorageFull(storageBytes);
       const importId = newId("imp");
       const now = tx.clock.now();
       await tx.db.insert(imports).values({
@@ -132,7 +144,8 @@ export async function receiveImport(ctx: Ctx, actor: WorkspaceActor, input: { fi
         updatedAt: now,
       });
       let part = 0;
-      for await (const data of spool.read(PART_BYTES)) await tx.db.insert(importFileParts).values({ importId, part: part++, data });
+      for await (const data of spool.read(PART_BYTES))
+        await tx.db.insert(importFileParts).values({ importId, part: part++, data });
       return { importId, rowCount: records - 1 };
     });
   } finally {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { RepeatedAddresses } from "./repeated-addresses";
 
 describe("repeated addresses in a file", () => {

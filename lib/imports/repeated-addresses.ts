@@ -13,7 +13,11 @@
  * grouped in the database than sent to it, and the addresses are not held.
  */
 export class RepeatedAddresses {
-  readonly repeats: { earlierRows: number[]; laterRows: number[]; addresses: string[] } = { earlierRows: [], laterRows: [], addresses: [] };
+  readonly repeats: { earlierRows: number[]; laterRows: number[]; addresses: string[] } = {
+    earlierRows: [],
+    laterRows: [],
+    addresses: [],
+  };
   private hashes: Uint32Array;
   private lastRows: Uint32Array;
   private used = 0;

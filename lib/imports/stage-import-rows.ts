@@ -1,14 +1,23 @@
 import "server-only";
+
 import type { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { and, asc, eq, gt } from "drizzle-orm";
 import type postgres from "postgres";
-import { asc, eq, gt, and } from "drizzle-orm";
-import type { Ctx } from "@/lib/context";
+
 import { attributeFromText } from "@/lib/contacts/attributes";
 import { isValidEmail, normalizeEmail } from "@/lib/contacts/email-address";
+import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
+import {
+  importFileParts,
+  type AttributeValue,
+  type ImportCounts,
+  type ImportRefusal,
+  type imports,
+} from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import { importFileParts, type AttributeValue, type ImportCounts, type ImportRefusal, type imports } from "@/lib/db/schema";
+
 import type { ImportField } from "./import-fields";
 import { readCsv } from "./read-csv";
 import { RepeatedAddresses } from "./repeated-addresses";
@@ -81,7 +90,11 @@ const COPY_BUFFER_BYTES = 256 * 1024;
 // (tested first: almost no value has one, and four replacements on each of six values a row showed in profiles).
 const COPY_SPECIAL = /[\\\t\n\r]/;
 const copyValue = (value: string | null) =>
-  value === null ? "\\N" : COPY_SPECIAL.test(value) ? value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r") : value;
+  value === null
+    ? "\\N"
+    : COPY_SPECIAL.test(value)
+      ? value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r")
+      : value;
 
 /**
  * Reads the import's file through the mapping into `import_rows` with one
@@ -89,7 +102,12 @@ const copyValue = (value: string | null) =>
  * last for an address that occurs more than once: the last row wins. Says
  * how many rows it refused, by reason.
  */
-export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect, mapping: string[], fields: ImportField[]): Promise<ImportCounts["refused"]> {
+export async function stageImportRows(
+  ctx: Ctx,
+  imp: typeof imports.$inferSelect,
+  mapping: string[],
+  fields: ImportField[],
+): Promise<ImportCounts["refused"]> {
   const types = new Map(fields.map((f) => [f.key, f.type]));
   const client = rawClient(ctx.db);
   const refused: ImportCounts["refused"] = {};
@@ -103,7 +121,10 @@ export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect
       let rowNumber = 0;
       let buffer = Buffer.allocUnsafe(COPY_BUFFER_BYTES);
       let used = 0;
-      for await (const records of readCsv(importFileBytes(ctx, imp.id), { encoding: imp.encoding, delimiter: imp.delimiter })) {
+      for await (const records of readCsv(importFileBytes(ctx, imp.id), {
+        encoding: imp.encoding,
+        delimiter: imp.delimiter,
+      })) {
         for (const record of records) {
           rowNumber++;
           if (rowNumber === 1) continue; // the header
@@ -123,7 +144,8 @@ export async function stageImportRows(ctx: Ctx, imp: typeof imports.$inferSelect
       }
       if (used > 0) yield buffer.subarray(0, used);
     }
-    const copy: Writable = await tx`copy import_rows (import_id, row_number, email, first_name, last_name, attributes, refusal, detail) from stdin`.writable();
+    const copy: Writable =
+      await tx`copy import_rows (import_id, row_number, email, first_name, last_name, attributes, refusal, detail) from stdin`.writable();
     // A COPY that fails mid-file (cancelled, timed out) never drains again: a writer waiting for `drain` waited
     // forever. pipeline rejects with its error instead, stops reading the file, and ends the COPY should the
     // reading fail.
@@ -142,7 +164,8 @@ const DUPLICATE_DETAIL = " has the same address: the last row for an address is 
  * hashes for a file of up to IMPORT_HASHED_ROWS rows (64 MiB at the default),
  * by the database grouping every row for a longer one.
  */
-export const repeatedAddressesFor = (rowCount: number) => (rowCount <= env().IMPORT_HASHED_ROWS ? new RepeatedAddresses(rowCount) : null);
+export const repeatedAddressesFor = (rowCount: number) =>
+  rowCount <= env().IMPORT_HASHED_ROWS ? new RepeatedAddresses(rowCount) : null;
 
 /**
  * Refuses every row but the last for an address that occurs more than once.
@@ -152,7 +175,11 @@ export const repeatedAddressesFor = (rowCount: number) => (rowCount <= env().IMP
  * quarter of the rows listed, which would only be a large parameter to
  * send), every row not refused is grouped.
  */
-async function refuseDuplicates(tx: postgres.TransactionSql, imp: { id: string }, repeated: RepeatedAddresses | null): Promise<number> {
+async function refuseDuplicates(
+  tx: postgres.TransactionSql,
+  imp: { id: string },
+  repeated: RepeatedAddresses | null,
+): Promise<number> {
   if (!repeated || !repeated.listable) {
     const { count } = await tx`
       update import_rows r
@@ -164,7 +191,9 @@ async function refuseDuplicates(tx: postgres.TransactionSql, imp: { id: string }
   const { refused, unsure } = await refuseRepeats(tx, imp.id, repeated);
   if (unsure.length === 0) return refused;
   // Found by number alone: asking for refusal is null too made the planner read every row (4 s, not 0.6 s).
-  const losing = await tx<{ row: number; winner: number; email: string }[]>`${losingRows(tx, imp.id, tx`row_number = any(string_to_array(${unsure.join(",")}, ',')::int[])`)}`;
+  const losing = await tx<
+    { row: number; winner: number; email: string }[]
+  >`${losingRows(tx, imp.id, tx`row_number = any(string_to_array(${unsure.join(",")}, ',')::int[])`)}`;
   return refused + (await refuseRows(tx, imp.id, losing)).length;
 }
 
@@ -189,11 +218,16 @@ function losingRows(tx: postgres.TransactionSql, importId: string, which: postgr
  * refusals may name the wrong row, or miss one. Such chains' rows are
  * returned as unsure, for grouping; `refused` counts the other chains'.
  */
-async function refuseRepeats(tx: postgres.TransactionSql, importId: string, repeated: RepeatedAddresses): Promise<{ refused: number; unsure: number[] }> {
+async function refuseRepeats(
+  tx: postgres.TransactionSql,
+  importId: string,
+  repeated: RepeatedAddresses,
+): Promise<{ refused: number; unsure: number[] }> {
   const { earlierRows, laterRows, addresses } = repeated.repeats;
   // A chain is known by its first row; walked from the last repeat back, a row's winner is its chain's last row.
   const chainOf = new Map<number, number>();
-  for (let i = 0; i < earlierRows.length; i++) chainOf.set(laterRows[i]!, chainOf.get(earlierRows[i]!) ?? earlierRows[i]!);
+  for (let i = 0; i < earlierRows.length; i++)
+    chainOf.set(laterRows[i]!, chainOf.get(earlierRows[i]!) ?? earlierRows[i]!);
   const winnerOf = new Map<number, number>();
   const pairs: { row: number; winner: number; email: string }[] = [];
   for (let i = earlierRows.length - 1; i >= 0; i--) {
@@ -205,7 +239,10 @@ async function refuseRepeats(tx: postgres.TransactionSql, importId: string, repe
   const chainOfRow = (row: number) => chainOf.get(row) ?? row;
   const mixed = new Set(pairs.filter((pair) => !refusedRows.has(pair.row)).map((pair) => chainOfRow(pair.row)));
   const unsure = [...earlierRows, ...laterRows].filter((row) => mixed.has(chainOfRow(row)));
-  return { refused: [...refusedRows].filter((row) => !mixed.has(chainOfRow(row))).length, unsure: [...new Set(unsure)] };
+  return {
+    refused: [...refusedRows].filter((row) => !mixed.has(chainOfRow(row))).length,
+    unsure: [...new Set(unsure)],
+  };
 }
 
 /**
@@ -215,7 +252,11 @@ async function refuseRepeats(tx: postgres.TransactionSql, importId: string, repe
  * planned on the import's statistics from before the COPY, hashed every row
  * of a million-row file (0.9 s for three rows).
  */
-async function refuseRows(tx: postgres.TransactionSql, importId: string, rows: { row: number; winner: number; email: string }[]): Promise<number[]> {
+async function refuseRows(
+  tx: postgres.TransactionSql,
+  importId: string,
+  rows: { row: number; winner: number; email: string }[],
+): Promise<number[]> {
   if (rows.length === 0) return [];
   const refused = await tx<{ row_number: number }[]>`
     update import_rows r

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { eq, sql } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
 import { imports } from "@/lib/db/schema";
@@ -28,7 +30,9 @@ import { logger } from "@/lib/log/logger";
 export async function vacuumImportedTables(ctx: Ctx, importId: string): Promise<boolean> {
   const [imp] = await ctx.db.select({ applied: imports.applied }).from(imports).where(eq(imports.id, importId));
   const written = imp?.applied ? imp.applied.created + imp.applied.updated + imp.applied.subscribed : 0;
-  const [contacts] = await ctx.db.execute<{ n: number }>(sql`select greatest(reltuples, 0)::float8 as n from pg_class where oid = 'contacts'::regclass`);
+  const [contacts] = await ctx.db.execute<{ n: number }>(
+    sql`select greatest(reltuples, 0)::float8 as n from pg_class where oid = 'contacts'::regclass`,
+  );
   if (written === 0 || written * 10 < Number(contacts!.n)) return false;
   try {
     // A connection of its own: the pool queues other queries behind a busy one, and a vacuum takes seconds.

@@ -1,10 +1,12 @@
 import "server-only";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
-import { lists } from "@/lib/db/schema";
-import type { Ctx } from "@/lib/context";
-import { newId } from "@/lib/ids";
 import { getBrandOrThrow } from "@/lib/brands/get-brand-or-throw";
+import type { Ctx } from "@/lib/context";
+import { lists } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
+
 import { createListSchema, type CreateListInput } from "./list-schemas";
 
 export async function createList(ctx: Ctx, actor: Actor, input: CreateListInput): Promise<{ listId: string }> {

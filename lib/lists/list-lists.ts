@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, desc, eq, lt, sql } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { listMembers, lists } from "@/lib/db/schema";
@@ -14,7 +16,11 @@ export interface ListView {
 }
 
 /** Newest first; a brand-locked key sees its brand's lists only. */
-export async function listLists(ctx: Ctx, actor: Actor, page: { limit: number; afterId: string | null }): Promise<ListView[]> {
+export async function listLists(
+  ctx: Ctx,
+  actor: Actor,
+  page: { limit: number; afterId: string | null },
+): Promise<ListView[]> {
   return ctx.db
     .select({
       id: lists.id,
@@ -25,7 +31,13 @@ export async function listLists(ctx: Ctx, actor: Actor, page: { limit: number; a
       createdAt: lists.createdAt,
     })
     .from(lists)
-    .where(and(inActorWorkspace(actor, lists.workspaceId), actor.brandId ? eq(lists.brandId, actor.brandId) : undefined, page.afterId ? lt(lists.id, page.afterId) : undefined))
+    .where(
+      and(
+        inActorWorkspace(actor, lists.workspaceId),
+        actor.brandId ? eq(lists.brandId, actor.brandId) : undefined,
+        page.afterId ? lt(lists.id, page.afterId) : undefined,
+      ),
+    )
     .orderBy(desc(lists.id))
     .limit(page.limit + 1);
 }

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, count, eq, inArray } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import { keyReachesBrand } from "@/lib/api-keys/key-brand-scope";
 import { withTransaction, type Ctx } from "@/lib/context";
@@ -45,7 +47,11 @@ export async function addListMembers(ctx: Ctx, actor: Actor, listId: string, con
       .values(ids.map((contactId) => ({ listId, contactId, workspaceId, addedAt: tx.clock.now() })))
       .onConflictDoNothing()
       .returning({ contactId: listMembers.contactId });
-    return { added: inserted.length, alreadyMembers: ids.length - inserted.length, memberCount: await memberCount(tx, listId) };
+    return {
+      added: inserted.length,
+      alreadyMembers: ids.length - inserted.length,
+      memberCount: await memberCount(tx, listId),
+    };
   });
 }
 

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { captureLogs } from "@/lib/testing/capture-logs";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { logger } from "./logger";
 
 const { ctx } = testCtx();

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from "pino";
+
 import { env, type LogLevel } from "@/lib/env";
 
 // The one logger of the app, the workflows and the CLI: a JSON object per line (pino), fields in
@@ -19,17 +20,25 @@ let levelOverride: LogLevel | null = null;
 function serializeError(error: unknown): unknown {
   const serialized = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
   if (!error || typeof error !== "object" || !("params" in error)) return serialized;
-  const withoutParams = (text: unknown) => (typeof text === "string" ? text.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, "\nparams: [redacted]") : text);
+  const withoutParams = (text: unknown) =>
+    typeof text === "string" ? text.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, "\nparams: [redacted]") : text;
   const { params: _params, ...rest } = serialized;
   return { ...rest, message: withoutParams(rest.message), stack: withoutParams(rest.stack) };
 }
 
 function createLogger(): Logger {
   const { LOG_LEVEL, NODE_ENV } = env();
-  const options: LoggerOptions = { level: levelOverride ?? LOG_LEVEL, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: serializeError } };
+  const options: LoggerOptions = {
+    level: levelOverride ?? LOG_LEVEL,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    serializers: { err: serializeError },
+  };
   if (NODE_ENV === "development" && destination === 1) {
     // `npm run dev` only: pino-pretty (a dev dependency) formats the lines in a worker thread.
-    return pino({ ...options, transport: { target: "pino-pretty", options: { destination: 1, ignore: "pid,hostname", singleLine: true } } });
+    return pino({
+      ...options,
+      transport: { target: "pino-pretty", options: { destination: 1, ignore: "pid,hostname", singleLine: true } },
+    });
   }
   // Levels by name ("level":"error"), not pino's numbers. Writes are synchronous on a file descriptor:
   // no worker thread inside the Next.js server, and no line lost when the process exits right after.

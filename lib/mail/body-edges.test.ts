@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { appendToBody, prependToBody } from "./body-edges";
 
 describe("the footer and the open pixel of a mail", () => {
@@ -9,7 +10,9 @@ describe("the footer and the open pixel of a mail", () => {
   });
 
   it("the preheader goes first in the body: after <body …> in a whole document, first in a fragment", () => {
-    expect(prependToBody('<html><body style="margin:0"><p>Hi</p></body></html>', "<div>pre</div>")).toBe('<html><body style="margin:0"><div>pre</div><p>Hi</p></body></html>');
+    expect(prependToBody('<html><body style="margin:0"><p>Hi</p></body></html>', "<div>pre</div>")).toBe(
+      '<html><body style="margin:0"><div>pre</div><p>Hi</p></body></html>',
+    );
     expect(prependToBody("<p>Hi</p>", "<div>pre</div>")).toBe("<div>pre</div><p>Hi</p>");
   });
 });

@@ -1,6 +1,8 @@
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
+
 import { fixedClock } from "@/lib/clock";
+
 import { buildMessage } from "./build-message";
 import { signedMessageId } from "./message-id";
 import type { OutgoingMessage } from "./outgoing-message";
@@ -25,7 +27,10 @@ describe("message builder", () => {
     const first = boundaryOf(buildMessage(message, clock).raw);
     expect(first.length).toBeLessThanOrEqual(70); // RFC 2046
     // Content holding the last message's boundary line cuts nothing in the next one.
-    const next = buildMessage({ ...message, text: `before\n--${first}\nafter`, html: `<p>before</p>\n--${first}\n<p>after</p>` }, clock);
+    const next = buildMessage(
+      { ...message, text: `before\n--${first}\nafter`, html: `<p>before</p>\n--${first}\n<p>after</p>` },
+      clock,
+    );
     expect(boundaryOf(next.raw)).not.toBe(first);
     const parsed = await simpleParser(next.raw);
     expect(parsed.text).toContain("after");
@@ -61,7 +66,10 @@ describe("message builder", () => {
   });
 
   it("subjects and headers never carry CR or LF: no header can be injected", async () => {
-    const built = buildMessage({ ...message, subject: "Hi\r\nBcc: victim@example.com", headers: { "X-Note": "a\nBcc: other@example.com" } }, clock);
+    const built = buildMessage(
+      { ...message, subject: "Hi\r\nBcc: victim@example.com", headers: { "X-Note": "a\nBcc: other@example.com" } },
+      clock,
+    );
     const parsed = await simpleParser(built.raw);
     expect(parsed.bcc).toBeUndefined();
     expect(parsed.headers.has("bcc")).toBe(false);
@@ -84,7 +92,19 @@ describe("message builder", () => {
   });
 
   it("an extra header cannot write one of the message's own fields (From, To, Bcc, Subject…) a second time, and an empty one is left out", async () => {
-    const built = buildMessage({ ...message, headers: { From: "ceo@bank.example", bcc: "x@example.com", "Content-Type": "text/plain", "X-Empty": " ", "List-Id": "<a.example>" } }, clock);
+    const built = buildMessage(
+      {
+        ...message,
+        headers: {
+          From: "ceo@bank.example",
+          bcc: "x@example.com",
+          "Content-Type": "text/plain",
+          "X-Empty": " ",
+          "List-Id": "<a.example>",
+        },
+      },
+      clock,
+    );
     const raw = built.raw.toString("utf8");
     expect(raw.match(/^From:/gim)).toHaveLength(1);
     expect(raw).toMatch(/^From: =\?UTF-8\?.*<news@brand\.example>$/m);

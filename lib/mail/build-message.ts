@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import MimeNode from "nodemailer/lib/mime-node";
 import { foldLines, hasLongerLines, isPlainText } from "nodemailer/lib/mime-funcs";
+import MimeNode from "nodemailer/lib/mime-node";
 import { encode as quotedPrintable, wrap as wrapQuotedPrintable } from "nodemailer/lib/qp";
+
 import type { Clock } from "@/lib/clock";
+
 import { signedMessageId } from "./message-id";
 import type { OutgoingMessage } from "./outgoing-message";
 
@@ -30,7 +32,20 @@ export function messageIdFor(message: OutgoingMessage): string {
 const headerEncoder = new MimeNode(undefined, { textEncoding: "quoted-printable" });
 
 /** The fields composeMessage writes itself: an extra header of the same name is left out, never written twice. */
-const OWN_FIELDS = new Set(["from", "sender", "to", "cc", "bcc", "reply-to", "subject", "message-id", "date", "mime-version", "content-type", "content-transfer-encoding"]);
+const OWN_FIELDS = new Set([
+  "from",
+  "sender",
+  "to",
+  "cc",
+  "bcc",
+  "reply-to",
+  "subject",
+  "message-id",
+  "date",
+  "mime-version",
+  "content-type",
+  "content-transfer-encoding",
+]);
 
 /** A field name is printable ASCII without the colon: anything else would end it early on the wire. */
 function fieldName(name: string): string {

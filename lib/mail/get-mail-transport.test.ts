@@ -1,9 +1,11 @@
 import { generateKeyPairSync } from "node:crypto";
 import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { describe, expect, it } from "vitest";
+
 import { parseEnv } from "@/lib/env";
 import { startSmtpCapture } from "@/lib/testing/smtp-sink";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { createMailTransport } from "./get-mail-transport";
 
 const { ctx } = testCtx();
@@ -21,7 +23,15 @@ describe("mail transport selection", () => {
     const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     const carrier = await startSmtpCapture();
-    const smtp = createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp", SMTP_URL: carrier.url, DKIM_DOMAIN: "brand.example", DKIM_SELECTOR: "s2026", DKIM_PRIVATE_KEY: pem.replace(/\n/g, "\\n") }));
+    const smtp = createMailTransport(
+      parseEnv({
+        MAIL_TRANSPORT: "smtp",
+        SMTP_URL: carrier.url,
+        DKIM_DOMAIN: "brand.example",
+        DKIM_SELECTOR: "s2026",
+        DKIM_PRIVATE_KEY: pem.replace(/\n/g, "\\n"),
+      }),
+    );
     expect(smtp.name).toBe("smtp");
     await smtp.send(ctx, {
       workspaceId: null,
@@ -44,16 +54,40 @@ describe("mail transport selection", () => {
   });
 
   it("a transport without its settings, or an unknown one, fails at start with a clear message", () => {
-    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp" }))).toThrow("MAIL_TRANSPORT=smtp needs SMTP_URL");
-    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "resend" }))).toThrow("MAIL_TRANSPORT=resend needs RESEND_API_KEY");
-    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "carrier-pigeon" }))).toThrow("MAIL_TRANSPORT must be local, smtp or resend");
-    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp", SMTP_URL: "http://x" }))).toThrow("smtp:// or smtps://");
-    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp", SMTP_URL: "smtp://127.0.0.1:2525", DKIM_DOMAIN: "brand.example", DKIM_PRIVATE_KEY: "not a key" }))).toThrow(
-      "DKIM_PRIVATE_KEY must be an RSA private key in PEM",
+    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp" }))).toThrow(
+      "MAIL_TRANSPORT=smtp needs SMTP_URL",
     );
-    const ecKey = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp", SMTP_URL: "smtp://127.0.0.1:2525", DKIM_DOMAIN: "brand.example", DKIM_PRIVATE_KEY: ecKey }))).toThrow(
-      "DKIM_PRIVATE_KEY must be an RSA private key in PEM",
+    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "resend" }))).toThrow(
+      "MAIL_TRANSPORT=resend needs RESEND_API_KEY",
     );
+    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "carrier-pigeon" }))).toThrow(
+      "MAIL_TRANSPORT must be local, smtp or resend",
+    );
+    expect(() => createMailTransport(parseEnv({ MAIL_TRANSPORT: "smtp", SMTP_URL: "http://x" }))).toThrow(
+      "smtp:// or smtps://",
+    );
+    expect(() =>
+      createMailTransport(
+        parseEnv({
+          MAIL_TRANSPORT: "smtp",
+          SMTP_URL: "smtp://127.0.0.1:2525",
+          DKIM_DOMAIN: "brand.example",
+          DKIM_PRIVATE_KEY: "not a key",
+        }),
+      ),
+    ).toThrow("DKIM_PRIVATE_KEY must be an RSA private key in PEM");
+    const ecKey = generateKeyPairSync("ec", { namedCurve: "P-256" })
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString();
+    expect(() =>
+      createMailTransport(
+        parseEnv({
+          MAIL_TRANSPORT: "smtp",
+          SMTP_URL: "smtp://127.0.0.1:2525",
+          DKIM_DOMAIN: "brand.example",
+          DKIM_PRIVATE_KEY: ecKey,
+        }),
+      ),
+    ).toThrow("DKIM_PRIVATE_KEY must be an RSA private key in PEM");
   });
 });

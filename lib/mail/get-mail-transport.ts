@@ -1,5 +1,7 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
+
 import { env, type Env } from "@/lib/env";
+
 import { mailTransportName } from "./mailbox-enabled";
 import { localTransport } from "./transports/local-transport";
 import type { MailTransport } from "./transports/mail-transport";
@@ -22,8 +24,19 @@ export function createMailTransport(config: Env): MailTransport {
     case "smtp": {
       if (!config.SMTP_URL) throw new Error("MAIL_TRANSPORT=smtp needs SMTP_URL");
       const dkim =
-        config.DKIM_PRIVATE_KEY && config.DKIM_DOMAIN ? { domainName: config.DKIM_DOMAIN, keySelector: config.DKIM_SELECTOR, privateKey: dkimPrivateKey(config.DKIM_PRIVATE_KEY) } : undefined;
-      return smtpTransport({ url: config.SMTP_URL, maxConnections: config.SMTP_POOL_SIZE, dkim, bounceDomain: config.BOUNCE_DOMAIN });
+        config.DKIM_PRIVATE_KEY && config.DKIM_DOMAIN
+          ? {
+              domainName: config.DKIM_DOMAIN,
+              keySelector: config.DKIM_SELECTOR,
+              privateKey: dkimPrivateKey(config.DKIM_PRIVATE_KEY),
+            }
+          : undefined;
+      return smtpTransport({
+        url: config.SMTP_URL,
+        maxConnections: config.SMTP_POOL_SIZE,
+        dkim,
+        bounceDomain: config.BOUNCE_DOMAIN,
+      });
     }
     case "resend":
       if (!config.RESEND_API_KEY) throw new Error("MAIL_TRANSPORT=resend needs RESEND_API_KEY");
@@ -37,7 +50,8 @@ export function createMailTransport(config: Env): MailTransport {
  */
 function dkimPrivateKey(pem: string): KeyObject {
   const key = parsedPrivateKey(pem.replace(/\\n/g, "\n"));
-  if (key?.asymmetricKeyType !== "rsa") throw new Error("DKIM_PRIVATE_KEY must be an RSA private key in PEM (newlines may be written as \\n)");
+  if (key?.asymmetricKeyType !== "rsa")
+    throw new Error("DKIM_PRIVATE_KEY must be an RSA private key in PEM (newlines may be written as \\n)");
   return key;
 }
 

@@ -1,4 +1,5 @@
 import "server-only";
+
 import { countRateLimit } from "@/lib/api/rate-limit";
 import type { Ctx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
@@ -16,10 +17,19 @@ const DAY_MS = 24 * 60 * 60_000;
  * count too, so hammering keeps the workspace out.
  * Internal: the invitation and verified-address verbs, with their actor's workspace.
  */
-export async function limitServiceMail(ctx: Ctx, workspaceId: string, email: string, { bucket, what, param }: { bucket: string; what: string; param?: string }): Promise<void> {
+export async function limitServiceMail(
+  ctx: Ctx,
+  workspaceId: string,
+  email: string,
+  { bucket, what, param }: { bucket: string; what: string; param?: string },
+): Promise<void> {
   const [perWorkspace, perAddress] = await Promise.all([
     countRateLimit(ctx, workspaceId, { bucket: `${bucket}.workspace`, limit: SERVICE_MAILS_PER_DAY, windowMs: DAY_MS }),
-    countRateLimit(ctx, `${workspaceId}:${email}`, { bucket: `${bucket}.address`, limit: 1, windowMs: SERVICE_MAIL_ADDRESS_WINDOW_MS }),
+    countRateLimit(ctx, `${workspaceId}:${email}`, {
+      bucket: `${bucket}.address`,
+      limit: 1,
+      windowMs: SERVICE_MAIL_ADDRESS_WINDOW_MS,
+    }),
   ]);
   const wait = Math.max(perWorkspace.retryAfterSeconds ?? 0, perAddress.retryAfterSeconds ?? 0);
   if (wait > 0) {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { extractLinks, listMailbox } from "./list-mailbox";
 import { signedMessageId } from "./message-id";
 import { localTransport } from "./transports/local-transport";
@@ -31,8 +33,16 @@ describe("local mailbox", () => {
     const messages = await listMailbox(ctx, systemActor("test", workspaceId));
     expect(messages.map((m) => m.subject)).toEqual(["Message k2", "Message k1"]);
     const [latest] = messages;
-    expect(latest).toMatchObject({ to: "second@example.com", from: "news@brand.example", text: expect.stringContaining("text-link") });
-    expect(latest!.headers).toMatchObject({ From: "Brand <news@brand.example>", "List-Id": "<news.brand.example>", "Message-ID": signedMessageId("k2", "brand.example") });
+    expect(latest).toMatchObject({
+      to: "second@example.com",
+      from: "news@brand.example",
+      text: expect.stringContaining("text-link"),
+    });
+    expect(latest!.headers).toMatchObject({
+      From: "Brand <news@brand.example>",
+      "List-Id": "<news.brand.example>",
+      "Message-ID": signedMessageId("k2", "brand.example"),
+    });
     expect(latest!.links).toEqual(["https://app.example/c?t=1&x=2"]);
     expect(latest!.sentAt).toEqual(clock.now());
   });
@@ -42,7 +52,9 @@ describe("local mailbox", () => {
     const b = await seedWorkspace(ctx);
     await localTransport().send(ctx, mail(a.workspaceId, "ka", "Reader@Example.com".toLowerCase()));
     await localTransport().send(ctx, mail(b.workspaceId, "kb", "reader@example.com"));
-    expect((await listMailbox(ctx, systemActor("test"), { to: "READER@example.com" })).map((m) => m.subject).sort()).toEqual(["Message ka", "Message kb"]);
+    expect(
+      (await listMailbox(ctx, systemActor("test"), { to: "READER@example.com" })).map((m) => m.subject).sort(),
+    ).toEqual(["Message ka", "Message kb"]);
     expect((await listMailbox(ctx, systemActor("test", b.workspaceId))).map((m) => m.subject)).toEqual(["Message kb"]);
   });
 

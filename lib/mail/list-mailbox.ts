@@ -1,11 +1,14 @@
 import "server-only";
+
 import { aliasedTable, and, desc, eq, exists, inArray, isNull, ne, notExists, or, sql, type SQL } from "drizzle-orm";
 import { simpleParser } from "mailparser";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
+import { normalizeEmail } from "@/lib/contacts/email-address";
 import type { Ctx } from "@/lib/context";
 import { mailMessages, memberships, users } from "@/lib/db/schema";
 import type { ServiceMailKind } from "@/lib/db/schema/mail-messages";
-import { normalizeEmail } from "@/lib/contacts/email-address";
+
 import { mailTransportName } from "./mailbox-enabled";
 
 const otherMemberships = aliasedTable(memberships, "other_memberships");
@@ -30,7 +33,11 @@ export interface MailboxMessage {
  * raw bytes. A system actor sees all of it (across workspaces when it names none); a member, as
  * visibleToMember says; an API key, the workspace's own mail only.
  */
-export async function listMailbox(ctx: Ctx, actor: Actor, filters: { to?: string; limit?: number } = {}): Promise<MailboxMessage[]> {
+export async function listMailbox(
+  ctx: Ctx,
+  actor: Actor,
+  filters: { to?: string; limit?: number } = {},
+): Promise<MailboxMessage[]> {
   const visible =
     actor.kind === "system"
       ? inActorWorkspace(actor, mailMessages.workspaceId)
@@ -95,10 +102,19 @@ async function visibleToMember(ctx: Ctx, workspaceId: string, userId: string): P
     ownMail,
     and(
       eq(mailMessages.toAddress, member.email),
-      or(eq(mailMessages.workspaceId, workspaceId), and(isNull(mailMessages.workspaceId), inArray(mailMessages.serviceMail, ["password_reset", "notice"]))),
+      or(
+        eq(mailMessages.workspaceId, workspaceId),
+        and(isNull(mailMessages.workspaceId), inArray(mailMessages.serviceMail, ["password_reset", "notice"])),
+      ),
     ),
     and(eq(mailMessages.workspaceId, workspaceId), eq(mailMessages.serviceMail, "verify_address")),
-    invites ? and(eq(mailMessages.workspaceId, workspaceId), eq(mailMessages.serviceMail, "invitation"), invitationForNewAccount) : undefined,
+    invites
+      ? and(
+          eq(mailMessages.workspaceId, workspaceId),
+          eq(mailMessages.serviceMail, "invitation"),
+          invitationForNewAccount,
+        )
+      : undefined,
   );
 }
 
@@ -131,6 +147,8 @@ async function parseStored(row: typeof mailMessages.$inferSelect): Promise<Mailb
 
 /** The links a reader could follow: hrefs of the HTML part, else URLs in the text part. */
 export function extractLinks(html: string, text: string): string[] {
-  const found = html ? [...html.matchAll(/href\s*=\s*"([^"]*)"/gi)].map((m) => m[1]!.replace(/&amp;/g, "&")) : [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]);
+  const found = html
+    ? [...html.matchAll(/href\s*=\s*"([^"]*)"/gi)].map((m) => m[1]!.replace(/&amp;/g, "&"))
+    : [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]);
   return [...new Set(found.filter((link) => /^https?:\/\//.test(link)))];
 }

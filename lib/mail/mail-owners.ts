@@ -1,7 +1,10 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { memberships, users } from "@/lib/db/schema";
+
 import { sendServiceMail, workspaceLink } from "./send-service-mail";
 
 interface OwnerMail {

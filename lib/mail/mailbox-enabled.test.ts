@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+
 import { parseEnv } from "@/lib/env";
+
 import { mailboxEnabled, UNSET_MAIL_TRANSPORT_WARNING, unsetMailTransportWarning } from "./mailbox-enabled";
 
 describe("the test mailbox is shown only where mail goes to the local transport, or in development", () => {
@@ -19,11 +21,14 @@ describe("the test mailbox is shown only where mail goes to the local transport,
     expect(mailboxEnabled(parseEnv({ NODE_ENV: "production" }))).toBe(true);
     expect(mailboxEnabled(parseEnv({ NODE_ENV: "production", MAIL_TRANSPORT: "" }))).toBe(true);
     expect(unsetMailTransportWarning(parseEnv({ NODE_ENV: "production" }))).toBe(UNSET_MAIL_TRANSPORT_WARNING);
-    expect(UNSET_MAIL_TRANSPORT_WARNING).toMatch(/^MAIL_TRANSPORT is not set: mail is stored in the local test mailbox and delivered to nobody/);
+    expect(UNSET_MAIL_TRANSPORT_WARNING).toMatch(
+      /^MAIL_TRANSPORT is not set: mail is stored in the local test mailbox and delivered to nobody/,
+    );
   });
 
   it("no warning once a transport is named, nor outside production", () => {
-    for (const name of ["local", "smtp", "resend"]) expect(unsetMailTransportWarning(parseEnv({ NODE_ENV: "production", MAIL_TRANSPORT: name }))).toBeNull();
+    for (const name of ["local", "smtp", "resend"])
+      expect(unsetMailTransportWarning(parseEnv({ NODE_ENV: "production", MAIL_TRANSPORT: name }))).toBeNull();
     expect(unsetMailTransportWarning(parseEnv({ NODE_ENV: "development" }))).toBeNull();
   });
 });

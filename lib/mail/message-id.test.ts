@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
+
 import { readMessageId, signedMessageId } from "./message-id";
 
 // RFC 5322 msg-id: "<" dot-atom-text "@" dot-atom-text ">", with no whitespace or comments.

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+
 import { requiredSecret } from "@/lib/env";
 
 // A message's Message-ID is `<key.signature@sender's domain>`: its idempotency key and an HMAC of it.
@@ -17,7 +18,9 @@ function mac(key: string): string {
 
 /** The Message-ID for a message with this idempotency key; a key that could not stand in a msg-id is replaced by its digest. */
 export function signedMessageId(idempotencyKey: string, domain: string): string {
-  const key = PLAIN_KEY.test(idempotencyKey) ? idempotencyKey : `h${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 40)}`;
+  const key = PLAIN_KEY.test(idempotencyKey)
+    ? idempotencyKey
+    : `h${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 40)}`;
   return `<${key}.${mac(key)}@${domain}>`;
 }
 

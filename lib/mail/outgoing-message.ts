@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+
 import type { ServiceMailKind } from "@/lib/db/schema/mail-messages";
 
 /**

@@ -1,9 +1,11 @@
 import "server-only";
+
 import type { Ctx } from "@/lib/context";
 import type { ServiceMailKind } from "@/lib/db/schema/mail-messages";
 import { newId } from "@/lib/ids";
 import { logger } from "@/lib/log/logger";
 import { appUrl } from "@/lib/runtime/app-url";
+
 import { escapeHtml } from "./escape-html";
 import { getMailTransport } from "./get-mail-transport";
 import { serviceSender } from "./service-sender";
@@ -55,4 +57,7 @@ export async function sendServiceMail(ctx: Ctx, mail: ServiceMail): Promise<bool
 }
 
 /** The workspace's dashboard, linked from the service's mail about it. */
-export const workspaceLink = (workspaceId: string) => ({ href: `${appUrl()}/w/${workspaceId}`, label: "Open the workspace" });
+export const workspaceLink = (workspaceId: string) => ({
+  href: `${appUrl()}/w/${workspaceId}`,
+  label: "Open the workspace",
+});

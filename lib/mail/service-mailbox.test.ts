@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+
 import { apiKeyActor, systemActor, userActor } from "@/lib/actor";
 import { memberships, users, workspaces } from "@/lib/db/schema";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
@@ -9,6 +10,7 @@ import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { createUser } from "@/lib/users/create-user";
 import { requestPasswordReset } from "@/lib/users/request-password-reset";
+
 import { listMailbox } from "./list-mailbox";
 import { mailOwners } from "./mail-owners";
 import { simulateOutcome } from "./simulate-outcome";
@@ -25,9 +27,17 @@ afterEach(() => {
 async function team() {
   const a = await seedWorkspace(ctx);
   const b = await seedWorkspace(ctx);
-  const admin = await createUser(ctx, { email: unique("admin"), password: "admin password", workspaceId: a.workspaceId });
+  const admin = await createUser(ctx, {
+    email: unique("admin"),
+    password: "admin password",
+    workspaceId: a.workspaceId,
+  });
   await ctx.db.update(memberships).set({ role: "admin" }).where(eq(memberships.userId, admin.userId));
-  const member = await createUser(ctx, { email: unique("member"), password: "member password", workspaceId: a.workspaceId });
+  const member = await createUser(ctx, {
+    email: unique("member"),
+    password: "member password",
+    workspaceId: a.workspaceId,
+  });
   return {
     a,
     b,
@@ -39,7 +49,8 @@ async function team() {
 }
 
 type Reader = Parameters<typeof listMailbox>[1];
-const subjectsTo = async (reader: Reader, to: string) => (await listMailbox(ctx, reader, { to })).map((mail) => mail.subject);
+const subjectsTo = async (reader: Reader, to: string) =>
+  (await listMailbox(ctx, reader, { to })).map((mail) => mail.subject);
 
 describe("the service's own mail in the test mailbox, with the local transport", () => {
   it("an invitation of a new person shows, marked as the service's, to the workspace's owners and admins only", async () => {
@@ -51,7 +62,12 @@ describe("the service's own mail in the test mailbox, with the local transport",
     expect(await subjectsTo(owner, invitee)).toHaveLength(1);
     expect(await subjectsTo(member, invitee)).toEqual([]);
     expect(await subjectsTo(ownerOfB, invitee)).toEqual([]);
-    expect(await subjectsTo(apiKeyActor({ keyId: "key_x", workspaceId: owner.workspaceId, brandId: null, mode: "live" }), invitee)).toEqual([]);
+    expect(
+      await subjectsTo(
+        apiKeyActor({ keyId: "key_x", workspaceId: owner.workspaceId, brandId: null, mode: "live" }),
+        invitee,
+      ),
+    ).toEqual([]);
   });
 
   it("an invitation that makes a new person an owner shows to the owners, never to an admin, who could not make one", async () => {
@@ -70,7 +86,11 @@ describe("the service's own mail in the test mailbox, with the local transport",
     const { a, b, owner, admin } = await team();
     // One signs in already; the other owns workspace B and has not set a password yet: its link would set it.
     const elsewhere = unique("elsewhere");
-    const { userId } = await createUser(ctx, { email: elsewhere, password: "their own password", workspaceId: b.workspaceId });
+    const { userId } = await createUser(ctx, {
+      email: elsewhere,
+      password: "their own password",
+      workspaceId: b.workspaceId,
+    });
     const ownerOfBEmail = await emailOf(b.ownerUserId);
     await inviteMember(ctx, owner, { email: elsewhere });
     await inviteMember(ctx, owner, { email: ownerOfBEmail });
@@ -79,14 +99,19 @@ describe("the service's own mail in the test mailbox, with the local transport",
       expect(await subjectsTo(reader, ownerOfBEmail)).toEqual([]);
     }
     // The invited person, a member of A until they accept, reads their own invitation there.
-    expect(await subjectsTo(userActor(userId, a.workspaceId), elsewhere)).toEqual([`You have been invited to ${await workspaceName(a.workspaceId)}`]);
+    expect(await subjectsTo(userActor(userId, a.workspaceId), elsewhere)).toEqual([
+      `You have been invited to ${await workspaceName(a.workspaceId)}`,
+    ]);
   });
 
   it("a confirmation link for a sandbox address shows to every member of the workspace, and to no other workspace", async () => {
     const { owner, admin, member, ownerOfB } = await team();
     const seedInbox = unique("seed");
     await addVerifiedAddress(ctx, member, { email: seedInbox });
-    for (const reader of [owner, admin, member]) expect((await listMailbox(ctx, reader, { to: seedInbox })).map((mail) => mail.serviceMail)).toEqual(["verify_address"]);
+    for (const reader of [owner, admin, member])
+      expect((await listMailbox(ctx, reader, { to: seedInbox })).map((mail) => mail.serviceMail)).toEqual([
+        "verify_address",
+      ]);
     expect(await subjectsTo(ownerOfB, seedInbox)).toEqual([]);
   });
 
@@ -105,7 +130,9 @@ describe("the service's own mail in the test mailbox, with the local transport",
     await (
       await requestPasswordReset(ctx, { email: memberEmail, ip: "192.0.2.1" })
     ).mailing;
-    expect((await listMailbox(ctx, member, { to: memberEmail })).map((mail) => mail.serviceMail)).toEqual(["password_reset"]);
+    expect((await listMailbox(ctx, member, { to: memberEmail })).map((mail) => mail.serviceMail)).toEqual([
+      "password_reset",
+    ]);
     expect(await subjectsTo(owner, memberEmail)).toEqual([]);
     expect(await subjectsTo(admin, memberEmail)).toEqual([]);
     expect(await subjectsTo(systemActor("test", a.workspaceId), memberEmail)).toEqual([]);
@@ -117,7 +144,9 @@ describe("the service's own mail in the test mailbox, with the local transport",
     const invitee = unique("bounced");
     await inviteMember(ctx, owner, { email: invitee });
     const [mail] = await listMailbox(ctx, owner, { to: invitee });
-    await expect(simulateOutcome(ctx, owner, mail!.id, { type: "complained" })).rejects.toMatchObject({ code: "message_not_found" });
+    await expect(simulateOutcome(ctx, owner, mail!.id, { type: "complained" })).rejects.toMatchObject({
+      code: "message_not_found",
+    });
   });
 
   it("once mail goes out through smtp or resend, the service's mail stored earlier is hidden from members", async () => {
@@ -136,6 +165,9 @@ async function emailOf(userId: string): Promise<string> {
 }
 
 async function workspaceName(workspaceId: string): Promise<string> {
-  const [workspace] = await ctx.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, workspaceId));
+  const [workspace] = await ctx.db
+    .select({ name: workspaces.name })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId));
   return workspace!.name;
 }

@@ -1,8 +1,11 @@
 import "server-only";
+
 import { and, eq, exists, isNotNull, isNull } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { memberships, users, workspaces } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
+
 import { invitationInvalid, readInvitationToken } from "./invitation-link";
 
 /**
@@ -14,7 +17,10 @@ import { invitationInvalid, readInvitationToken } from "./invitation-link";
 export async function acceptMembership(ctx: Ctx, token: string): Promise<{ email: string; workspaceName: string }> {
   const invitation = readInvitationToken(token, ctx.clock.now());
   if (!invitation) throw invitationInvalid();
-  const ofInvitation = and(eq(memberships.userId, invitation.userId), eq(memberships.workspaceId, invitation.workspaceId));
+  const ofInvitation = and(
+    eq(memberships.userId, invitation.userId),
+    eq(memberships.workspaceId, invitation.workspaceId),
+  );
   const hasPassword = exists(
     ctx.db
       .select({ one: users.id })
@@ -27,13 +33,23 @@ export async function acceptMembership(ctx: Ctx, token: string): Promise<{ email
     .where(and(ofInvitation, isNull(memberships.acceptedAt), hasPassword))
     .returning({ userId: memberships.userId });
   const [row] = await ctx.db
-    .select({ email: users.email, passwordHash: users.passwordHash, acceptedAt: memberships.acceptedAt, workspaceName: workspaces.name })
+    .select({
+      email: users.email,
+      passwordHash: users.passwordHash,
+      acceptedAt: memberships.acceptedAt,
+      workspaceName: workspaces.name,
+    })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
     .where(ofInvitation);
   // A removed invitee's link accepts nothing; one without a password sets it first (acceptInvitation).
   if (!row?.passwordHash) throw invitationInvalid();
-  if (!accepted) throw new ApiError({ type: "invalid_request_error", code: "invitation_used", message: "You have already joined this workspace: sign in to reach it." });
+  if (!accepted)
+    throw new ApiError({
+      type: "invalid_request_error",
+      code: "invitation_used",
+      message: "You have already joined this workspace: sign in to reach it.",
+    });
   return { email: row.email, workspaceName: row.workspaceName };
 }

@@ -1,4 +1,5 @@
 import "server-only";
+
 import { ApiError } from "@/lib/errors";
 import { appUrl } from "@/lib/runtime/app-url";
 import { signToken, verifyToken } from "@/lib/tokens/signed-token";
@@ -12,11 +13,22 @@ export function invitationLink(userId: string, workspaceId: string, now: Date): 
 
 export function readInvitationToken(token: string, now: Date): { userId: string; workspaceId: string } | null {
   const data = verifyToken<{ u: string; w: string; x: number }>("invite", token);
-  if (!data || typeof data.u !== "string" || typeof data.w !== "string" || typeof data.x !== "number" || data.x < now.getTime()) return null;
+  if (
+    !data ||
+    typeof data.u !== "string" ||
+    typeof data.w !== "string" ||
+    typeof data.x !== "number" ||
+    data.x < now.getTime()
+  )
+    return null;
   return { userId: data.u, workspaceId: data.w };
 }
 
 /** A bad, altered or expired link, or one whose membership was removed meanwhile. */
 export function invitationInvalid(): ApiError {
-  return new ApiError({ type: "invalid_request_error", code: "invitation_invalid", message: "This invitation link is not valid or has expired: ask the workspace owner to invite you again." });
+  return new ApiError({
+    type: "invalid_request_error",
+    code: "invitation_invalid",
+    message: "This invitation link is not valid or has expired: ask the workspace owner to invite you again.",
+  });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { emailField } from "@/lib/validation/fields";
 
 // Schemas only (no database): the dashboard's forms check input in the browser with the same rules.
@@ -10,7 +11,8 @@ export type MemberRole = (typeof MEMBER_ROLES)[number];
 export const ROLE_DESCRIPTIONS: Record<MemberRole, string> = {
   owner: "Everything: members, billing, keys and settings. Billing notices are mailed to the owners.",
   admin: "As an owner, but cannot make someone an owner: invites and removes members, manages billing.",
-  member: "Contacts, lists, topics, forms, campaigns, keys and reports; cannot invite or remove members or manage billing.",
+  member:
+    "Contacts, lists, topics, forms, campaigns, keys and reports; cannot invite or remove members or manage billing.",
 };
 
 /** Owners grant any role; admins grant admin and member (an admin cannot make an owner). */
@@ -20,7 +22,10 @@ export function rolesGrantedBy(role: MemberRole | "operator"): MemberRole[] {
   return [];
 }
 
-export const inviteMemberSchema = z.strictObject({ email: emailField, role: z.enum(MEMBER_ROLES, "choose owner, admin or member").default("member") });
+export const inviteMemberSchema = z.strictObject({
+  email: emailField,
+  role: z.enum(MEMBER_ROLES, "choose owner, admin or member").default("member"),
+});
 export type InviteMemberInput = z.input<typeof inviteMemberSchema>;
 
 export const acceptInvitationSchema = z.strictObject({

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor, userActor } from "@/lib/actor";
 import { memberships, users } from "@/lib/db/schema";
 import { listMailbox } from "@/lib/mail/list-mailbox";
@@ -7,6 +8,7 @@ import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { createUser } from "@/lib/users/create-user";
 import { verifyCredentials } from "@/lib/users/verify-credentials";
+
 import { acceptInvitation } from "./accept-invitation";
 import { acceptMembership } from "./accept-membership";
 import { describeInvitation } from "./describe-invitation";
@@ -22,7 +24,11 @@ function tokenOf(text: string): string {
 const keep = { keysAndEndpoints: "keep" } as const;
 
 const sandboxOf = async (ctx: ReturnType<typeof testCtx>["ctx"], workspaceId: string) =>
-  (await ctx.db.execute<{ email: string }>(sql`select email from sandbox_recipients where workspace_id = ${workspaceId} order by email`)).map((row) => row.email);
+  (
+    await ctx.db.execute<{ email: string }>(
+      sql`select email from sandbox_recipients where workspace_id = ${workspaceId} order by email`,
+    )
+  ).map((row) => row.email);
 
 describe("members", () => {
   it("an invitation adds the member and mails a link that sets their password once, within 7 days", async () => {
@@ -31,20 +37,32 @@ describe("members", () => {
     const owner = userActor(ownerUserId, workspaceId);
     const { userId, mailed } = await inviteMember(ctx, owner, { email: "New.Member@Example.com" });
     expect(mailed).toBe(true);
-    expect((await listMembers(ctx, owner)).find((member) => member.userId === userId)).toMatchObject({ email: "new.member@example.com", role: "member", active: false });
+    expect((await listMembers(ctx, owner)).find((member) => member.userId === userId)).toMatchObject({
+      email: "new.member@example.com",
+      role: "member",
+      active: false,
+    });
 
     const [mail] = await listMailbox(ctx, systemActor("test"), { to: "new.member@example.com" });
     const token = tokenOf(mail!.text);
-    await expect(acceptInvitation(ctx, { token, password: "short" })).rejects.toMatchObject({ code: "validation_failed" });
+    await expect(acceptInvitation(ctx, { token, password: "short" })).rejects.toMatchObject({
+      code: "validation_failed",
+    });
     await acceptInvitation(ctx, { token, password: "a long enough password" });
-    expect(await verifyCredentials(ctx, "new.member@example.com", "a long enough password")).toMatchObject({ id: userId });
+    expect(await verifyCredentials(ctx, "new.member@example.com", "a long enough password")).toMatchObject({
+      id: userId,
+    });
     // The link cannot change a password once set.
-    await expect(acceptInvitation(ctx, { token, password: "another password" })).rejects.toMatchObject({ code: "invitation_used" });
+    await expect(acceptInvitation(ctx, { token, password: "another password" })).rejects.toMatchObject({
+      code: "invitation_used",
+    });
 
     const { userId: later } = await inviteMember(ctx, owner, { email: "late@example.com" });
     const [lateMail] = await listMailbox(ctx, systemActor("test"), { to: "late@example.com" });
     clock.advance(INVITATION_VALID_MS + 1);
-    await expect(acceptInvitation(ctx, { token: tokenOf(lateMail!.text), password: "a long enough password" })).rejects.toMatchObject({ code: "invitation_invalid" });
+    await expect(
+      acceptInvitation(ctx, { token: tokenOf(lateMail!.text), password: "a long enough password" }),
+    ).rejects.toMatchObject({ code: "invitation_invalid" });
     const [lateUser] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, later));
     expect(lateUser!.passwordHash).toBeNull();
   });
@@ -53,9 +71,15 @@ describe("members", () => {
     const { ctx } = testCtx();
     const { workspaceId, ownerUserId } = await seedWorkspace(ctx);
     const owner = userActor(ownerUserId, workspaceId);
-    const { userId: plain } = await createUser(ctx, { email: "plain.member@example.com", password: "a long enough password", workspaceId });
+    const { userId: plain } = await createUser(ctx, {
+      email: "plain.member@example.com",
+      password: "a long enough password",
+      workspaceId,
+    });
     await inviteMember(ctx, owner, { email: "private@example.com" });
-    expect((await listMailbox(ctx, owner, { to: "private@example.com" })).map((mail) => mail.serviceMail)).toEqual(["invitation"]);
+    expect((await listMailbox(ctx, owner, { to: "private@example.com" })).map((mail) => mail.serviceMail)).toEqual([
+      "invitation",
+    ]);
     expect(await listMailbox(ctx, userActor(plain, workspaceId), { to: "private@example.com" })).toEqual([]);
   });
 
@@ -66,7 +90,9 @@ describe("members", () => {
     const { userId } = await inviteMember(ctx, owner, { email: "removed@example.com" });
     const [mail] = await listMailbox(ctx, systemActor("test"), { to: "removed@example.com" });
     await removeMember(ctx, owner, userId, keep);
-    await expect(acceptInvitation(ctx, { token: tokenOf(mail!.text), password: "a long enough password" })).rejects.toMatchObject({ code: "invitation_invalid" });
+    await expect(
+      acceptInvitation(ctx, { token: tokenOf(mail!.text), password: "a long enough password" }),
+    ).rejects.toMatchObject({ code: "invitation_invalid" });
     const [user] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
     expect(user!.passwordHash).toBeNull();
   });
@@ -76,16 +102,23 @@ describe("members", () => {
     const { workspaceId, ownerUserId } = await seedWorkspace(ctx);
     const owner = userActor(ownerUserId, workspaceId);
     await inviteMember(ctx, owner, { email: "twice@example.com" });
-    await expect(inviteMember(ctx, owner, { email: "twice@example.com" })).rejects.toMatchObject({ code: "member_exists", param: "email" });
+    await expect(inviteMember(ctx, owner, { email: "twice@example.com" })).rejects.toMatchObject({
+      code: "member_exists",
+      param: "email",
+    });
     expect((await listMembers(ctx, owner)).filter((member) => member.email === "twice@example.com")).toHaveLength(1);
   });
 
   it("only owners and admins invite or remove members", async () => {
     const { ctx } = testCtx();
     const { workspaceId, ownerUserId } = await seedWorkspace(ctx);
-    const { userId: memberId } = await inviteMember(ctx, userActor(ownerUserId, workspaceId), { email: "plain@example.com" });
+    const { userId: memberId } = await inviteMember(ctx, userActor(ownerUserId, workspaceId), {
+      email: "plain@example.com",
+    });
     const member = userActor(memberId, workspaceId);
-    await expect(inviteMember(ctx, member, { email: "friend@example.com" })).rejects.toMatchObject({ code: "not_allowed" });
+    await expect(inviteMember(ctx, member, { email: "friend@example.com" })).rejects.toMatchObject({
+      code: "not_allowed",
+    });
     await expect(removeMember(ctx, member, ownerUserId, keep)).rejects.toMatchObject({ code: "not_allowed" });
     expect(await listMembers(ctx, member)).toHaveLength(2);
   });
@@ -104,7 +137,9 @@ describe("members", () => {
     const { ctx } = testCtx();
     const a = await seedWorkspace(ctx);
     const b = await seedWorkspace(ctx);
-    await expect(removeMember(ctx, userActor(a.ownerUserId, a.workspaceId), b.ownerUserId, keep)).rejects.toMatchObject({ code: "member_not_found" });
+    await expect(removeMember(ctx, userActor(a.ownerUserId, a.workspaceId), b.ownerUserId, keep)).rejects.toMatchObject(
+      { code: "member_not_found" },
+    );
     expect(await ctx.db.select().from(memberships).where(eq(memberships.workspaceId, b.workspaceId))).toHaveLength(1);
   });
 
@@ -113,14 +148,21 @@ describe("members", () => {
     const { workspaceId, ownerUserId } = await seedWorkspace(ctx);
     const owner = userActor(ownerUserId, workspaceId);
     const { userId } = await inviteMember(ctx, owner, { email: "looped@example.com" });
-    await expect(resendInvitation(ctx, owner, userId)).rejects.toMatchObject({ type: "rate_limit_error", code: "rate_limited" });
+    await expect(resendInvitation(ctx, owner, userId)).rejects.toMatchObject({
+      type: "rate_limit_error",
+      code: "rate_limited",
+    });
     // The refused resend counted too, so the address waits two windows.
     clock.advance(20 * 60_000);
     expect(await resendInvitation(ctx, owner, userId)).toEqual({ mailed: true });
     expect(await listMailbox(ctx, systemActor("test"), { to: "looped@example.com" })).toHaveLength(2);
     // Refused attempts count too: three so far, then 17 more make 20.
-    for (let i = 1; i <= INVITATION_MAILS_PER_DAY - 3; i++) await inviteMember(ctx, owner, { email: `many${i}@example.com` });
-    await expect(inviteMember(ctx, owner, { email: "one-too-many@example.com" })).rejects.toMatchObject({ code: "rate_limited", param: "email" });
+    for (let i = 1; i <= INVITATION_MAILS_PER_DAY - 3; i++)
+      await inviteMember(ctx, owner, { email: `many${i}@example.com` });
+    await expect(inviteMember(ctx, owner, { email: "one-too-many@example.com" })).rejects.toMatchObject({
+      code: "rate_limited",
+      param: "email",
+    });
     expect(await listMailbox(ctx, systemActor("test"), { to: "one-too-many@example.com" })).toEqual([]);
     expect((await listMembers(ctx, owner)).map((member) => member.email)).not.toContain("one-too-many@example.com");
   });
@@ -136,13 +178,24 @@ describe("members", () => {
 
     const [mail] = await listMailbox(ctx, systemActor("test"), { to: "has.account@example.com" });
     const token = tokenOf(mail!.text);
-    expect(await describeInvitation(ctx, token)).toMatchObject({ email: "has.account@example.com", hasPassword: true, accepted: false });
+    expect(await describeInvitation(ctx, token)).toMatchObject({
+      email: "has.account@example.com",
+      hasPassword: true,
+      accepted: false,
+    });
     expect(await sandboxOf(ctx, workspaceId)).not.toContain("has.account@example.com"); // opening the page accepts nothing
     // The link cannot set the password of an account that has one.
-    await expect(acceptInvitation(ctx, { token, password: "a new password" })).rejects.toMatchObject({ code: "invitation_used" });
-    expect(await verifyCredentials(ctx, "has.account@example.com", "an existing password")).toMatchObject({ id: userId });
+    await expect(acceptInvitation(ctx, { token, password: "a new password" })).rejects.toMatchObject({
+      code: "invitation_used",
+    });
+    expect(await verifyCredentials(ctx, "has.account@example.com", "an existing password")).toMatchObject({
+      id: userId,
+    });
 
-    expect(await acceptMembership(ctx, token)).toEqual({ email: "has.account@example.com", workspaceName: expect.any(String) });
+    expect(await acceptMembership(ctx, token)).toEqual({
+      email: "has.account@example.com",
+      workspaceName: expect.any(String),
+    });
     expect(await sandboxOf(ctx, workspaceId)).toContain("has.account@example.com");
     expect((await listMembers(ctx, owner)).find((member) => member.userId === userId)).toMatchObject({ active: true });
     await expect(acceptMembership(ctx, token)).rejects.toMatchObject({ code: "invitation_used" });

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import type { BillingStage, InvoiceStatus } from "@/lib/db/schema";
 
@@ -22,7 +24,13 @@ export interface BillingAccount {
  * those with unpaid invoices), then by name.
  */
 export async function listBillingAccounts(ctx: Ctx): Promise<BillingAccount[]> {
-  const rows = await ctx.db.execute<Omit<BillingAccount, "clockPausedSince" | "paidThrough"> & { clockPausedSince: string | null; paidThrough: string | null; [key: string]: unknown }>(sql`
+  const rows = await ctx.db.execute<
+    Omit<BillingAccount, "clockPausedSince" | "paidThrough"> & {
+      clockPausedSince: string | null;
+      paidThrough: string | null;
+      [key: string]: unknown;
+    }
+  >(sql`
     select w.id as "workspaceId", w.name, b.stage, b.plan, b.currency, b.provider,
            b.conversation_open_since as "clockPausedSince", b.cancel_at_period_end as "cancelAtPeriodEnd", b.paid_through as "paidThrough",
            coalesce((select json_agg(json_build_object('id', i.id, 'amount', i.amount, 'plan', i.plan, 'status', i.status, 'dueAt', i.due_at) order by i.created_at)

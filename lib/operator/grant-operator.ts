@@ -1,7 +1,9 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
-import type { Ctx } from "@/lib/context";
+
 import { normalizeEmail } from "@/lib/contacts/email-address";
+import type { Ctx } from "@/lib/context";
 import { users } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 

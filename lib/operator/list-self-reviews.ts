@@ -1,5 +1,7 @@
 import "server-only";
+
 import { desc, eq } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { brands, users, workspaces } from "@/lib/db/schema";
 
@@ -25,7 +27,13 @@ export async function listSelfReviews(ctx: Ctx): Promise<SelfReview[]> {
       .where(eq(workspaces.selfReviewed, true))
       .orderBy(desc(workspaces.id)),
     ctx.db
-      .select({ id: brands.id, name: brands.name, workspaceName: workspaces.name, reviewStatus: brands.reviewStatus, reviewer: users.email })
+      .select({
+        id: brands.id,
+        name: brands.name,
+        workspaceName: workspaces.name,
+        reviewStatus: brands.reviewStatus,
+        reviewer: users.email,
+      })
       .from(brands)
       .innerJoin(workspaces, eq(workspaces.id, brands.workspaceId))
       .leftJoin(users, eq(users.id, brands.reviewedBy))
@@ -45,7 +53,16 @@ export async function listSelfReviews(ctx: Ctx): Promise<SelfReview[]> {
     ...brandRows.flatMap((row) =>
       row.reviewStatus === "pending"
         ? []
-        : [{ kind: "brand" as const, id: row.id, name: row.name, workspaceName: row.workspaceName, decision: row.reviewStatus, reviewer: row.reviewer ?? "an operator" }],
+        : [
+            {
+              kind: "brand" as const,
+              id: row.id,
+              name: row.name,
+              workspaceName: row.workspaceName,
+              decision: row.reviewStatus,
+              reviewer: row.reviewer ?? "an operator",
+            },
+          ],
     ),
   ];
 }

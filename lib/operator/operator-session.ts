@@ -1,6 +1,8 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
 import { notFound } from "next/navigation";
+
 import { currentUser, requireUser, type SignedInUser } from "@/lib/auth/current-user";
 import { defaultCtx } from "@/lib/context";
 import { users } from "@/lib/db/schema";

@@ -1,4 +1,5 @@
 import "server-only";
+
 import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
 
@@ -30,7 +31,9 @@ export interface BrandAwaitingReview {
 }
 
 /** The operators' queue: workspaces not yet reviewed (rejected ones stay, with their note) and brands awaiting review, oldest first. */
-export async function listReviewQueue(ctx: Ctx): Promise<{ workspaces: WorkspaceAwaitingReview[]; brands: BrandAwaitingReview[] }> {
+export async function listReviewQueue(
+  ctx: Ctx,
+): Promise<{ workspaces: WorkspaceAwaitingReview[]; brands: BrandAwaitingReview[] }> {
   const sql = rawClient(ctx.db);
   const [workspaces, brands] = await Promise.all([
     sql<WorkspaceAwaitingReview[]>`
@@ -54,7 +57,11 @@ export async function listReviewQueue(ctx: Ctx): Promise<{ workspaces: Workspace
   // The raw client hands timestamps over as text here: the page and the decision compare them as dates.
   const date = (value: Date | string) => new Date(value);
   return {
-    workspaces: workspaces.map((row) => ({ ...row, createdAt: date(row.createdAt), rejectedAt: row.rejectedAt ? date(row.rejectedAt) : null })),
+    workspaces: workspaces.map((row) => ({
+      ...row,
+      createdAt: date(row.createdAt),
+      rejectedAt: row.rejectedAt ? date(row.rejectedAt) : null,
+    })),
     brands: brands.map((row) => ({ ...row, createdAt: date(row.createdAt), updatedAt: date(row.updatedAt) })),
   };
 }

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { updateBrand } from "@/lib/brands/update-brand";
 import { withTransaction } from "@/lib/context";
@@ -10,14 +11,16 @@ import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { createUser } from "@/lib/users/create-user";
 import { brandClearance } from "@/lib/workspaces/sending-clearance";
+
 import { grantOperator } from "./grant-operator";
 import { listSelfReviews } from "./list-self-reviews";
-import { listReviewQueue } from "./review-queue";
 import { reviewBrand, reviewWorkspace } from "./review-decisions";
+import { listReviewQueue } from "./review-queue";
 
 const { ctx } = testCtx();
 /** The brand as the operator saw it in the queue. */
-const seen = async (brandId: string) => (await ctx.db.select({ updatedAt: brands.updatedAt }).from(brands).where(eq(brands.id, brandId)))[0]!.updatedAt;
+const seen = async (brandId: string) =>
+  (await ctx.db.select({ updatedAt: brands.updatedAt }).from(brands).where(eq(brands.id, brandId)))[0]!.updatedAt;
 
 /** Backends waiting, directly or through another waiter, for a lock the backend `pid` holds. */
 async function blockedBy(pid: number): Promise<number> {
@@ -35,16 +38,29 @@ async function operatorsAre(...userIds: string[]) {
   for (const userId of userIds) await ctx.db.update(users).set({ isOperator: true }).where(eq(users.id, userId));
 }
 
-const mailTo = async (email: string) => (await listMailbox(ctx, systemActor("test"), { to: email })).map((mail) => ({ subject: mail.subject, text: mail.text }));
+const mailTo = async (email: string) =>
+  (await listMailbox(ctx, systemActor("test"), { to: email })).map((mail) => ({
+    subject: mail.subject,
+    text: mail.text,
+  }));
 
 describe("the service's review", () => {
   it("a rejected workspace's owners are mailed the reason and it stays in the queue with it; an approval ends its review step", async () => {
     const { workspaceId } = await seedWorkspace(ctx, { ownerEmail: "owner.review@example.com" });
-    await expect(reviewWorkspace(ctx, workspaceId, { decision: "reject", reason: "short", reviewer: "usr_op" })).rejects.toMatchObject({ code: "validation_failed", param: "reason" });
-    const rejected = await reviewWorkspace(ctx, workspaceId, { decision: "reject", reason: "Your website does not say who runs it.", reviewer: "usr_op" });
+    await expect(
+      reviewWorkspace(ctx, workspaceId, { decision: "reject", reason: "short", reviewer: "usr_op" }),
+    ).rejects.toMatchObject({ code: "validation_failed", param: "reason" });
+    const rejected = await reviewWorkspace(ctx, workspaceId, {
+      decision: "reject",
+      reason: "Your website does not say who runs it.",
+      reviewer: "usr_op",
+    });
     expect(rejected).toMatchObject({ decision: "reject", mailed: 1 });
     expect(await mailTo("owner.review@example.com")).toEqual([
-      expect.objectContaining({ subject: expect.stringContaining("did not pass the review"), text: expect.stringContaining("Your website does not say who runs it.") }),
+      expect.objectContaining({
+        subject: expect.stringContaining("did not pass the review"),
+        text: expect.stringContaining("Your website does not say who runs it."),
+      }),
     ]);
     expect((await listReviewQueue(ctx)).workspaces.find((workspace) => workspace.id === workspaceId)).toMatchObject({
       reviewNote: "Your website does not say who runs it.",
@@ -52,23 +68,43 @@ describe("the service's review", () => {
     });
 
     await reviewWorkspace(ctx, workspaceId, { decision: "approve", reason: "", reviewer: "usr_op" });
-    expect((await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)))[0]).toMatchObject({ approvedAt: expect.any(Date), reviewRejectedAt: null });
+    expect((await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)))[0]).toMatchObject({
+      approvedAt: expect.any(Date),
+      reviewRejectedAt: null,
+    });
     expect((await listReviewQueue(ctx)).workspaces.map((workspace) => workspace.id)).not.toContain(workspaceId);
-    expect((await mailTo("owner.review@example.com")).map((mail) => mail.subject)).toContainEqual(expect.stringMatching(/ passed the review$/));
+    expect((await mailTo("owner.review@example.com")).map((mail) => mail.subject)).toContainEqual(
+      expect.stringMatching(/ passed the review$/),
+    );
   });
 
   it("a brand approved by an operator leaves the queue and counts for the sandbox; a rejected one is told what to change, its owners mailed (not its other members)", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx, { ownerEmail: "first.owner@example.com" });
     await inviteMember(ctx, systemActor("test", workspaceId), { email: "just.a.member@example.com" });
     expect((await listReviewQueue(ctx)).brands.map((brand) => brand.id)).toContain(brandId);
-    const rejected = await reviewBrand(ctx, brandId, { decision: "reject", reason: "The postal address is a PO box; give a street address.", reviewer: "usr_op", seenUpdatedAt: await seen(brandId) });
+    const rejected = await reviewBrand(ctx, brandId, {
+      decision: "reject",
+      reason: "The postal address is a PO box; give a street address.",
+      reviewer: "usr_op",
+      seenUpdatedAt: await seen(brandId),
+    });
     expect(rejected.mailed).toBe(1);
     expect((await mailTo("first.owner@example.com"))[0]!.text).toContain("The postal address is a PO box");
-    expect((await mailTo("just.a.member@example.com")).map((mail) => mail.subject)).not.toContainEqual(expect.stringContaining("needs changes"));
-    expect((await ctx.db.select().from(brands).where(eq(brands.id, brandId)))[0]).toMatchObject({ reviewStatus: "rejected", reviewNote: "The postal address is a PO box; give a street address." });
+    expect((await mailTo("just.a.member@example.com")).map((mail) => mail.subject)).not.toContainEqual(
+      expect.stringContaining("needs changes"),
+    );
+    expect((await ctx.db.select().from(brands).where(eq(brands.id, brandId)))[0]).toMatchObject({
+      reviewStatus: "rejected",
+      reviewNote: "The postal address is a PO box; give a street address.",
+    });
     expect((await brandClearance(ctx, brandId)).missing).toContain("brand");
 
-    await reviewBrand(ctx, brandId, { decision: "approve", reason: "", reviewer: "usr_op", seenUpdatedAt: await seen(brandId) });
+    await reviewBrand(ctx, brandId, {
+      decision: "approve",
+      reason: "",
+      reviewer: "usr_op",
+      seenUpdatedAt: await seen(brandId),
+    });
     expect((await brandClearance(ctx, brandId)).missing).not.toContain("brand");
     expect((await listReviewQueue(ctx)).brands.map((brand) => brand.id)).not.toContain(brandId);
   });
@@ -76,15 +112,24 @@ describe("the service's review", () => {
   it("a rejection withdraws an earlier approval; a brand edited since the operator opened the queue is not decided blind", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     await reviewWorkspace(ctx, workspaceId, { decision: "approve", reason: "", reviewer: "usr_op" });
-    await reviewWorkspace(ctx, workspaceId, { decision: "reject", reason: "The business address turned out to be false.", reviewer: "usr_op" });
-    expect((await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)))[0]).toMatchObject({ approvedAt: null, reviewRejectedAt: expect.any(Date) });
+    await reviewWorkspace(ctx, workspaceId, {
+      decision: "reject",
+      reason: "The business address turned out to be false.",
+      reviewer: "usr_op",
+    });
+    expect((await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)))[0]).toMatchObject({
+      approvedAt: null,
+      reviewRejectedAt: expect.any(Date),
+    });
 
     const seen = (await listReviewQueue(ctx)).brands.find((brand) => brand.id === brandId)!.updatedAt;
     await ctx.db
       .update(brands)
       .set({ legalName: "Someone Else Ltd", updatedAt: new Date(seen.getTime() + 1000) })
       .where(eq(brands.id, brandId));
-    await expect(reviewBrand(ctx, brandId, { decision: "approve", reason: "", reviewer: "usr_op", seenUpdatedAt: seen })).rejects.toMatchObject({ code: "brand_changed" });
+    await expect(
+      reviewBrand(ctx, brandId, { decision: "approve", reason: "", reviewer: "usr_op", seenUpdatedAt: seen }),
+    ).rejects.toMatchObject({ code: "brand_changed" });
     expect((await ctx.db.select().from(brands).where(eq(brands.id, brandId)))[0]!.reviewStatus).toBe("pending");
   });
 
@@ -96,7 +141,9 @@ describe("the service's review", () => {
 
   it("a brand decision must say what the operator saw: without it, it is refused and nothing is decided", async () => {
     const { brandId } = await seedWorkspace(ctx);
-    await expect(reviewBrand(ctx, brandId, { decision: "approve", reason: "", reviewer: "usr_op" })).rejects.toMatchObject({ code: "validation_failed", param: "seen_updated_at" });
+    await expect(
+      reviewBrand(ctx, brandId, { decision: "approve", reason: "", reviewer: "usr_op" }),
+    ).rejects.toMatchObject({ code: "validation_failed", param: "seen_updated_at" });
     expect((await ctx.db.select().from(brands).where(eq(brands.id, brandId)))[0]!.reviewStatus).toBe("pending");
   });
 
@@ -105,40 +152,104 @@ describe("the service's review", () => {
     const seenUpdatedAt = await seen(brandId);
     let decision: Promise<unknown> | undefined;
     await withTransaction(ctx, async (tx) => {
-      await updateBrand({ ...tx, clock: { now: () => new Date(seenUpdatedAt.getTime() + 1000) } }, systemActor("test", workspaceId), brandId, { legalName: "Someone Else Ltd" });
+      await updateBrand(
+        { ...tx, clock: { now: () => new Date(seenUpdatedAt.getTime() + 1000) } },
+        systemActor("test", workspaceId),
+        brandId,
+        { legalName: "Someone Else Ltd" },
+      );
       const [{ pid }] = (await tx.db.execute(sql`select pg_backend_pid() as pid`)) as unknown as [{ pid: number }];
-      decision = reviewBrand(ctx, brandId, { decision: "approve", reason: "", reviewer: "usr_op", seenUpdatedAt }).catch((error: unknown) => error);
+      decision = reviewBrand(ctx, brandId, {
+        decision: "approve",
+        reason: "",
+        reviewer: "usr_op",
+        seenUpdatedAt,
+      }).catch((error: unknown) => error);
       while ((await blockedBy(pid)) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     });
     expect(await decision).toMatchObject({ code: "brand_changed" });
-    expect((await ctx.db.select().from(brands).where(eq(brands.id, brandId)))[0]).toMatchObject({ legalName: "Someone Else Ltd", reviewStatus: "pending" });
+    expect((await ctx.db.select().from(brands).where(eq(brands.id, brandId)))[0]).toMatchObject({
+      legalName: "Someone Else Ltd",
+      reviewStatus: "pending",
+    });
   });
 
   it("where the service has another operator, an operator cannot review a workspace or a brand they are a member of", async () => {
-    const { workspaceId, brandId, ownerUserId } = await seedWorkspace(ctx, { ownerEmail: "operator.and.owner@example.com" });
+    const { workspaceId, brandId, ownerUserId } = await seedWorkspace(ctx, {
+      ownerEmail: "operator.and.owner@example.com",
+    });
     const other = await seedWorkspace(ctx, { ownerEmail: "independent.operator@example.com" });
     await operatorsAre(ownerUserId, other.ownerUserId);
-    await expect(reviewWorkspace(ctx, workspaceId, { decision: "approve", reason: "", reviewer: ownerUserId })).rejects.toMatchObject({ code: "own_review" });
-    await expect(reviewBrand(ctx, brandId, { decision: "approve", reason: "", reviewer: ownerUserId, seenUpdatedAt: await seen(brandId) })).rejects.toMatchObject({ code: "own_review" });
+    await expect(
+      reviewWorkspace(ctx, workspaceId, { decision: "approve", reason: "", reviewer: ownerUserId }),
+    ).rejects.toMatchObject({ code: "own_review" });
+    await expect(
+      reviewBrand(ctx, brandId, {
+        decision: "approve",
+        reason: "",
+        reviewer: ownerUserId,
+        seenUpdatedAt: await seen(brandId),
+      }),
+    ).rejects.toMatchObject({ code: "own_review" });
     expect((await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)))[0]!.approvedAt).toBeNull();
     expect((await ctx.db.select().from(brands).where(eq(brands.id, brandId)))[0]!.reviewStatus).toBe("pending");
 
-    await reviewBrand(ctx, brandId, { decision: "approve", reason: "", reviewer: other.ownerUserId, seenUpdatedAt: await seen(brandId) });
-    expect((await ctx.db.select().from(brands).where(eq(brands.id, brandId)))[0]).toMatchObject({ reviewStatus: "approved", reviewedBy: other.ownerUserId, selfReviewed: false });
+    await reviewBrand(ctx, brandId, {
+      decision: "approve",
+      reason: "",
+      reviewer: other.ownerUserId,
+      seenUpdatedAt: await seen(brandId),
+    });
+    expect((await ctx.db.select().from(brands).where(eq(brands.id, brandId)))[0]).toMatchObject({
+      reviewStatus: "approved",
+      reviewedBy: other.ownerUserId,
+      selfReviewed: false,
+    });
   });
 
   it("the only operator (a self-hosted install's first owner) may review their own workspace and brand, and each decision is recorded as a self-review", async () => {
     const { workspaceId, brandId, ownerUserId } = await seedWorkspace(ctx, { ownerEmail: "sole.operator@example.com" });
     await operatorsAre(ownerUserId);
-    await reviewWorkspace(ctx, workspaceId, { decision: "reject", reason: "Add the company's address to the website.", reviewer: ownerUserId });
-    expect((await listReviewQueue(ctx)).workspaces.find((workspace) => workspace.id === workspaceId)).toMatchObject({ selfReviewed: true });
+    await reviewWorkspace(ctx, workspaceId, {
+      decision: "reject",
+      reason: "Add the company's address to the website.",
+      reviewer: ownerUserId,
+    });
+    expect((await listReviewQueue(ctx)).workspaces.find((workspace) => workspace.id === workspaceId)).toMatchObject({
+      selfReviewed: true,
+    });
     await reviewWorkspace(ctx, workspaceId, { decision: "approve", reason: "", reviewer: ownerUserId });
-    await reviewBrand(ctx, brandId, { decision: "approve", reason: "", reviewer: ownerUserId, seenUpdatedAt: await seen(brandId) });
-    expect((await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)))[0]).toMatchObject({ approvedAt: expect.any(Date), reviewedBy: ownerUserId, selfReviewed: true });
-    expect((await ctx.db.select().from(brands).where(eq(brands.id, brandId)))[0]).toMatchObject({ reviewStatus: "approved", reviewedBy: ownerUserId, selfReviewed: true });
-    expect((await listSelfReviews(ctx)).filter((review) => review.id === workspaceId || review.id === brandId)).toEqual([
-      expect.objectContaining({ kind: "workspace", id: workspaceId, decision: "approved", reviewer: "sole.operator@example.com" }),
-      expect.objectContaining({ kind: "brand", id: brandId, decision: "approved", reviewer: "sole.operator@example.com" }),
-    ]);
+    await reviewBrand(ctx, brandId, {
+      decision: "approve",
+      reason: "",
+      reviewer: ownerUserId,
+      seenUpdatedAt: await seen(brandId),
+    });
+    expect((await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId)))[0]).toMatchObject({
+      approvedAt: expect.any(Date),
+      reviewedBy: ownerUserId,
+      selfReviewed: true,
+    });
+    expect((await ctx.db.select().from(brands).where(eq(brands.id, brandId)))[0]).toMatchObject({
+      reviewStatus: "approved",
+      reviewedBy: ownerUserId,
+      selfReviewed: true,
+    });
+    expect((await listSelfReviews(ctx)).filter((review) => review.id === workspaceId || review.id === brandId)).toEqual(
+      [
+        expect.objectContaining({
+          kind: "workspace",
+          id: workspaceId,
+          decision: "approved",
+          reviewer: "sole.operator@example.com",
+        }),
+        expect.objectContaining({
+          kind: "brand",
+          id: brandId,
+          decision: "approved",
+          reviewer: "sole.operator@example.com",
+        }),
+      ],
+    );
   });
 });

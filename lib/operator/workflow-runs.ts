@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
+
 import { withTransaction, type Ctx } from "@/lib/context";
 import { workflowRuns, type MemoisedStep } from "@/lib/db/schema";
 import { notFound, validationFailed } from "@/lib/errors";
@@ -46,7 +48,10 @@ function whereState(state: RunState, now: Date): SQL {
 }
 
 /** The embedded executor's runs, newest first: by state, a page of `limit` before the id `before`. */
-export async function listWorkflowRuns(ctx: Ctx, filter: { state?: RunState; limit: number; before?: string }): Promise<WorkflowRunRow[]> {
+export async function listWorkflowRuns(
+  ctx: Ctx,
+  filter: { state?: RunState; limit: number; before?: string },
+): Promise<WorkflowRunRow[]> {
   const now = ctx.clock.now();
   const rows = await ctx.db
     .select({
@@ -63,7 +68,12 @@ export async function listWorkflowRuns(ctx: Ctx, filter: { state?: RunState; lim
       updatedAt: workflowRuns.updatedAt,
     })
     .from(workflowRuns)
-    .where(and(filter.state ? whereState(filter.state, now) : undefined, filter.before ? lt(workflowRuns.id, filter.before) : undefined))
+    .where(
+      and(
+        filter.state ? whereState(filter.state, now) : undefined,
+        filter.before ? lt(workflowRuns.id, filter.before) : undefined,
+      ),
+    )
     .orderBy(desc(workflowRuns.id))
     .limit(filter.limit);
   return rows.map((row) => ({
@@ -89,7 +99,8 @@ export async function retryWorkflowRun(ctx: Ctx, runId: string): Promise<{ id: s
   return withTransaction(ctx, async (tx) => {
     const [run] = await tx.db.select().from(workflowRuns).where(eq(workflowRuns.id, runId)).for("update");
     if (!run) throw notFound("workflow_run_not_found", `No workflow run ${runId}.`, "run");
-    if (run.status !== "failed") throw validationFailed("run", `run: only a failed run is retried; this one is ${stateOf(run, tx.clock.now())}.`);
+    if (run.status !== "failed")
+      throw validationFailed("run", `run: only a failed run is retried; this one is ${stateOf(run, tx.clock.now())}.`);
     const failedSteps = new Set(
       Object.entries(run.steps)
         .filter(([, step]: [string, MemoisedStep]) => step.type === "error")
@@ -98,7 +109,16 @@ export async function retryWorkflowRun(ctx: Ctx, runId: string): Promise<{ id: s
     const steps = Object.fromEntries(Object.entries(run.steps).filter(([id]) => !failedSteps.has(id)));
     await tx.db
       .update(workflowRuns)
-      .set({ status: "pending", steps, stepOrder: run.stepOrder.filter((id) => !failedSteps.has(id)), attempt: 0, error: null, wakeAt: tx.clock.now(), leaseUntil: null, updatedAt: tx.clock.now() })
+      .set({
+        status: "pending",
+        steps,
+        stepOrder: run.stepOrder.filter((id) => !failedSteps.has(id)),
+        attempt: 0,
+        error: null,
+        wakeAt: tx.clock.now(),
+        leaseUntil: null,
+        updatedAt: tx.clock.now(),
+      })
       .where(eq(workflowRuns.id, runId));
     return { id: runId, state: "due" as const };
   });

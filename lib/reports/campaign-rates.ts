@@ -4,7 +4,14 @@ import { percent } from "./percent";
 const rateOf = (part: number, whole: number): number | null => (whole === 0 ? null : percent(part, whole));
 
 /** The rates of a campaign's report row, as /v1/reports/campaigns and the dashboard show them. */
-export function campaignRates(row: { recipients: number; delivered: number; opened: number; clicked: number; bounced: number; complained: number }) {
+export function campaignRates(row: {
+  recipients: number;
+  delivered: number;
+  opened: number;
+  clicked: number;
+  bounced: number;
+  complained: number;
+}) {
   return {
     openRate: rateOf(row.opened, row.delivered),
     clickRate: rateOf(row.clicked, row.delivered),

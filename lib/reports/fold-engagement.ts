@@ -1,5 +1,7 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 
 const BATCH = 50_000;
@@ -15,7 +17,9 @@ export async function foldEngagement(ctx: Ctx, opts: { campaignId?: string; batc
   const batch = opts.batch ?? BATCH;
   let total = 0;
   for (;;) {
-    const [row] = await ctx.db.execute<{ n: number }>(sql`select report_fold_engagement(${batch}::int, ${opts.campaignId ?? null}::text) as n`);
+    const [row] = await ctx.db.execute<{ n: number }>(
+      sql`select report_fold_engagement(${batch}::int, ${opts.campaignId ?? null}::text) as n`,
+    );
     const folded = Number(row!.n);
     total += folded;
     if (folded < batch) return total;

@@ -1,7 +1,10 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
+
 import { bucketStarts, rollupCoverage, type Interval } from "./report-window";
 
 export const ACTIVITY_COUNTERS = ["contacts_added", "unsubscribes", "campaigns_sent", "opens", "clicks"] as const;
@@ -16,10 +19,16 @@ export type ActivityRow = { period_start: string } & ActivityCounts;
  * key sees its brand's campaigns, opens, clicks and topic opt-outs, plus the
  * workspace-wide rows (contacts added, opt-outs of everything).
  */
-export async function getActivity(ctx: Ctx, actor: Actor, window: { from: Date; to: Date; interval: Interval }): Promise<{ rows: ActivityRow[]; totals: ActivityCounts }> {
+export async function getActivity(
+  ctx: Ctx,
+  actor: Actor,
+  window: { from: Date; to: Date; interval: Interval },
+): Promise<{ rows: ActivityRow[]; totals: ActivityCounts }> {
   const workspaceId = requireActorWorkspace(actor);
   const starts = bucketStarts(window.from, window.to, window.interval);
-  const ranges = rollupCoverage(window.from, window.to).map((r) => sql`(grain = ${r.grain} and bucket_at >= ${r.lo.toISOString()} and bucket_at < ${r.hi.toISOString()})`);
+  const ranges = rollupCoverage(window.from, window.to).map(
+    (r) => sql`(grain = ${r.grain} and bucket_at >= ${r.lo.toISOString()} and bucket_at < ${r.hi.toISOString()})`,
+  );
   const found = await ctx.db.execute<Record<string, string>>(sql`
     select extract(epoch from date_trunc(${window.interval}, bucket_at, 'UTC')) * 1000 as start_ms,
            sum(contacts_added) as contacts_added, sum(unsubscribes) as unsubscribes, sum(campaigns_sent) as campaigns_sent,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { userActor } from "@/lib/actor";
 import { recordProviderEvent } from "@/lib/deliverability/record-provider-event";
 import { apiClient } from "@/lib/testing/api-client";
@@ -6,6 +7,7 @@ import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { seedSentCampaign } from "@/lib/testing/report-fixture";
 import { testCtx } from "@/lib/testing/test-context";
 import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
+
 import { getCampaignReportOrThrow } from "./get-campaign-report";
 
 const { ctx, clock } = testCtx(new Date("2026-04-02T10:15:00.000Z"));
@@ -16,14 +18,35 @@ describe("the dashboard's campaign report", () => {
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     const emails = ["a@example.com", "b@example.com", "c@example.com", "d@example.com"];
     const { campaignId, sendIds } = await seedSentCampaign(ctx, { workspaceId, brandId, topicId, emails });
-    for (const email of ["a@example.com", "b@example.com", "c@example.com"]) await recordProviderEvent(ctx, { type: "delivered", sendId: sendIds[email], occurredAt: clock.now() });
-    await recordProviderEvent(ctx, { type: "bounced", bounceType: "permanent", sendId: sendIds["d@example.com"], occurredAt: clock.now() });
+    for (const email of ["a@example.com", "b@example.com", "c@example.com"])
+      await recordProviderEvent(ctx, { type: "delivered", sendId: sendIds[email], occurredAt: clock.now() });
+    await recordProviderEvent(ctx, {
+      type: "bounced",
+      bounceType: "permanent",
+      sendId: sendIds["d@example.com"],
+      occurredAt: clock.now(),
+    });
     await recordOpen(ctx, sendIds["a@example.com"]!, { country: "FR" });
-    await recordClick(ctx, sendIds["a@example.com"]!, { url: "https://shop.example/sale", country: "FR", deviceType: "mobile", client: "Mobile Safari" });
-    await recordClick(ctx, sendIds["a@example.com"]!, { url: "https://shop.example/sale", country: "FR", deviceType: "mobile", client: "Mobile Safari" });
+    await recordClick(ctx, sendIds["a@example.com"]!, {
+      url: "https://shop.example/sale",
+      country: "FR",
+      deviceType: "mobile",
+      client: "Mobile Safari",
+    });
+    await recordClick(ctx, sendIds["a@example.com"]!, {
+      url: "https://shop.example/sale",
+      country: "FR",
+      deviceType: "mobile",
+      client: "Mobile Safari",
+    });
     clock.advance(60 * 60_000);
     await recordOpen(ctx, sendIds["b@example.com"]!, { country: null });
-    await recordClick(ctx, sendIds["b@example.com"]!, { url: "https://shop.example/about", country: "DE", deviceType: "desktop", client: "Chrome" });
+    await recordClick(ctx, sendIds["b@example.com"]!, {
+      url: "https://shop.example/about",
+      country: "DE",
+      deviceType: "desktop",
+      client: "Chrome",
+    });
 
     const report = await getCampaignReportOrThrow(ctx, userActor(ownerUserId, workspaceId), campaignId);
     const api = apiClient((await seedKey(ctx, workspaceId)).key);
@@ -71,7 +94,14 @@ describe("the dashboard's campaign report", () => {
     const a = await seedWorkspace(ctx);
     const b = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, b.workspaceId, b.brandId, { requiresConfirmation: false });
-    const { campaignId } = await seedSentCampaign(ctx, { workspaceId: b.workspaceId, brandId: b.brandId, topicId, emails: ["x@example.com"] });
-    await expect(getCampaignReportOrThrow(ctx, userActor(a.ownerUserId, a.workspaceId), campaignId)).rejects.toMatchObject({ code: "campaign_not_found" });
+    const { campaignId } = await seedSentCampaign(ctx, {
+      workspaceId: b.workspaceId,
+      brandId: b.brandId,
+      topicId,
+      emails: ["x@example.com"],
+    });
+    await expect(
+      getCampaignReportOrThrow(ctx, userActor(a.ownerUserId, a.workspaceId), campaignId),
+    ).rejects.toMatchObject({ code: "campaign_not_found" });
   });
 });

@@ -1,12 +1,15 @@
 import "server-only";
+
 import { and, eq, sql } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import { sendsOfCampaign } from "@/lib/campaigns/send-id-range";
 import type { Ctx } from "@/lib/context";
 import { campaigns } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
-import { foldEngagement } from "./fold-engagement";
+
 import { campaignRates } from "./campaign-rates";
+import { foldEngagement } from "./fold-engagement";
 import { listCampaignReport, type CampaignReportRow } from "./list-campaign-report";
 
 export interface CampaignReport {
@@ -28,7 +31,11 @@ const TOP = 10;
  * and clicks over time, and what the clicks say (links, devices, clients,
  * countries). Null while the campaign has not started sending.
  */
-export async function getCampaignReportOrThrow(ctx: Ctx, actor: WorkspaceActor, campaignId: string): Promise<CampaignReport | null> {
+export async function getCampaignReportOrThrow(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  campaignId: string,
+): Promise<CampaignReport | null> {
   const [campaign] = await ctx.db
     .select()
     .from(campaigns)
@@ -51,7 +58,13 @@ export async function getCampaignReportOrThrow(ctx: Ctx, actor: WorkspaceActor, 
       select coalesce(bounce_type, 'undetermined') as type, count(*)::int as count from sends
       where ${ofCampaign} and bounced_at is not null group by 1 order by 2 desc`),
     // Every click, not only each person's first: the links and devices people used.
-    ctx.db.execute<{ url: string; device: string | null; client: string | null; country: string | null; send_id: string }>(sql`
+    ctx.db.execute<{
+      url: string;
+      device: string | null;
+      client: string | null;
+      country: string | null;
+      send_id: string;
+    }>(sql`
       select data->>'url' as url, data->>'device_type' as device, data->>'client' as client, data->>'country' as country, data->>'send_id' as send_id
       from events
       where workspace_id = ${actor.workspaceId} and type = 'email.clicked' and data->>'campaign_id' = ${campaignId}`),

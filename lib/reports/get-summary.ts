@@ -1,5 +1,7 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP } from "@/lib/db/client";
@@ -35,13 +37,27 @@ export async function getSummary(ctx: Ctx, actor: Actor): Promise<Summary> {
     where w.workspace_id = ${workspaceId}`);
   const n = (key: string) => Number(row?.[key] ?? 0);
   const total = n("contacts_total");
-  const [unsubscribed, bounced, complained] = [n("contacts_unsubscribed"), n("contacts_bounced"), n("contacts_complained")];
+  const [unsubscribed, bounced, complained] = [
+    n("contacts_unsubscribed"),
+    n("contacts_bounced"),
+    n("contacts_complained"),
+  ];
   return {
     // The four buckets add up to the total by construction: subscribed is what the other three leave.
     contacts: { total, subscribed: total - unsubscribed - bounced - complained, unsubscribed, bounced, complained },
     lists: { total: n("lists_total"), memberships: n("list_memberships") },
     topics: { total: n("topics_total") },
-    campaigns: { total: n("campaigns_total"), sent: n("campaigns_sent"), scheduled: n("campaigns_scheduled"), draft: n("campaigns_draft"), sending: n("campaigns_sending") },
-    sends: { used_this_period: n("sends_used"), period_started_at: (row?.period_started_at as string | null) ?? null, scope: "workspace" },
+    campaigns: {
+      total: n("campaigns_total"),
+      sent: n("campaigns_sent"),
+      scheduled: n("campaigns_scheduled"),
+      draft: n("campaigns_draft"),
+      sending: n("campaigns_sending"),
+    },
+    sends: {
+      used_this_period: n("sends_used"),
+      period_started_at: (row?.period_started_at as string | null) ?? null,
+      scope: "workspace",
+    },
   };
 }

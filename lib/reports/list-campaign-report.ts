@@ -1,5 +1,7 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP } from "@/lib/db/client";
@@ -21,7 +23,17 @@ export interface CampaignReportRow {
   failed: number;
 }
 
-const COUNTS = ["recipients", "accepted", "delivered", "opened", "clicked", "bounced", "complained", "unsubscribed", "failed"] as const;
+const COUNTS = [
+  "recipients",
+  "accepted",
+  "delivered",
+  "opened",
+  "clicked",
+  "bounced",
+  "complained",
+  "unsubscribed",
+  "failed",
+] as const;
 
 /**
  * Campaigns whose dispatch started (drafts and scheduled ones have no send

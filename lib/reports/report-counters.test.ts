@@ -1,22 +1,24 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { apiKeyActor, systemActor } from "@/lib/actor";
-import { deleteSuppression } from "@/lib/suppressions/delete-suppression";
-import { createSuppression } from "@/lib/suppressions/create-suppression";
+import { campaignCounts } from "@/lib/campaigns/campaign-counts";
 import { unsubscribe } from "@/lib/consent/unsubscribe";
-import { recordProviderEvent } from "@/lib/deliverability/record-provider-event";
-import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
 import { DERIVED_CONTACT_STATUS_SQL } from "@/lib/contacts/contact-status";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { addListMembers, removeListMembers } from "@/lib/lists/list-membership";
+import { withTransaction } from "@/lib/context";
+import { recordProviderEvent } from "@/lib/deliverability/record-provider-event";
 import { createList } from "@/lib/lists/create-list";
-import { archiveTopic } from "@/lib/topics/archive-topic";
-import { seedSentCampaign } from "@/lib/testing/report-fixture";
+import { addListMembers, removeListMembers } from "@/lib/lists/list-membership";
+import { createSuppression } from "@/lib/suppressions/create-suppression";
+import { deleteSuppression } from "@/lib/suppressions/delete-suppression";
 import { callApi } from "@/lib/testing/api-client";
 import { optOut, seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { seedSentCampaign } from "@/lib/testing/report-fixture";
 import { testCtx } from "@/lib/testing/test-context";
-import { withTransaction } from "@/lib/context";
-import { campaignCounts } from "@/lib/campaigns/campaign-counts";
+import { archiveTopic } from "@/lib/topics/archive-topic";
+import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
+
 import { foldEngagement } from "./fold-engagement";
 import { getSummary } from "./get-summary";
 
@@ -26,7 +28,9 @@ const { ctx, clock } = testCtx();
 async function snapshot(workspaceId: string) {
   const read = async (query: ReturnType<typeof sql>) => (await ctx.db.execute(query)).map((row) => ({ ...row }));
   return {
-    workspace: await read(sql`select contacts_total, contacts_unsubscribed, contacts_bounced, contacts_complained from report_workspace_counters where workspace_id = ${workspaceId}`),
+    workspace: await read(
+      sql`select contacts_total, contacts_unsubscribed, contacts_bounced, contacts_complained from report_workspace_counters where workspace_id = ${workspaceId}`,
+    ),
     brands: await read(
       sql`select brand_id, lists_total, list_memberships, topics_total, campaigns_total, campaigns_draft, campaigns_scheduled, campaigns_sending, campaigns_paused, campaigns_sent, campaigns_cancelled from report_brand_counters where workspace_id = ${workspaceId} order by brand_id`,
     ),
@@ -46,18 +50,39 @@ describe("report counters maintained as changes happen", () => {
     const other = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     const { listId } = await createList(ctx, systemActor("test", workspaceId), { brandId, name: "VIP" });
     const actor = apiKeyActor({ keyId: "key_test", workspaceId, brandId: null, mode: "test" });
-    const { campaignId, sendIds, contactIds } = await seedSentCampaign(ctx, { workspaceId, brandId, topicId, emails: ["a@example.com", "b@example.com", "c@example.com", "d@example.com"] });
+    const { campaignId, sendIds, contactIds } = await seedSentCampaign(ctx, {
+      workspaceId,
+      brandId,
+      topicId,
+      emails: ["a@example.com", "b@example.com", "c@example.com", "d@example.com"],
+    });
     await addListMembers(ctx, actor, listId, Object.values(contactIds));
     await removeListMembers(ctx, actor, listId, [contactIds["d@example.com"]!]);
     await upsertContact(ctx, actor, { email: "e@example.com", topicIds: [other] });
     clock.advance(60_000);
     await recordProviderEvent(ctx, { type: "delivered", sendId: sendIds["a@example.com"], occurredAt: clock.now() });
-    await recordProviderEvent(ctx, { type: "bounced", bounceType: "permanent", sendId: sendIds["b@example.com"], occurredAt: clock.now() });
+    await recordProviderEvent(ctx, {
+      type: "bounced",
+      bounceType: "permanent",
+      sendId: sendIds["b@example.com"],
+      occurredAt: clock.now(),
+    });
     await recordProviderEvent(ctx, { type: "complained", sendId: sendIds["c@example.com"], occurredAt: clock.now() });
     await recordOpen(ctx, sendIds["a@example.com"]!, { country: null });
     await recordOpen(ctx, sendIds["a@example.com"]!, { country: null });
-    await recordClick(ctx, sendIds["a@example.com"]!, { url: "https://x.test", country: null, deviceType: null, client: null });
-    await unsubscribe(ctx, { contactId: contactIds["d@example.com"]!, scope: "topic", topicId, campaignId, sendId: sendIds["d@example.com"] });
+    await recordClick(ctx, sendIds["a@example.com"]!, {
+      url: "https://x.test",
+      country: null,
+      deviceType: null,
+      client: null,
+    });
+    await unsubscribe(ctx, {
+      contactId: contactIds["d@example.com"]!,
+      scope: "topic",
+      topicId,
+      campaignId,
+      sendId: sendIds["d@example.com"],
+    });
     await optOut(ctx, contactIds["a@example.com"]!, "all");
     const { suppression } = await createSuppression(ctx, actor, { email: "e@example.com" });
     await deleteSuppression(ctx, actor, suppression.id);
@@ -72,13 +97,27 @@ describe("report counters maintained as changes happen", () => {
     expect(maintained.brands).toEqual(rebuilt.brands);
     expect(maintained.campaigns).toEqual(rebuilt.campaigns);
     expect(maintained.activity).toEqual(rebuilt.activity);
-    expect(maintained.campaigns[0]).toMatchObject({ recipients: "4", accepted: "4", delivered: "1", bounced: "1", complained: "1", opened: "1", clicked: "1", unsubscribed: "1" });
+    expect(maintained.campaigns[0]).toMatchObject({
+      recipients: "4",
+      accepted: "4",
+      delivered: "1",
+      bounced: "1",
+      complained: "1",
+      opened: "1",
+      clicked: "1",
+      unsubscribed: "1",
+    });
   });
 
   it("a send written already delivered, opened or clicked is counted at the fold as one that became so", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
-    const { campaignId, sendIds } = await seedSentCampaign(ctx, { workspaceId, brandId, topicId, emails: ["a@example.com", "b@example.com"] });
+    const { campaignId, sendIds } = await seedSentCampaign(ctx, {
+      workspaceId,
+      brandId,
+      topicId,
+      emails: ["a@example.com", "b@example.com"],
+    });
     await ctx.db.execute(sql`
       insert into sends (id, workspace_id, campaign_id, contact_id, email, state, accepted_at, delivered_at, opened_at, clicked_at)
       select 'snd_engaged' || s.id, s.workspace_id, s.campaign_id, s.contact_id, s.email, 'accepted', now(), now(), now(), now()
@@ -101,7 +140,12 @@ describe("report counters maintained as changes happen", () => {
     const maintained = await snapshot(workspaceId);
     await ctx.db.execute(sql`select report_rebuild(${workspaceId})`);
     expect(maintained).toEqual(await snapshot(workspaceId));
-    expect(maintained.campaigns.find((c) => c.campaign_id === campaignId)).toMatchObject({ recipients: "6", delivered: "2", opened: "2", clicked: "2" });
+    expect(maintained.campaigns.find((c) => c.campaign_id === campaignId)).toMatchObject({
+      recipients: "6",
+      delivered: "2",
+      opened: "2",
+      clicked: "2",
+    });
   });
 
   it("each contact's maintained status is the one derived_contact_statuses derives", async () => {
@@ -119,7 +163,13 @@ describe("report counters maintained as changes happen", () => {
     const rows = await ctx.db.execute<{ derived: string; kept: string }>(
       sql`select ${sql.raw(DERIVED_CONTACT_STATUS_SQL)} as derived, r.status as kept from contacts join report_contact_statuses r on r.contact_id = contacts.id where contacts.workspace_id = ${workspaceId}`,
     );
-    expect(rows.map((r) => r.kept).sort()).toEqual(["bounced", "complained", "subscribed", "unsubscribed", "unsubscribed"]);
+    expect(rows.map((r) => r.kept).sort()).toEqual([
+      "bounced",
+      "complained",
+      "subscribed",
+      "unsubscribed",
+      "unsubscribed",
+    ]);
     for (const row of rows) expect(row.kept).toBe(row.derived);
   });
 
@@ -157,16 +207,27 @@ describe("report counters maintained as changes happen", () => {
     // The API's status filter and field read the same status.
     const { key } = await seedKey(ctx, workspaceId);
     const listed = await callApi("GET", "/v1/contacts?status=unsubscribed", { key });
-    expect(listed.body.data.map((c: { email: string }) => c.email).sort()).toEqual(["later@blocked.example", "manual@example.com", "someone@blocked.example"]);
+    expect(listed.body.data.map((c: { email: string }) => c.email).sort()).toEqual([
+      "later@blocked.example",
+      "manual@example.com",
+      "someone@blocked.example",
+    ]);
     expect((await callApi("GET", `/v1/contacts/${ids["soft@example.com"]}`, { key })).body.data.status).toBe("bounced");
 
     // Lifting the domain block makes its contacts emailable again.
     await deleteSuppression(ctx, actor, domainBlock.id);
-    expect(await statuses()).toMatchObject({ "someone@blocked.example": "subscribed", "later@blocked.example": "subscribed" });
+    expect(await statuses()).toMatchObject({
+      "someone@blocked.example": "subscribed",
+      "later@blocked.example": "subscribed",
+    });
     const maintained = await snapshot(workspaceId);
     await ctx.db.execute(sql`select report_rebuild(${workspaceId})`);
     expect(maintained.workspace).toEqual((await snapshot(workspaceId)).workspace);
-    expect(maintained.workspace[0]).toMatchObject({ contacts_total: "5", contacts_unsubscribed: "1", contacts_bounced: "1" });
+    expect(maintained.workspace[0]).toMatchObject({
+      contacts_total: "5",
+      contacts_unsubscribed: "1",
+      contacts_bounced: "1",
+    });
   });
 
   it("contacts created and subscribed in one transaction, as an import chunk writes them, keep the status and counters a rebuild derives", async () => {
@@ -191,23 +252,47 @@ describe("report counters maintained as changes happen", () => {
     const rows = await ctx.db.execute<{ id: string; derived: string; kept: string }>(
       sql`select contacts.id, ${sql.raw(DERIVED_CONTACT_STATUS_SQL)} as derived, r.status as kept from contacts join report_contact_statuses r on r.contact_id = contacts.id where contacts.workspace_id = ${workspaceId} order by contacts.id`,
     );
-    expect(Object.fromEntries(rows.map((r) => [r.id, r.kept]))).toEqual({ ct_bulk_bounced: "bounced", ct_bulk_fresh: "subscribed", ct_bulk_left: "subscribed", ct_bulk_optout: "unsubscribed" });
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.kept]))).toEqual({
+      ct_bulk_bounced: "bounced",
+      ct_bulk_fresh: "subscribed",
+      ct_bulk_left: "subscribed",
+      ct_bulk_optout: "unsubscribed",
+    });
     for (const row of rows) expect(row.kept).toBe(row.derived);
     const maintained = await snapshot(workspaceId);
     await ctx.db.execute(sql`select report_rebuild(${workspaceId})`);
     expect(maintained.workspace).toEqual((await snapshot(workspaceId)).workspace);
-    expect(maintained.workspace[0]).toMatchObject({ contacts_total: "4", contacts_unsubscribed: "1", contacts_bounced: "1" });
+    expect(maintained.workspace[0]).toMatchObject({
+      contacts_total: "4",
+      contacts_unsubscribed: "1",
+      contacts_bounced: "1",
+    });
   });
 
   it("first deliveries, opens and clicks reach the counters at the fold; campaign:show's counts fold first", async () => {
     const { workspaceId, brandId } = await seedWorkspace(ctx);
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
-    const { campaignId, sendIds } = await seedSentCampaign(ctx, { workspaceId, brandId, topicId, emails: ["a@example.com"] });
+    const { campaignId, sendIds } = await seedSentCampaign(ctx, {
+      workspaceId,
+      brandId,
+      topicId,
+      emails: ["a@example.com"],
+    });
     await recordProviderEvent(ctx, { type: "delivered", sendId: sendIds["a@example.com"], occurredAt: clock.now() });
     await recordOpen(ctx, sendIds["a@example.com"]!, { country: null });
-    const read = async () => (await ctx.db.execute<{ delivered: string; opened: string }>(sql`select delivered, opened from report_campaign_counters where campaign_id = ${campaignId}`))[0];
+    const read = async () =>
+      (
+        await ctx.db.execute<{ delivered: string; opened: string }>(
+          sql`select delivered, opened from report_campaign_counters where campaign_id = ${campaignId}`,
+        )
+      )[0];
     expect(await read()).toEqual({ delivered: "0", opened: "0" });
-    expect(await campaignCounts(ctx, campaignId)).toMatchObject({ delivered: 1, opened: 1, recipients: 1, accepted: 1 });
+    expect(await campaignCounts(ctx, campaignId)).toMatchObject({
+      delivered: 1,
+      opened: 1,
+      recipients: 1,
+      accepted: 1,
+    });
     expect(await read()).toEqual({ delivered: "1", opened: "1" });
     expect(await foldEngagement(ctx)).toBe(0);
   });

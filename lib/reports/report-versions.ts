@@ -1,5 +1,7 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 

@@ -25,14 +25,23 @@ export function parseInstant(value: string | undefined, param: string): Date | u
     const at = new Date(value);
     // Date accepts 25:00 or Feb 30 by rolling over: the wall-clock part, read as if it were UTC, must survive the round trip.
     const wallClock = new Date(`${value.slice(0, 16)}Z`);
-    if (!Number.isNaN(at.getTime()) && !Number.isNaN(wallClock.getTime()) && wallClock.toISOString().slice(0, 16) === value.slice(0, 16)) return at;
+    if (
+      !Number.isNaN(at.getTime()) &&
+      !Number.isNaN(wallClock.getTime()) &&
+      wallClock.toISOString().slice(0, 16) === value.slice(0, 16)
+    )
+      return at;
   }
-  throw validationFailed(param, `\`${param}\` must be a date (YYYY-MM-DD, read as UTC) or a full timestamp such as 2026-01-05T10:00:00.000Z.`);
+  throw validationFailed(
+    param,
+    `\`${param}\` must be a date (YYYY-MM-DD, read as UTC) or a full timestamp such as 2026-01-05T10:00:00.000Z.`,
+  );
 }
 
 /** `from` must come before `to` (`to` is exclusive). */
 export function assertOrdered(from: Date | undefined, to: Date | undefined): void {
-  if (from && to && from.getTime() >= to.getTime()) throw validationFailed("from", "`from` must be before `to` (`to` is exclusive).");
+  if (from && to && from.getTime() >= to.getTime())
+    throw validationFailed("from", "`from` must be before `to` (`to` is exclusive).");
 }
 
 /** Start of the UTC day, ISO week (Monday) or month containing `at`. */
@@ -64,7 +73,8 @@ export function bucketStarts(from: Date, to: Date, interval: Interval): Date[] {
 }
 
 function tooManyBuckets(interval: Interval): ApiError {
-  const coarser = interval === "day" ? "`interval=week` or `interval=month`" : interval === "week" ? "`interval=month`" : null;
+  const coarser =
+    interval === "day" ? "`interval=week` or `interval=month`" : interval === "week" ? "`interval=month`" : null;
   return new ApiError({
     type: "invalid_request_error",
     code: "too_many_buckets",
@@ -82,7 +92,8 @@ export type Grain = "d" | "m" | "x";
  * widened window, and the ETag covers it: the figures of a window change only with it.
  */
 export function countableWindow(from: Date, to: Date, exactSince: Date): { from: Date; to: Date } {
-  const widen = (at: Date, round: (n: number) => number) => (at.getTime() < exactSince.getTime() ? new Date(round(at.getTime() / MINUTE_MS) * MINUTE_MS) : at);
+  const widen = (at: Date, round: (n: number) => number) =>
+    at.getTime() < exactSince.getTime() ? new Date(round(at.getTime() / MINUTE_MS) * MINUTE_MS) : at;
   return { from: widen(from, Math.floor), to: widen(to, Math.ceil) };
 }
 
@@ -97,7 +108,8 @@ export function rollupCoverage(from: Date, to: Date): { grain: Grain; lo: Date; 
   const t = to.getTime();
   const ceil = (ms: number, step: number) => Math.ceil(ms / step) * step;
   const floor = (ms: number, step: number) => Math.floor(ms / step) * step;
-  const range = (grain: Grain, lo: number, hi: number) => (lo < hi ? [{ grain, lo: new Date(lo), hi: new Date(hi) }] : []);
+  const range = (grain: Grain, lo: number, hi: number) =>
+    lo < hi ? [{ grain, lo: new Date(lo), hi: new Date(hi) }] : [];
   const firstMinute = ceil(f, MINUTE_MS);
   const lastMinute = floor(t, MINUTE_MS);
   if (firstMinute >= lastMinute) return range("x", f, t);
@@ -105,5 +117,10 @@ export function rollupCoverage(from: Date, to: Date): { grain: Grain; lo: Date; 
   const firstDay = ceil(f, DAY_MS);
   const lastDay = floor(t, DAY_MS);
   if (firstDay >= lastDay) return [...ends, ...range("m", firstMinute, lastMinute)];
-  return [...ends, ...range("m", firstMinute, firstDay), ...range("m", lastDay, lastMinute), ...range("d", firstDay, lastDay)];
+  return [
+    ...ends,
+    ...range("m", firstMinute, firstDay),
+    ...range("m", lastDay, lastMinute),
+    ...range("d", firstDay, lastDay),
+  ];
 }

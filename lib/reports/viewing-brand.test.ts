@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+
 import { apiKeyActor, systemActor, userActor, viewingBrand } from "@/lib/actor";
 import { createBrand } from "@/lib/brands/create-brand";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { seedSentCampaign } from "@/lib/testing/report-fixture";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { getActivity } from "./get-activity";
 import { getSummary } from "./get-summary";
 
@@ -19,8 +21,18 @@ describe("the dashboard's reports for one brand", () => {
       websiteUrl: "https://other.example",
       senderEmail: "news@other.example",
     });
-    await seedSentCampaign(ctx, { workspaceId, brandId, topicId: await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false }), emails: ["a@example.com"] });
-    await seedSentCampaign(ctx, { workspaceId, brandId: otherBrand, topicId: await seedTopic(ctx, workspaceId, otherBrand, { requiresConfirmation: false }), emails: ["b@example.com"] });
+    await seedSentCampaign(ctx, {
+      workspaceId,
+      brandId,
+      topicId: await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false }),
+      emails: ["a@example.com"],
+    });
+    await seedSentCampaign(ctx, {
+      workspaceId,
+      brandId: otherBrand,
+      topicId: await seedTopic(ctx, workspaceId, otherBrand, { requiresConfirmation: false }),
+      emails: ["b@example.com"],
+    });
     const member = viewingBrand(userActor(ownerUserId, workspaceId), brandId);
     const key = apiKeyActor({ keyId: "key_test", workspaceId, brandId, mode: "live" });
     const window = { from: new Date("2026-05-01T00:00:00.000Z"), to: clock.now(), interval: "day" as const };

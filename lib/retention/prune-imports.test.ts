@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { userActor } from "@/lib/actor";
 import { imports } from "@/lib/db/schema";
 import { parseEnv } from "@/lib/env";
@@ -11,6 +12,7 @@ import { receiveImport } from "@/lib/imports/receive-import";
 import { refusedRowsCsv } from "@/lib/imports/refused-rows-csv";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { pruneImports } from "./prune-imports";
 
 const { ctx, clock } = testCtx(new Date("2027-06-01T00:00:00.000Z"));
@@ -34,7 +36,10 @@ describe("import retention", () => {
   it("a finished import loses its file and staged rows an hour after it finished, keeps its counts and refused rows' report for RETENTION_IMPORTS_DAYS, then the report expires", async () => {
     const { workspaceId, ownerUserId } = await seedWorkspace(ctx);
     const actor = userActor(ownerUserId, workspaceId);
-    const { importId } = await receiveImport(ctx, actor, { fileName: "a.csv", body: Readable.from([Buffer.from("email\na@example.com\nnot-an-address\nb@example.com\n")]) });
+    const { importId } = await receiveImport(ctx, actor, {
+      fileName: "a.csv",
+      body: Readable.from([Buffer.from("email\na@example.com\nnot-an-address\nb@example.com\n")]),
+    });
     const checked = await checkImport(ctx, actor, importId, checkImportSchema.parse({ mapping: ["email"] }));
     await cancelImport(ctx, actor, importId);
     expect(await held(importId)).toEqual({ parts: 1, staged: 2, refused: 1 });
@@ -52,19 +57,24 @@ describe("import retention", () => {
     clock.advance(30 * 24 * HOUR);
     expect(await pruneImports(ctx, parseEnv({}))).toEqual({ cancelled: 0, fileParts: 0, stagedRows: 0, reportRows: 1 });
     expect(await held(importId)).toEqual({ parts: 0, staged: 0, refused: 0 });
-    await expect(csvOf(refusedRowsCsv(ctx, actor, importId))).rejects.toMatchObject({ code: "import_report_expired", status: 404 });
+    await expect(csvOf(refusedRowsCsv(ctx, actor, importId))).rejects.toMatchObject({
+      code: "import_report_expired",
+      status: 404,
+    });
   });
 
   it("an import left unapplied for RETENTION_IMPORTS_DAYS is cancelled, and its file deleted an hour later; a recent one is left alone", async () => {
     const { workspaceId, ownerUserId } = await seedWorkspace(ctx);
     const actor = userActor(ownerUserId, workspaceId);
-    const upload = () => receiveImport(ctx, actor, { fileName: "a.csv", body: Readable.from([Buffer.from("email\na@example.com\n")]) });
+    const upload = () =>
+      receiveImport(ctx, actor, { fileName: "a.csv", body: Readable.from([Buffer.from("email\na@example.com\n")]) });
     const old = await upload();
     clock.advance(20 * 24 * HOUR);
     const recent = await upload();
     clock.advance(11 * 24 * HOUR);
     expect(await pruneImports(ctx, parseEnv({}))).toMatchObject({ cancelled: 1, fileParts: 0 });
-    const status = async (id: string) => (await ctx.db.select({ status: imports.status }).from(imports).where(eq(imports.id, id)))[0]!.status;
+    const status = async (id: string) =>
+      (await ctx.db.select({ status: imports.status }).from(imports).where(eq(imports.id, id)))[0]!.status;
     expect([await status(old.importId), await status(recent.importId)]).toEqual(["cancelled", "uploaded"]);
     clock.advance(2 * HOUR);
     expect(await pruneImports(ctx, parseEnv({}))).toMatchObject({ cancelled: 0, fileParts: 1 });

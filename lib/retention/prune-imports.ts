@@ -1,7 +1,9 @@
 import "server-only";
+
 import { sql, type SQL } from "drizzle-orm";
-import type { Ctx } from "@/lib/context";
+
 import { DAY_MS } from "@/lib/billing/plan-defaults";
+import type { Ctx } from "@/lib/context";
 import { env, type Env } from "@/lib/env";
 
 /** Parts per statement: a part is up to a mebibyte. */
@@ -42,7 +44,12 @@ export async function pruneImports(ctx: Ctx, config: Env = env()): Promise<Prune
 }
 
 /** Deletes the rows of `table` (t, of an import i) that `where` selects, `chunk` at a time. */
-async function inChunks(ctx: Ctx, table: "import_file_parts" | "import_rows", where: SQL, chunk: number): Promise<number> {
+async function inChunks(
+  ctx: Ctx,
+  table: "import_file_parts" | "import_rows",
+  where: SQL,
+  chunk: number,
+): Promise<number> {
   let total = 0;
   for (;;) {
     const result = await ctx.db.execute(sql`

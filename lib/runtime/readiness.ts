@@ -1,7 +1,10 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import journal from "@/drizzle/meta/_journal.json";
 import type { Ctx } from "@/lib/context";
+
 import { workflowsAreEmbedded } from "./workflow-mode";
 
 export type Check = "ok" | "failed" | "not_applicable";
@@ -22,7 +25,9 @@ export async function checkReadiness(ctx: Ctx, executorRunning: () => boolean): 
   let database: Check = "ok";
   let migrations: Check = "failed";
   try {
-    const [row] = await ctx.db.execute<{ applied: string | null }>(sql`select max(created_at)::text as applied from drizzle.__drizzle_migrations`);
+    const [row] = await ctx.db.execute<{ applied: string | null }>(
+      sql`select max(created_at)::text as applied from drizzle.__drizzle_migrations`,
+    );
     migrations = Number(row?.applied ?? 0) === latest ? "ok" : "failed";
   } catch {
     database = (await ctx.db
@@ -31,5 +36,8 @@ export async function checkReadiness(ctx: Ctx, executorRunning: () => boolean): 
       .catch(() => "failed" as const)) satisfies Check;
   }
   const executor: Check = workflowsAreEmbedded() ? (executorRunning() ? "ok" : "failed") : "not_applicable";
-  return { ready: database === "ok" && migrations === "ok" && executor !== "failed", checks: { database, migrations, executor } };
+  return {
+    ready: database === "ok" && migrations === "ok" && executor !== "failed",
+    checks: { database, migrations, executor },
+  };
 }

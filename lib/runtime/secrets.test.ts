@@ -2,7 +2,8 @@ import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { SECRET_NAMES, loadSecrets } from "./secrets";
+
+import { loadSecrets, SECRET_NAMES } from "./secrets";
 
 describe("secrets", () => {
   it("are generated on first start into the data directory and stay the same afterwards", () => {

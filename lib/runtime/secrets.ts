@@ -1,12 +1,16 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+
 import { randomSecret } from "@/lib/ids";
 
 /** Secrets the service needs; each can be given by environment, else it is generated once into DATA_DIR. */
 export const SECRET_NAMES = ["AUTH_SECRET", "CURSOR_SECRET", "TOKEN_SECRET", "EMBEDDED_PG_PASSWORD"] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
-export function loadSecrets(dataDir: string, env: Partial<Record<string, string>> = process.env): Record<SecretName, string> {
+export function loadSecrets(
+  dataDir: string,
+  env: Partial<Record<string, string>> = process.env,
+): Record<SecretName, string> {
   const file = path.join(dataDir, "secrets.json");
   const stored: Partial<Record<SecretName, string>> = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
   let changed = false;

@@ -1,8 +1,10 @@
 import "server-only";
+
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { open, unlink, type FileHandle } from "node:fs/promises";
 import path from "node:path";
+
 import { resolveDataDir } from "./data-dir";
 
 /** The most a read hands out at once. */
@@ -43,7 +45,8 @@ export class Spool {
   async write(chunk: Uint8Array): Promise<void> {
     if (this.abandoned) return;
     let done = 0;
-    while (done < chunk.byteLength) done += (await this.file.write(chunk, done, chunk.byteLength - done, this.written + done)).bytesWritten;
+    while (done < chunk.byteLength)
+      done += (await this.file.write(chunk, done, chunk.byteLength - done, this.written + done)).bytesWritten;
     this.written += chunk.byteLength;
     this.wake();
   }

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { memberships, users, verifiedAddresses, workspaces } from "@/lib/db/schema";
@@ -28,12 +30,22 @@ export async function listSandboxAddresses(ctx: Ctx, actor: WorkspaceActor): Pro
       .from(memberships)
       .innerJoin(users, eq(users.id, memberships.userId))
       .where(eq(memberships.workspaceId, actor.workspaceId)),
-    ctx.db.select().from(verifiedAddresses).where(eq(verifiedAddresses.workspaceId, actor.workspaceId)).orderBy(asc(verifiedAddresses.email)),
+    ctx.db
+      .select()
+      .from(verifiedAddresses)
+      .where(eq(verifiedAddresses.workspaceId, actor.workspaceId))
+      .orderBy(asc(verifiedAddresses.email)),
   ]);
   return [
     // A member counts once they have accepted the invitation and have a password (sandbox_recipients says the same).
-    ...members.map((member) => ({ email: member.email, kind: "member" as const, verifiedAt: member.signedUp ? member.acceptedAt : null })),
-    ...added.filter((row) => !members.some((member) => member.email === row.email)).map((row) => ({ email: row.email, kind: "added" as const, verifiedAt: row.verifiedAt })),
+    ...members.map((member) => ({
+      email: member.email,
+      kind: "member" as const,
+      verifiedAt: member.signedUp ? member.acceptedAt : null,
+    })),
+    ...added
+      .filter((row) => !members.some((member) => member.email === row.email))
+      .map((row) => ({ email: row.email, kind: "added" as const, verifiedAt: row.verifiedAt })),
   ];
 }
 
@@ -43,7 +55,14 @@ function verifyAddressLink(workspaceId: string, email: string, now: Date): strin
 
 export function readVerifyAddressToken(token: string, now: Date): { workspaceId: string; email: string } | null {
   const data = verifyToken<{ w: string; e: string; x: number }>("verify_address", token);
-  if (!data || typeof data.w !== "string" || typeof data.e !== "string" || typeof data.x !== "number" || data.x < now.getTime()) return null;
+  if (
+    !data ||
+    typeof data.w !== "string" ||
+    typeof data.e !== "string" ||
+    typeof data.x !== "number" ||
+    data.x < now.getTime()
+  )
+    return null;
   return { workspaceId: data.w, email: data.e };
 }
 
@@ -52,7 +71,11 @@ export function readVerifyAddressToken(token: string, now: Date): { workspaceId:
  * mailed to it: proof that the address is the workspace's own (a colleague,
  * a seed inbox), not a list it wants to try. Asking again mails a new link.
  */
-export async function addVerifiedAddress(ctx: Ctx, actor: WorkspaceActor, input: { email: string }): Promise<{ email: string; mailed: boolean }> {
+export async function addVerifiedAddress(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  input: { email: string },
+): Promise<{ email: string; mailed: boolean }> {
   const parsed = emailField.safeParse(input.email);
   if (!parsed.success) throw validationFailed("email", "email: must be a valid email address.");
   const email = parsed.data;
@@ -62,9 +85,15 @@ export async function addVerifiedAddress(ctx: Ctx, actor: WorkspaceActor, input:
     .where(and(eq(verifiedAddresses.workspaceId, actor.workspaceId), eq(verifiedAddresses.email, email)));
   if (existing?.verifiedAt) throw validationFailed("email", "email: this address is already verified.");
   await limitVerificationMails(ctx, actor.workspaceId, email);
-  const [workspace] = await ctx.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, actor.workspaceId));
+  const [workspace] = await ctx.db
+    .select({ name: workspaces.name })
+    .from(workspaces)
+    .where(eq(workspaces.id, actor.workspaceId));
   const workspaceName = workspace!.name;
-  await ctx.db.insert(verifiedAddresses).values({ workspaceId: actor.workspaceId, email, createdAt: ctx.clock.now() }).onConflictDoNothing();
+  await ctx.db
+    .insert(verifiedAddresses)
+    .values({ workspaceId: actor.workspaceId, email, createdAt: ctx.clock.now() })
+    .onConflictDoNothing();
   const mailed = await sendServiceMail(ctx, {
     kind: "verify_address",
     workspaceId: actor.workspaceId,
@@ -83,19 +112,35 @@ export async function addVerifiedAddress(ctx: Ctx, actor: WorkspaceActor, input:
 export const VERIFICATION_MAILS_PER_DAY = SERVICE_MAILS_PER_DAY;
 
 function limitVerificationMails(ctx: Ctx, workspaceId: string, email: string): Promise<void> {
-  return limitServiceMail(ctx, workspaceId, email, { bucket: "verify_address", what: "confirmation links", param: "email" });
+  return limitServiceMail(ctx, workspaceId, email, {
+    bucket: "verify_address",
+    what: "confirmation links",
+    param: "email",
+  });
 }
 
 /** The owner of the address followed the link and confirmed: from now on the sandbox may mail it. */
-export async function confirmVerifiedAddress(ctx: Ctx, token: string): Promise<{ email: string; workspaceName: string } | null> {
+export async function confirmVerifiedAddress(
+  ctx: Ctx,
+  token: string,
+): Promise<{ email: string; workspaceName: string } | null> {
   const target = readVerifyAddressToken(token, ctx.clock.now());
   if (!target) return null;
   const [row] = await ctx.db
     .update(verifiedAddresses)
     .set({ verifiedAt: ctx.clock.now() })
-    .where(and(eq(verifiedAddresses.workspaceId, target.workspaceId), eq(verifiedAddresses.email, target.email), isNull(verifiedAddresses.verifiedAt)))
+    .where(
+      and(
+        eq(verifiedAddresses.workspaceId, target.workspaceId),
+        eq(verifiedAddresses.email, target.email),
+        isNull(verifiedAddresses.verifiedAt),
+      ),
+    )
     .returning({ email: verifiedAddresses.email });
-  const [workspace] = await ctx.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, target.workspaceId));
+  const [workspace] = await ctx.db
+    .select({ name: workspaces.name })
+    .from(workspaces)
+    .where(eq(workspaces.id, target.workspaceId));
   if (!workspace) return null;
   const [still] = row
     ? [row]
@@ -115,9 +160,15 @@ export async function removeVerifiedAddress(ctx: Ctx, actor: WorkspaceActor, ema
 }
 
 /** What the confirmation page shows before anything is confirmed: the address and who asked; null for a bad or expired link. */
-export async function describeVerifyAddressLink(ctx: Ctx, token: string): Promise<{ email: string; workspaceName: string } | null> {
+export async function describeVerifyAddressLink(
+  ctx: Ctx,
+  token: string,
+): Promise<{ email: string; workspaceName: string } | null> {
   const target = readVerifyAddressToken(token, ctx.clock.now());
   if (!target) return null;
-  const [workspace] = await ctx.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, target.workspaceId));
+  const [workspace] = await ctx.db
+    .select({ name: workspaces.name })
+    .from(workspaces)
+    .where(eq(workspaces.id, target.workspaceId));
   return workspace ? { email: target.email, workspaceName: workspace.name } : null;
 }

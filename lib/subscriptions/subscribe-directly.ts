@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq, inArray } from "drizzle-orm";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { subscriptions, type SubscriptionSource } from "@/lib/db/schema";
@@ -15,7 +17,13 @@ import type { TopicRow } from "@/lib/topics/get-topic-for-actor";
  * never touched here: callers refuse or skip them before calling. The contact
  * and topics must be of the actor's workspace.
  */
-export async function subscribeDirectly(ctx: Ctx, actor: Actor, contact: { id: string; email: string; workspaceId: string }, topics: TopicRow[], source: SubscriptionSource): Promise<string[]> {
+export async function subscribeDirectly(
+  ctx: Ctx,
+  actor: Actor,
+  contact: { id: string; email: string; workspaceId: string },
+  topics: TopicRow[],
+  source: SubscriptionSource,
+): Promise<string[]> {
   const workspaceId = requireActorWorkspace(actor);
   // The callers looked these up for the actor; checked again because a foreign row here would write a subscription across workspaces.
   if (contact.workspaceId !== workspaceId) throw notFound("contact_not_found", `No contact ${contact.id}.`);
@@ -26,12 +34,28 @@ export async function subscribeDirectly(ctx: Ctx, actor: Actor, contact: { id: s
   const topicIds = topics.map((t) => t.id);
   await ctx.db
     .insert(subscriptions)
-    .values(topics.map((t) => ({ id: newId("sub"), workspaceId, contactId: contact.id, topicId: t.id, state: "pending" as const, createdAt: now, updatedAt: now })))
+    .values(
+      topics.map((t) => ({
+        id: newId("sub"),
+        workspaceId,
+        contactId: contact.id,
+        topicId: t.id,
+        state: "pending" as const,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
     .onConflictDoNothing();
   const changed = await ctx.db
     .update(subscriptions)
     .set({ state: "subscribed", source, subscribedAt: now, updatedAt: now })
-    .where(and(eq(subscriptions.contactId, contact.id), inArray(subscriptions.topicId, topicIds), eq(subscriptions.state, "pending")))
+    .where(
+      and(
+        eq(subscriptions.contactId, contact.id),
+        inArray(subscriptions.topicId, topicIds),
+        eq(subscriptions.state, "pending"),
+      ),
+    )
     .returning({ topicId: subscriptions.topicId });
   for (const { topicId } of changed) {
     const topic = topics.find((t) => t.id === topicId)!;

@@ -1,14 +1,17 @@
 import "server-only";
+
 import { and, eq, sql } from "drizzle-orm";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
-import { withTransaction, type Ctx } from "@/lib/context";
-import { confirmationRequests, contacts, subscriptions } from "@/lib/db/schema";
+import { emitConfirmationRequested, recordConfirmationRequest } from "@/lib/consent/record-confirmation-request";
 import { validateAttributes } from "@/lib/contacts/attributes";
 import { lockOrCreateContact } from "@/lib/contacts/lock-contact";
 import { mergeContactFields } from "@/lib/contacts/merge-contact-fields";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { confirmationRequests, contacts, subscriptions } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
-import { emitConfirmationRequested, recordConfirmationRequest } from "@/lib/consent/record-confirmation-request";
+
 import { subscribeDirectly } from "./subscribe-directly";
 
 export interface FormSubmission {

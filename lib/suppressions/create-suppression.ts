@@ -1,10 +1,13 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { suppressions, type SuppressionReason } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+
 import type { SuppressionRow } from "./suppression-view";
 
 /** As parsed by createSuppressionSchema (suppression-schemas.ts): normalised, one of the two. */
@@ -21,8 +24,14 @@ export interface SuppressionTarget {
  * actor's workspace. Blocking what is already blocked returns the existing
  * row unchanged.
  */
-export async function createSuppression(ctx: Ctx, actor: Actor, target: SuppressionTarget, reason: SuppressionReason = "manual"): Promise<{ suppression: SuppressionRow; created: boolean }> {
-  if ((target.email === undefined) === (target.domain === undefined)) throw validationFailed(target.domain ? "domain" : "email", "Give one of `email` or `domain`.");
+export async function createSuppression(
+  ctx: Ctx,
+  actor: Actor,
+  target: SuppressionTarget,
+  reason: SuppressionReason = "manual",
+): Promise<{ suppression: SuppressionRow; created: boolean }> {
+  if ((target.email === undefined) === (target.domain === undefined))
+    throw validationFailed(target.domain ? "domain" : "email", "Give one of `email` or `domain`.");
   const workspaceId = requireActorWorkspace(actor);
   return withTransaction(ctx, async (tx) => {
     const [inserted] = await tx.db
@@ -43,7 +52,12 @@ export async function createSuppression(ctx: Ctx, actor: Actor, target: Suppress
     const [existing] = await tx.db
       .select()
       .from(suppressions)
-      .where(and(eq(suppressions.workspaceId, workspaceId), target.email ? eq(suppressions.email, target.email) : eq(suppressions.domain, target.domain!)));
+      .where(
+        and(
+          eq(suppressions.workspaceId, workspaceId),
+          target.email ? eq(suppressions.email, target.email) : eq(suppressions.domain, target.domain!),
+        ),
+      );
     return { suppression: existing!, created: false };
   });
 }

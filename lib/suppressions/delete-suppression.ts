@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { suppressionLifts, suppressions } from "@/lib/db/schema";
@@ -27,7 +29,11 @@ export async function deleteSuppression(ctx: Ctx, actor: Actor, suppressionId: s
       .for("update");
     if (!row) throw notFound("suppression_not_found", `No suppression ${suppressionId}.`);
     if (row.reason === "complaint") {
-      throw new ApiError({ type: "invalid_request_error", code: "suppression_not_removable", message: "Suppressions created by a complaint cannot be removed." });
+      throw new ApiError({
+        type: "invalid_request_error",
+        code: "suppression_not_removable",
+        message: "Suppressions created by a complaint cannot be removed.",
+      });
     }
     await tx.db.delete(suppressions).where(eq(suppressions.id, row.id));
     await tx.db.insert(suppressionLifts).values({

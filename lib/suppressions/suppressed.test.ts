@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { createSuppression } from "./create-suppression";
 import { notSuppressedSql, suppressedAmong, suppressedSql } from "./suppressed";
 

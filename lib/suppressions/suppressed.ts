@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+
 import { emailDomain } from "@/lib/contacts/email-address";
 import type { Ctx } from "@/lib/context";
 import { suppressions } from "@/lib/db/schema";
@@ -16,7 +18,12 @@ export async function suppressedAmong(ctx: Ctx, workspaceId: string, emails: str
   const rows = await ctx.db
     .select({ email: suppressions.email, domain: suppressions.domain })
     .from(suppressions)
-    .where(and(eq(suppressions.workspaceId, workspaceId), or(inArray(suppressions.email, emails), inArray(suppressions.domain, [...new Set(emails.map(emailDomain))]))));
+    .where(
+      and(
+        eq(suppressions.workspaceId, workspaceId),
+        or(inArray(suppressions.email, emails), inArray(suppressions.domain, [...new Set(emails.map(emailDomain))])),
+      ),
+    );
   const addresses = new Set(rows.map((row) => row.email));
   const domains = new Set(rows.map((row) => row.domain));
   return new Set(emails.filter((email) => addresses.has(email) || domains.has(emailDomain(email))));

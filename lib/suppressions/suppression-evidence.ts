@@ -1,9 +1,11 @@
 import "server-only";
+
 import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
+import { emailDomain } from "@/lib/contacts/email-address";
 import type { Ctx } from "@/lib/context";
 import { providerEvents, suppressionLifts, suppressions, users } from "@/lib/db/schema";
-import { emailDomain } from "@/lib/contacts/email-address";
 
 /** What a sender sees behind a bounce or complaint: who reported it, with what code and words, when, and the report itself. */
 export interface SuppressionEvidence {
@@ -21,7 +23,11 @@ export interface SuppressionEvidence {
 const RAW_SHOWN = 20_000;
 
 /** The evidence behind the given provider reports of the actor's workspace, by id. */
-export async function suppressionEvidence(ctx: Ctx, actor: Actor, eventIds: (string | null)[]): Promise<Map<string, SuppressionEvidence>> {
+export async function suppressionEvidence(
+  ctx: Ctx,
+  actor: Actor,
+  eventIds: (string | null)[],
+): Promise<Map<string, SuppressionEvidence>> {
   const workspaceId = requireActorWorkspace(actor);
   const ids = eventIds.filter((id): id is string => Boolean(id));
   if (ids.length === 0) return new Map();
@@ -40,7 +46,10 @@ export async function suppressionEvidence(ctx: Ctx, actor: Actor, eventIds: (str
         bounceType: row.event?.bounceType ?? null,
         statusCode: row.event?.statusCode ?? null,
         wording: row.event?.reason ?? row.event?.complaintType ?? null,
-        raw: row.raw.length > RAW_SHOWN ? `${row.raw.slice(0, RAW_SHOWN)}\n… (${row.raw.length - RAW_SHOWN} more characters)` : row.raw,
+        raw:
+          row.raw.length > RAW_SHOWN
+            ? `${row.raw.slice(0, RAW_SHOWN)}\n… (${row.raw.length - RAW_SHOWN} more characters)`
+            : row.raw,
       },
     ]),
   );
@@ -54,7 +63,12 @@ export async function suppressionsOfAddress(ctx: Ctx, actor: Actor, email: strin
     ctx.db
       .select()
       .from(suppressions)
-      .where(and(eq(suppressions.workspaceId, workspaceId), or(eq(suppressions.email, email), eq(suppressions.domain, domain)))),
+      .where(
+        and(
+          eq(suppressions.workspaceId, workspaceId),
+          or(eq(suppressions.email, email), eq(suppressions.domain, domain)),
+        ),
+      ),
     ctx.db
       .select({ lift: suppressionLifts, liftedByEmail: users.email })
       .from(suppressionLifts)
@@ -62,9 +76,15 @@ export async function suppressionsOfAddress(ctx: Ctx, actor: Actor, email: strin
       .where(and(eq(suppressionLifts.workspaceId, workspaceId), eq(suppressionLifts.email, email)))
       .orderBy(desc(suppressionLifts.liftedAt)),
   ]);
-  const evidence = await suppressionEvidence(ctx, actor, [...current.map((row) => row.evidenceEventId), ...lifted.map((row) => row.lift.evidenceEventId)]);
+  const evidence = await suppressionEvidence(ctx, actor, [
+    ...current.map((row) => row.evidenceEventId),
+    ...lifted.map((row) => row.lift.evidenceEventId),
+  ]);
   return {
-    current: current.map((row) => ({ ...row, evidence: row.evidenceEventId ? (evidence.get(row.evidenceEventId) ?? null) : null })),
+    current: current.map((row) => ({
+      ...row,
+      evidence: row.evidenceEventId ? (evidence.get(row.evidenceEventId) ?? null) : null,
+    })),
     lifted: lifted.map(({ lift, liftedByEmail }) => ({
       ...lift,
       liftedByLabel: liftedByEmail ?? liftedByLabel(lift.liftedBy),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { domainField } from "@/lib/validation/api-fields";
 import { emailField } from "@/lib/validation/fields";
 

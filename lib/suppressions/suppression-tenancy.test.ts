@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor, userActor } from "@/lib/actor";
 import { suppressionLifts, suppressions } from "@/lib/db/schema";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { createSuppression } from "./create-suppression";
 import { deleteSuppression } from "./delete-suppression";
 import { listSuppressions } from "./list-suppressions";
@@ -15,19 +17,24 @@ const page = { limit: 100, afterId: null };
 async function tenants() {
   const a = await seedWorkspace(ctx);
   const b = await seedWorkspace(ctx);
-  const ofA = (await createSuppression(ctx, systemActor("test", a.workspaceId), { email: "a@blocked.example" })).suppression.id;
-  const ofB = (await createSuppression(ctx, systemActor("test", b.workspaceId), { email: "b@blocked.example" })).suppression.id;
+  const ofA = (await createSuppression(ctx, systemActor("test", a.workspaceId), { email: "a@blocked.example" }))
+    .suppression.id;
+  const ofB = (await createSuppression(ctx, systemActor("test", b.workspaceId), { email: "b@blocked.example" }))
+    .suppression.id;
   return { a, b, ofA, ofB, memberOfA: userActor(a.ownerUserId, a.workspaceId) };
 }
 
-const idsIn = async (workspaceId: string) => (await ctx.db.select().from(suppressions).where(eq(suppressions.workspaceId, workspaceId))).map((s) => s.id);
+const idsIn = async (workspaceId: string) =>
+  (await ctx.db.select().from(suppressions).where(eq(suppressions.workspaceId, workspaceId))).map((s) => s.id);
 
 describe("suppressions are reached only from their own workspace", () => {
   it("createSuppression: the block is made in the actor's workspace; the operator must name a workspace", async () => {
     const { a, b, ofA, ofB, memberOfA } = await tenants();
     const { suppression } = await createSuppression(ctx, memberOfA, { email: "b@blocked.example" });
     expect(suppression).toMatchObject({ workspaceId: a.workspaceId, email: "b@blocked.example" });
-    await expect(createSuppression(ctx, operator, { email: "c@blocked.example" })).rejects.toMatchObject({ code: "workspace_required" });
+    await expect(createSuppression(ctx, operator, { email: "c@blocked.example" })).rejects.toMatchObject({
+      code: "workspace_required",
+    });
     expect(await idsIn(b.workspaceId)).toEqual([ofB]);
     expect((await idsIn(a.workspaceId)).sort()).toEqual([ofA, suppression.id].sort());
   });
@@ -41,7 +48,11 @@ describe("suppressions are reached only from their own workspace", () => {
     // The lift is kept in B, with its reason and who lifted it.
     expect(
       await ctx.db
-        .select({ workspaceId: suppressionLifts.workspaceId, liftReason: suppressionLifts.liftReason, liftedBy: suppressionLifts.liftedBy })
+        .select({
+          workspaceId: suppressionLifts.workspaceId,
+          liftReason: suppressionLifts.liftReason,
+          liftedBy: suppressionLifts.liftedBy,
+        })
         .from(suppressionLifts)
         .where(eq(suppressionLifts.suppressionId, ofB)),
     ).toEqual([{ workspaceId: b.workspaceId, liftReason: "Asked by the recipient", liftedBy: "system:test" }]);

@@ -1,9 +1,11 @@
 import "server-only";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import { mergeTagsIn } from "@/lib/campaigns/merge-tags";
 import { renderCampaignMail, SAMPLE_CONTACT } from "@/lib/campaigns/render-campaign-mail";
 import type { Ctx } from "@/lib/context";
 import { renderDocument } from "@/lib/email-blocks/render-document";
+
 import { templateBrand } from "./template-brand";
 import { getTemplateBodyOrThrow } from "./templates";
 
@@ -34,7 +36,15 @@ export async function previewTemplate(ctx: Ctx, actor: WorkspaceActor, templateI
       .map((tag) => [tag.slice("contact.".length), `[${tag.slice("contact.".length)}]`]),
   );
   const mail = renderCampaignMail(
-    { id: "cmp_preview", topicId: "top_preview", subject: "", previewText: null, html, text: template.text, document: template.document },
+    {
+      id: "cmp_preview",
+      topicId: "top_preview",
+      subject: "",
+      previewText: null,
+      html,
+      text: template.text,
+      document: template.document,
+    },
     brand,
     { ...SAMPLE_CONTACT, attributes },
     "snd_preview",

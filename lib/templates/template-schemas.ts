@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { documentField } from "@/lib/campaigns/campaign-schemas";
 import { nameField } from "@/lib/validation/fields";
 
@@ -22,5 +23,8 @@ export const updateTemplateSchema = z
     html: z.string().max(BODY_LIMIT),
     text: z.preprocess(noneWhenEmpty, z.string().max(BODY_LIMIT).nullish()),
   })
-  .refine((input) => Boolean(input.document) || input.html.trim() !== "", { message: "must not be empty", path: ["html"] });
+  .refine((input) => Boolean(input.document) || input.html.trim() !== "", {
+    message: "must not be empty",
+    path: ["html"],
+  });
 export type UpdateTemplateInput = z.input<typeof updateTemplateSchema>;

@@ -1,6 +1,8 @@
 import "server-only";
+
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { campaigns, templates } from "@/lib/db/schema";
@@ -12,7 +14,11 @@ import { parseInput } from "@/lib/validation/parse-input";
 export const saveTemplateSchema = z.strictObject({ campaignId: z.string(), name: nameField });
 
 /** A campaign's body (document or HTML, and its text part) kept under a name, for new campaigns to start from. */
-export async function saveCampaignAsTemplate(ctx: Ctx, actor: WorkspaceActor, input: z.input<typeof saveTemplateSchema>): Promise<{ templateId: string }> {
+export async function saveCampaignAsTemplate(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  input: z.input<typeof saveTemplateSchema>,
+): Promise<{ templateId: string }> {
   const { campaignId, name } = parseInput(saveTemplateSchema, input);
   const [campaign] = await ctx.db
     .select()
@@ -20,14 +26,29 @@ export async function saveCampaignAsTemplate(ctx: Ctx, actor: WorkspaceActor, in
     .where(and(eq(campaigns.id, campaignId), eq(campaigns.workspaceId, actor.workspaceId)));
   if (!campaign) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
   const templateId = newId("tpl");
-  await ctx.db.insert(templates).values({ id: templateId, workspaceId: actor.workspaceId, name, document: campaign.document, html: campaign.html, text: campaign.text });
+  await ctx.db.insert(templates).values({
+    id: templateId,
+    workspaceId: actor.workspaceId,
+    name,
+    document: campaign.document,
+    html: campaign.html,
+    text: campaign.text,
+  });
   return { templateId };
 }
 
 /** The workspace's templates, newest first, without their bodies: for a picker and the templates screen. */
-export function listTemplates(ctx: Ctx, actor: WorkspaceActor): Promise<{ id: string; name: string; blocks: boolean; createdAt: Date }[]> {
+export function listTemplates(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+): Promise<{ id: string; name: string; blocks: boolean; createdAt: Date }[]> {
   return ctx.db
-    .select({ id: templates.id, name: templates.name, blocks: sql<boolean>`${templates.document} is not null`, createdAt: templates.createdAt })
+    .select({
+      id: templates.id,
+      name: templates.name,
+      blocks: sql<boolean>`${templates.document} is not null`,
+      createdAt: templates.createdAt,
+    })
     .from(templates)
     .where(eq(templates.workspaceId, actor.workspaceId))
     .orderBy(desc(templates.id))

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+
 import { systemActor } from "@/lib/actor";
 import { approveBrand } from "@/lib/brands/approve-brand";
 import type { Ctx } from "@/lib/context";
@@ -36,7 +37,10 @@ export async function clearForSending(ctx: Ctx, workspaceId: string): Promise<vo
         carrier: "local",
         state: "ready",
       })
-      .onConflictDoUpdate({ target: [sendingDomains.workspaceId, sendingDomains.hostname], set: { state: "ready", carrierStatus: "registered" } })
+      .onConflictDoUpdate({
+        target: [sendingDomains.workspaceId, sendingDomains.hostname],
+        set: { state: "ready", carrierStatus: "registered" },
+      })
       .returning({ id: sendingDomains.id });
     await ctx.db.update(brands).set({ domainId: domain!.id }).where(eq(brands.id, brand.id));
   }

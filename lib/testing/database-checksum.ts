@@ -18,12 +18,19 @@ export type TableChecksums = Record<string, { rows: number; md5: string }>;
  * md5 of its rows as JSON, in a stable order. One round trip, so it can run
  * before and after every request of a fuzz run.
  */
-export async function checksumTables(sql: postgres.Sql, exclusions: ChecksumExclusions = BOOKKEEPING): Promise<TableChecksums> {
-  const tables = await sql<{ name: string }[]>`select tablename as name from pg_tables where schemaname = 'public' order by tablename`;
+export async function checksumTables(
+  sql: postgres.Sql,
+  exclusions: ChecksumExclusions = BOOKKEEPING,
+): Promise<TableChecksums> {
+  const tables = await sql<
+    { name: string }[]
+  >`select tablename as name from pg_tables where schemaname = 'public' order by tablename`;
   const parts = tables
     .filter(({ name }) => !exclusions.tables.includes(name))
     .map(({ name }) => {
-      const dropped = exclusions.columns.filter((column) => column.startsWith(`${name}.`)).map((column) => `'${column.slice(name.length + 1)}'`);
+      const dropped = exclusions.columns
+        .filter((column) => column.startsWith(`${name}.`))
+        .map((column) => `'${column.slice(name.length + 1)}'`);
       const row = dropped.length ? `(to_jsonb(t) - array[${dropped.join(", ")}]::text[])::text` : "to_jsonb(t)::text";
       return `select '${name}' as name, count(*)::int as rows, coalesce(md5(string_agg(${row}, E'\\n' order by ${row})), '') as md5 from public."${name}" t`;
     });
@@ -32,7 +39,10 @@ export async function checksumTables(sql: postgres.Sql, exclusions: ChecksumExcl
 }
 
 /** The tables whose rows differ, with the row counts before and after. */
-export function changedTables(before: TableChecksums, after: TableChecksums): { table: string; rowsBefore: number; rowsAfter: number }[] {
+export function changedTables(
+  before: TableChecksums,
+  after: TableChecksums,
+): { table: string; rowsBefore: number; rowsAfter: number }[] {
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   return names
     .filter((name) => before[name]?.md5 !== after[name]?.md5 || before[name]?.rows !== after[name]?.rows)

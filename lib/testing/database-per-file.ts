@@ -1,5 +1,7 @@
 import { afterAll, inject } from "vitest";
+
 import { closeDb } from "@/lib/db/client";
+
 import { createDatabaseFromTemplate, dropDatabase } from "./test-database";
 
 // Each test file runs on a fresh copy of the migrated template, so files never see each other's rows.

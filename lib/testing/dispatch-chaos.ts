@@ -1,12 +1,14 @@
 import type { ChildProcess } from "node:child_process";
-import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
 import { eq, sql } from "drizzle-orm";
+
+import { spawnWorker } from "@/inngest/embedded/testing/spawn-worker";
 import { systemActor } from "@/lib/actor";
 import { pauseCampaign, resumeCampaign, sendCampaignNow } from "@/lib/campaigns/campaign-actions";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { systemClock } from "@/lib/clock";
 import type { Ctx } from "@/lib/context";
 import { campaigns, workspaceBilling } from "@/lib/db/schema";
+
 import { clearForSending } from "./clear-for-sending";
 import { seedTopic, seedWorkspace } from "./factories";
 
@@ -55,7 +57,8 @@ export function seededRandom(seed: number): () => number {
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const startWorker = (batchSize: number) => spawnWorker({ MAIL_TRANSPORT: "local", DISPATCH_BATCH_SIZE: String(batchSize), DISPATCH_BATCH_PAUSE_MS: "0" });
+const startWorker = (batchSize: number) =>
+  spawnWorker({ MAIL_TRANSPORT: "local", DISPATCH_BATCH_SIZE: String(batchSize), DISPATCH_BATCH_PAUSE_MS: "0" });
 
 export async function runDispatchChaos(ctx: Ctx, options: ChaosOptions): Promise<ChaosResult> {
   const log = options.log ?? (() => {});
@@ -63,11 +66,26 @@ export async function runDispatchChaos(ctx: Ctx, options: ChaosOptions): Promise
   const live = { ...ctx, clock: systemClock };
   const { workspaceId, campaignId } = await seedBulkCampaign(live, options.recipients);
   const actor = systemActor("chaos", workspaceId);
-  const mailed = async () => Number((await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from mail_messages where workspace_id = ${workspaceId}`))[0]!.n);
-  const status = async () => (await ctx.db.select({ status: campaigns.status, recipientCount: campaigns.recipientCount }).from(campaigns).where(eq(campaigns.id, campaignId)))[0]!;
+  const mailed = async () =>
+    Number(
+      (
+        await ctx.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from mail_messages where workspace_id = ${workspaceId}`,
+        )
+      )[0]!.n,
+    );
+  const status = async () =>
+    (
+      await ctx.db
+        .select({ status: campaigns.status, recipientCount: campaigns.recipientCount })
+        .from(campaigns)
+        .where(eq(campaigns.id, campaignId))
+    )[0]!;
 
   // Kill points: the first while the audience is taken, the others at random mail counts across the campaign.
-  const points = Array.from({ length: options.kills - 1 }, () => Math.floor(options.random() * options.recipients * 0.95)).sort((a, b) => a - b);
+  const points = Array.from({ length: options.kills - 1 }, () =>
+    Math.floor(options.random() * options.recipients * 0.95),
+  ).sort((a, b) => a - b);
   const phases: Record<string, number> = {};
   await sendCampaignNow(live, actor, campaignId);
   let kills = 0;
@@ -154,7 +172,9 @@ export async function seedBulkCampaign(ctx: Ctx, recipients: number) {
 }
 
 async function hasStarted(ctx: Ctx, campaignId: string): Promise<boolean> {
-  const [row] = await ctx.db.execute<{ started: boolean }>(sql`select send_id_prefix is not null as started from campaigns where id = ${campaignId}`);
+  const [row] = await ctx.db.execute<{ started: boolean }>(
+    sql`select send_id_prefix is not null as started from campaigns where id = ${campaignId}`,
+  );
   return Boolean(row?.started);
 }
 
@@ -179,25 +199,42 @@ export async function recount(ctx: Ctx, workspaceId: string, campaignId: string)
   const compare = (name: string, kept: unknown, recounted: unknown) => {
     if (Number(kept) !== Number(recounted)) mismatches.push(`${name}: ${kept} ≠ ${recounted}`);
   };
-  const [kept] = await ctx.db.execute<Record<string, number>>(sql`select recipients, queued, accepted, failed, skipped, cancelled from report_campaign_counters where campaign_id = ${campaignId}`);
+  const [kept] = await ctx.db.execute<Record<string, number>>(
+    sql`select recipients, queued, accepted, failed, skipped, cancelled from report_campaign_counters where campaign_id = ${campaignId}`,
+  );
   const [counted] = await ctx.db.execute<Record<string, number>>(sql`
     select count(*)::int as recipients, count(*) filter (where state in ('queued', 'sending'))::int as queued, count(*) filter (where state = 'accepted')::int as accepted,
            count(*) filter (where state = 'failed')::int as failed_all, count(*) filter (where state = 'cancelled')::int as cancelled
     from sends where campaign_id = ${campaignId}`);
-  const [campaign] = await ctx.db.select({ recipientCount: campaigns.recipientCount }).from(campaigns).where(eq(campaigns.id, campaignId));
+  const [campaign] = await ctx.db
+    .select({ recipientCount: campaigns.recipientCount })
+    .from(campaigns)
+    .where(eq(campaigns.id, campaignId));
   compare("campaign.recipient_count", campaign!.recipientCount, counted!.recipients);
-  for (const name of ["recipients", "queued", "accepted", "cancelled"]) compare(`report_campaign_counters.${name}`, kept?.[name], counted![name]);
-  compare("report_campaign_counters.failed + skipped", Number(kept?.failed) + Number(kept?.skipped), counted!.failed_all);
-  const [billing] = await ctx.db.select({ used: workspaceBilling.sendsUsed }).from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
+  for (const name of ["recipients", "queued", "accepted", "cancelled"])
+    compare(`report_campaign_counters.${name}`, kept?.[name], counted![name]);
+  compare(
+    "report_campaign_counters.failed + skipped",
+    Number(kept?.failed) + Number(kept?.skipped),
+    counted!.failed_all,
+  );
+  const [billing] = await ctx.db
+    .select({ used: workspaceBilling.sendsUsed })
+    .from(workspaceBilling)
+    .where(eq(workspaceBilling.workspaceId, workspaceId));
   compare("workspace_billing.sends_used", billing!.used, counted!.accepted);
   // The workspace's and brands' counters against report_rebuild, the recount from raw rows.
   const figures = async () =>
     JSON.stringify([
-      ...(await ctx.db.execute(sql`select contacts_total, contacts_unsubscribed, contacts_bounced, contacts_complained from report_workspace_counters where workspace_id = ${workspaceId}`)),
+      ...(await ctx.db.execute(
+        sql`select contacts_total, contacts_unsubscribed, contacts_bounced, contacts_complained from report_workspace_counters where workspace_id = ${workspaceId}`,
+      )),
       ...(await ctx.db.execute(
         sql`select brand_id, lists_total, list_memberships, topics_total, campaigns_total, campaigns_draft, campaigns_scheduled, campaigns_sending, campaigns_paused, campaigns_sent, campaigns_cancelled from report_brand_counters where workspace_id = ${workspaceId} order by brand_id`,
       )),
-      ...(await ctx.db.execute(sql`select recipients, queued, accepted, failed, skipped, cancelled from report_campaign_counters where workspace_id = ${workspaceId} order by campaign_id`)),
+      ...(await ctx.db.execute(
+        sql`select recipients, queued, accepted, failed, skipped, cancelled from report_campaign_counters where workspace_id = ${workspaceId} order by campaign_id`,
+      )),
     ]);
   const before = await figures();
   await ctx.db.execute(sql`select report_rebuild(${workspaceId})`);

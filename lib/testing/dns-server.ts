@@ -3,7 +3,10 @@ import type { AddressInfo } from "node:net";
 import * as packet from "dns-packet";
 
 /** One record the test publishes: TXT values as their strings (several make a multi-string record). */
-export type ZoneRecord = { type: "TXT"; data: string[] } | { type: "MX"; exchange: string; priority: number } | { type: "CNAME"; target: string };
+export type ZoneRecord =
+  | { type: "TXT"; data: string[] }
+  | { type: "MX"; exchange: string; priority: number }
+  | { type: "CNAME"; target: string };
 
 /**
  * A real DNS server on loopback (UDP) answering from a zone the test edits
@@ -22,8 +25,14 @@ export async function startDnsServer(port = 0) {
       .map((record) => {
         const base = { name: question!.name, ttl: 60, class: "IN" as const };
         // A TXT string holds at most 255 bytes: a longer value goes out as several, as DNS hosts do.
-        if (record.type === "TXT") return { ...base, type: "TXT" as const, data: record.data.flatMap((text) => text.match(/[\s\S]{1,255}/g) ?? [""]) };
-        if (record.type === "MX") return { ...base, type: "MX" as const, data: { preference: record.priority, exchange: record.exchange } };
+        if (record.type === "TXT")
+          return {
+            ...base,
+            type: "TXT" as const,
+            data: record.data.flatMap((text) => text.match(/[\s\S]{1,255}/g) ?? [""]),
+          };
+        if (record.type === "MX")
+          return { ...base, type: "MX" as const, data: { preference: record.priority, exchange: record.exchange } };
         return { ...base, type: "CNAME" as const, data: record.target };
       });
     const response = packet.encode({

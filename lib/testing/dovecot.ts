@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { connect, createServer } from "node:net";
 import { userInfo } from "node:os";
 import path from "node:path";
-import { execFileSync } from "node:child_process";
 
 const DOVECOT = "/usr/sbin/dovecot";
 
@@ -40,7 +39,8 @@ async function listening(port: number, deadline: number): Promise<void> {
  * Mail is stored as the dovecot user, which must be able to enter the folder.
  */
 export async function startDovecot(): Promise<{ url: string; stop(): Promise<void> }> {
-  if (!existsSync(DOVECOT)) throw new Error(`Dovecot not found at ${DOVECOT}: install Debian's dovecot-imapd for the bounce mailbox tests`);
+  if (!existsSync(DOVECOT))
+    throw new Error(`Dovecot not found at ${DOVECOT}: install Debian's dovecot-imapd for the bounce mailbox tests`);
   const dir = mkdtempSync("/tmp/dovecot-test-");
   chmodSync(dir, 0o755);
   const mail = path.join(dir, "mail");

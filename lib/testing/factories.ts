@@ -1,10 +1,11 @@
 import { and, eq } from "drizzle-orm";
+
 import { systemActor } from "@/lib/actor";
-import type { Ctx } from "@/lib/context";
-import { contacts, subscriptions, workspaceBilling, type BillingStage } from "@/lib/db/schema";
 import type { CreateApiKeyInput } from "@/lib/api-keys/api-key-schemas";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { createBrand } from "@/lib/brands/create-brand";
+import type { Ctx } from "@/lib/context";
+import { contacts, subscriptions, workspaceBilling, type BillingStage } from "@/lib/db/schema";
 import { createTopic } from "@/lib/topics/create-topic";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
@@ -14,7 +15,10 @@ const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 /** A workspace with one brand, as a test's own tenant. */
 export async function seedWorkspace(ctx: Ctx, opts: { ownerEmail?: string } = {}) {
   const tag = unique();
-  const { workspaceId, ownerUserId } = await createWorkspace(ctx, { name: `Workspace ${tag}`, ownerEmail: opts.ownerEmail ?? `owner-${tag}@example.com` });
+  const { workspaceId, ownerUserId } = await createWorkspace(ctx, {
+    name: `Workspace ${tag}`,
+    ownerEmail: opts.ownerEmail ?? `owner-${tag}@example.com`,
+  });
   const { brandId } = await createBrand(ctx, systemActor("test", workspaceId), {
     name: `Brand ${tag}`,
     legalName: `Brand ${tag} Ltd`,
@@ -25,8 +29,17 @@ export async function seedWorkspace(ctx: Ctx, opts: { ownerEmail?: string } = {}
   return { workspaceId, ownerUserId, brandId };
 }
 
-export async function seedTopic(ctx: Ctx, workspaceId: string, brandId: string, opts: { requiresConfirmation?: boolean } = {}) {
-  const { topicId } = await createTopic(ctx, systemActor("test", workspaceId), { brandId, name: `Topic ${unique()}`, requiresConfirmation: opts.requiresConfirmation ?? true });
+export async function seedTopic(
+  ctx: Ctx,
+  workspaceId: string,
+  brandId: string,
+  opts: { requiresConfirmation?: boolean } = {},
+) {
+  const { topicId } = await createTopic(ctx, systemActor("test", workspaceId), {
+    brandId,
+    name: `Topic ${unique()}`,
+    requiresConfirmation: opts.requiresConfirmation ?? true,
+  });
   return topicId;
 }
 
@@ -53,5 +66,8 @@ export async function setBillingStage(ctx: Ctx, workspaceId: string, stage: Bill
 
 /** A paid plan's allowance for tests about large audiences (a trial covers 1,000 sends). */
 export async function setSendAllowance(ctx: Ctx, workspaceId: string, sendAllowance: number) {
-  await ctx.db.update(workspaceBilling).set({ stage: "active", sendAllowance }).where(eq(workspaceBilling.workspaceId, workspaceId));
+  await ctx.db
+    .update(workspaceBilling)
+    .set({ stage: "active", sendAllowance })
+    .where(eq(workspaceBilling.workspaceId, workspaceId));
 }

@@ -1,9 +1,11 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+
 import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { resolveDataDir } from "@/lib/runtime/data-dir";
+
 import { databaseUrl, dropDatabase, withAdmin, type TestDatabaseServer } from "./test-database";
 
 declare module "vitest" {
@@ -41,7 +43,10 @@ export default async function setup(project: TestProject) {
   project.provide("testDatabase", { adminUrl, template, prefix });
 
   return async () => {
-    const leftovers = await withAdmin(adminUrl, (sql) => sql<{ datname: string }[]>`select datname from pg_database where datname like ${prefix + "%"}`);
+    const leftovers = await withAdmin(
+      adminUrl,
+      (sql) => sql<{ datname: string }[]>`select datname from pg_database where datname like ${prefix + "%"}`,
+    );
     for (const { datname } of leftovers) await dropDatabase(adminUrl, datname);
     await stopServer();
   };

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+
 import { typesOf, type JsonSchema, type Operation } from "./fuzz/operations";
 import type { IdKind } from "./tenant-fixture";
 
@@ -18,13 +19,19 @@ export function schemaNames(schema: JsonSchema, prefix = ""): string[] {
   const own = Object.entries(schema.properties ?? {});
   return own.flatMap(([name, property]) => {
     const inner = property.anyOf?.find((option) => option.type !== "null") ?? property;
-    const nested = inner.type === "object" && inner.properties ? inner : inner.type === "array" && inner.items?.properties ? inner.items : null;
+    const nested =
+      inner.type === "object" && inner.properties
+        ? inner
+        : inner.type === "array" && inner.items?.properties
+          ? inner.items
+          : null;
     return [`${prefix}${name}`, ...(nested ? schemaNames(nested, `${prefix}${name}.`) : [])];
   });
 }
 
 /** A zod schema's input as JSON Schema, as the OpenAPI document converts it. */
-export const inputSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+export const inputSchema = (schema: z.ZodType) =>
+  z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
 
 /** A /v1 path parameter's name with the segment before it, which says what it names: `contacts/{id}`. */
 export function pathSlot(op: Operation, param: string): string {
@@ -86,19 +93,33 @@ const HINTS: Record<string, unknown> = {
  * that names an id: required fields, id fields and fields with a hint; the
  * other optional ones are left out.
  */
-export function exampleInput(schema: JsonSchema, name: string, table: ParameterTable, idFor: (name: string, kind: IdKind) => string, hints: Record<string, unknown> = {}): unknown {
+export function exampleInput(
+  schema: JsonSchema,
+  name: string,
+  table: ParameterTable,
+  idFor: (name: string, kind: IdKind) => string,
+  hints: Record<string, unknown> = {},
+): unknown {
   const kind = table[name];
-  if (kind) return typesOf(schema).includes("array") || /(Ids|_ids)$/.test(name) ? [idFor(name, kind)] : idFor(name, kind);
+  if (kind)
+    return typesOf(schema).includes("array") || /(Ids|_ids)$/.test(name) ? [idFor(name, kind)] : idFor(name, kind);
   if (name in hints) return hints[name];
   if (name in HINTS) return HINTS[name];
-  const nullable = schema.anyOf?.some((option) => option.type === "null") || (Array.isArray(schema.type) && schema.type.includes("null"));
+  const nullable =
+    schema.anyOf?.some((option) => option.type === "null") ||
+    (Array.isArray(schema.type) && schema.type.includes("null"));
   if (nullable) return null;
   if (schema.anyOf) return exampleInput(schema.anyOf[0]!, name, table, idFor, hints);
   if (schema.enum) return schema.enum[0];
   if ((schema as { default?: unknown }).default !== undefined) return (schema as { default?: unknown }).default;
   switch (([] as string[]).concat(schema.type ?? "string")[0]) {
     case "object": {
-      const keep = ([field, property]: [string, JsonSchema]) => schema.required?.includes(field) || field in HINTS || field in hints || (table[field] ?? null) !== null || property.type === "object";
+      const keep = ([field, property]: [string, JsonSchema]) =>
+        schema.required?.includes(field) ||
+        field in HINTS ||
+        field in hints ||
+        (table[field] ?? null) !== null ||
+        property.type === "object";
       return Object.fromEntries(
         Object.entries(schema.properties ?? {})
           .filter(keep)

@@ -2,7 +2,9 @@
 // route pipeline (lib/testing/api-client.ts, as Next.js would) RATE_LIMIT_CALLS times with RATE_LIMIT_KEY,
 // starting when the test writes a line to stdin so that both instances call at once. Prints its tally.
 import { createInterface } from "node:readline";
+
 import { closeDb } from "@/lib/db/client";
+
 import { callApi } from "./api-client";
 
 const key = process.env.RATE_LIMIT_KEY!;

@@ -1,11 +1,13 @@
 import { eq } from "drizzle-orm";
+
 import { systemActor } from "@/lib/actor";
-import type { Ctx } from "@/lib/context";
-import { campaigns, sends } from "@/lib/db/schema";
-import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { completeCampaign } from "@/lib/campaigns/complete-campaign";
+import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
+import type { Ctx } from "@/lib/context";
+import { campaigns, sends } from "@/lib/db/schema";
+
 import { clearForSending } from "./clear-for-sending";
 import { setSendAllowance } from "./factories";
 
@@ -14,7 +16,10 @@ import { setSendAllowance } from "./factories";
  * addresses, each subscribed to the topic first: audience snapshotted, every send accepted, campaign
  * completed. Returns the send ids by address.
  */
-export async function seedSentCampaign(ctx: Ctx, opts: { workspaceId: string; brandId: string; topicId: string; name?: string; subject?: string; emails: string[] }) {
+export async function seedSentCampaign(
+  ctx: Ctx,
+  opts: { workspaceId: string; brandId: string; topicId: string; name?: string; subject?: string; emails: string[] },
+) {
   const actor = systemActor("test", opts.workspaceId);
   // A paying workspace: a trial that ended on the test's clock would hold the campaign back.
   await setSendAllowance(ctx, opts.workspaceId, 1_000_000);

@@ -12,7 +12,14 @@ export const S3_TEST_KEY = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
  */
 export async function startS3Server(bucket: string) {
   const directory = mkdtempSync(path.join(os.tmpdir(), "s3-"));
-  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: bucket }], vhostBuckets: false });
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+    vhostBuckets: false,
+  });
   const { port } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,

@@ -4,7 +4,14 @@ declare module "s3rver" {
   import type { AddressInfo } from "node:net";
 
   export default class S3rver {
-    constructor(options: { address?: string; port?: number; silent?: boolean; directory: string; configureBuckets?: { name: string }[]; vhostBuckets?: boolean });
+    constructor(options: {
+      address?: string;
+      port?: number;
+      silent?: boolean;
+      directory: string;
+      configureBuckets?: { name: string }[];
+      vhostBuckets?: boolean;
+    });
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
     httpServer: Server;

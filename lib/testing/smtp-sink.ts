@@ -2,7 +2,10 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 
 /** A real SMTP peer on loopback, on `port` or one the system picks, handing each message to `onMessage`. */
-async function listenSmtp(port: number, onMessage: (stream: SMTPServerDataStream, session: SMTPServerSession) => Promise<void>) {
+async function listenSmtp(
+  port: number,
+  onMessage: (stream: SMTPServerDataStream, session: SMTPServerSession) => Promise<void>,
+) {
   let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
@@ -57,7 +60,11 @@ export async function startSmtpCapture() {
     const chunks: Buffer[] = [];
     stream.on("data", (chunk: Buffer) => chunks.push(chunk));
     await new Promise((resolve) => stream.on("end", resolve));
-    received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
+    received.push({
+      from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+      to: session.envelope.rcptTo.map((r) => r.address),
+      raw: Buffer.concat(chunks),
+    });
   });
   return { ...peer, received };
 }

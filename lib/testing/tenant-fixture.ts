@@ -2,8 +2,8 @@ import { systemActor, userActor } from "@/lib/actor";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { createBrand } from "@/lib/brands/create-brand";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
-import type { Ctx } from "@/lib/context";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
+import type { Ctx } from "@/lib/context";
 import { verifiedAddresses, webhookEndpoints } from "@/lib/db/schema";
 import { addSendingDomain } from "@/lib/domains/sending-domains";
 import { createSignupForm } from "@/lib/forms/save-signup-form";
@@ -16,10 +16,27 @@ import { localTransport } from "@/lib/mail/transports/local-transport";
 import { inviteMember } from "@/lib/members/invite-member";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { saveCampaignAsTemplate } from "@/lib/templates/templates";
+
 import { seedKey, seedTopic, seedWorkspace } from "./factories";
 
 /** Every kind of id a request or a dashboard action can name. */
-export const ID_KINDS = ["workspace", "user", "brand", "topic", "list", "contact", "suppression", "campaign", "key", "endpoint", "import", "form", "domain", "message", "template"] as const;
+export const ID_KINDS = [
+  "workspace",
+  "user",
+  "brand",
+  "topic",
+  "list",
+  "contact",
+  "suppression",
+  "campaign",
+  "key",
+  "endpoint",
+  "import",
+  "form",
+  "domain",
+  "message",
+  "template",
+] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
 export interface Tenant {
@@ -30,7 +47,14 @@ export interface Tenant {
   /** The second brand's own topic and list: what a key locked to the first brand must not reach. */
   otherBrand: { brandId: string; topicId: string; listId: string };
   /** Keys of every kind; the brand-scoped ones are locked to the first brand. */
-  keys: { secret: string; secretTest: string; publishable: string; publishableTest: string; brandSecret: string; brandPublishable: string };
+  keys: {
+    secret: string;
+    secretTest: string;
+    publishable: string;
+    publishableTest: string;
+    brandSecret: string;
+    brandPublishable: string;
+  };
   /** An address the workspace verified as its own: test mails may go to it. */
   verifiedEmail: string;
   /** Strings that only this tenant's rows hold, to find in an answer that should know nothing of it. */
@@ -61,23 +85,44 @@ export async function seedTenant(ctx: Ctx, tag: string): Promise<Tenant> {
   const { listId } = await createList(ctx, actor, { brandId, name: `List ${tag}` });
   const { listId: otherListId } = await createList(ctx, actor, { brandId: otherBrandId, name: `Other list ${tag}` });
   const contactEmail = `person-${tag}@tenant-${tag}.example`;
-  const { contact } = await upsertContact(ctx, actor, { email: contactEmail, firstName: `First ${tag}`, topicIds: [topicId] });
+  const { contact } = await upsertContact(ctx, actor, {
+    email: contactEmail,
+    firstName: `First ${tag}`,
+    topicIds: [topicId],
+  });
   await addListMembers(ctx, actor, listId, [contact.id]);
   const { suppression } = await createSuppression(ctx, actor, { email: `blocked-${tag}@tenant-${tag}.example` });
-  const { campaignId } = await createCampaign(ctx, actor, { brandId, topicId, name: `Campaign ${tag}`, subject: `Subject ${tag}`, html: "<p>Hello</p>" });
+  const { campaignId } = await createCampaign(ctx, actor, {
+    brandId,
+    topicId,
+    name: `Campaign ${tag}`,
+    subject: `Subject ${tag}`,
+    html: "<p>Hello</p>",
+  });
   const { templateId } = await saveCampaignAsTemplate(ctx, actor, { campaignId, name: `Template ${tag}` });
   const formKey = await createApiKey(ctx, actor, { kind: "publishable", environment: "live", name: "Signup form" });
   const endpointId = newId("wh");
-  await ctx.db
-    .insert(webhookEndpoints)
-    .values({ id: endpointId, workspaceId, url: `https://hooks.tenant-${tag}.example/in`, signingSecret: `whsec_${tag}`, enabled: false, disabledAt: ctx.clock.now() });
+  await ctx.db.insert(webhookEndpoints).values({
+    id: endpointId,
+    workspaceId,
+    url: `https://hooks.tenant-${tag}.example/in`,
+    signingSecret: `whsec_${tag}`,
+    enabled: false,
+    disabledAt: ctx.clock.now(),
+  });
   const { importId } = await receiveImport(ctx, actor, {
     fileName: `${tag}.csv`,
     body: (async function* () {
       yield new TextEncoder().encode(`email\nimported-${tag}@tenant-${tag}.example\n`);
     })(),
   });
-  const { formId } = await createSignupForm(ctx, actor, { ...SIGNUP_FORM_DEFAULTS, name: `Form ${tag}`, brandId, topicIds: [topicId], apiKeyId: formKey.keyId });
+  const { formId } = await createSignupForm(ctx, actor, {
+    ...SIGNUP_FORM_DEFAULTS,
+    name: `Form ${tag}`,
+    brandId,
+    topicIds: [topicId],
+    apiKeyId: formKey.keyId,
+  });
   const { domainId } = await addSendingDomain(ctx, actor, { brandId, hostname: `mail.tenant-${tag}.example` });
   const { providerMessageId: messageId } = await localTransport().send(ctx, {
     workspaceId,
@@ -90,7 +135,9 @@ export async function seedTenant(ctx: Ctx, tag: string): Promise<Tenant> {
   });
   const verifiedEmail = `verified-${tag}@tenant-${tag}.example`;
   await ctx.db.insert(verifiedAddresses).values({ workspaceId, email: verifiedEmail, verifiedAt: ctx.clock.now() });
-  const { userId: memberId } = await inviteMember(ctx, userActor(ownerUserId, workspaceId), { email: `member-${tag}@tenant-${tag}.example` });
+  const { userId: memberId } = await inviteMember(ctx, userActor(ownerUserId, workspaceId), {
+    email: `member-${tag}@tenant-${tag}.example`,
+  });
   const key = async (input: Parameters<typeof seedKey>[2]) => (await seedKey(ctx, workspaceId, input)).key;
   return {
     workspaceId,

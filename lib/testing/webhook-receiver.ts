@@ -26,7 +26,13 @@ export async function startWebhookReceiver(responder: Responder = (_, response) 
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const rawBody = Buffer.concat(chunks);
-      const webhook = { url: request.url ?? "", receivedAt: performance.now(), headers: request.headers, rawBody, body: JSON.parse(rawBody.toString("utf8")) as ReceivedWebhook["body"] };
+      const webhook = {
+        url: request.url ?? "",
+        receivedAt: performance.now(),
+        headers: request.headers,
+        rawBody,
+        body: JSON.parse(rawBody.toString("utf8")) as ReceivedWebhook["body"],
+      };
       received.push(webhook);
       respond(webhook, response);
     });
@@ -48,7 +54,12 @@ export async function startWebhookReceiver(responder: Responder = (_, response) 
   };
 }
 
-export type VerifyWebhook = (secret: string, header: string | undefined, rawBody: Buffer | string, now?: number) => boolean;
+export type VerifyWebhook = (
+  secret: string,
+  header: string | undefined,
+  rawBody: Buffer | string,
+  now?: number,
+) => boolean;
 
 /**
  * The verification code exactly as docs/examples/webhook-receiver.mjs writes
@@ -61,6 +72,8 @@ export function documentedVerifyWebhook(): VerifyWebhook {
   const tolerance = /^const TOLERANCE_MS = .*;$/m.exec(source)?.[0];
   const recipe = /^export (function verifyWebhook[\s\S]*?^})$/m.exec(source)?.[1];
   if (!tolerance || !recipe) throw new Error("docs/examples/webhook-receiver.mjs has no verifyWebhook");
-  const load = new Function("createHmac", "timingSafeEqual", `${tolerance}\n${recipe}\nreturn verifyWebhook;`) as (...imports: unknown[]) => VerifyWebhook;
+  const load = new Function("createHmac", "timingSafeEqual", `${tolerance}\n${recipe}\nreturn verifyWebhook;`) as (
+    ...imports: unknown[]
+  ) => VerifyWebhook;
   return load(crypto.createHmac, crypto.timingSafeEqual);
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
+
 import { signToken, verifyToken } from "./signed-token";
 
 describe("signed link tokens", () => {

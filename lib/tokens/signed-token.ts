@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+
 import { requiredSecret } from "@/lib/env";
 
 /**
@@ -7,7 +8,16 @@ import { requiredSecret } from "@/lib/env";
  * one made for another purpose (a confirmation token used to unsubscribe),
  * does not verify.
  */
-export type TokenPurpose = "confirm" | "unsubscribe" | "preferences" | "open" | "click" | "invite" | "form_error" | "verify_address" | "password_reset";
+export type TokenPurpose =
+  | "confirm"
+  | "unsubscribe"
+  | "preferences"
+  | "open"
+  | "click"
+  | "invite"
+  | "form_error"
+  | "verify_address"
+  | "password_reset";
 
 function mac(purpose: TokenPurpose, payload: string): string {
   return createHmac("sha256", requiredSecret("TOKEN_SECRET")).update(`${purpose}.${payload}`).digest("base64url");

@@ -1,12 +1,18 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
-import { topics } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
+import { topics } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
 /** An archived topic takes no new subscribers and answers `topic_not_found`; its history stays. */
-export async function archiveTopic(ctx: Ctx, actor: Actor, topicId: string): Promise<{ topicId: string; archivedAt: Date }> {
+export async function archiveTopic(
+  ctx: Ctx,
+  actor: Actor,
+  topicId: string,
+): Promise<{ topicId: string; archivedAt: Date }> {
   const [topic] = await ctx.db
     .select()
     .from(topics)

@@ -1,10 +1,12 @@
 import "server-only";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
-import { topics } from "@/lib/db/schema";
-import type { Ctx } from "@/lib/context";
-import { newId } from "@/lib/ids";
 import { getBrandOrThrow } from "@/lib/brands/get-brand-or-throw";
+import type { Ctx } from "@/lib/context";
+import { topics } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
+
 import { createTopicSchema, type CreateTopicInput } from "./topic-schemas";
 
 /** Topics belong to a brand; double opt-in unless the sender asserts existing consent. */

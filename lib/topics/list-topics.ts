@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
+
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { subscriptions, topics } from "@/lib/db/schema";
@@ -15,7 +17,11 @@ export interface TopicView {
 }
 
 /** Live topics, newest first; a brand-locked key sees its brand's only. Counts confirmed subscribers only. */
-export async function listTopics(ctx: Ctx, actor: Actor, page: { limit: number; afterId: string | null }): Promise<TopicView[]> {
+export async function listTopics(
+  ctx: Ctx,
+  actor: Actor,
+  page: { limit: number; afterId: string | null },
+): Promise<TopicView[]> {
   return ctx.db
     .select({
       id: topics.id,

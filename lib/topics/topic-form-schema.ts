@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { createTopicSchema, updateTopicSchema } from "./topic-schemas";
 
 /**
@@ -8,11 +9,16 @@ import { createTopicSchema, updateTopicSchema } from "./topic-schemas";
  */
 const consentAsserted = z.boolean().default(false);
 const assertion = {
-  check: (value: { requiresConfirmation?: boolean; consentAsserted?: boolean }) => value.requiresConfirmation !== false || value.consentAsserted === true,
+  check: (value: { requiresConfirmation?: boolean; consentAsserted?: boolean }) =>
+    value.requiresConfirmation !== false || value.consentAsserted === true,
   message: "Confirm that you hold consent from everyone you will add without confirmation",
   path: ["consentAsserted"],
 };
 
-export const createTopicFormSchema = createTopicSchema.extend({ consentAsserted }).refine(assertion.check, { message: assertion.message, path: assertion.path });
+export const createTopicFormSchema = createTopicSchema
+  .extend({ consentAsserted })
+  .refine(assertion.check, { message: assertion.message, path: assertion.path });
 
-export const editTopicFormSchema = updateTopicSchema.extend({ topicId: z.string(), consentAsserted }).refine(assertion.check, { message: assertion.message, path: assertion.path });
+export const editTopicFormSchema = updateTopicSchema
+  .extend({ topicId: z.string(), consentAsserted })
+  .refine(assertion.check, { message: assertion.message, path: assertion.path });

@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor, userActor } from "@/lib/actor";
 import { topics } from "@/lib/db/schema";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { archiveTopic } from "./archive-topic";
 import { createTopic } from "./create-topic";
 import { getTopicForActorOrThrow } from "./get-topic-for-actor";
@@ -21,7 +23,8 @@ async function tenants() {
   return { a, b, topicOfA, topicOfB, memberOfA: userActor(a.ownerUserId, a.workspaceId) };
 }
 
-const topicsIn = async (workspaceId: string) => (await ctx.db.select().from(topics).where(eq(topics.workspaceId, workspaceId))).map((t) => t.id);
+const topicsIn = async (workspaceId: string) =>
+  (await ctx.db.select().from(topics).where(eq(topics.workspaceId, workspaceId))).map((t) => t.id);
 
 describe("topics are reached only from their own workspace", () => {
   it("getTopicForActorOrThrow: a member of workspace A cannot read workspace B's topic; the operator can", async () => {
@@ -34,7 +37,9 @@ describe("topics are reached only from their own workspace", () => {
   it("listTopics: a member of workspace A sees A's topics only; the operator sees B's too", async () => {
     const { topicOfA, topicOfB, memberOfA } = await tenants();
     expect((await listTopics(ctx, memberOfA, page)).map((t) => t.id)).toEqual([topicOfA]);
-    expect((await listTopics(ctx, operator, page)).map((t) => t.id)).toEqual(expect.arrayContaining([topicOfA, topicOfB]));
+    expect((await listTopics(ctx, operator, page)).map((t) => t.id)).toEqual(
+      expect.arrayContaining([topicOfA, topicOfB]),
+    );
   });
 
   it("archiveTopic: a member of workspace A cannot archive workspace B's topic; the operator can", async () => {
@@ -47,11 +52,18 @@ describe("topics are reached only from their own workspace", () => {
 
   it("createTopic: a member of workspace A cannot create a topic on workspace B's brand; the operator must name a workspace", async () => {
     const { a, b, topicOfA, topicOfB, memberOfA } = await tenants();
-    await expect(createTopic(ctx, memberOfA, { brandId: b.brandId, name: "Intruder" })).rejects.toMatchObject({ code: "brand_not_found" });
-    await expect(createTopic(ctx, operator, { brandId: b.brandId, name: "Nowhere" })).rejects.toMatchObject({ code: "workspace_required" });
+    await expect(createTopic(ctx, memberOfA, { brandId: b.brandId, name: "Intruder" })).rejects.toMatchObject({
+      code: "brand_not_found",
+    });
+    await expect(createTopic(ctx, operator, { brandId: b.brandId, name: "Nowhere" })).rejects.toMatchObject({
+      code: "workspace_required",
+    });
     expect(await topicsIn(a.workspaceId)).toEqual([topicOfA]);
     expect(await topicsIn(b.workspaceId)).toEqual([topicOfB]);
-    const { topicId } = await createTopic(ctx, systemActor("test", b.workspaceId), { brandId: b.brandId, name: "Made by the operator" });
+    const { topicId } = await createTopic(ctx, systemActor("test", b.workspaceId), {
+      brandId: b.brandId,
+      name: "Made by the operator",
+    });
     expect(await topicsIn(b.workspaceId)).toEqual(expect.arrayContaining([topicOfB, topicId]));
   });
 });

@@ -1,4 +1,5 @@
 import { UAParser } from "ua-parser-js";
+
 import { env } from "@/lib/env";
 
 export type DeviceType = "mobile" | "tablet" | "desktop";

@@ -1,7 +1,7 @@
-import { signToken, verifyToken } from "@/lib/tokens/signed-token";
+import { appendToBody } from "@/lib/mail/body-edges";
 import { escapeHtml } from "@/lib/mail/escape-html";
 import { appUrl } from "@/lib/runtime/app-url";
-import { appendToBody } from "@/lib/mail/body-edges";
+import { signToken, verifyToken } from "@/lib/tokens/signed-token";
 
 export function openPixelUrl(sendId: string): string {
   return `${appUrl()}/t/o/${signToken("open", { s: sendId })}`;
@@ -28,11 +28,17 @@ export function readClickToken(token: string): { sendId: string; url: string } |
  * appended, so consent links are never rewritten.
  */
 export function addTracking(html: string, sendId: string): string {
-  const tracked = html.replace(/(<a\b[^>]*\bhref\s*=\s*")(https?:\/\/[^"]+)(")/gi, (_match, start: string, url: string, end: string) => {
-    const target = url.replace(/&amp;/g, "&");
-    return `${start}${escapeHtml(clickUrl(sendId, target))}${end}`;
-  });
-  return appendToBody(tracked, `<img src="${escapeHtml(openPixelUrl(sendId))}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`);
+  const tracked = html.replace(
+    /(<a\b[^>]*\bhref\s*=\s*")(https?:\/\/[^"]+)(")/gi,
+    (_match, start: string, url: string, end: string) => {
+      const target = url.replace(/&amp;/g, "&");
+      return `${start}${escapeHtml(clickUrl(sendId, target))}${end}`;
+    },
+  );
+  return appendToBody(
+    tracked,
+    `<img src="${escapeHtml(openPixelUrl(sendId))}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`,
+  );
 }
 
 /**

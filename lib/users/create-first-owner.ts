@@ -1,26 +1,38 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+
 import { CURRENCIES } from "@/lib/billing/plans";
-import { users } from "@/lib/db/schema";
 import { withTransaction, type Ctx } from "@/lib/context";
+import { users } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { emailField, nameField } from "@/lib/validation/fields";
 import { parseInput } from "@/lib/validation/parse-input";
+import { createWorkspace } from "@/lib/workspaces/create-workspace";
+
 import { passwordField } from "./create-user";
 import { isSetupOpen } from "./is-setup-open";
 import { hashPassword } from "./password";
 
-const firstOwnerSchema = z.strictObject({ email: emailField, password: passwordField, workspaceName: nameField, currency: z.enum(CURRENCIES, "choose USD, EUR or GBP").default("usd") });
+const firstOwnerSchema = z.strictObject({
+  email: emailField,
+  password: passwordField,
+  workspaceName: nameField,
+  currency: z.enum(CURRENCIES, "choose USD, EUR or GBP").default("usd"),
+});
 
 // Serialises concurrent first-run submissions so only one owner is ever created this way.
 const FIRST_RUN_LOCK = 727_002;
 
 function setupComplete(): ApiError {
-  return new ApiError({ type: "permission_error", code: "setup_complete", message: "The service is already set up: sign in instead." });
+  return new ApiError({
+    type: "permission_error",
+    code: "setup_complete",
+    message: "The service is already set up: sign in instead.",
+  });
 }
 
 /**
@@ -29,7 +41,10 @@ function setupComplete(): ApiError {
  * their own workspace, recorded as a self-review); a hosted deployment names operators with
  * user:grant-operator instead (HOSTED_SERVICE=1).
  */
-export async function createFirstOwner(ctx: Ctx, input: z.input<typeof firstOwnerSchema>): Promise<{ userId: string; workspaceId: string }> {
+export async function createFirstOwner(
+  ctx: Ctx,
+  input: z.input<typeof firstOwnerSchema>,
+): Promise<{ userId: string; workspaceId: string }> {
   const { email, password, workspaceName, currency } = parseInput(firstOwnerSchema, input);
   // Checked before scrypt too: the page is public, and a closed setup must cost no hashing.
   if (!(await isSetupOpen(ctx))) throw setupComplete();

@@ -1,11 +1,14 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { memberships, users, workspaces } from "@/lib/db/schema";
+
 import { withTransaction, type Ctx } from "@/lib/context";
+import { memberships, users, workspaces } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
 import { emailField } from "@/lib/validation/fields";
 import { parseInput } from "@/lib/validation/parse-input";
+
 import { findOrInviteUser } from "./find-or-invite-user";
 import { hashPassword } from "./password";
 
@@ -27,17 +30,28 @@ export async function createUser(ctx: Ctx, input: z.input<typeof createUserSchem
   const passwordHash = await hashPassword(password);
   return withTransaction(ctx, async (tx) => {
     if (workspaceId) {
-      const [workspace] = await tx.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId));
+      const [workspace] = await tx.db
+        .select({ id: workspaces.id })
+        .from(workspaces)
+        .where(eq(workspaces.id, workspaceId));
       if (!workspace) throw notFound("workspace_not_found", `No workspace ${workspaceId}.`);
     }
     const user = await findOrInviteUser(tx, email);
     if (user.passwordHash) {
-      throw new ApiError({ type: "invalid_request_error", code: "user_exists", message: `A user with the address ${email} already exists.`, param: "email" });
+      throw new ApiError({
+        type: "invalid_request_error",
+        code: "user_exists",
+        message: `A user with the address ${email} already exists.`,
+        param: "email",
+      });
     }
     await tx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id));
     if (workspaceId) {
       // The operator adds them: accepted at once, unlike a member's invitation.
-      await tx.db.insert(memberships).values({ workspaceId, userId: user.id, role: "member", acceptedAt: tx.clock.now(), createdAt: tx.clock.now() }).onConflictDoNothing();
+      await tx.db
+        .insert(memberships)
+        .values({ workspaceId, userId: user.id, role: "member", acceptedAt: tx.clock.now(), createdAt: tx.clock.now() })
+        .onConflictDoNothing();
     }
     return { userId: user.id };
   });

@@ -1,7 +1,9 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
-import { users } from "@/lib/db/schema";
+
 import type { Ctx } from "@/lib/context";
+import { users } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 
 export type UserRow = typeof users.$inferSelect;

@@ -1,6 +1,7 @@
 import "server-only";
-import { users } from "@/lib/db/schema";
+
 import type { Ctx } from "@/lib/context";
+import { users } from "@/lib/db/schema";
 
 /** Whether any user row exists, with or without a password (an owner named by the admin CLI has none). */
 export async function hasAnyUser(ctx: Ctx): Promise<boolean> {

@@ -1,6 +1,8 @@
 import "server-only";
-import { workspaces } from "@/lib/db/schema";
+
 import type { Ctx } from "@/lib/context";
+import { workspaces } from "@/lib/db/schema";
+
 import { hasAnyUser } from "./has-any-user";
 
 /**

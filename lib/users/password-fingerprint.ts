@@ -1,7 +1,10 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { users } from "@/lib/db/schema";
+
 import { passwordFingerprint } from "./password-reset-link";
 
 /** The fingerprint of the account's password as it is now; null without one (or without the account). */

@@ -1,6 +1,8 @@
 import "server-only";
+
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { users } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
@@ -24,7 +26,14 @@ export function passwordResetLink(user: { id: string; passwordHash: string }, no
 
 export function readPasswordResetToken(token: string, now: Date): { userId: string; fingerprint: string } | null {
   const data = verifyToken<{ u: string; p: string; x: number }>("password_reset", token);
-  if (!data || typeof data.u !== "string" || typeof data.p !== "string" || typeof data.x !== "number" || data.x < now.getTime()) return null;
+  if (
+    !data ||
+    typeof data.u !== "string" ||
+    typeof data.p !== "string" ||
+    typeof data.x !== "number" ||
+    data.x < now.getTime()
+  )
+    return null;
   return { userId: data.u, fingerprint: data.p };
 }
 
@@ -32,14 +41,20 @@ export function readPasswordResetToken(token: string, now: Date): { userId: stri
 export async function describePasswordReset(ctx: Ctx, token: string): Promise<{ email: string } | null> {
   const reset = readPasswordResetToken(token, ctx.clock.now());
   if (!reset) return null;
-  const [user] = await ctx.db.select({ email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.id, reset.userId));
-  return user?.passwordHash && passwordFingerprint(user.passwordHash) === reset.fingerprint ? { email: user.email } : null;
+  const [user] = await ctx.db
+    .select({ email: users.email, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, reset.userId));
+  return user?.passwordHash && passwordFingerprint(user.passwordHash) === reset.fingerprint
+    ? { email: user.email }
+    : null;
 }
 
 export function passwordResetInvalid(): ApiError {
   return new ApiError({
     type: "invalid_request_error",
     code: "reset_link_invalid",
-    message: "This link is not valid any more: it was used already, a newer password was set, or its hour is over. Ask for a new one.",
+    message:
+      "This link is not valid any more: it was used already, a newer password was set, or its hour is over. Ask for a new one.",
   });
 }

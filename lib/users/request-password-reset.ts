@@ -1,12 +1,15 @@
 import "server-only";
+
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
+
 import { countRateLimit, type RateLimitPolicy } from "@/lib/api/rate-limit";
 import type { Ctx } from "@/lib/context";
 import { users } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { sendServiceMail } from "@/lib/mail/send-service-mail";
 import { parseInput } from "@/lib/validation/parse-input";
+
 import { PASSWORD_RESET_VALID_MS, passwordResetLink } from "./password-reset-link";
 import { requestPasswordResetSchema, type RequestPasswordResetInput } from "./password-reset-schemas";
 
@@ -16,8 +19,16 @@ export const PASSWORD_RESETS_PER_ACCOUNT = 3;
 /** Requests per client IP per hour: slows asking for many addresses. */
 export const PASSWORD_RESETS_PER_IP = 10;
 
-const PER_ACCOUNT: RateLimitPolicy = { bucket: "password_reset.account", limit: PASSWORD_RESETS_PER_ACCOUNT, windowMs: PASSWORD_RESET_WINDOW_MS };
-const PER_IP: RateLimitPolicy = { bucket: "password_reset.ip", limit: PASSWORD_RESETS_PER_IP, windowMs: PASSWORD_RESET_WINDOW_MS };
+const PER_ACCOUNT: RateLimitPolicy = {
+  bucket: "password_reset.account",
+  limit: PASSWORD_RESETS_PER_ACCOUNT,
+  windowMs: PASSWORD_RESET_WINDOW_MS,
+};
+const PER_IP: RateLimitPolicy = {
+  bucket: "password_reset.ip",
+  limit: PASSWORD_RESETS_PER_IP,
+  windowMs: PASSWORD_RESET_WINDOW_MS,
+};
 
 /**
  * "Forgot password": counts the request against both limits (refused past either, as sign-in is), then
@@ -26,11 +37,17 @@ const PER_IP: RateLimitPolicy = { bucket: "password_reset.ip", limit: PASSWORD_R
  * is the same, and as quick, whether or not the account exists. The limits are counted for every address,
  * so being refused says nothing about it either.
  */
-export async function requestPasswordReset(ctx: Ctx, input: RequestPasswordResetInput & { ip: string | null }): Promise<{ mailing: Promise<void> }> {
+export async function requestPasswordReset(
+  ctx: Ctx,
+  input: RequestPasswordResetInput & { ip: string | null },
+): Promise<{ mailing: Promise<void> }> {
   const { email } = parseInput(requestPasswordResetSchema, { email: input.email });
   // Hashed: the table holds no addresses (as sign-in's limit).
   const account = createHash("sha256").update(email).digest("base64url");
-  const [byAccount, byIp] = await Promise.all([countRateLimit(ctx, account, PER_ACCOUNT), countRateLimit(ctx, input.ip ?? "unknown", PER_IP)]);
+  const [byAccount, byIp] = await Promise.all([
+    countRateLimit(ctx, account, PER_ACCOUNT),
+    countRateLimit(ctx, input.ip ?? "unknown", PER_IP),
+  ]);
   const wait = Math.max(byAccount.retryAfterSeconds ?? 0, byIp.retryAfterSeconds ?? 0);
   if (wait > 0) {
     const minutes = Math.max(1, Math.ceil(wait / 60));
@@ -45,7 +62,10 @@ export async function requestPasswordReset(ctx: Ctx, input: RequestPasswordReset
 }
 
 async function mailPasswordReset(ctx: Ctx, email: string): Promise<void> {
-  const [user] = await ctx.db.select({ id: users.id, email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.email, email));
+  const [user] = await ctx.db
+    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.email, email));
   // No account, or one still waiting for its invitation (whose link sets the first password): nothing to reset.
   if (!user?.passwordHash) return;
   await sendServiceMail(ctx, {
@@ -56,6 +76,9 @@ async function mailPasswordReset(ctx: Ctx, email: string): Promise<void> {
       `Someone, probably you, asked to reset the password of the account ${user.email}.`,
       `Choose a new password with the link below. It works once, for ${PASSWORD_RESET_VALID_MS / 60_000} minutes. If you did not ask, ignore this mail: your password stays as it is.`,
     ],
-    link: { href: passwordResetLink({ id: user.id, passwordHash: user.passwordHash }, ctx.clock.now()), label: "Choose a new password" },
+    link: {
+      href: passwordResetLink({ id: user.id, passwordHash: user.passwordHash }, ctx.clock.now()),
+      label: "Choose a new password",
+    },
   });
 }

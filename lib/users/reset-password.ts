@@ -1,8 +1,11 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import { withTransaction, type Ctx } from "@/lib/context";
 import { users } from "@/lib/db/schema";
 import { parseInput } from "@/lib/validation/parse-input";
+
 import { hashPassword } from "./password";
 import { passwordFingerprint, passwordResetInvalid, readPasswordResetToken } from "./password-reset-link";
 import { resetPasswordSchema, type ResetPasswordInput } from "./password-reset-schemas";
@@ -17,7 +20,11 @@ export async function resetPassword(ctx: Ctx, input: ResetPasswordInput): Promis
   if (!reset) throw passwordResetInvalid();
   const passwordHash = await hashPassword(password);
   const changed = await withTransaction(ctx, async (tx) => {
-    const [user] = await tx.db.select({ email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.id, reset.userId)).for("update");
+    const [user] = await tx.db
+      .select({ email: users.email, passwordHash: users.passwordHash })
+      .from(users)
+      .where(eq(users.id, reset.userId))
+      .for("update");
     if (!user?.passwordHash || passwordFingerprint(user.passwordHash) !== reset.fingerprint) return null;
     await tx.db
       .update(users)

@@ -1,15 +1,22 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
-import { users } from "@/lib/db/schema";
-import type { Ctx } from "@/lib/context";
+
 import { normalizeEmail } from "@/lib/contacts/email-address";
+import type { Ctx } from "@/lib/context";
+import { users } from "@/lib/db/schema";
+
 import { hashPassword, verifyPassword } from "./password";
 
 // Hashed once per process so that an unknown address costs as much time as a wrong password.
 let decoyHash: Promise<string> | undefined;
 
 /** The user these credentials belong to, or null. */
-export async function verifyCredentials(ctx: Ctx, email: string, password: string): Promise<{ id: string; email: string; name: string } | null> {
+export async function verifyCredentials(
+  ctx: Ctx,
+  email: string,
+  password: string,
+): Promise<{ id: string; email: string; name: string } | null> {
   const [user] = await ctx.db
     .select()
     .from(users)

@@ -1,8 +1,11 @@
 import { z } from "zod";
+
 import { isValidDomain } from "@/lib/contacts/email-address";
 
 /** Custom attributes: at most 50 keys; each is checked against the workspace's definitions later. */
-export const attributesField = z.record(z.string(), z.unknown()).refine((value) => Object.keys(value).length <= 50, "at most 50 attributes");
+export const attributesField = z
+  .record(z.string(), z.unknown())
+  .refine((value) => Object.keys(value).length <= 50, "at most 50 attributes");
 
 /** A bare hostname such as `example.com`, lower-cased. */
 export const domainField = z

@@ -1,8 +1,13 @@
 import { z } from "zod";
+
 import { isValidEmail, normalizeEmail } from "@/lib/contacts/email-address";
 
 /** An email address, normalised, checked for length and form. */
-export const emailField = z.string().max(320, "must be at most 320 characters").transform(normalizeEmail).refine(isValidEmail, "must be a valid email address");
+export const emailField = z
+  .string()
+  .max(320, "must be at most 320 characters")
+  .transform(normalizeEmail)
+  .refine(isValidEmail, "must be a valid email address");
 
 export const nameField = z.string().trim().min(1, "must not be empty").max(200);
 
@@ -25,7 +30,8 @@ export const originField = z
   .transform((value, ctx) => {
     try {
       const url = new URL(value);
-      if (["http:", "https:"].includes(url.protocol) && url.pathname === "/" && !url.search && !url.hash) return url.origin;
+      if (["http:", "https:"].includes(url.protocol) && url.pathname === "/" && !url.search && !url.hash)
+        return url.origin;
     } catch {
       // fall through
     }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+
 import { validationFailed } from "@/lib/errors";
 
 /** Parses with a zod schema; the first issue becomes `validation_failed` naming the field. */
@@ -38,8 +39,10 @@ export function refuseUnsafeInput(input: unknown): void {
   while (stack.length > 0) {
     const visit = stack.pop()!;
     const { value } = visit;
-    if (typeof value === "string" && value.includes("\u0000")) throw refusal(visit, "must not contain NUL characters (U+0000)");
-    if (typeof value === "string" && LONE_SURROGATE.test(value)) throw refusal(visit, "must be valid Unicode (a lone surrogate has no UTF-8 form)");
+    if (typeof value === "string" && value.includes("\u0000"))
+      throw refusal(visit, "must not contain NUL characters (U+0000)");
+    if (typeof value === "string" && LONE_SURROGATE.test(value))
+      throw refusal(visit, "must be valid Unicode (a lone surrogate has no UTF-8 form)");
     if (typeof value !== "object" || value === null) continue;
     for (const [key, child] of Object.entries(value)) {
       const next = { value: child, key, parent: visit };

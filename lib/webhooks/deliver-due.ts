@@ -1,13 +1,16 @@
 import "server-only";
+
 import { eq, sql } from "drizzle-orm";
+
 import type { Clock } from "@/lib/clock";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { webhookEndpoints } from "@/lib/db/schema";
 import { idArray } from "@/lib/db/id-array";
+import { webhookEndpoints } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
-import { CONNECTIONS_PER_ENDPOINT, postWebhook, type PostResult } from "./post-webhook";
-import { takeEndpointLease, type EndpointLease } from "./endpoint-lease";
+
 import { recordEndpointHealth } from "./endpoint-health";
+import { takeEndpointLease, type EndpointLease } from "./endpoint-lease";
+import { CONNECTIONS_PER_ENDPOINT, postWebhook, type PostResult } from "./post-webhook";
 import { requestDeliveryAt, wakeLockKey } from "./request-delivery";
 import { retryDelayMs } from "./retry-schedule";
 import { SIGNATURE_HEADER, signatureHeader } from "./signature";
@@ -92,7 +95,11 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
   if ("deleted" in taken) return { ...outcome, stopped: "endpoint_deleted" };
   if ("heldUntil" in taken) {
     // Another run still posts (or died holding the lease): look again once it would have lapsed.
-    await requestDeliveryAt(ctx, endpointId, new Date(Math.max(taken.heldUntil.getTime(), ctx.clock.now().getTime() + RECHECK_MS)));
+    await requestDeliveryAt(
+      ctx,
+      endpointId,
+      new Date(Math.max(taken.heldUntil.getTime(), ctx.clock.now().getTime() + RECHECK_MS)),
+    );
     return outcome;
   }
   const { lease } = taken;
@@ -102,7 +109,8 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
   // while its earlier ones stay due, and the next holder posts both batches again, in order.
   let recording: Promise<void> = Promise.resolve();
   let reading: Promise<unknown> = Promise.resolve();
-  const record = (attempts: Attempt[]) => (recording = handled(recording.then(() => recordAttempts(ctx, endpointId, attempts))));
+  const record = (attempts: Attempt[]) =>
+    (recording = handled(recording.then(() => recordAttempts(ctx, endpointId, attempts))));
   try {
     let endpoint: Endpoint | null = lease.endpoint;
     let chains = endpoint.enabled ? await readDue(ctx, endpointId, []) : [];
@@ -145,7 +153,10 @@ export async function deliverDue(ctx: Ctx, endpointId: string): Promise<DrainOut
     }
     await recording;
     if (!endpoint) {
-      const [still] = await ctx.db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+      const [still] = await ctx.db
+        .select({ id: webhookEndpoints.id })
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.id, endpointId));
       // Still there, so the lease was lost: as above.
       return still ? { ...outcome, more: true } : { ...outcome, stopped: "endpoint_deleted" };
     }
@@ -199,7 +210,12 @@ async function readDue(ctx: Ctx, endpointId: string, inFlight: string[]): Promis
  * step's time (`until`, on performance.now) is spent: on a slow endpoint a whole
  * batch would hold the step for minutes. What is not posted stays due.
  */
-export async function postBatch(chains: Due[][], clock: Clock, lease: EndpointLease, until: number): Promise<Attempt[]> {
+export async function postBatch(
+  chains: Due[][],
+  clock: Clock,
+  lease: EndpointLease,
+  until: number,
+): Promise<Attempt[]> {
   const attempts: Attempt[] = [];
   let next = 0;
   const lane = async () => {
@@ -222,7 +238,12 @@ async function post(endpoint: Endpoint, delivery: Due, clock: Clock): Promise<At
   const attemptedAt = clock.now();
   let result: PostResult;
   try {
-    const body = envelope({ id: delivery.eventId, type: delivery.type, createdAt: delivery.createdAt, dataJson: delivery.dataJson });
+    const body = envelope({
+      id: delivery.eventId,
+      type: delivery.type,
+      createdAt: delivery.createdAt,
+      dataJson: delivery.dataJson,
+    });
     result = await postWebhook(endpoint.id, endpoint.url, body, {
       "content-type": "application/json",
       "user-agent": "mailservice-webhooks/1",
@@ -231,7 +252,12 @@ async function post(endpoint: Endpoint, delivery: Due, clock: Clock): Promise<At
       "x-service-event-type": delivery.type,
     });
   } catch (error) {
-    result = { statusCode: null, latencyMs: 0, responseExcerpt: null, error: error instanceof Error ? error.message : String(error) };
+    result = {
+      statusCode: null,
+      latencyMs: 0,
+      responseExcerpt: null,
+      error: error instanceof Error ? error.message : String(error),
+    };
   }
   const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   return { delivery, secret: endpoint.signingSecret, attemptedAt, finishedAt: clock.now(), result, succeeded };
@@ -250,7 +276,10 @@ async function recordAttempts(ctx: Ctx, endpointId: string, attempts: Attempt[])
   await withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
     await recordEndpointHealth(tx, endpointId, attempts, now);
-    const [current] = await tx.db.select({ signingSecret: webhookEndpoints.signingSecret }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    const [current] = await tx.db
+      .select({ signingSecret: webhookEndpoints.signingSecret })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, endpointId));
     const rows = attempts.map(({ delivery, secret, attemptedAt, finishedAt, result, succeeded }) => {
       const rotated = current !== undefined && current.signingSecret !== secret;
       const delay = succeeded ? null : rotated ? 0 : retryDelayMs(delivery.attemptCount + 1);

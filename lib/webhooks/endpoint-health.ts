@@ -1,7 +1,10 @@
 import "server-only";
+
 import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { webhookEndpoints } from "@/lib/db/schema";
+
 import { DISABLE_AFTER_FAILING_MS } from "./retry-schedule";
 
 interface Outcome {
@@ -15,7 +18,12 @@ interface Outcome {
  * endpoint. Writes the endpoint row only when the streak changes; locks it
  * always, in the caller's transaction.
  */
-export async function recordEndpointHealth(ctx: Ctx, endpointId: string, attempts: Outcome[], now: Date): Promise<void> {
+export async function recordEndpointHealth(
+  ctx: Ctx,
+  endpointId: string,
+  attempts: Outcome[],
+  now: Date,
+): Promise<void> {
   // Locked first, in every batch: a rotation locks the endpoint before its deliveries, and the caller's updates of them follow.
   const [endpoint] = await ctx.db
     .select({ id: webhookEndpoints.id, failingSince: webhookEndpoints.failingSince })
@@ -24,7 +32,9 @@ export async function recordEndpointHealth(ctx: Ctx, endpointId: string, attempt
     .for("no key update");
   if (!endpoint) return;
   const lastSuccess = Math.max(...attempts.filter((a) => a.succeeded).map((a) => a.attemptedAt.getTime()));
-  const failuresSince = attempts.filter((a) => !a.succeeded && a.attemptedAt.getTime() > lastSuccess).map((a) => a.attemptedAt.getTime());
+  const failuresSince = attempts
+    .filter((a) => !a.succeeded && a.attemptedAt.getTime() > lastSuccess)
+    .map((a) => a.attemptedAt.getTime());
   const firstFailure = failuresSince.length > 0 ? new Date(Math.min(...failuresSince)) : null;
   if (lastSuccess > -Infinity) {
     // A success ends the streak; failures after it in the batch start the next one.
@@ -44,5 +54,11 @@ export async function recordEndpointHealth(ctx: Ctx, endpointId: string, attempt
   await ctx.db
     .update(webhookEndpoints)
     .set({ enabled: false, disabledAt: now, disabledReason: "every attempt failed for 5 days", updatedAt: now })
-    .where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.enabled, true), lte(webhookEndpoints.failingSince, new Date(now.getTime() - DISABLE_AFTER_FAILING_MS))));
+    .where(
+      and(
+        eq(webhookEndpoints.id, endpoint.id),
+        eq(webhookEndpoints.enabled, true),
+        lte(webhookEndpoints.failingSince, new Date(now.getTime() - DISABLE_AFTER_FAILING_MS)),
+      ),
+    );
 }

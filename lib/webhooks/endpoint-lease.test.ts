@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { LEASE_MS, takeEndpointLease, type EndpointLease, type LeaseOutcome } from "./endpoint-lease";
 import { createEndpoint } from "./endpoints";
 
@@ -9,7 +11,9 @@ const { ctx, clock } = testCtx();
 
 async function endpoint(): Promise<string> {
   const { workspaceId } = await seedWorkspace(ctx);
-  return (await createEndpoint(ctx, systemActor("test", workspaceId), { url: "https://93.184.215.14/hook", eventTypes: [] })).endpointId;
+  return (
+    await createEndpoint(ctx, systemActor("test", workspaceId), { url: "https://93.184.215.14/hook", eventTypes: [] })
+  ).endpointId;
 }
 
 function leaseOf(outcome: LeaseOutcome): EndpointLease {

@@ -1,9 +1,12 @@
 import "server-only";
+
 import { randomUUID } from "node:crypto";
 import { and, eq, isNull, lte, or } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { webhookEndpoints } from "@/lib/db/schema";
 import { logger } from "@/lib/log/logger";
+
 import { DELIVERY_TIMEOUT_MS } from "./post-webhook";
 
 type Endpoint = typeof webhookEndpoints.$inferSelect;
@@ -55,7 +58,10 @@ export async function takeEndpointLease(ctx: Ctx, endpointId: string): Promise<L
   // Every write reads the endpoint too: a rotated secret or a new URL reaches posts within one renewal.
   const write = async (taking: boolean): Promise<Endpoint | null> => {
     const sentAt = now();
-    const free = or(isNull(webhookEndpoints.deliveryLeaseUntil), lte(webhookEndpoints.deliveryLeaseUntil, new Date(sentAt)));
+    const free = or(
+      isNull(webhookEndpoints.deliveryLeaseUntil),
+      lte(webhookEndpoints.deliveryLeaseUntil, new Date(sentAt)),
+    );
     const [written] = await ctx.db
       .update(webhookEndpoints)
       .set({ deliveryLeaseToken: token, deliveryLeaseUntil: new Date(sentAt + LEASE_MS) })
@@ -70,11 +76,16 @@ export async function takeEndpointLease(ctx: Ctx, endpointId: string): Promise<L
 
   const first = await write(true);
   if (!first) {
-    const [other] = await ctx.db.select({ until: webhookEndpoints.deliveryLeaseUntil }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    const [other] = await ctx.db
+      .select({ until: webhookEndpoints.deliveryLeaseUntil })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, endpointId));
     return other ? { heldUntil: other.until ?? ctx.clock.now() } : { deleted: true };
   }
   const heartbeat = setInterval(() => {
-    write(false).catch((error: unknown) => logger().warn({ err: error, endpoint_id: endpointId }, "webhook lease renewal failed"));
+    write(false).catch((error: unknown) =>
+      logger().warn({ err: error, endpoint_id: endpointId }, "webhook lease renewal failed"),
+    );
   }, RENEW_MS);
   heartbeat.unref();
   return {

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, asc, desc, eq, inArray, isNotNull } from "drizzle-orm";
+
 import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { events, users, webhookAttempts, webhookDeliveries, webhookEndpoints, workspaces } from "@/lib/db/schema";
@@ -8,6 +10,7 @@ import { EVENT_TYPES, type EventType } from "@/lib/events/event-types";
 import { newId, randomBase62 } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
+
 import { askForRuns, holdWakeLocks } from "./request-delivery";
 import { checkTargetUrl, TargetRefusedError } from "./target-address";
 import { createEndpointSchema, type CreateEndpointInput } from "./webhook-schemas";
@@ -30,18 +33,29 @@ export async function getEndpointOrThrow(ctx: Ctx, actor: Actor, endpointId: str
 }
 
 /** Registers an endpoint in the actor's workspace. No event types means every event; the target is checked before anything is stored. */
-export async function createEndpoint(ctx: Ctx, actor: Actor, input: CreateEndpointInput): Promise<{ endpointId: string; secret: string }> {
+export async function createEndpoint(
+  ctx: Ctx,
+  actor: Actor,
+  input: CreateEndpointInput,
+): Promise<{ endpointId: string; secret: string }> {
   const values = parseInput(createEndpointSchema, input);
   const workspaceId = requireActorWorkspace(actor);
   // A read-only or deleted workspace changes nothing, here as through /v1 (the dashboard and the CLI call this directly).
   await checkWorkspaceWritable(ctx, workspaceId);
   const unknown = values.eventTypes.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
-  if (unknown) throw validationFailed("event", `Unknown event type ${unknown}; known types: ${EVENT_TYPES.join(", ")}.`);
+  if (unknown)
+    throw validationFailed("event", `Unknown event type ${unknown}; known types: ${EVENT_TYPES.join(", ")}.`);
   let url: URL;
   try {
     url = await checkTargetUrl(values.url);
   } catch (error) {
-    if (error instanceof TargetRefusedError) throw new ApiError({ type: "invalid_request_error", code: "webhook_target_refused", message: error.message, param: "url" });
+    if (error instanceof TargetRefusedError)
+      throw new ApiError({
+        type: "invalid_request_error",
+        code: "webhook_target_refused",
+        message: error.message,
+        param: "url",
+      });
     throw error;
   }
   const [workspace] = await ctx.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId));
@@ -68,20 +82,33 @@ export async function createEndpoint(ctx: Ctx, actor: Actor, input: CreateEndpoi
  * with the new one; deliveries still being retried (they may have failed
  * because the receiver already expects the new secret) are retried now.
  */
-export async function rotateSecret(ctx: Ctx, actor: Actor, endpointId: string): Promise<{ secret: string; retried: number }> {
+export async function rotateSecret(
+  ctx: Ctx,
+  actor: Actor,
+  endpointId: string,
+): Promise<{ secret: string; retried: number }> {
   return withTransaction(ctx, async (tx) => {
     await checkWorkspaceWritable(tx, (await getEndpointOrThrow(tx, actor, endpointId)).workspaceId);
     // The wake lock before the endpoint row, in the order the delivery run takes them.
     await holdWakeLocks(tx, [endpointId]);
     const secret = newSigningSecret();
     const now = tx.clock.now();
-    await tx.db.update(webhookEndpoints).set({ signingSecret: secret, secretRotatedAt: now, updatedAt: now }).where(eq(webhookEndpoints.id, endpointId));
+    await tx.db
+      .update(webhookEndpoints)
+      .set({ signingSecret: secret, secretRotatedAt: now, updatedAt: now })
+      .where(eq(webhookEndpoints.id, endpointId));
     // Failing ones. Those being posted now with the old secret are retried at once if they fail: recording
     // their attempts locks this row first, and so reads the new secret (deliver-due.ts).
     const retried = await tx.db
       .update(webhookDeliveries)
       .set({ nextAttemptAt: now })
-      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.lastAttemptAt)))
+      .where(
+        and(
+          eq(webhookDeliveries.endpointId, endpointId),
+          eq(webhookDeliveries.status, "pending"),
+          isNotNull(webhookDeliveries.lastAttemptAt),
+        ),
+      )
       .returning({ id: webhookDeliveries.id });
     if (retried.length > 0) await askForRuns(tx, [endpointId]);
     return { secret, retried: retried.length };
@@ -130,7 +157,9 @@ export async function deliveriesOf(ctx: Ctx, actor: Actor, endpointId: string, l
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .where(and(eq(webhookDeliveries.endpointId, endpointId), inActorWorkspace(actor, webhookDeliveries.workspaceId)))
     .$dynamic();
-  const deliveries = await (limit ? query.orderBy(desc(webhookDeliveries.id)).limit(limit) : query.orderBy(asc(webhookDeliveries.id)));
+  const deliveries = await (limit
+    ? query.orderBy(desc(webhookDeliveries.id)).limit(limit)
+    : query.orderBy(asc(webhookDeliveries.id)));
   const attempts = deliveries.length
     ? await ctx.db
         .select()

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import type { EventType } from "@/lib/events/event-types";
 import { timestampField } from "@/lib/validation/api-fields";
 
@@ -23,14 +24,20 @@ const campaignBase = {
   campaign_name: z.string(),
   subject: z.string(),
   brand_id: id,
-  status: z.enum(["draft", "scheduled", "sending", "paused", "sent", "cancelled"]).nullable().meta({ description: "Null for a status outside these six." }),
-  recipient_count: count.nullable().meta({ description: "The size the send was set at; null when paused or cancelled before the audience was counted." }),
+  status: z
+    .enum(["draft", "scheduled", "sending", "paused", "sent", "cancelled"])
+    .nullable()
+    .meta({ description: "Null for a status outside these six." }),
+  recipient_count: count.nullable().meta({
+    description: "The size the send was set at; null when paused or cancelled before the audience was counted.",
+  }),
   occurred_at: timestamp,
 };
 
 const PAYLOADS: Record<EventType, { fires: string; data: z.ZodObject }> = {
   "contact.subscribed": {
-    fires: "A subscription is confirmed (double opt-in), or a contact is subscribed through the API, the dashboard or an import.",
+    fires:
+      "A subscription is confirmed (double opt-in), or a contact is subscribed through the API, the dashboard or an import.",
     data: z.strictObject({
       contact_id: id,
       email: z.string(),
@@ -69,13 +76,23 @@ const PAYLOADS: Record<EventType, { fires: string; data: z.ZodObject }> = {
     data: z.strictObject({ ...emailBase, complaint_type: z.string().nullable(), suppressed: z.literal(true) }),
   },
   "email.failed": {
-    fires: "The recipient could not be sent to at all (nothing left the service): a missing merge-tag value, a render error, an address suppressed since the send was set.",
+    fires:
+      "The recipient could not be sent to at all (nothing left the service): a missing merge-tag value, a render error, an address suppressed since the send was set.",
     data: z.strictObject({ ...emailBase, reason: z.string() }),
   },
-  "email.opened": { fires: "A tracking pixel loaded (weak evidence only).", data: z.strictObject({ ...emailBase, country: z.string().nullable() }) },
+  "email.opened": {
+    fires: "A tracking pixel loaded (weak evidence only).",
+    data: z.strictObject({ ...emailBase, country: z.string().nullable() }),
+  },
   "email.clicked": {
     fires: "A tracked link was followed.",
-    data: z.strictObject({ ...emailBase, url: z.string(), country: z.string().nullable(), device_type: z.enum(["mobile", "tablet", "desktop"]).nullable(), client: z.string().nullable() }),
+    data: z.strictObject({
+      ...emailBase,
+      url: z.string(),
+      country: z.string().nullable(),
+      device_type: z.enum(["mobile", "tablet", "desktop"]).nullable(),
+      client: z.string().nullable(),
+    }),
   },
   "campaign.sending": { fires: "A campaign started dispatching.", data: z.strictObject(campaignBase) },
   "campaign.sent": {
@@ -83,12 +100,20 @@ const PAYLOADS: Record<EventType, { fires: string; data: z.ZodObject }> = {
     data: z.strictObject({ ...campaignBase, delivered: count, bounced: count, failed: count, skipped: count }),
   },
   "campaign.paused": { fires: "A campaign was paused mid-send.", data: z.strictObject(campaignBase) },
-  "campaign.cancelled": { fires: "A campaign was cancelled mid-send; queued recipients are not sent to and the allowance is refunded.", data: z.strictObject(campaignBase) },
+  "campaign.cancelled": {
+    fires: "A campaign was cancelled mid-send; queued recipients are not sent to and the allowance is refunded.",
+    data: z.strictObject(campaignBase),
+  },
 };
 
 /** The body POSTed to an endpoint for one event: `{ id, type, created_at, data }`. */
 export function webhookBody(type: EventType) {
-  return z.strictObject({ id: id.meta({ description: "Stable across retries (prefix `evt_`): deduplicate on it." }), type: z.literal(type), created_at: timestamp, data: PAYLOADS[type].data });
+  return z.strictObject({
+    id: id.meta({ description: "Stable across retries (prefix `evt_`): deduplicate on it." }),
+    type: z.literal(type),
+    created_at: timestamp,
+    data: PAYLOADS[type].data,
+  });
 }
 
 export const webhookFires = (type: EventType) => PAYLOADS[type].fires;

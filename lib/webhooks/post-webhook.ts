@@ -1,7 +1,15 @@
 import http from "node:http";
 import https from "node:https";
 import ipaddr from "ipaddr.js";
-import { hostOf, isPublicAddress, PRIVATE_TARGET_MESSAGE, privateTargetsAllowed, publicOnlyLookup, schemeAllowed } from "./target-address";
+
+import {
+  hostOf,
+  isPublicAddress,
+  PRIVATE_TARGET_MESSAGE,
+  privateTargetsAllowed,
+  publicOnlyLookup,
+  schemeAllowed,
+} from "./target-address";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const EXCERPT_BYTES = 1024;
@@ -44,22 +52,43 @@ function agentFor(endpointId: string, protocol: string): http.Agent {
  * the whole exchange must finish within 10 s, and unless private targets are
  * allowed the connection may only go to a public address.
  */
-export async function postWebhook(endpointId: string, target: string, body: string, headers: Record<string, string>): Promise<PostResult> {
+export async function postWebhook(
+  endpointId: string,
+  target: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<PostResult> {
   const result = await postOnce(endpointId, target, body, headers);
   // A kept connection the receiver closed just as it was reused: the request never reached it, so send it again on a new one.
   return result.staleConnection ? await postOnce(endpointId, target, body, headers) : result;
 }
 
-function postOnce(endpointId: string, target: string, body: string, headers: Record<string, string>): Promise<PostResult & { staleConnection?: boolean }> {
+function postOnce(
+  endpointId: string,
+  target: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<PostResult & { staleConnection?: boolean }> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const url = new URL(target);
   const guarded = !privateTargetsAllowed();
   const host = hostOf(url);
   // Checked again here: an http endpoint registered while the operator allowed it stays refused once that is off.
-  if (!schemeAllowed(url)) return Promise.resolve({ statusCode: null, latencyMs: 0, responseExcerpt: null, error: "refused: url must use https" });
+  if (!schemeAllowed(url))
+    return Promise.resolve({
+      statusCode: null,
+      latencyMs: 0,
+      responseExcerpt: null,
+      error: "refused: url must use https",
+    });
   if (guarded && ipaddr.isValid(host) && !isPublicAddress(host)) {
-    return Promise.resolve({ statusCode: null, latencyMs: 0, responseExcerpt: null, error: `refused: ${PRIVATE_TARGET_MESSAGE}` });
+    return Promise.resolve({
+      statusCode: null,
+      latencyMs: 0,
+      responseExcerpt: null,
+      error: `refused: ${PRIVATE_TARGET_MESSAGE}`,
+    });
   }
   const transport = url.protocol === "https:" ? https : http;
   return new Promise((settle) => {
@@ -76,7 +105,10 @@ function postOnce(endpointId: string, target: string, body: string, headers: Rec
       headers: { ...headers, "content-length": Buffer.byteLength(body) },
       ...(guarded ? { lookup: publicOnlyLookup as never } : {}),
     });
-    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`)), DELIVERY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => request.destroy(new Error(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`)),
+      DELIVERY_TIMEOUT_MS,
+    );
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -87,14 +119,32 @@ function postOnce(endpointId: string, target: string, body: string, headers: Rec
       response.on("end", () => {
         // PostgreSQL text cannot hold NUL: a binary answer keeps the rest.
         const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8").replaceAll("\0", "");
-        resolve({ statusCode: response.statusCode ?? null, latencyMs: elapsed(), responseExcerpt: excerpt || null, error: null });
+        resolve({
+          statusCode: response.statusCode ?? null,
+          latencyMs: elapsed(),
+          responseExcerpt: excerpt || null,
+          error: null,
+        });
       });
-      response.on("error", (error) => resolve({ statusCode: response.statusCode ?? null, latencyMs: elapsed(), responseExcerpt: null, error: error.message }));
+      response.on("error", (error) =>
+        resolve({
+          statusCode: response.statusCode ?? null,
+          latencyMs: elapsed(),
+          responseExcerpt: null,
+          error: error.message,
+        }),
+      );
     });
     request.on("error", (error: NodeJS.ErrnoException) => {
       const refused = error.code === "ETARGETREFUSED";
       const staleConnection = request.reusedSocket && error.code === "ECONNRESET";
-      resolve({ statusCode: null, latencyMs: elapsed(), responseExcerpt: null, error: refused ? `refused: ${error.message}` : error.message, staleConnection });
+      resolve({
+        statusCode: null,
+        latencyMs: elapsed(),
+        responseExcerpt: null,
+        error: refused ? `refused: ${error.message}` : error.message,
+        staleConnection,
+      });
     });
     request.end(body);
   });

@@ -1,8 +1,11 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { webhookDeliveries, type events } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+
 import { askForRuns, wakeLockKey } from "./request-delivery";
 
 type EventRow = typeof events.$inferInsert & { id: string };
@@ -46,7 +49,8 @@ export async function queueDeliveries(ctx: Ctx, events: EventRow[]): Promise<voi
     })),
   );
   // Bounded statements: a large import records thousands of events at once.
-  for (let start = 0; start < wanted.length; start += 1000) await ctx.db.insert(webhookDeliveries).values(wanted.slice(start, start + 1000));
+  for (let start = 0; start < wanted.length; start += 1000)
+    await ctx.db.insert(webhookDeliveries).values(wanted.slice(start, start + 1000));
   await askForRuns(
     ctx,
     endpoints.map((endpoint) => endpoint.id),

@@ -1,9 +1,11 @@
 import "server-only";
+
 import { inArray, sql, type SQL } from "drizzle-orm";
-import { emitEvents } from "@/lib/events/emit-events";
-import { webhookEndpointDue } from "@/lib/events/workflow-events";
+
 import { withTransaction, type Ctx } from "@/lib/context";
 import { webhookEndpoints } from "@/lib/db/schema";
+import { emitEvents } from "@/lib/events/emit-events";
+import { webhookEndpointDue } from "@/lib/events/workflow-events";
 
 /**
  * Asks for each endpoint's delivery run, in the caller's transaction (the one
@@ -40,15 +42,24 @@ export async function holdWakeLocks(ctx: Ctx, endpointIds: string[]): Promise<vo
     sql`, `,
   );
   // In id order, as every transaction takes them: shared locks queued behind a run's exclusive one cannot then wait in a circle.
-  await ctx.db.execute(sql`select pg_advisory_xact_lock_shared(${wakeLockKey(sql`e.id`)}) from (select unnest(array[${ids}]::text[]) as id order by 1) e`);
+  await ctx.db.execute(
+    sql`select pg_advisory_xact_lock_shared(${wakeLockKey(sql`e.id`)}) from (select unnest(array[${ids}]::text[]) as id order by 1) e`,
+  );
 }
 
 /** `requestDelivery` once the caller holds the endpoints' wake locks: reads each `delivery_wake` (after the locks, in a statement of its own) and asks for the run it names. */
 export async function askForRuns(ctx: Ctx, endpointIds: string[]): Promise<void> {
-  const endpoints = await ctx.db.select({ id: webhookEndpoints.id, wake: webhookEndpoints.deliveryWake }).from(webhookEndpoints).where(inArray(webhookEndpoints.id, endpointIds));
+  const endpoints = await ctx.db
+    .select({ id: webhookEndpoints.id, wake: webhookEndpoints.deliveryWake })
+    .from(webhookEndpoints)
+    .where(inArray(webhookEndpoints.id, endpointIds));
   await emitEvents(
     ctx,
-    endpoints.map((endpoint) => ({ name: webhookEndpointDue.name, id: `webhooks:${endpoint.id}:${endpoint.wake}`, data: { endpointId: endpoint.id } })),
+    endpoints.map((endpoint) => ({
+      name: webhookEndpointDue.name,
+      id: `webhooks:${endpoint.id}:${endpoint.wake}`,
+      data: { endpointId: endpoint.id },
+    })),
   );
 }
 
@@ -62,7 +73,14 @@ export function wakeLockKey(endpointId: SQL): SQL {
 
 /** Asks for an endpoint's delivery run at `at`, when its next retry is due; asking again for the same time starts nothing more. */
 export async function requestDeliveryAt(ctx: Ctx, endpointId: string, at: Date): Promise<void> {
-  await emitEvents(ctx, [{ name: webhookEndpointDue.name, id: `webhooks:${endpointId}:at:${at.getTime()}`, data: { endpointId }, ts: at.getTime() }]);
+  await emitEvents(ctx, [
+    {
+      name: webhookEndpointDue.name,
+      id: `webhooks:${endpointId}:at:${at.getTime()}`,
+      data: { endpointId },
+      ts: at.getTime(),
+    },
+  ]);
 }
 
 /** Deliveries this long overdue have lost the run that should have made them. */

@@ -1,5 +1,7 @@
 /** Waits after each failed attempt: nine attempts in about two days. */
-export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000] as const;
+export const RETRY_DELAYS_MS = [
+  30_000, 120_000, 600_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000,
+] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /** An endpoint whose every attempt has failed for this long is disabled. */

@@ -1,16 +1,18 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { overrideEnvForTests, reloadEnv } from "@/lib/env";
-import { systemActor } from "@/lib/actor";
+
+import { functions } from "@/inngest";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
-import { functions } from "@/inngest";
 import { setWorkflowCtx } from "@/inngest/workflow-ctx";
+import { systemActor } from "@/lib/actor";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { webhookEndpoints } from "@/lib/db/schema";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { newId } from "@/lib/ids";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
+
 import { createEndpoint, listDeliveries } from "./endpoints";
 import { isPublicAddress, PRIVATE_TARGET_MESSAGE } from "./target-address";
 
@@ -23,7 +25,11 @@ async function register(url: string) {
   const { workspaceId } = await seedWorkspace(ctx);
   return createEndpoint(ctx, systemActor("test", workspaceId), { url, eventTypes: [] }).then(
     () => null,
-    (error: { code?: string; param?: string; message: string }) => ({ code: error.code, param: error.param, message: error.message }),
+    (error: { code?: string; param?: string; message: string }) => ({
+      code: error.code,
+      param: error.param,
+      message: error.message,
+    }),
   );
 }
 
@@ -46,7 +52,11 @@ describe("webhook target addresses", () => {
     ["unassigned IPv6 outside 2000::/3", "https://[4000::1]/hooks"],
     ["a hostname resolving to a private address", "https://localhost/hooks"],
   ])("registration refuses %s", async (_, url) => {
-    expect(await register(url)).toEqual({ code: "webhook_target_refused", param: "url", message: expect.stringContaining(PRIVATE_TARGET_MESSAGE) });
+    expect(await register(url)).toEqual({
+      code: "webhook_target_refused",
+      param: "url",
+      message: expect.stringContaining(PRIVATE_TARGET_MESSAGE),
+    });
   });
 
   it("the refusal of a name resolving to loopback does not say what it resolves to", async () => {
@@ -56,27 +66,45 @@ describe("webhook target addresses", () => {
   });
 
   it("registration refuses plain http and credentials in the URL, and accepts a public https target", async () => {
-    expect(await register("http://93.184.215.14/hooks")).toMatchObject({ code: "webhook_target_refused", message: expect.stringMatching(/^The URL must start with https:\/\//) });
-    expect(await register("https://user:pw@93.184.215.14/hooks")).toMatchObject({ code: "webhook_target_refused", message: expect.stringMatching(/^The URL must not carry a user name or password/) });
+    expect(await register("http://93.184.215.14/hooks")).toMatchObject({
+      code: "webhook_target_refused",
+      message: expect.stringMatching(/^The URL must start with https:\/\//),
+    });
+    expect(await register("https://user:pw@93.184.215.14/hooks")).toMatchObject({
+      code: "webhook_target_refused",
+      message: expect.stringMatching(/^The URL must not carry a user name or password/),
+    });
     expect(await register("https://93.184.215.14/hooks")).toBeNull();
   });
 
   it("a refusal is written as sentences for people, and on a self-hosted install says how to allow plain http and private targets", async () => {
-    for (const url of ["not a url", "http://93.184.215.14/hooks", "https://127.0.0.1/hooks", "https://user:pw@93.184.215.14/hooks"]) {
+    for (const url of [
+      "not a url",
+      "http://93.184.215.14/hooks",
+      "https://127.0.0.1/hooks",
+      "https://user:pw@93.184.215.14/hooks",
+    ]) {
       const { message } = (await register(url))!;
       expect([url, message]).toEqual([url, expect.stringMatching(/^[A-Z].*\.$/)]);
     }
-    for (const url of ["http://93.184.215.14/hooks", "https://127.0.0.1/hooks"]) expect((await register(url))!.message).toContain("set WEBHOOK_ALLOW_PRIVATE_TARGETS=1");
+    for (const url of ["http://93.184.215.14/hooks", "https://127.0.0.1/hooks"])
+      expect((await register(url))!.message).toContain("set WEBHOOK_ALLOW_PRIVATE_TARGETS=1");
   });
 
   it("on a hosted deployment the refusal does not tell members about the installation's settings", async () => {
     overrideEnvForTests({ HOSTED_SERVICE: "1" });
-    for (const url of ["http://93.184.215.14/hooks", "https://127.0.0.1/hooks"]) expect((await register(url))!.message).not.toContain("WEBHOOK_ALLOW_PRIVATE_TARGETS");
+    for (const url of ["http://93.184.215.14/hooks", "https://127.0.0.1/hooks"])
+      expect((await register(url))!.message).not.toContain("WEBHOOK_ALLOW_PRIVATE_TARGETS");
   });
 
   it("registration refuses an unknown event type with validation_failed", async () => {
     const { workspaceId } = await seedWorkspace(ctx);
-    await expect(createEndpoint(ctx, systemActor("test", workspaceId), { url: "https://93.184.215.14/", eventTypes: ["email.sent"] })).rejects.toMatchObject({
+    await expect(
+      createEndpoint(ctx, systemActor("test", workspaceId), {
+        url: "https://93.184.215.14/",
+        eventTypes: ["email.sent"],
+      }),
+    ).rejects.toMatchObject({
       code: "validation_failed",
       param: "event",
     });
@@ -112,7 +140,8 @@ describe("webhook target addresses", () => {
     ]) {
       expect([address, isPublicAddress(address)]).toEqual([address, false]);
     }
-    for (const address of ["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) expect([address, isPublicAddress(address)]).toEqual([address, true]);
+    for (const address of ["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
+      expect([address, isPublicAddress(address)]).toEqual([address, true]);
   });
 
   it("delivery checks the address again at connection time (DNS rebinding): a target that now resolves to loopback gets nothing; plain http is refused again", async () => {
@@ -134,15 +163,23 @@ describe("webhook target addresses", () => {
       await executor.runDue(ctx);
       expect(receiver.received).toHaveLength(0);
       const plainHttp = newId("wh");
-      await ctx.db.insert(webhookEndpoints).values({ id: plainHttp, workspaceId, url: "http://93.184.215.14/hooks", signingSecret: "whsec_x" });
+      await ctx.db
+        .insert(webhookEndpoints)
+        .values({ id: plainHttp, workspaceId, url: "http://93.184.215.14/hooks", signingSecret: "whsec_x" });
       await upsertContact(ctx, systemActor("test", workspaceId), { email: "plain@example.com", topicIds: [topicId] });
       await executor.runDue(ctx);
-      expect((await listDeliveries(ctx, systemActor("test"), plainHttp)).deliveries[0]!.attempts[0]).toMatchObject({ statusCode: null, error: "refused: url must use https" });
+      expect((await listDeliveries(ctx, systemActor("test"), plainHttp)).deliveries[0]!.attempts[0]).toMatchObject({
+        statusCode: null,
+        error: "refused: url must use https",
+      });
       for (const endpointId of [byName, byAddress]) {
         const { deliveries } = await listDeliveries(ctx, systemActor("test"), endpointId);
         expect(deliveries[0]).toMatchObject({ status: "pending", attemptCount: 1 });
         // Whatever the name resolved to stays out of the attempt log.
-        expect(deliveries[0]!.attempts[0]).toMatchObject({ statusCode: null, error: `refused: ${PRIVATE_TARGET_MESSAGE}` });
+        expect(deliveries[0]!.attempts[0]).toMatchObject({
+          statusCode: null,
+          error: `refused: ${PRIVATE_TARGET_MESSAGE}`,
+        });
       }
     } finally {
       setWorkflowCtx(undefined);

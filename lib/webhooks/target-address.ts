@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { promisify } from "node:util";
 import ipaddr from "ipaddr.js";
+
 import { env } from "@/lib/env";
 
 /** Self-hosted installs delivering to internal services, and tests with a receiver on loopback. */
@@ -61,18 +62,29 @@ export async function checkTargetUrl(raw: string): Promise<URL> {
   } catch {
     throw new TargetRefusedError("Enter the full URL of your endpoint, such as https://hooks.example.com/mail.");
   }
-  if (!schemeAllowed(url)) throw new TargetRefusedError(`The URL must start with https://, so that deliveries are encrypted.${selfHostedHint("plain http")}`);
-  if (url.username || url.password) throw new TargetRefusedError("The URL must not carry a user name or password: each delivery is signed instead, and your endpoint checks the signature.");
+  if (!schemeAllowed(url))
+    throw new TargetRefusedError(
+      `The URL must start with https://, so that deliveries are encrypted.${selfHostedHint("plain http")}`,
+    );
+  if (url.username || url.password)
+    throw new TargetRefusedError(
+      "The URL must not carry a user name or password: each delivery is signed instead, and your endpoint checks the signature.",
+    );
   if (privateTargetsAllowed()) return url;
   const host = hostOf(url);
   const addresses = ipaddr.isValid(host) ? [host] : await resolve(host);
-  if (!addresses.every(isPublicAddress)) throw new TargetRefusedError(`${PRIVATE_TARGET_MESSAGE}, which webhooks are not sent to.${selfHostedHint("private targets")}`);
+  if (!addresses.every(isPublicAddress))
+    throw new TargetRefusedError(
+      `${PRIVATE_TARGET_MESSAGE}, which webhooks are not sent to.${selfHostedHint("private targets")}`,
+    );
   return url;
 }
 
 /** For whoever runs a self-hosted install (often the person at the form); members of a hosted deployment cannot change it. */
 function selfHostedHint(what: string): string {
-  return env().HOSTED_SERVICE ? "" : ` To allow ${what} on a self-hosted install (an internal service, a local receiver), set WEBHOOK_ALLOW_PRIVATE_TARGETS=1 and restart the app.`;
+  return env().HOSTED_SERVICE
+    ? ""
+    : ` To allow ${what} on a self-hosted install (an internal service, a local receiver), set WEBHOOK_ALLOW_PRIVATE_TARGETS=1 and restart the app.`;
 }
 
 async function resolve(host: string): Promise<string[]> {
@@ -80,7 +92,9 @@ async function resolve(host: string): Promise<string[]> {
     const found = (await lookupAll(host, { all: true })) as unknown as LookupAddress[];
     return found.map((entry) => entry.address);
   } catch {
-    throw new TargetRefusedError(`No address was found for ${host}: check its spelling, and that its DNS record is published.`);
+    throw new TargetRefusedError(
+      `No address was found for ${host}: check its spelling, and that its DNS record is published.`,
+    );
   }
 }
 
@@ -90,11 +104,16 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * A `lookup` for outgoing sockets that refuses non-public addresses: the check
  * happens on the address actually connected to.
  */
-export function publicOnlyLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void {
+export function publicOnlyLookup(
+  hostname: string,
+  options: { all?: boolean; family?: number },
+  callback: LookupCallback,
+): void {
   dnsLookup(hostname, { ...options, all: true }, (error, found) => {
     if (error) return callback(error, []);
     // The message lands in the attempt log members can read: no address in it.
-    if (!found.every((entry) => isPublicAddress(entry.address))) return callback(Object.assign(new TargetRefusedError(PRIVATE_TARGET_MESSAGE), { code: "ETARGETREFUSED" }), []);
+    if (!found.every((entry) => isPublicAddress(entry.address)))
+      return callback(Object.assign(new TargetRefusedError(PRIVATE_TARGET_MESSAGE), { code: "ETARGETREFUSED" }), []);
     if (options.all) return callback(null, found);
     callback(null, found[0]!.address, found[0]!.family);
   });

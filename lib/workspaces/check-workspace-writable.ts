@@ -1,5 +1,7 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
+
 import { checkWorkspaceActive } from "@/lib/api/check-workspace-active";
 import type { Ctx } from "@/lib/context";
 import { workspaceBilling } from "@/lib/db/schema";
@@ -20,6 +22,9 @@ export async function checkWorkspaceReadable(ctx: Ctx, workspaceId: string): Pro
 }
 
 async function stageOf(ctx: Ctx, workspaceId: string) {
-  const [row] = await ctx.db.select({ stage: workspaceBilling.stage }).from(workspaceBilling).where(eq(workspaceBilling.workspaceId, workspaceId));
+  const [row] = await ctx.db
+    .select({ stage: workspaceBilling.stage })
+    .from(workspaceBilling)
+    .where(eq(workspaceBilling.workspaceId, workspaceId));
   return row?.stage ?? null;
 }

@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { memberships, workspaceBilling } from "@/lib/db/schema";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { approveWorkspace } from "./approve-workspace";
 import { createWorkspace } from "./create-workspace";
 import { listUserWorkspaces } from "./list-user-workspaces";
@@ -27,8 +29,13 @@ describe("workspaces", () => {
 
   it("a workspace is in review until approved, and the owner sees it in their list", async () => {
     const { ctx } = testCtx();
-    const { workspaceId, ownerUserId } = await createWorkspace(ctx, { name: "Reviewed", ownerEmail: "reviewed@example.com" });
-    expect(await listUserWorkspaces(ctx, ownerUserId)).toEqual([{ id: workspaceId, name: "Reviewed", role: "owner", approved: false }]);
+    const { workspaceId, ownerUserId } = await createWorkspace(ctx, {
+      name: "Reviewed",
+      ownerEmail: "reviewed@example.com",
+    });
+    expect(await listUserWorkspaces(ctx, ownerUserId)).toEqual([
+      { id: workspaceId, name: "Reviewed", role: "owner", approved: false },
+    ]);
     await approveWorkspace(ctx, workspaceId);
     expect((await listUserWorkspaces(ctx, ownerUserId))[0]!.approved).toBe(true);
   });
@@ -36,8 +43,14 @@ describe("workspaces", () => {
   it("bad input is refused with validation_failed naming the field and creates nothing", async () => {
     const { ctx } = testCtx();
     const before = await ctx.db.select().from(workspaceBilling);
-    await expect(createWorkspace(ctx, { name: "", ownerEmail: "ok@example.com" })).rejects.toMatchObject({ code: "validation_failed", param: "name" });
-    await expect(createWorkspace(ctx, { name: "X", ownerEmail: "not-an-address" })).rejects.toMatchObject({ code: "validation_failed", param: "ownerEmail" });
+    await expect(createWorkspace(ctx, { name: "", ownerEmail: "ok@example.com" })).rejects.toMatchObject({
+      code: "validation_failed",
+      param: "name",
+    });
+    await expect(createWorkspace(ctx, { name: "X", ownerEmail: "not-an-address" })).rejects.toMatchObject({
+      code: "validation_failed",
+      param: "ownerEmail",
+    });
     expect(await ctx.db.select().from(workspaceBilling)).toEqual(before);
   });
 });

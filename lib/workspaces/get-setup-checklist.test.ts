@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor, userActor } from "@/lib/actor";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { sendNextBatch } from "@/lib/campaigns/send-batch";
@@ -9,6 +10,7 @@ import { campaigns, verifiedAddresses } from "@/lib/db/schema";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { getSetupChecklist } from "./get-setup-checklist";
 
 const { ctx, clock } = testCtx();
@@ -18,7 +20,9 @@ async function dispatch(campaignId: string) {
   await ctx.db.update(campaigns).set({ status: "sending" }).where(eq(campaigns.id, campaignId));
   await snapshotAudience(ctx, campaignId);
   let after: string | null = null;
-  do after = (await sendNextBatch(ctx, getMailTransport(), { campaignId, size: 10, claimant: "checklist-test", after })).next;
+  do
+    after = (await sendNextBatch(ctx, getMailTransport(), { campaignId, size: 10, claimant: "checklist-test", after }))
+      .next;
   while (after);
 }
 
@@ -38,7 +42,9 @@ describe("the setup checklist", () => {
     await dispatch(draft.campaignId);
     expect((await getSetupChecklist(ctx, owner)).campaign).toBe(false);
 
-    await ctx.db.insert(verifiedAddresses).values({ workspaceId, email: "stranger@example.com", verifiedAt: clock.now() });
+    await ctx.db
+      .insert(verifiedAddresses)
+      .values({ workspaceId, email: "stranger@example.com", verifiedAt: clock.now() });
     await dispatch((await createCampaign(ctx, actor, content)).campaignId);
     expect((await getSetupChecklist(ctx, owner)).campaign).toBe(true);
   });

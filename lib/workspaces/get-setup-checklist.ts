@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, count, eq, gt, isNotNull, isNull } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { apiKeys, brands, reportCampaignCounters, sendingDomains, topics, workspaces } from "@/lib/db/schema";

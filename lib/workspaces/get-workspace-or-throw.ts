@@ -1,7 +1,9 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
-import { workspaces } from "@/lib/db/schema";
+
 import type { Ctx } from "@/lib/context";
+import { workspaces } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;

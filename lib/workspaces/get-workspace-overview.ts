@@ -1,8 +1,11 @@
 import "server-only";
+
 import { and, count, eq, isNull } from "drizzle-orm";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
-import { apiKeys, brands, lists, reportWorkspaceCounters, topics, workspaceBilling } from "@/lib/db/schema";
 import type { Ctx } from "@/lib/context";
+import { apiKeys, brands, lists, reportWorkspaceCounters, topics, workspaceBilling } from "@/lib/db/schema";
+
 import { getWorkspaceOrThrow } from "./get-workspace-or-throw";
 
 /**
@@ -12,7 +15,10 @@ import { getWorkspaceOrThrow } from "./get-workspace-or-throw";
  */
 export async function getWorkspaceOverviewOrThrow(ctx: Ctx, actor: Actor) {
   const workspaceId = requireActorWorkspace(actor);
-  const countOf = async (table: typeof brands | typeof lists | typeof topics | typeof apiKeys, extra?: ReturnType<typeof isNull>) => {
+  const countOf = async (
+    table: typeof brands | typeof lists | typeof topics | typeof apiKeys,
+    extra?: ReturnType<typeof isNull>,
+  ) => {
     const [row] = await ctx.db
       .select({ n: count() })
       .from(table)
@@ -35,6 +41,13 @@ export async function getWorkspaceOverviewOrThrow(ctx: Ctx, actor: Actor) {
   return {
     workspace: { id: workspace.id, name: workspace.name, approved: workspace.approvedAt !== null },
     counts: { brands: brandCount, topics: topicCount, lists: listCount, contacts: contactCount, activeKeys: keyCount },
-    billing: billing ? { stage: billing.stage, trialEndsAt: billing.trialEndsAt, sendsUsed: billing.sendsUsed, sendAllowance: billing.sendAllowance } : null,
+    billing: billing
+      ? {
+          stage: billing.stage,
+          trialEndsAt: billing.trialEndsAt,
+          sendsUsed: billing.sendsUsed,
+          sendAllowance: billing.sendAllowance,
+        }
+      : null,
   };
 }

@@ -1,7 +1,9 @@
 import "server-only";
+
 import { asc, eq } from "drizzle-orm";
-import { memberships, workspaces } from "@/lib/db/schema";
+
 import type { Ctx } from "@/lib/context";
+import { memberships, workspaces } from "@/lib/db/schema";
 
 export interface UserWorkspace {
   id: string;

@@ -1,8 +1,10 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
-import { rawClient } from "@/lib/db/client";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
+import { rawClient } from "@/lib/db/client";
 
 export type ClearanceStep = "domain" | "brand" | "review";
 
@@ -37,8 +39,15 @@ export async function brandClearance(ctx: Ctx, brandId: string): Promise<Clearan
 }
 
 /** Each brand of the workspace with its clearance, for the overview and the verified addresses screen. */
-export async function workspaceClearance(ctx: Ctx, actor: Actor): Promise<(Clearance & { brandId: string; name: string })[]> {
+export async function workspaceClearance(
+  ctx: Ctx,
+  actor: Actor,
+): Promise<(Clearance & { brandId: string; name: string })[]> {
   const workspaceId = requireActorWorkspace(actor);
-  const brands = await rawClient(ctx.db)<{ id: string; name: string }[]>`select id, name from brands where workspace_id = ${workspaceId} order by name`;
-  return Promise.all(brands.map(async (brand) => ({ brandId: brand.id, name: brand.name, ...(await brandClearance(ctx, brand.id)) })));
+  const brands = await rawClient(ctx.db)<
+    { id: string; name: string }[]
+  >`select id, name from brands where workspace_id = ${workspaceId} order by name`;
+  return Promise.all(
+    brands.map(async (brand) => ({ brandId: brand.id, name: brand.name, ...(await brandClearance(ctx, brand.id)) })),
+  );
 }

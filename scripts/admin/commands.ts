@@ -1,35 +1,49 @@
 import { readFileSync } from "node:fs";
 import type { ParseArgsConfig } from "node:util";
+
 import { systemActor, type Actor } from "@/lib/actor";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
+import type { Currency } from "@/lib/billing/plans";
 import { approveBrand } from "@/lib/brands/approve-brand";
 import { createBrand } from "@/lib/brands/create-brand";
 import { updateBrand } from "@/lib/brands/update-brand";
-import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
+import {
+  cancelCampaign,
+  pauseCampaign,
+  resumeCampaign,
+  scheduleCampaign,
+  sendCampaignNow,
+  unscheduleCampaign,
+} from "@/lib/campaigns/campaign-actions";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import type { Ctx } from "@/lib/context";
+import { PROVIDER_EVENT_STATES, type ProviderEventState } from "@/lib/db/schema";
 import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
 import { listProviderEvents, retryProviderEvent } from "@/lib/deliverability/provider-event-admin";
-import { addSendingDomain, checkSendingDomain, getSendingDomainOrThrow, type SendingDomain } from "@/lib/domains/sending-domains";
-import { PROVIDER_EVENT_STATES, type ProviderEventState } from "@/lib/db/schema";
+import {
+  addSendingDomain,
+  checkSendingDomain,
+  getSendingDomainOrThrow,
+  type SendingDomain,
+} from "@/lib/domains/sending-domains";
 import { validationFailed } from "@/lib/errors";
 import { createList } from "@/lib/lists/create-list";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import { simulateOutcome } from "@/lib/mail/simulate-outcome";
+import { grantOperator } from "@/lib/operator/grant-operator";
 import { archiveTopic } from "@/lib/topics/archive-topic";
 import { createTopic } from "@/lib/topics/create-topic";
 import { createUser } from "@/lib/users/create-user";
-import { grantOperator } from "@/lib/operator/grant-operator";
 import { createEndpoint, enableEndpoint, listDeliveries, rotateSecret } from "@/lib/webhooks/endpoints";
-import type { Currency } from "@/lib/billing/plans";
+import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
+import { createWorkspace } from "@/lib/workspaces/create-workspace";
+
 import { billingCommands } from "./billing-commands";
 import { importCommands } from "./import-commands";
 import { workflowCommands } from "./workflow-commands";
-import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
-import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -40,7 +54,14 @@ function domainJson(domain: SendingDomain) {
     state: domain.state,
     carrier_status: domain.carrierStatus,
     carrier_error: domain.carrierError,
-    records: domain.records.map((record) => ({ type: record.type, name: record.name, value: record.value, required: record.required, status: record.status, found: record.found })),
+    records: domain.records.map((record) => ({
+      type: record.type,
+      name: record.name,
+      value: record.value,
+      required: record.required,
+      status: record.status,
+      found: record.found,
+    })),
   };
 }
 
@@ -65,7 +86,11 @@ export const commands: Record<string, AdminCommand> = {
     options: { name: string, owner: string, currency: string },
     required: ["name", "owner"],
     run: async (ctx, v) => {
-      const { workspaceId } = await createWorkspace(ctx, { name: str(v, "name"), ownerEmail: str(v, "owner"), currency: opt(v, "currency") as Currency | undefined });
+      const { workspaceId } = await createWorkspace(ctx, {
+        name: str(v, "name"),
+        ownerEmail: str(v, "owner"),
+        currency: opt(v, "currency") as Currency | undefined,
+      });
       return { workspace_id: workspaceId };
     },
   },
@@ -80,7 +105,14 @@ export const commands: Record<string, AdminCommand> = {
   },
   "brand:create": {
     summary: "--workspace ID --name N --legal-name N --postal-address A --website-url U --sender-email E",
-    options: { workspace: string, name: string, "legal-name": string, "postal-address": string, "website-url": string, "sender-email": string },
+    options: {
+      workspace: string,
+      name: string,
+      "legal-name": string,
+      "postal-address": string,
+      "website-url": string,
+      "sender-email": string,
+    },
     required: ["workspace", "name", "legal-name", "postal-address", "website-url", "sender-email"],
     run: async (ctx, v) => {
       const { brandId } = await createBrand(ctx, systemActor("admin-cli", str(v, "workspace")), {
@@ -105,7 +137,16 @@ export const commands: Record<string, AdminCommand> = {
   "brand:update": {
     summary:
       "--brand ID [--name N] [--legal-name N] [--postal-address A] [--sender-email E] [--website-url U] [--logo-url U] [--primary-color #RRGGBB]   (an identity edit returns the brand to review and holds its sending)",
-    options: { brand: string, name: string, "legal-name": string, "postal-address": string, "sender-email": string, "website-url": string, "logo-url": string, "primary-color": string },
+    options: {
+      brand: string,
+      name: string,
+      "legal-name": string,
+      "postal-address": string,
+      "sender-email": string,
+      "website-url": string,
+      "logo-url": string,
+      "primary-color": string,
+    },
     required: ["brand"],
     run: async (ctx, v) => {
       const { brand } = await updateBrand(ctx, systemActor("admin-cli"), str(v, "brand"), {
@@ -122,7 +163,13 @@ export const commands: Record<string, AdminCommand> = {
   },
   "topic:create": {
     summary: "--workspace ID --brand ID --name N [--description D] [--no-confirmation]",
-    options: { workspace: string, brand: string, name: string, description: string, "no-confirmation": { type: "boolean" } },
+    options: {
+      workspace: string,
+      brand: string,
+      name: string,
+      description: string,
+      "no-confirmation": { type: "boolean" },
+    },
     required: ["workspace", "brand", "name"],
     run: async (ctx, v) => {
       const { topicId } = await createTopic(ctx, systemActor("admin-cli", str(v, "workspace")), {
@@ -161,13 +208,23 @@ export const commands: Record<string, AdminCommand> = {
     options: { workspace: string, key: string, type: string },
     required: ["workspace", "key", "type"],
     run: async (ctx, v) => {
-      const result = await defineAttribute(ctx, systemActor("admin-cli", str(v, "workspace")), { key: str(v, "key"), type: str(v, "type") as "string" });
+      const result = await defineAttribute(ctx, systemActor("admin-cli", str(v, "workspace")), {
+        key: str(v, "key"),
+        type: str(v, "type") as "string",
+      });
       return { key: result.key, type: result.type };
     },
   },
   "key:create": {
     summary: "--workspace ID --type secret|publishable --env live|test [--brand ID] [--origin O]... [--name N]",
-    options: { workspace: string, type: string, env: string, brand: string, origin: { type: "string", multiple: true }, name: string },
+    options: {
+      workspace: string,
+      type: string,
+      env: string,
+      brand: string,
+      origin: { type: "string", multiple: true },
+      name: string,
+    },
     required: ["workspace", "type", "env"],
     run: async (ctx, v) => {
       const { keyId, key } = await createApiKey(ctx, systemActor("admin-cli", str(v, "workspace")), {
@@ -194,24 +251,48 @@ export const commands: Record<string, AdminCommand> = {
     options: { to: string, workspace: string, limit: string },
     required: [],
     run: async (ctx, v) => {
-      const messages = await listMailbox(ctx, systemActor("admin-cli", opt(v, "workspace")), { to: opt(v, "to"), limit: Number(opt(v, "limit") ?? 50) });
+      const messages = await listMailbox(ctx, systemActor("admin-cli", opt(v, "workspace")), {
+        to: opt(v, "to"),
+        limit: Number(opt(v, "limit") ?? 50),
+      });
       return {
-        messages: messages.map((m) => ({ id: m.id, to: m.to, from: m.from, subject: m.subject, headers: m.headers, text: m.text, html: m.html, links: m.links, sent_at: m.sentAt.toISOString() })),
+        messages: messages.map((m) => ({
+          id: m.id,
+          to: m.to,
+          from: m.from,
+          subject: m.subject,
+          headers: m.headers,
+          text: m.text,
+          html: m.html,
+          links: m.links,
+          sent_at: m.sentAt.toISOString(),
+        })),
       };
     },
   },
   "mailbox:event": {
-    summary: "--message ID --type delivered|bounced|complained [--bounce-type permanent|transient|undetermined]   (what a provider would report)",
+    summary:
+      "--message ID --type delivered|bounced|complained [--bounce-type permanent|transient|undetermined]   (what a provider would report)",
     options: { message: string, type: string, "bounce-type": string },
     required: ["message", "type"],
     run: async (ctx, v) => {
       const type = str(v, "type");
       const bounceType = opt(v, "bounce-type") ?? "permanent";
-      if (!["delivered", "bounced", "complained"].includes(type)) throw validationFailed("type", "type: must be delivered, bounced or complained.");
-      if (!["permanent", "transient", "undetermined"].includes(bounceType)) throw validationFailed("bounce-type", "bounce-type: must be permanent, transient or undetermined.");
-      const outcome: DeliveryOutcome = type === "bounced" ? { type: "bounced", bounceType: bounceType as "permanent" } : { type: type as "delivered" | "complained" };
+      if (!["delivered", "bounced", "complained"].includes(type))
+        throw validationFailed("type", "type: must be delivered, bounced or complained.");
+      if (!["permanent", "transient", "undetermined"].includes(bounceType))
+        throw validationFailed("bounce-type", "bounce-type: must be permanent, transient or undetermined.");
+      const outcome: DeliveryOutcome =
+        type === "bounced"
+          ? { type: "bounced", bounceType: bounceType as "permanent" }
+          : { type: type as "delivered" | "complained" };
       const { suppressed } = await simulateOutcome(ctx, systemActor("admin-cli"), str(v, "message"), outcome);
-      return { message_id: str(v, "message"), type, ...(type === "bounced" ? { bounce_type: bounceType } : {}), suppressed };
+      return {
+        message_id: str(v, "message"),
+        type,
+        ...(type === "bounced" ? { bounce_type: bounceType } : {}),
+        suppressed,
+      };
     },
   },
   "domain:add": {
@@ -220,7 +301,10 @@ export const commands: Record<string, AdminCommand> = {
     required: ["workspace", "brand", "hostname"],
     run: async (ctx, v) => {
       const actor = systemActor("admin-cli", str(v, "workspace"));
-      const { domainId } = await addSendingDomain(ctx, actor, { brandId: str(v, "brand"), hostname: str(v, "hostname") });
+      const { domainId } = await addSendingDomain(ctx, actor, {
+        brandId: str(v, "brand"),
+        hostname: str(v, "hostname"),
+      });
       return domainJson(await getSendingDomainOrThrow(ctx, actor, domainId));
     },
   },
@@ -228,17 +312,29 @@ export const commands: Record<string, AdminCommand> = {
     summary: "--domain ID [--resync]   (look the records up now; --resync repeats the carrier registration)",
     options: { domain: string, resync: { type: "boolean" } },
     required: ["domain"],
-    run: async (ctx, v) => domainJson(await checkSendingDomain(ctx, systemActor("admin-cli"), str(v, "domain"), {}, { reregister: v.resync === true })),
+    run: async (ctx, v) =>
+      domainJson(
+        await checkSendingDomain(
+          ctx,
+          systemActor("admin-cli"),
+          str(v, "domain"),
+          {},
+          { reregister: v.resync === true },
+        ),
+      ),
   },
   "provider-events:list": {
-    summary: "[--state received|applied|ignored|failed|unrecognized] [--limit N]   (bounce and complaint reports as received)",
+    summary:
+      "[--state received|applied|ignored|failed|unrecognized] [--limit N]   (bounce and complaint reports as received)",
     options: { state: string, limit: string },
     required: [],
     run: async (ctx, v) => {
       const state = opt(v, "state");
-      if (state && !PROVIDER_EVENT_STATES.includes(state as ProviderEventState)) throw validationFailed("state", `state: must be one of ${PROVIDER_EVENT_STATES.join(", ")}.`);
+      if (state && !PROVIDER_EVENT_STATES.includes(state as ProviderEventState))
+        throw validationFailed("state", `state: must be one of ${PROVIDER_EVENT_STATES.join(", ")}.`);
       const limit = Number(opt(v, "limit") ?? 50);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw validationFailed("limit", "limit: must be 1 to 1000.");
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+        throw validationFailed("limit", "limit: must be 1 to 1000.");
       const rows = await listProviderEvents(ctx, { state: state as ProviderEventState | undefined, limit });
       return {
         data: rows.map((row) => ({
@@ -267,7 +363,16 @@ export const commands: Record<string, AdminCommand> = {
   },
   "campaign:create": {
     summary: "--workspace ID --brand ID --topic ID [--list ID] --name N --subject S --html FILE [--text FILE]",
-    options: { workspace: string, brand: string, topic: string, list: string, name: string, subject: string, html: string, text: string },
+    options: {
+      workspace: string,
+      brand: string,
+      topic: string,
+      list: string,
+      name: string,
+      subject: string,
+      html: string,
+      text: string,
+    },
     required: ["workspace", "brand", "topic", "name", "subject", "html"],
     run: async (ctx, v) => {
       const { campaignId } = await createCampaign(ctx, systemActor("admin-cli", str(v, "workspace")), {
@@ -293,7 +398,8 @@ export const commands: Record<string, AdminCommand> = {
     required: ["campaign", "at"],
     run: async (ctx, v) => {
       const at = new Date(str(v, "at"));
-      if (Number.isNaN(at.getTime())) throw validationFailed("at", "at: must be a timestamp such as 2026-12-01T09:00:00Z.");
+      if (Number.isNaN(at.getTime()))
+        throw validationFailed("at", "at: must be a timestamp such as 2026-12-01T09:00:00Z.");
       const campaign = await scheduleCampaign(ctx, systemActor("admin-cli"), str(v, "campaign"), at);
       return { campaign_id: campaign.id, status: campaign.status, scheduled_at: at.toISOString() };
     },
@@ -312,12 +418,16 @@ export const commands: Record<string, AdminCommand> = {
     options: { workspace: string, url: string, event: { type: "string", multiple: true } },
     required: ["workspace", "url"],
     run: async (ctx, v) => {
-      const { endpointId, secret } = await createEndpoint(ctx, systemActor("admin-cli", str(v, "workspace")), { url: str(v, "url"), eventTypes: (v.event as string[] | undefined) ?? [] });
+      const { endpointId, secret } = await createEndpoint(ctx, systemActor("admin-cli", str(v, "workspace")), {
+        url: str(v, "url"),
+        eventTypes: (v.event as string[] | undefined) ?? [],
+      });
       return { endpoint_id: endpointId, secret };
     },
   },
   "webhook:rotate": {
-    summary: "--endpoint ID   (new signing secret for the next delivery; deliveries being retried are retried with it now)",
+    summary:
+      "--endpoint ID   (new signing secret for the next delivery; deliveries being retried are retried with it now)",
     options: { endpoint: string },
     required: ["endpoint"],
     run: async (ctx, v) => {
@@ -369,7 +479,11 @@ export const commands: Record<string, AdminCommand> = {
     options: { email: string, password: string, workspace: string, operator: { type: "boolean" } },
     required: ["email", "password"],
     run: async (ctx, v) => {
-      const { userId } = await createUser(ctx, { email: str(v, "email"), password: str(v, "password"), workspaceId: opt(v, "workspace") });
+      const { userId } = await createUser(ctx, {
+        email: str(v, "email"),
+        password: str(v, "password"),
+        workspaceId: opt(v, "workspace"),
+      });
       if (v.operator === true) await grantOperator(ctx, str(v, "email"));
       return { user_id: userId, ...(v.operator === true ? { operator: true } : {}) };
     },
@@ -386,7 +500,10 @@ export const commands: Record<string, AdminCommand> = {
 };
 
 /** The status commands share one shape: --campaign ID → {campaign_id, status}. */
-function campaignAction(name: string, act: (ctx: Ctx, actor: Actor, campaignId: string) => Promise<{ id: string; status: string }>): Record<string, AdminCommand> {
+function campaignAction(
+  name: string,
+  act: (ctx: Ctx, actor: Actor, campaignId: string) => Promise<{ id: string; status: string }>,
+): Record<string, AdminCommand> {
   return {
     [name]: {
       summary: "--campaign ID",

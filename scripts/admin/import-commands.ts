@@ -1,6 +1,7 @@
-import { createReadStream, createWriteStream } from "node:fs";
 import { once } from "node:events";
+import { createReadStream, createWriteStream } from "node:fs";
 import { basename } from "node:path";
+
 import { systemActor } from "@/lib/actor";
 import { CONTACT_STATUSES, type ContactStatus } from "@/lib/contacts/contact-status";
 import { exportContactsCsv } from "@/lib/contacts/export-contacts";
@@ -13,6 +14,7 @@ import { startImport } from "@/lib/imports/import-actions";
 import { autoMap, importFields } from "@/lib/imports/import-fields";
 import { checkImportSchema } from "@/lib/imports/import-schemas";
 import { receiveImport } from "@/lib/imports/receive-import";
+
 import type { AdminCommand } from "./commands";
 
 const string = { type: "string" } as const;
@@ -34,8 +36,17 @@ function countsJson(counts: ImportCounts | null) {
 
 export const importCommands: Record<string, AdminCommand> = {
   "import:run": {
-    summary: "--workspace ID --file F [--map COLUMN=FIELD]... [--topic ID]... [--list ID] [--policy keep|overwrite] [--dry-run]",
-    options: { workspace: string, file: string, map: many, topic: many, list: string, policy: string, "dry-run": { type: "boolean" } },
+    summary:
+      "--workspace ID --file F [--map COLUMN=FIELD]... [--topic ID]... [--list ID] [--policy keep|overwrite] [--dry-run]",
+    options: {
+      workspace: string,
+      file: string,
+      map: many,
+      topic: many,
+      list: string,
+      policy: string,
+      "dry-run": { type: "boolean" },
+    },
     required: ["workspace", "file"],
     run: async (ctx, v) => {
       const actor = systemActor("admin-cli", v.workspace as string);
@@ -47,19 +58,33 @@ export const importCommands: Record<string, AdminCommand> = {
       for (const pair of (v.map as string[] | undefined) ?? []) {
         const [column, field = ""] = pair.split("=");
         const index = imp.header.indexOf(column ?? "");
-        if (index < 0) throw validationFailed("map", `No column "${column}" in the file's header (${imp.header.join(", ")}).`);
+        if (index < 0)
+          throw validationFailed("map", `No column "${column}" in the file's header (${imp.header.join(", ")}).`);
         mapping[index] = field === "ignore" ? "" : field;
       }
       const topicIds = (v.topic as string[] | undefined) ?? [];
       // The operator running this asserts the consent the file's owner holds, as the dashboard's checkbox does.
-      const input = checkImportSchema.parse({ mapping, policy: v.policy ?? "keep", topicIds, listId: v.list ?? null, consentAsserted: topicIds.length > 0 });
+      const input = checkImportSchema.parse({
+        mapping,
+        policy: v.policy ?? "keep",
+        topicIds,
+        listId: v.list ?? null,
+        consentAsserted: topicIds.length > 0,
+      });
       const checked = await checkImport(ctx, actor, importId, input);
-      if (v["dry-run"]) return { import_id: importId, status: "checked", mapping, checked: countsJson(checked), applied: null };
+      if (v["dry-run"])
+        return { import_id: importId, status: "checked", mapping, checked: countsJson(checked), applied: null };
       await startImport(ctx, actor, importId);
       // Applied here, as the workflow does; a worker that picks up the same run meanwhile shares the work safely.
       while (!(await applyImportChunks(ctx, importId)).done);
       const done = await getImportRowOrThrow(ctx, actor, importId);
-      return { import_id: importId, status: done.status, mapping, checked: countsJson(checked), applied: countsJson(done.applied) };
+      return {
+        import_id: importId,
+        status: done.status,
+        mapping,
+        checked: countsJson(checked),
+        applied: countsJson(done.applied),
+      };
     },
   },
   "contacts:export": {
@@ -70,9 +95,14 @@ export const importCommands: Record<string, AdminCommand> = {
       const actor = systemActor("admin-cli", v.workspace as string);
       const out = createWriteStream(v.out as string);
       const status = v.status as ContactStatus | undefined;
-      if (status && !CONTACT_STATUSES.includes(status)) throw validationFailed("status", `status: one of ${CONTACT_STATUSES.join(", ")}.`);
+      if (status && !CONTACT_STATUSES.includes(status))
+        throw validationFailed("status", `status: one of ${CONTACT_STATUSES.join(", ")}.`);
       let rows = 0;
-      for await (const chunk of exportContactsCsv(ctx, actor, { status, topicId: v.topic as string | undefined, listId: v.list as string | undefined })) {
+      for await (const chunk of exportContactsCsv(ctx, actor, {
+        status,
+        topicId: v.topic as string | undefined,
+        listId: v.list as string | undefined,
+      })) {
         rows += chunk.rows;
         if (!out.write(chunk.csv)) await once(out, "drain");
       }

@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
+
 import type { Ctx } from "@/lib/context";
 import { ApiError } from "@/lib/errors";
+
 import { commands } from "./commands";
 
 export interface AdminRun {
@@ -36,7 +38,12 @@ export async function runAdmin(argv: string[], withDatabase: WithDatabase): Prom
     return { code: 0, stdout: await run(argv, withDatabase), stderr: "" };
   } catch (error) {
     if (error instanceof AdminExit) return { code: error.code, stdout: "", stderr: `error: ${error.message}\n` };
-    if (error instanceof ApiError) return { code: 1, stdout: "", stderr: `error: ${error.code}${error.param ? ` (${error.param})` : ""}: ${error.message}\n` };
+    if (error instanceof ApiError)
+      return {
+        code: 1,
+        stdout: "",
+        stderr: `error: ${error.code}${error.param ? ` (${error.param})` : ""}: ${error.message}\n`,
+      };
     return { code: 1, stdout: "", stderr: `error: ${error instanceof Error ? error.message : String(error)}\n` };
   }
 }
@@ -49,12 +56,18 @@ async function run(argv: string[], withDatabase: WithDatabase): Promise<string> 
 
   let values: Record<string, string | boolean | string[] | undefined>;
   try {
-    ({ values } = parseArgs({ args, options: { ...command.options, json: { type: "boolean" } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args,
+      options: { ...command.options, json: { type: "boolean" } },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (error) {
     throw new AdminExit(2, `${(error as Error).message}\nusage: ${name} ${command.summary}`);
   }
   const missing = command.required.filter((option) => values[option] === undefined);
-  if (missing.length > 0) throw new AdminExit(2, `missing ${missing.map((m) => `--${m}`).join(", ")}\nusage: ${name} ${command.summary}`);
+  if (missing.length > 0)
+    throw new AdminExit(2, `missing ${missing.map((m) => `--${m}`).join(", ")}\nusage: ${name} ${command.summary}`);
 
   const result = await withDatabase((ctx) => command.run(ctx, values));
   if (values.json) return JSON.stringify(result) + "\n";

@@ -1,5 +1,6 @@
 import { validationFailed } from "@/lib/errors";
 import { listWorkflowRuns, retryWorkflowRun, RUN_STATES, type RunState } from "@/lib/operator/workflow-runs";
+
 import type { AdminCommand } from "./commands";
 
 const string = { type: "string" } as const;
@@ -12,10 +13,16 @@ export const workflowCommands: Record<string, AdminCommand> = {
     required: [],
     run: async (ctx, v) => {
       const state = v.state as string | undefined;
-      if (state && !RUN_STATES.includes(state as RunState)) throw validationFailed("state", `state: must be one of ${RUN_STATES.join(", ")}.`);
+      if (state && !RUN_STATES.includes(state as RunState))
+        throw validationFailed("state", `state: must be one of ${RUN_STATES.join(", ")}.`);
       const limit = Number((v.limit as string | undefined) ?? 50);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw validationFailed("limit", "limit: must be 1 to 1000.");
-      const runs = await listWorkflowRuns(ctx, { state: state as RunState | undefined, limit, before: v.before as string | undefined });
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+        throw validationFailed("limit", "limit: must be 1 to 1000.");
+      const runs = await listWorkflowRuns(ctx, {
+        state: state as RunState | undefined,
+        limit,
+        before: v.before as string | undefined,
+      });
       return {
         data: runs.map((run) => ({
           run_id: run.id,

@@ -2,6 +2,7 @@
 // with no framework, authentication, rate limit or validation.
 import { createServer } from "node:http";
 import postgres from "postgres";
+
 import { newId } from "@/lib/ids";
 
 const sql = postgres(process.env.DATABASE_URL!, { max: Number(process.env.DATABASE_POOL_SIZE || 10) });
@@ -18,7 +19,8 @@ const server = createServer(async (request, response) => {
     return;
   }
   const { email } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  const [row] = await sql`insert into contacts (id, workspace_id, email) values (${newId("ct")}, ${workspaceId}, ${email})
+  const [row] =
+    await sql`insert into contacts (id, workspace_id, email) values (${newId("ct")}, ${workspaceId}, ${email})
                           on conflict (workspace_id, email) do update set updated_at = now() returning id, email, created_at`;
   response.end(JSON.stringify({ data: row }));
 });

@@ -1,10 +1,11 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { defaultCtx } from "@/lib/context";
-import { normalizeEmail } from "@/lib/contacts/email-address";
-import { ApiError } from "@/lib/errors";
+
 import type { SetupState } from "@/components/setup-form";
+import { normalizeEmail } from "@/lib/contacts/email-address";
+import { defaultCtx } from "@/lib/context";
+import { ApiError } from "@/lib/errors";
 import { createFirstOwner } from "@/lib/users/create-first-owner";
 
 export async function createFirstOwnerAction(_previous: SetupState, form: FormData): Promise<SetupState> {

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+
 import { SetupForm } from "@/components/setup-form";
-import { createFirstOwnerAction } from "./actions";
 import { defaultCtx } from "@/lib/context";
 import { env } from "@/lib/env";
 import { isSetupOpen } from "@/lib/users/is-setup-open";
+
+import { createFirstOwnerAction } from "./actions";
 
 export const metadata: Metadata = { title: "Set up" };
 

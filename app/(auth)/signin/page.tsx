@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+
 import { SignInForm } from "@/components/sign-in-form";
 import { currentUser } from "@/lib/auth/current-user";
 import { safeCallbackUrl } from "@/lib/auth/safe-callback-url";
@@ -15,7 +16,11 @@ function prefill(email: unknown): string {
   return typeof email === "string" && email.length <= 320 && /^[^\s@]+@[^\s@]+$/.test(email) ? email : "";
 }
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string | string[]; setup?: string; reset?: string; email?: string | string[] }> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ callbackUrl?: string | string[]; setup?: string; reset?: string; email?: string | string[] }>;
+}) {
   const ctx = defaultCtx();
   const { callbackUrl, setup, reset, email } = await searchParams;
   const next = safeCallbackUrl(callbackUrl, appUrl());
@@ -27,7 +32,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <main className="auth-page w-full max-w-sm rounded-xl border bg-card p-6 shadow-sm">
         <h1>Sign in</h1>
         <p role="status">
-          Nobody can sign in yet: no account has a password. On the server, set one with the admin CLI: <code>npm run -s admin -- user:create --email OWNER_EMAIL --password NEW_PASSWORD</code>
+          Nobody can sign in yet: no account has a password. On the server, set one with the admin CLI:{" "}
+          <code>npm run -s admin -- user:create --email OWNER_EMAIL --password NEW_PASSWORD</code>
         </p>
       </main>
     );
@@ -36,12 +42,18 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     <main className="auth-page w-full max-w-sm rounded-xl border bg-card p-6 shadow-sm">
       <h1>Sign in</h1>
       {setup === "done" && (
-        <p className="rounded-md border border-emerald-600/30 bg-emerald-600/10 px-3 py-2 text-sm text-foreground" role="status">
+        <p
+          className="rounded-md border border-emerald-600/30 bg-emerald-600/10 px-3 py-2 text-sm text-foreground"
+          role="status"
+        >
           Your account is ready. Sign in with it.
         </p>
       )}
       {reset === "done" && (
-        <p className="rounded-md border border-emerald-600/30 bg-emerald-600/10 px-3 py-2 text-sm text-foreground" role="status">
+        <p
+          className="rounded-md border border-emerald-600/30 bg-emerald-600/10 px-3 py-2 text-sm text-foreground"
+          role="status"
+        >
           Your password is changed. Sign in with the new one.
         </p>
       )}

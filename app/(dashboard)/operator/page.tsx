@@ -1,6 +1,7 @@
+import { ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ShieldCheck } from "lucide-react";
+
 import { ReviewButtons } from "@/components/operator/review-buttons";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -9,9 +10,10 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { When } from "@/components/ui/when";
 import { defaultCtx } from "@/lib/context";
-import { requireOperator } from "@/lib/operator/operator-session";
 import { listSelfReviews } from "@/lib/operator/list-self-reviews";
+import { requireOperator } from "@/lib/operator/operator-session";
 import { listReviewQueue } from "@/lib/operator/review-queue";
+
 import { reviewBrandAction, reviewWorkspaceAction } from "./actions";
 
 export const metadata: Metadata = { title: "Reviews" };
@@ -63,9 +65,20 @@ export default async function OperatorReviewsPage() {
                 <dt className="text-muted-foreground">Sender</dt>
                 <dd>{brand.senderEmail}</dd>
                 <dt className="text-muted-foreground">Sending domain</dt>
-                <dd>{brand.domainState ? <Badge variant={brand.domainState === "ready" ? "success" : "secondary"}>{brand.domainState}</Badge> : "none yet"}</dd>
+                <dd>
+                  {brand.domainState ? (
+                    <Badge variant={brand.domainState === "ready" ? "success" : "secondary"}>{brand.domainState}</Badge>
+                  ) : (
+                    "none yet"
+                  )}
+                </dd>
               </dl>
-              <ReviewButtons id={brand.id} label={`Brand ${brand.name}`} action={reviewBrandAction} seenUpdatedAt={brand.updatedAt.toISOString()} />
+              <ReviewButtons
+                id={brand.id}
+                label={`Brand ${brand.name}`}
+                action={reviewBrandAction}
+                seenUpdatedAt={brand.updatedAt.toISOString()}
+              />
             </CardContent>
           </Card>
         ))}
@@ -92,9 +105,13 @@ export default async function OperatorReviewsPage() {
             <CardContent className="grid gap-4 md:grid-cols-2">
               <dl className="grid content-start grid-cols-[9rem_1fr] gap-x-3 gap-y-1 text-sm wrap-anywhere">
                 <dt className="text-muted-foreground">Brands</dt>
-                <dd>{workspace.brands.map((brand) => `${brand.name} (${brand.reviewStatus})`).join(", ") || "none yet"}</dd>
+                <dd>
+                  {workspace.brands.map((brand) => `${brand.name} (${brand.reviewStatus})`).join(", ") || "none yet"}
+                </dd>
                 <dt className="text-muted-foreground">Domains</dt>
-                <dd>{workspace.domains.map((domain) => `${domain.hostname} (${domain.state})`).join(", ") || "none yet"}</dd>
+                <dd>
+                  {workspace.domains.map((domain) => `${domain.hostname} (${domain.state})`).join(", ") || "none yet"}
+                </dd>
               </dl>
               <ReviewButtons id={workspace.id} label={`Workspace ${workspace.name}`} action={reviewWorkspaceAction} />
             </CardContent>
@@ -106,11 +123,17 @@ export default async function OperatorReviewsPage() {
           <h2 id="self-reviews-heading" className="text-lg font-semibold">
             Self-reviews ({selfReviews.length})
           </h2>
-          <p className="text-sm text-muted-foreground">Decided by the service&apos;s only operator on a workspace they belong to. Another operator can review them again.</p>
+          <p className="text-sm text-muted-foreground">
+            Decided by the service&apos;s only operator on a workspace they belong to. Another operator can review them
+            again.
+          </p>
           <ul className="grid gap-1 text-sm" data-testid="self-reviews">
             {selfReviews.map((review) => (
               <li key={review.id}>
-                {review.kind === "workspace" ? `Workspace ${review.name}` : `Brand ${review.name} of ${review.workspaceName}`}: {review.decision} by {review.reviewer}
+                {review.kind === "workspace"
+                  ? `Workspace ${review.name}`
+                  : `Brand ${review.name} of ${review.workspaceName}`}
+                : {review.decision} by {review.reviewer}
               </li>
             ))}
           </ul>

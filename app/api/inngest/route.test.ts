@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+
 import { parseEnv } from "@/lib/env";
 import { workflowConfigProblem } from "@/lib/runtime/workflow-mode";
 
@@ -10,7 +11,13 @@ async function loadRoute() {
 
 function stepCall(method: string, fnId = "mailservice-dispatch-campaign"): Request {
   // What a forger sends: claim every earlier step ran and ask for the next one.
-  const body = { event: { name: "campaign/dispatch.requested", data: { campaignId: "cmp_x" } }, events: [], steps: {}, ctx: { run_id: "r", attempt: 0, stack: { stack: [], current: 0 } }, version: 2 };
+  const body = {
+    event: { name: "campaign/dispatch.requested", data: { campaignId: "cmp_x" } },
+    events: [],
+    steps: {},
+    ctx: { run_id: "r", attempt: 0, stack: { stack: [], current: 0 } },
+    version: 2,
+  };
   return new Request(`http://localhost:3000/api/inngest?fnId=${fnId}&stepId=step`, {
     method,
     headers: { "content-type": "application/json" },
@@ -65,13 +72,27 @@ describe("the workflow endpoint", () => {
 
 describe("workflow configuration", () => {
   it("a production start with an Inngest server requires its signing key", () => {
-    expect(workflowConfigProblem(parseEnv({ NODE_ENV: "production", INNGEST_BASE_URL: "http://inngest:8288" }))).toMatch(/INNGEST_SIGNING_KEY/);
-    expect(workflowConfigProblem(parseEnv({ NODE_ENV: "production", INNGEST_BASE_URL: "http://inngest:8288", INNGEST_SIGNING_KEY: "signkey-prod-00" }))).toBeNull();
+    expect(
+      workflowConfigProblem(parseEnv({ NODE_ENV: "production", INNGEST_BASE_URL: "http://inngest:8288" })),
+    ).toMatch(/INNGEST_SIGNING_KEY/);
+    expect(
+      workflowConfigProblem(
+        parseEnv({
+          NODE_ENV: "production",
+          INNGEST_BASE_URL: "http://inngest:8288",
+          INNGEST_SIGNING_KEY: "signkey-prod-00",
+        }),
+      ),
+    ).toBeNull();
   });
 
   it("a production start refuses the dev mode, which checks no signature", () => {
     expect(workflowConfigProblem(parseEnv({ NODE_ENV: "production", INNGEST_DEV: "1" }))).toMatch(/INNGEST_DEV/);
-    expect(workflowConfigProblem(parseEnv({ NODE_ENV: "production", INNGEST_DEV: "1", INNGEST_SIGNING_KEY: "signkey-prod-00" }))).toMatch(/INNGEST_DEV/);
+    expect(
+      workflowConfigProblem(
+        parseEnv({ NODE_ENV: "production", INNGEST_DEV: "1", INNGEST_SIGNING_KEY: "signkey-prod-00" }),
+      ),
+    ).toMatch(/INNGEST_DEV/);
   });
 
   it("embedded workflows and development need no key", () => {

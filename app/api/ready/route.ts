@@ -8,5 +8,8 @@ export const dynamic = "force-dynamic";
 // build and the embedded executor runs; 503 with the failing check otherwise. /api/health is liveness only.
 export async function GET(): Promise<Response> {
   const readiness = await checkReadiness(defaultCtx(), executorIsRunning);
-  return Response.json({ status: readiness.ready ? "ready" : "not_ready", checks: readiness.checks }, { status: readiness.ready ? 200 : 503, headers: { "cache-control": "no-store" } });
+  return Response.json(
+    { status: readiness.ready ? "ready" : "not_ready", checks: readiness.checks },
+    { status: readiness.ready ? 200 : 503, headers: { "cache-control": "no-store" } },
+  );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+
 import { v1Document } from "@/app/v1/v1-document";
 import type { OpenApiDocument } from "@/components/api-reference/openapi-types";
 import { MethodBadge, OperationSection } from "@/components/api-reference/operation-section";
@@ -27,24 +28,39 @@ const CONVENTIONS: [string, string][] = [
     "Errors",
     "Every error is `{ error: { type, code, message, param? } }`. Branch on `type`, match on `code`, never on `message`; `param` names the offending field. Retry 429 and 5xx with backoff (honour `Retry-After`); do not retry other 4xx.",
   ],
-  ["Pagination", "Lists answer `{ data, meta }` newest first. `limit` is 1 to 100 (default 20); pass `meta.next_cursor` back as `cursor`, with the same filters, until it is null."],
+  [
+    "Pagination",
+    "Lists answer `{ data, meta }` newest first. `limit` is 1 to 100 (default 20); pass `meta.next_cursor` back as `cursor`, with the same filters, until it is null.",
+  ],
   [
     "Limits",
     "Each key has a per-minute budget per bucket, stated on each endpoint; every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. Bodies are JSON objects of at most 1 MiB.",
   ],
-  ["Request ids", "Every answer carries a `Request-Id`. Quote it when reporting a problem: the service's log lines name it."],
+  [
+    "Request ids",
+    "Every answer carries a `Request-Id`. Quote it when reporting a problem: the service's log lines name it.",
+  ],
 ];
 
 /** The API reference, rendered from the same OpenAPI document GET /v1/openapi.json serves. */
 export default function ApiReferencePage() {
   const document = v1Document() as unknown as OpenApiDocument;
   const components = document.components.schemas;
-  const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })));
-  const sections = Object.entries(SECTIONS).map(([tag, title]) => ({ tag, title, operations: operations.filter((o) => o.operation.tags?.includes(tag)) }));
+  const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+  );
+  const sections = Object.entries(SECTIONS).map(([tag, title]) => ({
+    tag,
+    title,
+    operations: operations.filter((o) => o.operation.tags?.includes(tag)),
+  }));
   const webhooks = Object.entries(document.webhooks).map(([type, item]) => ({ type, operation: item.post! }));
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-6 py-8 lg:grid-cols-[14rem_1fr]">
-      <nav aria-label="Reference" className="text-sm lg:sticky lg:top-8 lg:max-h-[calc(100vh-4rem)] lg:self-start lg:overflow-y-auto">
+      <nav
+        aria-label="Reference"
+        className="text-sm lg:sticky lg:top-8 lg:max-h-[calc(100vh-4rem)] lg:self-start lg:overflow-y-auto"
+      >
         <p className="font-semibold">{document.info.title}</p>
         <p className="text-xs text-muted-foreground">Version {document.info.version}</p>
         {sections.map((section) => (
@@ -55,7 +71,10 @@ export default function ApiReferencePage() {
             <ul className="mt-1 grid gap-1">
               {section.operations.map(({ method, path, operation }) => (
                 <li key={operation.operationId}>
-                  <a href={`#${operation.operationId}`} className="flex items-baseline gap-1.5 text-muted-foreground hover:text-foreground">
+                  <a
+                    href={`#${operation.operationId}`}
+                    className="flex items-baseline gap-1.5 text-muted-foreground hover:text-foreground"
+                  >
                     <span className="w-12 font-mono text-[0.7rem] uppercase">{method}</span>
                     <span>{operation.summary}</span>
                   </a>
@@ -85,7 +104,9 @@ export default function ApiReferencePage() {
               </Link>{" "}
               <span className="text-muted-foreground">· the examples use </span>
               <code className="font-mono text-xs">$BASE_URL</code>
-              <span className="text-muted-foreground">, where this service answers (for example http://localhost:3000)</span>
+              <span className="text-muted-foreground">
+                , where this service answers (for example http://localhost:3000)
+              </span>
             </p>
           </div>
           <ThemeToggle />
@@ -103,13 +124,24 @@ export default function ApiReferencePage() {
         </dl>
 
         {sections.map((section) => (
-          <section key={section.tag} id={section.tag} aria-labelledby={`${section.tag}-heading`} className="mt-12 scroll-mt-6">
+          <section
+            key={section.tag}
+            id={section.tag}
+            aria-labelledby={`${section.tag}-heading`}
+            className="mt-12 scroll-mt-6"
+          >
             <h2 id={`${section.tag}-heading`} className="text-2xl font-semibold tracking-tight">
               {section.title}
             </h2>
             <div className="mt-4 grid grid-cols-1 gap-8">
               {section.operations.map(({ method, path, operation }) => (
-                <OperationSection key={operation.operationId} method={method} path={path} operation={operation} components={components} />
+                <OperationSection
+                  key={operation.operationId}
+                  method={method}
+                  path={path}
+                  operation={operation}
+                  components={components}
+                />
               ))}
             </div>
           </section>
@@ -124,7 +156,12 @@ export default function ApiReferencePage() {
           </p>
           <div className="mt-4 grid grid-cols-1 gap-8">
             {webhooks.map(({ type, operation }) => (
-              <section key={type} id={operation.operationId} aria-labelledby={`${operation.operationId}-title`} className="scroll-mt-6 border-t pt-6">
+              <section
+                key={type}
+                id={operation.operationId}
+                aria-labelledby={`${operation.operationId}-title`}
+                className="scroll-mt-6 border-t pt-6"
+              >
                 <div className="flex items-center gap-2">
                   <MethodBadge method="post" />
                   <h3 id={`${operation.operationId}-title`} className="font-mono text-base font-semibold">
@@ -135,7 +172,11 @@ export default function ApiReferencePage() {
                   <Prose text={operation.description!.split("\n\n")[0]!} />
                 </p>
                 <div className="mt-3">
-                  <SchemaFields schema={operation.requestBody!.content["application/json"].schema} components={components} answer />
+                  <SchemaFields
+                    schema={operation.requestBody!.content["application/json"].schema}
+                    components={components}
+                    answer
+                  />
                 </div>
               </section>
             ))}

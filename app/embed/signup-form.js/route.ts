@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+
 import { env } from "@/lib/env";
 import { buildSignupFormScript, type SignupFormScript } from "@/lib/forms/embed/build-signup-form-script";
 

@@ -1,12 +1,14 @@
 import { eq } from "drizzle-orm";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { brands } from "@/lib/db/schema";
 import { createSignupForm } from "@/lib/forms/save-signup-form";
 import { SIGNUP_FORM_DEFAULTS } from "@/lib/forms/signup-form-schemas";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+
 import HostedSignupFormPage, { generateMetadata } from "./page";
 
 const { ctx } = testCtx();
@@ -18,7 +20,14 @@ async function formOfBrand(logoUrl: string | null) {
   const topicId = await seedTopic(ctx, workspaceId, brandId);
   const { keyId } = await seedKey(ctx, workspaceId, { kind: "publishable", origins: ["https://www.sender.example"] });
   const texts = { ...SIGNUP_FORM_DEFAULTS.texts, title: "Fresh roasts, monthly" };
-  const { formId } = await createSignupForm(ctx, systemActor("test", workspaceId), { name: "Footer", brandId, topicIds: [topicId], apiKeyId: keyId, ...SIGNUP_FORM_DEFAULTS, texts });
+  const { formId } = await createSignupForm(ctx, systemActor("test", workspaceId), {
+    name: "Footer",
+    brandId,
+    topicIds: [topicId],
+    apiKeyId: keyId,
+    ...SIGNUP_FORM_DEFAULTS,
+    texts,
+  });
   return formId;
 }
 
@@ -42,7 +51,10 @@ describe("hosted signup form page", () => {
   });
 
   it("the hosted form's title names the form and its brand, not the service", async () => {
-    const metadata = await generateMetadata({ params: Promise.resolve({ formId: await formOfBrand(null) }), searchParams: Promise.resolve({}) });
+    const metadata = await generateMetadata({
+      params: Promise.resolve({ formId: await formOfBrand(null) }),
+      searchParams: Promise.resolve({}),
+    });
     expect(metadata.title).toEqual({ absolute: "Fresh roasts, monthly · Northwind Coffee" });
   });
 });

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+
 import { BrandLogo } from "@/components/brand-logo";
 import { checkWorkspaceActive } from "@/lib/api/check-workspace-active";
 import { defaultCtx } from "@/lib/context";
@@ -43,8 +44,14 @@ export default async function HostedSignupFormPage({ params, searchParams }: Pro
   const view = publicSignupForm(form, form.topics, form.attributeTypes, appUrl());
   const problem = error ? verifyToken<{ param: string; message: string }>("form_error", error) : null;
   const state: FormMarkupState =
-    done === "confirmation_sent" || done === "subscribed" ? { done: done === "confirmation_sent" ? view.checkInbox : view.success } : problem ? { errors: { [problem.param]: problem.message } } : {};
-  const markup = accepting(form) ? formMarkup(view, SCOPE, state) : formMarkup(view, SCOPE, { done: "This form is not accepting signups right now." });
+    done === "confirmation_sent" || done === "subscribed"
+      ? { done: done === "confirmation_sent" ? view.checkInbox : view.success }
+      : problem
+        ? { errors: { [problem.param]: problem.message } }
+        : {};
+  const markup = accepting(form)
+    ? formMarkup(view, SCOPE, state)
+    : formMarkup(view, SCOPE, { done: "This form is not accepting signups right now." });
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col gap-6 px-4 py-[8vh]">
       <style dangerouslySetInnerHTML={{ __html: formCss(`.${SCOPE}`) }} />

@@ -5,7 +5,18 @@ import { notFound } from "@/lib/errors";
 // Any other /v1 path: a JSON 404 in the contract's shape rather than an HTML page.
 function unknownRoute(request: Request): Response {
   const log = startRequestLog(request);
-  return log.done(errorResponse(notFound("route_not_found", `No route ${request.method} ${new URL(request.url).pathname}.`), log.headers()));
+  return log.done(
+    errorResponse(
+      notFound("route_not_found", `No route ${request.method} ${new URL(request.url).pathname}.`),
+      log.headers(),
+    ),
+  );
 }
 
-export { unknownRoute as GET, unknownRoute as POST, unknownRoute as PUT, unknownRoute as PATCH, unknownRoute as DELETE };
+export {
+  unknownRoute as GET,
+  unknownRoute as POST,
+  unknownRoute as PUT,
+  unknownRoute as PATCH,
+  unknownRoute as DELETE,
+};

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
-import { createBrand } from "@/lib/brands/create-brand";
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
+import { createBrand } from "@/lib/brands/create-brand";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { contacts, events, subscriptions, workspaces } from "@/lib/db/schema";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
@@ -34,10 +35,19 @@ const eventsOf = (workspaceId: string) => ctx.db.select().from(events).where(eq(
 describe("POST /v1/contacts", () => {
   it("creates a contact: 201 with { data: { id, email, status, created_at } }", async () => {
     const { api } = await setup();
-    const response = await api.post("/v1/contacts", { email: "  Ada@Example.COM ", first_name: "Ada", last_name: "Lovelace" });
+    const response = await api.post("/v1/contacts", {
+      email: "  Ada@Example.COM ",
+      first_name: "Ada",
+      last_name: "Lovelace",
+    });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
-      data: { id: expect.stringMatching(/^ct_/), email: "ada@example.com", status: "subscribed", created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) },
+      data: {
+        id: expect.stringMatching(/^ct_/),
+        email: "ada@example.com",
+        status: "subscribed",
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      },
     });
   });
 
@@ -52,7 +62,9 @@ describe("POST /v1/contacts", () => {
 
   it("concurrent creates of one address make one contact", async () => {
     const { api, workspaceId } = await setup();
-    const responses = await Promise.all(Array.from({ length: 8 }, () => api.post("/v1/contacts", { email: "race@example.com" })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => api.post("/v1/contacts", { email: "race@example.com" })),
+    );
     expect(new Set(responses.map((r) => r.body.data.id)).size).toBe(1);
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
     expect(await ctx.db.select().from(contacts).where(eq(contacts.workspaceId, workspaceId))).toHaveLength(1);
@@ -61,8 +73,18 @@ describe("POST /v1/contacts", () => {
   it("merge policy per field (the default): incoming wins only where non-empty", async () => {
     const { api, workspaceId } = await setup();
     await defineAttribute(ctx, systemActor("test", workspaceId), { key: "plan", type: "string" });
-    await api.post("/v1/contacts", { email: "m@example.com", first_name: "Old", last_name: "Name", attributes: { plan: "free" } });
-    await api.post("/v1/contacts", { email: "m@example.com", first_name: "New", last_name: "", attributes: { plan: "pro" } });
+    await api.post("/v1/contacts", {
+      email: "m@example.com",
+      first_name: "Old",
+      last_name: "Name",
+      attributes: { plan: "free" },
+    });
+    await api.post("/v1/contacts", {
+      email: "m@example.com",
+      first_name: "New",
+      last_name: "",
+      attributes: { plan: "pro" },
+    });
     const [row] = await ctx.db.select().from(contacts).where(eq(contacts.workspaceId, workspaceId));
     expect(row).toMatchObject({ firstName: "New", lastName: "Name", attributes: { plan: "pro" } });
   });
@@ -96,7 +118,15 @@ describe("POST /v1/contacts", () => {
     expect(recorded).toHaveLength(1);
     expect(recorded[0]).toMatchObject({
       type: "contact.subscribed",
-      data: { contact_id: response.body.data.id, email: "direct@example.com", topic_id: topicId, topic_name: expect.any(String), brand_id: brandId, source: "api", occurred_at: expect.any(String) },
+      data: {
+        contact_id: response.body.data.id,
+        email: "direct@example.com",
+        topic_id: topicId,
+        topic_name: expect.any(String),
+        brand_id: brandId,
+        source: "api",
+        occurred_at: expect.any(String),
+      },
     });
     // Already subscribed: nothing new happens.
     await api.post("/v1/contacts", { email: "direct@example.com", topic_ids: [topicId] });
@@ -116,16 +146,26 @@ describe("POST /v1/contacts", () => {
   it("an unsubscribed contact is refused with contact_unsubscribed (param email) and nothing is changed, not even the name", async () => {
     const { api, workspaceId, brandId } = await setup();
     const topicId = await seedTopic(ctx, workspaceId, brandId);
-    const created = await api.post("/v1/contacts", { email: "gone@example.com", first_name: "Before", topic_ids: [topicId] });
+    const created = await api.post("/v1/contacts", {
+      email: "gone@example.com",
+      first_name: "Before",
+      topic_ids: [topicId],
+    });
     await optOut(ctx, created.body.data.id, topicId);
     const before = await ctx.db.select().from(contacts).where(eq(contacts.id, created.body.data.id));
     const eventsBefore = await eventsOf(workspaceId);
 
     const response = await api.post("/v1/contacts", { email: "gone@example.com", first_name: "After" });
     expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ type: "invalid_request_error", code: "contact_unsubscribed", param: "email" });
+    expect(response.body.error).toMatchObject({
+      type: "invalid_request_error",
+      code: "contact_unsubscribed",
+      param: "email",
+    });
     const other = await seedTopic(ctx, workspaceId, brandId);
-    expect((await api.post("/v1/contacts", { email: "gone@example.com", topic_ids: [other] })).body.error.code).toBe("contact_unsubscribed");
+    expect((await api.post("/v1/contacts", { email: "gone@example.com", topic_ids: [other] })).body.error.code).toBe(
+      "contact_unsubscribed",
+    );
 
     expect(await ctx.db.select().from(contacts).where(eq(contacts.id, created.body.data.id))).toEqual(before);
     expect(await ctx.db.select().from(subscriptions).where(eq(subscriptions.topicId, other))).toEqual([]);
@@ -138,7 +178,11 @@ describe("POST /v1/contacts", () => {
     const left = await seedTopic(ctx, workspaceId, brandId);
     const created = await api.post("/v1/contacts", { email: "partial@example.com", topic_ids: [kept, left] });
     await optOut(ctx, created.body.data.id, left);
-    const response = await api.post("/v1/contacts", { email: "partial@example.com", first_name: "Changed", topic_ids: [left] });
+    const response = await api.post("/v1/contacts", {
+      email: "partial@example.com",
+      first_name: "Changed",
+      topic_ids: [left],
+    });
     expect(response.body.error).toMatchObject({ code: "contact_unsubscribed", param: "email" });
     const [row] = await ctx.db.select().from(contacts).where(eq(contacts.id, created.body.data.id));
     expect(row!.firstName).toBeNull();
@@ -146,28 +190,35 @@ describe("POST /v1/contacts", () => {
     expect((await api.post("/v1/contacts", { email: "partial@example.com", first_name: "Fine" })).status).toBe(200);
   });
 
-  it.each(["bounce", "complaint"] as const)("an opted-out contact that also has a %s suppression is still refused contact_unsubscribed, name unchanged", async (reason) => {
-    const { api, workspaceId, brandId } = await setup();
-    const topicId = await seedTopic(ctx, workspaceId, brandId);
-    const email = `suppressed-${reason}@example.com`;
-    const created = await api.post("/v1/contacts", { email, first_name: "Before", topic_ids: [topicId] });
-    await optOut(ctx, created.body.data.id, topicId);
-    await createSuppression(ctx, systemActor("test", workspaceId), { email }, reason);
-    const everything = await api.post("/v1/contacts", { email: `all-${email}`, first_name: "Before" });
-    await optOut(ctx, everything.body.data.id, "all");
-    await createSuppression(ctx, systemActor("test", workspaceId), { email: `all-${email}` }, reason);
+  it.each(["bounce", "complaint"] as const)(
+    "an opted-out contact that also has a %s suppression is still refused contact_unsubscribed, name unchanged",
+    async (reason) => {
+      const { api, workspaceId, brandId } = await setup();
+      const topicId = await seedTopic(ctx, workspaceId, brandId);
+      const email = `suppressed-${reason}@example.com`;
+      const created = await api.post("/v1/contacts", { email, first_name: "Before", topic_ids: [topicId] });
+      await optOut(ctx, created.body.data.id, topicId);
+      await createSuppression(ctx, systemActor("test", workspaceId), { email }, reason);
+      const everything = await api.post("/v1/contacts", { email: `all-${email}`, first_name: "Before" });
+      await optOut(ctx, everything.body.data.id, "all");
+      await createSuppression(ctx, systemActor("test", workspaceId), { email: `all-${email}` }, reason);
 
-    for (const [address, id] of [
-      [email, created.body.data.id],
-      [`all-${email}`, everything.body.data.id],
-    ]) {
-      const response = await api.post("/v1/contacts", { email: address, first_name: "After" });
-      expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ type: "invalid_request_error", code: "contact_unsubscribed", param: "email" });
-      const [row] = await ctx.db.select().from(contacts).where(eq(contacts.id, id));
-      expect(row!.firstName).toBe("Before");
-    }
-  });
+      for (const [address, id] of [
+        [email, created.body.data.id],
+        [`all-${email}`, everything.body.data.id],
+      ]) {
+        const response = await api.post("/v1/contacts", { email: address, first_name: "After" });
+        expect(response.status).toBe(400);
+        expect(response.body.error).toMatchObject({
+          type: "invalid_request_error",
+          code: "contact_unsubscribed",
+          param: "email",
+        });
+        const [row] = await ctx.db.select().from(contacts).where(eq(contacts.id, id));
+        expect(row!.firstName).toBe("Before");
+      }
+    },
+  );
 
   it("each topic id must belong to the workspace, and to the key's brand when the key is brand-scoped", async () => {
     const { workspaceId, brandId } = await setup();
@@ -179,10 +230,18 @@ describe("POST /v1/contacts", () => {
 
     const missing = await locked.post("/v1/contacts", { email: "t@example.com", topic_ids: [foreignTopic] });
     expect(missing.status).toBe(404);
-    expect(missing.body.error).toMatchObject({ type: "not_found_error", code: "topic_not_found", param: "topic_ids.0" });
+    expect(missing.body.error).toMatchObject({
+      type: "not_found_error",
+      code: "topic_not_found",
+      param: "topic_ids.0",
+    });
     const wrongBrand = await locked.post("/v1/contacts", { email: "t@example.com", topic_ids: [secondBrandTopic] });
     expect(wrongBrand.status).toBe(400);
-    expect(wrongBrand.body.error).toMatchObject({ type: "invalid_request_error", code: "topic_not_on_key_brand", param: "topic_ids.0" });
+    expect(wrongBrand.body.error).toMatchObject({
+      type: "invalid_request_error",
+      code: "topic_not_on_key_brand",
+      param: "topic_ids.0",
+    });
     expect(await ctx.db.select().from(contacts).where(eq(contacts.email, "t@example.com"))).toEqual([]);
   });
 
@@ -195,8 +254,14 @@ describe("POST /v1/contacts", () => {
     expect(undefinedKey.body.error).toMatchObject({ code: "validation_failed", param: "attributes.shoe_size" });
     const wrongType = await api.post("/v1/contacts", { email: "a@example.com", attributes: { age: "forty" } });
     expect(wrongType.body.error).toMatchObject({ code: "validation_failed", param: "attributes.age" });
-    expect((await api.post("/v1/contacts", { email: "a@example.com", attributes: { birthday: "31-12-1990" } })).body.error.param).toBe("attributes.birthday");
-    const ok = await api.post("/v1/contacts", { email: "a@example.com", attributes: { age: 40, vip: true, birthday: "1986-04-02" } });
+    expect(
+      (await api.post("/v1/contacts", { email: "a@example.com", attributes: { birthday: "31-12-1990" } })).body.error
+        .param,
+    ).toBe("attributes.birthday");
+    const ok = await api.post("/v1/contacts", {
+      email: "a@example.com",
+      attributes: { age: 40, vip: true, birthday: "1986-04-02" },
+    });
     expect(ok.status).toBe(201);
   });
 
@@ -222,7 +287,9 @@ describe("POST /v1/contacts", () => {
     const { api, workspaceId, brandId } = await setup({ environment: "test" });
     const topicId = await seedTopic(ctx, workspaceId, brandId);
     expect((await api.post("/v1/contacts", { email: "test@example.com", topic_ids: [topicId] })).status).toBe(201);
-    expect(await ctx.db.select().from(subscriptions).where(eq(subscriptions.topicId, topicId))).toMatchObject([{ state: "subscribed" }]);
+    expect(await ctx.db.select().from(subscriptions).where(eq(subscriptions.topicId, topicId))).toMatchObject([
+      { state: "subscribed" },
+    ]);
     expect(await eventsOf(workspaceId)).toEqual([]);
   });
 });
@@ -232,7 +299,17 @@ describe("GET /v1/contacts", () => {
     const { api } = await setup();
     await api.post("/v1/contacts", { email: "l@example.com", first_name: "L" });
     const response = await api.get("/v1/contacts");
-    expect(response.body.data).toEqual([{ id: expect.any(String), email: "l@example.com", first_name: "L", last_name: null, status: "subscribed", attributes: {}, created_at: expect.any(String) }]);
+    expect(response.body.data).toEqual([
+      {
+        id: expect.any(String),
+        email: "l@example.com",
+        first_name: "L",
+        last_name: null,
+        status: "subscribed",
+        attributes: {},
+        created_at: expect.any(String),
+      },
+    ]);
   });
 
   it("each listed contact is exactly what GET /v1/contacts/{id} answers for it: names, unicode, every attribute type, the timestamp", async () => {
@@ -257,8 +334,12 @@ describe("GET /v1/contacts", () => {
     expect(listed.status).toBe(200);
     expect(listed.headers.get("content-type")).toBe("application/json");
     expect(listed.body.data).toHaveLength(3);
-    for (const contact of listed.body.data) expect(contact).toEqual((await api.get(`/v1/contacts/${contact.id}`)).body.data);
-    expect(listed.body.data[1]).toMatchObject({ first_name: 'Zoë "Z" \\ O\u2028K', attributes: { plan: "pro ✓ <b>", seats: 2.5, beta: true, renews: "2027-01-31" } });
+    for (const contact of listed.body.data)
+      expect(contact).toEqual((await api.get(`/v1/contacts/${contact.id}`)).body.data);
+    expect(listed.body.data[1]).toMatchObject({
+      first_name: 'Zoë "Z" \\ O\u2028K',
+      attributes: { plan: "pro ✓ <b>", seats: 2.5, beta: true, renews: "2027-01-31" },
+    });
   });
 
   it("status filters on the derived status: subscribed, unsubscribed, bounced, complained", async () => {
@@ -272,12 +353,16 @@ describe("GET /v1/contacts", () => {
     await optOut(ctx, ids.gone!, "all");
     await createSuppression(ctx, systemActor("test", workspaceId), { email: "bounced@example.com" }, "bounce");
     await createSuppression(ctx, systemActor("test", workspaceId), { email: "complained@example.com" }, "complaint");
-    const byStatus = async (status: string) => (await api.get(`/v1/contacts?status=${status}`)).body.data.map((c: { email: string }) => c.email).sort();
+    const byStatus = async (status: string) =>
+      (await api.get(`/v1/contacts?status=${status}`)).body.data.map((c: { email: string }) => c.email).sort();
     expect(await byStatus("subscribed")).toEqual(["fine@example.com"]);
     expect(await byStatus("unsubscribed")).toEqual(["gone@example.com", "left@example.com"]);
     expect(await byStatus("bounced")).toEqual(["bounced@example.com"]);
     expect(await byStatus("complained")).toEqual(["complained@example.com"]);
-    expect((await api.get("/v1/contacts?status=pending")).body.error).toMatchObject({ code: "validation_failed", param: "status" });
+    expect((await api.get("/v1/contacts?status=pending")).body.error).toMatchObject({
+      code: "validation_failed",
+      param: "status",
+    });
   });
 
   it("topic_id lists only contacts subscribed to this topic (pending ones are not)", async () => {
@@ -299,7 +384,11 @@ describe("GET /v1/contacts", () => {
     const locked = apiClient((await seedKey(ctx, workspaceId, { brandId })).key);
     const response = await locked.get(`/v1/contacts?topic_id=${await seedTopic(ctx, workspaceId, secondBrand)}`);
     expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ type: "invalid_request_error", code: "topic_not_on_key_brand", param: "topic_id" });
+    expect(response.body.error).toMatchObject({
+      type: "invalid_request_error",
+      code: "topic_not_on_key_brand",
+      param: "topic_id",
+    });
   });
 
   it("unknown query parameters are refused like unknown body fields", async () => {
@@ -318,7 +407,10 @@ describe("GET /v1/contacts/{id}", () => {
     const found = await api.get(`/v1/contacts/${created.body.data.id}`);
     expect(found.status).toBe(200);
     expect(found.body.data).toMatchObject({ id: created.body.data.id, email: "one@example.com", status: "subscribed" });
-    for (const response of [await api.get("/v1/contacts/ct_01aaaaaaaaaaaaaaaaaaaaaaaa"), await other.api.get(`/v1/contacts/${created.body.data.id}`)]) {
+    for (const response of [
+      await api.get("/v1/contacts/ct_01aaaaaaaaaaaaaaaaaaaaaaaa"),
+      await other.api.get(`/v1/contacts/${created.body.data.id}`),
+    ]) {
       expect(response.status).toBe(404);
       expect(response.body.error).toMatchObject({ type: "not_found_error", code: "contact_not_found" });
     }

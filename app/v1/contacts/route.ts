@@ -1,13 +1,14 @@
 import { z } from "zod";
+
 import { apiRoute } from "@/lib/api/api-route";
+import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
 import { toListJson } from "@/lib/api/pagination";
+import { contact, contactWritten, dataOf, listOf } from "@/lib/api/response-schemas";
 import { CONTACT_STATUSES } from "@/lib/contacts/contact-status";
 import { listContactsJson } from "@/lib/contacts/list-contacts";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { attributesField, idField } from "@/lib/validation/api-fields";
 import { emailField } from "@/lib/validation/fields";
-import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
-import { contact, contactWritten, dataOf, listOf } from "@/lib/api/response-schemas";
 
 const listQuery = z.strictObject({ status: z.enum(CONTACT_STATUSES).optional(), topic_id: idField.optional() });
 
@@ -33,7 +34,11 @@ export const GET = apiRoute(
       responses: { 200: { description: "A page of contacts.", schema: listOf(contact) } },
       errors: [
         { status: 404, code: "topic_not_found", when: "`topic_id` names no topic of the workspace." },
-        { status: 400, code: "topic_not_on_key_brand", when: "The key is brand-scoped and `topic_id` names another brand's topic." },
+        {
+          status: 400,
+          code: "topic_not_on_key_brand",
+          when: "The key is brand-scoped and `topic_id` names another brand's topic.",
+        },
       ],
       example: { query: { status: "subscribed" } },
     },
@@ -52,15 +57,24 @@ export const POST = apiRoute(
     body: upsertBody,
     doc: {
       summary: "Create or update a contact",
-      description: "Idempotent on email: a known address is merged under the workspace's merge policy (200), a new one created (201). `topic_ids` subscribe directly, without confirmation mail.",
+      description:
+        "Idempotent on email: a known address is merged under the workspace's merge policy (200), a new one created (201). `topic_ids` subscribe directly, without confirmation mail.",
       responses: {
         201: { description: "Created.", schema: dataOf(contactWritten) },
         200: { description: "Merged into the existing contact.", schema: dataOf(contactWritten) },
       },
       errors: [
-        { status: 400, code: "contact_unsubscribed", when: "The address belongs to an unsubscribed contact; nothing changed." },
+        {
+          status: 400,
+          code: "contact_unsubscribed",
+          when: "The address belongs to an unsubscribed contact; nothing changed.",
+        },
         { status: 404, code: "topic_not_found", when: "A `topic_ids` entry names no topic of the workspace." },
-        { status: 400, code: "topic_not_on_key_brand", when: "The key is brand-scoped and a topic belongs to another brand." },
+        {
+          status: 400,
+          code: "topic_not_on_key_brand",
+          when: "The key is brand-scoped and a topic belongs to another brand.",
+        },
       ],
       example: { body: { email: "ada@example.com", first_name: "Ada", last_name: "Lovelace" } },
     },
@@ -75,7 +89,14 @@ export const POST = apiRoute(
     });
     return {
       status: created ? 201 : 200,
-      body: { data: { id: contact.id, email: contact.email, status: contact.status, created_at: contact.createdAt.toISOString() } },
+      body: {
+        data: {
+          id: contact.id,
+          email: contact.email,
+          status: contact.status,
+          created_at: contact.createdAt.toISOString(),
+        },
+      },
     };
   },
 );

@@ -1,8 +1,8 @@
 import { apiRoute } from "@/lib/api/api-route";
-import { toListBody } from "@/lib/api/pagination";
-import { listLists, type ListView } from "@/lib/lists/list-lists";
 import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
+import { toListBody } from "@/lib/api/pagination";
 import { list, listOf } from "@/lib/api/response-schemas";
+import { listLists, type ListView } from "@/lib/lists/list-lists";
 
 function serializeList(list: ListView) {
   return {

@@ -1,11 +1,12 @@
 import { z } from "zod";
+
 import { apiRoute } from "@/lib/api/api-route";
 import { preflightResponse } from "@/lib/api/cors";
+import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
+import { dataOf, subscribeResult } from "@/lib/api/response-schemas";
 import { subscribeFromForm } from "@/lib/subscriptions/subscribe-from-form";
 import { attributesField, idField } from "@/lib/validation/api-fields";
 import { emailField } from "@/lib/validation/fields";
-import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
-import { dataOf, subscribeResult } from "@/lib/api/response-schemas";
 
 const nameField = z.string().trim().min(1, "must be 1 to 120 characters").max(120, "must be 1 to 120 characters");
 
@@ -29,11 +30,21 @@ export const POST = apiRoute(
       summary: "Subscribe an address to a topic",
       description:
         "The signup form's endpoint, and the only one a publishable key may call (from an allowed origin). A topic that requires confirmation mails a confirmation link and answers `confirmation_sent`; the answer never reveals whether the address was known. `website` is a honeypot: leave it empty.",
-      responses: { 200: { description: "Subscribed, or a confirmation mail is on its way.", schema: dataOf(subscribeResult) } },
+      responses: {
+        200: { description: "Subscribed, or a confirmation mail is on its way.", schema: dataOf(subscribeResult) },
+      },
       errors: [
         { status: 404, code: "topic_not_found", when: "No such topic on the workspace, or archived." },
-        { status: 400, code: "topic_not_on_key_brand", when: "The key is brand-scoped and the topic belongs to another brand." },
-        { status: 403, code: "origin_not_allowed", when: "A publishable key used from an origin not on its allowlist." },
+        {
+          status: 400,
+          code: "topic_not_on_key_brand",
+          when: "The key is brand-scoped and the topic belongs to another brand.",
+        },
+        {
+          status: 403,
+          code: "origin_not_allowed",
+          when: "A publishable key used from an origin not on its allowlist.",
+        },
       ],
       example: { body: { topic_id: "tp_01hzy3v1q8m0c2d5r7t9w1x3y5", email: "ada@example.com" } },
     },

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { subscriptions } from "@/lib/db/schema";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
@@ -19,7 +20,14 @@ describe("POST /v1/suppressions", () => {
     const { api } = await setup();
     const response = await api.post("/v1/suppressions", { email: "Block@Example.com", note: "asked by phone" });
     expect(response.status).toBe(201);
-    expect(response.body.data).toEqual({ id: expect.stringMatching(/^sup_/), email: "block@example.com", domain: null, reason: "manual", note: "asked by phone", created_at: expect.any(String) });
+    expect(response.body.data).toEqual({
+      id: expect.stringMatching(/^sup_/),
+      email: "block@example.com",
+      domain: null,
+      reason: "manual",
+      note: "asked by phone",
+      created_at: expect.any(String),
+    });
   });
 
   it("suppresses a domain given as a bare hostname", async () => {
@@ -27,15 +35,29 @@ describe("POST /v1/suppressions", () => {
     const response = await api.post("/v1/suppressions", { domain: "Competitor.EXAMPLE" });
     expect(response.status).toBe(201);
     expect(response.body.data).toMatchObject({ email: null, domain: "competitor.example", reason: "manual", note: "" });
-    for (const domain of ["https://competitor.example", "competitor.example/path", "user@competitor.example", "localhost", "a..b"]) {
-      expect((await api.post("/v1/suppressions", { domain })).body.error, domain).toMatchObject({ code: "validation_failed", param: "domain" });
+    for (const domain of [
+      "https://competitor.example",
+      "competitor.example/path",
+      "user@competitor.example",
+      "localhost",
+      "a..b",
+    ]) {
+      expect((await api.post("/v1/suppressions", { domain })).body.error, domain).toMatchObject({
+        code: "validation_failed",
+        param: "domain",
+      });
     }
   });
 
   it("one of email or domain is required", async () => {
     const { api } = await setup();
-    expect((await api.post("/v1/suppressions", { note: "x" })).body.error).toMatchObject({ code: "validation_failed", param: "email" });
-    expect((await api.post("/v1/suppressions", { email: "a@example.com", domain: "example.com" })).body.error).toMatchObject({ code: "validation_failed" });
+    expect((await api.post("/v1/suppressions", { note: "x" })).body.error).toMatchObject({
+      code: "validation_failed",
+      param: "email",
+    });
+    expect(
+      (await api.post("/v1/suppressions", { email: "a@example.com", domain: "example.com" })).body.error,
+    ).toMatchObject({ code: "validation_failed" });
   });
 
   it("suppressing what is already suppressed answers 200 with the existing row", async () => {
@@ -51,7 +73,9 @@ describe("POST /v1/suppressions", () => {
     const topicId = await seedTopic(ctx, workspaceId, brandId);
     const id = (await api.post("/v1/contacts", { email: "kept@example.com", topic_ids: [topicId] })).body.data.id;
     await api.post("/v1/suppressions", { email: "kept@example.com" });
-    expect(await ctx.db.select({ state: subscriptions.state }).from(subscriptions).where(eq(subscriptions.contactId, id))).toEqual([{ state: "subscribed" }]);
+    expect(
+      await ctx.db.select({ state: subscriptions.state }).from(subscriptions).where(eq(subscriptions.contactId, id)),
+    ).toEqual([{ state: "subscribed" }]);
   });
 });
 
@@ -61,7 +85,9 @@ describe("GET /v1/suppressions", () => {
     await api.post("/v1/suppressions", { email: "one@example.com" });
     await api.post("/v1/suppressions", { domain: "two.example" });
     const response = await api.get("/v1/suppressions");
-    expect(response.body.data.map((s: { email: string | null; domain: string | null }) => s.email ?? s.domain)).toEqual(["two.example", "one@example.com"]);
+    expect(response.body.data.map((s: { email: string | null; domain: string | null }) => s.email ?? s.domain)).toEqual(
+      ["two.example", "one@example.com"],
+    );
     expect(response.body.meta).toEqual({ limit: 20, has_more: false, next_cursor: null });
   });
 });
@@ -70,9 +96,15 @@ describe("DELETE /v1/suppressions/{id}", () => {
   it("removes a suppression: 200 with { data: { id, deleted: true } }; does not resubscribe", async () => {
     const { api, workspaceId, brandId } = await setup();
     const topicId = await seedTopic(ctx, workspaceId, brandId);
-    const contactId = (await api.post("/v1/contacts", { email: "lifted@example.com", topic_ids: [topicId] })).body.data.id;
+    const contactId = (await api.post("/v1/contacts", { email: "lifted@example.com", topic_ids: [topicId] })).body.data
+      .id;
     await ctx.db.update(subscriptions).set({ state: "unsubscribed" }).where(eq(subscriptions.contactId, contactId));
-    const { suppression } = await createSuppression(ctx, systemActor("test", workspaceId), { email: "lifted@example.com" }, "bounce");
+    const { suppression } = await createSuppression(
+      ctx,
+      systemActor("test", workspaceId),
+      { email: "lifted@example.com" },
+      "bounce",
+    );
     expect((await api.get(`/v1/contacts/${contactId}`)).body.data.status).toBe("bounced");
     const response = await api.delete(`/v1/suppressions/${suppression.id}`);
     expect(response.status).toBe(200);
@@ -83,7 +115,12 @@ describe("DELETE /v1/suppressions/{id}", () => {
 
   it("permanent-bounce suppressions can be removed; suppressions created by complaints cannot (suppression_not_removable)", async () => {
     const { api, workspaceId } = await setup();
-    const { suppression: complaint } = await createSuppression(ctx, systemActor("test", workspaceId), { email: "angry@example.com" }, "complaint");
+    const { suppression: complaint } = await createSuppression(
+      ctx,
+      systemActor("test", workspaceId),
+      { email: "angry@example.com" },
+      "complaint",
+    );
     const response = await api.delete(`/v1/suppressions/${complaint.id}`);
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ type: "invalid_request_error", code: "suppression_not_removable" });
@@ -94,7 +131,10 @@ describe("DELETE /v1/suppressions/{id}", () => {
     const mine = await setup();
     const theirs = await setup();
     const id = (await mine.api.post("/v1/suppressions", { email: "x@example.com" })).body.data.id;
-    for (const response of [await theirs.api.delete(`/v1/suppressions/${id}`), await mine.api.delete("/v1/suppressions/sup_01aaaaaaaaaaaaaaaaaaaaaaaa")]) {
+    for (const response of [
+      await theirs.api.delete(`/v1/suppressions/${id}`),
+      await mine.api.delete("/v1/suppressions/sup_01aaaaaaaaaaaaaaaaaaaaaaaa"),
+    ]) {
       expect(response.status).toBe(404);
       expect(response.body.error).toMatchObject({ type: "not_found_error", code: "suppression_not_found" });
     }

@@ -1,11 +1,12 @@
 import { apiRoute } from "@/lib/api/api-route";
+import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
 import { toListBody } from "@/lib/api/pagination";
+import { dataOf, listOf, suppression } from "@/lib/api/response-schemas";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { listSuppressions } from "@/lib/suppressions/list-suppressions";
 import { createSuppressionSchema } from "@/lib/suppressions/suppression-schemas";
+
 import { serializeSuppression } from "./serializers";
-import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
-import { dataOf, listOf, suppression } from "@/lib/api/response-schemas";
 
 // GET /v1/suppressions
 export const GET = apiRoute(
@@ -32,7 +33,8 @@ export const POST = apiRoute(
     body: createSuppressionSchema,
     doc: {
       summary: "Suppress an address or a domain",
-      description: "Give `email` or `domain`, not both. A suppressed address is never sent to; a domain suppression blocks every address at it, now and later.",
+      description:
+        "Give `email` or `domain`, not both. A suppressed address is never sent to; a domain suppression blocks every address at it, now and later.",
       responses: {
         201: { description: "Created.", schema: dataOf(suppression) },
         200: { description: "Already suppressed: the existing suppression.", schema: dataOf(suppression) },
@@ -41,7 +43,11 @@ export const POST = apiRoute(
     },
   },
   async ({ ctx, actor, body }) => {
-    const { suppression, created } = await createSuppression(ctx, actor, { email: body.email, domain: body.domain, note: body.note });
+    const { suppression, created } = await createSuppression(ctx, actor, {
+      email: body.email,
+      domain: body.domain,
+      note: body.note,
+    });
     return { status: created ? 201 : 200, body: { data: serializeSuppression(suppression) } };
   },
 );

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { createBrand } from "@/lib/brands/create-brand";
-import { archiveTopic } from "@/lib/topics/archive-topic";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
+import { archiveTopic } from "@/lib/topics/archive-topic";
 
 const { ctx } = testCtx();
 
@@ -15,7 +16,17 @@ describe("GET /v1/topics", () => {
     const response = await apiClient((await seedKey(ctx, workspaceId)).key).get("/v1/topics");
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      data: [{ id: topicId, name: expect.any(String), description: "", brand_id: brandId, requires_confirmation: false, subscriber_count: 0, created_at: expect.any(String) }],
+      data: [
+        {
+          id: topicId,
+          name: expect.any(String),
+          description: "",
+          brand_id: brandId,
+          requires_confirmation: false,
+          subscriber_count: 0,
+          created_at: expect.any(String),
+        },
+      ],
       meta: { limit: 20, has_more: false, next_cursor: null },
     });
   });
@@ -44,7 +55,8 @@ describe("GET /v1/topics", () => {
     const theirs = await seedTopic(ctx, workspaceId, other);
     const archived = await seedTopic(ctx, workspaceId, brandId);
     await archiveTopic(ctx, systemActor("test", workspaceId), archived);
-    const ids = async (key: string) => (await apiClient(key).get("/v1/topics")).body.data.map((t: { id: string }) => t.id).sort();
+    const ids = async (key: string) =>
+      (await apiClient(key).get("/v1/topics")).body.data.map((t: { id: string }) => t.id).sort();
     expect(await ids((await seedKey(ctx, workspaceId, { brandId })).key)).toEqual([mine]);
     expect(await ids((await seedKey(ctx, workspaceId)).key)).toEqual([mine, theirs].sort());
   });

@@ -1,8 +1,8 @@
 import { apiRoute } from "@/lib/api/api-route";
-import { toListBody } from "@/lib/api/pagination";
-import { listTopics, type TopicView } from "@/lib/topics/list-topics";
 import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
+import { toListBody } from "@/lib/api/pagination";
 import { listOf, topic } from "@/lib/api/response-schemas";
+import { listTopics, type TopicView } from "@/lib/topics/list-topics";
 
 function serializeTopic(topic: TopicView) {
   return {

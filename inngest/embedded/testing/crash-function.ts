@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { eventType } from "inngest";
+
 import { inngest } from "@/inngest/client";
 import { getDb } from "@/lib/db/client";
 

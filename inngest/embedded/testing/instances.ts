@@ -28,10 +28,17 @@ export function spawnInstance(name: string, entry: string, env: Record<string, s
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `done` until it holds; fails as soon as one of the instances has exited (none should on its own). */
-export async function waitUntil(done: () => boolean | Promise<boolean>, instances: Instance[], what: string): Promise<void> {
+export async function waitUntil(
+  done: () => boolean | Promise<boolean>,
+  instances: Instance[],
+  what: string,
+): Promise<void> {
   while (!(await done())) {
     const dead = instances.find((i) => i.child.exitCode !== null || i.child.signalCode !== null);
-    if (dead) throw new Error(`instance ${dead.name} exited (${dead.child.exitCode ?? dead.child.signalCode}) while waiting for ${what}`);
+    if (dead)
+      throw new Error(
+        `instance ${dead.name} exited (${dead.child.exitCode ?? dead.child.signalCode}) while waiting for ${what}`,
+      );
     await pause(25);
   }
 }

@@ -6,9 +6,15 @@ import { spawn, type ChildProcess } from "node:child_process";
  * itself, not npx, so that a signal reaches the worker and not a wrapper.
  */
 export function spawnWorker(env: Record<string, string> = {}): ChildProcess & { exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "inngest/embedded/testing/worker-child.ts"], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "ignore", "inherit"],
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "--conditions=react-server", "inngest/embedded/testing/worker-child.ts"],
+    {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  return Object.assign(child, {
+    exited: new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code))),
   });
-  return Object.assign(child, { exited: new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code))) });
 }

@@ -1,10 +1,11 @@
 // A separate worker process running every workflow, as the app runs them: the crash tests kill it
 // mid-run (a dispatch, an import) with SIGKILL, and the shutdown tests stop it with SIGTERM.
-import { inngest } from "@/inngest/client";
 import { functions } from "@/inngest";
+import { inngest } from "@/inngest/client";
 import { connectWorkflowEvents } from "@/inngest/emit";
 import { defaultCtx } from "@/lib/context";
 import { closeDb } from "@/lib/db/client";
+
 import { createEmbeddedExecutor } from "../executor";
 import { setRunningExecutor, stopRunningExecutor } from "../running-executor";
 

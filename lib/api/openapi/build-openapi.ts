@@ -1,10 +1,12 @@
 import { z } from "zod";
-import { errorBody } from "../response-schemas";
+
+import { SIGNATURE_HEADER } from "@/lib/webhooks/signature";
+
 import { HTTP_METHODS } from "../methods-not-allowed";
 import { BUCKET_LIMITS } from "../rate-limit";
-import type { RouteSpec } from "../route-doc";
 import { REQUEST_ID_HEADER } from "../request-log";
-import { SIGNATURE_HEADER } from "@/lib/webhooks/signature";
+import { errorBody } from "../response-schemas";
+import type { RouteSpec } from "../route-doc";
 
 type Json = Record<string, unknown>;
 
@@ -23,7 +25,13 @@ class SchemaSet {
   readonly components: Record<string, Json> = {};
 
   convert(schema: z.ZodType, io: "input" | "output"): Json {
-    const { $schema: _drop, $defs, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Json & { $defs?: Record<string, Json> };
+    const {
+      $schema: _drop,
+      $defs,
+      ...rest
+    } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Json & {
+      $defs?: Record<string, Json>;
+    };
     for (const [id, def] of Object.entries($defs ?? {})) this.components[id] = this.relink(def);
     return this.relink(rest);
   }
@@ -43,11 +51,35 @@ function pipelineErrors(spec: RouteSpec): { status: number; code: string; when: 
   return [
     { status: 401, code: "missing_api_key", when: "No `Authorization: Bearer` header, or a malformed one." },
     { status: 401, code: "invalid_api_key", when: "An unknown or revoked key." },
-    ...(spec.key === "secret" ? [{ status: 403, code: "publishable_key_not_allowed", when: "A publishable key: only POST /v1/subscribe takes one." }] : []),
-    { status: 403, code: "secret_key_in_browser", when: "A secret key sent from a browser (the request has an Origin)." },
-    { status: 403, code: "team_inactive", when: "The workspace cannot act now, usually because of billing (reads keep working while it is read-only)." },
-    { status: 405, code: "method_not_allowed", when: "A method this path does not serve; `Allow` lists those it does." },
-    { status: 429, code: "rate_limited", when: `More than ${BUCKET_LIMITS[spec.bucket]} requests in a minute for this key; wait \`Retry-After\` seconds.` },
+    ...(spec.key === "secret"
+      ? [
+          {
+            status: 403,
+            code: "publishable_key_not_allowed",
+            when: "A publishable key: only POST /v1/subscribe takes one.",
+          },
+        ]
+      : []),
+    {
+      status: 403,
+      code: "secret_key_in_browser",
+      when: "A secret key sent from a browser (the request has an Origin).",
+    },
+    {
+      status: 403,
+      code: "team_inactive",
+      when: "The workspace cannot act now, usually because of billing (reads keep working while it is read-only).",
+    },
+    {
+      status: 405,
+      code: "method_not_allowed",
+      when: "A method this path does not serve; `Allow` lists those it does.",
+    },
+    {
+      status: 429,
+      code: "rate_limited",
+      when: `More than ${BUCKET_LIMITS[spec.bucket]} requests in a minute for this key; wait \`Retry-After\` seconds.`,
+    },
     {
       status: 400,
       code: "validation_failed",
@@ -55,14 +87,24 @@ function pipelineErrors(spec: RouteSpec): { status: number; code: string; when: 
         ? "The body is not a JSON object of the documented fields (`param` names the field), or has the wrong Content-Type."
         : "An unknown query parameter, a bad value, or a body on a request that takes none.",
     },
-    ...(spec.body ? [{ status: 413, code: "payload_too_large", when: "A body over 1 MiB (refused without being read to its end)." }] : []),
+    ...(spec.body
+      ? [{ status: 413, code: "payload_too_large", when: "A body over 1 MiB (refused without being read to its end)." }]
+      : []),
     ...(spec.paginated
       ? [
           { status: 400, code: "invalid_limit", when: "`limit` is not an integer from 1 to 100." },
-          { status: 400, code: "invalid_cursor", when: "`cursor` was not issued by the service for this list and these filters." },
+          {
+            status: 400,
+            code: "invalid_cursor",
+            when: "`cursor` was not issued by the service for this list and these filters.",
+          },
         ]
       : []),
-    { status: 500, code: "internal_error", when: "A fault on our side, logged under the Request-Id; retry with backoff." },
+    {
+      status: 500,
+      code: "internal_error",
+      when: "A fault on our side, logged under the Request-Id; retry with backoff.",
+    },
   ];
 }
 
@@ -74,37 +116,76 @@ const SHARED_HEADERS = {
   "RateLimit-Remaining": header("Requests left in the current window.", { type: "integer" }),
   "RateLimit-Reset": header("Seconds until the window resets.", { type: "integer" }),
 };
-const COMMON_HEADERS = Object.fromEntries(Object.keys(SHARED_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+const COMMON_HEADERS = Object.fromEntries(
+  Object.keys(SHARED_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+);
 
 function operation(schemas: SchemaSet, method: string, path: string, spec: RouteSpec): Json {
   const { doc } = spec;
-  const parameters: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
+  const parameters: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+  }));
   if (spec.query) {
     const query = schemas.convert(spec.query, "input") as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(query.properties ?? {})) {
-      parameters.push({ name, in: "query", required: query.required?.includes(name) ?? false, schema, ...(doc.example?.query?.[name] ? { example: doc.example.query[name] } : {}) });
+      parameters.push({
+        name,
+        in: "query",
+        required: query.required?.includes(name) ?? false,
+        schema,
+        ...(doc.example?.query?.[name] ? { example: doc.example.query[name] } : {}),
+      });
     }
   }
   if (spec.paginated) {
     parameters.push(
-      { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
-      { name: "cursor", in: "query", required: false, description: "`meta.next_cursor` of the previous page, unchanged, with the same filters.", schema: { type: "string" } },
+      {
+        name: "limit",
+        in: "query",
+        required: false,
+        schema: { type: "integer", minimum: 1, maximum: 100, default: 20 },
+      },
+      {
+        name: "cursor",
+        in: "query",
+        required: false,
+        description: "`meta.next_cursor` of the previous page, unchanged, with the same filters.",
+        schema: { type: "string" },
+      },
     );
   }
-  if (doc.etag) parameters.push({ name: "If-None-Match", in: "header", required: false, description: "An `ETag` from an earlier answer: 304 while nothing changed.", schema: { type: "string" } });
+  if (doc.etag)
+    parameters.push({
+      name: "If-None-Match",
+      in: "header",
+      required: false,
+      description: "An `ETag` from an earlier answer: 304 while nothing changed.",
+      schema: { type: "string" },
+    });
 
   const responses: Record<string, Json> = {};
   for (const [status, response] of Object.entries(doc.responses)) {
     responses[status] = {
       description: response.description,
-      headers: { ...COMMON_HEADERS, ...(doc.etag ? { ETag: header("The figures' version, for `If-None-Match`.") } : {}) },
+      headers: {
+        ...COMMON_HEADERS,
+        ...(doc.etag ? { ETag: header("The figures' version, for `If-None-Match`.") } : {}),
+      },
       content: { "application/json": { schema: schemas.convert(response.schema, "output") } },
     };
   }
-  if (doc.etag) responses["304"] = { description: "Not modified: nothing changed since the `ETag` given. No body; counts against the rate limit.", headers: { ETag: header("The same version.") } };
+  if (doc.etag)
+    responses["304"] = {
+      description: "Not modified: nothing changed since the `ETag` given. No body; counts against the rate limit.",
+      headers: { ETag: header("The same version.") },
+    };
   const errorSchema = schemas.convert(errorBody, "output");
   const byStatus = new Map<number, string[]>();
-  for (const error of documentedErrors(spec)) byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), `\`${error.code}\`: ${error.when}`]);
+  for (const error of documentedErrors(spec))
+    byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), `\`${error.code}\`: ${error.when}`]);
   for (const [status, lines] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
       description: lines.join("\n\n"),
@@ -117,7 +198,10 @@ function operation(schemas: SchemaSet, method: string, path: string, spec: Route
     };
   }
 
-  const keys = spec.key === "any" ? "a secret key (`sk_…`) or a publishable key (`pk_…`, from an allowed origin)" : "a secret key (`sk_…`)";
+  const keys =
+    spec.key === "any"
+      ? "a secret key (`sk_…`) or a publishable key (`pk_…`, from an allowed origin)"
+      : "a secret key (`sk_…`)";
   return {
     operationId: `${method.toLowerCase()}${path
       .replace(/^\/v1/, "")
@@ -126,14 +210,29 @@ function operation(schemas: SchemaSet, method: string, path: string, spec: Route
       .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
       .join("")}`,
     summary: doc.summary,
-    description: [doc.description, `Takes ${keys}. Rate limit: ${BUCKET_LIMITS[spec.bucket]} requests per minute per key (bucket \`${spec.bucket}\`).`].filter(Boolean).join("\n\n"),
+    description: [
+      doc.description,
+      `Takes ${keys}. Rate limit: ${BUCKET_LIMITS[spec.bucket]} requests per minute per key (bucket \`${spec.bucket}\`).`,
+    ]
+      .filter(Boolean)
+      .join("\n\n"),
     tags: [path.split("/")[2]],
     security: [{ apiKey: [] }],
     "x-key-kinds": spec.key === "any" ? ["secret", "publishable"] : ["secret"],
     "x-rate-limit": { bucket: spec.bucket, per_minute: BUCKET_LIMITS[spec.bucket] },
     ...(parameters.length ? { parameters } : {}),
     ...(spec.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: schemas.convert(spec.body, "input"), ...(doc.example?.body ? { example: doc.example.body } : {}) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: schemas.convert(spec.body, "input"),
+                ...(doc.example?.body ? { example: doc.example.body } : {}),
+              },
+            },
+          },
+        }
       : {}),
     responses,
   };
@@ -160,12 +259,19 @@ function webhook(schemas: SchemaSet, event: DocumentedWebhook): Json {
           name: SIGNATURE_HEADER,
           in: "header",
           required: true,
-          description: '`t=<milliseconds since epoch>,v1=<hex HMAC-SHA256 of "{t}.{raw body}" with the endpoint\'s signing secret>`. Compare in constant time; refuse a `t` more than 5 minutes away.',
+          description:
+            '`t=<milliseconds since epoch>,v1=<hex HMAC-SHA256 of "{t}.{raw body}" with the endpoint\'s signing secret>`. Compare in constant time; refuse a `t` more than 5 minutes away.',
           schema: { type: "string" },
         },
       ],
-      requestBody: { required: true, content: { "application/json": { schema: schemas.convert(event.body, "output") } } },
-      responses: { "2XX": { description: "Received. Any other answer, or none within 10 seconds, is retried." }, "401": { description: "The signature did not verify." } },
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: schemas.convert(event.body, "output") } },
+      },
+      responses: {
+        "2XX": { description: "Received. Any other answer, or none within 10 seconds, is retried." },
+        "401": { description: "The signature did not verify." },
+      },
     },
   };
 }
@@ -196,7 +302,13 @@ export function buildOpenApi(paths: DocumentedPath[], extra: { webhooks: Documen
     webhooks: Object.fromEntries(extra.webhooks.map((event) => [event.type, webhook(schemas, event)])),
     components: {
       headers: SHARED_HEADERS,
-      securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "A secret key `sk_live_…`/`sk_test_…`, or on POST /v1/subscribe a publishable key `pk_…`." } },
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description: "A secret key `sk_live_…`/`sk_test_…`, or on POST /v1/subscribe a publishable key `pk_…`.",
+        },
+      },
       schemas: Object.fromEntries(Object.entries(schemas.components).sort(([a], [b]) => a.localeCompare(b))),
     },
   };

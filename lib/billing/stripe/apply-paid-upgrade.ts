@@ -1,7 +1,10 @@
 import "server-only";
+
 import { and, eq, gt } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { billingInvoices, workspaceBilling } from "@/lib/db/schema";
+
 import { lockBilling } from "../ladder-episodes";
 import { findPlan } from "../plans";
 
@@ -34,5 +37,8 @@ export async function applyPaidUpgrade(ctx: Ctx, workspaceId: string): Promise<v
     )
     .limit(1);
   if (paid.length === 0) return;
-  await ctx.db.update(workspaceBilling).set({ plan: plan.id, sendAllowance: plan.sendAllowance, pendingPlan: null }).where(eq(workspaceBilling.workspaceId, workspaceId));
+  await ctx.db
+    .update(workspaceBilling)
+    .set({ plan: plan.id, sendAllowance: plan.sendAllowance, pendingPlan: null })
+    .where(eq(workspaceBilling.workspaceId, workspaceId));
 }

@@ -1,9 +1,12 @@
 import "server-only";
+
 import { eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
+
 import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { stripeEvents, workspaceBilling } from "@/lib/db/schema";
+
 import { recordPaymentFailed, settleInvoice } from "../invoices";
 import { lockBilling } from "../ladder-episodes";
 import { cancelPlan } from "../plan-changes";
@@ -12,17 +15,32 @@ import { applySubscription } from "./apply-subscription";
 import type { StripeConfig } from "./stripe-config";
 import { upsertStripeInvoice } from "./upsert-stripe-invoice";
 
-const HANDLED = new Set(["invoice.paid", "invoice.payment_succeeded", "invoice.payment_failed", "customer.subscription.created", "customer.subscription.updated", "customer.subscription.deleted"]);
+const HANDLED = new Set([
+  "invoice.paid",
+  "invoice.payment_succeeded",
+  "invoice.payment_failed",
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+]);
 
 /**
  * Applies a verified Stripe event to the ladder, once: Stripe delivers at least once, so the event id
  * is recorded in the same transaction as its effect and a redelivery does nothing. Events for a
  * customer that is not one of ours are acknowledged and ignored.
  */
-export async function applyStripeEvent(ctx: Ctx, config: StripeConfig, event: Stripe.Event): Promise<"applied" | "duplicate" | "ignored"> {
+export async function applyStripeEvent(
+  ctx: Ctx,
+  config: StripeConfig,
+  event: Stripe.Event,
+): Promise<"applied" | "duplicate" | "ignored"> {
   if (!HANDLED.has(event.type)) return "ignored";
   return withTransaction(ctx, async (tx) => {
-    const fresh = await tx.db.insert(stripeEvents).values({ id: event.id, type: event.type, receivedAt: tx.clock.now() }).onConflictDoNothing().returning();
+    const fresh = await tx.db
+      .insert(stripeEvents)
+      .values({ id: event.id, type: event.type, receivedAt: tx.clock.now() })
+      .onConflictDoNothing()
+      .returning();
     if (fresh.length === 0) return "duplicate";
     const object = event.data.object as Stripe.Invoice | Stripe.Subscription;
     const workspaceId = await workspaceOfCustomer(tx, object.customer);
@@ -70,6 +88,9 @@ export async function applyStripeEvent(ctx: Ctx, config: StripeConfig, event: St
 async function workspaceOfCustomer(ctx: Ctx, customer: Stripe.Invoice["customer"]): Promise<string | null> {
   const id = typeof customer === "string" ? customer : customer?.id;
   if (!id) return null;
-  const [row] = await ctx.db.select({ workspaceId: workspaceBilling.workspaceId }).from(workspaceBilling).where(eq(workspaceBilling.stripeCustomerId, id));
+  const [row] = await ctx.db
+    .select({ workspaceId: workspaceBilling.workspaceId })
+    .from(workspaceBilling)
+    .where(eq(workspaceBilling.stripeCustomerId, id));
   return row?.workspaceId ?? null;
 }

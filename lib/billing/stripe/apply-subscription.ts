@@ -1,9 +1,12 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
+
 import { systemActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { workspaceBilling } from "@/lib/db/schema";
+
 import { endLadderEpisode, lockBilling } from "../ladder-episodes";
 import { cancelPlan } from "../plan-changes";
 import { findPlan } from "../plans";
@@ -18,7 +21,13 @@ import { planOfPrice, type StripeConfig } from "./stripe-config";
  * or past-due subscription, never raises the allowance. Stripe does not promise order: an event older
  * than the newest one applied is stale and changes nothing.
  */
-export async function applySubscription(ctx: Ctx, config: StripeConfig, workspaceId: string, subscription: Stripe.Subscription, reportedAt: Date): Promise<void> {
+export async function applySubscription(
+  ctx: Ctx,
+  config: StripeConfig,
+  workspaceId: string,
+  subscription: Stripe.Subscription,
+  reportedAt: Date,
+): Promise<void> {
   const billing = (await lockBilling(ctx, workspaceId))!;
   if (billing.stripeSubscriptionEventAt && reportedAt < billing.stripeSubscriptionEventAt) return;
   const item = subscription.items.data[0];
@@ -41,10 +50,22 @@ export async function applySubscription(ctx: Ctx, config: StripeConfig, workspac
   // A subscription never paid for left no plan to cancel: the trial, or read-only, carries on.
   const hasPlan = billing.plan !== null || (plan !== undefined && !raises);
   if (subscription.cancel_at_period_end && !billing.cancelAtPeriodEnd && hasPlan) {
-    await cancelPlan(ctx, systemActor("stripe", workspaceId), item ? new Date(item.current_period_end * 1000) : undefined);
-  } else if (!subscription.cancel_at_period_end && billing.cancelAtPeriodEnd && billing.ladderCause === "cancelled" && billing.stage === "active") {
+    await cancelPlan(
+      ctx,
+      systemActor("stripe", workspaceId),
+      item ? new Date(item.current_period_end * 1000) : undefined,
+    );
+  } else if (
+    !subscription.cancel_at_period_end &&
+    billing.cancelAtPeriodEnd &&
+    billing.ladderCause === "cancelled" &&
+    billing.stage === "active"
+  ) {
     // The sender took the cancellation back before the period ended.
     await endLadderEpisode(ctx, billing);
-    await ctx.db.update(workspaceBilling).set({ cancelAtPeriodEnd: false }).where(eq(workspaceBilling.workspaceId, workspaceId));
+    await ctx.db
+      .update(workspaceBilling)
+      .set({ cancelAtPeriodEnd: false })
+      .where(eq(workspaceBilling.workspaceId, workspaceId));
   }
 }

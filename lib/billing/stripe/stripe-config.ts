@@ -1,5 +1,7 @@
 import Stripe from "stripe";
+
 import { env, type Env } from "@/lib/env";
+
 import { PLANS } from "../plans";
 
 export interface StripeConfig {
@@ -19,14 +21,25 @@ export function stripeConfig(config: Env = env()): StripeConfig | null {
     const price = config[`STRIPE_PRICE_${plan.id.toUpperCase()}` as keyof Env];
     if (typeof price === "string" && price) prices[plan.id] = price;
   }
-  return { secretKey: config.STRIPE_SECRET_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? null, prices, apiUrl: config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : null };
+  return {
+    secretKey: config.STRIPE_SECRET_KEY,
+    webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? null,
+    prices,
+    apiUrl: config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : null,
+  };
 }
 
 export function stripeClient(config: StripeConfig): Stripe {
   const api = config.apiUrl;
   return new Stripe(config.secretKey, {
     maxNetworkRetries: 2,
-    ...(api ? { host: api.hostname, port: api.port || (api.protocol === "https:" ? 443 : 80), protocol: api.protocol === "https:" ? "https" : "http" } : {}),
+    ...(api
+      ? {
+          host: api.hostname,
+          port: api.port || (api.protocol === "https:" ? 443 : 80),
+          protocol: api.protocol === "https:" ? "https" : "http",
+        }
+      : {}),
   });
 }
 

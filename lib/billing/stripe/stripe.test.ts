@@ -3,16 +3,18 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { POST as stripeWebhook } from "@/app/api/providers/stripe/route";
+import { functions } from "@/inngest";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
-import { functions } from "@/inngest";
 import { setWorkflowCtx } from "@/inngest/workflow-ctx";
 import { systemActor } from "@/lib/actor";
 import { workspaceBilling } from "@/lib/db/schema";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
-import { overrideEnvForTests, reloadEnv } from "@/lib/env";
+
 import { getBillingOrThrow } from "../get-billing";
 import { stripeConfig } from "./stripe-config";
 import { openCustomerPortal, startCheckout } from "./stripe-sessions";
@@ -29,12 +31,26 @@ beforeAll(async () => {
     let body = "";
     for await (const chunk of request) body += chunk;
     const form = new URLSearchParams(body);
-    requests.push({ method: request.method!, path: request.url!, form, idempotencyKey: request.headers["idempotency-key"] as string | undefined });
-    const reply = (object: object) => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(object));
+    requests.push({
+      method: request.method!,
+      path: request.url!,
+      form,
+      idempotencyKey: request.headers["idempotency-key"] as string | undefined,
+    });
+    const reply = (object: object) =>
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(object));
     if (request.url === "/v1/customers") return reply({ id: "cus_test_1", object: "customer" });
-    if (request.url === "/v1/checkout/sessions") return reply({ id: "cs_test_1", object: "checkout.session", url: "https://checkout.stripe.test/cs_test_1" });
-    if (request.url === "/v1/billing_portal/sessions") return reply({ id: "bps_test_1", object: "billing_portal.session", url: "https://billing.stripe.test/p/bps_test_1" });
-    response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { type: "invalid_request_error", message: "unknown path" } }));
+    if (request.url === "/v1/checkout/sessions")
+      return reply({ id: "cs_test_1", object: "checkout.session", url: "https://checkout.stripe.test/cs_test_1" });
+    if (request.url === "/v1/billing_portal/sessions")
+      return reply({
+        id: "bps_test_1",
+        object: "billing_portal.session",
+        url: "https://billing.stripe.test/p/bps_test_1",
+      });
+    response
+      .writeHead(404, { "content-type": "application/json" })
+      .end(JSON.stringify({ error: { type: "invalid_request_error", message: "unknown path" } }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   overrideEnvForTests({
@@ -59,7 +75,11 @@ const config = () => stripeConfig()!;
 function signed(event: object, secret = WEBHOOK_SECRET) {
   const payload = JSON.stringify(event);
   const header = Stripe.webhooks.generateTestHeaderString({ payload, secret });
-  return new Request("http://localhost/api/providers/stripe", { method: "POST", body: payload, headers: { "stripe-signature": header, "content-type": "application/json" } });
+  return new Request("http://localhost/api/providers/stripe", {
+    method: "POST",
+    body: payload,
+    headers: { "stripe-signature": header, "content-type": "application/json" },
+  });
 }
 
 let eventCounter = 0;
@@ -83,7 +103,15 @@ function invoiceEvent(type: "invoice.paid" | "invoice.payment_failed", invoiceId
         period_end: start,
         hosted_invoice_url: `https://invoice.stripe.test/${invoiceId}`,
         parent: { type: "subscription_details", subscription_details: { subscription: "sub_1", metadata: {} } },
-        lines: { data: [{ amount: 7900, period: { start, end: start + 30 * 86400 }, pricing: { type: "price_details", price_details: { price: "price_growth" } } }] },
+        lines: {
+          data: [
+            {
+              amount: 7900,
+              period: { start, end: start + 30 * 86400 },
+              pricing: { type: "price_details", price_details: { price: "price_growth" } },
+            },
+          ],
+        },
       },
     },
   };
@@ -112,7 +140,10 @@ function subscriptionCreated() {
 
 async function stripeWorkspace() {
   const { workspaceId } = await seedWorkspace(ctx);
-  await ctx.db.update(workspaceBilling).set({ stripeCustomerId: null }).where(eq(workspaceBilling.stripeCustomerId, "cus_test_1"));
+  await ctx.db
+    .update(workspaceBilling)
+    .set({ stripeCustomerId: null })
+    .where(eq(workspaceBilling.stripeCustomerId, "cus_test_1"));
   return workspaceId;
 }
 
@@ -163,7 +194,13 @@ describe("Stripe provider", () => {
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
     // The same JSON with one space more: equal once parsed, different bytes.
     const tampered = payload.replace('"object":"event"', '"object": "event"');
-    const response = await stripeWebhook(new Request("http://localhost/api/providers/stripe", { method: "POST", body: tampered, headers: { "stripe-signature": header } }));
+    const response = await stripeWebhook(
+      new Request("http://localhost/api/providers/stripe", {
+        method: "POST",
+        body: tampered,
+        headers: { "stripe-signature": header },
+      }),
+    );
     expect(response.status).toBe(400);
     expect((await getBillingOrThrow(ctx, systemActor("test", workspaceId))).invoices).toEqual([]);
   });
@@ -177,7 +214,15 @@ describe("Stripe provider", () => {
     expect(await (await stripeWebhook(signed(event))).json()).toEqual({ received: true, result: "duplicate" });
     const billing = await getBillingOrThrow(ctx, systemActor("test", workspaceId));
     expect(billing).toMatchObject({ stage: "active", plan: { id: "growth" }, sendAllowance: 100_000 });
-    expect(billing.invoices).toEqual([expect.objectContaining({ providerInvoiceId: "in_paid_1", status: "paid", amount: 7900, currency: "usd", hostedUrl: "https://invoice.stripe.test/in_paid_1" })]);
+    expect(billing.invoices).toEqual([
+      expect.objectContaining({
+        providerInvoiceId: "in_paid_1",
+        status: "paid",
+        amount: 7900,
+        currency: "usd",
+        hostedUrl: "https://invoice.stripe.test/in_paid_1",
+      }),
+    ]);
   });
 
   it("invoice.payment_failed starts the ladder; a later invoice.paid for the same invoice ends it", async () => {
@@ -222,7 +267,11 @@ describe("Stripe provider", () => {
     });
     await stripeWebhook(signed(subscription(true)));
     let billing = await getBillingOrThrow(ctx, systemActor("test", workspaceId));
-    expect(billing).toMatchObject({ stage: "active", cancelAtPeriodEnd: true, upcoming: [{ stage: "read_only", at: new Date(periodEnd * 1000) }, expect.anything(), expect.anything()] });
+    expect(billing).toMatchObject({
+      stage: "active",
+      cancelAtPeriodEnd: true,
+      upcoming: [{ stage: "read_only", at: new Date(periodEnd * 1000) }, expect.anything(), expect.anything()],
+    });
     await stripeWebhook(signed(subscription(false)));
     billing = await getBillingOrThrow(ctx, systemActor("test", workspaceId));
     expect(billing).toMatchObject({ stage: "active", cancelAtPeriodEnd: false, upcoming: [] });

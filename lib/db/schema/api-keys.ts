@@ -1,6 +1,7 @@
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { at, createdAt, id } from "./columns";
+
 import { brands } from "./brands";
+import { at, createdAt, id } from "./columns";
 import { users } from "./users";
 import { workspaces } from "./workspaces";
 

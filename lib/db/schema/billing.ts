@@ -1,4 +1,5 @@
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+
 import { at, createdAt, id } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -89,7 +90,10 @@ export const billingInvoices = pgTable(
     failedAt: at("failed_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("billing_invoices_workspace_idx").on(t.workspaceId, t.createdAt), uniqueIndex("billing_invoices_provider_key").on(t.provider, t.providerInvoiceId)],
+  (t) => [
+    index("billing_invoices_workspace_idx").on(t.workspaceId, t.createdAt),
+    uniqueIndex("billing_invoices_provider_key").on(t.provider, t.providerInvoiceId),
+  ],
 );
 
 /**

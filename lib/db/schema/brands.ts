@@ -1,5 +1,7 @@
 import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+
 import type { CheckedRecord, ExpectedRecord } from "@/lib/domains/domain-records";
+
 import { at, createdAt, id, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
 

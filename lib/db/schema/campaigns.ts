@@ -1,6 +1,7 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { at, createdAt, id, updatedAt } from "./columns";
+
 import { brands } from "./brands";
+import { at, createdAt, id, updatedAt } from "./columns";
 import { lists } from "./lists";
 import { topics } from "./topics";
 import { workspaces } from "./workspaces";

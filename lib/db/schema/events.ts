@@ -1,4 +1,5 @@
 import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+
 import { at, createdAt, id } from "./columns";
 
 /**

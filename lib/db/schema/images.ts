@@ -1,5 +1,6 @@
-import { check, customType, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
+import { check, customType, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+
 import { createdAt, id } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -30,6 +31,9 @@ export const images = pgTable(
   (t) => [
     uniqueIndex("images_token_key").on(t.token),
     index("images_workspace_idx").on(t.workspaceId, t.id),
-    check("images_bytes_stored", sql`(${t.storage} = 'database' and ${t.data} is not null) or (${t.storage} = 's3' and ${t.storageKey} is not null and ${t.data} is null)`),
+    check(
+      "images_bytes_stored",
+      sql`(${t.storage} = 'database' and ${t.data} is not null) or (${t.storage} = 's3' and ${t.storageKey} is not null and ${t.data} is null)`,
+    ),
   ],
 );

@@ -1,4 +1,5 @@
 import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+
 import { at, createdAt, id, updatedAt } from "./columns";
 import type { AttributeValue } from "./contacts";
 import { users } from "./users";

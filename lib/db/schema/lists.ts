@@ -1,6 +1,7 @@
 import { index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { createdAt, id } from "./columns";
+
 import { brands } from "./brands";
+import { createdAt, id } from "./columns";
 import { contacts } from "./contacts";
 import { workspaces } from "./workspaces";
 

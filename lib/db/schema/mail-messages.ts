@@ -1,4 +1,5 @@
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+
 import { createdAt, id } from "./columns";
 import { workspaces } from "./workspaces";
 

@@ -1,4 +1,5 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+
 import { at, id } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -53,5 +54,8 @@ export const providerEvents = pgTable(
     receivedAt: at("received_at").notNull(),
     appliedAt: at("applied_at"),
   },
-  (t) => [uniqueIndex("provider_events_provider_event_key").on(t.provider, t.providerEventId), index("provider_events_state_idx").on(t.state, t.receivedAt)],
+  (t) => [
+    uniqueIndex("provider_events_provider_event_key").on(t.provider, t.providerEventId),
+    index("provider_events_state_idx").on(t.state, t.receivedAt),
+  ],
 );

@@ -1,4 +1,5 @@
 import { integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+
 import { at, id } from "./columns";
 
 /**

@@ -1,7 +1,8 @@
 import { bigint, bigserial, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { at, id } from "./columns";
+
 import { brands } from "./brands";
 import { campaigns } from "./campaigns";
+import { at, id } from "./columns";
 import { workspaces } from "./workspaces";
 
 // Report figures, maintained as changes happen (see lib/db/sql/reports.sql): the report

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, pgTable, text } from "drizzle-orm/pg-core";
+
 import { at, createdAt, id, updatedAt } from "./columns";
 
 /** queued → sending → accepted; or failed (never left the service) / cancelled (never sent). */

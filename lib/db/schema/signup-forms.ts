@@ -1,7 +1,8 @@
 import { boolean, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import { createdAt, id, at, updatedAt } from "./columns";
+
 import { apiKeys } from "./api-keys";
 import { brands } from "./brands";
+import { at, createdAt, id, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
 
 export const FIELD_MODES = ["off", "optional", "required"] as const;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+
 import { at, createdAt, id, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -39,7 +40,10 @@ export const subscriptions = pgTable(
     // Topic subscribers (audience snapshot, subscriber_count, the topic_id filter on contacts).
     index("subscriptions_topic_state_idx").on(t.topicId, t.state, t.contactId),
     // Readers walk the topic index one state at a time (the contact export): a state they do not know would be missed.
-    check("subscriptions_state_known", sql`${t.state} in (${sql.raw(SUBSCRIPTION_STATES.map((state) => `'${state}'`).join(", "))})`),
+    check(
+      "subscriptions_state_known",
+      sql`${t.state} in (${sql.raw(SUBSCRIPTION_STATES.map((state) => `'${state}'`).join(", "))})`,
+    ),
   ],
 );
 

@@ -1,5 +1,6 @@
-import { check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
+import { check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+
 import { at, createdAt, id } from "./columns";
 import { providerEvents } from "./provider-events";
 import { workspaces } from "./workspaces";

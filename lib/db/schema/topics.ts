@@ -1,6 +1,7 @@
 import { boolean, index, pgTable, text } from "drizzle-orm/pg-core";
-import { at, createdAt, id } from "./columns";
+
 import { brands } from "./brands";
+import { at, createdAt, id } from "./columns";
 import { workspaces } from "./workspaces";
 
 export const topics = pgTable(

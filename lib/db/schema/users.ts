@@ -1,4 +1,5 @@
 import { boolean, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+
 import { at, createdAt, id } from "./columns";
 import { workspaces } from "./workspaces";
 

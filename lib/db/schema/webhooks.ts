@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+
 import { at, createdAt, id, updatedAt } from "./columns";
 import { events } from "./events";
 import { users } from "./users";

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, uniqueIndex, type PgColumn } from "drizzle-orm/pg-core";
+
 import { at, createdAt, id, updatedAt } from "./columns";
 
 export const RUN_STATUSES = ["pending", "completed", "failed", "cancelled"] as const;
@@ -13,7 +14,8 @@ export interface RunEvent {
 }
 
 /** A memoised step: what step.run returned, or the error it finally failed with. */
-export type MemoisedStep = { type: "data"; data: unknown } | { type: "error"; error: { name: string; message: string; stack?: string } };
+export type MemoisedStep =
+  { type: "data"; data: unknown } | { type: "error"; error: { name: string; message: string; stack?: string } };
 
 /**
  * One run of one Inngest function, as the embedded executor keeps it: the

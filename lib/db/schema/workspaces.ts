@@ -1,4 +1,5 @@
 import { boolean, pgTable, text } from "drizzle-orm/pg-core";
+
 import { at, createdAt, id } from "./columns";
 
 export const MERGE_POLICIES = ["keep_existing", "overwrite", "per_field"] as const;

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type postgres from "postgres";
 import { describe, expect, it } from "vitest";
+
 import { withAdmin } from "@/lib/testing/test-database";
 
 const SQL_DIR = fileURLToPath(new URL(".", import.meta.url));
@@ -36,7 +37,8 @@ describe("lib/db/sql/", () => {
         // sides are printed by PostgreSQL itself and formatting outside function bodies never differs.
         await tx.unsafe(`create schema ${SCRATCH}`);
         const tables = await tx<{ tablename: string }[]>`select tablename from pg_tables where schemaname = 'public'`;
-        for (const { tablename } of tables) await tx.unsafe(`create table ${SCRATCH}."${tablename}" (like public."${tablename}")`);
+        for (const { tablename } of tables)
+          await tx.unsafe(`create table ${SCRATCH}."${tablename}" (like public."${tablename}")`);
         await tx.unsafe(`set local search_path to ${SCRATCH}`);
         for (const file of files) await tx.unsafe(readFileSync(`${SQL_DIR}/${file}`, "utf8"));
         const result = { migrated: await definitions(tx, "public"), home: await definitions(tx, SCRATCH) };

@@ -1,4 +1,5 @@
 import "server-only";
+
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";

@@ -29,7 +29,8 @@ export function formMarkup(form: PublicSignupForm, scope: string, state: FormMar
   const open = `<div class="${escape(formClasses(form, scope))}" style="--sf-accent:${escape(form.color)}">`;
   if (state.done) return `${open}<p class="sf-done" role="status" tabindex="-1">${escape(state.done)}</p></div>`;
   const idOf = (name: string) => fieldId(form.id, name);
-  const error = (name: string) => `<span class="sf-error" id="${idOf(name)}-error">${escape(errors[name] ?? "")}</span>`;
+  const error = (name: string) =>
+    `<span class="sf-error" id="${idOf(name)}-error">${escape(errors[name] ?? "")}</span>`;
   const input = (field: PublicFormField) => {
     const id = idOf(field.name);
     const invalid = errors[field.name] ? ` aria-invalid="true"` : "";
@@ -44,10 +45,15 @@ export function formMarkup(form: PublicSignupForm, scope: string, state: FormMar
   const topics =
     form.topics.length > 1
       ? `<fieldset aria-describedby="${idOf("topic_ids")}-error"><legend>Choose what you would like to receive</legend>${form.topics
-          .map((topic) => `<label class="sf-check"><input type="checkbox" name="topic_ids" value="${escape(topic.id)}" checked><span>${escape(topic.name)}</span></label>`)
+          .map(
+            (topic) =>
+              `<label class="sf-check"><input type="checkbox" name="topic_ids" value="${escape(topic.id)}" checked><span>${escape(topic.name)}</span></label>`,
+          )
           .join("")}${error("topic_ids")}</fieldset>`
       : "";
-  const privacy = form.privacyUrl ? ` <a href="${escape(form.privacyUrl)}" target="_blank" rel="noopener">Privacy policy</a>` : "";
+  const privacy = form.privacyUrl
+    ? ` <a href="${escape(form.privacyUrl)}" target="_blank" rel="noopener">Privacy policy</a>`
+    : "";
   const challenge = form.challengeUrl ? `<input type="hidden" name="altcha" value="">` : "";
   return `${open}<form action="${escape(form.action)}" method="post" accept-charset="utf-8"${form.challengeUrl ? ` data-challenge-url="${escape(form.challengeUrl)}"` : ""}>
 ${form.title ? `<h2>${escape(form.title)}</h2>` : ""}${form.description ? `<p class="sf-muted">${escape(form.description)}</p>` : ""}

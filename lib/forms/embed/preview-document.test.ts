@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
+
 import { publicSignupForm } from "../public-signup-form";
 import { SIGNUP_FORM_DEFAULTS } from "../signup-form-schemas";
 import { formPreviewDocument } from "./preview-document";
 
 // As the editor builds it from unsaved values: no id yet, no service address.
 const form = publicSignupForm(
-  { id: "fm_preview", fields: SIGNUP_FORM_DEFAULTS.fields, texts: { ...SIGNUP_FORM_DEFAULTS.texts, title: "Get <Product> News" }, style: SIGNUP_FORM_DEFAULTS.style, challenge: true },
+  {
+    id: "fm_preview",
+    fields: SIGNUP_FORM_DEFAULTS.fields,
+    texts: { ...SIGNUP_FORM_DEFAULTS.texts, title: "Get <Product> News" },
+    style: SIGNUP_FORM_DEFAULTS.style,
+    challenge: true,
+  },
   [{ id: "tp_1", name: "News" }],
   {},
   "",

@@ -69,7 +69,11 @@ function bind(root: ShadowRoot, form: PublicSignupForm): void {
     let answer: { ok: boolean; body: Answer };
     try {
       if (form.challengeUrl) values.altcha = await solvedChallenge(form.challengeUrl);
-      answer = await call(form.action, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(values) });
+      answer = await call(form.action, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(values),
+      });
     } catch {
       answer = { ok: false, body: { error: { code: "offline", message: OFFLINE } } };
     }
@@ -100,7 +104,15 @@ function mount(host: Element): void {
   const id = host.getAttribute("data-signup-form") ?? "";
   void call(`${serviceOrigin}/f/${encodeURIComponent(id)}/config`).then(({ ok, body }) => {
     if (ok) bind(root, body.data as PublicSignupForm);
-    else render(root, notice(body.error?.code === "origin_not_allowed" ? "This signup form cannot be used on this website." : (body.error?.message ?? OFFLINE)));
+    else
+      render(
+        root,
+        notice(
+          body.error?.code === "origin_not_allowed"
+            ? "This signup form cannot be used on this website."
+            : (body.error?.message ?? OFFLINE),
+        ),
+      );
   });
 }
 

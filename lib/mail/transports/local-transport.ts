@@ -1,8 +1,11 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { mailMessages } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+
 import { buildMessage } from "../build-message";
 import type { OutgoingMessage, SentMessage } from "../outgoing-message";
 import type { MailTransport } from "./mail-transport";
@@ -32,7 +35,10 @@ export function localTransport(): MailTransport {
       .onConflictDoNothing()
       .returning({ id: mailMessages.id });
     if (stored) return { providerMessageId: stored.id };
-    const [first] = await ctx.db.select({ id: mailMessages.id }).from(mailMessages).where(eq(mailMessages.idempotencyKey, message.idempotencyKey));
+    const [first] = await ctx.db
+      .select({ id: mailMessages.id })
+      .from(mailMessages)
+      .where(eq(mailMessages.idempotencyKey, message.idempotencyKey));
     return { providerMessageId: first!.id };
   }
   return {

@@ -1,4 +1,5 @@
 import type { Ctx } from "@/lib/context";
+
 import type { OutgoingMessage, SentMessage } from "../outgoing-message";
 
 export type TransportName = "local" | "smtp" | "resend";

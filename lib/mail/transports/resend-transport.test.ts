@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { testCtx } from "@/lib/testing/test-context";
+
 import { signedMessageId } from "../message-id";
 import { resendTransport } from "./resend-transport";
 
@@ -71,13 +73,21 @@ describe("Resend transport", () => {
       html: "<p>html body</p>",
       text: "text body",
       reply_to: "help@brand.example",
-      headers: { "List-Unsubscribe": "<https://app.example/u/t>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click", "Message-ID": signedMessageId("snd_resend_1", "brand.example") },
+      headers: {
+        "List-Unsubscribe": "<https://app.example/u/t>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        "Message-ID": signedMessageId("snd_resend_1", "brand.example"),
+      },
     });
   });
 
   it("campaign batches go to /emails/batch, at most 100 a call, each call with an idempotency key", async () => {
     const before = seen.length;
-    const batch = Array.from({ length: 150 }, (_, i) => ({ ...message, idempotencyKey: `snd_b${i}`, to: `r${i}@example.com` }));
+    const batch = Array.from({ length: 150 }, (_, i) => ({
+      ...message,
+      idempotencyKey: `snd_b${i}`,
+      to: `r${i}@example.com`,
+    }));
     const sent = await resendTransport("re_test_key").sendBatch(ctx, batch);
     expect(sent).toHaveLength(150);
     const calls = seen.slice(before);

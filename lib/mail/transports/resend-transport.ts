@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { Resend, type CreateEmailOptions } from "resend";
+
 import type { Ctx } from "@/lib/context";
+
 import { messageIdFor, singleLine } from "../build-message";
 import type { OutgoingMessage, SentMessage } from "../outgoing-message";
 import type { MailTransport } from "./mail-transport";

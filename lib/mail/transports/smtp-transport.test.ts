@@ -4,8 +4,10 @@ import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { startSmtpCapture, type SmtpCapture } from "@/lib/testing/smtp-sink";
 import { testCtx } from "@/lib/testing/test-context";
+
 import { buildMessage } from "../build-message";
 import { smtpTransport } from "./smtp-transport";
 
@@ -51,7 +53,9 @@ describe("SMTP transport", () => {
     expect(parsed.replyTo?.value[0]?.address).toBe("help@brand.example");
     expect(parsed.text?.trim()).toBe("Plain text body");
     expect(parsed.html).toContain("<p>HTML body</p>");
-    expect(parsed.headerLines.find((h) => h.key === "list-unsubscribe-post")?.line).toBe("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+    expect(parsed.headerLines.find((h) => h.key === "list-unsubscribe-post")?.line).toBe(
+      "List-Unsubscribe-Post: List-Unsubscribe=One-Click",
+    );
   });
 
   it("puts on the wire the bytes the builder makes, as the local mailbox stores them", async () => {
@@ -92,7 +96,9 @@ describe("SMTP transport", () => {
     const signature = result.results[0]!;
     expect(signature.status.result).toBe("pass");
     expect(signature.signingDomain).toBe("brand.example");
-    const signedHeaders = (signature as unknown as { signingHeaders: { keys: string } }).signingHeaders.keys.toLowerCase();
+    const signedHeaders = (
+      signature as unknown as { signingHeaders: { keys: string } }
+    ).signingHeaders.keys.toLowerCase();
     expect(signedHeaders).toContain("list-unsubscribe");
     expect(signedHeaders).toContain("list-unsubscribe-post");
 
@@ -105,7 +111,11 @@ describe("SMTP transport", () => {
     const before = capture.received.length;
     const connectionsBefore = capture.connections();
     const transport = smtpTransport({ url: capture.url, maxConnections: 2 });
-    const batch = Array.from({ length: 6 }, (_, i) => ({ ...message, idempotencyKey: `snd_batch_${i}`, to: `r${i}@example.com` }));
+    const batch = Array.from({ length: 6 }, (_, i) => ({
+      ...message,
+      idempotencyKey: `snd_batch_${i}`,
+      to: `r${i}@example.com`,
+    }));
     const sent = await transport.sendBatch(ctx, batch);
     await transport.close();
     expect(sent).toHaveLength(6);
@@ -129,7 +139,10 @@ describe("SMTP transport", () => {
       },
     });
     await new Promise<void>((resolve) => leaving.listen(0, "127.0.0.1", resolve));
-    const transport = smtpTransport({ url: `smtp://127.0.0.1:${(leaving.server.address() as AddressInfo).port}`, maxConnections: 2 });
+    const transport = smtpTransport({
+      url: `smtp://127.0.0.1:${(leaving.server.address() as AddressInfo).port}`,
+      maxConnections: 2,
+    });
     let delivered = 0;
     // The server shuts down (421 to whoever is connected) once the first few are delivered; the rest find nobody.
     const outcomes = await Promise.allSettled(
@@ -149,8 +162,15 @@ describe("SMTP transport", () => {
   it("a server that accepts connections and closes them before greeting fails the messages instead of taking them back forever", async () => {
     const closing = createServer((socket) => socket.end());
     await new Promise<void>((resolve) => closing.listen(0, "127.0.0.1", resolve));
-    const transport = smtpTransport({ url: `smtp://127.0.0.1:${(closing.address() as AddressInfo).port}`, maxConnections: 2 });
-    const outcomes = await Promise.allSettled(Array.from({ length: 4 }, (_, i) => transport.send(ctx, { ...message, idempotencyKey: `snd_closed_${i}`, to: `c${i}@example.com` })));
+    const transport = smtpTransport({
+      url: `smtp://127.0.0.1:${(closing.address() as AddressInfo).port}`,
+      maxConnections: 2,
+    });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 4 }, (_, i) =>
+        transport.send(ctx, { ...message, idempotencyKey: `snd_closed_${i}`, to: `c${i}@example.com` }),
+      ),
+    );
     await transport.close();
     await new Promise<void>((resolve) => closing.close(() => resolve()));
     expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected", "rejected", "rejected"]);

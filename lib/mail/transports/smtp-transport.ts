@@ -1,7 +1,9 @@
 import nodemailer from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
+
 import type { Ctx } from "@/lib/context";
 import { returnPathFor } from "@/lib/deliverability/return-path";
+
 import { composeMessage } from "../build-message";
 import type { DkimKey, OutgoingMessage, SentMessage } from "../outgoing-message";
 import type { MailTransport } from "./mail-transport";
@@ -28,7 +30,10 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
 
   async function send(ctx: Ctx, message: OutgoingMessage): Promise<SentMessage> {
     const { raw, messageId } = composeMessage(message, ctx.clock.now());
-    const envelope = { from: options.bounceDomain ? returnPathFor(message.idempotencyKey, options.bounceDomain) : message.from.address, to: message.to };
+    const envelope = {
+      from: options.bounceDomain ? returnPathFor(message.idempotencyKey, options.bounceDomain) : message.from.address,
+      to: message.to,
+    };
     // The sender's own domain key, when it has a ready domain, else the transport's DKIM_* key.
     await transporter.sendMail({ envelope, raw, ...(message.dkim ? { dkim: dkimOptions(message.dkim) } : {}) });
     return { providerMessageId: messageId };
@@ -66,7 +71,8 @@ export function smtpPool(options: Pick<SmtpOptions, "url" | "maxConnections" | "
 function dkimOptions(key: DkimKey) {
   return {
     ...key,
-    headerFieldNames: "from:sender:reply-to:subject:date:message-id:to:cc:mime-version:content-type:content-transfer-encoding:list-unsubscribe:list-unsubscribe-post:list-id",
+    headerFieldNames:
+      "from:sender:reply-to:subject:date:message-id:to:cc:mime-version:content-type:content-transfer-encoding:list-unsubscribe:list-unsubscribe-post:list-id",
   };
 }
 
@@ -77,12 +83,15 @@ function dkimOptions(key: DkimKey) {
  */
 function connectionOptions(url: string) {
   const parsed = new URL(url);
-  if (parsed.protocol !== "smtp:" && parsed.protocol !== "smtps:") throw new Error("SMTP_URL must start with smtp:// or smtps://");
+  if (parsed.protocol !== "smtp:" && parsed.protocol !== "smtps:")
+    throw new Error("SMTP_URL must start with smtp:// or smtps://");
   const secure = parsed.protocol === "smtps:";
   return {
     host: parsed.hostname,
     port: Number(parsed.port || (secure ? 465 : 587)),
     secure,
-    ...(parsed.username ? { auth: { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } } : {}),
+    ...(parsed.username
+      ? { auth: { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } }
+      : {}),
   };
 }

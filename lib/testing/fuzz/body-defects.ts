@@ -1,4 +1,5 @@
 import fc from "fast-check";
+
 import { bodyFields, hasBody, jsonBody, mutate, setField, setKey, type Defect, type MalformedRequest } from "./defects";
 import type { FuzzWorld } from "./fuzz-world";
 import { typesOf, type JsonSchema, type Operation } from "./operations";
@@ -28,7 +29,8 @@ function stringSlots(request: MalformedRequest): ((change: (value: string) => st
     const value = (holder as Record<string, unknown>)[key];
     if (typeof value === "string") slots.push((change) => ((holder as Record<string, unknown>)[key] = change(value)));
     else if (Array.isArray(value)) value.forEach((_, index) => visit(value, index));
-    else if (value && typeof value === "object") Object.keys(value).forEach((k) => visit(value as Record<string, unknown>, k));
+    else if (value && typeof value === "object")
+      Object.keys(value).forEach((k) => visit(value as Record<string, unknown>, k));
   };
   Object.keys(body).forEach((key) => visit(body, key));
   return slots;
@@ -40,7 +42,11 @@ function lengthBreakers(op: Operation, world: FuzzWorld): [string, unknown[]][] 
     .map(([name, field]): [string, unknown[]] => {
       const schema = field.anyOf?.find((option) => option.type !== "null") ?? field;
       const choices: unknown[] = [];
-      if (schema.maxLength !== undefined) choices.push(name === "email" ? `${"a".repeat(schema.maxLength)}@example.com` : "x".repeat(schema.maxLength + 1), "x".repeat(schema.maxLength + 5000));
+      if (schema.maxLength !== undefined)
+        choices.push(
+          name === "email" ? `${"a".repeat(schema.maxLength)}@example.com` : "x".repeat(schema.maxLength + 1),
+          "x".repeat(schema.maxLength + 5000),
+        );
       if (schema.minLength) choices.push("", "   ");
       const item = name === "contact_ids" ? world.own.contactIds[0]! : world.own.topicIds[0]!;
       if (schema.maxItems !== undefined) choices.push(Array.from({ length: schema.maxItems + 1 }, () => item));
@@ -63,7 +69,9 @@ export const BODY_DEFECTS: Defect[] = [
     group: "value",
     applies: hasBody,
     mutation: () =>
-      fc.constantFrom<unknown>([], [1], "x", 1, null, true, [{ email: "ada@example.com" }]).map((value) => mutate(`body ${JSON.stringify(value)}`, (r) => (r.body = { kind: "json", value }))),
+      fc
+        .constantFrom<unknown>([], [1], "x", 1, null, true, [{ email: "ada@example.com" }])
+        .map((value) => mutate(`body ${JSON.stringify(value)}`, (r) => (r.body = { kind: "json", value }))),
   },
   {
     name: "unknown field",
@@ -72,17 +80,36 @@ export const BODY_DEFECTS: Defect[] = [
     mutation: (op) =>
       fc
         .tuple(
-          fc.oneof(fc.stringMatching(/^[a-z_]{1,12}$/), fc.constantFrom("__proto__", "constructor", "prototype", "toString", "EMAIL", "Email", "email ", "", "topic_ids[]", "\u0000")),
+          fc.oneof(
+            fc.stringMatching(/^[a-z_]{1,12}$/),
+            fc.constantFrom(
+              "__proto__",
+              "constructor",
+              "prototype",
+              "toString",
+              "EMAIL",
+              "Email",
+              "email ",
+              "",
+              "topic_ids[]",
+              "\u0000",
+            ),
+          ),
           fc.constantFrom<unknown>(1, "x", null, {}, []),
         )
         .filter(([name]) => !(name in op.body!.properties))
-        .map(([name, value]) => mutate(`unknown field ${JSON.stringify(name)}`, (r) => jsonBody(r) && setField(jsonBody(r)!, name, value))),
+        .map(([name, value]) =>
+          mutate(`unknown field ${JSON.stringify(name)}`, (r) => jsonBody(r) && setField(jsonBody(r)!, name, value)),
+        ),
   },
   {
     name: "missing required field",
     group: "value",
     applies: (op) => (op.body?.required ?? []).length > 0,
-    mutation: (op) => fc.constantFrom(...op.body!.required!).map((name) => mutate(`missing ${name}`, (r) => jsonBody(r) && delete jsonBody(r)![name])),
+    mutation: (op) =>
+      fc
+        .constantFrom(...op.body!.required!)
+        .map((name) => mutate(`missing ${name}`, (r) => jsonBody(r) && delete jsonBody(r)![name])),
   },
   {
     name: "wrong type",
@@ -93,11 +120,21 @@ export const BODY_DEFECTS: Defect[] = [
         .constantFrom(...bodyFields(op, () => true))
         .chain(([name, schema]) => {
           const itemTypes = schema.items ? typesOf(schema.items) : null;
-          const wrong = OTHER_TYPES.filter(([type]) => !typesOf(schema).includes(type)).map(([, value]) => ({ value, label: JSON.stringify(value) }));
-          const wrongItems = itemTypes ? OTHER_TYPES.filter(([type]) => !itemTypes.includes(type)).map(([, value]) => ({ value: [value], label: `[${JSON.stringify(value)}]` })) : [];
+          const wrong = OTHER_TYPES.filter(([type]) => !typesOf(schema).includes(type)).map(([, value]) => ({
+            value,
+            label: JSON.stringify(value),
+          }));
+          const wrongItems = itemTypes
+            ? OTHER_TYPES.filter(([type]) => !itemTypes.includes(type)).map(([, value]) => ({
+                value: [value],
+                label: `[${JSON.stringify(value)}]`,
+              }))
+            : [];
           return fc.constantFrom(...wrong, ...wrongItems).map((choice) => [name, choice] as const);
         })
-        .map(([name, { value, label }]) => mutate(`${name}: ${label}`, (r) => jsonBody(r) && setField(jsonBody(r)!, name, value))),
+        .map(([name, { value, label }]) =>
+          mutate(`${name}: ${label}`, (r) => jsonBody(r) && setField(jsonBody(r)!, name, value)),
+        ),
   },
   {
     name: "too long or too short",
@@ -107,7 +144,12 @@ export const BODY_DEFECTS: Defect[] = [
       fc
         .constantFrom(...lengthBreakers(op, world))
         .chain(([name, choices]) => fc.constantFrom(...choices).map((value) => [name, value] as const))
-        .map(([name, value]) => mutate(`${name} of length ${Array.isArray(value) ? value.length : String(value).length}`, (r) => jsonBody(r) && setField(jsonBody(r)!, name, value))),
+        .map(([name, value]) =>
+          mutate(
+            `${name} of length ${Array.isArray(value) ? value.length : String(value).length}`,
+            (r) => jsonBody(r) && setField(jsonBody(r)!, name, value),
+          ),
+        ),
   },
   {
     name: "invalid email",
@@ -140,8 +182,22 @@ export const BODY_DEFECTS: Defect[] = [
     applies: (op) => "domain" in (op.body?.properties ?? {}),
     mutation: () =>
       fc
-        .constantFrom("", "example", "http://example.com", "example.com/x", "-example.com", "example..com", "exa mple.com", "1.2.3.4", "example.com:25", "*.example.com", `${"x".repeat(64)}.com`)
-        .map((domain) => mutate(`domain ${JSON.stringify(domain)}`, (r) => jsonBody(r) && (jsonBody(r)!.domain = domain))),
+        .constantFrom(
+          "",
+          "example",
+          "http://example.com",
+          "example.com/x",
+          "-example.com",
+          "example..com",
+          "exa mple.com",
+          "1.2.3.4",
+          "example.com:25",
+          "*.example.com",
+          `${"x".repeat(64)}.com`,
+        )
+        .map((domain) =>
+          mutate(`domain ${JSON.stringify(domain)}`, (r) => jsonBody(r) && (jsonBody(r)!.domain = domain)),
+        ),
   },
   {
     name: "bad attributes",
@@ -161,47 +217,70 @@ export const BODY_DEFECTS: Defect[] = [
           ["renews_on: tomorrow", { renews_on: "tomorrow" }],
           ["renews_on: 2026-13-01", { renews_on: "2026-13-01" }],
         )
-        .map(([label, attributes]) => mutate(`attributes ${label}`, (r) => jsonBody(r) && setField(jsonBody(r)!, "attributes", attributes))),
+        .map(([label, attributes]) =>
+          mutate(`attributes ${label}`, (r) => jsonBody(r) && setField(jsonBody(r)!, "attributes", attributes)),
+        ),
   },
   {
     name: "topic of another workspace",
     group: "value",
     applies: (op) => bodyFields(op, (name) => name === "topic_id" || name === "topic_ids").length > 0,
     mutation: (_op, world) =>
-      fc.constantFrom(...world.foreign.topicIds, ...world.own.archivedTopicIds, "tp_01hzy3v1q8m0c2d5r7t9w1x3y5", world.own.listIds[0]!).map((topic) =>
-        mutate(`topic ${topic}`, (r) => {
-          const body = jsonBody(r);
-          if (body && "topic_ids" in body) body.topic_ids = [...(Array.isArray(body.topic_ids) ? body.topic_ids : []), topic];
-          else if (body) body.topic_id = topic;
-        }),
-      ),
+      fc
+        .constantFrom(
+          ...world.foreign.topicIds,
+          ...world.own.archivedTopicIds,
+          "tp_01hzy3v1q8m0c2d5r7t9w1x3y5",
+          world.own.listIds[0]!,
+        )
+        .map((topic) =>
+          mutate(`topic ${topic}`, (r) => {
+            const body = jsonBody(r);
+            if (body && "topic_ids" in body)
+              body.topic_ids = [...(Array.isArray(body.topic_ids) ? body.topic_ids : []), topic];
+            else if (body) body.topic_id = topic;
+          }),
+        ),
   },
   {
     name: "topic of another brand",
     group: "value",
     applies: (op) => bodyFields(op, (name) => name === "topic_id" || name === "topic_ids").length > 0,
     mutation: (op, world) =>
-      fc.constantFrom(...world.keys.brandSecret.slice(0, 4), ...(op.keyKinds.includes("publishable") ? world.keys.brandPublishable.slice(0, 4) : [])).map((key) =>
-        mutate("topic of another brand with a brand-scoped key", (r) => {
-          const body = jsonBody(r);
-          if (!body) return;
-          setKey(r, key);
-          if ("topic_ids" in body || !("topic_id" in op.body!.properties)) body.topic_ids = [world.own.otherBrandTopicIds[0]!];
-          else body.topic_id = world.own.otherBrandTopicIds[0]!;
-        }),
-      ),
+      fc
+        .constantFrom(
+          ...world.keys.brandSecret.slice(0, 4),
+          ...(op.keyKinds.includes("publishable") ? world.keys.brandPublishable.slice(0, 4) : []),
+        )
+        .map((key) =>
+          mutate("topic of another brand with a brand-scoped key", (r) => {
+            const body = jsonBody(r);
+            if (!body) return;
+            setKey(r, key);
+            if ("topic_ids" in body || !("topic_id" in op.body!.properties))
+              body.topic_ids = [world.own.otherBrandTopicIds[0]!];
+            else body.topic_id = world.own.otherBrandTopicIds[0]!;
+          }),
+        ),
   },
   {
     name: "contact of another workspace",
     group: "value",
     applies: (op) => "contact_ids" in (op.body?.properties ?? {}),
     mutation: (_op, world) =>
-      fc.constantFrom(...world.foreign.contactIds, "ct_01hzy3v1q8m0c2d5r7t9w1x3y5", world.own.listIds[0]!, world.own.topicIds[0]!).map((id) =>
-        mutate(`contact ${id}`, (r) => {
-          const body = jsonBody(r);
-          if (body) body.contact_ids = [...(Array.isArray(body.contact_ids) ? body.contact_ids : []), id];
-        }),
-      ),
+      fc
+        .constantFrom(
+          ...world.foreign.contactIds,
+          "ct_01hzy3v1q8m0c2d5r7t9w1x3y5",
+          world.own.listIds[0]!,
+          world.own.topicIds[0]!,
+        )
+        .map((id) =>
+          mutate(`contact ${id}`, (r) => {
+            const body = jsonBody(r);
+            if (body) body.contact_ids = [...(Array.isArray(body.contact_ids) ? body.contact_ids : []), id];
+          }),
+        ),
   },
   {
     name: "NUL in a string",
@@ -216,7 +295,9 @@ export const BODY_DEFECTS: Defect[] = [
             if (body) body.email = "nul\u0000@example.com";
             return;
           }
-          slots[slot % slots.length]!((value) => `${value.slice(0, at % (value.length + 1))}\u0000${value.slice(at % (value.length + 1))}`);
+          slots[slot % slots.length]!(
+            (value) => `${value.slice(0, at % (value.length + 1))}\u0000${value.slice(at % (value.length + 1))}`,
+          );
         }),
       ),
   },
@@ -224,7 +305,12 @@ export const BODY_DEFECTS: Defect[] = [
     name: "unsubscribed contact",
     group: "value",
     applies: isOp("POST", "/v1/contacts"),
-    mutation: (_op, world) => fc.constantFrom(...world.own.unsubscribedEmails).map((email) => mutate("address of an unsubscribed contact", (r) => jsonBody(r) && (jsonBody(r)!.email = email))),
+    mutation: (_op, world) =>
+      fc
+        .constantFrom(...world.own.unsubscribedEmails)
+        .map((email) =>
+          mutate("address of an unsubscribed contact", (r) => jsonBody(r) && (jsonBody(r)!.email = email)),
+        ),
   },
   {
     name: "email and domain, or neither",
@@ -257,7 +343,10 @@ export const BODY_DEFECTS: Defect[] = [
     name: "complaint suppression",
     group: "route",
     applies: isOp("DELETE", "/v1/suppressions/{id}"),
-    mutation: (_op, world) => fc.constantFrom(...world.own.complaintSuppressionIds).map((id) => mutate("a complaint suppression", (r) => (r.pathParams.id = id))),
+    mutation: (_op, world) =>
+      fc
+        .constantFrom(...world.own.complaintSuppressionIds)
+        .map((id) => mutate("a complaint suppression", (r) => (r.pathParams.id = id))),
   },
 
   // Encoding: these turn the JSON value into text or bytes.
@@ -316,23 +405,39 @@ export const BODY_DEFECTS: Defect[] = [
             }
           }),
         )
-        .map((text) => mutate(`not JSON ${JSON.stringify(text.slice(0, 20))}`, (r) => (r.body = { kind: "raw", text }))),
+        .map((text) =>
+          mutate(`not JSON ${JSON.stringify(text.slice(0, 20))}`, (r) => (r.body = { kind: "raw", text })),
+        ),
   },
   {
     name: "invalid UTF-8",
     group: "encoding",
     applies: hasBody,
     mutation: () =>
-      fc.tuple(fc.constantFrom([0xc3, 0x28], [0xff], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80], [0xe2, 0x82], [0xf4, 0x90, 0x80, 0x80]), fc.nat()).map(([bytes, slot]) =>
-        mutate(`invalid UTF-8 ${bytes.map((b) => b.toString(16)).join(" ")}`, (r) => {
-          const slots = stringSlots(r);
-          slots[slot % Math.max(slots.length, 1)]?.((value) => `@@BYTES@@${value}`);
-          const raw = asRaw(r);
-          if (!raw) return;
-          if (!raw.text.includes("@@BYTES@@")) raw.text = `@@BYTES@@${raw.text}`;
-          raw.bytes = [...bytes];
-        }),
-      ),
+      fc
+        .tuple(
+          fc.constantFrom(
+            [0xc3, 0x28],
+            [0xff],
+            [0xed, 0xa0, 0x80],
+            [0xc0, 0xaf],
+            [0xf8, 0x88, 0x80, 0x80, 0x80],
+            [0x80],
+            [0xe2, 0x82],
+            [0xf4, 0x90, 0x80, 0x80],
+          ),
+          fc.nat(),
+        )
+        .map(([bytes, slot]) =>
+          mutate(`invalid UTF-8 ${bytes.map((b) => b.toString(16)).join(" ")}`, (r) => {
+            const slots = stringSlots(r);
+            slots[slot % Math.max(slots.length, 1)]?.((value) => `@@BYTES@@${value}`);
+            const raw = asRaw(r);
+            if (!raw) return;
+            if (!raw.text.includes("@@BYTES@@")) raw.text = `@@BYTES@@${raw.text}`;
+            raw.bytes = [...bytes];
+          }),
+        ),
   },
   {
     name: "raw NUL byte",
@@ -378,8 +483,12 @@ export const BODY_DEFECTS: Defect[] = [
       fc.oneof(
         fc
           .tuple(fc.constantFrom(MiB + 1, MiB + 1000, 2 * MiB, 16 * MiB), fc.boolean())
-          .map(([size, chunked]) => mutate(`${size} bytes${chunked ? " chunked" : ""}`, (r) => (r.body = { kind: "huge", size, chunked }))),
-        fc.constant(mutate("Content-Length of 1 TiB", (r) => (r.headers["content-length"] = String(1024 * 1024 * MiB)))),
+          .map(([size, chunked]) =>
+            mutate(`${size} bytes${chunked ? " chunked" : ""}`, (r) => (r.body = { kind: "huge", size, chunked })),
+          ),
+        fc.constant(
+          mutate("Content-Length of 1 TiB", (r) => (r.headers["content-length"] = String(1024 * 1024 * MiB))),
+        ),
       ),
   },
 ];

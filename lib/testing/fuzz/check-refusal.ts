@@ -1,5 +1,6 @@
 import { documentedErrors } from "@/lib/api/openapi/build-openapi";
 import { errorBody } from "@/lib/api/response-schemas";
+
 import type { V1Answer } from "./send-to-v1";
 
 // The contract's types by status, with the two statuses docs/readings.md adds to invalid_request_error.
@@ -40,7 +41,8 @@ export async function judgeAnswer(method: string, { response, spec, path }: V1An
   const bad = (problem: string): Verdict => ({ kind: "bad_shape", status, problem, body: text.slice(0, 500) });
 
   if (!TYPE_BY_STATUS[status]) return bad(`status ${status} has no error type in the contract`);
-  if (!/^application\/json\b/.test(response.headers.get("content-type") ?? "")) return bad(`content-type ${response.headers.get("content-type")}`);
+  if (!/^application\/json\b/.test(response.headers.get("content-type") ?? ""))
+    return bad(`content-type ${response.headers.get("content-type")}`);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -55,7 +57,13 @@ export async function judgeAnswer(method: string, { response, spec, path }: V1An
   if (status === 429 && !/^\d+$/.test(response.headers.get("retry-after") ?? "")) return bad("429 without Retry-After");
   if (status === 405 && !response.headers.get("allow")) return bad("405 without Allow");
   if (code === "validation_failed" && !param) return bad("validation_failed without param");
-  const listed = path === null ? [{ status: 404, code: "route_not_found" }] : spec ? documentedErrors(spec) : [{ status: 405, code: "method_not_allowed" }];
-  if (!listed.some((error) => error.status === status && error.code === code)) return bad(`${status} ${code} is not a documented error of ${method} ${path ?? "an unknown path"}`);
+  const listed =
+    path === null
+      ? [{ status: 404, code: "route_not_found" }]
+      : spec
+        ? documentedErrors(spec)
+        : [{ status: 405, code: "method_not_allowed" }];
+  if (!listed.some((error) => error.status === status && error.code === code))
+    return bad(`${status} ${code} is not a documented error of ${method} ${path ?? "an unknown path"}`);
   return { kind: "refused", status, code };
 }

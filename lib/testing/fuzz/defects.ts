@@ -1,4 +1,5 @@
 import fc from "fast-check";
+
 import type { FuzzWorld } from "./fuzz-world";
 import { pathParamPool, servedMethods, type JsonSchema, type Operation } from "./operations";
 
@@ -67,30 +68,75 @@ export const setKey = (request: MalformedRequest, key: string | null) => {
   else request.headers.authorization = `Bearer ${key}`;
 };
 export const jsonBody = (request: MalformedRequest): Record<string, unknown> | null =>
-  request.body.kind === "json" && typeof request.body.value === "object" && request.body.value !== null && !Array.isArray(request.body.value) ? (request.body.value as Record<string, unknown>) : null;
+  request.body.kind === "json" &&
+  typeof request.body.value === "object" &&
+  request.body.value !== null &&
+  !Array.isArray(request.body.value)
+    ? (request.body.value as Record<string, unknown>)
+    : null;
 /** Sets a field even when its name is `__proto__`, as JSON.parse would. */
-export const setField = (object: Record<string, unknown>, name: string, value: unknown) => Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
+export const setField = (object: Record<string, unknown>, name: string, value: unknown) =>
+  Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
 
-export const secretKeys = (world: FuzzWorld) => [...world.keys.secret, ...world.keys.secretTest, ...world.keys.brandSecret];
-export const publishableKeys = (world: FuzzWorld) => [...world.keys.publishable, ...world.keys.publishableTest, ...world.keys.brandPublishable];
+export const secretKeys = (world: FuzzWorld) => [
+  ...world.keys.secret,
+  ...world.keys.secretTest,
+  ...world.keys.brandSecret,
+];
+export const publishableKeys = (world: FuzzWorld) => [
+  ...world.keys.publishable,
+  ...world.keys.publishableTest,
+  ...world.keys.brandPublishable,
+];
 export const hasBody = (op: Operation) => op.body !== null;
-export const bodyFields = (op: Operation, test: (name: string, schema: JsonSchema) => boolean) => Object.entries(op.body?.properties ?? {}).filter(([name, schema]) => test(name, schema));
+export const bodyFields = (op: Operation, test: (name: string, schema: JsonSchema) => boolean) =>
+  Object.entries(op.body?.properties ?? {}).filter(([name, schema]) => test(name, schema));
 const knownQuery = (op: Operation) => [...op.query.map((q) => q.name), ...(op.paginated ? ["limit", "cursor"] : [])];
 export const ID_NAMES = /_ids?$/;
 
 /** Strings that are not an id of workspace A for the slot: B's, another kind's, never issued, or junk (NUL and SQL included). */
 export const strangeIds = (world: FuzzWorld) =>
   fc.oneof(
-    fc.constantFrom(...world.foreign.contactIds, ...world.foreign.listIds, ...world.foreign.suppressionIds, ...world.foreign.topicIds),
-    fc.constantFrom("ct_01hzy3v1q8m0c2d5r7t9w1x3y5", "ls_01hzy3v1q8m0c2d5r7t9w1x3y5", "sup_01hzy3v1q8m0c2d5r7t9w1x3y5", "tp_01hzy3v1q8m0c2d5r7t9w1x3y5"),
-    fc.constantFrom("0", "-1", "null", "undefined", "' or '1'='1", "ct_%", "a/b", "ct_\u0000x", "\u0000", "ü", "😀", "x".repeat(5000), " ct_x ", "%00"),
+    fc.constantFrom(
+      ...world.foreign.contactIds,
+      ...world.foreign.listIds,
+      ...world.foreign.suppressionIds,
+      ...world.foreign.topicIds,
+    ),
+    fc.constantFrom(
+      "ct_01hzy3v1q8m0c2d5r7t9w1x3y5",
+      "ls_01hzy3v1q8m0c2d5r7t9w1x3y5",
+      "sup_01hzy3v1q8m0c2d5r7t9w1x3y5",
+      "tp_01hzy3v1q8m0c2d5r7t9w1x3y5",
+    ),
+    fc.constantFrom(
+      "0",
+      "-1",
+      "null",
+      "undefined",
+      "' or '1'='1",
+      "ct_%",
+      "a/b",
+      "ct_\u0000x",
+      "\u0000",
+      "ü",
+      "😀",
+      "x".repeat(5000),
+      " ct_x ",
+      "%00",
+    ),
     fc.string({ unit: "binary", minLength: 1, maxLength: 40 }),
   );
 
 /** Defects of the key, the method, the path and the query string. */
 export const REQUEST_DEFECTS: Defect[] = [
   // Keys and browsers.
-  { name: "no key", group: "key", applies: () => true, mutation: () => fc.constant(mutate("no key", (r) => setKey(r, null))) },
+  {
+    name: "no key",
+    group: "key",
+    applies: () => true,
+    mutation: () => fc.constant(mutate("no key", (r) => setKey(r, null))),
+  },
   {
     name: "malformed Authorization",
     group: "key",
@@ -99,10 +145,28 @@ export const REQUEST_DEFECTS: Defect[] = [
       fc
         .tuple(
           fc.constantFrom(...world.keys.secret),
-          fc.constantFrom("Basic {b}", "Bearer", "bearer {k}", "Bearer  {k}", "Bearer {k} {k}", "Bearer {k},Bearer {k}", "Token {k}", "{k}", "Bearer\t{k}", "Bearer {k}\u00a0", "Bearer \u0085{k}"),
+          fc.constantFrom(
+            "Basic {b}",
+            "Bearer",
+            "bearer {k}",
+            "Bearer  {k}",
+            "Bearer {k} {k}",
+            "Bearer {k},Bearer {k}",
+            "Token {k}",
+            "{k}",
+            "Bearer\t{k}",
+            "Bearer {k}\u00a0",
+            "Bearer \u0085{k}",
+          ),
         )
         .map(([key, template]) =>
-          mutate(`malformed Authorization ${template}`, (r) => (r.headers.authorization = template.replaceAll("{k}", key).replace("{b}", Buffer.from(`${key}:`).toString("base64")))),
+          mutate(
+            `malformed Authorization ${template}`,
+            (r) =>
+              (r.headers.authorization = template
+                .replaceAll("{k}", key)
+                .replace("{b}", Buffer.from(`${key}:`).toString("base64"))),
+          ),
         ),
   },
   {
@@ -115,28 +179,47 @@ export const REQUEST_DEFECTS: Defect[] = [
           fc.constantFrom(...world.keys.forged),
           fc.constantFrom(...world.keys.secret).map((key) => `${key.slice(0, -1)}${key.endsWith("A") ? "B" : "A"}`),
           fc.constantFrom(...world.keys.secret).map((key) => key.toUpperCase()),
-          fc.constantFrom(`sk_live_${"0".repeat(46)}`, `sk_live_${"x".repeat(10_000)}`, "sk_live_é", "pk_test_", "sk_live_' or '1'='1"),
+          fc.constantFrom(
+            `sk_live_${"0".repeat(46)}`,
+            `sk_live_${"x".repeat(10_000)}`,
+            "sk_live_é",
+            "pk_test_",
+            "sk_live_' or '1'='1",
+          ),
         )
         .map((key) => mutate("forged key", (r) => setKey(r, key))),
   },
-  { name: "revoked key", group: "key", applies: () => true, mutation: (_op, world) => fc.constant(mutate("revoked key", (r) => setKey(r, world.keys.revoked[0]!))) },
+  {
+    name: "revoked key",
+    group: "key",
+    applies: () => true,
+    mutation: (_op, world) => fc.constant(mutate("revoked key", (r) => setKey(r, world.keys.revoked[0]!))),
+  },
   {
     name: "publishable key on a secret route",
     group: "key",
     applies: (op) => !op.keyKinds.includes("publishable"),
-    mutation: (_op, world) => fc.constantFrom(...publishableKeys(world)).map((key) => mutate("publishable key on a secret route", (r) => setKey(r, key))),
+    mutation: (_op, world) =>
+      fc
+        .constantFrom(...publishableKeys(world))
+        .map((key) => mutate("publishable key on a secret route", (r) => setKey(r, key))),
   },
   {
     name: "secret key from a browser",
     group: "key",
     applies: () => true,
     mutation: (_op, world) =>
-      fc.tuple(fc.constantFrom(...secretKeys(world)), fc.constantFrom("https://evil.example", "null", "https://signup.example.com")).map(([key, origin]) =>
-        mutate(`secret key from a browser (${origin})`, (r) => {
-          setKey(r, key);
-          r.headers.origin = origin;
-        }),
-      ),
+      fc
+        .tuple(
+          fc.constantFrom(...secretKeys(world)),
+          fc.constantFrom("https://evil.example", "null", "https://signup.example.com"),
+        )
+        .map(([key, origin]) =>
+          mutate(`secret key from a browser (${origin})`, (r) => {
+            setKey(r, key);
+            r.headers.origin = origin;
+          }),
+        ),
   },
   {
     name: "origin not allowed",
@@ -146,7 +229,14 @@ export const REQUEST_DEFECTS: Defect[] = [
       fc
         .tuple(
           fc.constantFrom(...world.keys.allowlisted),
-          fc.constantFrom(null, "https://evil.example", "null", "http://signup.example.com", "https://signup.example.com:444", "https://signup.example.com.evil.example"),
+          fc.constantFrom(
+            null,
+            "https://evil.example",
+            "null",
+            "http://signup.example.com",
+            "https://signup.example.com:444",
+            "https://signup.example.com.evil.example",
+          ),
         )
         .map(([{ key }, origin]) =>
           mutate(`origin not allowed (${origin})`, (r) => {
@@ -160,9 +250,16 @@ export const REQUEST_DEFECTS: Defect[] = [
     name: "inactive workspace",
     group: "key",
     applies: () => true,
-    mutation: (_op, world) => fc.constantFrom(...world.keys.inactive).map((key) => mutate("key of a deleted workspace", (r) => setKey(r, key))),
+    mutation: (_op, world) =>
+      fc.constantFrom(...world.keys.inactive).map((key) => mutate("key of a deleted workspace", (r) => setKey(r, key))),
   },
-  { name: "rate limited", group: "key", applies: () => true, mutation: (_op, world) => fc.constant(mutate("key over its rate limit", (r) => setKey(r, world.keys.exhausted[0]!))) },
+  {
+    name: "rate limited",
+    group: "key",
+    applies: () => true,
+    mutation: (_op, world) =>
+      fc.constant(mutate("key over its rate limit", (r) => setKey(r, world.keys.exhausted[0]!))),
+  },
 
   // Methods and paths.
   {
@@ -171,7 +268,9 @@ export const REQUEST_DEFECTS: Defect[] = [
     applies: () => true,
     mutation: (op, _world, operations) => {
       const served = servedMethods(operations, op.path);
-      const others = ["GET", "POST", "PUT", "PATCH", "DELETE", ...(served.includes("GET") ? [] : ["HEAD"])].filter((method) => !served.includes(method));
+      const others = ["GET", "POST", "PUT", "PATCH", "DELETE", ...(served.includes("GET") ? [] : ["HEAD"])].filter(
+        (method) => !served.includes(method),
+      );
       return fc.constantFrom(...others).map((method) =>
         mutate(`method ${method}`, (r) => {
           r.method = method;
@@ -189,7 +288,10 @@ export const REQUEST_DEFECTS: Defect[] = [
         .oneof(
           fc
             .stringMatching(/^[a-z][a-z0-9_-]{0,11}$/)
-            .filter((segment) => !["contacts", "topics", "lists", "suppressions", "subscribe", "reports", "openapi"].includes(segment))
+            .filter(
+              (segment) =>
+                !["contacts", "topics", "lists", "suppressions", "subscribe", "reports", "openapi"].includes(segment),
+            )
             .map((segment) => `/v1/${segment}`),
           fc.constantFrom(
             "/v1/Contacts",
@@ -225,11 +327,26 @@ export const REQUEST_DEFECTS: Defect[] = [
     mutation: (op) =>
       fc
         .tuple(
-          fc.oneof(fc.stringMatching(/^[a-z_]{1,10}$/), fc.constantFrom("__proto__", "constructor", "toString", "LIMIT", "Status", "topic_id[]", "", "limit ", "\u0000")),
+          fc.oneof(
+            fc.stringMatching(/^[a-z_]{1,10}$/),
+            fc.constantFrom(
+              "__proto__",
+              "constructor",
+              "toString",
+              "LIMIT",
+              "Status",
+              "topic_id[]",
+              "",
+              "limit ",
+              "\u0000",
+            ),
+          ),
           fc.string({ maxLength: 10 }),
         )
         .filter(([name]) => !knownQuery(op).includes(name))
-        .map(([name, value]) => mutate(`unknown query parameter ${JSON.stringify(name)}`, (r) => r.query.push([name, value]))),
+        .map(([name, value]) =>
+          mutate(`unknown query parameter ${JSON.stringify(name)}`, (r) => r.query.push([name, value])),
+        ),
   },
   {
     name: "repeated query parameter",
@@ -238,7 +355,12 @@ export const REQUEST_DEFECTS: Defect[] = [
     mutation: (op, world) =>
       fc.constantFrom(...knownQuery(op)).map((name) =>
         mutate(`repeated query parameter ${name}`, (r) => {
-          const value = name === "limit" ? "5" : name === "cursor" ? world.cursors[0]!.cursor : ((op.query.find((q) => q.name === name)?.schema.enum?.[0] as string | undefined) ?? "2026-01-01");
+          const value =
+            name === "limit"
+              ? "5"
+              : name === "cursor"
+                ? world.cursors[0]!.cursor
+                : ((op.query.find((q) => q.name === name)?.schema.enum?.[0] as string | undefined) ?? "2026-01-01");
           r.query = r.query.filter(([n]) => n !== name);
           r.query.push([name, value], [name, value]);
         }),
@@ -249,12 +371,31 @@ export const REQUEST_DEFECTS: Defect[] = [
     group: "query",
     applies: (op) => op.paginated,
     mutation: () =>
-      fc.constantFrom("0", "101", "-1", "abc", "", "1.5", "1e2", " 5", "5 ", "1000", "99999999999999999999", "NaN", "Infinity", "٣", "0x10", "\u0000").map((limit) =>
-        mutate(`limit ${JSON.stringify(limit)}`, (r) => {
-          r.query = r.query.filter(([n]) => n !== "limit");
-          r.query.push(["limit", limit]);
-        }),
-      ),
+      fc
+        .constantFrom(
+          "0",
+          "101",
+          "-1",
+          "abc",
+          "",
+          "1.5",
+          "1e2",
+          " 5",
+          "5 ",
+          "1000",
+          "99999999999999999999",
+          "NaN",
+          "Infinity",
+          "٣",
+          "0x10",
+          "\u0000",
+        )
+        .map((limit) =>
+          mutate(`limit ${JSON.stringify(limit)}`, (r) => {
+            r.query = r.query.filter(([n]) => n !== "limit");
+            r.query.push(["limit", limit]);
+          }),
+        ),
   },
   {
     name: "bad cursor",
@@ -266,7 +407,9 @@ export const REQUEST_DEFECTS: Defect[] = [
           // Another route's cursor, or one of workspace B's for any route.
           fc.constantFrom(...world.cursors.filter((c) => c.path !== op.path || !c.own).map((c) => c.cursor)),
           // A cursor with one character of its signature changed.
-          fc.constantFrom(...world.cursors.map((c) => c.cursor)).map((cursor) => `${cursor.slice(0, -1)}${cursor.endsWith("A") ? "B" : "A"}`),
+          fc
+            .constantFrom(...world.cursors.map((c) => c.cursor))
+            .map((cursor) => `${cursor.slice(0, -1)}${cursor.endsWith("A") ? "B" : "A"}`),
           fc.constantFrom("", ".", "a.b", "a.b.c", "null", "eyJhIjoiY3RfMSJ9.", "\u0000"),
           fc.string({ unit: "binary", maxLength: 60 }),
         )
@@ -289,7 +432,16 @@ export const REQUEST_DEFECTS: Defect[] = [
           (param.schema.enum
             ? fc.constantFrom("", "SUBSCRIBED", "subscribed ", "year", "all", "day,week", "\u0000")
             : fc
-                .oneof(fc.constantFrom(...world.foreign.topicIds, ...world.own.archivedTopicIds, "tp_01hzy3v1q8m0c2d5r7t9w1x3y5", "", "x".repeat(101), "tp_\u0000"))
+                .oneof(
+                  fc.constantFrom(
+                    ...world.foreign.topicIds,
+                    ...world.own.archivedTopicIds,
+                    "tp_01hzy3v1q8m0c2d5r7t9w1x3y5",
+                    "",
+                    "x".repeat(101),
+                    "tp_\u0000",
+                  ),
+                )
                 .filter((value) => !world.own.topicIds.includes(value))
           ).map((value) => [param.name, value] as const),
         )
@@ -323,7 +475,19 @@ export const REQUEST_DEFECTS: Defect[] = [
           fc
             .tuple(
               fc.constantFrom("from", "to"),
-              fc.constantFrom("yesterday", "2026-13-01", "2026-02-30", "2026-01-01T25:00:00Z", "", "0", "2026-1-1", "+02026-01-01", "2026-01-01T00:00:00", "2026-01-01T00:00:00.000Zjunk", "\u0000"),
+              fc.constantFrom(
+                "yesterday",
+                "2026-13-01",
+                "2026-02-30",
+                "2026-01-01T25:00:00Z",
+                "",
+                "0",
+                "2026-1-1",
+                "+02026-01-01",
+                "2026-01-01T00:00:00",
+                "2026-01-01T00:00:00.000Zjunk",
+                "\u0000",
+              ),
             )
             .map(([name, value]) => [[name, value]]),
           fc.constant([
@@ -346,7 +510,10 @@ export const REQUEST_DEFECTS: Defect[] = [
         )
         .map((pairs) =>
           mutate(`window ${pairs.map(([n, v]) => `${n}=${JSON.stringify(v)}`).join("&")}`, (r) => {
-            r.query = [...r.query.filter(([n]) => !pairs.some(([name]) => name === n)), ...(pairs as [string, string][])];
+            r.query = [
+              ...r.query.filter(([n]) => !pairs.some(([name]) => name === n)),
+              ...(pairs as [string, string][]),
+            ];
           }),
         ),
   },

@@ -1,18 +1,18 @@
 import { systemActor } from "@/lib/actor";
 import { generateKey } from "@/lib/api-keys/key-format";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
-import type { Ctx } from "@/lib/context";
+import { BUCKET_LIMITS } from "@/lib/api/rate-limit";
+import { createBrand } from "@/lib/brands/create-brand";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
+import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
-import { createBrand } from "@/lib/brands/create-brand";
 import { createList } from "@/lib/lists/create-list";
 import { addListMembers } from "@/lib/lists/list-membership";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
-import { archiveTopic } from "@/lib/topics/archive-topic";
-import { BUCKET_LIMITS } from "@/lib/api/rate-limit";
 import { callApi } from "@/lib/testing/api-client";
 import { optOut, seedKey, seedTopic, seedWorkspace, setBillingStage } from "@/lib/testing/factories";
+import { archiveTopic } from "@/lib/topics/archive-topic";
 
 /** A cursor the service issued, and for which path: valid there with the same key and filters, so only elsewhere a malformed one. */
 export interface IssuedCursor {
@@ -74,7 +74,10 @@ export async function seedFuzzWorld(ctx: Ctx, keysPerKind: number): Promise<Fuzz
     websiteUrl: "https://other.example.com",
     senderEmail: "news@other.example.com",
   });
-  const topicIds = [await seedTopic(ctx, a.workspaceId, a.brandId), await seedTopic(ctx, a.workspaceId, a.brandId, { requiresConfirmation: false })];
+  const topicIds = [
+    await seedTopic(ctx, a.workspaceId, a.brandId),
+    await seedTopic(ctx, a.workspaceId, a.brandId, { requiresConfirmation: false }),
+  ];
   const otherBrandTopicIds = [await seedTopic(ctx, a.workspaceId, otherBrandId)];
   const archived = await seedTopic(ctx, a.workspaceId, a.brandId);
   await archiveTopic(ctx, actorA, archived);
@@ -88,19 +91,28 @@ export async function seedFuzzWorld(ctx: Ctx, keysPerKind: number): Promise<Fuzz
 
   const emails = ["ada@example.com", "grace@example.com", "linus@example.org"];
   const contactIds: string[] = [];
-  for (const email of emails) contactIds.push((await upsertContact(ctx, actorA, { email, firstName: "Fuzz", topicIds })).contact.id);
+  for (const email of emails)
+    contactIds.push((await upsertContact(ctx, actorA, { email, firstName: "Fuzz", topicIds })).contact.id);
   const unsubscribedEmails = ["gone@example.com"];
-  const gone = (await upsertContact(ctx, actorA, { email: unsubscribedEmails[0]!, firstName: "Gone", topicIds })).contact.id;
+  const gone = (await upsertContact(ctx, actorA, { email: unsubscribedEmails[0]!, firstName: "Gone", topicIds }))
+    .contact.id;
   await optOut(ctx, gone, "all");
 
-  const listIds = [(await createList(ctx, actorA, { brandId: a.brandId, name: "Customers" })).listId, (await createList(ctx, actorA, { brandId: a.brandId, name: "Leads" })).listId];
+  const listIds = [
+    (await createList(ctx, actorA, { brandId: a.brandId, name: "Customers" })).listId,
+    (await createList(ctx, actorA, { brandId: a.brandId, name: "Leads" })).listId,
+  ];
   await addListMembers(ctx, actorA, listIds[0]!, contactIds.slice(0, 2));
-  const otherBrandListIds = [(await createList(ctx, actorA, { brandId: otherBrandId, name: "Other customers" })).listId];
+  const otherBrandListIds = [
+    (await createList(ctx, actorA, { brandId: otherBrandId, name: "Other customers" })).listId,
+  ];
   const suppressionIds = [
     (await createSuppression(ctx, actorA, { email: "blocked@example.com", note: "asked" })).suppression.id,
     (await createSuppression(ctx, actorA, { domain: "blocked.example" })).suppression.id,
   ];
-  const complaintSuppressionIds = [(await createSuppression(ctx, actorA, { email: "angry@example.com" }, "complaint")).suppression.id];
+  const complaintSuppressionIds = [
+    (await createSuppression(ctx, actorA, { email: "angry@example.com" }, "complaint")).suppression.id,
+  ];
 
   const keys = async (count: number, input: Parameters<typeof seedKey>[2], workspaceId = a.workspaceId) =>
     Promise.all(Array.from({ length: count }, async () => (await seedKey(ctx, workspaceId, input)).key));
@@ -117,17 +129,26 @@ export async function seedFuzzWorld(ctx: Ctx, keysPerKind: number): Promise<Fuzz
     (await upsertContact(ctx, actorB, { email: "ada@example.com", topicIds: foreignTopicIds })).contact.id,
     (await upsertContact(ctx, actorB, { email: "bo@example.net" })).contact.id,
   ];
-  const foreignListIds = [(await createList(ctx, actorB, { brandId: b.brandId, name: "B list" })).listId, (await createList(ctx, actorB, { brandId: b.brandId, name: "B list 2" })).listId];
+  const foreignListIds = [
+    (await createList(ctx, actorB, { brandId: b.brandId, name: "B list" })).listId,
+    (await createList(ctx, actorB, { brandId: b.brandId, name: "B list 2" })).listId,
+  ];
   const foreignSuppressionIds = [
     (await createSuppression(ctx, actorB, { email: "b1@example.com" })).suppression.id,
     (await createSuppression(ctx, actorB, { email: "b2@example.com" })).suppression.id,
   ];
 
   const c = await seedWorkspace(ctx);
-  const inactive = [(await seedKey(ctx, c.workspaceId)).key, (await seedKey(ctx, c.workspaceId, { kind: "publishable" })).key];
+  const inactive = [
+    (await seedKey(ctx, c.workspaceId)).key,
+    (await seedKey(ctx, c.workspaceId, { kind: "publishable" })).key,
+  ];
   await setBillingStage(ctx, c.workspaceId, "deleted");
 
-  const cursors = [...(await issueCursors((await seedKey(ctx, a.workspaceId)).key, true)), ...(await issueCursors((await seedKey(ctx, b.workspaceId)).key, false))];
+  const cursors = [
+    ...(await issueCursors((await seedKey(ctx, a.workspaceId)).key, true)),
+    ...(await issueCursors((await seedKey(ctx, b.workspaceId)).key, false)),
+  ];
   return {
     keys: {
       secret: await keys(keysPerKind, {}),
@@ -136,11 +157,18 @@ export async function seedFuzzWorld(ctx: Ctx, keysPerKind: number): Promise<Fuzz
       publishable: await keys(keysPerKind, { kind: "publishable" }),
       publishableTest: await keys(keysPerKind, { kind: "publishable", environment: "test" }),
       brandPublishable: await keys(keysPerKind, { kind: "publishable", brandId: a.brandId }),
-      allowlisted: (await keys(Math.max(1, keysPerKind >> 2), { kind: "publishable", origins: [allowedOrigin] })).map((key) => ({ key, origin: allowedOrigin })),
+      allowlisted: (await keys(Math.max(1, keysPerKind >> 2), { kind: "publishable", origins: [allowedOrigin] })).map(
+        (key) => ({ key, origin: allowedOrigin }),
+      ),
       revoked: [revoked.key],
       inactive,
       exhausted: [exhausted.key],
-      forged: [generateKey("secret", "live"), generateKey("secret", "test"), generateKey("publishable", "live"), generateKey("publishable", "test")],
+      forged: [
+        generateKey("secret", "live"),
+        generateKey("secret", "test"),
+        generateKey("publishable", "live"),
+        generateKey("publishable", "test"),
+      ],
     },
     own: {
       topicIds,
@@ -155,7 +183,12 @@ export async function seedFuzzWorld(ctx: Ctx, keysPerKind: number): Promise<Fuzz
       complaintSuppressionIds,
       attributes: [...attributes],
     },
-    foreign: { topicIds: foreignTopicIds, contactIds: foreignContactIds, listIds: foreignListIds, suppressionIds: foreignSuppressionIds },
+    foreign: {
+      topicIds: foreignTopicIds,
+      contactIds: foreignContactIds,
+      listIds: foreignListIds,
+      suppressionIds: foreignSuppressionIds,
+    },
     cursors,
   };
 }
@@ -165,7 +198,12 @@ async function exhaust(ctx: Ctx, keyId: string, hours = 6): Promise<void> {
   const sql = rawClient(ctx.db);
   const start = Math.floor(Date.now() / 60_000) * 60_000 - 60_000;
   const rows = Object.keys(BUCKET_LIMITS).flatMap((bucket) =>
-    Array.from({ length: hours * 60 + 1 }, (_, minute) => ({ key_id: keyId, bucket, window_start: new Date(start + minute * 60_000).toISOString(), count: 1_000_000 })),
+    Array.from({ length: hours * 60 + 1 }, (_, minute) => ({
+      key_id: keyId,
+      bucket,
+      window_start: new Date(start + minute * 60_000).toISOString(),
+      count: 1_000_000,
+    })),
   );
   for (let i = 0; i < rows.length; i += 1000) await sql`insert into rate_limit_windows ${sql(rows.slice(i, i + 1000))}`;
 }

@@ -1,5 +1,7 @@
 import fc from "fast-check";
+
 import { chunkedBody, streamInit } from "@/lib/testing/chunked-body";
+
 import { BODY_DEFECTS } from "./body-defects";
 import { GROUPS, publishableKeys, REQUEST_DEFECTS, secretKeys, type Defect, type MalformedRequest } from "./defects";
 import type { FuzzWorld } from "./fuzz-world";
@@ -37,7 +39,9 @@ const wellFormed = (text: string) => {
 
 /** A request to `op` that the service should accept: workspace A's ids, defined attributes, a key the route admits. */
 function baseRequest(op: Operation, world: FuzzWorld): fc.Arbitrary<MalformedRequest> {
-  const keys = op.keyKinds.includes("publishable") ? [...secretKeys(world), ...publishableKeys(world)] : secretKeys(world);
+  const keys = op.keyKinds.includes("publishable")
+    ? [...secretKeys(world), ...publishableKeys(world)]
+    : secretKeys(world);
   // Mostly the documented method; HEAD (which Next.js serves with GET) and OPTIONS (answered without a key) now and then.
   const method = fc.oneof(
     { weight: 85, arbitrary: fc.constant(op.method) },
@@ -49,11 +53,23 @@ function baseRequest(op: Operation, world: FuzzWorld): fc.Arbitrary<MalformedReq
       method,
       key: fc.constantFrom(...keys),
       pathParams: fc.record(
-        Object.fromEntries(op.pathParams.map((param) => [param, fc.constantFrom(...pathParamPool(world, op.path, param), ...(pathParamPool(world, op.path, param).length ? [] : ["unknown"]))])),
+        Object.fromEntries(
+          op.pathParams.map((param) => [
+            param,
+            fc.constantFrom(
+              ...pathParamPool(world, op.path, param),
+              ...(pathParamPool(world, op.path, param).length ? [] : ["unknown"]),
+            ),
+          ]),
+        ),
       ),
       query: fc.tuple(
-        ...op.query.map(({ name, schema }) => fc.option(validQueryValue(world, name, schema).map((value): [string, string] => [name, value]))),
-        op.paginated ? fc.option(fc.integer({ min: 1, max: 100 }).map((n): [string, string] => ["limit", String(n)])) : fc.constant(null),
+        ...op.query.map(({ name, schema }) =>
+          fc.option(validQueryValue(world, name, schema).map((value): [string, string] => [name, value])),
+        ),
+        op.paginated
+          ? fc.option(fc.integer({ min: 1, max: 100 }).map((n): [string, string] => ["limit", String(n)]))
+          : fc.constant(null),
       ),
       noise: fc.subarray(NOISE, { maxLength: 3 }),
       body: op.body ? validValue(world, op.body, "body") : fc.constant(undefined),
@@ -68,8 +84,15 @@ function baseRequest(op: Operation, world: FuzzWorld): fc.Arbitrary<MalformedReq
         path: op.path,
         pathParams,
         query: query.filter((pair): pair is [string, string] => pair !== null),
-        headers: { ...Object.fromEntries(noise), authorization: `Bearer ${key}`, ...(body !== undefined && method !== "OPTIONS" ? { "content-type": "application/json" } : {}) },
-        body: body !== undefined && method !== "OPTIONS" ? { kind: "json" as const, value: body } : { kind: "none" as const },
+        headers: {
+          ...Object.fromEntries(noise),
+          authorization: `Bearer ${key}`,
+          ...(body !== undefined && method !== "OPTIONS" ? { "content-type": "application/json" } : {}),
+        },
+        body:
+          body !== undefined && method !== "OPTIONS"
+            ? { kind: "json" as const, value: body }
+            : { kind: "none" as const },
         defects: [],
         kinds: [],
       };
@@ -77,7 +100,12 @@ function baseRequest(op: Operation, world: FuzzWorld): fc.Arbitrary<MalformedReq
 }
 
 /** Keeps exactly `kept` of the fields of which one must be given. */
-function fitOneOf(body: Record<string, unknown>, oneOf: string[], kept: string, world: FuzzWorld): Record<string, unknown> {
+function fitOneOf(
+  body: Record<string, unknown>,
+  oneOf: string[],
+  kept: string,
+  world: FuzzWorld,
+): Record<string, unknown> {
   const fitted = Object.fromEntries(Object.entries(body).filter(([name]) => !oneOf.includes(name) || name === kept));
   fitted[kept] ??= kept === "email" ? world.own.emails[0] : "example.net";
   return fitted;
@@ -94,25 +122,46 @@ export function malformedRequest(operations: Operation[], world: FuzzWorld): fc.
     const applicable = DEFECTS.filter((defect) => defect.applies(op, world));
     const groups = Object.entries(GROUPS).filter(([group]) => applicable.some((defect) => defect.group === group));
     // A group by its weight, then one of its defects: the many ways to break a key do not crowd out the body's.
-    const oneDefect = fc.oneof(...groups.map(([group, { weight }]) => ({ weight, arbitrary: fc.constantFrom(...applicable.filter((defect) => defect.group === group)) })));
+    const oneDefect = fc.oneof(
+      ...groups.map(([group, { weight }]) => ({
+        weight,
+        arbitrary: fc.constantFrom(...applicable.filter((defect) => defect.group === group)),
+      })),
+    );
     // Mostly one defect, so that each is reached behind no other (a bad key would hide a bad body).
-    const count = fc.oneof({ weight: 16, arbitrary: fc.constant(1) }, { weight: 3, arbitrary: fc.constant(2) }, { weight: 1, arbitrary: fc.constant(3) });
+    const count = fc.oneof(
+      { weight: 16, arbitrary: fc.constant(1) },
+      { weight: 3, arbitrary: fc.constant(2) },
+      { weight: 1, arbitrary: fc.constant(3) },
+    );
     return fc
       .tuple(
         baseRequest(op, world),
-        count.chain((n) => fc.uniqueArray(oneDefect, { minLength: n, maxLength: n, selector: (defect) => defect.name })),
+        count.chain((n) =>
+          fc.uniqueArray(oneDefect, { minLength: n, maxLength: n, selector: (defect) => defect.name }),
+        ),
       )
       .chain(([base, defects]) => {
         const ordered = [...defects].sort((a, b) => GROUPS[a.group].order - GROUPS[b.group].order);
-        return fc.tuple(fc.constant(base), fc.constant(ordered.map((defect) => defect.name)), fc.tuple(...ordered.map((defect) => defect.mutation(op, world, operations))));
+        return fc.tuple(
+          fc.constant(base),
+          fc.constant(ordered.map((defect) => defect.name)),
+          fc.tuple(...ordered.map((defect) => defect.mutation(op, world, operations))),
+        );
       })
       .map(([base, kinds, mutations]) => {
         const request: MalformedRequest = { ...JSON.parse(JSON.stringify(base)), defects: [], kinds };
         for (const apply of mutations) apply(request, op);
-        if (request.method === "OPTIONS" || request.method === "GET" || request.method === "HEAD") request.body = { kind: "none" };
+        if (request.method === "OPTIONS" || request.method === "GET" || request.method === "HEAD")
+          request.body = { kind: "none" };
         return request;
       })
-      .filter((request) => wellFormed(request.rawPath ?? "") && Object.values(request.pathParams).every(wellFormed) && request.query.every(([name, value]) => wellFormed(name) && wellFormed(value)));
+      .filter(
+        (request) =>
+          wellFormed(request.rawPath ?? "") &&
+          Object.values(request.pathParams).every(wellFormed) &&
+          request.query.every(([name, value]) => wellFormed(name) && wellFormed(value)),
+      );
   });
 }
 
@@ -127,8 +176,18 @@ function bodyOf(body: MalformedRequest["body"]): Uint8Array | ReadableStream<Uin
       return encoder.encode(JSON.stringify(body.value));
     case "raw": {
       let text = body.text;
-      if (body.deep) text = text.replace('"@@DEEP@@"', () => body.deep!.open.repeat(body.deep!.depth) + (body.deep!.open.endsWith(":") ? "1" : "") + body.deep!.close.repeat(body.deep!.depth));
-      const [before, after] = body.bytes && text.includes("@@BYTES@@") ? [text.slice(0, text.indexOf("@@BYTES@@")), text.slice(text.indexOf("@@BYTES@@") + 9)] : [text, ""];
+      if (body.deep)
+        text = text.replace(
+          '"@@DEEP@@"',
+          () =>
+            body.deep!.open.repeat(body.deep!.depth) +
+            (body.deep!.open.endsWith(":") ? "1" : "") +
+            body.deep!.close.repeat(body.deep!.depth),
+        );
+      const [before, after] =
+        body.bytes && text.includes("@@BYTES@@")
+          ? [text.slice(0, text.indexOf("@@BYTES@@")), text.slice(text.indexOf("@@BYTES@@") + 9)]
+          : [text, ""];
       return new Uint8Array([...encoder.encode(before), ...(body.bytes ?? []), ...encoder.encode(after)]);
     }
     case "huge":
@@ -139,13 +198,22 @@ function bodyOf(body: MalformedRequest["body"]): Uint8Array | ReadableStream<Uin
 
 /** The `Request` that Next.js would hand the route for this request: path parameters percent-encoded, Content-Length as the client sent it. */
 export function toRequest(request: MalformedRequest): Request {
-  const path = request.rawPath ?? request.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(request.pathParams[name] ?? ""));
-  const query = request.query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join("&");
+  const path =
+    request.rawPath ??
+    request.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(request.pathParams[name] ?? ""));
+  const query = request.query
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join("&");
   const headers = new Headers(request.headers);
   const body = bodyOf(request.body);
-  if (body instanceof Uint8Array && !headers.has("content-length") && !headers.has("transfer-encoding")) headers.set("content-length", String(body.byteLength));
+  if (body instanceof Uint8Array && !headers.has("content-length") && !headers.has("transfer-encoding"))
+    headers.set("content-length", String(body.byteLength));
   const init: RequestInit = body instanceof ReadableStream ? streamInit(body) : body ? { body: body as BodyInit } : {};
-  return new Request(`http://localhost:3000${path}${query ? `?${query}` : ""}`, { ...init, method: request.method, headers });
+  return new Request(`http://localhost:3000${path}${query ? `?${query}` : ""}`, {
+    ...init,
+    method: request.method,
+    headers,
+  });
 }
 
 /** One line for a report: the method, the path with its query, and what was broken. */

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+
 import type { FuzzWorld } from "./fuzz-world";
 
 /** The part of JSON Schema 2020-12 that zod's converter writes for our request schemas. */
@@ -45,7 +46,9 @@ export function operationsOf(document: Record<string, unknown>): Operation[] {
         method: method.toUpperCase(),
         path,
         pathParams: parameters.filter((p) => p.in === "path").map((p) => p.name),
-        query: parameters.filter((p) => p.in === "query" && p.name !== "limit" && p.name !== "cursor").map(({ name, schema }) => ({ name, schema })),
+        query: parameters
+          .filter((p) => p.in === "query" && p.name !== "limit" && p.name !== "cursor")
+          .map(({ name, schema }) => ({ name, schema })),
         paginated: parameters.some((p) => p.in === "query" && p.name === "cursor"),
         body: body ? { ...body, properties: body.properties ?? {} } : null,
         keyKinds: op["x-key-kinds"],
@@ -62,7 +65,11 @@ export function servedMethods(operations: Operation[], path: string): string[] {
 /** The kind of id a path parameter names, from the segment before it (`/v1/contacts/{id}`: contacts). */
 export function pathParamPool(world: FuzzWorld, path: string, param: string): string[] {
   const segment = path.split("/")[path.split("/").indexOf(`{${param}}`) - 1];
-  const pools: Record<string, string[]> = { contacts: world.own.contactIds, lists: world.own.listIds, suppressions: world.own.suppressionIds };
+  const pools: Record<string, string[]> = {
+    contacts: world.own.contactIds,
+    lists: world.own.listIds,
+    suppressions: world.own.suppressionIds,
+  };
   return pools[segment ?? ""] ?? [];
 }
 
@@ -70,7 +77,10 @@ export function pathParamPool(world: FuzzWorld, path: string, param: string): st
 export function typesOf(schema: JsonSchema): string[] {
   if (schema.anyOf) return schema.anyOf.flatMap(typesOf);
   if (schema.enum) return [...new Set(schema.enum.map((value) => (value === null ? "null" : typeof value)))];
-  const types = schema.type === undefined ? ["string", "number", "integer", "boolean", "null", "object", "array"] : ([] as string[]).concat(schema.type);
+  const types =
+    schema.type === undefined
+      ? ["string", "number", "integer", "boolean", "null", "object", "array"]
+      : ([] as string[]).concat(schema.type);
   return types.includes("integer") ? [...types, "number"] : types;
 }
 
@@ -88,21 +98,31 @@ export function validValue(world: FuzzWorld, schema: JsonSchema, name: string): 
   if (schema.anyOf) return fc.oneof(...schema.anyOf.map((option) => validValue(world, option, name)));
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const type = ([] as string[]).concat(schema.type ?? "string")[0];
-  if (name === "email") return fc.constantFrom(...world.own.emails, "new.person@example.com", " Mixed.Case@Example.COM ");
+  if (name === "email")
+    return fc.constantFrom(...world.own.emails, "new.person@example.com", " Mixed.Case@Example.COM ");
   if (name === "domain") return fc.constantFrom("example.net", "news.example.org");
   if (name === "topic_id") return fc.constantFrom(...world.own.topicIds);
   if (name === "topic_ids") return fc.subarray(world.own.topicIds);
   if (name === "contact_ids") return fc.subarray(world.own.contactIds, { minLength: 1 });
-  if (name === "attributes") return fc.subarray(world.own.attributes).map((picked) => Object.fromEntries(picked.map(({ key, type: t }) => [key, ATTRIBUTE_EXAMPLES[t]])));
+  if (name === "attributes")
+    return fc
+      .subarray(world.own.attributes)
+      .map((picked) => Object.fromEntries(picked.map(({ key, type: t }) => [key, ATTRIBUTE_EXAMPLES[t]])));
   switch (type) {
     case "object": {
       // The subscribe form's honeypot stays empty, as people leave it: a filled one is answered like a genuine
       // submission and dropped (the contract), so the defects the service checks after it would rightly pass.
       const properties = Object.entries(schema.properties ?? {}).filter(([key]) => key !== "website");
-      return fc.record(Object.fromEntries(properties.map(([key, property]) => [key, validValue(world, property, key)])), { requiredKeys: schema.required ?? [] });
+      return fc.record(
+        Object.fromEntries(properties.map(([key, property]) => [key, validValue(world, property, key)])),
+        { requiredKeys: schema.required ?? [] },
+      );
     }
     case "array":
-      return fc.array(validValue(world, schema.items ?? {}, name), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 3, 3) });
+      return fc.array(validValue(world, schema.items ?? {}, name), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 3, 3),
+      });
     case "integer":
       return fc.integer({ min: 0, max: 100 });
     case "number":
@@ -112,7 +132,9 @@ export function validValue(world: FuzzWorld, schema: JsonSchema, name: string): 
     case "null":
       return fc.constant(null);
     default:
-      return word.filter((value) => value.length >= (schema.minLength ?? 0) && value.length <= (schema.maxLength ?? Infinity));
+      return word.filter(
+        (value) => value.length >= (schema.minLength ?? 0) && value.length <= (schema.maxLength ?? Infinity),
+      );
   }
 }
 

@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import type postgres from "postgres";
+
 import { v1Document } from "@/app/v1/v1-document";
 import { changedTables, checksumTables } from "@/lib/testing/database-checksum";
+
 import { judgeAnswer, type Verdict } from "./check-refusal";
 import type { MalformedRequest } from "./defects";
 import type { FuzzWorld } from "./fuzz-world";
@@ -29,9 +31,13 @@ export function breach(outcome: FuzzOutcome): string | null {
   const { verdict, changed } = outcome;
   const problems = [
     verdict.kind === "server_error" ? `answered ${verdict.status}: ${verdict.body}` : null,
-    verdict.kind === "bad_shape" ? `answered ${verdict.status} out of the error shape (${verdict.problem}): ${verdict.body}` : null,
+    verdict.kind === "bad_shape"
+      ? `answered ${verdict.status} out of the error shape (${verdict.problem}): ${verdict.body}`
+      : null,
     verdict.kind === "accepted" ? `was not refused: ${verdict.status} ${verdict.body}` : null,
-    changed.length ? `changed ${changed.map((c) => `${c.table} (${c.rowsBefore} → ${c.rowsAfter} rows)`).join(", ")}` : null,
+    changed.length
+      ? `changed ${changed.map((c) => `${c.table} (${c.rowsBefore} → ${c.rowsAfter} rows)`).join(", ")}`
+      : null,
   ].filter(Boolean);
   return problems.length ? `${describeRequest(outcome.request)} ${problems.join("; ")}` : null;
 }
@@ -60,7 +66,14 @@ export interface FuzzFigures {
  * request (1: every request, so a change is pinned to the request that made
  * it) and once more over the whole run.
  */
-export async function runFuzz(opts: { world: FuzzWorld; sql: postgres.Sql; runs: number; seed: number; checkEvery?: number; onProgress?: (done: number) => void }): Promise<FuzzFigures> {
+export async function runFuzz(opts: {
+  world: FuzzWorld;
+  sql: postgres.Sql;
+  runs: number;
+  seed: number;
+  checkEvery?: number;
+  onProgress?: (done: number) => void;
+}): Promise<FuzzFigures> {
   const started = performance.now();
   const operations = operationsOf(v1Document());
   const requests = fc.sample(malformedRequest(operations, opts.world), { seed: opts.seed, numRuns: opts.runs });

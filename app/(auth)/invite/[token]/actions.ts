@@ -1,6 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
+
 import type { AcceptState } from "@/components/members/accept-membership-form";
 import type { NewPasswordState } from "@/components/new-password-form";
 import { defaultCtx } from "@/lib/context";
@@ -10,7 +11,11 @@ import { acceptInvitation } from "@/lib/members/accept-invitation";
 import { acceptMembership } from "@/lib/members/accept-membership";
 
 // Public by design: the signed token in the link is the caller's proof, checked by acceptInvitation.
-export async function acceptInvitationAction(token: string, _previous: NewPasswordState, form: FormData): Promise<NewPasswordState> {
+export async function acceptInvitationAction(
+  token: string,
+  _previous: NewPasswordState,
+  form: FormData,
+): Promise<NewPasswordState> {
   let email: string;
   try {
     ({ email } = await acceptInvitation(defaultCtx(), { token, password: String(form.get("password") ?? "") }));

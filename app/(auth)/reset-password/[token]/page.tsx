@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+
 import { NewPasswordForm } from "@/components/new-password-form";
 import { defaultCtx } from "@/lib/context";
 import { describePasswordReset } from "@/lib/users/password-reset-link";
+
 import { resetPasswordAction } from "./actions";
 
 export const metadata: Metadata = { title: "Choose a new password" };
@@ -15,7 +17,12 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
     <main className="auth-page w-full max-w-sm rounded-xl border bg-card p-6 shadow-sm">
       <h1>{reset ? "Choose a new password" : "This link does not work any more"}</h1>
       {reset ? (
-        <NewPasswordForm email={reset.email} label="New password (at least 8 characters)" submitLabel="Set new password" action={resetPasswordAction.bind(null, token)} />
+        <NewPasswordForm
+          email={reset.email}
+          label="New password (at least 8 characters)"
+          submitLabel="Set new password"
+          action={resetPasswordAction.bind(null, token)}
+        />
       ) : (
         <>
           <p className="muted">It was used already, a newer password was set since, or its hour is over.</p>

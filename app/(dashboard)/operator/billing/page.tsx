@@ -1,18 +1,27 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+
 import { IssueInvoiceButton } from "@/components/operator/billing-account-controls";
 import { OperatorStepButton } from "@/components/operator/operator-step-button";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { PageHeader } from "@/components/ui/page-header";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { billingContinues, canCancelPlan } from "@/lib/billing/billing-stage";
 import { formatLadderDate } from "@/lib/billing/ladder-mail";
-import { PLANS, formatMoney } from "@/lib/billing/plans";
+import { formatMoney, PLANS } from "@/lib/billing/plans";
 import { defaultCtx } from "@/lib/context";
 import { listBillingAccounts } from "@/lib/operator/billing-accounts";
 import { requireOperator } from "@/lib/operator/operator-session";
-import { cancelPlanAction, issueInvoiceAction, pauseClockAction, paymentFailedAction, resumeClockAction, settleInvoiceAction } from "./actions";
+
+import {
+  cancelPlanAction,
+  issueInvoiceAction,
+  pauseClockAction,
+  paymentFailedAction,
+  resumeClockAction,
+  settleInvoiceAction,
+} from "./actions";
 
 export const metadata: Metadata = { title: "Billing (operator)" };
 
@@ -51,14 +60,23 @@ export default async function OperatorBillingPage() {
               <TableCell className="align-top">
                 <div className="font-medium">{account.name}</div>
                 <div className="text-xs text-muted-foreground">
-                  {account.plan ? (PLANS.find((plan) => plan.id === account.plan)?.name ?? account.plan) : "no plan"} · {account.currency.toUpperCase()} · {account.provider}
+                  {account.plan ? (PLANS.find((plan) => plan.id === account.plan)?.name ?? account.plan) : "no plan"} ·{" "}
+                  {account.currency.toUpperCase()} · {account.provider}
                   {account.paidThrough && <> · paid through {formatLadderDate(account.paidThrough)}</>}
                 </div>
               </TableCell>
               <TableCell className="align-top">
-                <Badge variant={["active", "trial"].includes(account.stage) ? "secondary" : "destructive"}>{account.stage.replaceAll("_", " ")}</Badge>
-                {account.clockPausedSince && <div className="mt-1 text-xs text-muted-foreground">clock paused since {formatLadderDate(account.clockPausedSince)}</div>}
-                {account.cancelAtPeriodEnd && <div className="mt-1 text-xs text-muted-foreground">cancelled at period end</div>}
+                <Badge variant={["active", "trial"].includes(account.stage) ? "secondary" : "destructive"}>
+                  {account.stage.replaceAll("_", " ")}
+                </Badge>
+                {account.clockPausedSince && (
+                  <div className="mt-1 text-xs text-muted-foreground">
+                    clock paused since {formatLadderDate(account.clockPausedSince)}
+                  </div>
+                )}
+                {account.cancelAtPeriodEnd && (
+                  <div className="mt-1 text-xs text-muted-foreground">cancelled at period end</div>
+                )}
               </TableCell>
               <TableCell className="align-top">
                 {account.unpaid.length === 0 && <span className="text-sm text-muted-foreground">none</span>}
@@ -66,9 +84,15 @@ export default async function OperatorBillingPage() {
                   {account.unpaid.map((invoice) => (
                     <li key={invoice.id} className="flex flex-wrap items-center gap-2 text-sm">
                       <span className="tabular-nums">{formatMoney(invoice.amount, account.currency)}</span>
-                      {invoice.plan && <span className="text-muted-foreground">{PLANS.find((plan) => plan.id === invoice.plan)?.name ?? invoice.plan}</span>}
+                      {invoice.plan && (
+                        <span className="text-muted-foreground">
+                          {PLANS.find((plan) => plan.id === invoice.plan)?.name ?? invoice.plan}
+                        </span>
+                      )}
                       <Badge variant={invoice.status === "failed" ? "destructive" : "secondary"}>
-                        {invoice.status === "failed" ? "payment failed" : `due ${formatLadderDate(new Date(invoice.dueAt))}`}
+                        {invoice.status === "failed"
+                          ? "payment failed"
+                          : `due ${formatLadderDate(new Date(invoice.dueAt))}`}
                       </Badge>
                       {account.provider === "manual" && (
                         <>
@@ -102,7 +126,13 @@ export default async function OperatorBillingPage() {
               <TableCell className="align-top">
                 <div className="flex flex-wrap justify-end gap-2">
                   {account.provider === "manual" && billingContinues(account.stage) && (
-                    <IssueInvoiceButton workspaceId={account.workspaceId} name={account.name} currency={account.currency} plans={planOptions} action={issueInvoiceAction} />
+                    <IssueInvoiceButton
+                      workspaceId={account.workspaceId}
+                      name={account.name}
+                      currency={account.currency}
+                      plans={planOptions}
+                      action={issueInvoiceAction}
+                    />
                   )}
                   {account.clockPausedSince ? (
                     <OperatorStepButton
@@ -116,7 +146,8 @@ export default async function OperatorBillingPage() {
                     />
                   ) : (
                     // The clock matters once the workspace is on its way down the ladder (or about to be).
-                    (["overdue", "read_only", "deletion_scheduled"].includes(account.stage) || account.cancelAtPeriodEnd) && (
+                    (["overdue", "read_only", "deletion_scheduled"].includes(account.stage) ||
+                      account.cancelAtPeriodEnd) && (
                       <OperatorStepButton
                         targetId={account.workspaceId}
                         input={{}}

@@ -1,6 +1,7 @@
 "use server";
 
 import { z } from "zod";
+
 import { operatorAction } from "@/lib/operator/operator-action";
 import { retryWorkflowRun } from "@/lib/operator/workflow-runs";
 

@@ -1,18 +1,20 @@
+import { Workflow } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Workflow } from "lucide-react";
+
 import { OperatorStepButton } from "@/components/operator/operator-step-button";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { When } from "@/components/ui/when";
-import { cn } from "@/components/ui/cn";
 import { defaultCtx } from "@/lib/context";
 import { requireOperator } from "@/lib/operator/operator-session";
 import { listWorkflowRuns, RUN_STATES, type RunState } from "@/lib/operator/workflow-runs";
 import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
+
 import { retryWorkflowRunAction } from "./actions";
 
 export const metadata: Metadata = { title: "Workflow runs (operator)" };
@@ -28,13 +30,18 @@ const BADGES: Record<RunState, "success" | "warning" | "destructive" | "secondar
 };
 
 /** The embedded executor's runs: what runs now, what sleeps until when, what failed and why, with a retry. */
-export default async function OperatorWorkflowsPage({ searchParams }: { searchParams: Promise<{ state?: string; before?: string }> }) {
+export default async function OperatorWorkflowsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ state?: string; before?: string }>;
+}) {
   await requireOperator();
   const query = await searchParams;
   const state = RUN_STATES.includes(query.state as RunState) ? (query.state as RunState) : undefined;
   const before = typeof query.before === "string" && /^run_[0-9a-z]+$/.test(query.before) ? query.before : undefined;
   const runs = await listWorkflowRuns(defaultCtx(), { state, limit: PAGE, before });
-  const link = (next: { state?: RunState; before?: string }) => `/operator/workflows?${new URLSearchParams(Object.entries(next).filter(([, value]) => value) as [string, string][])}`;
+  const link = (next: { state?: RunState; before?: string }) =>
+    `/operator/workflows?${new URLSearchParams(Object.entries(next).filter(([, value]) => value) as [string, string][])}`;
   return (
     <main className="mx-auto grid max-w-6xl gap-6 px-6 py-8">
       <PageHeader
@@ -57,7 +64,10 @@ export default async function OperatorWorkflowsPage({ searchParams }: { searchPa
             key={option ?? "all"}
             href={link({ state: option })}
             aria-current={option === state ? "page" : undefined}
-            className={cn("rounded-md border px-3 py-1 text-sm hover:bg-accent", option === state && "bg-accent font-medium")}
+            className={cn(
+              "rounded-md border px-3 py-1 text-sm hover:bg-accent",
+              option === state && "bg-accent font-medium",
+            )}
           >
             {option ?? "all"}
           </Link>
@@ -93,13 +103,21 @@ export default async function OperatorWorkflowsPage({ searchParams }: { searchPa
                 </TableCell>
                 <TableCell className="align-top">
                   <Badge variant={BADGES[run.state]}>{run.state}</Badge>
-                  {run.attempt > 0 && <div className="mt-1 text-xs text-muted-foreground">attempt {run.attempt + 1}</div>}
+                  {run.attempt > 0 && (
+                    <div className="mt-1 text-xs text-muted-foreground">attempt {run.attempt + 1}</div>
+                  )}
                 </TableCell>
                 <TableCell className="align-top tabular-nums">{run.steps}</TableCell>
                 <TableCell className="align-top text-sm">
                   <When at={run.createdAt} />
                 </TableCell>
-                <TableCell className="align-top text-sm">{run.state === "sleeping" || run.state === "due" ? <When at={run.wakeAt} /> : <When at={run.updatedAt} />}</TableCell>
+                <TableCell className="align-top text-sm">
+                  {run.state === "sleeping" || run.state === "due" ? (
+                    <When at={run.wakeAt} />
+                  ) : (
+                    <When at={run.updatedAt} />
+                  )}
+                </TableCell>
                 <TableCell className="text-right align-top">
                   {run.state === "failed" && (
                     <OperatorStepButton

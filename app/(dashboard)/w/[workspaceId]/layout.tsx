@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+
 import { BillingBanner } from "@/components/billing/billing-banner";
 import { MobileNav } from "@/components/dashboard/mobile-nav";
 import { Sidebar } from "@/components/dashboard/sidebar";
@@ -11,7 +12,13 @@ import { findOperator } from "@/lib/operator/operator-session";
 
 // Membership is checked here for every page of the workspace (another workspace's id is a 404);
 // each server action checks it again, since a layout does not guard actions.
-export default async function WorkspaceLayout({ children, params }: { children: ReactNode; params: Promise<{ workspaceId: string }> }) {
+export default async function WorkspaceLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ workspaceId: string }>;
+}) {
   const { workspaceId } = await params;
   const { user, workspace, workspaces, ctx, actor } = await getWorkspaceSession(workspaceId);
   const [operator, billing] = await Promise.all([findOperator(), getBillingStanding(ctx, actor)]);
@@ -23,7 +30,11 @@ export default async function WorkspaceLayout({ children, params }: { children: 
           Mailservice
         </Link>
         {operator && (
-          <Link href="/operator" className="text-xs text-primary hover:underline" title="Reviews, billing and workflow runs of the service">
+          <Link
+            href="/operator"
+            className="text-xs text-primary hover:underline"
+            title="Reviews, billing and workflow runs of the service"
+          >
             Operator
           </Link>
         )}

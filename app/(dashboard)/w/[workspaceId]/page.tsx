@@ -1,6 +1,7 @@
+import { CheckCircle2, Circle } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { CheckCircle2, Circle } from "lucide-react";
+
 import { OverviewFigures } from "@/components/dashboard/overview-figures";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -15,12 +16,42 @@ import { workspaceClearance } from "@/lib/workspaces/sending-clearance";
 export const metadata: Metadata = { title: "Overview" };
 
 const STEPS: { step: ChecklistStep; title: string; detail: string; path?: string }[] = [
-  { step: "brand", title: "Add a brand", detail: "Who your mail is from: name, legal name, postal address and sender address.", path: "/brands" },
-  { step: "domain", title: "Verify a sending domain", detail: "Publish the DNS records that let mailbox providers trust your mail.", path: "/domains" },
-  { step: "review", title: "Pass the review", detail: "The service's operator reviews your workspace and your brand; until they approve both, you mail only your verified addresses." },
-  { step: "topic", title: "Create a topic", detail: "What people consent to receive; signups and campaigns go to a topic.", path: "/topics" },
-  { step: "key", title: "Create an API key", detail: "A publishable key for your signup form, a secret key for your servers.", path: "/api-keys" },
-  { step: "campaign", title: "Send a first campaign", detail: "One mail to the subscribers of one topic.", path: "/campaigns" },
+  {
+    step: "brand",
+    title: "Add a brand",
+    detail: "Who your mail is from: name, legal name, postal address and sender address.",
+    path: "/brands",
+  },
+  {
+    step: "domain",
+    title: "Verify a sending domain",
+    detail: "Publish the DNS records that let mailbox providers trust your mail.",
+    path: "/domains",
+  },
+  {
+    step: "review",
+    title: "Pass the review",
+    detail:
+      "The service's operator reviews your workspace and your brand; until they approve both, you mail only your verified addresses.",
+  },
+  {
+    step: "topic",
+    title: "Create a topic",
+    detail: "What people consent to receive; signups and campaigns go to a topic.",
+    path: "/topics",
+  },
+  {
+    step: "key",
+    title: "Create an API key",
+    detail: "A publishable key for your signup form, a secret key for your servers.",
+    path: "/api-keys",
+  },
+  {
+    step: "campaign",
+    title: "Send a first campaign",
+    detail: "One mail to the subscribers of one topic.",
+    path: "/campaigns",
+  },
 ];
 
 export default async function WorkspaceOverviewPage({ params }: { params: Promise<{ workspaceId: string }> }) {
@@ -34,7 +65,13 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
   ]);
   // The review step: an operator (a self-hosted install's first owner) passes it on the Reviews page.
   const steps = STEPS.map((entry) =>
-    entry.step === "review" && operator ? { ...entry, path: "/operator", detail: "You are this installation's operator: approve this workspace and its brand on the Reviews page." } : entry,
+    entry.step === "review" && operator
+      ? {
+          ...entry,
+          path: "/operator",
+          detail: "You are this installation's operator: approve this workspace and its brand on the Reviews page.",
+        }
+      : entry,
   );
   const mailsAnyone = clearance.some((brand) => brand.open);
   const done = STEPS.filter(({ step }) => checklist[step]).length;
@@ -53,7 +90,9 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
             )}
             {billing && (
               <Link href={`/w/${workspaceId}/billing`}>
-                <Badge variant="outline">Billing: {billing.stage === "trial" ? "trial" : billing.stage.replaceAll("_", " ")}</Badge>
+                <Badge variant="outline">
+                  Billing: {billing.stage === "trial" ? "trial" : billing.stage.replaceAll("_", " ")}
+                </Badge>
               </Link>
             )}
           </span>
@@ -79,7 +118,10 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
                   <div className="grid gap-0.5">
                     <span className="font-medium">
                       {path && !checklist[step] ? (
-                        <Link className="text-primary hover:underline" href={path.startsWith("/operator") ? path : `/w/${workspaceId}${path}`}>
+                        <Link
+                          className="text-primary hover:underline"
+                          href={path.startsWith("/operator") ? path : `/w/${workspaceId}${path}`}
+                        >
                           {title}
                         </Link>
                       ) : (
@@ -97,8 +139,11 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
           <OverviewFigures workspaceId={workspaceId} initial={counts} />
           {billing && (
             <p className="text-sm text-muted-foreground">
-              Sends used this period: {billing.sendsUsed.toLocaleString("en")} of {billing.sendAllowance.toLocaleString("en")}
-              {billing.stage === "trial" && billing.trialEndsAt && <> · trial ends {formatLadderDate(billing.trialEndsAt)}</>}
+              Sends used this period: {billing.sendsUsed.toLocaleString("en")} of{" "}
+              {billing.sendAllowance.toLocaleString("en")}
+              {billing.stage === "trial" && billing.trialEndsAt && (
+                <> · trial ends {formatLadderDate(billing.trialEndsAt)}</>
+              )}
             </p>
           )}
         </div>

@@ -1,6 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
+
 import { requestNewConfirmation } from "@/lib/consent/request-new-confirmation";
 import { defaultCtx } from "@/lib/context";
 

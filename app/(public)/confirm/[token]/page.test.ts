@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { overrideEnvForTests, reloadEnv } from "@/lib/env";
+
 import { systemActor } from "@/lib/actor";
 import { decideConfirmation } from "@/lib/consent/decide-confirmation";
 import { confirmationRequests, subscriptions } from "@/lib/db/schema";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { PEER_IP_HEADER, PEER_IP_HEADER_SET } from "@/lib/http/client-ip";
 import { subscribeFromForm } from "@/lib/subscriptions/subscribe-from-form";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
@@ -23,17 +24,24 @@ async function confirmFrom(headers: Record<string, string>) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
   const topicId = await seedTopic(ctx, workspaceId, brandId);
   await subscribeFromForm(ctx, systemActor("test", workspaceId), { topicId, email: "ip@example.com" });
-  const [pending] = await ctx.db.select().from(confirmationRequests).where(eq(confirmationRequests.workspaceId, workspaceId));
+  const [pending] = await ctx.db
+    .select()
+    .from(confirmationRequests)
+    .where(eq(confirmationRequests.workspaceId, workspaceId));
   await decideConfirmation(ctx, pending!.id);
   request.headers = new Headers({ [PEER_IP_HEADER]: PEER, ...headers });
-  await ConfirmPage({ params: Promise.resolve({ token: signToken("confirm", { r: pending!.id }) }), searchParams: Promise.resolve({}) });
+  await ConfirmPage({
+    params: Promise.resolve({ token: signToken("confirm", { r: pending!.id }) }),
+    searchParams: Promise.resolve({}),
+  });
   const [subscription] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.topicId, topicId));
   expect(subscription!.state).toBe("subscribed");
   return subscription!.confirmedIp;
 }
 
 describe("confirmation page: the confirming IP", () => {
-  const served = (trustedProxies: string) => overrideEnvForTests({ [PEER_IP_HEADER_SET]: "1", TRUSTED_PROXIES: trustedProxies });
+  const served = (trustedProxies: string) =>
+    overrideEnvForTests({ [PEER_IP_HEADER_SET]: "1", TRUSTED_PROXIES: trustedProxies });
   afterEach(() => reloadEnv());
 
   it("without TRUSTED_PROXIES a spoofed X-Forwarded-For is ignored and the peer address is recorded", async () => {

@@ -1,16 +1,24 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+
 import { BrandFooter } from "@/components/brand-footer";
 import { InvalidLink } from "@/components/invalid-link";
 import { confirmSubscription } from "@/lib/consent/confirm-subscription";
 import { defaultCtx } from "@/lib/context";
 import { clientIpFromHeaders } from "@/lib/http/client-ip";
+
 import { signUpAgainAction } from "./actions";
 
 export const metadata: Metadata = { title: "Confirm your subscription", robots: { index: false } };
 
 /** The double opt-in link. Confirming by GET is safe to repeat: a second visit says it is already done. */
-export default async function ConfirmPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<{ resent?: string }> }) {
+export default async function ConfirmPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<{ resent?: string }>;
+}) {
   const { token } = await params;
   const { resent } = await searchParams;
   const requestHeaders = await headers();
@@ -51,7 +59,8 @@ export default async function ConfirmPage({ params, searchParams }: { params: Pr
         <>
           <h1>This link has expired</h1>
           <p>
-            Confirmation links work for 14 days. You can still sign up for <strong>{topic.name}</strong>: we will send you a new link.
+            Confirmation links work for 14 days. You can still sign up for <strong>{topic.name}</strong>: we will send
+            you a new link.
           </p>
           {resent ? (
             <p role="status">A new confirmation email is on its way.</p>

@@ -16,9 +16,21 @@ export async function GET(_request: Request, { params }: { params: Promise<{ tok
     if (!(error instanceof BucketError)) throw error;
     // The bucket is down or refuses us: the mail client may try again; the operator reads why in the log.
     logger().error({ path: `/i/${token}`, err: error }, "image bucket unavailable");
-    return new Response("Image temporarily unavailable", { status: 503, headers: { "content-type": "text/plain; charset=utf-8", "retry-after": "60", "cache-control": "no-store", ...NOT_FRAMED } });
+    return new Response("Image temporarily unavailable", {
+      status: 503,
+      headers: {
+        "content-type": "text/plain; charset=utf-8",
+        "retry-after": "60",
+        "cache-control": "no-store",
+        ...NOT_FRAMED,
+      },
+    });
   }
-  if (!image) return new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", ...NOT_FRAMED } });
+  if (!image)
+    return new Response("Not found", {
+      status: 404,
+      headers: { "content-type": "text/plain; charset=utf-8", ...NOT_FRAMED },
+    });
   return new Response(new Uint8Array(image.data), {
     headers: {
       "content-type": image.contentType,

@@ -1,6 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
+
 import { readPreferencesToken } from "@/lib/consent/links";
 import { savePreferences } from "@/lib/consent/preferences";
 import { unsubscribe } from "@/lib/consent/unsubscribe";

@@ -1,16 +1,24 @@
 import type { Metadata } from "next";
+
 import { BrandFooter } from "@/components/brand-footer";
 import { BrandLogo } from "@/components/brand-logo";
 import { InvalidLink } from "@/components/invalid-link";
 import { readPreferencesToken } from "@/lib/consent/links";
 import { loadPreferences } from "@/lib/consent/preferences";
 import { defaultCtx } from "@/lib/context";
+
 import { savePreferencesAction } from "./actions";
 
 export const metadata: Metadata = { title: "Email preferences", robots: { index: false } };
 
 /** The preference centre: per topic, the whole brand, or everything. Opening it changes nothing. */
-export default async function PreferencesPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<{ saved?: string }> }) {
+export default async function PreferencesPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<{ saved?: string }>;
+}) {
   const { token } = await params;
   const { saved } = await searchParams;
   const link = readPreferencesToken(token);
@@ -22,7 +30,9 @@ export default async function PreferencesPage({ params, searchParams }: { params
   const brand = preferences.brand.name;
   return (
     <>
-      {preferences.brand.logoUrl && <BrandLogo src={preferences.brand.logoUrl} alt={preferences.brand.name} className="mb-4" />}
+      {preferences.brand.logoUrl && (
+        <BrandLogo src={preferences.brand.logoUrl} alt={preferences.brand.name} className="mb-4" />
+      )}
       <h1>Emails from {preferences.brand.name}</h1>
       <p>For {preferences.contact.email}</p>
       {saved && <p role="status">Your choices are saved.</p>}
@@ -41,7 +51,13 @@ export default async function PreferencesPage({ params, searchParams }: { params
           Save choices
         </button>
         <div className="grid gap-1">
-          <button className="button secondary" type="submit" name="intent" value="leave-brand" aria-describedby="leave-brand-covers">
+          <button
+            className="button secondary"
+            type="submit"
+            name="intent"
+            value="leave-brand"
+            aria-describedby="leave-brand-covers"
+          >
             Unsubscribe from all {brand} topics
           </button>
           <p id="leave-brand-covers" className="muted my-0 text-sm">
@@ -49,11 +65,18 @@ export default async function PreferencesPage({ params, searchParams }: { params
           </p>
         </div>
         <div className="grid gap-1">
-          <button className="button secondary" type="submit" name="intent" value="leave-all" aria-describedby="leave-all-covers">
+          <button
+            className="button secondary"
+            type="submit"
+            name="intent"
+            value="leave-all"
+            aria-describedby="leave-all-covers"
+          >
             Unsubscribe from everything
           </button>
           <p id="leave-all-covers" className="muted my-0 text-sm">
-            Stops all email from this sender, not only {brand}&apos;s: topics it adds later too, and any other brand it sends for. No one can sign you up again but you, here.
+            Stops all email from this sender, not only {brand}&apos;s: topics it adds later too, and any other brand it
+            sends for. No one can sign you up again but you, here.
           </p>
         </div>
       </form>

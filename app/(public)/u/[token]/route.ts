@@ -15,7 +15,10 @@ export async function POST(request: Request, { params }: { params: Promise<{ tok
     return new Response("Send List-Unsubscribe=One-Click, or open the link in a browser.", { status: 400 });
   }
   await unsubscribe(defaultCtx(), { ...target, scope: "topic" });
-  return new Response("You are unsubscribed.", { status: 200, headers: { "content-type": "text/plain; charset=utf-8" } });
+  return new Response("You are unsubscribed.", {
+    status: 200,
+    headers: { "content-type": "text/plain; charset=utf-8" },
+  });
 }
 
 // GET /u/{token} — a GET never changes anything: it shows the unsubscribe page.

@@ -1,6 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
+
 import { readUnsubscribeToken } from "@/lib/consent/links";
 import { resubscribe } from "@/lib/consent/resubscribe";
 import { unsubscribe } from "@/lib/consent/unsubscribe";

@@ -1,16 +1,24 @@
 import type { Metadata } from "next";
+
 import { BrandFooter } from "@/components/brand-footer";
 import { BrandLogo } from "@/components/brand-logo";
 import { InvalidLink } from "@/components/invalid-link";
 import { readUnsubscribeToken } from "@/lib/consent/links";
 import { getUnsubscribeView } from "@/lib/consent/unsubscribe-view";
 import { defaultCtx } from "@/lib/context";
+
 import { resubscribeAction, unsubscribeAction } from "./actions";
 
 export const metadata: Metadata = { title: "Unsubscribe", robots: { index: false } };
 
 /** Opening this page changes nothing (mail scanners open links); its buttons do. */
-export default async function UnsubscribePage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<{ done?: string }> }) {
+export default async function UnsubscribePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<{ done?: string }>;
+}) {
   const { token } = await params;
   const { done } = await searchParams;
   const target = readUnsubscribeToken(token);
@@ -21,8 +29,16 @@ export default async function UnsubscribePage({ params, searchParams }: { params
   return (
     <>
       {view.brand.logoUrl && <BrandLogo src={view.brand.logoUrl} alt={view.brand.name} className="mb-4" />}
-      <h1>{view.subscribed ? `Unsubscribe from ${view.topic.name}?` : `You are unsubscribed from ${view.topic.name}`}</h1>
-      {done && <p role="status">{done === "resubscribed" ? `Welcome back: ${view.email} is subscribed to ${view.topic.name} again.` : `${view.email} will no longer receive ${view.topic.name}.`}</p>}
+      <h1>
+        {view.subscribed ? `Unsubscribe from ${view.topic.name}?` : `You are unsubscribed from ${view.topic.name}`}
+      </h1>
+      {done && (
+        <p role="status">
+          {done === "resubscribed"
+            ? `Welcome back: ${view.email} is subscribed to ${view.topic.name} again.`
+            : `${view.email} will no longer receive ${view.topic.name}.`}
+        </p>
+      )}
       {view.subscribed ? (
         <form action={unsubscribeAction.bind(null, token)}>
           <p>

@@ -1,6 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
+
 import { defaultCtx } from "@/lib/context";
 import { confirmVerifiedAddress } from "@/lib/sandbox/verified-addresses";
 

@@ -1,13 +1,21 @@
 import type { Metadata } from "next";
+
 import { InvalidLink } from "@/components/invalid-link";
 import { defaultCtx } from "@/lib/context";
 import { describeVerifyAddressLink } from "@/lib/sandbox/verified-addresses";
+
 import { confirmAddressAction } from "./actions";
 
 export const metadata: Metadata = { title: "Confirm your address", robots: { index: false } };
 
 /** Opening this page changes nothing (mail scanners open links); its button does. */
-export default async function VerifyAddressPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<{ done?: string }> }) {
+export default async function VerifyAddressPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<{ done?: string }>;
+}) {
   const { token } = await params;
   const { done } = await searchParams;
   const link = await describeVerifyAddressLink(defaultCtx(), token);
@@ -26,7 +34,8 @@ export default async function VerifyAddressPage({ params, searchParams }: { para
     <form action={confirmAddressAction.bind(null, token)}>
       <h1>Confirm your address?</h1>
       <p>
-        {link.workspaceName} asked to send its campaigns to {link.email} while its account is being set up. Confirm only if this is your address and you agree.
+        {link.workspaceName} asked to send its campaigns to {link.email} while its account is being set up. Confirm only
+        if this is your address and you agree.
       </p>
       <button className="button" type="submit">
         Confirm {link.email}

@@ -1,7 +1,7 @@
 import { toErrorResponse } from "@/lib/api/error-response";
+import { defaultCtx } from "@/lib/context";
 import { receiveProviderEvent } from "@/lib/deliverability/receive-provider-event";
 import { toProviderEvent, verifyResendWebhook } from "@/lib/deliverability/resend-webhook";
-import { defaultCtx } from "@/lib/context";
 import { env } from "@/lib/env";
 import { readBodyCapped, SMALL_BODY_MAX_BYTES } from "@/lib/http/read-body-capped";
 
@@ -17,7 +17,12 @@ export async function POST(request: Request): Promise<Response> {
   const event = secret ? verifyResendWebhook(secret, raw, request.headers) : null;
   if (!event) return Response.json({ error: "signature verification failed" }, { status: 401 });
   try {
-    await receiveProviderEvent(defaultCtx(), { provider: "resend", providerEventId: request.headers.get("svix-id")!, raw, event: toProviderEvent(event) });
+    await receiveProviderEvent(defaultCtx(), {
+      provider: "resend",
+      providerEventId: request.headers.get("svix-id")!,
+      raw,
+      event: toProviderEvent(event),
+    });
   } catch (error) {
     return toErrorResponse(error); // not stored: a 500 makes Resend deliver it again
   }

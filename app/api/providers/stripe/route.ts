@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+
 import { toErrorResponse } from "@/lib/api/error-response";
 import { applyStripeEvent } from "@/lib/billing/stripe/apply-stripe-event";
 import { stripeConfig } from "@/lib/billing/stripe/stripe-config";
@@ -16,7 +17,11 @@ export async function POST(request: Request): Promise<Response> {
   if (bytes instanceof Response) return bytes;
   let event: Stripe.Event;
   try {
-    event = Stripe.webhooks.constructEvent(Buffer.from(bytes), request.headers.get("stripe-signature") ?? "", config.webhookSecret);
+    event = Stripe.webhooks.constructEvent(
+      Buffer.from(bytes),
+      request.headers.get("stripe-signature") ?? "",
+      config.webhookSecret,
+    );
   } catch {
     return Response.json({ error: "signature verification failed" }, { status: 400 });
   }

@@ -8,7 +8,11 @@ import { newFormChallenge } from "@/lib/forms/form-challenge";
 export async function GET(request: Request): Promise<Response> {
   const log = startRequestLog(request);
   const challenge = await newFormChallenge(defaultCtx());
-  return log.done(Response.json(challenge, { headers: log.headers({ ...corsHeaders(request.headers.get("origin")), "Cache-Control": "no-store" }) }));
+  return log.done(
+    Response.json(challenge, {
+      headers: log.headers({ ...corsHeaders(request.headers.get("origin")), "Cache-Control": "no-store" }),
+    }),
+  );
 }
 
 export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed("GET");

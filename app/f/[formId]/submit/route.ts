@@ -25,7 +25,12 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
   try {
     const read = await readFormRequest(request);
     kind = read.kind;
-    const { status, redirectUrl } = await submitSignupForm(defaultCtx(), { formId, origin, ip: clientIpFromHeaders(request.headers), values: read.values });
+    const { status, redirectUrl } = await submitSignupForm(defaultCtx(), {
+      formId,
+      origin,
+      ip: clientIpFromHeaders(request.headers),
+      values: read.values,
+    });
     if (kind === "html") return log.done(seeOther(redirectUrl ?? hostedFormUrl(formId, { done: status }), headers));
     return log.done(Response.json({ data: { status } }, { headers }));
   } catch (error) {

@@ -1,8 +1,9 @@
 import { apiRoute } from "@/lib/api/api-route";
-import { getContactOrThrow } from "@/lib/contacts/contact-view";
-import { serializeContact } from "../serializers";
 import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
 import { contact, dataOf } from "@/lib/api/response-schemas";
+import { getContactOrThrow } from "@/lib/contacts/contact-view";
+
+import { serializeContact } from "../serializers";
 
 // GET /v1/contacts/{id}
 export const GET = apiRoute(

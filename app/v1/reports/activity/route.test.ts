@@ -1,17 +1,18 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
-import { systemClock } from "@/lib/clock";
 import { createBrand } from "@/lib/brands/create-brand";
+import { systemClock } from "@/lib/clock";
 import { unsubscribe } from "@/lib/consent/unsubscribe";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { overrideEnvForTests, parseEnv, reloadEnv } from "@/lib/env";
 import { foldEngagement } from "@/lib/reports/fold-engagement";
+import { pruneExpired } from "@/lib/retention/prune-expired";
 import { apiClient } from "@/lib/testing/api-client";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { seedSentCampaign } from "@/lib/testing/report-fixture";
 import { testCtx } from "@/lib/testing/test-context";
-import { overrideEnvForTests, parseEnv, reloadEnv } from "@/lib/env";
-import { pruneExpired } from "@/lib/retention/prune-expired";
 import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
 
 const { ctx, clock } = testCtx();
@@ -35,7 +36,13 @@ describe("GET /v1/reports/activity", () => {
   it("a weekly series whose from falls mid-week starts on that week's Monday; first and last buckets are partial and count only the window", async () => {
     const { workspaceId, api } = await workspace();
     // Wed 7th is before `from`; Thu 8th, Mon 12th and Sun 18th are inside; Mon 19th is `to`, exclusive.
-    await contactsAddedAt(workspaceId, ["2026-01-07T12:00:00.000Z", "2026-01-08T00:00:00.000Z", "2026-01-12T08:00:00.000Z", "2026-01-18T23:59:59.999Z", "2026-01-19T00:00:00.000Z"]);
+    await contactsAddedAt(workspaceId, [
+      "2026-01-07T12:00:00.000Z",
+      "2026-01-08T00:00:00.000Z",
+      "2026-01-12T08:00:00.000Z",
+      "2026-01-18T23:59:59.999Z",
+      "2026-01-19T00:00:00.000Z",
+    ]);
     const body = (await api.get("/v1/reports/activity?from=2026-01-08&to=2026-01-19&interval=week")).body;
     expect(body.data).toEqual([
       { period_start: "2026-01-05T00:00:00.000Z", ...zeros, contacts_added: 1 },
@@ -48,7 +55,13 @@ describe("GET /v1/reports/activity", () => {
 
   it("a month series across a year boundary; quiet buckets are rows of zeros; totals sum the buckets", async () => {
     const { workspaceId, api } = await workspace();
-    await contactsAddedAt(workspaceId, ["2025-12-15T10:00:00.000Z", "2026-01-20T10:00:00.000Z", "2026-01-31T23:59:59.999Z", "2026-02-01T00:00:00.000Z", "2026-03-01T00:00:00.000Z"]);
+    await contactsAddedAt(workspaceId, [
+      "2025-12-15T10:00:00.000Z",
+      "2026-01-20T10:00:00.000Z",
+      "2026-01-31T23:59:59.999Z",
+      "2026-02-01T00:00:00.000Z",
+      "2026-03-01T00:00:00.000Z",
+    ]);
     const body = (await api.get("/v1/reports/activity?from=2025-11-20&to=2026-03-01&interval=month")).body;
     expect(body.data).toEqual([
       { period_start: "2025-11-01T00:00:00.000Z", ...zeros },
@@ -71,7 +84,8 @@ describe("GET /v1/reports/activity", () => {
       "2026-01-07T08:59:59.000Z",
       "2026-01-07T08:59:59.500Z",
     ]);
-    const added = async (from: string, to: string) => (await api.get(`/v1/reports/activity?from=${from}&to=${to}`)).body.totals.contacts_added;
+    const added = async (from: string, to: string) =>
+      (await api.get(`/v1/reports/activity?from=${from}&to=${to}`)).body.totals.contacts_added;
     expect(await added("2026-01-05T10:00:15Z", "2026-01-07T08:59:59.500Z")).toBe(4);
     expect(await added("2026-01-05T10:00:30.000Z", "2026-01-05T10:00:30.001Z")).toBe(1);
     expect(await added("2026-01-05T10:00:00.001Z", "2026-01-05T10:05:00.000Z")).toBe(1);
@@ -91,7 +105,9 @@ describe("GET /v1/reports/activity", () => {
     expect(before.period).toMatchObject({ from: at(0), to: at(60) });
     expect(before.totals.contacts_added).toBe(3);
     await pruneExpired({ ...ctx, clock: systemClock }, parseEnv({}));
-    const [left] = await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from report_activity where workspace_id = ${workspaceId} and grain = 'x'`);
+    const [left] = await ctx.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from report_activity where workspace_id = ${workspaceId} and grain = 'x'`,
+    );
     expect(left!.n).toBe(0);
     expect(await ask()).toEqual({ ...before, as_of: expect.any(String) });
   });
@@ -115,12 +131,21 @@ describe("GET /v1/reports/activity", () => {
     const { api } = await workspace();
     const refused = await api.get("/v1/reports/activity?from=2025-01-01&to=2026-02-06");
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ type: "invalid_request_error", code: "too_many_buckets", param: "interval" });
+    expect(refused.body.error).toMatchObject({
+      type: "invalid_request_error",
+      code: "too_many_buckets",
+      param: "interval",
+    });
     expect(refused.body.error.message).toContain("interval=week");
     expect((await api.get("/v1/reports/activity?from=2025-01-01&to=2026-02-05")).body.data).toHaveLength(400);
     expect((await api.get("/v1/reports/activity?from=2025-01-01&to=2026-02-06&interval=week")).status).toBe(200);
-    expect((await api.get("/v1/reports/activity?from=1990-01-01&to=2026-01-01&interval=month")).body.error.message).toMatch(/split the range/i);
-    expect((await api.get("/v1/reports/activity?interval=year")).body.error).toMatchObject({ code: "validation_failed", param: "interval" });
+    expect(
+      (await api.get("/v1/reports/activity?from=1990-01-01&to=2026-01-01&interval=month")).body.error.message,
+    ).toMatch(/split the range/i);
+    expect((await api.get("/v1/reports/activity?interval=year")).body.error).toMatchObject({
+      code: "validation_failed",
+      param: "interval",
+    });
   });
 
   it("counts campaigns sent, opens and clicks (once folded) and opt-outs; a brand key sees its brand plus workspace-wide rows", async () => {
@@ -135,24 +160,60 @@ describe("GET /v1/reports/activity", () => {
     const mine = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     const theirs = await seedTopic(ctx, workspaceId, other, { requiresConfirmation: false });
     clock.set(new Date("2026-02-02T09:00:00.000Z"));
-    const a = await seedSentCampaign(ctx, { workspaceId, brandId, topicId: mine, emails: ["a@example.com", "b@example.com"] });
+    const a = await seedSentCampaign(ctx, {
+      workspaceId,
+      brandId,
+      topicId: mine,
+      emails: ["a@example.com", "b@example.com"],
+    });
     const b = await seedSentCampaign(ctx, { workspaceId, brandId: other, topicId: theirs, emails: ["c@example.com"] });
     clock.set(new Date("2026-02-03T09:00:00.000Z"));
     await recordOpen(ctx, a.sendIds["a@example.com"]!, { country: null });
     await recordOpen(ctx, a.sendIds["a@example.com"]!, { country: null });
-    await recordClick(ctx, a.sendIds["b@example.com"]!, { url: "https://x.test", country: null, deviceType: null, client: null });
+    await recordClick(ctx, a.sendIds["b@example.com"]!, {
+      url: "https://x.test",
+      country: null,
+      deviceType: null,
+      client: null,
+    });
     await recordOpen(ctx, b.sendIds["c@example.com"]!, { country: null });
-    await unsubscribe(ctx, { contactId: a.contactIds["a@example.com"]!, scope: "topic", topicId: mine, campaignId: a.campaignId, sendId: a.sendIds["a@example.com"] });
+    await unsubscribe(ctx, {
+      contactId: a.contactIds["a@example.com"]!,
+      scope: "topic",
+      topicId: mine,
+      campaignId: a.campaignId,
+      sendId: a.sendIds["a@example.com"],
+    });
     await unsubscribe(ctx, { contactId: b.contactIds["c@example.com"]!, scope: "all" });
     const path = "/v1/reports/activity?from=2026-02-02&to=2026-02-04";
     const etag = (await api.get(path)).headers.get("etag")!;
-    expect((await api.get(path)).body.totals).toEqual({ contacts_added: 3, unsubscribes: 2, campaigns_sent: 2, opens: 0, clicks: 0 });
+    expect((await api.get(path)).body.totals).toEqual({
+      contacts_added: 3,
+      unsubscribes: 2,
+      campaigns_sent: 2,
+      opens: 0,
+      clicks: 0,
+    });
     await foldEngagement(ctx);
     const folded = await api.get(path, { headers: { "if-none-match": etag } });
     expect(folded.status).toBe(200);
     expect(folded.body.data).toEqual([
-      { period_start: "2026-02-02T00:00:00.000Z", contacts_added: 3, unsubscribes: 0, campaigns_sent: 2, opens: 0, clicks: 0 },
-      { period_start: "2026-02-03T00:00:00.000Z", contacts_added: 0, unsubscribes: 2, campaigns_sent: 0, opens: 2, clicks: 1 },
+      {
+        period_start: "2026-02-02T00:00:00.000Z",
+        contacts_added: 3,
+        unsubscribes: 0,
+        campaigns_sent: 2,
+        opens: 0,
+        clicks: 0,
+      },
+      {
+        period_start: "2026-02-03T00:00:00.000Z",
+        contacts_added: 0,
+        unsubscribes: 2,
+        campaigns_sent: 0,
+        opens: 2,
+        clicks: 1,
+      },
     ]);
     const branded = (await apiClient((await seedKey(ctx, workspaceId, { brandId })).key).get(path)).body;
     expect(branded.totals).toEqual({ contacts_added: 3, unsubscribes: 2, campaigns_sent: 1, opens: 1, clicks: 1 });

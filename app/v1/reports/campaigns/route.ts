@@ -1,14 +1,15 @@
 import { z } from "zod";
+
 import { apiRoute } from "@/lib/api/api-route";
 import { conditionalAnswer, makeEtag } from "@/lib/api/etag";
+import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
 import { toListBody } from "@/lib/api/pagination";
-import { listCampaignReport, type CampaignReportRow } from "@/lib/reports/list-campaign-report";
+import { campaignReport } from "@/lib/api/response-schemas";
 import { campaignRates } from "@/lib/reports/campaign-rates";
+import { listCampaignReport, type CampaignReportRow } from "@/lib/reports/list-campaign-report";
 import { reportScope } from "@/lib/reports/report-scope";
 import { readReportVersions } from "@/lib/reports/report-versions";
 import { assertOrdered, parseInstant } from "@/lib/reports/report-window";
-import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
-import { campaignReport } from "@/lib/api/response-schemas";
 
 const query = z.strictObject({ from: z.string().optional(), to: z.string().optional() });
 
@@ -46,9 +47,16 @@ export const GET = apiRoute(
     paginated: true,
     doc: {
       summary: "One row per sent campaign",
-      description: "Newest first; drafts are absent. `from` and `to` (exclusive) window the send time; a plain date reads as UTC.",
+      description:
+        "Newest first; drafts are absent. `from` and `to` (exclusive) window the send time; a plain date reads as UTC.",
       responses: { 200: { description: "A page of campaign rows.", schema: campaignReport } },
-      errors: [{ status: 400, code: "validation_failed", when: "`from` or `to` is not a date or timestamp, or `from` is not before `to`." }],
+      errors: [
+        {
+          status: 400,
+          code: "validation_failed",
+          when: "`from` or `to` is not a date or timestamp, or `from` is not before `to`.",
+        },
+      ],
       etag: true,
       example: { query: { from: "2026-01-01" } },
     },
@@ -59,7 +67,16 @@ export const GET = apiRoute(
     const asOf = ctx.clock.now().toISOString();
     const versions = await readReportVersions(ctx, actor);
     const scope = reportScope(actor);
-    const etag = makeEtag(["campaigns", scope, versions.brandCampaigns, versions.brandCount, window.from?.toISOString() ?? null, window.to?.toISOString() ?? null, page.limit, page.afterId]);
+    const etag = makeEtag([
+      "campaigns",
+      scope,
+      versions.brandCampaigns,
+      versions.brandCount,
+      window.from?.toISOString() ?? null,
+      window.to?.toISOString() ?? null,
+      page.limit,
+      page.afterId,
+    ]);
     return conditionalAnswer(ifNoneMatch, etag, async () => {
       const rows = await listCampaignReport(ctx, actor, window, page);
       return { ...toListBody(rows, page, page.scope, serializeRow), as_of: asOf, scope };

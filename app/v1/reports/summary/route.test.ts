@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
+
 import { systemActor } from "@/lib/actor";
 import { createBrand } from "@/lib/brands/create-brand";
+import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { createList } from "@/lib/lists/create-list";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { apiClient } from "@/lib/testing/api-client";
 import { optOut, seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { seedSentCampaign } from "@/lib/testing/report-fixture";
 import { testCtx } from "@/lib/testing/test-context";
-import { createCampaign } from "@/lib/campaigns/save-campaign";
 
 const { ctx } = testCtx();
 
@@ -17,7 +18,13 @@ describe("GET /v1/reports/summary", () => {
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     await createList(ctx, systemActor("test", workspaceId), { brandId, name: "VIP" });
     await seedSentCampaign(ctx, { workspaceId, brandId, topicId, emails: ["a@example.com", "b@example.com"] });
-    await createCampaign(ctx, systemActor("test", workspaceId), { brandId, topicId, name: "Next", subject: "Soon", html: "<p>x</p>" });
+    await createCampaign(ctx, systemActor("test", workspaceId), {
+      brandId,
+      topicId,
+      name: "Next",
+      subject: "Soon",
+      html: "<p>x</p>",
+    });
     const response = await apiClient((await seedKey(ctx, workspaceId)).key).get("/v1/reports/summary");
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -26,7 +33,11 @@ describe("GET /v1/reports/summary", () => {
         lists: { total: 1, memberships: 0 },
         topics: { total: 1 },
         campaigns: { total: 2, sent: 1, scheduled: 0, draft: 1, sending: 0 },
-        sends: { used_this_period: 2, period_started_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/), scope: "workspace" },
+        sends: {
+          used_this_period: 2,
+          period_started_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+          scope: "workspace",
+        },
         scope: { type: "workspace", brand_id: null },
       },
       as_of: expect.stringMatching(/Z$/),
@@ -40,8 +51,18 @@ describe("GET /v1/reports/summary", () => {
     const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
     const api = apiClient((await seedKey(ctx, workspaceId)).key);
     const ids: string[] = [];
-    for (const email of ["s@example.com", "u@example.com", "b@example.com", "c@example.com", "t@example.com", "n@example.com"]) {
-      ids.push((await api.post("/v1/contacts", { email, topic_ids: email === "n@example.com" ? undefined : [topicId] })).body.data.id);
+    for (const email of [
+      "s@example.com",
+      "u@example.com",
+      "b@example.com",
+      "c@example.com",
+      "t@example.com",
+      "n@example.com",
+    ]) {
+      ids.push(
+        (await api.post("/v1/contacts", { email, topic_ids: email === "n@example.com" ? undefined : [topicId] })).body
+          .data.id,
+      );
     }
     await optOut(ctx, ids[1]!, "all");
     await createSuppression(ctx, systemActor("test", workspaceId), { email: "b@example.com" }, "bounce");
@@ -65,7 +86,13 @@ describe("GET /v1/reports/summary", () => {
     const theirs = await seedTopic(ctx, workspaceId, other, { requiresConfirmation: false });
     await createList(ctx, systemActor("test", workspaceId), { brandId: other, name: "Theirs" });
     await seedSentCampaign(ctx, { workspaceId, brandId: other, topicId: theirs, emails: ["a@example.com"] });
-    await createCampaign(ctx, systemActor("test", workspaceId), { brandId, topicId: mine, name: "Mine", subject: "Hi", html: "<p>x</p>" });
+    await createCampaign(ctx, systemActor("test", workspaceId), {
+      brandId,
+      topicId: mine,
+      name: "Mine",
+      subject: "Hi",
+      html: "<p>x</p>",
+    });
     const body = (await apiClient((await seedKey(ctx, workspaceId, { brandId })).key).get("/v1/reports/summary")).body;
     expect(body.data).toMatchObject({
       contacts: { total: 1 },
@@ -88,14 +115,18 @@ describe("GET /v1/reports/summary", () => {
     expect(revalidated.body).toBeNull();
     expect(revalidated.headers.get("etag")).toBe(etag);
     expect(revalidated.headers.get("cache-control")).toBe("private, max-age=0, must-revalidate");
-    expect((await api.get("/v1/reports/summary", { headers: { "if-none-match": '"something-else"' } })).status).toBe(200);
+    expect((await api.get("/v1/reports/summary", { headers: { "if-none-match": '"something-else"' } })).status).toBe(
+      200,
+    );
   });
 
   it("a change to the audience, even by a test key, changes the ETag on the next request", async () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const api = apiClient((await seedKey(ctx, workspaceId)).key);
     const etag = (await api.get("/v1/reports/summary")).headers.get("etag")!;
-    await apiClient((await seedKey(ctx, workspaceId, { environment: "test" })).key).post("/v1/contacts", { email: "new@example.com" });
+    await apiClient((await seedKey(ctx, workspaceId, { environment: "test" })).key).post("/v1/contacts", {
+      email: "new@example.com",
+    });
     const after = await api.get("/v1/reports/summary", { headers: { "if-none-match": etag } });
     expect(after.status).toBe(200);
     expect(after.headers.get("etag")).not.toBe(etag);
@@ -106,7 +137,8 @@ describe("GET /v1/reports/summary", () => {
     const { workspaceId } = await seedWorkspace(ctx);
     const api = apiClient((await seedKey(ctx, workspaceId)).key);
     const etag = (await api.get("/v1/reports/summary")).headers.get("etag")!;
-    for (let i = 0; i < 19; i++) expect((await api.get("/v1/reports/summary", { headers: { "if-none-match": etag } })).status).toBe(304);
+    for (let i = 0; i < 19; i++)
+      expect((await api.get("/v1/reports/summary", { headers: { "if-none-match": etag } })).status).toBe(304);
     for (let i = 0; i < 10; i++) expect((await api.get("/v1/reports/campaigns")).status).toBe(200);
     const limited = await api.get("/v1/reports/activity");
     expect(limited.status).toBe(429);
@@ -119,7 +151,9 @@ describe("GET /v1/reports/summary", () => {
     const unknown = await apiClient((await seedKey(ctx, workspaceId)).key).get("/v1/reports/summary?from=2026-01-01");
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toMatchObject({ code: "validation_failed", param: "from" });
-    const publishable = await apiClient((await seedKey(ctx, workspaceId, { kind: "publishable" })).key).get("/v1/reports/summary");
+    const publishable = await apiClient((await seedKey(ctx, workspaceId, { kind: "publishable" })).key).get(
+      "/v1/reports/summary",
+    );
     expect(publishable.body.error.code).toBe("publishable_key_not_allowed");
   });
 });

@@ -1,10 +1,10 @@
 import { apiRoute } from "@/lib/api/api-route";
 import { conditionalAnswer, makeEtag } from "@/lib/api/etag";
+import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
+import { summaryReport } from "@/lib/api/response-schemas";
 import { getSummary } from "@/lib/reports/get-summary";
 import { reportScope } from "@/lib/reports/report-scope";
 import { readReportVersions } from "@/lib/reports/report-versions";
-import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
-import { summaryReport } from "@/lib/api/response-schemas";
 
 // GET /v1/reports/summary — states, not a window: no from/to.
 export const GET = apiRoute(
@@ -22,8 +22,19 @@ export const GET = apiRoute(
     const asOf = ctx.clock.now().toISOString();
     const versions = await readReportVersions(ctx, actor);
     const scope = reportScope(actor);
-    const etag = makeEtag(["summary", scope, versions.workspace, versions.brands, versions.brandCount, versions.sendsUsed, versions.periodStartedAt]);
-    return conditionalAnswer(ifNoneMatch, etag, async () => ({ data: { ...(await getSummary(ctx, actor)), scope }, as_of: asOf }));
+    const etag = makeEtag([
+      "summary",
+      scope,
+      versions.workspace,
+      versions.brands,
+      versions.brandCount,
+      versions.sendsUsed,
+      versions.periodStartedAt,
+    ]);
+    return conditionalAnswer(ifNoneMatch, etag, async () => ({
+      data: { ...(await getSummary(ctx, actor)), scope },
+      as_of: asOf,
+    }));
   },
 );
 

@@ -1,7 +1,7 @@
 import { apiRoute } from "@/lib/api/api-route";
-import { deleteSuppression } from "@/lib/suppressions/delete-suppression";
 import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
 import { dataOf, suppressionDeleted } from "@/lib/api/response-schemas";
+import { deleteSuppression } from "@/lib/suppressions/delete-suppression";
 
 // DELETE /v1/suppressions/{id} — lifts the block only; resubscribes nobody.
 export const DELETE = apiRoute(
@@ -14,7 +14,11 @@ export const DELETE = apiRoute(
       responses: { 200: { description: "Deleted.", schema: dataOf(suppressionDeleted) } },
       errors: [
         { status: 404, code: "suppression_not_found", when: "No such suppression on the workspace." },
-        { status: 400, code: "suppression_not_removable", when: "The suppression records a complaint: it can never be lifted." },
+        {
+          status: 400,
+          code: "suppression_not_removable",
+          when: "The suppression records a complaint: it can never be lifted.",
+        },
       ],
     },
   },

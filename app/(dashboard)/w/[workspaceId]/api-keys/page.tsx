@@ -1,6 +1,7 @@
+import { BookOpen, KeyRound } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { BookOpen, KeyRound } from "lucide-react";
+
 import { CreateKeyDialog } from "@/components/api-keys/create-key-dialog";
 import { RevokeKeyButton } from "@/components/api-keys/revoke-key-button";
 import { Badge } from "@/components/ui/badge";
@@ -11,6 +12,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { listBrands } from "@/lib/brands/list-brands";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+
 import { createApiKeyAction, revokeApiKeyAction } from "./actions";
 
 export const metadata: Metadata = { title: "API keys" };
@@ -48,7 +50,8 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ worksp
       />
       {keys.length === 0 ? (
         <EmptyState icon={<KeyRound />} title="Create your first API key">
-          A publishable key lets your signup form subscribe people to a topic. A secret key lets your servers manage contacts, lists and suppressions and read reports.
+          A publishable key lets your signup form subscribe people to a topic. A secret key lets your servers manage
+          contacts, lists and suppressions and read reports.
         </EmptyState>
       ) : (
         <Table>
@@ -83,12 +86,23 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ worksp
                     </span>
                   </TableCell>
                   <TableCell>{key.brandId ? (brandName.get(key.brandId) ?? key.brandId) : "Every brand"}</TableCell>
-                  <TableCell className="max-w-56 truncate">{key.kind === "publishable" ? key.allowedOrigins.join(", ") || "Any" : "—"}</TableCell>
+                  <TableCell className="max-w-56 truncate">
+                    {key.kind === "publishable" ? key.allowedOrigins.join(", ") || "Any" : "—"}
+                  </TableCell>
                   <TableCell className="text-muted-foreground">{day(key.createdAt)}</TableCell>
                   {/* No member for keys the operator's CLI made, nor for those made before creators were recorded. */}
                   <TableCell className="text-muted-foreground">{key.createdByEmail ?? "—"}</TableCell>
                   <TableCell className="text-muted-foreground">{day(key.lastUsedAt)}</TableCell>
-                  <TableCell className="text-right">{!key.revokedAt && <RevokeKeyButton workspaceId={workspaceId} keyId={key.id} label={label} action={revokeApiKeyAction} />}</TableCell>
+                  <TableCell className="text-right">
+                    {!key.revokedAt && (
+                      <RevokeKeyButton
+                        workspaceId={workspaceId}
+                        keyId={key.id}
+                        label={label}
+                        action={revokeApiKeyAction}
+                      />
+                    )}
+                  </TableCell>
                 </TableRow>
               );
             })}

@@ -1,5 +1,6 @@
-import type { Metadata } from "next";
 import { Tags } from "lucide-react";
+import type { Metadata } from "next";
+
 import { DefineAttributeDialog } from "@/components/attributes/define-attribute-dialog";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -7,6 +8,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { listAttributeDefinitions } from "@/lib/contacts/list-attribute-definitions";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+
 import { defineAttributeAction } from "./actions";
 
 export const metadata: Metadata = { title: "Custom attributes" };
@@ -28,7 +30,8 @@ export default async function AttributesPage({ params }: { params: Promise<{ wor
       />
       {attributes.length === 0 ? (
         <EmptyState icon={<Tags />} title="No custom attributes yet">
-          Define one (a plan, a city, a renewal date) before the API or your signup form sends it: undefined attributes are refused.
+          Define one (a plan, a city, a renewal date) before the API or your signup form sends it: undefined attributes
+          are refused.
         </EmptyState>
       ) : (
         <Table>
@@ -52,9 +55,15 @@ export default async function AttributesPage({ params }: { params: Promise<{ wor
                   <code className="rounded bg-muted px-1.5 py-0.5 text-xs">{`{{contact.${attribute.key}}}`}</code>
                 </TableCell>
                 <TableCell className="max-w-72 truncate">
-                  {attribute.usedBy.length === 0 ? <span className="text-muted-foreground">No campaign</span> : attribute.usedBy.map((campaign) => campaign.name).join(", ")}
+                  {attribute.usedBy.length === 0 ? (
+                    <span className="text-muted-foreground">No campaign</span>
+                  ) : (
+                    attribute.usedBy.map((campaign) => campaign.name).join(", ")
+                  )}
                 </TableCell>
-                <TableCell className="text-muted-foreground">{new Date(attribute.createdAt).toISOString().slice(0, 10)}</TableCell>
+                <TableCell className="text-muted-foreground">
+                  {new Date(attribute.createdAt).toISOString().slice(0, 10)}
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>

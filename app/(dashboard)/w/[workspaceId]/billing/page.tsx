@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+
 import { BillingControls, type PlanOffer } from "@/components/billing/billing-controls";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -10,9 +11,10 @@ import { billingContinues, canCancelPlan } from "@/lib/billing/billing-stage";
 import { billingStatusLine } from "@/lib/billing/billing-status-line";
 import { getBillingOrThrow, type Invoice } from "@/lib/billing/get-billing";
 import { formatLadderDate } from "@/lib/billing/ladder-mail";
-import { PLANS, formatMoney, type Currency } from "@/lib/billing/plans";
+import { formatMoney, PLANS, type Currency } from "@/lib/billing/plans";
 import { stripeConfig } from "@/lib/billing/stripe/stripe-config";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+
 import { cancelPlanAction, choosePlanAction, paymentPortalAction } from "./actions";
 
 export const metadata: Metadata = { title: "Billing" };
@@ -26,7 +28,10 @@ const STAGE_BADGES: Record<string, { label: string; variant: "success" | "warnin
   deleted: { label: "Deleted", variant: "destructive" },
 };
 
-const INVOICE_BADGES: Record<Invoice["status"], { label: string; variant: "success" | "warning" | "destructive" | "secondary" }> = {
+const INVOICE_BADGES: Record<
+  Invoice["status"],
+  { label: string; variant: "success" | "warning" | "destructive" | "secondary" }
+> = {
   open: { label: "Open", variant: "secondary" },
   paid: { label: "Paid", variant: "success" },
   failed: { label: "Payment failed", variant: "destructive" },
@@ -36,7 +41,12 @@ const INVOICE_BADGES: Record<Invoice["status"], { label: string; variant: "succe
 /** The id's last characters, as a number a person can quote to the service's team. */
 const invoiceNumber = (id: string) => id.slice(-8).toUpperCase();
 
-const STAGE_NAMES: Record<string, string> = { read_only: "Read-only", deletion_scheduled: "Deletion scheduled", deleted: "Deleted", overdue: "Sending paused" };
+const STAGE_NAMES: Record<string, string> = {
+  read_only: "Read-only",
+  deletion_scheduled: "Deletion scheduled",
+  deleted: "Deleted",
+  overdue: "Sending paused",
+};
 
 export default async function BillingPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
@@ -45,9 +55,15 @@ export default async function BillingPage({ params }: { params: Promise<{ worksp
   const now = ctx.clock.now();
   const currency = billing.currency as Currency;
   const stripe = stripeConfig() !== null;
-  const plans: PlanOffer[] = PLANS.map((plan) => ({ id: plan.id, name: plan.name, sends: plan.sendAllowance.toLocaleString("en"), price: formatMoney(plan.price[currency], currency) }));
+  const plans: PlanOffer[] = PLANS.map((plan) => ({
+    id: plan.id,
+    name: plan.name,
+    sends: plan.sendAllowance.toLocaleString("en"),
+    price: formatMoney(plan.price[currency], currency),
+  }));
   const status = billingStatusLine(billing, now);
-  const used = billing.sendAllowance > 0 ? Math.min(100, Math.round((billing.sendsUsed / billing.sendAllowance) * 100)) : 100;
+  const used =
+    billing.sendAllowance > 0 ? Math.min(100, Math.round((billing.sendsUsed / billing.sendAllowance) * 100)) : 100;
   const manages = managesBilling(workspace.role);
   const badge = STAGE_BADGES[billing.stage]!;
   const unpaid = billing.invoices.filter((invoice) => invoice.status === "open" || invoice.status === "failed").length;
@@ -76,27 +92,33 @@ export default async function BillingPage({ params }: { params: Promise<{ worksp
           <Card>
             <CardHeader>
               <CardTitle className="flex items-center gap-2">
-                {billing.plan?.name ?? (billing.stage === "trial" ? "Free trial" : "No plan")} <Badge variant={badge.variant}>{badge.label}</Badge>
+                {billing.plan?.name ?? (billing.stage === "trial" ? "Free trial" : "No plan")}{" "}
+                <Badge variant={badge.variant}>{badge.label}</Badge>
               </CardTitle>
               <CardDescription data-testid="billing-status">
-                {status ?? (billing.paidThrough ? `Paid through ${formatLadderDate(billing.paidThrough)}.` : "Choose a plan to keep sending.")}
+                {status ??
+                  (billing.paidThrough
+                    ? `Paid through ${formatLadderDate(billing.paidThrough)}.`
+                    : "Choose a plan to keep sending.")}
               </CardDescription>
             </CardHeader>
             {billing.stage === "trial" && (
               <CardContent className="text-sm text-muted-foreground">
-                When the trial ends the workspace becomes read-only until a plan is chosen: nothing is sent, and your contacts, reports and exports stay. Plans start at {plans[0]!.price} a month.
+                When the trial ends the workspace becomes read-only until a plan is chosen: nothing is sent, and your
+                contacts, reports and exports stay. Plans start at {plans[0]!.price} a month.
               </CardContent>
             )}
             {billing.pendingPlan && billingContinues(billing.stage) && (
               <CardContent className="text-sm text-muted-foreground" data-testid="billing-pending-plan">
-                Moving to {billing.pendingPlan.name}: its {billing.pendingPlan.sendAllowance.toLocaleString("en")} sends a month apply once the invoice for the change is paid. Until then the current
-                allowance applies.
+                Moving to {billing.pendingPlan.name}: its {billing.pendingPlan.sendAllowance.toLocaleString("en")} sends
+                a month apply once the invoice for the change is paid. Until then the current allowance applies.
               </CardContent>
             )}
             {!stripe && unpaid > 0 && billingContinues(billing.stage) && (
               <CardContent className="text-sm text-muted-foreground">
-                {unpaid === 1 ? "An invoice is" : `${unpaid} invoices are`} waiting for payment. Pay as agreed with the service&apos;s team and quote the invoice number; the workspace is active again
-                the moment the payment is recorded.
+                {unpaid === 1 ? "An invoice is" : `${unpaid} invoices are`} waiting for payment. Pay as agreed with the
+                service&apos;s team and quote the invoice number; the workspace is active again the moment the payment
+                is recorded.
               </CardContent>
             )}
             {billing.upcoming.length > 0 && (
@@ -118,16 +140,30 @@ export default async function BillingPage({ params }: { params: Promise<{ worksp
                 <CardTitle>Sends this period</CardTitle>
                 <CardDescription>
                   Since {formatLadderDate(billing.periodStartedAt)}
-                  {billing.stage === "trial" && billing.trialEndsAt ? `; the trial ends on ${formatLadderDate(billing.trialEndsAt)}` : ""}.
+                  {billing.stage === "trial" && billing.trialEndsAt
+                    ? `; the trial ends on ${formatLadderDate(billing.trialEndsAt)}`
+                    : ""}
+                  .
                 </CardDescription>
               </CardHeader>
               <CardContent className="grid gap-2">
-                <div className="h-2 overflow-hidden rounded-full bg-muted" role="progressbar" aria-label="Allowance used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={used}>
-                  <div className={used >= 90 ? "h-full bg-amber-500" : "h-full bg-primary"} style={{ width: `${used}%` }} />
+                <div
+                  className="h-2 overflow-hidden rounded-full bg-muted"
+                  role="progressbar"
+                  aria-label="Allowance used"
+                  aria-valuemin={0}
+                  aria-valuemax={100}
+                  aria-valuenow={used}
+                >
+                  <div
+                    className={used >= 90 ? "h-full bg-amber-500" : "h-full bg-primary"}
+                    style={{ width: `${used}%` }}
+                  />
                 </div>
                 <p className="text-sm text-muted-foreground">
-                  <span className="font-medium text-foreground">{billing.sendsUsed.toLocaleString("en")}</span> of {billing.sendAllowance.toLocaleString("en")} sends used. Recipients past the
-                  allowance are not sent to.
+                  <span className="font-medium text-foreground">{billing.sendsUsed.toLocaleString("en")}</span> of{" "}
+                  {billing.sendAllowance.toLocaleString("en")} sends used. Recipients past the allowance are not sent
+                  to.
                 </p>
               </CardContent>
             </Card>
@@ -138,7 +174,11 @@ export default async function BillingPage({ params }: { params: Promise<{ worksp
             Invoices
           </h2>
           {billing.invoices.length === 0 ? (
-            <EmptyState title="No invoices yet">{billing.stage === "trial" ? "Your first invoice comes when you choose a plan." : "Invoices appear here once a plan is chosen."}</EmptyState>
+            <EmptyState title="No invoices yet">
+              {billing.stage === "trial"
+                ? "Your first invoice comes when you choose a plan."
+                : "Invoices appear here once a plan is chosen."}
+            </EmptyState>
           ) : (
             <Table>
               <TableHeader>
@@ -161,14 +201,27 @@ export default async function BillingPage({ params }: { params: Promise<{ worksp
                       {formatLadderDate(invoice.periodStart)} – {formatLadderDate(invoice.periodEnd)}
                     </TableCell>
                     <TableCell>{PLANS.find((plan) => plan.id === invoice.plan)?.name ?? "—"}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatMoney(invoice.amount, invoice.currency)}</TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {formatMoney(invoice.amount, invoice.currency)}
+                    </TableCell>
                     <TableCell>
-                      <Badge variant={INVOICE_BADGES[invoice.status].variant}>{INVOICE_BADGES[invoice.status].label}</Badge>
-                      {invoice.status === "open" && <span className="ml-2 text-xs text-muted-foreground">due {formatLadderDate(invoice.dueAt)}</span>}
+                      <Badge variant={INVOICE_BADGES[invoice.status].variant}>
+                        {INVOICE_BADGES[invoice.status].label}
+                      </Badge>
+                      {invoice.status === "open" && (
+                        <span className="ml-2 text-xs text-muted-foreground">
+                          due {formatLadderDate(invoice.dueAt)}
+                        </span>
+                      )}
                     </TableCell>
                     <TableCell className="text-right">
                       {invoice.hostedUrl ? (
-                        <a href={invoice.hostedUrl} className="text-sm text-primary hover:underline" target="_blank" rel="noreferrer">
+                        <a
+                          href={invoice.hostedUrl}
+                          className="text-sm text-primary hover:underline"
+                          target="_blank"
+                          rel="noreferrer"
+                        >
                           View invoice
                         </a>
                       ) : (

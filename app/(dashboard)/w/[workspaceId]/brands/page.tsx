@@ -1,6 +1,7 @@
+import { Building2 } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Building2 } from "lucide-react";
+
 import { CreateBrandDialog } from "@/components/brands/create-brand-dialog";
 import { ReviewBadge } from "@/components/brands/review-badge";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -8,6 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { listBrands } from "@/lib/brands/list-brands";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+
 import { createBrandAction } from "./actions";
 
 export const metadata: Metadata = { title: "Brands" };
@@ -27,7 +29,8 @@ export default async function BrandsPage({ params }: { params: Promise<{ workspa
       />
       {brands.length === 0 ? (
         <EmptyState icon={<Building2 />} title="Add your first brand">
-          A brand holds the name, legal name, postal address and sender address your campaigns and consent pages show. Topics and lists belong to a brand.
+          A brand holds the name, legal name, postal address and sender address your campaigns and consent pages show.
+          Topics and lists belong to a brand.
         </EmptyState>
       ) : (
         <Table>
@@ -51,7 +54,11 @@ export default async function BrandsPage({ params }: { params: Promise<{ workspa
                 <TableCell>{brand.legalName}</TableCell>
                 <TableCell>{brand.senderEmail}</TableCell>
                 <TableCell>
-                  <ReviewBadge status={brand.reviewStatus} held={brand.sendingHeldAt !== null} selfReviewed={brand.selfReviewed} />
+                  <ReviewBadge
+                    status={brand.reviewStatus}
+                    held={brand.sendingHeldAt !== null}
+                    selfReviewed={brand.selfReviewed}
+                  />
                 </TableCell>
                 <TableCell className="text-muted-foreground">{brand.createdAt.toISOString().slice(0, 10)}</TableCell>
               </TableRow>

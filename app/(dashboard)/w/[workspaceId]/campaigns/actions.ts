@@ -1,15 +1,23 @@
 "use server";
 
 import { z } from "zod";
-import { campaignFormSchema, editCampaignFormSchema } from "@/lib/campaigns/campaign-form-schema";
+
+import {
+  cancelCampaign,
+  pauseCampaign,
+  resumeCampaign,
+  scheduleCampaign,
+  sendCampaignNow,
+  unscheduleCampaign,
+} from "@/lib/campaigns/campaign-actions";
 import { campaignFromEditor } from "@/lib/campaigns/campaign-body";
+import { campaignFormSchema, editCampaignFormSchema } from "@/lib/campaigns/campaign-form-schema";
 import { countMissingMergeTags } from "@/lib/campaigns/count-missing-merge-tags";
-import { cancelCampaign, pauseCampaign, resumeCampaign, scheduleCampaign, sendCampaignNow, unscheduleCampaign } from "@/lib/campaigns/campaign-actions";
 import { createCampaign, duplicateCampaign, updateCampaign } from "@/lib/campaigns/save-campaign";
 import { sendTestMail } from "@/lib/campaigns/send-test-mail";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
-import { saveCampaignAsTemplate, saveTemplateSchema } from "@/lib/templates/templates";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
+import { saveCampaignAsTemplate, saveTemplateSchema } from "@/lib/templates/templates";
 
 const oneCampaign = z.strictObject({ campaignId: z.string() });
 
@@ -18,28 +26,41 @@ export const createCampaignAction = workspaceAction(campaignFormSchema, async ({
   return createCampaign(ctx, actor, input, source);
 });
 
-export const updateCampaignAction = workspaceAction(editCampaignFormSchema, async ({ ctx, actor }, { campaignId, ...form }) => {
-  const [input, source] = await campaignFromEditor(ctx, actor, form);
-  await updateCampaign(ctx, actor, campaignId, input, source);
-  return { campaignId };
-});
+export const updateCampaignAction = workspaceAction(
+  editCampaignFormSchema,
+  async ({ ctx, actor }, { campaignId, ...form }) => {
+    const [input, source] = await campaignFromEditor(ctx, actor, form);
+    await updateCampaign(ctx, actor, campaignId, input, source);
+    return { campaignId };
+  },
+);
 
 // A read while the campaign is written: nothing to revalidate.
 export const countMissingMergeTagsAction = workspaceAction(
-  z.strictObject({ brandId: z.string(), topicId: z.string(), listId: z.string().nullish(), tags: z.array(z.string().max(200)).max(100) }),
+  z.strictObject({
+    brandId: z.string(),
+    topicId: z.string(),
+    listId: z.string().nullish(),
+    tags: z.array(z.string().max(200)).max(100),
+  }),
   ({ ctx, actor }, input) => countMissingMergeTags(ctx, actor, input),
   { revalidate: false },
 );
 
-export const duplicateCampaignAction = workspaceAction(oneCampaign, ({ ctx, actor }, { campaignId }) => duplicateCampaign(ctx, actor, campaignId));
+export const duplicateCampaignAction = workspaceAction(oneCampaign, ({ ctx, actor }, { campaignId }) =>
+  duplicateCampaign(ctx, actor, campaignId),
+);
 
 export const sendCampaignNowAction = workspaceAction(oneCampaign, async ({ ctx, actor }, { campaignId }) => {
   await sendCampaignNow(ctx, actor, campaignId);
 });
 
-export const scheduleCampaignAction = workspaceAction(z.strictObject({ campaignId: z.string(), at: z.coerce.date({ error: "pick a date and time" }) }), async ({ ctx, actor }, { campaignId, at }) => {
-  await scheduleCampaign(ctx, actor, campaignId, at);
-});
+export const scheduleCampaignAction = workspaceAction(
+  z.strictObject({ campaignId: z.string(), at: z.coerce.date({ error: "pick a date and time" }) }),
+  async ({ ctx, actor }, { campaignId, at }) => {
+    await scheduleCampaign(ctx, actor, campaignId, at);
+  },
+);
 
 export const unscheduleCampaignAction = workspaceAction(oneCampaign, async ({ ctx, actor }, { campaignId }) => {
   await unscheduleCampaign(ctx, actor, campaignId);
@@ -63,4 +84,8 @@ export const sendTestMailAction = workspaceAction(
   { revalidate: false },
 );
 
-export const saveTemplateAction = workspaceAction(saveTemplateSchema, ({ ctx, actor }, input) => saveCampaignAsTemplate(ctx, actor, input), { revalidate: false });
+export const saveTemplateAction = workspaceAction(
+  saveTemplateSchema,
+  ({ ctx, actor }, input) => saveCampaignAsTemplate(ctx, actor, input),
+  { revalidate: false },
+);

@@ -1,6 +1,7 @@
+import { Plus, Send } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Plus, Send } from "lucide-react";
+
 import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -15,7 +16,13 @@ export const metadata: Metadata = { title: "Campaigns" };
 
 const PAGE_SIZE = 50;
 
-export default async function CampaignsPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: Promise<{ after?: string }> }) {
+export default async function CampaignsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: Promise<{ after?: string }>;
+}) {
   const { workspaceId } = await params;
   const { after } = await searchParams;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
@@ -57,7 +64,10 @@ export default async function CampaignsPage({ params, searchParams }: { params: 
               {page.map((campaign) => (
                 <TableRow key={campaign.id}>
                   <TableCell>
-                    <Link className="font-medium text-primary hover:underline" href={`/w/${workspaceId}/campaigns/${campaign.id}`}>
+                    <Link
+                      className="font-medium text-primary hover:underline"
+                      href={`/w/${workspaceId}/campaigns/${campaign.id}`}
+                    >
                       {campaign.name}
                     </Link>
                     <div className="max-w-md truncate text-xs text-muted-foreground">{campaign.subject}</div>
@@ -69,7 +79,9 @@ export default async function CampaignsPage({ params, searchParams }: { params: 
                     {campaign.topicName}
                     {campaign.listName && <span className="text-muted-foreground"> · list {campaign.listName}</span>}
                   </TableCell>
-                  <TableCell className="text-right tabular-nums">{campaign.recipients?.toLocaleString("en") ?? "—"}</TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {campaign.recipients?.toLocaleString("en") ?? "—"}
+                  </TableCell>
                   <TableCell className="text-muted-foreground">
                     <When at={campaign.sentAt ?? campaign.scheduledAt} />
                   </TableCell>
@@ -77,7 +89,11 @@ export default async function CampaignsPage({ params, searchParams }: { params: 
               ))}
             </TableBody>
           </Table>
-          <Pager basePath={`/w/${workspaceId}/campaigns`} nextAfter={rows.length > PAGE_SIZE ? page.at(-1)!.id : null} onFirstPage={!after} />
+          <Pager
+            basePath={`/w/${workspaceId}/campaigns`}
+            nextAfter={rows.length > PAGE_SIZE ? page.at(-1)!.id : null}
+            onFirstPage={!after}
+          />
         </>
       )}
     </>

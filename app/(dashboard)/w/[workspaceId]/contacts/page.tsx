@@ -1,23 +1,34 @@
+import { FileUp } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { FileUp } from "lucide-react";
-import { Button } from "@/components/ui/button";
+
 import { AddContactDialog } from "@/components/contacts/add-contact-dialog";
 import { ContactsTable } from "@/components/contacts/contacts-table";
+import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { readContactListQuery } from "@/lib/contacts/contact-list-query";
 import { listFilterOptions } from "@/lib/dashboard/list-filter-options";
 import { readContactPage } from "@/lib/dashboard/read-contact-page";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+
 import { addContactAction } from "./actions";
 
 export const metadata: Metadata = { title: "Contacts" };
 
-export default async function ContactsPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ContactsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { workspaceId } = await params;
   const query = readContactListQuery(await searchParams);
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [{ topics, lists }, page] = await Promise.all([listFilterOptions(ctx, actor), readContactPage(ctx, actor, query)]);
+  const [{ topics, lists }, page] = await Promise.all([
+    listFilterOptions(ctx, actor),
+    readContactPage(ctx, actor, query),
+  ]);
   const add = (
     <div className="flex flex-wrap gap-2">
       <Button asChild variant="outline">
@@ -37,7 +48,14 @@ export default async function ContactsPage({ params, searchParams }: { params: P
         description="Everyone in this workspace, once per address, with their consent."
         actions={add}
       />
-      <ContactsTable workspaceId={workspaceId} topics={topics} lists={lists} initialQuery={query} initialPage={page} addContact={add} />
+      <ContactsTable
+        workspaceId={workspaceId}
+        topics={topics}
+        lists={lists}
+        initialQuery={query}
+        initialPage={page}
+        addContact={add}
+      />
     </>
   );
 }

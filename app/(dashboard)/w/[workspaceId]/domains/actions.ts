@@ -1,15 +1,26 @@
 "use server";
 
 import { z } from "zod";
+
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
 import { addSendingDomain, checkSendingDomain } from "@/lib/domains/sending-domains";
 
-export const addDomainAction = workspaceAction(z.strictObject({ brandId: z.string().min(1, "choose a brand"), hostname: z.string().trim().min(1, "enter a domain") }), ({ ctx, actor }, input) =>
-  addSendingDomain(ctx, actor, input),
+export const addDomainAction = workspaceAction(
+  z.strictObject({
+    brandId: z.string().min(1, "choose a brand"),
+    hostname: z.string().trim().min(1, "enter a domain"),
+  }),
+  ({ ctx, actor }, input) => addSendingDomain(ctx, actor, input),
 );
 
 /** Looks the records up now; `resync` also repeats the registration with the carrier. `waiting`: required records not found yet. */
-export const checkDomainAction = workspaceAction(z.strictObject({ domainId: z.string(), resync: z.boolean() }), async ({ ctx, actor }, { domainId, resync }) => {
-  const domain = await checkSendingDomain(ctx, actor, domainId, {}, { reregister: resync });
-  return { state: domain.state, waiting: domain.records.filter((record) => record.required && record.status !== "found").length };
-});
+export const checkDomainAction = workspaceAction(
+  z.strictObject({ domainId: z.string(), resync: z.boolean() }),
+  async ({ ctx, actor }, { domainId, resync }) => {
+    const domain = await checkSendingDomain(ctx, actor, domainId, {}, { reregister: resync });
+    return {
+      state: domain.state,
+      waiting: domain.records.filter((record) => record.required && record.status !== "found").length,
+    };
+  },
+);

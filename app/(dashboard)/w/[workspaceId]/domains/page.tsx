@@ -1,6 +1,7 @@
+import { Globe } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Globe } from "lucide-react";
+
 import { NeedsBrand } from "@/components/dashboard/needs-brand";
 import { AddDomainDialog } from "@/components/domains/domain-controls";
 import { DomainStateBadge } from "@/components/domains/domain-state-badge";
@@ -12,6 +13,7 @@ import { When } from "@/components/ui/when";
 import { listBrands } from "@/lib/brands/list-brands";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listSendingDomains } from "@/lib/domains/sending-domains";
+
 import { addDomainAction } from "./actions";
 
 export const metadata: Metadata = { title: "Domains" };
@@ -20,7 +22,14 @@ export default async function DomainsPage({ params }: { params: Promise<{ worksp
   const { workspaceId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const [domains, brands] = await Promise.all([listSendingDomains(ctx, actor), listBrands(ctx, actor)]);
-  const add = brands.length > 0 ? <AddDomainDialog workspaceId={workspaceId} brands={brands.map(({ id, name, senderEmail }) => ({ id, name, senderEmail }))} action={addDomainAction} /> : undefined;
+  const add =
+    brands.length > 0 ? (
+      <AddDomainDialog
+        workspaceId={workspaceId}
+        brands={brands.map(({ id, name, senderEmail }) => ({ id, name, senderEmail }))}
+        action={addDomainAction}
+      />
+    ) : undefined;
   return (
     <>
       <PageHeader
@@ -33,8 +42,9 @@ export default async function DomainsPage({ params }: { params: Promise<{ worksp
         <NeedsBrand workspaceId={workspaceId} what="Domains" />
       ) : domains.length === 0 ? (
         <EmptyState icon={<Globe />} title="Add your sending domain" action={add}>
-          Until a domain is verified and ready, your workspace mails only its verified addresses. Add the domain of your brand&apos;s sender address (news@example.com needs example.com): adding it
-          takes a minute; publishing its records at your DNS host, a few more.
+          Until a domain is verified and ready, your workspace mails only its verified addresses. Add the domain of your
+          brand&apos;s sender address (news@example.com needs example.com): adding it takes a minute; publishing its
+          records at your DNS host, a few more.
         </EmptyState>
       ) : (
         <Table>
@@ -50,7 +60,10 @@ export default async function DomainsPage({ params }: { params: Promise<{ worksp
             {domains.map((domain) => (
               <TableRow key={domain.id}>
                 <TableCell>
-                  <Link className="font-medium text-primary hover:underline" href={`/w/${workspaceId}/domains/${domain.id}`}>
+                  <Link
+                    className="font-medium text-primary hover:underline"
+                    href={`/w/${workspaceId}/domains/${domain.id}`}
+                  >
                     {domain.hostname}
                   </Link>
                 </TableCell>
@@ -66,7 +79,10 @@ export default async function DomainsPage({ params }: { params: Promise<{ worksp
                             {brand.name}
                           </Link>
                           {!brand.senderAtDomain && (
-                            <Badge variant="warning" title={`${brand.senderEmail} is not at ${domain.hostname}: its mail is not signed with this domain.`}>
+                            <Badge
+                              variant="warning"
+                              title={`${brand.senderEmail} is not at ${domain.hostname}: its mail is not signed with this domain.`}
+                            >
                               Sender not at this domain
                             </Badge>
                           )}

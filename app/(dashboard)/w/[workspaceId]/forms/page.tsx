@@ -1,6 +1,7 @@
+import { ClipboardList, Plus } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ClipboardList, Plus } from "lucide-react";
+
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -35,7 +36,11 @@ export default async function SignupFormsPage({ params }: { params: Promise<{ wo
         actions={forms.length > 0 ? create : undefined}
       />
       {forms.length === 0 ? (
-        <EmptyState icon={<ClipboardList />} title="Create your first signup form" action={options.topics.length > 0 ? create : undefined}>
+        <EmptyState
+          icon={<ClipboardList />}
+          title="Create your first signup form"
+          action={options.topics.length > 0 ? create : undefined}
+        >
           {options.topics.length > 0 ? (
             "Design it here, then paste a script tag or plain HTML on your site, or link to its hosted page. Double opt-in topics mail a confirmation link before anyone is subscribed."
           ) : (
@@ -59,11 +64,16 @@ export default async function SignupFormsPage({ params }: { params: Promise<{ wo
             {forms.map((form) => (
               <TableRow key={form.id}>
                 <TableCell>
-                  <Link className="font-medium text-primary hover:underline" href={`/w/${workspaceId}/forms/${form.id}`}>
+                  <Link
+                    className="font-medium text-primary hover:underline"
+                    href={`/w/${workspaceId}/forms/${form.id}`}
+                  >
                     {form.name}
                   </Link>
                 </TableCell>
-                <TableCell className="max-w-64 truncate">{form.topicIds.map((id) => topicName.get(id) ?? "Archived topic").join(", ")}</TableCell>
+                <TableCell className="max-w-64 truncate">
+                  {form.topicIds.map((id) => topicName.get(id) ?? "Archived topic").join(", ")}
+                </TableCell>
                 <TableCell className="text-right tabular-nums">{form.submissions}</TableCell>
                 <TableCell className="text-right tabular-nums">{form.confirmations}</TableCell>
                 <TableCell className="text-right tabular-nums">{percent.format(conversionRate(form))}</TableCell>

@@ -1,6 +1,7 @@
+import { ListChecks } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ListChecks } from "lucide-react";
+
 import { NeedsBrand } from "@/components/dashboard/needs-brand";
 import { CreateListDialog, DeleteListButton, EditListDialog } from "@/components/lists/list-dialogs";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -9,6 +10,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { listBrands } from "@/lib/brands/list-brands";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listLists } from "@/lib/lists/list-lists";
+
 import { createListAction, deleteListAction, updateListAction } from "./actions";
 
 export const metadata: Metadata = { title: "Lists" };
@@ -19,9 +21,13 @@ const LISTS_SHOWN = 500;
 export default async function ListsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [brands, lists] = await Promise.all([listBrands(ctx, actor), listLists(ctx, actor, { limit: LISTS_SHOWN, afterId: null })]);
+  const [brands, lists] = await Promise.all([
+    listBrands(ctx, actor),
+    listLists(ctx, actor, { limit: LISTS_SHOWN, afterId: null }),
+  ]);
   const brandName = new Map(brands.map((brand) => [brand.id, brand.name]));
-  const create = brands.length > 0 ? <CreateListDialog workspaceId={workspaceId} brands={brands} action={createListAction} /> : null;
+  const create =
+    brands.length > 0 ? <CreateListDialog workspaceId={workspaceId} brands={brands} action={createListAction} /> : null;
   return (
     <>
       <PageHeader
@@ -34,7 +40,8 @@ export default async function ListsPage({ params }: { params: Promise<{ workspac
         <NeedsBrand workspaceId={workspaceId} what="Lists" />
       ) : lists.length === 0 ? (
         <EmptyState icon={<ListChecks />} title="Create your first list">
-          Group contacts the way you think of them (customers, trial users, event guests), then send a topic&apos;s campaign to one group only.
+          Group contacts the way you think of them (customers, trial users, event guests), then send a topic&apos;s
+          campaign to one group only.
         </EmptyState>
       ) : (
         <Table>
@@ -53,10 +60,15 @@ export default async function ListsPage({ params }: { params: Promise<{ workspac
             {lists.slice(0, LISTS_SHOWN).map((list) => (
               <TableRow key={list.id}>
                 <TableCell>
-                  <Link className="font-medium text-primary hover:underline" href={`/w/${workspaceId}/lists/${list.id}`}>
+                  <Link
+                    className="font-medium text-primary hover:underline"
+                    href={`/w/${workspaceId}/lists/${list.id}`}
+                  >
                     {list.name}
                   </Link>
-                  {list.description && <div className="max-w-xs truncate text-xs text-muted-foreground">{list.description}</div>}
+                  {list.description && (
+                    <div className="max-w-xs truncate text-xs text-muted-foreground">{list.description}</div>
+                  )}
                 </TableCell>
                 <TableCell>{brandName.get(list.brandId) ?? "—"}</TableCell>
                 <TableCell className="text-right tabular-nums">{list.memberCount.toLocaleString("en")}</TableCell>

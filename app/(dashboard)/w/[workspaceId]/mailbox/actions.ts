@@ -1,8 +1,9 @@
 "use server";
 
 import { notFound, redirect } from "next/navigation";
-import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
+
 import { findWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import type { DeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
 import { ApiError } from "@/lib/errors";
 import { mailboxEnabled } from "@/lib/mail/mailbox-enabled";
 import { simulateOutcome } from "@/lib/mail/simulate-outcome";
@@ -25,7 +26,8 @@ export async function simulateOutcomeAction(workspaceId: string, messageId: stri
       await simulateOutcome(session.ctx, session.actor, messageId, outcome);
     } catch (error) {
       // A read-only or deleted workspace reports nothing (the rule is simulateOutcome's); the page says why.
-      if (error instanceof ApiError && error.code === "team_inactive") redirect(`/w/${workspaceId}/mailbox?refused=inactive`);
+      if (error instanceof ApiError && error.code === "team_inactive")
+        redirect(`/w/${workspaceId}/mailbox?refused=inactive`);
       throw error;
     }
   }

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
+
 import { simulateOutcomeAction } from "./actions";
 import MailboxPage from "./page";
 
@@ -15,7 +17,9 @@ describe("a production installation delivering through smtp or resend has no tes
     overrideEnvForTests({ NODE_ENV: "production", MAIL_TRANSPORT: "smtp" });
     const form = new FormData();
     form.set("outcome", "delivered");
-    await expect(MailboxPage({ params: Promise.resolve({ workspaceId: "ws_x" }), searchParams: Promise.resolve({}) })).rejects.toMatchObject(NOT_FOUND);
+    await expect(
+      MailboxPage({ params: Promise.resolve({ workspaceId: "ws_x" }), searchParams: Promise.resolve({}) }),
+    ).rejects.toMatchObject(NOT_FOUND);
     await expect(simulateOutcomeAction("ws_x", "msg_x", form)).rejects.toMatchObject(NOT_FOUND);
   });
 });

@@ -1,12 +1,7 @@
+import { FlaskConical, Inbox } from "lucide-react";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
-import { getMailTransport } from "@/lib/mail/get-mail-transport";
-import { listMailbox, type MailboxMessage } from "@/lib/mail/list-mailbox";
-import { mailboxEnabled, unsetMailTransportWarning } from "@/lib/mail/mailbox-enabled";
-import { withoutOpenPixel } from "@/lib/tracking/tracking-links";
-import { simulateOutcomeAction } from "./actions";
-import { FlaskConical, Inbox } from "lucide-react";
+
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -14,13 +9,26 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { When } from "@/components/ui/when";
+import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { getMailTransport } from "@/lib/mail/get-mail-transport";
+import { listMailbox, type MailboxMessage } from "@/lib/mail/list-mailbox";
+import { mailboxEnabled, unsetMailTransportWarning } from "@/lib/mail/mailbox-enabled";
+import { withoutOpenPixel } from "@/lib/tracking/tracking-links";
+
+import { simulateOutcomeAction } from "./actions";
 
 export const metadata: Metadata = { title: "Test mailbox" };
 
 // Why a member sees the service's own mail, by kind (who sees which: lib/mail/list-mailbox.ts).
 const SERVICE_MAIL: Record<NonNullable<MailboxMessage["serviceMail"]>, { label: string; note: string }> = {
-  invitation: { label: "Invitation", note: "Shown to the workspace's owners and admins. Pass the link to the person you invited: it sets their password." },
-  verify_address: { label: "Address confirmation", note: "Shown to every member. Follow the link only if the address is yours, or its owner agreed to receive test mail." },
+  invitation: {
+    label: "Invitation",
+    note: "Shown to the workspace's owners and admins. Pass the link to the person you invited: it sets their password.",
+  },
+  verify_address: {
+    label: "Address confirmation",
+    note: "Shown to every member. Follow the link only if the address is yours, or its owner agreed to receive test mail.",
+  },
   password_reset: { label: "Password reset", note: "" },
   notice: { label: "Notice", note: "" },
 };
@@ -29,7 +37,13 @@ const SERVICE_MAIL: Record<NonNullable<MailboxMessage["serviceMail"]>, { label: 
  * What the local transport "sent" for this workspace: headers, rendered HTML, clickable links.
  * Those are live confirmation and unsubscribe links, so the page exists only where mailboxEnabled() says.
  */
-export default async function MailboxPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: Promise<{ reported?: string; refused?: string }> }) {
+export default async function MailboxPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: Promise<{ reported?: string; refused?: string }>;
+}) {
   if (!mailboxEnabled()) notFound();
   const { workspaceId } = await params;
   const { reported, refused } = await searchParams;
@@ -39,19 +53,25 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
   const unsetWarning = unsetMailTransportWarning();
   return (
     <>
-      <PageHeader crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Test mailbox" }]} title="Test mailbox" />
+      <PageHeader
+        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Test mailbox" }]}
+        title="Test mailbox"
+      />
       <div className="grid min-w-0 gap-4 [&>*]:min-w-0">
         {transport === "local" ? (
           <Alert variant="warning" role="note">
             <FlaskConical />
             <AlertTitle>Test mailbox: messages are stored here, not delivered.</AlertTitle>
             <AlertDescription>
-              Its links are live: confirming or unsubscribing here acts for the recipient. The service&apos;s own mail (invitations, address confirmations) is shown only to the members it is meant
-              for.
+              Its links are live: confirming or unsubscribing here acts for the recipient. The service&apos;s own mail
+              (invitations, address confirmations) is shown only to the members it is meant for.
             </AlertDescription>
           </Alert>
         ) : (
-          <p className="text-sm text-muted-foreground">Mail goes out through the {transport} transport; only mail sent while the local transport was active is kept here.</p>
+          <p className="text-sm text-muted-foreground">
+            Mail goes out through the {transport} transport; only mail sent while the local transport was active is kept
+            here.
+          </p>
         )}
         {unsetWarning && <p className="text-sm text-muted-foreground">{unsetWarning}.</p>}
         {reported && (
@@ -61,13 +81,17 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
         )}
         {refused === "inactive" && (
           <Alert variant="destructive" role="alert">
-            <AlertDescription>Nothing was reported: this workspace is read-only because of billing. Open Billing to make it active again.</AlertDescription>
+            <AlertDescription>
+              Nothing was reported: this workspace is read-only because of billing. Open Billing to make it active
+              again.
+            </AlertDescription>
           </Alert>
         )}
         {messages.length === 0 && (
           <EmptyState icon={<Inbox />} title="No mail yet">
-            Mail this workspace sends (confirmations, welcome mail, test sends, campaigns) appears here, with the service&apos;s own mail meant for you: invitations you send, links to confirm
-            addresses for test sends, notices about reviews.
+            Mail this workspace sends (confirmations, welcome mail, test sends, campaigns) appears here, with the
+            service&apos;s own mail meant for you: invitations you send, links to confirm addresses for test sends,
+            notices about reviews.
           </EmptyState>
         )}
         <ol className="grid gap-4">
@@ -82,11 +106,14 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
                   )}
                   <CardTitle>{message.subject}</CardTitle>
                   <CardDescription>
-                    To <strong className="break-all text-foreground">{message.to}</strong> from {message.headers["From"] ?? message.from} · <When at={message.sentAt} />
+                    To <strong className="break-all text-foreground">{message.to}</strong> from{" "}
+                    {message.headers["From"] ?? message.from} · <When at={message.sentAt} />
                   </CardDescription>
                   {message.serviceMail && (
                     <p className="text-sm text-muted-foreground">
-                      {message.to === user.email && message.serviceMail !== "verify_address" ? "Mailed to you: nobody else in the workspace sees it here." : SERVICE_MAIL[message.serviceMail].note}
+                      {message.to === user.email && message.serviceMail !== "verify_address"
+                        ? "Mailed to you: nobody else in the workspace sees it here."
+                        : SERVICE_MAIL[message.serviceMail].note}
                     </p>
                   )}
                 </CardHeader>
@@ -115,7 +142,10 @@ export default async function MailboxPage({ params, searchParams }: { params: Pr
                   )}
                   {/* The service's own mail is no workspace's audience: nothing to report for it. */}
                   {!message.serviceMail && (
-                    <form className="flex flex-wrap items-center gap-2" action={simulateOutcomeAction.bind(null, workspaceId, message.id)}>
+                    <form
+                      className="flex flex-wrap items-center gap-2"
+                      action={simulateOutcomeAction.bind(null, workspaceId, message.id)}
+                    >
                       <span className="text-sm text-muted-foreground">Simulate the provider:</span>
                       <Button variant="outline" size="sm" type="submit" name="outcome" value="delivered">
                         Delivered

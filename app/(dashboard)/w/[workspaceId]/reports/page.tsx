@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+
 import { ActivityChart } from "@/components/reports/activity-chart";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -21,9 +22,19 @@ const SPAN: Record<Interval, (to: Date) => Date> = {
   week: (to) => new Date(Date.UTC(to.getUTCFullYear(), to.getUTCMonth(), to.getUTCDate() - 7 * 25)),
   month: (to) => new Date(Date.UTC(to.getUTCFullYear(), to.getUTCMonth() - 11, 1)),
 };
-const LABEL: Record<Interval, string> = { day: "Last 30 days, by day", week: "Last 26 weeks, by week", month: "Last 12 months, by month" };
+const LABEL: Record<Interval, string> = {
+  day: "Last 30 days, by day",
+  week: "Last 26 weeks, by week",
+  month: "Last 12 months, by month",
+};
 
-export default async function ReportsPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: Promise<{ interval?: string; brand?: string }> }) {
+export default async function ReportsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: Promise<{ interval?: string; brand?: string }>;
+}) {
   const { workspaceId } = await params;
   const query = await searchParams;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
@@ -33,7 +44,10 @@ export default async function ReportsPage({ params, searchParams }: { params: Pr
   const brand = brands.find((candidate) => candidate.id === query.brand);
   const scoped = brand ? viewingBrand(actor, brand.id) : actor;
   const to = ctx.clock.now();
-  const [summary, activity] = await Promise.all([getSummary(ctx, scoped), getActivity(ctx, scoped, { from: SPAN[interval](to), to, interval })]);
+  const [summary, activity] = await Promise.all([
+    getSummary(ctx, scoped),
+    getActivity(ctx, scoped, { from: SPAN[interval](to), to, interval }),
+  ]);
   const figures: [string, number][] = [
     ["Contacts", summary.contacts.total],
     ["Subscribed", summary.contacts.subscribed],
@@ -116,7 +130,11 @@ export default async function ReportsPage({ params, searchParams }: { params: Pr
               <TableBody>
                 <TableRow>
                   {totals.map(([label, value]) => (
-                    <TableCell key={label} className="text-right tabular-nums" data-testid={`activity-${label.toLowerCase().replaceAll(" ", "-")}`}>
+                    <TableCell
+                      key={label}
+                      className="text-right tabular-nums"
+                      data-testid={`activity-${label.toLowerCase().replaceAll(" ", "-")}`}
+                    >
                       {value.toLocaleString("en")}
                     </TableCell>
                   ))}

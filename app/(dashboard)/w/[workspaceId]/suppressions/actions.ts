@@ -1,6 +1,7 @@
 "use server";
 
 import { z } from "zod";
+
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { deleteSuppression } from "@/lib/suppressions/delete-suppression";
@@ -12,6 +13,9 @@ export const createSuppressionAction = workspaceAction(createSuppressionSchema, 
 });
 
 export const deleteSuppressionAction = workspaceAction(
-  z.strictObject({ suppressionId: z.string(), reason: z.string().trim().min(3, "say why, for whoever reads this later").max(500) }),
+  z.strictObject({
+    suppressionId: z.string(),
+    reason: z.string().trim().min(3, "say why, for whoever reads this later").max(500),
+  }),
   ({ ctx, actor }, { suppressionId, reason }) => deleteSuppression(ctx, actor, suppressionId, reason),
 );

@@ -1,5 +1,6 @@
-import type { Metadata } from "next";
 import { ShieldBan } from "lucide-react";
+import type { Metadata } from "next";
+
 import { AddSuppressionDialog, LiftSuppressionButton } from "@/components/suppressions/suppression-controls";
 import { SuppressionEvidenceDetails } from "@/components/suppressions/suppression-evidence";
 import { reasonOf } from "@/components/suppressions/suppression-reasons";
@@ -11,17 +12,27 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listSuppressions } from "@/lib/suppressions/list-suppressions";
 import { suppressionEvidence } from "@/lib/suppressions/suppression-evidence";
+
 import { createSuppressionAction, deleteSuppressionAction } from "./actions";
 
 export const metadata: Metadata = { title: "Suppressions" };
 
 const PAGE_SIZE = 50;
 
-export default async function SuppressionsPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: Promise<{ after?: string }> }) {
+export default async function SuppressionsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: Promise<{ after?: string }>;
+}) {
   const { workspaceId } = await params;
   const { after } = await searchParams;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const rows = await listSuppressions(ctx, actor, { limit: PAGE_SIZE, afterId: typeof after === "string" ? after : null });
+  const rows = await listSuppressions(ctx, actor, {
+    limit: PAGE_SIZE,
+    afterId: typeof after === "string" ? after : null,
+  });
   const page = rows.slice(0, PAGE_SIZE);
   const evidence = await suppressionEvidence(
     ctx,
@@ -39,7 +50,8 @@ export default async function SuppressionsPage({ params, searchParams }: { param
       />
       {page.length === 0 && !after ? (
         <EmptyState icon={<ShieldBan />} title="Nothing is suppressed">
-          Permanent bounces and spam complaints land here on their own. Add an address or a whole domain you must never mail, such as a competitor or a role account.
+          Permanent bounces and spam complaints land here on their own. Add an address or a whole domain you must never
+          mail, such as a competitor or a role account.
         </EmptyState>
       ) : (
         <>
@@ -68,14 +80,22 @@ export default async function SuppressionsPage({ params, searchParams }: { param
                     </TableCell>
                     <TableCell className="max-w-64 truncate text-muted-foreground">{row.note || "—"}</TableCell>
                     <TableCell>
-                      <SuppressionEvidenceDetails evidence={row.evidenceEventId ? (evidence.get(row.evidenceEventId) ?? null) : null} />
+                      <SuppressionEvidenceDetails
+                        evidence={row.evidenceEventId ? (evidence.get(row.evidenceEventId) ?? null) : null}
+                      />
                     </TableCell>
                     <TableCell className="text-muted-foreground">{row.createdAt.toISOString().slice(0, 10)}</TableCell>
                     <TableCell className="text-right">
                       {row.reason === "complaint" ? (
-                        <span className="text-xs text-muted-foreground">Kept: the recipient reported spam, and only they can take that back</span>
+                        <span className="text-xs text-muted-foreground">
+                          Kept: the recipient reported spam, and only they can take that back
+                        </span>
                       ) : (
-                        <LiftSuppressionButton workspaceId={workspaceId} suppression={{ id: row.id, target }} action={deleteSuppressionAction} />
+                        <LiftSuppressionButton
+                          workspaceId={workspaceId}
+                          suppression={{ id: row.id, target }}
+                          action={deleteSuppressionAction}
+                        />
                       )}
                     </TableCell>
                   </TableRow>
@@ -83,7 +103,11 @@ export default async function SuppressionsPage({ params, searchParams }: { param
               })}
             </TableBody>
           </Table>
-          <Pager basePath={`/w/${workspaceId}/suppressions`} nextAfter={rows.length > PAGE_SIZE ? page.at(-1)!.id : null} onFirstPage={!after} />
+          <Pager
+            basePath={`/w/${workspaceId}/suppressions`}
+            nextAfter={rows.length > PAGE_SIZE ? page.at(-1)!.id : null}
+            onFirstPage={!after}
+          />
         </>
       )}
     </>

@@ -1,6 +1,7 @@
+import { LayoutTemplate, Send } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { LayoutTemplate, Send } from "lucide-react";
+
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -34,7 +35,8 @@ export default async function TemplatesPage({ params }: { params: Promise<{ work
             </Button>
           }
         >
-          Open a campaign and choose <strong>Save as template</strong>: its body, in blocks or HTML, is kept here. Then start a new campaign from it, with its own subject and audience.
+          Open a campaign and choose <strong>Save as template</strong>: its body, in blocks or HTML, is kept here. Then
+          start a new campaign from it, with its own subject and audience.
         </EmptyState>
       ) : (
         <Table>
@@ -52,15 +54,25 @@ export default async function TemplatesPage({ params }: { params: Promise<{ work
             {templates.map((template) => (
               <TableRow key={template.id}>
                 <TableCell className="max-w-[12rem] truncate sm:max-w-md">
-                  <Link className="font-medium text-primary hover:underline" href={`/w/${workspaceId}/templates/${template.id}`}>
+                  <Link
+                    className="font-medium text-primary hover:underline"
+                    href={`/w/${workspaceId}/templates/${template.id}`}
+                  >
                     {template.name}
                   </Link>
                 </TableCell>
-                <TableCell className="hidden text-muted-foreground sm:table-cell">{template.blocks ? "Blocks" : "HTML"}</TableCell>
-                <TableCell className="hidden text-muted-foreground sm:table-cell">{template.createdAt.toISOString().slice(0, 10)}</TableCell>
+                <TableCell className="hidden text-muted-foreground sm:table-cell">
+                  {template.blocks ? "Blocks" : "HTML"}
+                </TableCell>
+                <TableCell className="hidden text-muted-foreground sm:table-cell">
+                  {template.createdAt.toISOString().slice(0, 10)}
+                </TableCell>
                 <TableCell className="text-right">
                   <Button asChild variant="outline" size="sm">
-                    <Link href={`/w/${workspaceId}/campaigns/new?template=${template.id}`} aria-label={`Use ${template.name} in a new campaign`}>
+                    <Link
+                      href={`/w/${workspaceId}/campaigns/new?template=${template.id}`}
+                      aria-label={`Use ${template.name} in a new campaign`}
+                    >
                       Use<span className="hidden sm:inline"> in a new campaign</span>
                     </Link>
                   </Button>

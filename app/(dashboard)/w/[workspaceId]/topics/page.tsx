@@ -1,5 +1,6 @@
-import type { Metadata } from "next";
 import { Megaphone } from "lucide-react";
+import type { Metadata } from "next";
+
 import { NeedsBrand } from "@/components/dashboard/needs-brand";
 import { ArchiveTopicButton, CreateTopicDialog, EditTopicDialog } from "@/components/topics/topic-dialogs";
 import { Badge } from "@/components/ui/badge";
@@ -9,6 +10,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { listBrands } from "@/lib/brands/list-brands";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listTopics } from "@/lib/topics/list-topics";
+
 import { archiveTopicAction, createTopicAction, updateTopicAction } from "./actions";
 
 export const metadata: Metadata = { title: "Topics" };
@@ -19,9 +21,15 @@ const TOPICS_SHOWN = 500;
 export default async function TopicsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [brands, topics] = await Promise.all([listBrands(ctx, actor), listTopics(ctx, actor, { limit: TOPICS_SHOWN, afterId: null })]);
+  const [brands, topics] = await Promise.all([
+    listBrands(ctx, actor),
+    listTopics(ctx, actor, { limit: TOPICS_SHOWN, afterId: null }),
+  ]);
   const brandName = new Map(brands.map((brand) => [brand.id, brand.name]));
-  const create = brands.length > 0 ? <CreateTopicDialog workspaceId={workspaceId} brands={brands} action={createTopicAction} /> : null;
+  const create =
+    brands.length > 0 ? (
+      <CreateTopicDialog workspaceId={workspaceId} brands={brands} action={createTopicAction} />
+    ) : null;
   return (
     <>
       <PageHeader
@@ -55,11 +63,19 @@ export default async function TopicsPage({ params }: { params: Promise<{ workspa
               <TableRow key={topic.id}>
                 <TableCell>
                   <div className="font-medium">{topic.name}</div>
-                  {topic.description && <div className="max-w-xs truncate text-xs text-muted-foreground">{topic.description}</div>}
+                  {topic.description && (
+                    <div className="max-w-xs truncate text-xs text-muted-foreground">{topic.description}</div>
+                  )}
                   <div className="font-mono text-xs text-muted-foreground">{topic.id}</div>
                 </TableCell>
                 <TableCell>{brandName.get(topic.brandId) ?? "—"}</TableCell>
-                <TableCell>{topic.requiresConfirmation ? <Badge variant="secondary">Double opt-in</Badge> : <Badge variant="warning">Consent asserted</Badge>}</TableCell>
+                <TableCell>
+                  {topic.requiresConfirmation ? (
+                    <Badge variant="secondary">Double opt-in</Badge>
+                  ) : (
+                    <Badge variant="warning">Consent asserted</Badge>
+                  )}
+                </TableCell>
                 <TableCell className="text-right tabular-nums">{topic.subscriberCount.toLocaleString("en")}</TableCell>
                 <TableCell className="text-muted-foreground">{topic.createdAt.toISOString().slice(0, 10)}</TableCell>
                 <TableCell className="text-right">

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+
 import { AddVerifiedAddressDialog, RemoveVerifiedAddressButton } from "@/components/sandbox/verified-address-controls";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -7,14 +8,20 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listSandboxAddresses } from "@/lib/sandbox/verified-addresses";
 import { workspaceClearance } from "@/lib/workspaces/sending-clearance";
+
 import { addVerifiedAddressAction, removeVerifiedAddressAction } from "./actions";
 
 export const metadata: Metadata = { title: "Verified addresses" };
 
 /** a, b and c */
-const listed = (items: string[]) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+const listed = (items: string[]) =>
+  items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 
-const STEP_NAMES = { domain: "a ready sending domain with the sender address at it", brand: "an approved brand", review: "the service's review of the workspace" };
+const STEP_NAMES = {
+  domain: "a ready sending domain with the sender address at it",
+  brand: "an approved brand",
+  review: "the service's review of the workspace",
+};
 
 export default async function VerifiedAddressesPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
@@ -31,12 +38,21 @@ export default async function VerifiedAddressesPage({ params }: { params: Promis
       />
       <div className="grid gap-6">
         <Alert variant={open.length > 0 ? "default" : "warning"}>
-          <AlertTitle>{clearance.length === 0 ? "No brand yet" : open.length === clearance.length ? "Out of the sandbox" : "In the sandbox"}</AlertTitle>
+          <AlertTitle>
+            {clearance.length === 0
+              ? "No brand yet"
+              : open.length === clearance.length
+                ? "Out of the sandbox"
+                : "In the sandbox"}
+          </AlertTitle>
           <AlertDescription>
             <ul className="grid gap-1">
               {clearance.map((brand) => (
                 <li key={brand.brandId} data-testid={`clearance-${brand.brandId}`}>
-                  <strong>{brand.name}</strong>: {brand.open ? "mails anyone." : `mails only these addresses until it has ${listed(brand.missing.map((step) => STEP_NAMES[step]))}.`}
+                  <strong>{brand.name}</strong>:{" "}
+                  {brand.open
+                    ? "mails anyone."
+                    : `mails only these addresses until it has ${listed(brand.missing.map((step) => STEP_NAMES[step]))}.`}
                 </li>
               ))}
             </ul>
@@ -57,16 +73,26 @@ export default async function VerifiedAddressesPage({ params }: { params: Promis
             {addresses.map((address) => (
               <TableRow key={address.email}>
                 <TableCell className="font-medium">{address.email}</TableCell>
-                <TableCell className="text-muted-foreground">{address.kind === "member" ? "A member's sign-in address" : "Added"}</TableCell>
+                <TableCell className="text-muted-foreground">
+                  {address.kind === "member" ? "A member's sign-in address" : "Added"}
+                </TableCell>
                 <TableCell>
                   {address.verifiedAt ? (
                     <Badge variant="success">Verified</Badge>
                   ) : (
-                    <Badge variant="secondary">{address.kind === "member" ? "Invited, not accepted yet" : "Waiting for its owner to confirm"}</Badge>
+                    <Badge variant="secondary">
+                      {address.kind === "member" ? "Invited, not accepted yet" : "Waiting for its owner to confirm"}
+                    </Badge>
                   )}
                 </TableCell>
                 <TableCell className="text-right">
-                  {address.kind === "added" && <RemoveVerifiedAddressButton workspaceId={workspaceId} email={address.email} action={removeVerifiedAddressAction} />}
+                  {address.kind === "added" && (
+                    <RemoveVerifiedAddressButton
+                      workspaceId={workspaceId}
+                      email={address.email}
+                      action={removeVerifiedAddressAction}
+                    />
+                  )}
                 </TableCell>
               </TableRow>
             ))}

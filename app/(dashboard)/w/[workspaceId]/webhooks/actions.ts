@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+
 import type { SecretState } from "@/components/webhooks/webhook-forms";
 import { inDashboardWords } from "@/lib/dashboard/workspace-action";
 import { findWorkspaceSession } from "@/lib/dashboard/workspace-session";
@@ -14,7 +15,10 @@ const notMember: SecretState = { error: "This workspace does not exist, or you a
 // These forms post FormData and keep their own state (a secret shown once), so they check the member
 // themselves rather than through workspaceAction; the rules are the same: the workspace named in the call,
 // and one that billing made read-only changes nothing.
-async function asMember<T>(workspaceId: string, run: (session: NonNullable<Awaited<ReturnType<typeof findWorkspaceSession>>>) => Promise<T>): Promise<T | SecretState> {
+async function asMember<T>(
+  workspaceId: string,
+  run: (session: NonNullable<Awaited<ReturnType<typeof findWorkspaceSession>>>) => Promise<T>,
+): Promise<T | SecretState> {
   const session = await findWorkspaceSession(workspaceId);
   if (!session) return notMember;
   try {
@@ -29,7 +33,11 @@ async function asMember<T>(workspaceId: string, run: (session: NonNullable<Await
   }
 }
 
-export async function createEndpointAction(workspaceId: string, _previous: SecretState, form: FormData): Promise<SecretState> {
+export async function createEndpointAction(
+  workspaceId: string,
+  _previous: SecretState,
+  form: FormData,
+): Promise<SecretState> {
   const typed = { url: String(form.get("url") ?? ""), eventTypes: form.getAll("event").map(String) };
   const state: SecretState = await asMember(workspaceId, async ({ ctx, actor }) => {
     const { secret } = await createEndpoint(ctx, actor, typed);
@@ -39,8 +47,14 @@ export async function createEndpointAction(workspaceId: string, _previous: Secre
   return state.error ? { ...state, ...typed } : state;
 }
 
-export async function rotateSecretAction(workspaceId: string, endpointId: string, _previous: SecretState): Promise<SecretState> {
-  return asMember(workspaceId, async ({ ctx, actor }) => ({ secret: (await rotateSecret(ctx, actor, endpointId)).secret }));
+export async function rotateSecretAction(
+  workspaceId: string,
+  endpointId: string,
+  _previous: SecretState,
+): Promise<SecretState> {
+  return asMember(workspaceId, async ({ ctx, actor }) => ({
+    secret: (await rotateSecret(ctx, actor, endpointId)).secret,
+  }));
 }
 
 export async function enableEndpointAction(workspaceId: string, endpointId: string): Promise<void> {

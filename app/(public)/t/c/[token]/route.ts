@@ -9,8 +9,11 @@ export async function GET(request: Request, { params }: { params: Promise<{ toke
   const click = readClickToken((await params).token);
   if (!click) return new Response("This link is not valid.", { status: 400 });
   const { deviceType, client } = describeClient(request.headers.get("user-agent"));
-  await recordClick(defaultCtx(), click.sendId, { url: click.url, country: countryFrom(request.headers), deviceType, client }).catch((error: unknown) =>
-    logger().error({ err: error, send_id: click.sendId }, "click not recorded"),
-  );
+  await recordClick(defaultCtx(), click.sendId, {
+    url: click.url,
+    country: countryFrom(request.headers),
+    deviceType,
+    client,
+  }).catch((error: unknown) => logger().error({ err: error, send_id: click.sendId }, "click not recorded"));
   return new Response(null, { status: 302, headers: { location: click.url, "cache-control": "no-store" } });
 }

@@ -10,6 +10,9 @@ const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 // GET /t/o/{token} — the open pixel. Always answers the image; only a genuine token is recorded.
 export async function GET(request: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
   const open = readOpenToken((await params).token);
-  if (open) await recordOpen(defaultCtx(), open.sendId, { country: countryFrom(request.headers) }).catch((error: unknown) => logger().error({ err: error, send_id: open.sendId }, "open not recorded"));
+  if (open)
+    await recordOpen(defaultCtx(), open.sendId, { country: countryFrom(request.headers) }).catch((error: unknown) =>
+      logger().error({ err: error, send_id: open.sendId }, "open not recorded"),
+    );
   return new Response(PIXEL, { headers: { "content-type": "image/gif", "cache-control": "no-store, private" } });
 }

@@ -1,9 +1,10 @@
 import { z } from "zod";
+
 import { apiRoute } from "@/lib/api/api-route";
-import { addListMembers, removeListMembers } from "@/lib/lists/list-membership";
-import { idField } from "@/lib/validation/api-fields";
 import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
 import { dataOf, membersAdded, membersRemoved } from "@/lib/api/response-schemas";
+import { addListMembers, removeListMembers } from "@/lib/lists/list-membership";
+import { idField } from "@/lib/validation/api-fields";
 
 const membersBody = z.strictObject({ contact_ids: z.array(idField).min(1).max(1000) });
 
@@ -26,7 +27,9 @@ export const POST = apiRoute(
   },
   async ({ ctx, actor, params, body }) => {
     const result = await addListMembers(ctx, actor, params.id!, body.contact_ids);
-    return { body: { data: { added: result.added, already_members: result.alreadyMembers, member_count: result.memberCount } } };
+    return {
+      body: { data: { added: result.added, already_members: result.alreadyMembers, member_count: result.memberCount } },
+    };
   },
 );
 

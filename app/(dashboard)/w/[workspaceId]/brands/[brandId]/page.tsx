@@ -1,15 +1,17 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+
 import { BrandSenderCard } from "@/components/brands/brand-sender-card";
 import { EditBrandForm } from "@/components/brands/edit-brand-form";
 import { ReviewBadge } from "@/components/brands/review-badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { isFreeMailDomain } from "@/lib/brands/free-mail";
 import { getBrandOrThrow } from "@/lib/brands/get-brand-or-throw";
-import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
+import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { senderDomainOf } from "@/lib/domains/sender-domain";
 import { getSendingDomainOrThrow } from "@/lib/domains/sending-domains";
+
 import { updateBrandAction } from "../actions";
 
 export const metadata: Metadata = { title: "Brand" };
@@ -23,9 +25,19 @@ export default async function BrandPage({ params }: { params: Promise<{ workspac
   return (
     <>
       <PageHeader
-        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Brands", href: `/w/${workspaceId}/brands` }, { label: brand.name }]}
+        crumbs={[
+          { label: "Overview", href: `/w/${workspaceId}` },
+          { label: "Brands", href: `/w/${workspaceId}/brands` },
+          { label: brand.name },
+        ]}
         title={brand.name}
-        description={<ReviewBadge status={brand.reviewStatus} held={brand.sendingHeldAt !== null} selfReviewed={brand.selfReviewed} />}
+        description={
+          <ReviewBadge
+            status={brand.reviewStatus}
+            held={brand.sendingHeldAt !== null}
+            selfReviewed={brand.selfReviewed}
+          />
+        }
       />
       <div className="mb-6 max-w-2xl">
         <BrandSenderCard

@@ -1,9 +1,9 @@
-import type { Metadata } from "next";
-import type { CampaignStatus } from "@/lib/db/schema";
-import Link from "next/link";
 import { BarChart3 } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
+
 import { AudiencePreviewTable, whyNobody, type Nobody } from "@/components/campaigns/audience-preview";
 import { CampaignControls } from "@/components/campaigns/campaign-controls";
 import { CampaignProgressBar } from "@/components/campaigns/campaign-progress";
@@ -22,23 +22,25 @@ import { PageHeader } from "@/components/ui/page-header";
 import { When } from "@/components/ui/when";
 import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
 import { canEdit } from "@/lib/campaigns/campaign-status";
+import { getCampaignWithBrandOrThrow } from "@/lib/campaigns/campaign-with-brand";
 import { getCampaignProgressOrThrow } from "@/lib/campaigns/get-campaign-progress";
+import { listNotSent } from "@/lib/campaigns/list-not-sent";
 import { previewAudience } from "@/lib/campaigns/preview-audience";
 import { previewCampaignMail } from "@/lib/campaigns/preview-campaign-mail";
 import { testMailAddresses } from "@/lib/campaigns/send-test-mail";
-import { getCampaignWithBrandOrThrow } from "@/lib/campaigns/campaign-with-brand";
-import { listNotSent } from "@/lib/campaigns/list-not-sent";
 import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import type { CampaignStatus } from "@/lib/db/schema";
+
 import {
   cancelCampaignAction,
   duplicateCampaignAction,
   pauseCampaignAction,
   resumeCampaignAction,
+  saveTemplateAction,
   scheduleCampaignAction,
   sendCampaignNowAction,
-  saveTemplateAction,
   sendTestMailAction,
   unscheduleCampaignAction,
 } from "../actions";
@@ -52,7 +54,13 @@ const SENDING_CARD_LINES: Partial<Record<CampaignStatus, string>> = {
   cancelled: "Cancelled: what went out before it stopped.",
 };
 
-export default async function CampaignPage({ params, searchParams }: { params: Promise<{ workspaceId: string; campaignId: string }>; searchParams: Promise<{ as?: string; notSent?: string }> }) {
+export default async function CampaignPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string; campaignId: string }>;
+  searchParams: Promise<{ as?: string; notSent?: string }>;
+}) {
   const { workspaceId, campaignId } = await params;
   const { as, notSent: notSentPage } = await searchParams;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
@@ -91,7 +99,11 @@ export default async function CampaignPage({ params, searchParams }: { params: P
       }}
     />
   );
-  const crumbs = [{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Campaigns", href: `/w/${workspaceId}/campaigns` }, { label: campaign.name }];
+  const crumbs = [
+    { label: "Overview", href: `/w/${workspaceId}` },
+    { label: "Campaigns", href: `/w/${workspaceId}/campaigns` },
+    { label: campaign.name },
+  ];
   return (
     <>
       <PageHeader
@@ -110,10 +122,15 @@ export default async function CampaignPage({ params, searchParams }: { params: P
         actions={
           audiencePreview ? (
             <Suspense fallback={controls(null, null)}>
-              <Await promise={audiencePreview}>{(counted) => controls(peopleInWords(counted.recipients), whyNobody(counted))}</Await>
+              <Await promise={audiencePreview}>
+                {(counted) => controls(peopleInWords(counted.recipients), whyNobody(counted))}
+              </Await>
             </Suspense>
           ) : (
-            controls(`the confirmed subscribers of ${topic?.name ?? "its topic"}${list ? ` on the list ${list.name}` : ""}`, null)
+            controls(
+              `the confirmed subscribers of ${topic?.name ?? "its topic"}${list ? ` on the list ${list.name}` : ""}`,
+              null,
+            )
           )
         }
       />
@@ -124,7 +141,9 @@ export default async function CampaignPage({ params, searchParams }: { params: P
               <CardHeader className="flex flex-row items-start justify-between gap-4">
                 <div className="grid gap-1.5">
                   <CardTitle>Sending</CardTitle>
-                  <CardDescription>{SENDING_CARD_LINES[campaign.status] ?? "Updates by itself while the campaign sends."}</CardDescription>
+                  <CardDescription>
+                    {SENDING_CARD_LINES[campaign.status] ?? "Updates by itself while the campaign sends."}
+                  </CardDescription>
                 </div>
                 <Button asChild variant="outline" size="sm">
                   <Link href={`/w/${workspaceId}/campaigns/${campaign.id}/report`}>
@@ -150,7 +169,9 @@ export default async function CampaignPage({ params, searchParams }: { params: P
             <Card>
               <CardHeader>
                 <CardTitle>Who gets it</CardTitle>
-                <CardDescription>Counted now, by the same rules sending applies; it can change until you send.</CardDescription>
+                <CardDescription>
+                  Counted now, by the same rules sending applies; it can change until you send.
+                </CardDescription>
               </CardHeader>
               <CardContent>
                 <Suspense
@@ -208,7 +229,9 @@ export default async function CampaignPage({ params, searchParams }: { params: P
         <CardHeader>
           <CardTitle>Preview</CardTitle>
           <CardDescription className="[overflow-wrap:anywhere]">
-            {preview.as.sample ? "With made-up values: the topic has no subscriber yet." : `As ${preview.as.email} receives it, with the footer every campaign mail carries.`}
+            {preview.as.sample
+              ? "With made-up values: the topic has no subscriber yet."
+              : `As ${preview.as.email} receives it, with the footer every campaign mail carries.`}
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
@@ -216,7 +239,15 @@ export default async function CampaignPage({ params, searchParams }: { params: P
             <form method="get" className="flex flex-wrap items-end gap-2" aria-label="Whose mail to preview">
               <div className="grid gap-1.5">
                 <Label htmlFor="preview-as">Preview as</Label>
-                <Input id="preview-as" name="as" type="email" list="preview-candidates" defaultValue={preview.as.sample ? "" : preview.as.email} placeholder="A contact's address" className="w-72" />
+                <Input
+                  id="preview-as"
+                  name="as"
+                  type="email"
+                  list="preview-candidates"
+                  defaultValue={preview.as.sample ? "" : preview.as.email}
+                  placeholder="A contact's address"
+                  className="w-72"
+                />
                 <datalist id="preview-candidates">
                   {preview.candidates.map((email) => (
                     <option key={email} value={email} />
@@ -228,8 +259,17 @@ export default async function CampaignPage({ params, searchParams }: { params: P
               </Button>
             </form>
             <span className="inline-flex gap-2">
-              <SaveTemplateDialog workspaceId={workspaceId} campaign={{ id: campaign.id, name: campaign.name }} action={saveTemplateAction} />
-              <SendTestDialog workspaceId={workspaceId} campaignId={campaign.id} addresses={testAddresses} action={sendTestMailAction} />
+              <SaveTemplateDialog
+                workspaceId={workspaceId}
+                campaign={{ id: campaign.id, name: campaign.name }}
+                action={saveTemplateAction}
+              />
+              <SendTestDialog
+                workspaceId={workspaceId}
+                campaignId={campaign.id}
+                addresses={testAddresses}
+                action={sendTestMailAction}
+              />
             </span>
           </div>
           {as && preview.as.email !== as.trim().toLowerCase() && (
@@ -241,7 +281,8 @@ export default async function CampaignPage({ params, searchParams }: { params: P
             <Alert variant="destructive">
               <AlertTitle>{preview.as.email} would not get this mail</AlertTitle>
               <AlertDescription>
-                The mail uses <code>{`{{${preview.mail.missing}}}`}</code> and this contact has no value for it: dispatch skips them and reports why.
+                The mail uses <code>{`{{${preview.mail.missing}}}`}</code> and this contact has no value for it:
+                dispatch skips them and reports why.
               </AlertDescription>
             </Alert>
           ) : (

@@ -1,6 +1,7 @@
+import { Megaphone } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Megaphone } from "lucide-react";
+
 import { CampaignForm } from "@/components/campaigns/campaign-form";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -11,11 +12,18 @@ import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { getTemplateBodyOrThrow, listTemplates } from "@/lib/templates/templates";
+
 import { countMissingMergeTagsAction, createCampaignAction } from "../actions";
 
 export const metadata: Metadata = { title: "New campaign" };
 
-export default async function NewCampaignPage({ params, searchParams }: { params: Promise<{ workspaceId: string }>; searchParams: Promise<{ template?: string }> }) {
+export default async function NewCampaignPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string }>;
+  searchParams: Promise<{ template?: string }>;
+}) {
   const { workspaceId } = await params;
   const { template: templateId } = await searchParams;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
@@ -24,7 +32,11 @@ export default async function NewCampaignPage({ params, searchParams }: { params
     listTemplates(ctx, actor),
     typeof templateId === "string" && templateId ? findOrNull(getTemplateBodyOrThrow(ctx, actor, templateId)) : null,
   ]);
-  const crumbs = [{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Campaigns", href: `/w/${workspaceId}/campaigns` }, { label: "New campaign" }];
+  const crumbs = [
+    { label: "Overview", href: `/w/${workspaceId}` },
+    { label: "Campaigns", href: `/w/${workspaceId}/campaigns` },
+    { label: "New campaign" },
+  ];
   const firstBrand = options.brands[0];
   return (
     <>

@@ -1,22 +1,24 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+
 import { AddToListForm, EditNamesDialog, RemoveFromListButton } from "@/components/contacts/contact-edits";
 import { ContactStatusBadge } from "@/components/contacts/contact-status-badge";
+import { ContactSuppressions } from "@/components/suppressions/contact-suppressions";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { When } from "@/components/ui/when";
+import { notSentReason } from "@/lib/campaigns/not-sent-reasons";
 import { getContactDetailsOrThrow, type ContactSendRow } from "@/lib/contacts/get-contact-details";
-import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
-import { ContactSuppressions } from "@/components/suppressions/contact-suppressions";
-import { deleteSuppressionAction } from "../../suppressions/actions";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listLists } from "@/lib/lists/list-lists";
+import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
+
+import { deleteSuppressionAction } from "../../suppressions/actions";
 import { addToListAction, editContactNamesAction, removeFromListAction } from "./actions";
-import { notSentReason } from "@/lib/campaigns/not-sent-reasons";
 
 export const metadata: Metadata = { title: "Contact" };
 
@@ -43,7 +45,10 @@ function outcome(send: ContactSendRow): string {
 export default async function ContactPage({ params }: { params: Promise<{ workspaceId: string; contactId: string }> }) {
   const { workspaceId, contactId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [details, allLists] = await Promise.all([findOrNull(getContactDetailsOrThrow(ctx, actor, contactId)), listLists(ctx, actor, { limit: 500, afterId: null })]);
+  const [details, allLists] = await Promise.all([
+    findOrNull(getContactDetailsOrThrow(ctx, actor, contactId)),
+    listLists(ctx, actor, { limit: 500, afterId: null }),
+  ]);
   if (!details) notFound();
   const suppression = await suppressionsOfAddress(ctx, actor, details.contact.email);
   const { contact } = details;
@@ -52,7 +57,11 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
   return (
     <>
       <PageHeader
-        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Contacts", href: `/w/${workspaceId}/contacts` }, { label: contact.email }]}
+        crumbs={[
+          { label: "Overview", href: `/w/${workspaceId}` },
+          { label: "Contacts", href: `/w/${workspaceId}/contacts` },
+          { label: contact.email },
+        ]}
         title={contact.email}
         actions={<EditNamesDialog workspaceId={workspaceId} contact={contact} action={editContactNamesAction} />}
         description={
@@ -74,7 +83,9 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
         <Card>
           <CardHeader>
             <CardTitle>Subscriptions and consent</CardTitle>
-            <CardDescription>For every topic: how consent was given, when the confirmation was sent and clicked, and from where.</CardDescription>
+            <CardDescription>
+              For every topic: how consent was given, when the confirmation was sent and clicked, and from where.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             {details.subscriptions.length === 0 ? (
@@ -97,9 +108,21 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                     <TableRow key={subscription.topicId}>
                       <TableCell className="font-medium">{subscription.topicName}</TableCell>
                       <TableCell>
-                        <Badge variant={subscription.state === "subscribed" ? "success" : subscription.state === "pending" ? "warning" : "secondary"}>{subscription.state}</Badge>
+                        <Badge
+                          variant={
+                            subscription.state === "subscribed"
+                              ? "success"
+                              : subscription.state === "pending"
+                                ? "warning"
+                                : "secondary"
+                          }
+                        >
+                          {subscription.state}
+                        </Badge>
                       </TableCell>
-                      <TableCell>{subscription.source ? (SOURCES[subscription.source] ?? subscription.source) : "—"}</TableCell>
+                      <TableCell>
+                        {subscription.source ? (SOURCES[subscription.source] ?? subscription.source) : "—"}
+                      </TableCell>
                       <TableCell>
                         <When at={subscription.confirmationSentAt} />
                       </TableCell>
@@ -111,7 +134,10 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                           <>
                             <div>IP {subscription.confirmedIp}</div>
                             {subscription.confirmedUserAgent && (
-                              <div className="max-w-56 truncate text-muted-foreground" title={subscription.confirmedUserAgent}>
+                              <div
+                                className="max-w-56 truncate text-muted-foreground"
+                                title={subscription.confirmedUserAgent}
+                              >
                                 {subscription.confirmedUserAgent}
                               </div>
                             )}
@@ -163,7 +189,12 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                   {details.lists.map((list) => (
                     <li key={list.id} className="inline-flex items-center gap-0.5 rounded-md border pl-2 text-sm">
                       <Link href={`/w/${workspaceId}/lists/${list.id}`}>{list.name}</Link>
-                      <RemoveFromListButton workspaceId={workspaceId} contactId={contact.id} list={list} action={removeFromListAction} />
+                      <RemoveFromListButton
+                        workspaceId={workspaceId}
+                        contactId={contact.id}
+                        list={list}
+                        action={removeFromListAction}
+                      />
                     </li>
                   ))}
                 </ul>
@@ -172,7 +203,9 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                 <AddToListForm
                   workspaceId={workspaceId}
                   contactId={contact.id}
-                  lists={allLists.filter((list) => !details.lists.some((member) => member.id === list.id)).map(({ id, name }) => ({ id, name }))}
+                  lists={allLists
+                    .filter((list) => !details.lists.some((member) => member.id === list.id))
+                    .map(({ id, name }) => ({ id, name }))}
                   action={addToListAction}
                 />
               </div>
@@ -214,7 +247,9 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
         <Card>
           <CardHeader>
             <CardTitle>Timeline</CardTitle>
-            <CardDescription>The latest 50 events about this contact, newest first: what your webhooks received.</CardDescription>
+            <CardDescription>
+              The latest 50 events about this contact, newest first: what your webhooks received.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             {details.timeline.length === 0 ? (
@@ -228,7 +263,11 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                     </span>
                     <code className="text-xs">{event.type}</code>
                     <span className="text-muted-foreground">
-                      {typeof event.data.topic_name === "string" ? event.data.topic_name : typeof event.data.campaign_name === "string" ? event.data.campaign_name : ""}
+                      {typeof event.data.topic_name === "string"
+                        ? event.data.topic_name
+                        : typeof event.data.campaign_name === "string"
+                          ? event.data.campaign_name
+                          : ""}
                     </span>
                   </li>
                 ))}

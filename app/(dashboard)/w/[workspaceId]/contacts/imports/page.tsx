@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+
 import { ImportStatusBadge } from "@/components/imports/import-status-badge";
 import { UploadDropzone } from "@/components/imports/upload-dropzone";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -11,7 +12,8 @@ import { importProgress, listImports } from "@/lib/imports/get-import";
 
 export const metadata: Metadata = { title: "Import contacts" };
 
-const refusedOf = (counts: { refused: Record<string, number | undefined> } | null) => (counts ? Object.values(counts.refused).reduce<number>((sum, n) => sum + (n ?? 0), 0) : null);
+const refusedOf = (counts: { refused: Record<string, number | undefined> } | null) =>
+  counts ? Object.values(counts.refused).reduce<number>((sum, n) => sum + (n ?? 0), 0) : null;
 
 export default async function ImportsPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
@@ -20,14 +22,21 @@ export default async function ImportsPage({ params }: { params: Promise<{ worksp
   return (
     <>
       <PageHeader
-        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Contacts", href: `/w/${workspaceId}/contacts` }, { label: "Import" }]}
+        crumbs={[
+          { label: "Overview", href: `/w/${workspaceId}` },
+          { label: "Contacts", href: `/w/${workspaceId}/contacts` },
+          { label: "Import" },
+        ]}
         title="Import contacts"
         description="Bring a spreadsheet of people who agreed to hear from you. You see what it will do before anything changes."
       />
       <Card>
         <CardHeader>
           <CardTitle>Upload a file</CardTitle>
-          <CardDescription>Export your list as CSV from your spreadsheet or your previous provider; it needs a column of email addresses.</CardDescription>
+          <CardDescription>
+            Export your list as CSV from your spreadsheet or your previous provider; it needs a column of email
+            addresses.
+          </CardDescription>
         </CardHeader>
         <CardContent>
           <UploadDropzone workspaceId={workspaceId} />
@@ -38,7 +47,9 @@ export default async function ImportsPage({ params }: { params: Promise<{ worksp
           Earlier imports
         </h2>
         {history.length === 0 ? (
-          <p className="text-sm text-muted-foreground">None yet: your imports will be listed here, with what each one did and the rows it refused.</p>
+          <p className="text-sm text-muted-foreground">
+            None yet: your imports will be listed here, with what each one did and the rows it refused.
+          </p>
         ) : (
           <Table>
             <TableHeader>
@@ -59,20 +70,31 @@ export default async function ImportsPage({ params }: { params: Promise<{ worksp
                 return (
                   <TableRow key={imp.id}>
                     <TableCell>
-                      <Link className="font-medium text-primary hover:underline" href={`/w/${workspaceId}/contacts/imports/${imp.id}`}>
+                      <Link
+                        className="font-medium text-primary hover:underline"
+                        href={`/w/${workspaceId}/contacts/imports/${imp.id}`}
+                      >
                         {imp.fileName}
                       </Link>
                     </TableCell>
                     <TableCell>
                       <ImportStatusBadge status={imp.status} />
                       {imp.status === "applying" && (
-                        <span className="ml-2 text-xs text-muted-foreground tabular-nums">{Math.round((importProgress(imp).done / Math.max(1, imp.rowCount)) * 100)} %</span>
+                        <span className="ml-2 text-xs text-muted-foreground tabular-nums">
+                          {Math.round((importProgress(imp).done / Math.max(1, imp.rowCount)) * 100)} %
+                        </span>
                       )}
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{imp.rowCount.toLocaleString("en")}</TableCell>
-                    <TableCell className="text-right tabular-nums">{counts?.created.toLocaleString("en") ?? "—"}</TableCell>
-                    <TableCell className="text-right tabular-nums">{counts?.updated.toLocaleString("en") ?? "—"}</TableCell>
-                    <TableCell className="text-right tabular-nums">{refusedOf(counts)?.toLocaleString("en") ?? "—"}</TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {counts?.created.toLocaleString("en") ?? "—"}
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {counts?.updated.toLocaleString("en") ?? "—"}
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {refusedOf(counts)?.toLocaleString("en") ?? "—"}
+                    </TableCell>
                     <TableCell className="text-muted-foreground">{imp.createdBy ?? "Operator"}</TableCell>
                     <TableCell className="text-muted-foreground">
                       <When at={imp.createdAt} />

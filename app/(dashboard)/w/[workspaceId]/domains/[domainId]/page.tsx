@@ -1,7 +1,8 @@
-import type { Metadata } from "next";
-import type { ReactNode } from "react";
-import { notFound } from "next/navigation";
 import { CircleCheck, Hourglass, TriangleAlert } from "lucide-react";
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+
 import { CopyableCode } from "@/components/domains/copyable-code";
 import { DomainBrandsCard } from "@/components/domains/domain-brands-card";
 import { CheckDomainButton } from "@/components/domains/domain-controls";
@@ -19,6 +20,7 @@ import { canResync, domainStanding, type DomainStanding } from "@/lib/domains/do
 import { listDomainBrands } from "@/lib/domains/list-domain-brands";
 import { getSendingDomainOrThrow } from "@/lib/domains/sending-domains";
 import { env } from "@/lib/env";
+
 import { checkDomainAction } from "../actions";
 
 export const metadata: Metadata = { title: "Sending domain" };
@@ -28,7 +30,8 @@ const PURPOSE: Record<string, string> = {
   dkim: "DKIM: the key that signs your mail",
   dmarc: "DMARC: what receivers do with mail that fails the checks (p=none only reports; tighten it later)",
   return_path: "The carrier's bounce handling and SPF",
-  ownership: "Ownership: shows the domain is yours. Once it is found the carrier is asked for the domain, and the records it signs with appear here",
+  ownership:
+    "Ownership: shows the domain is yours. Once it is found the carrier is asked for the domain, and the records it signs with appear here",
 };
 
 /** The notice's look for what the domain's state asks of the sender. */
@@ -44,7 +47,11 @@ const STATUS = {
   wrong: { label: "Wrong value", variant: "destructive" as const },
 };
 
-export default async function SendingDomainPage({ params }: { params: Promise<{ workspaceId: string; domainId: string }> }) {
+export default async function SendingDomainPage({
+  params,
+}: {
+  params: Promise<{ workspaceId: string; domainId: string }>;
+}) {
   const { workspaceId, domainId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const domain = await findOrNull(getSendingDomainOrThrow(ctx, actor, domainId));
@@ -57,7 +64,11 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
   return (
     <>
       <PageHeader
-        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Domains", href: `/w/${workspaceId}/domains` }, { label: domain.hostname }]}
+        crumbs={[
+          { label: "Overview", href: `/w/${workspaceId}` },
+          { label: "Domains", href: `/w/${workspaceId}/domains` },
+          { label: domain.hostname },
+        ]}
         title={domain.hostname}
         description={
           <span className="inline-flex flex-wrap items-center gap-2">
@@ -69,8 +80,15 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
         }
         actions={
           <>
-            {canResync(domain.state) && <CheckDomainButton workspaceId={workspaceId} domainId={domain.id} resync action={checkDomainAction} />}
-            <CheckDomainButton workspaceId={workspaceId} domainId={domain.id} resync={false} action={checkDomainAction} />
+            {canResync(domain.state) && (
+              <CheckDomainButton workspaceId={workspaceId} domainId={domain.id} resync action={checkDomainAction} />
+            )}
+            <CheckDomainButton
+              workspaceId={workspaceId}
+              domainId={domain.id}
+              resync={false}
+              action={checkDomainAction}
+            />
           </>
         }
       />
@@ -81,7 +99,9 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
             <AlertTitle>{state.label}</AlertTitle>
             <AlertDescription>
               {state.explain}
-              {domain.carrierError && <span className="mt-1 block font-medium">The carrier said: {domain.carrierError}</span>}
+              {domain.carrierError && (
+                <span className="mt-1 block font-medium">The carrier said: {domain.carrierError}</span>
+              )}
             </AlertDescription>
           </Alert>
         )}
@@ -91,9 +111,11 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
             <AlertTitle>No SPF record yet: this installation does not know which servers send its mail</AlertTitle>
             <AlertDescription>
               <p>
-                SPF_INCLUDE is not set, and APP_URL ({new URL(env().APP_URL).host}) is a local address, so there is no SPF include to name. Set SPF_INCLUDE to your SMTP relay&apos;s include, as its
-                documentation gives it (<code>amazonses.com</code> for Amazon SES, <code>mailgun.org</code> for Mailgun, <code>sendgrid.net</code> for SendGrid), restart the app, then check again: the
-                SPF record appears below.
+                SPF_INCLUDE is not set, and APP_URL ({new URL(env().APP_URL).host}) is a local address, so there is no
+                SPF include to name. Set SPF_INCLUDE to your SMTP relay&apos;s include, as its documentation gives it (
+                <code>amazonses.com</code> for Amazon SES, <code>mailgun.org</code> for Mailgun,{" "}
+                <code>sendgrid.net</code> for SendGrid), restart the app, then check again: the SPF record appears
+                below.
               </p>
               <p>Until then DKIM and DMARC are checked without it; signed mail passes DMARC without SPF.</p>
             </AlertDescription>
@@ -102,7 +124,10 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
         <Card>
           <CardHeader>
             <CardTitle>DNS records to publish</CardTitle>
-            <CardDescription>Add each record at your DNS host exactly as shown. Some hosts add the domain to the name themselves: then enter only the part before it.</CardDescription>
+            <CardDescription>
+              Add each record at your DNS host exactly as shown. Some hosts add the domain to the name themselves: then
+              enter only the part before it.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             {/* Below md each record is a stacked block: four columns of a 2,048-bit key do not fit a phone. */}
@@ -122,10 +147,16 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
                   .map((record) => {
                     const status = STATUS[record.status];
                     return (
-                      <TableRow key={`${record.type}-${record.name}-${record.value}`} data-testid={`record-${record.kind}`} className="max-md:grid max-md:gap-2 max-md:py-2">
+                      <TableRow
+                        key={`${record.type}-${record.name}-${record.value}`}
+                        data-testid={`record-${record.kind}`}
+                        className="max-md:grid max-md:gap-2 max-md:py-2"
+                      >
                         <TableCell className="align-top max-md:flex max-md:items-center max-md:justify-between">
                           <div className="font-mono text-sm">{record.type}</div>
-                          {record.priority !== undefined && <div className="text-xs text-muted-foreground">priority {record.priority}</div>}
+                          {record.priority !== undefined && (
+                            <div className="text-xs text-muted-foreground">priority {record.priority}</div>
+                          )}
                         </TableCell>
                         <TableCell className="w-72 max-w-72 align-top whitespace-normal max-md:block max-md:w-auto max-md:max-w-none">
                           <div className="text-xs text-muted-foreground md:hidden">Name</div>
@@ -135,7 +166,11 @@ export default async function SendingDomainPage({ params }: { params: Promise<{ 
                         <TableCell className="max-w-md align-top whitespace-normal max-md:block max-md:max-w-none">
                           <div className="text-xs text-muted-foreground md:hidden">Value</div>
                           <CopyableCode value={record.value} label={`Copy the value of the ${record.kind} record`} />
-                          {record.status === "wrong" && record.found.length > 0 && <div className="mt-1 text-xs text-destructive">Found instead: {record.found.join(" | ")}</div>}
+                          {record.status === "wrong" && record.found.length > 0 && (
+                            <div className="mt-1 text-xs text-destructive">
+                              Found instead: {record.found.join(" | ")}
+                            </div>
+                          )}
                         </TableCell>
                         <TableCell className="align-top max-md:block">
                           <Badge variant={status.variant}>{status.label}</Badge>

@@ -1,6 +1,7 @@
+import { Megaphone } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Megaphone } from "lucide-react";
+
 import { SignupFormEditor } from "@/components/signup-forms/signup-form-editor";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -9,6 +10,7 @@ import { keyReachesBrand } from "@/lib/api-keys/key-brand-scope";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { signupFormOptions } from "@/lib/forms/signup-form-options";
 import { SIGNUP_FORM_DEFAULTS } from "@/lib/forms/signup-form-schemas";
+
 import { createFormKeyAction, createSignupFormAction } from "../actions";
 
 export const metadata: Metadata = { title: "New signup form" };
@@ -17,7 +19,11 @@ export default async function NewSignupFormPage({ params }: { params: Promise<{ 
   const { workspaceId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const options = await signupFormOptions(ctx, actor);
-  const crumbs = [{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Signup forms", href: `/w/${workspaceId}/forms` }, { label: "New form" }];
+  const crumbs = [
+    { label: "Overview", href: `/w/${workspaceId}` },
+    { label: "Signup forms", href: `/w/${workspaceId}/forms` },
+    { label: "New form" },
+  ];
   const topic = options.topics[0];
   const key = topic && options.keys.find((candidate) => keyReachesBrand(candidate, topic.brandId));
   return (
@@ -39,7 +45,13 @@ export default async function NewSignupFormPage({ params }: { params: Promise<{ 
         <SignupFormEditor
           workspaceId={workspaceId}
           options={options}
-          initial={{ name: "", brandId: topic.brandId, topicIds: [topic.id], apiKeyId: key?.id ?? "", ...SIGNUP_FORM_DEFAULTS }}
+          initial={{
+            name: "",
+            brandId: topic.brandId,
+            topicIds: [topic.id],
+            apiKeyId: key?.id ?? "",
+            ...SIGNUP_FORM_DEFAULTS,
+          }}
           save={{ create: createSignupFormAction }}
           createKey={createFormKeyAction}
         />

@@ -1,7 +1,8 @@
-import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { Users } from "lucide-react";
+import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound } from "next/navigation";
+
 import { RemoveFromListButton } from "@/components/contacts/contact-edits";
 import { DeleteListButton, EditListDialog } from "@/components/lists/list-dialogs";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -12,6 +13,7 @@ import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { getListOrThrow } from "@/lib/lists/get-list-or-throw";
 import { listListMembers } from "@/lib/lists/list-list-members";
+
 import { removeFromListAction } from "../../contacts/[contactId]/actions";
 import { deleteListAction, updateListAction } from "../actions";
 
@@ -19,20 +21,35 @@ export const metadata: Metadata = { title: "List" };
 
 const PAGE_SIZE = 50;
 
-export default async function ListPage({ params, searchParams }: { params: Promise<{ workspaceId: string; listId: string }>; searchParams: Promise<{ after?: string }> }) {
+export default async function ListPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ workspaceId: string; listId: string }>;
+  searchParams: Promise<{ after?: string }>;
+}) {
   const { workspaceId, listId } = await params;
   const { after } = await searchParams;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const list = await findOrNull(getListOrThrow(ctx, actor, listId));
   if (!list) notFound();
-  const rows = await listListMembers(ctx, actor, listId, { limit: PAGE_SIZE, afterContactId: typeof after === "string" ? after : null });
+  const rows = await listListMembers(ctx, actor, listId, {
+    limit: PAGE_SIZE,
+    afterContactId: typeof after === "string" ? after : null,
+  });
   const members = rows.slice(0, PAGE_SIZE);
   return (
     <>
       <PageHeader
-        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Lists", href: `/w/${workspaceId}/lists` }, { label: list.name }]}
+        crumbs={[
+          { label: "Overview", href: `/w/${workspaceId}` },
+          { label: "Lists", href: `/w/${workspaceId}/lists` },
+          { label: list.name },
+        ]}
         title={list.name}
-        description={list.description || "Members of this list. Removing someone from a list does not unsubscribe them."}
+        description={
+          list.description || "Members of this list. Removing someone from a list does not unsubscribe them."
+        }
         actions={
           <>
             <EditListDialog workspaceId={workspaceId} list={list} action={updateListAction} />
@@ -42,7 +59,8 @@ export default async function ListPage({ params, searchParams }: { params: Promi
       />
       {members.length === 0 && !after ? (
         <EmptyState icon={<Users />} title="No members yet">
-          Add contacts to this list from a contact&apos;s page, with the API (<code>POST /v1/lists/{list.id}/members</code>) or with an import.
+          Add contacts to this list from a contact&apos;s page, with the API (
+          <code>POST /v1/lists/{list.id}/members</code>) or with an import.
         </EmptyState>
       ) : (
         <>
@@ -60,19 +78,32 @@ export default async function ListPage({ params, searchParams }: { params: Promi
               {members.map((member) => (
                 <TableRow key={member.contactId}>
                   <TableCell>
-                    <Link className="text-primary hover:underline" href={`/w/${workspaceId}/contacts/${member.contactId}`}>
+                    <Link
+                      className="text-primary hover:underline"
+                      href={`/w/${workspaceId}/contacts/${member.contactId}`}
+                    >
                       {member.email}
                     </Link>
                   </TableCell>
                   <TableCell>{[member.firstName, member.lastName].filter(Boolean).join(" ") || "—"}</TableCell>
                   <TableCell className="text-right">
-                    <RemoveFromListButton workspaceId={workspaceId} contactId={member.contactId} email={member.email} list={list} action={removeFromListAction} />
+                    <RemoveFromListButton
+                      workspaceId={workspaceId}
+                      contactId={member.contactId}
+                      email={member.email}
+                      list={list}
+                      action={removeFromListAction}
+                    />
                   </TableCell>
                 </TableRow>
               ))}
             </TableBody>
           </Table>
-          <Pager basePath={`/w/${workspaceId}/lists/${listId}`} nextAfter={rows.length > PAGE_SIZE ? members.at(-1)!.contactId : null} onFirstPage={!after} />
+          <Pager
+            basePath={`/w/${workspaceId}/lists/${listId}`}
+            nextAfter={rows.length > PAGE_SIZE ? members.at(-1)!.contactId : null}
+            onFirstPage={!after}
+          />
         </>
       )}
     </>

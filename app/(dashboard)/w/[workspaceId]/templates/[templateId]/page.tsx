@@ -1,20 +1,30 @@
+import { Pencil, Send } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Pencil, Send } from "lucide-react";
+
 import { MailPreview } from "@/components/campaigns/mail-preview";
-import { DeleteTemplateButton, DuplicateTemplateButton, RenameTemplateDialog } from "@/components/templates/template-actions";
+import {
+  DeleteTemplateButton,
+  DuplicateTemplateButton,
+  RenameTemplateDialog,
+} from "@/components/templates/template-actions";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { previewTemplate } from "@/lib/templates/preview-template";
+
 import { deleteTemplateAction, duplicateTemplateAction, renameTemplateAction } from "../actions";
 
 export const metadata: Metadata = { title: "Template" };
 
-export default async function TemplatePage({ params }: { params: Promise<{ workspaceId: string; templateId: string }> }) {
+export default async function TemplatePage({
+  params,
+}: {
+  params: Promise<{ workspaceId: string; templateId: string }>;
+}) {
   const { workspaceId, templateId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const preview = await findOrNull(previewTemplate(ctx, actor, templateId));
@@ -23,7 +33,11 @@ export default async function TemplatePage({ params }: { params: Promise<{ works
   return (
     <>
       <PageHeader
-        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Templates", href: `/w/${workspaceId}/templates` }, { label: preview.name }]}
+        crumbs={[
+          { label: "Overview", href: `/w/${workspaceId}` },
+          { label: "Templates", href: `/w/${workspaceId}/templates` },
+          { label: preview.name },
+        ]}
         title={preview.name}
         description={preview.blocks ? "Written in blocks." : "Written as HTML."}
       />

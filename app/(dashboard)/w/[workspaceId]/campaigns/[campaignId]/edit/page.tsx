@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+
 import { EditCampaignForm } from "@/components/campaigns/campaign-form";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
@@ -8,14 +9,22 @@ import { canEdit } from "@/lib/campaigns/campaign-status";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+
 import { countMissingMergeTagsAction, updateCampaignAction } from "../../actions";
 
 export const metadata: Metadata = { title: "Edit campaign" };
 
-export default async function EditCampaignPage({ params }: { params: Promise<{ workspaceId: string; campaignId: string }> }) {
+export default async function EditCampaignPage({
+  params,
+}: {
+  params: Promise<{ workspaceId: string; campaignId: string }>;
+}) {
   const { workspaceId, campaignId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [shown, options] = await Promise.all([findOrNull(showCampaign(ctx, actor, campaignId)), campaignFormOptions(ctx, actor)]);
+  const [shown, options] = await Promise.all([
+    findOrNull(showCampaign(ctx, actor, campaignId)),
+    campaignFormOptions(ctx, actor),
+  ]);
   if (!shown) notFound();
   const { campaign } = shown;
   const crumbs = [
@@ -49,7 +58,9 @@ export default async function EditCampaignPage({ params }: { params: Promise<{ w
       ) : (
         <Alert>
           <AlertTitle>This campaign can no longer be edited</AlertTitle>
-          <AlertDescription>Its sending has started, so its content is fixed. Duplicate it to send a changed copy.</AlertDescription>
+          <AlertDescription>
+            Its sending has started, so its content is fixed. Duplicate it to send a changed copy.
+          </AlertDescription>
         </Alert>
       )}
     </>

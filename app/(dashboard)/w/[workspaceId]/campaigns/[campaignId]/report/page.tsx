@@ -1,21 +1,26 @@
+import { BarChart3 } from "lucide-react";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { BarChart3 } from "lucide-react";
+
 import { EngagementChart } from "@/components/campaigns/engagement-chart";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { When } from "@/components/ui/when";
+import { notSentReason } from "@/lib/campaigns/not-sent-reasons";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { getCampaignReportOrThrow } from "@/lib/reports/get-campaign-report";
-import { notSentReason } from "@/lib/campaigns/not-sent-reasons";
 
 export const metadata: Metadata = { title: "Campaign report" };
 
-export default async function CampaignReportPage({ params }: { params: Promise<{ workspaceId: string; campaignId: string }> }) {
+export default async function CampaignReportPage({
+  params,
+}: {
+  params: Promise<{ workspaceId: string; campaignId: string }>;
+}) {
   const { workspaceId, campaignId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const shown = await findOrNull(showCampaign(ctx, actor, campaignId));
@@ -58,7 +63,8 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
         title={`${campaign.name}: report`}
         description={
           <span>
-            Sending started <When at={row.sentAt} />. Opens and clicks count each person once; an open is weak evidence (image proxies load the pixel too).
+            Sending started <When at={row.sentAt} />. Opens and clicks count each person once; an open is weak evidence
+            (image proxies load the pixel too).
           </span>
         }
       />
@@ -71,7 +77,10 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
                 {value.toLocaleString("en")}
               </dd>
               {rate && (
-                <dd className="text-sm text-muted-foreground tabular-nums" data-testid={`report-${label.toLowerCase()}-rate`}>
+                <dd
+                  className="text-sm text-muted-foreground tabular-nums"
+                  data-testid={`report-${label.toLowerCase()}-rate`}
+                >
                   {rate}
                 </dd>
               )}
@@ -84,15 +93,46 @@ export default async function CampaignReportPage({ params }: { params: Promise<{
             <CardDescription>Each person&apos;s first open and first click, per hour (UTC).</CardDescription>
           </CardHeader>
           <CardContent>
-            {report.timeline.length === 0 ? <p className="text-sm text-muted-foreground">Nobody has opened or clicked yet.</p> : <EngagementChart timeline={report.timeline} />}
+            {report.timeline.length === 0 ? (
+              <p className="text-sm text-muted-foreground">Nobody has opened or clicked yet.</p>
+            ) : (
+              <EngagementChart timeline={report.timeline} />
+            )}
           </CardContent>
         </Card>
         <div className="grid gap-6 lg:grid-cols-2">
-          <Breakdown title="Top links" empty="No clicks yet." label="Link" rows={report.topLinks.map((link) => ({ name: link.url, value: link.clicks, extra: link.people }))} extraLabel="People" />
-          <Breakdown title="Devices" empty="No clicks yet." label="Device" rows={report.devices.map((device) => ({ name: device.name, value: device.clicks }))} />
-          <Breakdown title="Mail clients and browsers" empty="No clicks yet." label="Client" rows={report.clients.map((client) => ({ name: client.name, value: client.clicks }))} />
-          <Breakdown title="Countries" empty="No clicks yet." label="Country" rows={report.countries.map((country) => ({ name: country.name, value: country.clicks }))} />
-          <Breakdown title="Bounces by type" empty="No bounces." label="Type" valueLabel="Bounces" rows={report.bounces.map((bounce) => ({ name: bounce.type, value: bounce.count }))} />
+          <Breakdown
+            title="Top links"
+            empty="No clicks yet."
+            label="Link"
+            rows={report.topLinks.map((link) => ({ name: link.url, value: link.clicks, extra: link.people }))}
+            extraLabel="People"
+          />
+          <Breakdown
+            title="Devices"
+            empty="No clicks yet."
+            label="Device"
+            rows={report.devices.map((device) => ({ name: device.name, value: device.clicks }))}
+          />
+          <Breakdown
+            title="Mail clients and browsers"
+            empty="No clicks yet."
+            label="Client"
+            rows={report.clients.map((client) => ({ name: client.name, value: client.clicks }))}
+          />
+          <Breakdown
+            title="Countries"
+            empty="No clicks yet."
+            label="Country"
+            rows={report.countries.map((country) => ({ name: country.name, value: country.clicks }))}
+          />
+          <Breakdown
+            title="Bounces by type"
+            empty="No bounces."
+            label="Type"
+            valueLabel="Bounces"
+            rows={report.bounces.map((bounce) => ({ name: bounce.type, value: bounce.count }))}
+          />
           <Breakdown
             title="Not sent"
             empty="Everyone was sent the mail."
@@ -155,7 +195,9 @@ function Breakdown({
                     // A reason, in words: it wraps rather than running out of the card.
                     <TableCell className="whitespace-normal text-right">{row.value}</TableCell>
                   )}
-                  {extraLabel && <TableCell className="text-right tabular-nums">{row.extra?.toLocaleString("en")}</TableCell>}
+                  {extraLabel && (
+                    <TableCell className="text-right tabular-nums">{row.extra?.toLocaleString("en")}</TableCell>
+                  )}
                 </TableRow>
               ))}
             </TableBody>

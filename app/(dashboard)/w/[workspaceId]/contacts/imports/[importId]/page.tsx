@@ -1,7 +1,8 @@
+import { Download } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Download } from "lucide-react";
+
 import { ImportControls } from "@/components/imports/import-controls";
 import { ImportCountsView } from "@/components/imports/import-counts";
 import { ImportProgress } from "@/components/imports/import-progress";
@@ -19,12 +20,18 @@ import { ApiError } from "@/lib/errors";
 import { getImportRowOrThrow, importProgress } from "@/lib/imports/get-import";
 import { autoMap, importFields } from "@/lib/imports/import-fields";
 import { canEdit } from "@/lib/imports/import-status";
+
 import { cancelImportAction, checkImportAction, startImportAction } from "../actions";
 
 export const metadata: Metadata = { title: "Import" };
 
 const DELIMITERS: Record<string, string> = { ",": "comma", ";": "semicolon", "\t": "tab" };
-const ENCODING_NAMES: Record<ImportEncoding, string> = { "utf-8": "UTF-8", latin1: "Latin-1", "utf-16le": "UTF-16", "utf-16be": "UTF-16" };
+const ENCODING_NAMES: Record<ImportEncoding, string> = {
+  "utf-8": "UTF-8",
+  latin1: "Latin-1",
+  "utf-16le": "UTF-16",
+  "utf-16be": "UTF-16",
+};
 
 export default async function ImportPage({ params }: { params: Promise<{ workspaceId: string; importId: string }> }) {
   const { workspaceId, importId } = await params;
@@ -64,11 +71,14 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
       {(imp.status === "applying" || imp.status === "completed" || (imp.status === "cancelled" && imp.applied)) && (
         <Card className="mb-6">
           <CardHeader>
-            <CardTitle>{imp.status === "applying" ? "Importing" : imp.status === "completed" ? "Imported" : "Stopped"}</CardTitle>
+            <CardTitle>
+              {imp.status === "applying" ? "Importing" : imp.status === "completed" ? "Imported" : "Stopped"}
+            </CardTitle>
             <CardDescription>
               {imp.status === "completed" ? (
                 <>
-                  Finished <When at={imp.finishedAt} />. Figures can differ from the dry run where something changed in between (an opt-out is always honoured).
+                  Finished <When at={imp.finishedAt} />. Figures can differ from the dry run where something changed in
+                  between (an opt-out is always honoured).
                 </>
               ) : imp.status === "cancelled" ? (
                 "The import was stopped; the rows imported before that stay."
@@ -78,10 +88,28 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
             </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
-            <ImportProgress workspaceId={workspaceId} importId={imp.id} initial={{ status: imp.status, progress: importProgress(imp), checked: imp.checked, applied: imp.applied }} />
+            <ImportProgress
+              workspaceId={workspaceId}
+              importId={imp.id}
+              initial={{
+                status: imp.status,
+                progress: importProgress(imp),
+                checked: imp.checked,
+                applied: imp.applied,
+              }}
+            />
             {imp.applied && <ImportCountsView counts={imp.applied} label="What the import did" />}
             <div className="flex flex-wrap gap-2">
-              {imp.status === "applying" && <ImportControls workspaceId={workspaceId} importId={imp.id} status={imp.status} toImport={0} start={startImportAction} cancel={cancelImportAction} />}
+              {imp.status === "applying" && (
+                <ImportControls
+                  workspaceId={workspaceId}
+                  importId={imp.id}
+                  status={imp.status}
+                  toImport={0}
+                  start={startImportAction}
+                  cancel={cancelImportAction}
+                />
+              )}
               {refused(imp.applied) && refusedLink}
               {imp.status === "completed" && (
                 <Button asChild variant="outline" size="sm">
@@ -98,8 +126,8 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
           <CardHeader>
             <CardTitle>Dry run</CardTitle>
             <CardDescription>
-              {imp.status === "checked" ? "What importing this file does" : "What the dry run said the import would do"}, checked <When at={imp.checkedAt} />.
-              {imp.status === "checked" && " Nothing has changed yet."}
+              {imp.status === "checked" ? "What importing this file does" : "What the dry run said the import would do"}
+              , checked <When at={imp.checkedAt} />.{imp.status === "checked" && " Nothing has changed yet."}
             </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
@@ -125,7 +153,9 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
         <Card>
           <CardHeader>
             <CardTitle>{imp.status === "checked" ? "Change the mapping" : "Map the columns"}</CardTitle>
-            <CardDescription>Then check the file: a dry run shows every row that would be refused, and why.</CardDescription>
+            <CardDescription>
+              Then check the file: a dry run shows every row that would be refused, and why.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             <MappingForm
@@ -143,7 +173,9 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
           </CardContent>
         </Card>
       )}
-      {imp.status === "cancelled" && !imp.applied && <p className="text-sm text-muted-foreground">This import was discarded before anything was imported.</p>}
+      {imp.status === "cancelled" && !imp.applied && (
+        <p className="text-sm text-muted-foreground">This import was discarded before anything was imported.</p>
+      )}
     </>
   );
 }

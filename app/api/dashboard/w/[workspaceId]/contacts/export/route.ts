@@ -3,9 +3,18 @@ import { exportContactsCsv } from "@/lib/contacts/export-contacts";
 import { dashboardCsvDownload } from "@/lib/dashboard/dashboard-route";
 
 /** The contacts the table's search and filters select, as CSV with their consent evidence. */
-export const GET = dashboardCsvDownload(contactListQuerySchema.omit({ sort: true, after: true }), async ({ ctx, actor, query }) => ({
-  fileName: `contacts-${new Date().toISOString().slice(0, 10)}.csv`,
-  chunks: (async function* () {
-    for await (const chunk of exportContactsCsv(ctx, actor, { search: query.q, status: query.status, topicId: query.topic, listId: query.list })) yield chunk.csv;
-  })(),
-}));
+export const GET = dashboardCsvDownload(
+  contactListQuerySchema.omit({ sort: true, after: true }),
+  async ({ ctx, actor, query }) => ({
+    fileName: `contacts-${new Date().toISOString().slice(0, 10)}.csv`,
+    chunks: (async function* () {
+      for await (const chunk of exportContactsCsv(ctx, actor, {
+        search: query.q,
+        status: query.status,
+        topicId: query.topic,
+        listId: query.list,
+      }))
+        yield chunk.csv;
+    })(),
+  }),
+);

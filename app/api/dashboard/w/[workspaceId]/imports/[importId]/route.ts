@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { dashboardRead } from "@/lib/dashboard/dashboard-route";
+
 import type { ImportStatusView } from "@/lib/dashboard/dashboard-reads";
+import { dashboardRead } from "@/lib/dashboard/dashboard-route";
 import { getImportRowOrThrow, importProgress } from "@/lib/imports/get-import";
 
 /** How an import stands: its status, the apply's progress and its counts (the progress bar polls this). */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { notSentCsv } from "@/lib/campaigns/not-sent-csv";
 import { dashboardCsvDownload } from "@/lib/dashboard/dashboard-route";
 

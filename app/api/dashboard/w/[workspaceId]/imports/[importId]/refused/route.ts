@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { dashboardCsvDownload } from "@/lib/dashboard/dashboard-route";
 import { refusedRowsCsv } from "@/lib/imports/refused-rows-csv";
 
