@@ -231,7 +231,7 @@ test("lists: create, rename, see members, delete without unsubscribing anyone", 
   await page.getByRole("link", { name: "walk-in@shop.example" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "walk-in@shop.example" })).toBeVisible();
   const contactUrl = page.url();
-  await page.getByRole("button", { name: "Edit name" }).click();
+  await page.getByRole("button", { name: "Edit contact" }).click();
   await page.getByRole("dialog").getByLabel("First name").fill("Walter");
   await page.getByRole("dialog").getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Walter", { exact: true }).first()).toBeVisible();

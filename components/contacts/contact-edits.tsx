@@ -5,38 +5,54 @@ import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
 
+import { attributeDefaults, AttributeFields, type AttributeDefinition } from "@/components/contacts/attribute-fields";
 import { FormDialog } from "@/components/forms/form-dialog";
 import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { DialogFooter } from "@/components/ui/dialog";
+import { checkAttributeValues, type AttributeScalar } from "@/lib/contacts/attribute-schemas";
 import {
   contactListSchema,
-  editContactNamesSchema,
+  editContactSchema,
   type ContactListInput,
-  type EditContactNamesInput,
+  type EditContactInput,
 } from "@/lib/contacts/contact-schemas";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
 type Action<I> = (workspaceId: string, input: I) => Promise<ActionState<unknown>>;
 
-function EditNamesForm({
+type EditableContact = {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  attributes: Record<string, AttributeScalar>;
+};
+
+function EditContactForm({
   workspaceId,
   contact,
+  definitions,
   action,
   close,
 }: {
   workspaceId: string;
-  contact: { id: string; firstName: string | null; lastName: string | null };
-  action: Action<EditContactNamesInput>;
+  contact: EditableContact;
+  definitions: AttributeDefinition[];
+  action: Action<EditContactInput>;
   close: () => void;
 }) {
   const router = useRouter();
   const { form, submit, formError, pending } = useActionForm({
-    schema: editContactNamesSchema,
+    schema: editContactSchema.superRefine(checkAttributeValues(definitions)),
     action,
     workspaceId,
-    defaultValues: { contactId: contact.id, firstName: contact.firstName ?? "", lastName: contact.lastName ?? "" },
+    defaultValues: {
+      contactId: contact.id,
+      firstName: contact.firstName ?? "",
+      lastName: contact.lastName ?? "",
+      attributes: attributeDefaults(definitions, contact.attributes, null),
+    },
     onSuccess: () => {
       close();
       toast.success("Saved.");
@@ -45,8 +61,11 @@ function EditNamesForm({
   });
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
-      <TextField form={form} name="firstName" label="First name" />
-      <TextField form={form} name="lastName" label="Last name" />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField form={form} name="firstName" label="First name" />
+        <TextField form={form} name="lastName" label="Last name" />
+      </div>
+      <AttributeFields form={form} definitions={definitions} empty={null} />
       <FormError message={formError} />
       <DialogFooter>
         <Button type="submit" disabled={pending}>
@@ -57,23 +76,25 @@ function EditNamesForm({
   );
 }
 
-export function EditNamesDialog(props: {
+/** The contact's name and custom fields; the address and subscriptions are not edited here. */
+export function EditContactDialog(props: {
   workspaceId: string;
-  contact: { id: string; firstName: string | null; lastName: string | null };
-  action: Action<EditContactNamesInput>;
+  contact: EditableContact;
+  definitions: AttributeDefinition[];
+  action: Action<EditContactInput>;
 }) {
   return (
     <FormDialog
-      title="Edit name"
-      description="Used by the {{contact.first_name}} and {{contact.last_name}} merge tags. Subscriptions do not change."
+      title="Edit contact"
+      description="Each field is a merge tag ({{contact.first_name}}, {{contact.<field>}}); emptying one clears it. Subscriptions do not change."
       trigger={
         <Button variant="outline" size="sm">
           <Pencil />
-          Edit name
+          Edit contact
         </Button>
       }
     >
-      {(close) => <EditNamesForm {...props} close={close} />}
+      {(close) => <EditContactForm {...props} close={close} />}
     </FormDialog>
   );
 }

@@ -40,8 +40,9 @@ export function useActionForm<V extends FieldValues, R>({
     }
     const fields = Object.entries(state.fieldErrors);
     for (const [field, message] of fields) form.setError(field as Path<V>, { type: "server", message });
-    if (fields.length === 0 || fields.some(([field]) => !(field in (form.getValues() as object))))
-      setFormError(state.message);
+    // A field inside an object (`attributes.plan`) shows its error beside it, as a top-level one does.
+    const shown = (field: string) => field.split(".")[0]! in (form.getValues() as object);
+    if (fields.length === 0 || fields.some(([field]) => !shown(field))) setFormError(state.message);
   });
   return { form, submit, formError, pending: form.formState.isSubmitting };
 }

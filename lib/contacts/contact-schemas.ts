@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { attributesField } from "@/lib/validation/api-fields";
 import { emailField } from "@/lib/validation/fields";
 
 // Schemas only (no database): the dashboard's forms check input in the browser with the same rules.
@@ -16,6 +17,8 @@ export const addContactSchema = z
     email: emailField,
     firstName: optionalName,
     lastName: optionalName,
+    // The API's own field: each value is checked against the workspace's definitions (validateAttributes).
+    attributes: attributesField.optional(),
     // A form with a single topic checkbox yields its value or false rather than a list.
     topicIds: z.preprocess(
       (value) => (Array.isArray(value) ? value : typeof value === "string" ? [value] : []),
@@ -29,13 +32,17 @@ export const addContactSchema = z
   });
 export type AddContactInput = z.input<typeof addContactSchema>;
 
-/** A member's correction of a contact's name; an empty field clears it. */
-export const editContactNamesSchema = z.strictObject({
+/**
+ * A member's correction of a contact's name and custom attributes; an empty name clears it, as
+ * does a `null` attribute. Attributes not named are left as they are.
+ */
+export const editContactSchema = z.strictObject({
   contactId: z.string(),
   firstName: z.string().trim().max(120, "must be at most 120 characters"),
   lastName: z.string().trim().max(120, "must be at most 120 characters"),
+  attributes: attributesField.optional(),
 });
-export type EditContactNamesInput = z.input<typeof editContactNamesSchema>;
+export type EditContactInput = z.input<typeof editContactSchema>;
 
 /** Adding a contact to, or taking them off, one list from the contact's page. */
 export const contactListSchema = z.strictObject({ contactId: z.string(), listId: z.string().min(1, "choose a list") });

@@ -1,8 +1,11 @@
 import "server-only";
 
+import { eq } from "drizzle-orm";
+
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
+import { attributeDefinitions } from "@/lib/db/schema";
 
 export interface AttributeDefinitionView {
   key: string;
@@ -30,4 +33,16 @@ export async function listAttributeDefinitions(ctx: Ctx, actor: WorkspaceActor):
     where d.workspace_id = ${actor.workspaceId}
     order by d.key`;
   return rows;
+}
+
+/** The workspace's custom attributes and their types only, for the contact forms. */
+export async function listAttributeTypes(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+): Promise<Pick<AttributeDefinitionView, "key" | "type">[]> {
+  return ctx.db
+    .select({ key: attributeDefinitions.key, type: attributeDefinitions.type })
+    .from(attributeDefinitions)
+    .where(eq(attributeDefinitions.workspaceId, actor.workspaceId))
+    .orderBy(attributeDefinitions.key);
 }

@@ -6,7 +6,7 @@ import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { listBrands } from "@/lib/brands/list-brands";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
-import { editContactNames } from "@/lib/contacts/edit-contact-names";
+import { editContact } from "@/lib/contacts/edit-contact";
 import { getContactDetailsOrThrow } from "@/lib/contacts/get-contact-details";
 import { listAttributeDefinitions } from "@/lib/contacts/list-attribute-definitions";
 import { listContacts } from "@/lib/contacts/list-contacts";
@@ -77,15 +77,15 @@ describe("the dashboard's reads and writes stay in the member's workspace", () =
     expect(own.lists.map((list) => list.id)).toEqual([a.listId]);
   });
 
-  it("editContactNames: a member of workspace A cannot rename workspace B's contact", async () => {
+  it("editContact: a member of workspace A cannot rename workspace B's contact", async () => {
     const { a, b, memberOfA } = await tenants();
     await expect(
-      editContactNames(ctx, memberOfA, { contactId: b.contactId, firstName: "Taken", lastName: "" }),
+      editContact(ctx, memberOfA, { contactId: b.contactId, firstName: "Taken", lastName: "" }),
     ).rejects.toMatchObject({ code: "contact_not_found" });
     expect(
       (await getContactDetailsOrThrow(ctx, systemActor("test", b.workspaceId), b.contactId)).contact.firstName,
     ).toBe("Ada");
-    await editContactNames(ctx, memberOfA, { contactId: a.contactId, firstName: "Grace", lastName: "" });
+    await editContact(ctx, memberOfA, { contactId: a.contactId, firstName: "Grace", lastName: "" });
     expect((await getContactDetailsOrThrow(ctx, memberOfA, a.contactId)).contact).toMatchObject({
       firstName: "Grace",
       lastName: null,

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { attributeFromText } from "@/lib/contacts/attributes";
+import { attributeFromText } from "@/lib/contacts/attribute-schemas";
 import type { AttributeValue } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import type { FormSubmission } from "@/lib/subscriptions/subscribe-from-form";

@@ -5,7 +5,7 @@ import { pipeline } from "node:stream/promises";
 import { and, asc, eq, gt } from "drizzle-orm";
 import type postgres from "postgres";
 
-import { attributeFromText } from "@/lib/contacts/attributes";
+import { attributeFromText } from "@/lib/contacts/attribute-schemas";
 import { isValidEmail, normalizeEmail } from "@/lib/contacts/email-address";
 import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";

@@ -7,6 +7,7 @@ import { ContactsTable } from "@/components/contacts/contacts-table";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { readContactListQuery } from "@/lib/contacts/contact-list-query";
+import { listAttributeTypes } from "@/lib/contacts/list-attribute-definitions";
 import { listFilterOptions } from "@/lib/dashboard/list-filter-options";
 import { readContactPage } from "@/lib/dashboard/read-contact-page";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
@@ -25,9 +26,10 @@ export default async function ContactsPage({
   const { workspaceId } = await params;
   const query = readContactListQuery(await searchParams);
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [{ topics, lists }, page] = await Promise.all([
+  const [{ topics, lists }, page, attributes] = await Promise.all([
     listFilterOptions(ctx, actor),
     readContactPage(ctx, actor, query),
+    listAttributeTypes(ctx, actor),
   ]);
   const add = (
     <div className="flex flex-wrap gap-2">
@@ -37,7 +39,7 @@ export default async function ContactsPage({
           Import a file
         </Link>
       </Button>
-      <AddContactDialog workspaceId={workspaceId} topics={topics} action={addContactAction} />
+      <AddContactDialog workspaceId={workspaceId} topics={topics} attributes={attributes} action={addContactAction} />
     </div>
   );
   return (

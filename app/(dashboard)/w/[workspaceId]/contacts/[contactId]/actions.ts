@@ -1,12 +1,12 @@
 "use server";
 
-import { contactListSchema, editContactNamesSchema } from "@/lib/contacts/contact-schemas";
-import { editContactNames } from "@/lib/contacts/edit-contact-names";
+import { contactListSchema, editContactSchema } from "@/lib/contacts/contact-schemas";
+import { editContact } from "@/lib/contacts/edit-contact";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
 import { addListMembers, removeListMembers } from "@/lib/lists/list-membership";
 
-export const editContactNamesAction = workspaceAction(editContactNamesSchema, ({ ctx, actor }, input) =>
-  editContactNames(ctx, actor, input),
+export const editContactAction = workspaceAction(editContactSchema, ({ ctx, actor }, input) =>
+  editContact(ctx, actor, input),
 );
 
 export const addToListAction = workspaceAction(contactListSchema, ({ ctx, actor }, { contactId, listId }) =>

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 
-import { AddToListForm, EditNamesDialog, RemoveFromListButton } from "@/components/contacts/contact-edits";
+import { AddToListForm, EditContactDialog, RemoveFromListButton } from "@/components/contacts/contact-edits";
 import { ContactStatusBadge } from "@/components/contacts/contact-status-badge";
 import { ContactSuppressions } from "@/components/suppressions/contact-suppressions";
 import { Badge } from "@/components/ui/badge";
@@ -12,13 +12,14 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { When } from "@/components/ui/when";
 import { notSentReason } from "@/lib/campaigns/not-sent-reasons";
 import { getContactDetailsOrThrow, type ContactSendRow } from "@/lib/contacts/get-contact-details";
+import { listAttributeTypes } from "@/lib/contacts/list-attribute-definitions";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listLists } from "@/lib/lists/list-lists";
 import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
 
 import { deleteSuppressionAction } from "../../suppressions/actions";
-import { addToListAction, editContactNamesAction, removeFromListAction } from "./actions";
+import { addToListAction, editContactAction, removeFromListAction } from "./actions";
 
 export const metadata: Metadata = { title: "Contact" };
 
@@ -45,15 +46,19 @@ function outcome(send: ContactSendRow): string {
 export default async function ContactPage({ params }: { params: Promise<{ workspaceId: string; contactId: string }> }) {
   const { workspaceId, contactId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [details, allLists] = await Promise.all([
+  const [details, allLists, definitions] = await Promise.all([
     findOrNull(getContactDetailsOrThrow(ctx, actor, contactId)),
     listLists(ctx, actor, { limit: 500, afterId: null }),
+    listAttributeTypes(ctx, actor),
   ]);
   if (!details) notFound();
   const suppression = await suppressionsOfAddress(ctx, actor, details.contact.email);
   const { contact } = details;
   const name = [contact.firstName, contact.lastName].filter(Boolean).join(" ");
-  const attributes = Object.entries(contact.attributes);
+  // Every field the workspace defines, empty ones too, so the card says what can be filled in.
+  const attributes = [
+    ...new Set([...definitions.map((definition) => definition.key), ...Object.keys(contact.attributes)]),
+  ].map((key) => [key, Object.hasOwn(contact.attributes, key) ? contact.attributes[key] : undefined] as const);
   return (
     <>
       <PageHeader
@@ -63,7 +68,14 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
           { label: contact.email },
         ]}
         title={contact.email}
-        actions={<EditNamesDialog workspaceId={workspaceId} contact={contact} action={editContactNamesAction} />}
+        actions={
+          <EditContactDialog
+            workspaceId={workspaceId}
+            contact={contact}
+            definitions={definitions}
+            action={editContactAction}
+          />
+        }
         description={
           <span className="inline-flex flex-wrap items-center gap-2">
             <ContactStatusBadge status={contact.status} />
@@ -163,7 +175,7 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
               <CardTitle>Fields</CardTitle>
             </CardHeader>
             <CardContent>
-              <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
+              <dl className="grid grid-cols-[minmax(0,10rem)_minmax(0,1fr)] gap-x-4 [overflow-wrap:anywhere] gap-y-2 text-sm">
                 <dt className="text-muted-foreground">First name</dt>
                 <dd>{contact.firstName ?? "—"}</dd>
                 <dt className="text-muted-foreground">Last name</dt>
@@ -171,7 +183,9 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                 {attributes.map(([key, value]) => (
                   <div key={key} className="contents">
                     <dt className="text-muted-foreground">{key}</dt>
-                    <dd>{String(value)}</dd>
+                    <dd>
+                      {value === undefined ? "—" : typeof value === "boolean" ? (value ? "Yes" : "No") : String(value)}
+                    </dd>
                   </div>
                 ))}
               </dl>
