@@ -93,3 +93,18 @@ export function requireActorWorkspace(actor: Actor): string {
     message: `This needs a workspace; the ${actor.reason} actor acts across workspaces.`,
   });
 }
+
+/** Who did something, as kept with what they did (a suppression lifted, an opt-out made for someone): a member, a key or the system. */
+export function actorLabel(actor: Actor): string {
+  if (actor.kind === "user") return `user:${actor.userId}`;
+  if (actor.kind === "api_key") return `key:${actor.keyId}`;
+  return `system:${actor.reason}`;
+}
+
+/** A kept label in words, given the member's address when it names a member who is still a user. */
+export function actorLabelText(label: string, memberEmail: string | null): string {
+  if (memberEmail) return memberEmail;
+  if (label.startsWith("key:")) return `API key ${label.slice(4)}`;
+  if (label.startsWith("system:")) return "An operator";
+  return "A former member";
+}

@@ -46,7 +46,8 @@ export type IdPrefix =
   | "pev"
   | "sul"
   | "inv"
-  | "bep";
+  | "bep"
+  | "oob";
 
 /**
  * A type prefix plus a ULID, lower-cased. ULIDs sort by creation time, so

@@ -11,7 +11,7 @@ export const DELETION_CHUNK_ROWS = 5000;
 
 /**
  * What a deleted workspace loses, in an order the foreign keys accept: the audience (contacts with
- * their subscriptions and list memberships, suppressions, events), the content (campaigns with their
+ * their subscriptions, list memberships and opt-outs made for them, suppressions, events), the content (campaigns with their
  * sends, templates, images, forms, imports), the reports, and the means of sending (webhooks, brands,
  * domains). Kept: the workspace row, its members, its billing row, invoices and the ladder's notices,
  * so the empty shell still shows its payment history, and its workspace-wide API keys, which answer
@@ -37,6 +37,7 @@ const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL 
   byWorkspace("mail_messages"),
   byWorkspace("confirmation_requests"),
   byWorkspace("list_members"),
+  byWorkspace("opt_outs_on_behalf"),
   byWorkspace("subscriptions"),
   byWorkspace("report_contact_statuses"),
   byWorkspace("contacts"),

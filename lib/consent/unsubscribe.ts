@@ -2,10 +2,10 @@ import "server-only";
 
 import { and, eq, inArray, isNull, ne, type SQL } from "drizzle-orm";
 
-import { systemActor } from "@/lib/actor";
+import { actorLabel, systemActor, type WorkspaceActor } from "@/lib/actor";
 import { sendsOfCampaign } from "@/lib/campaigns/send-id-range";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { campaigns, contacts, sends, subscriptions, topics } from "@/lib/db/schema";
+import { campaigns, contacts, optOutsOnBehalf, sends, subscriptions, topics } from "@/lib/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import { countUnsubscribe } from "@/lib/reports/count-unsubscribe";
@@ -22,13 +22,20 @@ export interface UnsubscribeRequest extends CampaignMail {
   topicId?: string;
   /** Required for scope brand (for topic it is the topic's). */
   brandId?: string;
+  /**
+   * Set when a member of the sender's workspace makes the opt-out for the person (who asked by
+   * phone, by letter…): who, and the note of how the person asked, kept beside the event. The
+   * opt-out and its event are the person's own otherwise.
+   */
+  onBehalf?: { actor: WorkspaceActor; note: string };
 }
 
 /**
  * The person opts out: of one topic (the default of every unsubscribe
  * link), of every topic of a brand, or of everything. Idempotent: doing it
  * again changes nothing and records nothing. Records contact.unsubscribed
- * with the scope, the topic and brand, and the campaign whose link was used.
+ * with the scope, the topic and brand, and the campaign whose link was used;
+ * one made on the person's behalf is recorded in opt_outs_on_behalf too.
  */
 export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promise<{ changed: boolean }> {
   return withTransaction(ctx, async (tx) => {
@@ -95,9 +102,9 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
           .set({ unsubscribedAt: now, updatedAt: now })
           .where(and(send, eq(sends.contactId, contact.id), isNull(sends.unsubscribedAt)));
       }
-      await recordEvent(
+      const eventId = await recordEvent(
         tx,
-        systemActor("consent:unsubscribe", contact.workspaceId),
+        request.onBehalf?.actor ?? systemActor("consent:unsubscribe", contact.workspaceId),
         "contact.unsubscribed",
         {
           contact_id: contact.id,
@@ -111,6 +118,19 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
         },
         now,
       );
+      if (request.onBehalf) {
+        await tx.db.insert(optOutsOnBehalf).values({
+          id: newId("oob"),
+          workspaceId: contact.workspaceId,
+          contactId: contact.id,
+          eventId,
+          scope: request.scope,
+          topicId: topic?.id ?? null,
+          madeBy: actorLabel(request.onBehalf.actor),
+          note: request.onBehalf.note,
+          createdAt: now,
+        });
+      }
     }
     return { changed };
   });

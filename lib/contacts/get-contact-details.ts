@@ -2,9 +2,19 @@ import "server-only";
 
 import { and, desc, eq, sql } from "drizzle-orm";
 
-import type { WorkspaceActor } from "@/lib/actor";
+import { actorLabelText, type WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
-import { campaigns, events, listMembers, lists, sends, subscriptions, topics } from "@/lib/db/schema";
+import {
+  campaigns,
+  events,
+  listMembers,
+  lists,
+  optOutsOnBehalf,
+  sends,
+  subscriptions,
+  topics,
+  users,
+} from "@/lib/db/schema";
 
 import { getContactOrThrow, type ContactView } from "./contact-view";
 
@@ -44,7 +54,14 @@ export interface ContactDetails {
   }[];
   lists: { id: string; name: string }[];
   sends: ContactSendRow[];
-  timeline: { id: string; type: string; occurredAt: Date; data: Record<string, unknown> }[];
+  timeline: {
+    id: string;
+    type: string;
+    occurredAt: Date;
+    data: Record<string, unknown>;
+    /** An opt-out a member made for the person: who, and how the person asked. */
+    onBehalf: { by: string; note: string } | null;
+  }[];
 }
 
 /** Everything the dashboard shows about one contact of the actor's workspace. */
@@ -103,8 +120,21 @@ export async function getContactDetailsOrThrow(
       .orderBy(desc(sends.id))
       .limit(RECENT),
     ctx.db
-      .select({ id: events.id, type: events.type, occurredAt: events.occurredAt, data: events.data })
+      .select({
+        id: events.id,
+        type: events.type,
+        occurredAt: events.occurredAt,
+        data: events.data,
+        madeBy: optOutsOnBehalf.madeBy,
+        madeByEmail: users.email,
+        note: optOutsOnBehalf.note,
+      })
       .from(events)
+      .leftJoin(
+        optOutsOnBehalf,
+        and(eq(optOutsOnBehalf.eventId, events.id), eq(optOutsOnBehalf.workspaceId, events.workspaceId)),
+      )
+      .leftJoin(users, eq(optOutsOnBehalf.madeBy, sql`'user:' || ${users.id}`))
       .where(and(eq(events.workspaceId, workspaceId), sql`${events.data}->>'contact_id' = ${contactId}`))
       .orderBy(desc(events.id))
       .limit(RECENT),
@@ -115,6 +145,9 @@ export async function getContactDetailsOrThrow(
     subscriptions: subscriptionRows,
     lists: listRows,
     sends: sendRows,
-    timeline: eventRows,
+    timeline: eventRows.map(({ madeBy, madeByEmail, note, ...event }) => ({
+      ...event,
+      onBehalf: madeBy ? { by: actorLabelText(madeBy, madeByEmail), note: note ?? "" } : null,
+    })),
   };
 }

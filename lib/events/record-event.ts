@@ -13,7 +13,7 @@ import type { EventType } from "./event-types";
  * Writes an event to the outbox with a delivery for each endpoint that wants
  * it, in the caller's transaction so they exist exactly when the change does.
  * It belongs to the actor's workspace. Test-key actions record nothing: no
- * webhook ever fires for them.
+ * webhook ever fires for them. Returns the event's id, or null when nothing was recorded.
  */
 export async function recordEvent(
   ctx: Ctx,
@@ -21,20 +21,21 @@ export async function recordEvent(
   type: EventType,
   data: Record<string, unknown>,
   occurredAt: Date,
-): Promise<void> {
-  await recordEvents(ctx, actor, type, [{ data, occurredAt }]);
+): Promise<string | null> {
+  const [id] = await recordEvents(ctx, actor, type, [{ data, occurredAt }]);
+  return id ?? null;
 }
 
-/** Many events of one type at once (an import's subscriptions), as `recordEvent` writes one. */
+/** Many events of one type at once (an import's subscriptions), as `recordEvent` writes one; their ids, in order. */
 export async function recordEvents(
   ctx: Ctx,
   actor: Actor,
   type: EventType,
   items: { data: Record<string, unknown>; occurredAt: Date }[],
-): Promise<void> {
+): Promise<string[]> {
   const workspaceId = requireActorWorkspace(actor);
-  if (actor.mode === "test" || items.length === 0) return;
-  await withTransaction(ctx, async (tx) => {
+  if (actor.mode === "test" || items.length === 0) return [];
+  return withTransaction(ctx, async (tx) => {
     const createdAt = tx.clock.now();
     const rows = items.map((item) => ({
       id: newId("evt"),
@@ -51,5 +52,6 @@ export async function recordEvents(
       from jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ id: r.id, data: r.data, occurredAt: r.occurredAt })))}::jsonb)
         as x(id text, data jsonb, "occurredAt" timestamptz)`);
     await queueDeliveries(tx, rows);
+    return rows.map((row) => row.id);
   });
 }

@@ -2,18 +2,11 @@ import "server-only";
 
 import { and, eq } from "drizzle-orm";
 
-import { inActorWorkspace, type Actor } from "@/lib/actor";
+import { actorLabel, inActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { suppressionLifts, suppressions } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-
-/** Who lifted a suppression, as kept with it: a member, a key or an operator's command. */
-export function actorLabel(actor: Actor): string {
-  if (actor.kind === "user") return `user:${actor.userId}`;
-  if (actor.kind === "api_key") return `key:${actor.keyId}`;
-  return `system:${actor.reason}`;
-}
 
 /**
  * Lifts a block; it resubscribes nobody. Complaint suppressions stay: the

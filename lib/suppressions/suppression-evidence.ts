@@ -2,7 +2,7 @@ import "server-only";
 
 import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 
-import { requireActorWorkspace, type Actor } from "@/lib/actor";
+import { actorLabelText, requireActorWorkspace, type Actor } from "@/lib/actor";
 import { emailDomain } from "@/lib/contacts/email-address";
 import type { Ctx } from "@/lib/context";
 import { providerEvents, suppressionLifts, suppressions, users } from "@/lib/db/schema";
@@ -87,14 +87,8 @@ export async function suppressionsOfAddress(ctx: Ctx, actor: Actor, email: strin
     })),
     lifted: lifted.map(({ lift, liftedByEmail }) => ({
       ...lift,
-      liftedByLabel: liftedByEmail ?? liftedByLabel(lift.liftedBy),
+      liftedByLabel: actorLabelText(lift.liftedBy, liftedByEmail),
       evidence: lift.evidenceEventId ? (evidence.get(lift.evidenceEventId) ?? null) : null,
     })),
   };
-}
-
-function liftedByLabel(liftedBy: string): string {
-  if (liftedBy.startsWith("key:")) return `API key ${liftedBy.slice(4)}`;
-  if (liftedBy.startsWith("system:")) return "An operator";
-  return "A former member";
 }

@@ -4,6 +4,8 @@ import { contactListSchema, editContactSchema } from "@/lib/contacts/contact-sch
 import { editContact } from "@/lib/contacts/edit-contact";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
 import { addListMembers, removeListMembers } from "@/lib/lists/list-membership";
+import { unsubscribeOnBehalfSchema } from "@/lib/subscriptions/subscription-schemas";
+import { unsubscribeOnBehalf } from "@/lib/subscriptions/unsubscribe-on-behalf";
 
 export const editContactAction = workspaceAction(editContactSchema, ({ ctx, actor }, input) =>
   editContact(ctx, actor, input),
@@ -16,4 +18,9 @@ export const addToListAction = workspaceAction(contactListSchema, ({ ctx, actor 
 // Taking someone off a list unsubscribes them from nothing.
 export const removeFromListAction = workspaceAction(contactListSchema, ({ ctx, actor }, { contactId, listId }) =>
   removeListMembers(ctx, actor, listId, [contactId]),
+);
+
+// For the person, who asked some other way than a link: the same opt-out as theirs. Nothing here resubscribes.
+export const unsubscribeOnBehalfAction = workspaceAction(unsubscribeOnBehalfSchema, ({ ctx, actor }, input) =>
+  unsubscribeOnBehalf(ctx, actor, input),
 );

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 
 import { AddToListForm, EditContactDialog, RemoveFromListButton } from "@/components/contacts/contact-edits";
 import { ContactStatusBadge } from "@/components/contacts/contact-status-badge";
+import { UnsubscribeDialog } from "@/components/contacts/unsubscribe-dialog";
 import { ContactSuppressions } from "@/components/suppressions/contact-suppressions";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -19,7 +20,7 @@ import { listLists } from "@/lib/lists/list-lists";
 import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
 
 import { deleteSuppressionAction } from "../../suppressions/actions";
-import { addToListAction, editContactAction, removeFromListAction } from "./actions";
+import { addToListAction, editContactAction, removeFromListAction, unsubscribeOnBehalfAction } from "./actions";
 
 export const metadata: Metadata = { title: "Contact" };
 
@@ -113,6 +114,9 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                     <TableHead>Confirmed</TableHead>
                     <TableHead>From</TableHead>
                     <TableHead>Unsubscribed</TableHead>
+                    <TableHead>
+                      <span className="sr-only">Actions</span>
+                    </TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
@@ -161,10 +165,34 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                       <TableCell>
                         <When at={subscription.unsubscribedAt} />
                       </TableCell>
+                      <TableCell className="text-right">
+                        {subscription.state === "subscribed" && (
+                          <UnsubscribeDialog
+                            workspaceId={workspaceId}
+                            contact={contact}
+                            topic={{ id: subscription.topicId, name: subscription.topicName }}
+                            action={unsubscribeOnBehalfAction}
+                          />
+                        )}
+                      </TableCell>
                     </TableRow>
                   ))}
                 </TableBody>
               </Table>
+            )}
+            {!contact.optedOutAt && (
+              <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
+                <p className="max-w-prose text-sm text-muted-foreground">
+                  Asked you to stop by phone, letter or reply? Unsubscribe them here, from one topic or from everything,
+                  as their own link would. Only they can resubscribe.
+                </p>
+                <UnsubscribeDialog
+                  workspaceId={workspaceId}
+                  contact={contact}
+                  topic={null}
+                  action={unsubscribeOnBehalfAction}
+                />
+              </div>
             )}
           </CardContent>
         </Card>
@@ -281,8 +309,15 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                         ? event.data.topic_name
                         : typeof event.data.campaign_name === "string"
                           ? event.data.campaign_name
-                          : ""}
+                          : event.data.scope === "all"
+                            ? "everything"
+                            : ""}
                     </span>
+                    {event.onBehalf && (
+                      <span className="min-w-0 basis-full text-muted-foreground [overflow-wrap:anywhere] sm:basis-auto">
+                        by {event.onBehalf.by}: “{event.onBehalf.note}”
+                      </span>
+                    )}
                   </li>
                 ))}
               </ol>
