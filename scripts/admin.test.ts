@@ -13,6 +13,7 @@ import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
 import { apiKeys, attributeDefinitions, brands, memberships, topics, workflowRuns, workspaces } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { resolveDataDir } from "@/lib/runtime/data-dir";
+import { seedAcceptedSend } from "@/lib/testing/campaign-fixture";
 
 import { runAdmin } from "./admin/run-admin";
 
@@ -489,6 +490,38 @@ describe("admin CLI", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("contact:export-data prints everything held about one contact as one JSON document; another workspace's contact is not found", async () => {
+    const { workspaceId, contactId, send } = await seedAcceptedSend(defaultCtx(), "asks@example.com");
+    const run = await admin(["contact:export-data", "--workspace", workspaceId, "--contact", contactId]);
+    expect(run.code, run.stderr).toBe(0);
+    const data = JSON.parse(run.stdout);
+    expect(data).toMatchObject({
+      workspace_id: workspaceId,
+      contact: { id: contactId, email: "asks@example.com", status: "subscribed" },
+      subscriptions: [{ state: "subscribed", source: "api", confirmation_mails: [], signup_forms: [] }],
+      opt_outs_on_behalf: [],
+      lists: [],
+      suppressions: [],
+      lifted_suppressions: [],
+      sends: [{ id: send.id, state: "accepted", campaign_name: "Launch" }],
+      events: [{ type: "contact.subscribed" }],
+    });
+    expect(await adminJson(["contact:export-data", "--workspace", workspaceId, "--contact", contactId])).toEqual({
+      ...data,
+      generated_at: expect.any(String),
+    });
+    const { workspace_id: other } = await adminJson<"workspace_id">([
+      "workspace:create",
+      "--name",
+      "Elsewhere",
+      "--owner",
+      "elsewhere@acme.test",
+    ]);
+    const refused = await admin(["contact:export-data", "--workspace", other, "--contact", contactId]);
+    expect(refused).toMatchObject({ code: 1, stdout: "" });
+    expect(refused.stderr).toContain("contact_not_found");
+  });
+
   it("billing:* drives the manual provider: invoice in the workspace's currency, payment failed, show with the next stages, settle, cancel, clock", async () => {
     const { workspace_id } = await adminJson<"workspace_id">([
       "workspace:create",
@@ -611,6 +644,7 @@ describe("admin CLI", () => {
       "topic:archive",
       "list:create",
       "attribute:define",
+      "contact:export-data",
       "key:create",
       "key:revoke",
       "user:create",

@@ -72,6 +72,9 @@ export const dashboardFiles = {
     `${base(workspaceId)}/imports/${encodeURIComponent(importId)}/refused`,
   notSent: (workspaceId: string, campaignId: string) =>
     `${base(workspaceId)}/campaigns/${encodeURIComponent(campaignId)}/not-sent`,
+  /** Everything held about one contact, as a JSON file (the person's access request). */
+  contactData: (workspaceId: string, contactId: string) =>
+    `${base(workspaceId)}/contacts/${encodeURIComponent(contactId)}/data`,
   contactsExport: (workspaceId: string, query: ContactListQuery) => {
     const params = contactListSearchParams({ ...query, sort: undefined, after: undefined }).toString();
     return `${base(workspaceId)}/contacts/export${params ? `?${params}` : ""}`;

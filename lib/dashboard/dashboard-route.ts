@@ -53,13 +53,24 @@ async function sessionOf(context: WorkspaceContext) {
 export function dashboardRead<Q extends z.ZodType>(
   query: Q,
   handler: (input: DashboardReadInput<z.infer<Q>>) => Promise<unknown>,
+  options: {
+    /** A file for the member to save (a contact's data): its name, given the route's path parameters. */
+    download?: (params: Record<string, string>) => string;
+  } = {},
 ) {
   const read = async (request: Request, context: WorkspaceContext): Promise<Response> => {
     try {
       const { session, params } = await sessionOf(context);
       const input = readQuery(new URL(request.url).searchParams, query, false) as z.infer<Q>;
-      return Response.json(await handler({ ctx: session.ctx, actor: session.actor, query: input, params }), {
-        headers: NO_STORE,
+      const result = await handler({ ctx: session.ctx, actor: session.actor, query: input, params });
+      if (!options.download) return Response.json(result, { headers: NO_STORE });
+      // Indented: the file is read by people (the person it is about, asking what is held on them).
+      return new Response(JSON.stringify(result, null, 2), {
+        headers: {
+          ...NO_STORE,
+          "content-type": "application/json; charset=utf-8",
+          "content-disposition": `attachment; filename="${options.download(params).replace(/[^\w.-]/g, "_")}"`,
+        },
       });
     } catch (error) {
       return toErrorResponse(error, NO_STORE);

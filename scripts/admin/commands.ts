@@ -69,6 +69,8 @@ export interface AdminCommand {
   summary: string;
   options: NonNullable<ParseArgsConfig["options"]>;
   required: string[];
+  /** Printed as one indented JSON document rather than key by key (`--json` still prints it on one line). */
+  document?: boolean;
   /** Returns the command's JSON object (snake_case keys: a stable contract for scripts). */
   run(ctx: Ctx, values: Values): Promise<Record<string, unknown>>;
 }

@@ -4,6 +4,7 @@ import { basename } from "node:path";
 
 import { systemActor } from "@/lib/actor";
 import { CONTACT_STATUSES, type ContactStatus } from "@/lib/contacts/contact-status";
+import { exportContactData } from "@/lib/contacts/export-contact-data";
 import { exportContactsCsv } from "@/lib/contacts/export-contacts";
 import type { ImportCounts } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
@@ -86,6 +87,14 @@ export const importCommands: Record<string, AdminCommand> = {
         applied: countsJson(done.applied),
       };
     },
+  },
+  "contact:export-data": {
+    summary:
+      "--workspace ID --contact ID   (everything held about one contact, as JSON: for the person's access request)",
+    options: { workspace: string, contact: string },
+    required: ["workspace", "contact"],
+    document: true,
+    run: (ctx, v) => exportContactData(ctx, systemActor("admin-cli", v.workspace as string), v.contact as string),
   },
   "contacts:export": {
     summary: "--workspace ID --out FILE [--status S] [--topic ID] [--list ID]",

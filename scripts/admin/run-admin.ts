@@ -71,6 +71,7 @@ async function run(argv: string[], withDatabase: WithDatabase): Promise<string> 
 
   const result = await withDatabase((ctx) => command.run(ctx, values));
   if (values.json) return JSON.stringify(result) + "\n";
+  if (command.document) return JSON.stringify(result, null, 2) + "\n";
   return Object.entries(result)
     .map(([key, value]) => `${key}: ${typeof value === "object" ? JSON.stringify(value, null, 2) : value}\n`)
     .join("");

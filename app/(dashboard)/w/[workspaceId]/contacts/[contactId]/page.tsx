@@ -1,3 +1,4 @@
+import { Download } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -7,6 +8,7 @@ import { ContactStatusBadge } from "@/components/contacts/contact-status-badge";
 import { UnsubscribeDialog } from "@/components/contacts/unsubscribe-dialog";
 import { ContactSuppressions } from "@/components/suppressions/contact-suppressions";
 import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -14,6 +16,7 @@ import { When } from "@/components/ui/when";
 import { notSentReason } from "@/lib/campaigns/not-sent-reasons";
 import { getContactDetailsOrThrow, type ContactSendRow } from "@/lib/contacts/get-contact-details";
 import { listAttributeTypes } from "@/lib/contacts/list-attribute-definitions";
+import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listLists } from "@/lib/lists/list-lists";
@@ -70,12 +73,25 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
         ]}
         title={contact.email}
         actions={
-          <EditContactDialog
-            workspaceId={workspaceId}
-            contact={contact}
-            definitions={definitions}
-            action={editContactAction}
-          />
+          <>
+            <EditContactDialog
+              workspaceId={workspaceId}
+              contact={contact}
+              definitions={definitions}
+              action={editContactAction}
+            />
+            {/* For the person's access request: everything held about them, as one JSON file. */}
+            <Button asChild variant="outline" size="sm">
+              <a
+                href={dashboardFiles.contactData(workspaceId, contact.id)}
+                download
+                title="Everything held about this contact, as a JSON file, for when they ask what you hold on them"
+              >
+                <Download />
+                Download data
+              </a>
+            </Button>
+          </>
         }
         description={
           <span className="inline-flex flex-wrap items-center gap-2">
