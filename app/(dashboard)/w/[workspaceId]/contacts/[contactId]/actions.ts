@@ -21,6 +21,9 @@ export const removeFromListAction = workspaceAction(contactListSchema, ({ ctx, a
 );
 
 // For the person, who asked some other way than a link: the same opt-out as theirs. Nothing here resubscribes.
-export const unsubscribeOnBehalfAction = workspaceAction(unsubscribeOnBehalfSchema, ({ ctx, actor }, input) =>
-  unsubscribeOnBehalf(ctx, actor, input),
+// Allowed in a read-only workspace too, as the person's own link is: billing never keeps someone subscribed.
+export const unsubscribeOnBehalfAction = workspaceAction(
+  unsubscribeOnBehalfSchema,
+  ({ ctx, actor }, input) => unsubscribeOnBehalf(ctx, actor, input),
+  { whileInactive: true },
 );
