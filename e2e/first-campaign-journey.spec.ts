@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 
 import { startDnsServer } from "@/lib/testing/dns-server";
@@ -356,4 +357,38 @@ test("the campaign's successor reaches everyone, and its report counts them", as
   await looked("report");
   await page.getByRole("link", { name: "Overview" }).first().click();
   await looked("overview-done");
+});
+
+test("a reader's page: their city corrected, unsubscribed from the topic at their request with a note, their data downloaded", async () => {
+  test.setTimeout(180_000);
+  const reader = readers[2]!;
+  await nav("Contacts");
+  await page.getByRole("link", { name: reader.email }).click();
+  await expect(page.getByRole("heading", { level: 1, name: reader.email })).toBeVisible();
+  await looked("contact");
+
+  await page.getByRole("button", { name: "Edit contact" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit contact" });
+  await edit.getByLabel("city").fill("Bordeaux");
+  await edit.getByRole("button", { name: /Save/ }).click();
+  await expect(edit).toBeHidden();
+  await expect(page.getByText("Bordeaux")).toBeVisible();
+
+  await page.getByRole("button", { name: "Unsubscribe from Coffee Letters" }).click();
+  const optOut = page.getByRole("dialog", { name: "Unsubscribe from Coffee Letters" });
+  // A note of how the person asked is required, and says so beside its field.
+  await optOut.getByRole("button", { name: "Unsubscribe" }).click();
+  await expect(optOut.getByLabel("How did they ask?")).toHaveAttribute("aria-invalid", "true");
+  await optOut.getByLabel("How did they ask?").fill("asked by phone");
+  await optOut.getByRole("button", { name: "Unsubscribe" }).click();
+  await expect(optOut).toBeHidden();
+  await expect(page.getByRole("list", { name: "Timeline" })).toContainText("asked by phone");
+
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download data" }).click();
+  const file = await download;
+  const held = JSON.parse(await readFile((await file.path())!, "utf8")) as Record<string, unknown>;
+  expect(JSON.stringify(held)).toContain(reader.email);
+  expect(JSON.stringify(held)).toContain("asked by phone");
+  await looked("contact-unsubscribed");
 });
