@@ -8,7 +8,8 @@ import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { workflowRuns } from "@/lib/db/schema";
 import { testCtx } from "@/lib/testing/test-context";
 
-import { createEmbeddedExecutor, retryDelayMs } from "./executor";
+import { createEmbeddedExecutor } from "./executor";
+import { retryDelayMs } from "./retry-delay";
 import { crashFunction, crashTest } from "./testing/crash-function";
 
 const { ctx, clock } = testCtx(new Date("2026-03-01T08:00:00.000Z"));
