@@ -6,9 +6,8 @@ import { cancelPlan, pauseLadderClock, resumeLadderClock } from "@/lib/billing/p
 import type { Ctx } from "@/lib/context";
 import { validationFailed } from "@/lib/errors";
 
-import type { AdminCommand } from "./commands";
+import { string, type AdminCommand } from "./admin-command";
 
-const string = { type: "string" } as const;
 type Invoice = BillingOverview["invoices"][number];
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;

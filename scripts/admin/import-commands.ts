@@ -16,9 +16,8 @@ import { autoMap, importFields } from "@/lib/imports/import-fields";
 import { checkImportSchema } from "@/lib/imports/import-schemas";
 import { receiveImport } from "@/lib/imports/receive-import";
 
-import type { AdminCommand } from "./commands";
+import { string, type AdminCommand } from "./admin-command";
 
-const string = { type: "string" } as const;
 const many = { type: "string", multiple: true } as const;
 
 /** The counts as scripts read them (snake_case, like every command's JSON). */

@@ -1,9 +1,7 @@
 import { validationFailed } from "@/lib/errors";
 import { listWorkflowRuns, retryWorkflowRun, RUN_STATES, type RunState } from "@/lib/operator/workflow-runs";
 
-import type { AdminCommand } from "./commands";
-
-const string = { type: "string" } as const;
+import { string, type AdminCommand } from "./admin-command";
 
 /** The embedded executor's runs, for operators: what is waiting, what failed and why, and a retry. */
 export const workflowCommands: Record<string, AdminCommand> = {

@@ -1,0 +1,91 @@
+import { readFileSync } from "node:fs";
+
+import { systemActor, type Actor } from "@/lib/actor";
+import {
+  cancelCampaign,
+  pauseCampaign,
+  resumeCampaign,
+  scheduleCampaign,
+  sendCampaignNow,
+  unscheduleCampaign,
+} from "@/lib/campaigns/campaign-actions";
+import { createCampaign } from "@/lib/campaigns/save-campaign";
+import { showCampaign } from "@/lib/campaigns/show-campaign";
+import type { Ctx } from "@/lib/context";
+import { validationFailed } from "@/lib/errors";
+
+import { opt, str, string, type AdminCommand } from "./admin-command";
+
+/** Campaigns: created from files, sent, scheduled, paused, resumed, cancelled and shown. */
+export const campaignCommands: Record<string, AdminCommand> = {
+  "campaign:create": {
+    summary: "--workspace ID --brand ID --topic ID [--list ID] --name N --subject S --html FILE [--text FILE]",
+    options: {
+      workspace: string,
+      brand: string,
+      topic: string,
+      list: string,
+      name: string,
+      subject: string,
+      html: string,
+      text: string,
+    },
+    required: ["workspace", "brand", "topic", "name", "subject", "html"],
+    run: async (ctx, v) => {
+      const { campaignId } = await createCampaign(ctx, systemActor("admin-cli", str(v, "workspace")), {
+        brandId: str(v, "brand"),
+        topicId: str(v, "topic"),
+        listId: opt(v, "list"),
+        name: str(v, "name"),
+        subject: str(v, "subject"),
+        html: readFileSync(str(v, "html"), "utf8"),
+        text: opt(v, "text") ? readFileSync(str(v, "text"), "utf8") : undefined,
+      });
+      return { campaign_id: campaignId };
+    },
+  },
+  ...campaignAction("campaign:send", sendCampaignNow),
+  ...campaignAction("campaign:unschedule", unscheduleCampaign),
+  ...campaignAction("campaign:pause", pauseCampaign),
+  ...campaignAction("campaign:resume", resumeCampaign),
+  ...campaignAction("campaign:cancel", async (ctx, actor, id) => (await cancelCampaign(ctx, actor, id)).campaign),
+  "campaign:schedule": {
+    summary: "--campaign ID --at TIMESTAMP",
+    options: { campaign: string, at: string },
+    required: ["campaign", "at"],
+    run: async (ctx, v) => {
+      const at = new Date(str(v, "at"));
+      if (Number.isNaN(at.getTime()))
+        throw validationFailed("at", "at: must be a timestamp such as 2026-12-01T09:00:00Z.");
+      const campaign = await scheduleCampaign(ctx, systemActor("admin-cli"), str(v, "campaign"), at);
+      return { campaign_id: campaign.id, status: campaign.status, scheduled_at: at.toISOString() };
+    },
+  },
+  "campaign:show": {
+    summary: "--campaign ID   (counts, and each recipient not sent to with the reason)",
+    options: { campaign: string },
+    required: ["campaign"],
+    run: async (ctx, v) => {
+      const { campaign, counts, skipped } = await showCampaign(ctx, systemActor("admin-cli"), str(v, "campaign"));
+      return { campaign_id: campaign.id, status: campaign.status, counts, skipped };
+    },
+  },
+};
+
+/** The status commands share one shape: --campaign ID → {campaign_id, status}. */
+function campaignAction(
+  name: string,
+  act: (ctx: Ctx, actor: Actor, campaignId: string) => Promise<{ id: string; status: string }>,
+): Record<string, AdminCommand> {
+  return {
+    [name]: {
+      summary: "--campaign ID",
+      options: { campaign: string },
+      required: ["campaign"],
+      run: async (ctx, v) => {
+        const campaign = await act(ctx, systemActor("admin-cli"), str(v, "campaign"));
+        return { campaign_id: campaign.id, status: campaign.status };
+      },
+    },
+  };
+}
