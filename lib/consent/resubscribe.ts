@@ -43,7 +43,15 @@ export async function resubscribe(
       .onConflictDoNothing();
     const changed = await tx.db
       .update(subscriptions)
-      .set({ state: "subscribed", source: "double_opt_in", subscribedAt: now, unsubscribedAt: null, updatedAt: now })
+      // Consent now comes from the person's own mailbox, not from the form, key or import that subscribed them before.
+      .set({
+        state: "subscribed",
+        source: "double_opt_in",
+        origin: null,
+        subscribedAt: now,
+        unsubscribedAt: null,
+        updatedAt: now,
+      })
       .where(
         and(
           eq(subscriptions.contactId, contact.id),

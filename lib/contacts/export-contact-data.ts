@@ -81,6 +81,8 @@ export async function exportContactData(ctx: Ctx, actor: Actor, contactId: strin
         brand_id: topics.brandId,
         state: subscriptions.state,
         source: subscriptions.source,
+        // The signup form, API key or import row (file, row, who asserted consent, when) it came from.
+        origin: subscriptions.origin,
         confirmation_sent_at: subscriptions.confirmationSentAt,
         confirmed_at: subscriptions.confirmedAt,
         confirmed_ip: subscriptions.confirmedIp,

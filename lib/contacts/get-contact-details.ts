@@ -14,6 +14,7 @@ import {
   subscriptions,
   topics,
   users,
+  type SubscriptionOrigin,
 } from "@/lib/db/schema";
 
 import { getContactOrThrow, type ContactView } from "./contact-view";
@@ -45,6 +46,8 @@ export interface ContactDetails {
     topicName: string;
     state: "pending" | "subscribed" | "unsubscribed";
     source: string | null;
+    /** Which signup form, API key or import row it came from; null when made before this was kept. */
+    origin: SubscriptionOrigin | null;
     confirmationSentAt: Date | null;
     confirmedAt: Date | null;
     confirmedIp: string | null;
@@ -82,6 +85,7 @@ export async function getContactDetailsOrThrow(
         topicName: topics.name,
         state: subscriptions.state,
         source: subscriptions.source,
+        origin: subscriptions.origin,
         confirmationSentAt: subscriptions.confirmationSentAt,
         confirmedAt: subscriptions.confirmedAt,
         confirmedIp: subscriptions.confirmedIp,

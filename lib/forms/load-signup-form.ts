@@ -13,6 +13,8 @@ import type {
 
 export interface LoadedSignupForm {
   id: string;
+  /** Kept with the subscriptions it makes, as where they came from. */
+  name: string;
   workspaceId: string;
   brandId: string;
   fields: SignupFormFields;
@@ -41,7 +43,7 @@ export interface LoadedSignupForm {
 export async function loadSignupForm(ctx: Ctx, formId: string): Promise<LoadedSignupForm | null> {
   const sql = rawClient(ctx.db);
   const [row] = await sql<LoadedSignupForm[]>`
-    select f.id, f.workspace_id as "workspaceId", f.brand_id as "brandId", f.fields, f.texts, f.style, f.challenge, f.redirect_url as "redirectUrl", br.website_url as "brandWebsiteUrl",
+    select f.id, f.name, f.workspace_id as "workspaceId", f.brand_id as "brandId", f.fields, f.texts, f.style, f.challenge, f.redirect_url as "redirectUrl", br.website_url as "brandWebsiteUrl",
            br.name as "brandName", br.logo_url as "brandLogoUrl",
            json_build_object('id', k.id, 'environment', k.environment, 'brandId', k.brand_id,
                              'allowedOrigins', k.allowed_origins, 'revoked', k.revoked_at is not null) as key,

@@ -88,7 +88,12 @@ export async function submitSignupForm(
   await withTransaction(ctx, async (tx) => {
     const subscriptionIds: string[] = [];
     for (const topic of topics) {
-      const { subscriptionId } = await subscribeFromForm(tx, actor, { ...submission.fields, topicId: topic.id });
+      const { subscriptionId } = await subscribeFromForm(
+        tx,
+        actor,
+        { ...submission.fields, topicId: topic.id },
+        { kind: "signup_form", form_id: form.id, form_name: form.name },
+      );
       if (subscriptionId) subscriptionIds.push(subscriptionId);
     }
     await tx.db.insert(signupFormSubmissions).values({

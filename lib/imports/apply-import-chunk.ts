@@ -5,7 +5,7 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { idArray } from "@/lib/db/id-array";
-import { imports, lists, topics, type ImportCounts, type ImportRefusal } from "@/lib/db/schema";
+import { imports, lists, topics, users, type ImportCounts, type ImportRefusal } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { recordEvents } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
@@ -112,7 +112,7 @@ async function applyChunk(tx: Ctx, importId: string, wanted: RowChunk | undefine
     throw new Error("contacts were created concurrently with an import chunk; retrying the chunk");
   }
   await updateContacts(tx, plan, now);
-  await subscribe(tx, imp.workspaceId, imp.options!.topicIds, plan, now);
+  await subscribe(tx, imp, plan, now);
   await addToList(tx, imp.workspaceId, imp.options!.listId, plan, now);
 
   const counts = { ...plan.counts, refused: await countRefusals(tx, imp.id, from, to) };
@@ -229,9 +229,15 @@ async function updateContacts(ctx: Ctx, plan: ChunkPlan, now: Date) {
     where c.id = x.id`);
 }
 
-/** New and pending subscriptions become subscribed with source `import`, each announced by contact.subscribed. */
-async function subscribe(ctx: Ctx, workspaceId: string, topicIds: string[], plan: ChunkPlan, now: Date) {
+/**
+ * New and pending subscriptions become subscribed with source `import`, each
+ * announced by contact.subscribed, and each keeping its origin: the import,
+ * its file, the row and the member who asserted consent, when.
+ */
+async function subscribe(ctx: Ctx, imp: ImportRow, plan: ChunkPlan, now: Date) {
   if (plan.subscriptions.length === 0) return;
+  const { workspaceId } = imp;
+  const topicIds = imp.options!.topicIds;
   // A topic archived or deleted since the dry run takes no one.
   const live = await ctx.db
     .select({ id: topics.id, name: topics.name, brandId: topics.brandId })
@@ -240,12 +246,25 @@ async function subscribe(ctx: Ctx, workspaceId: string, topicIds: string[], plan
   const byId = new Map(live.map((t) => [t.id, t]));
   const wanted = plan.subscriptions.filter((s) => byId.has(s.topicId)).map((s) => ({ ...s, id: newId("sub") }));
   if (wanted.length === 0) return;
+  const [member] = imp.consentAssertedBy
+    ? await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, imp.consentAssertedBy))
+    : [];
+  // Every row's origin but its row number; the statement adds that one.
+  const origin = {
+    kind: "import",
+    import_id: imp.id,
+    file_name: imp.fileName,
+    asserted_by_user_id: imp.consentAssertedBy,
+    asserted_by: member?.email ?? null,
+    asserted_at: imp.consentAssertedAt?.toISOString() ?? null,
+  };
   const changed = (await ctx.db.execute(sql`
-    insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source, subscribed_at, created_at, updated_at)
-    select x.id, ${workspaceId}, x."contactId", x."topicId", 'subscribed', 'import', ${at(now)}, ${at(now)}, ${at(now)}
-    from jsonb_to_recordset(${json(wanted)}) as x(id text, "contactId" text, "topicId" text)
+    insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source, origin, subscribed_at, created_at, updated_at)
+    select x.id, ${workspaceId}, x."contactId", x."topicId", 'subscribed', 'import',
+      ${json(origin)} || jsonb_build_object('row', x."rowNumber"), ${at(now)}, ${at(now)}, ${at(now)}
+    from jsonb_to_recordset(${json(wanted)}) as x(id text, "contactId" text, "topicId" text, "rowNumber" int)
     on conflict (contact_id, topic_id) do update
-      set state = 'subscribed', source = 'import', subscribed_at = excluded.subscribed_at, updated_at = excluded.updated_at
+      set state = 'subscribed', source = 'import', origin = excluded.origin, subscribed_at = excluded.subscribed_at, updated_at = excluded.updated_at
       where subscriptions.state = 'pending'
     returning contact_id, topic_id`)) as unknown as { contact_id: string; topic_id: string }[];
   const emails = new Map(plan.contacts.map((c) => [c.id, c.email]));

@@ -93,7 +93,17 @@ export async function checkImport(
   const now = ctx.clock.now();
   await ctx.db
     .update(imports)
-    .set({ status: "checked", mapping: input.mapping, options, checked: counts, checkedAt: now, updatedAt: now })
+    .set({
+      status: "checked",
+      mapping: input.mapping,
+      options,
+      checked: counts,
+      checkedAt: now,
+      // Subscribing to topics needs the statement of consent (the schema refuses it without): who made it, and when.
+      consentAssertedBy: topicIds.length > 0 && actor.kind === "user" ? actor.userId : null,
+      consentAssertedAt: topicIds.length > 0 ? now : null,
+      updatedAt: now,
+    })
     .where(and(eq(imports.id, imp.id), eq(imports.status, "uploaded")));
   return counts;
 }

@@ -37,9 +37,9 @@ export interface ChunkPlan {
   creates: { id: string; rowNumber: number }[];
   updates: ({ id: string } & ContactFields)[];
   /** Every contact the chunk keeps (created, updated or unchanged): what the topics and the list apply to. */
-  contacts: { id: string; email: string }[];
-  /** Subscriptions to make subscribed: none yet, or pending. */
-  subscriptions: { contactId: string; email: string; topicId: string }[];
+  contacts: { id: string; email: string; rowNumber: number }[];
+  /** Subscriptions to make subscribed: none yet, or pending; with the file's row each comes from. */
+  subscriptions: { contactId: string; email: string; topicId: string; rowNumber: number }[];
   counts: ImportCounts;
 }
 
@@ -173,7 +173,7 @@ async function planRows(ctx: Ctx, scope: ImportScope, rows: StagedRow[]): Promis
     if (!row.contact_id) {
       const id = newId("ct");
       plan.creates.push({ id, rowNumber: row.row_number });
-      plan.contacts.push({ id, email: row.email });
+      plan.contacts.push({ id, email: row.email, rowNumber: row.row_number });
       counts.created++;
       continue;
     }
@@ -189,7 +189,7 @@ async function planRows(ctx: Ctx, scope: ImportScope, rows: StagedRow[]): Promis
     };
     const merged = mergeContactFields(MERGE[scope.options.policy], stored, incoming);
     const changed = changedFields(stored, merged);
-    plan.contacts.push({ id: row.contact_id, email: row.email });
+    plan.contacts.push({ id: row.contact_id, email: row.email, rowNumber: row.row_number });
     existingIds.push(row.contact_id);
     if (changed.length === 0) {
       counts.unchanged++;
@@ -215,7 +215,12 @@ async function planRows(ctx: Ctx, scope: ImportScope, rows: StagedRow[]): Promis
     for (const contact of plan.contacts) {
       for (const topicId of topicIds) {
         if (!held.has(`${contact.id} ${topicId}`))
-          plan.subscriptions.push({ contactId: contact.id, email: contact.email, topicId });
+          plan.subscriptions.push({
+            contactId: contact.id,
+            email: contact.email,
+            topicId,
+            rowNumber: contact.rowNumber,
+          });
       }
     }
     counts.subscribed = plan.subscriptions.length;

@@ -4,18 +4,22 @@ import { and, eq, inArray } from "drizzle-orm";
 
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
-import { subscriptions, type SubscriptionSource } from "@/lib/db/schema";
+import { subscriptions, type SubscriptionOrigin, type SubscriptionSource } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import type { TopicRow } from "@/lib/topics/get-topic-for-actor";
+
+import { apiKeyOrigin } from "./subscription-origin";
 
 /**
  * Subscribes a contact to topics without a confirmation mail: the actor
  * asserts consent. New and pending subscriptions become subscribed and fire
  * `contact.subscribed`; subscribed ones are left alone. Unsubscribed ones are
  * never touched here: callers refuse or skip them before calling. The contact
- * and topics must be of the actor's workspace.
+ * and topics must be of the actor's workspace. `origin` is kept with each
+ * subscription it subscribes (a signup form); an API key's subscriptions
+ * without one record the key.
  */
 export async function subscribeDirectly(
   ctx: Ctx,
@@ -23,6 +27,7 @@ export async function subscribeDirectly(
   contact: { id: string; email: string; workspaceId: string },
   topics: TopicRow[],
   source: SubscriptionSource,
+  origin?: SubscriptionOrigin,
 ): Promise<string[]> {
   const workspaceId = requireActorWorkspace(actor);
   // The callers looked these up for the actor; checked again because a foreign row here would write a subscription across workspaces.
@@ -32,6 +37,7 @@ export async function subscribeDirectly(
   if (topics.length === 0) return [];
   const now = ctx.clock.now();
   const topicIds = topics.map((t) => t.id);
+  const from = origin ?? (await apiKeyOrigin(ctx, actor));
   await ctx.db
     .insert(subscriptions)
     .values(
@@ -48,7 +54,7 @@ export async function subscribeDirectly(
     .onConflictDoNothing();
   const changed = await ctx.db
     .update(subscriptions)
-    .set({ state: "subscribed", source, subscribedAt: now, updatedAt: now })
+    .set({ state: "subscribed", source, origin: from, subscribedAt: now, updatedAt: now })
     .where(
       and(
         eq(subscriptions.contactId, contact.id),

@@ -8,11 +8,12 @@ import { validateAttributes } from "@/lib/contacts/attributes";
 import { lockOrCreateContact } from "@/lib/contacts/lock-contact";
 import { mergeContactFields } from "@/lib/contacts/merge-contact-fields";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { confirmationRequests, contacts, subscriptions } from "@/lib/db/schema";
+import { confirmationRequests, contacts, subscriptions, type SubscriptionOrigin } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 
 import { subscribeDirectly } from "./subscribe-directly";
+import { apiKeyOrigin } from "./subscription-origin";
 
 export interface FormSubmission {
   topicId: string;
@@ -39,9 +40,16 @@ export interface FormOutcome {
  * resubscribed; a filled honeypot is answered the same and dropped.
  * Double opt-in topics get a pending subscription and a recorded
  * confirmation request (mailed by the confirmation workflow, which applies
- * the de-duplication windows); other topics subscribe at once.
+ * the de-duplication windows); other topics subscribe at once. The
+ * subscription keeps where it came from: the signup form when `origin` names
+ * one, else the API key.
  */
-export async function subscribeFromForm(ctx: Ctx, actor: Actor, submission: FormSubmission): Promise<FormOutcome> {
+export async function subscribeFromForm(
+  ctx: Ctx,
+  actor: Actor,
+  submission: FormSubmission,
+  origin?: SubscriptionOrigin,
+): Promise<FormOutcome> {
   const workspaceId = requireActorWorkspace(actor);
   return withTransaction(ctx, async (tx) => {
     const topic = await getTopicForActorOrThrow(tx, actor, submission.topicId);
@@ -74,7 +82,7 @@ export async function subscribeFromForm(ctx: Ctx, actor: Actor, submission: Form
     }
 
     if (!topic.requiresConfirmation) {
-      await subscribeDirectly(tx, actor, contact, [topic], "api");
+      await subscribeDirectly(tx, actor, contact, [topic], "api", origin);
       const [subscribed] = await tx.db
         .select({ id: subscriptions.id })
         .from(subscriptions)
@@ -82,15 +90,18 @@ export async function subscribeFromForm(ctx: Ctx, actor: Actor, submission: Form
       return { status, subscriptionId: subscribed?.id ?? null };
     }
     const now = tx.clock.now();
+    const from = origin ?? (await apiKeyOrigin(tx, actor));
     const live = actor.mode === "live"; // test keys write the audience but mail nothing
     if (existing) {
+      // The latest signup is where the confirmation it asks for came from.
+      await tx.db.update(subscriptions).set({ origin: from }).where(eq(subscriptions.id, existing.id));
       if (live) await recordConfirmationRequest(tx, { workspaceId, subscriptionId: existing.id, email: contact.email });
       return { status, subscriptionId: existing.id };
     }
     const requestId = newId("cfr");
     const subscriptionId = newId("sub");
-    const insertPending = sql`insert into ${subscriptions} (id, workspace_id, contact_id, topic_id, state, created_at, updated_at)
-      values (${subscriptionId}, ${workspaceId}, ${contact.id}, ${topic.id}, 'pending', ${now.toISOString()}, ${now.toISOString()})`;
+    const insertPending = sql`insert into ${subscriptions} (id, workspace_id, contact_id, topic_id, state, origin, created_at, updated_at)
+      values (${subscriptionId}, ${workspaceId}, ${contact.id}, ${topic.id}, 'pending', ${from === null ? null : JSON.stringify(from)}::jsonb, ${now.toISOString()}, ${now.toISOString()})`;
     // The pending subscription and its confirmation request in one statement: this is the form's common path.
     await tx.db.execute(
       live

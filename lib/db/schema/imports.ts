@@ -71,6 +71,10 @@ export const imports = pgTable(
     appliedAhead: jsonb("applied_ahead").$type<[from: number, to: number][]>().notNull().default([]),
     error: text("error"),
     checkedAt: at("checked_at"),
+    /** The member who stated, at the dry run, that the sender holds consent for its topics; null for the admin CLI. */
+    consentAssertedBy: id("consent_asserted_by").references(() => users.id, { onDelete: "set null" }),
+    /** When consent for its topics was stated: the dry run that set them; null when it subscribes to none. */
+    consentAssertedAt: at("consent_asserted_at"),
     startedAt: at("started_at"),
     finishedAt: at("finished_at"),
     createdAt: createdAt(),

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 
 import { at, createdAt, id, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
@@ -8,6 +8,26 @@ export const SUBSCRIPTION_STATES = ["pending", "subscribed", "unsubscribed"] as 
 export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
 export const SUBSCRIPTION_SOURCES = ["double_opt_in", "api", "import", "dashboard"] as const;
 export type SubscriptionSource = (typeof SUBSCRIPTION_SOURCES)[number];
+
+/**
+ * Where a subscription came from, beyond its `source`: the signup form, the
+ * API key, or the import (file, row, and the member who asserted consent).
+ * Snake_case, as the access-request export shows it; the names are kept as
+ * they were then, so a form or key renamed later does not rewrite the evidence.
+ */
+export type SubscriptionOrigin =
+  | { kind: "signup_form"; form_id: string; form_name: string }
+  | { kind: "api_key"; key_id: string; key_name: string | null }
+  | {
+      kind: "import";
+      import_id: string;
+      file_name: string;
+      row: number;
+      /** The member who stated the sender holds consent; null when the admin CLI imported. */
+      asserted_by_user_id: string | null;
+      asserted_by: string | null;
+      asserted_at: string | null;
+    };
 
 /** One contact's consent to one topic, with the evidence of it. */
 export const subscriptions = pgTable(
@@ -24,6 +44,8 @@ export const subscriptions = pgTable(
     state: text("state", { enum: SUBSCRIPTION_STATES }).notNull(),
     /** How the subscription became `subscribed`. */
     source: text("source", { enum: SUBSCRIPTION_SOURCES }),
+    /** Which form, key or import row it came from; null on subscriptions made before this was kept. */
+    origin: jsonb("origin").$type<SubscriptionOrigin>(),
     confirmationSentAt: at("confirmation_sent_at"),
     /** When the "you're subscribed" mail went out: it goes once per subscription, and a retried step must not send it again. */
     welcomeSentAt: at("welcome_sent_at"),

@@ -20,19 +20,13 @@ import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listLists } from "@/lib/lists/list-lists";
+import { describeSubscriptionSource } from "@/lib/subscriptions/describe-subscription-source";
 import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
 
 import { deleteSuppressionAction } from "../../suppressions/actions";
 import { addToListAction, editContactAction, removeFromListAction, unsubscribeOnBehalfAction } from "./actions";
 
 export const metadata: Metadata = { title: "Contact" };
-
-const SOURCES: Record<string, string> = {
-  double_opt_in: "Confirmed by email (double opt-in)",
-  api: "API (consent asserted)",
-  import: "Import (consent asserted)",
-  dashboard: "Dashboard (consent asserted)",
-};
 
 function outcome(send: ContactSendRow): string {
   if (send.failureReason) return `Not sent: ${notSentReason(send.failureReason).label}`;
@@ -152,9 +146,7 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                           {subscription.state}
                         </Badge>
                       </TableCell>
-                      <TableCell>
-                        {subscription.source ? (SOURCES[subscription.source] ?? subscription.source) : "—"}
-                      </TableCell>
+                      <TableCell>{describeSubscriptionSource(subscription.source, subscription.origin)}</TableCell>
                       <TableCell>
                         <When at={subscription.confirmationSentAt} />
                       </TableCell>
