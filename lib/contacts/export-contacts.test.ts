@@ -71,6 +71,7 @@ async function rowByRow(
     "confirmed_ip",
     "subscribed_at",
     "unsubscribed_at",
+    "origin",
   ] as const;
   type Held = Record<(typeof columns)[number], string | null> & { contact_id: string; topic_id: string };
   let csv = "";
@@ -82,7 +83,7 @@ async function rowByRow(
     const ts = (column: string) => sql.unsafe(`to_char(${column} at time zone 'UTC', ${ISO_TIMESTAMP})`);
     const held = await sql<Held[]>`
       select contact_id, topic_id, state, source, ${ts("confirmation_sent_at")} as confirmation_sent_at, ${ts("confirmed_at")} as confirmed_at,
-             confirmed_ip, ${ts("subscribed_at")} as subscribed_at, ${ts("unsubscribed_at")} as unsubscribed_at
+             confirmed_ip, ${ts("subscribed_at")} as subscribed_at, ${ts("unsubscribed_at")} as unsubscribed_at, origin::text as origin
       from subscriptions where contact_id = any(${page.map((c) => c.id)}::text[])`;
     const byContact = new Map(held.map((s) => [`${s.contact_id} ${s.topic_id}`, s]));
     csv += stringify(
@@ -267,6 +268,11 @@ describe("contact export against its row-by-row rendering", () => {
     const sources = ["import", "api", null, "=x", "dashboard"];
     const ips = ["=cmd|' /C calc'!A0", "", null, "::1", "1.2.3.4", "-1"];
     const stamps = ["2026-01-05T10:00:00.123Z", null, "1999-12-31T23:59:59.999Z", "2026-03-01T00:00:00.000Z"];
+    const origins = [
+      null,
+      { kind: "api_key", key_id: "key_1", key_name: 'Web, "site"\nline' },
+      { kind: "signup_form", form_id: "sf_1", form_name: "=Shop footer" },
+    ];
     const subscriptionRows = contacts.flatMap((c, i) =>
       [topicIds[0]!, topicIds[2]!]
         .filter((_, k) => (i + k) % (k + 2) === 0)
@@ -281,13 +287,14 @@ describe("contact export against its row-by-row rendering", () => {
           confirmed_ip: ips[i % ips.length],
           subscribed_at: stamps[(i + 2) % 4],
           unsubscribed_at: stamps[(i + 3) % 4],
+          origin: origins[i % origins.length],
         })),
     );
     await sql`
-      insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source, confirmation_sent_at, confirmed_at, confirmed_ip, subscribed_at, unsubscribed_at)
-      select x.id, ${w.workspaceId}, x.contact_id, x.topic_id, x.state, x.source, x.confirmation_sent_at, x.confirmed_at, x.confirmed_ip, x.subscribed_at, x.unsubscribed_at
+      insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source, confirmation_sent_at, confirmed_at, confirmed_ip, subscribed_at, unsubscribed_at, origin)
+      select x.id, ${w.workspaceId}, x.contact_id, x.topic_id, x.state, x.source, x.confirmation_sent_at, x.confirmed_at, x.confirmed_ip, x.subscribed_at, x.unsubscribed_at, x.origin
       from jsonb_to_recordset(${JSON.stringify(subscriptionRows)}::jsonb)
-        as x(id text, contact_id text, topic_id text, state text, source text, confirmation_sent_at timestamptz, confirmed_at timestamptz, confirmed_ip text, subscribed_at timestamptz, unsubscribed_at timestamptz)`;
+        as x(id text, contact_id text, topic_id text, state text, source text, confirmation_sent_at timestamptz, confirmed_at timestamptz, confirmed_ip text, subscribed_at timestamptz, unsubscribed_at timestamptz, origin jsonb)`;
     const { listId } = await createList(ctx, actor, { brandId: w.brandId, name: "Some" });
     await sql`insert into list_members (list_id, contact_id, workspace_id) select ${listId}, id, workspace_id from contacts where workspace_id = ${w.workspaceId} and id like '%3_'`;
     const statuses = await sql<
@@ -370,8 +377,15 @@ async function topicNames(workspaceId: string) {
 
 function topicHeader(names: string[]) {
   return names.flatMap((name) =>
-    ["state", "source", "confirmation_sent_at", "confirmed_at", "confirmed_ip", "subscribed_at", "unsubscribed_at"].map(
-      (column) => `topic:${name}:${column}`,
-    ),
+    [
+      "state",
+      "source",
+      "confirmation_sent_at",
+      "confirmed_at",
+      "confirmed_ip",
+      "subscribed_at",
+      "unsubscribed_at",
+      "origin",
+    ].map((column) => `topic:${name}:${column}`),
   );
 }

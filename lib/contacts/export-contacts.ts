@@ -26,6 +26,8 @@ const CONSENT_COLUMNS = [
   "confirmed_ip",
   "subscribed_at",
   "unsubscribed_at",
+  // The signup form, API key or import row it came from, as the access-request JSON has it.
+  "origin",
 ] as const;
 
 /** Large enough that a yield costs nothing beside the bytes, small enough to keep memory flat. */
@@ -198,6 +200,7 @@ function exportQuery(
       textCell(`s${i}.confirmed_ip`),
       timestampCell(`s${i}.subscribed_at`),
       timestampCell(`s${i}.unsubscribed_at`),
+      textCell(`s${i}.origin::text`),
     ]),
   ];
   const pattern = filters.search ? literal(prefixPattern(filters.search)) : "";

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { apiKeyActor } from "@/lib/actor";
 import { exportContactData } from "@/lib/contacts/export-contact-data";
+import { exportContactsCsv } from "@/lib/contacts/export-contacts";
 import { getContactDetailsOrThrow } from "@/lib/contacts/get-contact-details";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { contacts, subscriptions, users } from "@/lib/db/schema";
@@ -10,6 +11,7 @@ import { parseEnv } from "@/lib/env";
 import { createSignupForm } from "@/lib/forms/save-signup-form";
 import { SIGNUP_FORM_DEFAULTS } from "@/lib/forms/signup-form-schemas";
 import { submitSignupForm } from "@/lib/forms/submit-signup-form";
+import { collectCsv } from "@/lib/testing/collect-csv";
 import { seedKey, seedTopic } from "@/lib/testing/factories";
 import { importTestFixture } from "@/lib/testing/import-fixture";
 
@@ -80,7 +82,7 @@ describe("consent source in full", () => {
     expect(describeSubscriptionSource(shown.source, shown.origin)).toBe(`API key Website (${keyId})`);
   });
 
-  it("an imported subscription records file, row and the asserting member, with when; the access-request export carries it", async () => {
+  it("an imported subscription records file, row and the asserting member, with when; the access-request export and the contacts CSV carry it", async () => {
     const w = await workspace();
     const [owner] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, w.ownerUserId));
     const { importId } = await importCsv(w, "email\nfirst@example.com\nsecond@example.com\n", {
@@ -111,6 +113,12 @@ describe("consent source in full", () => {
       source: "import",
       origin: { kind: "import", import_id: importId, file_name: "people.csv", row: 3, asserted_by: owner!.email },
     });
+
+    const csv = await collectCsv(exportContactsCsv(ctx, w.actor, {}));
+    expect(csv.split("\n")[0]).toMatch(/:origin$/);
+    const line = csv.split("\n").find((l) => l.includes("second@example.com"))!;
+    expect(line).toContain(`""import_id"": ""${importId}""`);
+    expect(line).toContain(`""row"": 3`);
   });
 
   it("a subscription made before its origin was kept shows its source alone, as before", () => {
