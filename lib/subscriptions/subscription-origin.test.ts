@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
 import { apiKeyActor } from "@/lib/actor";
+import { resubscribe } from "@/lib/consent/resubscribe";
 import { exportContactData } from "@/lib/contacts/export-contact-data";
 import { exportContactsCsv } from "@/lib/contacts/export-contacts";
 import { getContactDetailsOrThrow } from "@/lib/contacts/get-contact-details";
@@ -12,7 +13,7 @@ import { createSignupForm } from "@/lib/forms/save-signup-form";
 import { SIGNUP_FORM_DEFAULTS } from "@/lib/forms/signup-form-schemas";
 import { submitSignupForm } from "@/lib/forms/submit-signup-form";
 import { collectCsv } from "@/lib/testing/collect-csv";
-import { seedKey, seedTopic } from "@/lib/testing/factories";
+import { optOut, seedKey, seedTopic } from "@/lib/testing/factories";
 import { importTestFixture } from "@/lib/testing/import-fixture";
 
 import { describeSubscriptionSource } from "./describe-subscription-source";
@@ -119,6 +120,18 @@ describe("consent source in full", () => {
     const line = csv.split("\n").find((l) => l.includes("second@example.com"))!;
     expect(line).toContain(`""import_id"": ""${importId}""`);
     expect(line).toContain(`""row"": 3`);
+  });
+
+  it("a person's own resubscription from a link is consent from their mailbox: the earlier origin is dropped", async () => {
+    const w = await workspace();
+    const { keyId } = await seedKey(ctx, w.workspaceId, { name: "Website" });
+    const actor = apiKeyActor({ keyId, workspaceId: w.workspaceId, brandId: null, mode: "live" });
+    await upsertContact(ctx, actor, { email: "back@example.com", topicIds: [w.topicId] });
+    const { contactId } = await subscriptionsOf(w.workspaceId, "back@example.com");
+    await optOut(ctx, contactId, w.topicId);
+    await resubscribe(ctx, { contactId, topicId: w.topicId });
+    const { rows } = await subscriptionsOf(w.workspaceId, "back@example.com");
+    expect(rows.map((s) => [s.state, s.source, s.origin])).toEqual([["subscribed", "double_opt_in", null]]);
   });
 
   it("a subscription made before its origin was kept shows its source alone, as before", () => {
