@@ -146,7 +146,9 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                           {subscription.state}
                         </Badge>
                       </TableCell>
-                      <TableCell>{describeSubscriptionSource(subscription.source, subscription.origin)}</TableCell>
+                      <TableCell className="max-w-80 min-w-48 whitespace-normal">
+                        {describeSubscriptionSource(subscription.source, subscription.origin)}
+                      </TableCell>
                       <TableCell>
                         <When at={subscription.confirmationSentAt} />
                       </TableCell>
