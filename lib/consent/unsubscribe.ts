@@ -80,6 +80,7 @@ export async function unsubscribe(ctx: Ctx, request: UnsubscribeRequest): Promis
           .where(
             and(
               eq(subscriptions.contactId, contact.id),
+              // What an opt-out can end: canOptOut (lib/subscriptions/subscription-state.ts).
               ne(subscriptions.state, "unsubscribed"),
               request.scope === "all" ? undefined : inArray(subscriptions.topicId, topicIds),
             ),

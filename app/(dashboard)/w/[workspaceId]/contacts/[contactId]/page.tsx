@@ -21,6 +21,7 @@ import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { listLists } from "@/lib/lists/list-lists";
 import { describeSubscriptionSource } from "@/lib/subscriptions/describe-subscription-source";
+import { canOptOut } from "@/lib/subscriptions/subscription-state";
 import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
 
 import { deleteSuppressionAction } from "../../suppressions/actions";
@@ -176,7 +177,7 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                         <When at={subscription.unsubscribedAt} />
                       </TableCell>
                       <TableCell className="text-right">
-                        {subscription.state === "subscribed" && (
+                        {canOptOut(subscription.state) && (
                           <UnsubscribeDialog
                             workspaceId={workspaceId}
                             contact={contact}
