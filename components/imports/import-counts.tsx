@@ -6,6 +6,7 @@ export const REFUSAL_LABELS: Record<ImportRefusal, string> = {
   duplicate: "Address repeated in the file (the last row is imported)",
   unsubscribed: "Opted out: never resubscribed by an import",
   suppressed: "Suppressed address",
+  erased: "Erased on request: never added again",
 };
 
 const fieldLabel = (field: string) =>

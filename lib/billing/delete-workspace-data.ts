@@ -41,6 +41,7 @@ const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL 
   byWorkspace("subscriptions"),
   byWorkspace("report_contact_statuses"),
   byWorkspace("contacts"),
+  byWorkspace("erased_contacts"),
   byWorkspace("suppression_lifts"),
   byWorkspace("suppressions"),
   byWorkspace("provider_events"),

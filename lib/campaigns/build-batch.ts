@@ -24,13 +24,14 @@ export interface BatchFailure {
  * Step two: the message of each claimed send, rendered for its recipient,
  * or why it cannot be sent. Suppressed since the snapshot, not a sandbox
  * recipient while the brand cannot yet mail anyone (sending-clearance.ts), or missing a used merge tag: a failure
- * with its reason. Every message carries the one-click unsubscribe headers.
+ * with its reason. Every message carries the one-click unsubscribe headers. A send whose contact was
+ * erased since the batch was claimed is `erased`: it is not sent, and not a failure to announce.
  */
 export async function buildBatch(
   ctx: Ctx,
   campaign: Campaign,
   rows: ClaimedSend[],
-): Promise<{ messages: OutgoingMessage[]; failures: BatchFailure[] }> {
+): Promise<{ messages: OutgoingMessage[]; failures: BatchFailure[]; erased: string[] }> {
   const [brand] = await ctx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
   const dkim = await domainSigningKey(ctx, brand!);
   const emails = rows.map((r) => r.email);
@@ -64,8 +65,13 @@ export async function buildBatch(
 
   const failures: BatchFailure[] = [];
   const messages: OutgoingMessage[] = [];
+  const erased: string[] = [];
   for (const row of rows) {
-    const contact = people.get(row.contact_id)!;
+    const contact = people.get(row.contact_id);
+    if (!contact) {
+      erased.push(row.id);
+      continue;
+    }
     const fail = (reason: string) => failures.push({ id: row.id, reason, contactId: row.contact_id, email: row.email });
     if (blocked.has(row.email)) {
       fail("suppressed");
@@ -94,5 +100,5 @@ export async function buildBatch(
       ...(dkim ? { dkim } : {}),
     });
   }
-  return { messages, failures };
+  return { messages, failures, erased };
 }

@@ -29,6 +29,20 @@ export async function recordFailures(ctx: Ctx, campaign: Campaign, failures: Bat
   });
 }
 
+/**
+ * Sends whose contact was erased after the batch claimed them: cancelled as the erasure cancels
+ * queued ones (lib/contacts/erase-contacts.ts), refunded, and announced to nobody.
+ */
+export async function cancelErasedSends(ctx: Ctx, campaign: Campaign, sendIds: string[]): Promise<void> {
+  if (sendIds.length === 0) return;
+  await withTransaction(ctx, async (tx) => {
+    const cancelled = await tx.db.execute(sql`
+      update ${sends} set state = 'cancelled', failure_reason = 'erased', email = '', updated_at = ${tx.clock.now().toISOString()}
+      where id = any(${sendIds}::text[]) and state = 'sending'`);
+    await refundSends(tx, campaign.workspaceId, cancelled.count);
+  });
+}
+
 /** email.failed for each send that cannot leave, in one statement however many there are. */
 export async function announceFailures(ctx: Ctx, campaign: Campaign, failures: BatchFailure[]): Promise<void> {
   const now = ctx.clock.now();

@@ -3,7 +3,7 @@ import type { MailTransport } from "@/lib/mail/transports/mail-transport";
 
 import { buildBatch } from "./build-batch";
 import { claimBatch, type BatchRequest } from "./claim-batch";
-import { recordFailures, sendAndRecord } from "./record-batch";
+import { cancelErasedSends, recordFailures, sendAndRecord } from "./record-batch";
 
 export interface BatchResult {
   sent: number;
@@ -36,7 +36,8 @@ export async function sendNextBatch(ctx: Ctx, transport: MailTransport, request:
   if ("stopped" in claim) return { sent: 0, failed: 0, next: null, heldElsewhere: false, stopped: claim.stopped };
   const { campaign, rows, heldElsewhere } = claim;
   if (rows.length === 0) return { sent: 0, failed: 0, next: null, heldElsewhere, stopped: null };
-  const { messages, failures } = await buildBatch(ctx, campaign, rows);
+  const { messages, failures, erased } = await buildBatch(ctx, campaign, rows);
+  await cancelErasedSends(ctx, campaign, erased);
   await recordFailures(ctx, campaign, failures);
   await sendAndRecord(ctx, transport, messages);
   const last = rows.reduce((max, row) => (row.id > max ? row.id : max), rows[0]!.id);

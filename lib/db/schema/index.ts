@@ -5,6 +5,7 @@ export * from "./brands";
 export * from "./topics";
 export * from "./lists";
 export * from "./contacts";
+export * from "./erased-contacts";
 export * from "./subscriptions";
 export * from "./opt-outs-on-behalf";
 export * from "./provider-events";

@@ -1,0 +1,7 @@
+CREATE TABLE "erased_contacts" (
+	"workspace_id" text COLLATE "C" NOT NULL,
+	"address_hash" "bytea" NOT NULL,
+	"erased_by" text NOT NULL,
+	"erased_at" timestamp (3) with time zone NOT NULL,
+	CONSTRAINT "erased_contacts_workspace_id_address_hash_pk" PRIMARY KEY("workspace_id","address_hash")
+);
