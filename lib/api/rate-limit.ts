@@ -10,6 +10,7 @@ export const BUCKET_LIMITS = {
   "contacts.create": 120,
   "contacts.list": 120,
   "contacts.get": 120,
+  "contacts.erase": 60,
   "topics.list": 120,
   "lists.list": 120,
   "lists.members": 60,

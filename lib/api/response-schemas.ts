@@ -101,6 +101,11 @@ export const suppression = z
   .meta({ id: "Suppression" });
 
 export const suppressionDeleted = z.strictObject({ id: z.string(), deleted: z.literal(true) });
+export const contactErasedResult = z.strictObject({
+  id: z.string(),
+  deleted: z.literal(true),
+  cancelled_sends: z.number().int().meta({ description: "Queued sends of campaigns under way that will not go out." }),
+});
 
 export const subscribeResult = z.strictObject({
   status: z

@@ -61,10 +61,10 @@ export async function eraseContacts(ctx: Ctx, actor: WorkspaceActor, contactIds:
     const emails = idArray(people.map((p) => p.email));
 
     await run(sql`
-      insert into erased_contacts (workspace_id, address_hash, erased_by, erased_at)
-      select ${workspaceId}, ${erasedAddressHashSql(sql`c.email`)}, ${actorLabel(actor)}, ${now}
+      insert into erased_contacts (workspace_id, address_hash, contact_id, erased_by, erased_at)
+      select ${workspaceId}, ${erasedAddressHashSql(sql`c.email`)}, c.id, ${actorLabel(actor)}, ${now}
       from contacts c where c.id = any(${ids})
-      on conflict do nothing`);
+      on conflict (workspace_id, address_hash) do update set contact_id = excluded.contact_id, erased_by = excluded.erased_by, erased_at = excluded.erased_at`);
 
     // Sends carry no contact index (see the sends schema): reach them through the workspace's campaigns.
     const cancelled = await run(sql`

@@ -54,11 +54,16 @@ export async function isErasedAddress(ctx: Ctx, workspaceId: string, email: stri
   return row !== undefined;
 }
 
-export const contactErased = (param = "email") =>
-  new ApiError({
-    type: "invalid_request_error",
-    code: "contact_erased",
-    param,
-    message:
-      "This person's data was erased at their request, so the address cannot be added again. They may sign up again themselves, from a signup form.",
-  });
+/** Whether this id was a contact the workspace erased. Internal: the list verbs, with the list's workspace. */
+export async function isErasedContact(ctx: Ctx, workspaceId: string, contactId: string): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ one: sql`1` })
+    .from(erasedContacts)
+    .where(and(eq(erasedContacts.workspaceId, workspaceId), eq(erasedContacts.contactId, contactId)));
+  return row !== undefined;
+}
+
+export const contactErased = (
+  param = "email",
+  message = "This person's data was erased at their request, so the address cannot be added again. They may sign up again themselves, from a signup form.",
+) => new ApiError({ type: "invalid_request_error", code: "contact_erased", param, message });

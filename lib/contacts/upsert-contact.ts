@@ -11,6 +11,7 @@ import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 
 import { validateAttributes } from "./attributes";
 import { getContactOrThrow, type ContactView } from "./contact-view";
+import { contactErased, isErasedAddress } from "./erased-address";
 import { hasOptedOut } from "./has-opted-out";
 import { createContact, lockContact, lockOrCreateContact } from "./lock-contact";
 import { mergeContactFields } from "./merge-contact-fields";
@@ -35,7 +36,8 @@ const contactUnsubscribed = () =>
  * POST /v1/contacts: create, or merge into the contact with this address under
  * the workspace merge policy. `topicIds` subscribe directly (the actor
  * asserts consent; source `api`, or `dashboard` for a member). An unsubscribed contact, or one that opted
- * out of a requested topic, refuses the whole request and nothing is written.
+ * out of a requested topic, refuses the whole request and nothing is written; so does the address
+ * of a contact the workspace erased, unless the person has since signed up again themselves.
  */
 export async function upsertContact(
   ctx: Ctx,
@@ -49,7 +51,9 @@ export async function upsertContact(
   // Topics are looked up before attributes are checked, so a request wrong in both is told about the topic.
   const checkedAttributes =
     topicIds.length === 0 ? await validateAttributes(ctx, workspaceId, input.attributes ?? {}) : null;
-  if (checkedAttributes) {
+  // An erased person comes back only by their own signup (a form, /v1/subscribe), never added by the sender.
+  const erased = await isErasedAddress(ctx, workspaceId, input.email);
+  if (checkedAttributes && !erased) {
     // A new address without topics is one statement, which needs no transaction around it (the API's common case).
     const created = await createContact(ctx, workspaceId, input.email, initialFields(checkedAttributes));
     if (created) return { contact: await getContactOrThrow(ctx, actor, created.id), created: true };
@@ -60,7 +64,8 @@ export async function upsertContact(
       topics.push(await getTopicForActorOrThrow(tx, actor, topicId, `topic_ids.${index}`));
     const attributes = checkedAttributes ?? (await validateAttributes(tx, workspaceId, input.attributes ?? {}));
     // Without topics the insert was tried above and found the address taken: lock it rather than insert again.
-    const known = checkedAttributes ? await lockContact(tx, workspaceId, input.email) : null;
+    const known = checkedAttributes || erased ? await lockContact(tx, workspaceId, input.email) : null;
+    if (!known && erased) throw contactErased();
     const { contact, created } = known
       ? { contact: known, created: false }
       : await lockOrCreateContact(tx, workspaceId, input.email, initialFields(attributes));

@@ -3,6 +3,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 
 import { CONTACT_OPTED_OUT_SQL } from "@/lib/contacts/contact-status";
+import { erasedSql } from "@/lib/contacts/erased-address";
 import { mergeContactFields, type ContactFields } from "@/lib/contacts/merge-contact-fields";
 import type { Ctx } from "@/lib/context";
 import { idArray } from "@/lib/db/id-array";
@@ -29,6 +30,7 @@ interface StagedRow {
   stored_attributes: Record<string, AttributeValue> | null;
   suppressed: boolean;
   unsubscribed: boolean;
+  erased: boolean;
 }
 
 export interface ChunkPlan {
@@ -67,6 +69,12 @@ export function addCounts(into: ImportCounts, more: ImportCounts): ImportCounts 
   return into;
 }
 
+const REFUSAL_DETAILS = {
+  suppressed: "This address is suppressed: it is never mailed.",
+  unsubscribed: "This person opted out. Only they can resubscribe, from a link in mail they received.",
+  erased: "This person's data was erased at their request: only they can sign up again, from a signup form.",
+} as const;
+
 // The workspace policies that are the import's two choices: keep stored values (blanks are filled),
 // or take the file's non-empty values.
 const MERGE = { keep: "keep_existing", overwrite: "per_field" } as const;
@@ -74,7 +82,8 @@ const MERGE = { keep: "keep_existing", overwrite: "per_field" } as const;
 /**
  * The rows after `from` up to `to` not refused yet, each with the contact its
  * address has (and only then the file's values, for the merge), and whether
- * the address is suppressed or its contact opted out. The contact is looked
+ * the address is suppressed, its contact opted out, or it is an erased person's with no contact
+ * since (erased-address.ts). The contact is looked
  * up row by row through its unique key (the sub-select's OFFSET 0 keeps the
  * planner from turning it into a join): with statistics stale after a large
  * import, a join was planned as a scan of the workspace's contacts for every
@@ -90,7 +99,8 @@ function stagedRowsSql(scope: ImportScope, from: number, to: number): SQL {
            contacts.id as contact_id, contacts.first_name as stored_first_name, contacts.last_name as stored_last_name, contacts.attributes as stored_attributes,
            ${suppressedSql(scope.workspaceId, sql`r.email`)} as suppressed,
            (contacts.id is not null and (${sql.raw(CONTACT_OPTED_OUT_SQL)}
-             or exists (select 1 from subscriptions u where u.contact_id = contacts.id and u.topic_id = any(${idArray(scope.options.topicIds)}) and u.state = 'unsubscribed'))) as unsubscribed
+             or exists (select 1 from subscriptions u where u.contact_id = contacts.id and u.topic_id = any(${idArray(scope.options.topicIds)}) and u.state = 'unsubscribed'))) as unsubscribed,
+           (contacts.id is null and ${erasedSql(scope.workspaceId, sql`r.email`)}) as erased
     from import_rows r
     left join lateral (
       select c.id, c.first_name, c.last_name, c.attributes, c.opted_out_at from contacts c
@@ -128,8 +138,8 @@ export async function previewImportChunk(
   const rows = (await ctx.db.execute(sql`
     with staged as materialized (${stagedRowsSql(scope, from, to)})
     select n.new_rows, s.*
-    from (select count(*) filter (where contact_id is null and not suppressed)::int as new_rows from staged) n
-    left join staged s on s.contact_id is not null or s.suppressed
+    from (select count(*) filter (where contact_id is null and not suppressed and not erased)::int as new_rows from staged) n
+    left join staged s on s.contact_id is not null or s.suppressed or s.erased
     order by s.row_number`)) as unknown as (StagedRow & { new_rows: number })[];
   const newRows = rows[0]?.new_rows ?? 0;
   const { refusals, counts } = await planRows(
@@ -158,15 +168,9 @@ async function planRows(ctx: Ctx, scope: ImportScope, rows: StagedRow[]): Promis
   const existingIds: string[] = [];
   for (const row of rows) {
     counts.rows++;
-    if (row.suppressed || row.unsubscribed) {
-      const refusal = row.suppressed ? "suppressed" : "unsubscribed";
-      plan.refusals.push({
-        rowNumber: row.row_number,
-        refusal,
-        detail: row.suppressed
-          ? "This address is suppressed: it is never mailed."
-          : "This person opted out. Only they can resubscribe, from a link in mail they received.",
-      });
+    if (row.suppressed || row.unsubscribed || row.erased) {
+      const refusal = row.suppressed ? "suppressed" : row.unsubscribed ? "unsubscribed" : "erased";
+      plan.refusals.push({ rowNumber: row.row_number, refusal, detail: REFUSAL_DETAILS[refusal] });
       counts.refused[refusal] = (counts.refused[refusal] ?? 0) + 1;
       continue;
     }

@@ -4,6 +4,7 @@ import { and, count, eq, inArray } from "drizzle-orm";
 
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import { keyReachesBrand } from "@/lib/api-keys/key-brand-scope";
+import { contactErased, isErasedContact } from "@/lib/contacts/erased-address";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { contacts, listMembers, lists } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
@@ -19,7 +20,7 @@ async function lockListForActor(ctx: Ctx, actor: Actor, listId: string) {
   return list;
 }
 
-/** Every id must be a contact of the list's workspace, or the call changes nothing. */
+/** Every id must be a contact of the list's workspace, or the call changes nothing; an erased contact's id says so. */
 async function assertContactsExist(ctx: Ctx, workspaceId: string, contactIds: string[]) {
   const found = await ctx.db
     .select({ id: contacts.id })
@@ -27,7 +28,11 @@ async function assertContactsExist(ctx: Ctx, workspaceId: string, contactIds: st
     .where(and(eq(contacts.workspaceId, workspaceId), inArray(contacts.id, contactIds)));
   const known = new Set(found.map((c) => c.id));
   const index = contactIds.findIndex((id) => !known.has(id));
-  if (index >= 0) throw notFound("contact_not_found", `No contact ${contactIds[index]}.`, `contact_ids.${index}`);
+  if (index < 0) return;
+  const param = `contact_ids.${index}`;
+  if (await isErasedContact(ctx, workspaceId, contactIds[index]!))
+    throw contactErased(param, `Contact ${contactIds[index]} was erased at the person's request.`);
+  throw notFound("contact_not_found", `No contact ${contactIds[index]}.`, param);
 }
 
 async function memberCount(ctx: Ctx, listId: string): Promise<number> {

@@ -416,3 +416,39 @@ describe("GET /v1/contacts/{id}", () => {
     }
   });
 });
+
+describe("DELETE /v1/contacts/{id}", () => {
+  it("erases the contact: 200 with { data: { id, deleted, cancelled_sends } }, then contact_not_found, and adding the address again is contact_erased", async () => {
+    const { api } = await setup();
+    const created = await api.post("/v1/contacts", { email: "leaving@example.com", first_name: "Lea" });
+    const erased = await api.delete(`/v1/contacts/${created.body.data.id}`);
+    expect(erased.status).toBe(200);
+    expect(erased.body).toEqual({ data: { id: created.body.data.id, deleted: true, cancelled_sends: 0 } });
+
+    const again = await api.delete(`/v1/contacts/${created.body.data.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body.error).toMatchObject({ type: "not_found_error", code: "contact_not_found" });
+    expect((await api.get(`/v1/contacts/${created.body.data.id}`)).status).toBe(404);
+
+    const readded = await api.post("/v1/contacts", { email: "Leaving@Example.com" });
+    expect(readded.status).toBe(400);
+    expect(readded.body.error).toMatchObject({
+      type: "invalid_request_error",
+      code: "contact_erased",
+      param: "email",
+    });
+  });
+
+  it("needs a secret key, and another workspace's contact is contact_not_found and stays", async () => {
+    const { api, workspaceId } = await setup();
+    const other = await setup();
+    const created = await api.post("/v1/contacts", { email: "stays@example.com" });
+    const { key: publishable } = await seedKey(ctx, workspaceId, { kind: "publishable" });
+    const refused = await apiClient(publishable).delete(`/v1/contacts/${created.body.data.id}`);
+    expect(refused.status).toBe(403);
+    const foreign = await other.api.delete(`/v1/contacts/${created.body.data.id}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error).toMatchObject({ code: "contact_not_found" });
+    expect((await api.get(`/v1/contacts/${created.body.data.id}`)).status).toBe(200);
+  });
+});

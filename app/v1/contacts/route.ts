@@ -69,6 +69,11 @@ export const POST = apiRoute(
           code: "contact_unsubscribed",
           when: "The address belongs to an unsubscribed contact; nothing changed.",
         },
+        {
+          status: 400,
+          code: "contact_erased",
+          when: "The workspace erased this person at their request; only their own signup brings them back. Nothing changed.",
+        },
         { status: 404, code: "topic_not_found", when: "A `topic_ids` entry names no topic of the workspace." },
         {
           status: 400,

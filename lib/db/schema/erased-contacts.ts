@@ -1,4 +1,4 @@
-import { customType, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { customType, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 
 import { at, id } from "./columns";
 
@@ -17,9 +17,14 @@ export const erasedContacts = pgTable(
     // No foreign key to workspaces, as on contacts: deleteNextChunk removes a workspace's rows.
     workspaceId: id("workspace_id").notNull(),
     addressHash: bytea("address_hash").notNull(),
+    /** The erased contact's id (a random id, nothing personal): a list add naming it is told why it failed. */
+    contactId: id("contact_id").notNull(),
     /** Who erased it, as actorLabel writes it (`user:<id>`, `key:<id>`, `system:<reason>`). */
     erasedBy: text("erased_by").notNull(),
     erasedAt: at("erased_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.addressHash] })],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.addressHash] }),
+    index("erased_contacts_contact_idx").on(t.workspaceId, t.contactId),
+  ],
 );

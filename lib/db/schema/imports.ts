@@ -15,7 +15,14 @@ export const IMPORT_ENCODINGS = ["utf-8", "latin1", "utf-16le", "utf-16be"] as c
 export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
 
 /** Why a row is not applied. */
-export const IMPORT_REFUSALS = ["invalid_email", "duplicate", "unsubscribed", "suppressed", "erased", "bad_value"] as const;
+export const IMPORT_REFUSALS = [
+  "invalid_email",
+  "duplicate",
+  "unsubscribed",
+  "suppressed",
+  "erased",
+  "bad_value",
+] as const;
 export type ImportRefusal = (typeof IMPORT_REFUSALS)[number];
 
 export type ImportPolicy = "keep" | "overwrite";

@@ -21,6 +21,11 @@ export const POST = apiRoute(
       errors: [
         { status: 404, code: "list_not_found", when: "No such list on the workspace." },
         { status: 404, code: "contact_not_found", when: "A `contact_ids` entry names no contact of the workspace." },
+        {
+          status: 400,
+          code: "contact_erased",
+          when: "A `contact_ids` entry names a contact erased at the person's request.",
+        },
       ],
       example: { body: { contact_ids: ["ct_01hzy3v1q8m0c2d5r7t9w1x3y5"] } },
     },
