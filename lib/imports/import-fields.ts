@@ -29,34 +29,3 @@ export async function importFields(ctx: Ctx, actor: Actor): Promise<ImportField[
     ...attributes.map((a) => ({ key: `attributes.${a.key}`, label: a.key, type: a.type })),
   ];
 }
-
-const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
-
-/** Headers people write for the built-in fields, squashed (no case, spaces or punctuation). */
-const SYNONYMS: Record<string, string[]> = {
-  email: ["email", "emailaddress", "mail", "emailadresse", "courriel", "correo", "correoelectronico"],
-  first_name: ["firstname", "first", "givenname", "forename", "vorname", "prenom", "nombre"],
-  last_name: ["lastname", "last", "surname", "familyname", "nachname", "nom", "apellido", "apellidos"],
-};
-
-/**
- * A first mapping from the header: a column whose name is a field's (or a
- * usual way of writing it) fills that field; the others are ignored. A field
- * is filled by one column at most.
- */
-export function autoMap(header: string[], fields: ImportField[]): string[] {
-  const taken = new Set<string>();
-  return header.map((name) => {
-    const squashed = squash(name);
-    const field = fields.find(
-      (f) =>
-        !taken.has(f.key) &&
-        (SYNONYMS[f.key]?.includes(squashed) ||
-          squash(f.key.replace(/^attributes\./, "")) === squashed ||
-          squash(f.label) === squashed),
-    );
-    if (!field) return "";
-    taken.add(field.key);
-    return field.key;
-  });
-}

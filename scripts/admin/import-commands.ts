@@ -10,9 +10,10 @@ import type { ImportCounts } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import { applyImportChunks } from "@/lib/imports/apply-import-chunk";
 import { checkImport } from "@/lib/imports/check-import";
+import { autoMap } from "@/lib/imports/column-matching";
 import { getImportRowOrThrow } from "@/lib/imports/get-import";
 import { startImport } from "@/lib/imports/import-actions";
-import { autoMap, importFields } from "@/lib/imports/import-fields";
+import { importFields } from "@/lib/imports/import-fields";
 import { checkImportSchema } from "@/lib/imports/import-schemas";
 import { receiveImport } from "@/lib/imports/receive-import";
 

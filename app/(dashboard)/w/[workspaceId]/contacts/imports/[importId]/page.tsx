@@ -18,7 +18,8 @@ import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import type { ImportEncoding } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { getImportRowOrThrow, importProgress } from "@/lib/imports/get-import";
-import { autoMap, importFields } from "@/lib/imports/import-fields";
+import { autoMap } from "@/lib/imports/column-matching";
+import { importFields } from "@/lib/imports/import-fields";
 import { canEdit } from "@/lib/imports/import-status";
 
 import { cancelImportAction, checkImportAction, startImportAction } from "../actions";
