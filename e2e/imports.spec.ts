@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { inspectScreen } from "./inspect-screen";
 import { screenshot } from "./screenshot";
 import { signInAs } from "./sign-in-as";
 
@@ -68,10 +69,18 @@ test("CSV import: upload → mapping → dry run → apply → progress → hist
   const did = page.getByLabel("What the import did");
   await expect(did.getByTestId("count-created")).toHaveText("2");
   await expect(did.getByTestId("count-subscribed")).toHaveText("3");
-  await expect(page.getByRole("progressbar", { name: "Import progress" })).toHaveAttribute("aria-valuenow", "6");
-  // Finished: no word of it carrying on.
-  await expect(page.getByTestId("import-progress-text")).toHaveText("6 of 6 rows (100 %).");
+  await expect(
+    page.getByText("Subscribed to Weekly news, without a confirmation mail. Added to the list Spring fair."),
+  ).toBeVisible();
+  // The outcome, not the dry run beside it again, nor a progress bar at its end.
+  await expect(page.getByRole("heading", { name: "Dry run" })).toHaveCount(0);
+  await expect(page.getByLabel("What the dry run found")).toHaveCount(0);
+  await expect(page.getByRole("progressbar", { name: "Import progress" })).toHaveCount(0);
+  await expect(page.getByTestId("outcome-differs")).toHaveCount(0);
+  const refusedAfterHref = await page.getByRole("link", { name: "Refused rows (CSV)" }).getAttribute("href");
+  expect(await (await page.request.get(refusedAfterHref!)).text()).toContain("6,unsubscribed");
   await screenshot(page, "import-done");
+  await inspectScreen(page.context(), new URL(page.url()).pathname, "import-done");
 
   await page.getByRole("link", { name: "Import", exact: true }).click();
   const row = page.getByRole("row", { name: /fair-signups\.csv/ });
@@ -86,3 +95,4 @@ test("CSV import: upload → mapping → dry run → apply → progress → hist
   expect(exported).toContain(",subscribed,import,");
   expect(exported).toContain("gone@import.example,,,unsubscribed");
 });
+

@@ -13,7 +13,7 @@ export function usePolledStatus<T extends { status: string }>(options: {
   queryKey: QueryKey;
   read: (signal: AbortSignal) => Promise<T>;
   initial: T;
-  moving: (status: string) => boolean;
+  moving: (status: T["status"]) => boolean;
   everyMs: number;
 }): T {
   const router = useRouter();
@@ -21,7 +21,10 @@ export function usePolledStatus<T extends { status: string }>(options: {
     queryKey: options.queryKey,
     queryFn: ({ signal }) => options.read(signal),
     initialData: options.initial,
-    refetchInterval: (current) => (options.moving(current.state.data?.status ?? "") ? options.everyMs : false),
+    refetchInterval: (current) => {
+      const status = current.state.data?.status;
+      return status !== undefined && options.moving(status) ? options.everyMs : false;
+    },
   });
   const data = query.data ?? options.initial;
   const shown = useRef(options.initial.status);

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import type { ImportStatus } from "@/lib/db/schema/imports";
+import { canStart, isApplying } from "@/lib/imports/import-status";
 
 type ImportAction = (workspaceId: string, input: { importId: string }) => Promise<ActionState<void>>;
 
@@ -37,7 +38,7 @@ export function ImportControls({
   return (
     <div className="grid gap-2">
       <div className="flex flex-wrap items-center gap-2">
-        {status === "checked" && (
+        {canStart(status) && (
           <Button
             disabled={pending}
             onClick={() =>
@@ -53,14 +54,14 @@ export function ImportControls({
         <ConfirmButton
           variant="outline"
           size="default"
-          label={status === "applying" ? "Stop the import" : "Discard"}
-          title={status === "applying" ? "Stop this import?" : "Discard this import?"}
+          label={isApplying(status) ? "Stop the import" : "Discard"}
+          title={isApplying(status) ? "Stop this import?" : "Discard this import?"}
           description={
-            status === "applying"
+            isApplying(status)
               ? "Rows already imported stay; the rest are not imported."
               : "Nothing has been imported from this file. You can upload it again later."
           }
-          confirmLabel={status === "applying" ? "Stop" : "Discard"}
+          confirmLabel={isApplying(status) ? "Stop" : "Discard"}
           onConfirm={run(cancel)}
         />
       </div>

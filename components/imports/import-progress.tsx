@@ -2,10 +2,16 @@
 
 import { usePolledStatus } from "@/components/dashboard/use-polled-status";
 import { dashboardKeys, dashboardReads, type ImportStatusView } from "@/lib/dashboard/dashboard-reads";
+import { isApplying } from "@/lib/imports/import-status";
+
+import { ImportCountsView } from "./import-counts";
 
 const POLL_MS = 1_000;
 
-/** The apply's progress, polled while it runs; when it ends the page renders anew with the result. */
+/**
+ * The apply's progress and what it has done so far, polled while it runs; when it ends the page
+ * renders anew with its outcome.
+ */
 export function ImportProgress({
   workspaceId,
   importId,
@@ -19,14 +25,14 @@ export function ImportProgress({
     queryKey: dashboardKeys.importStatus(workspaceId, importId),
     read: (signal) => dashboardReads.importStatus(workspaceId, importId, signal),
     initial,
-    moving: (status) => status === "applying",
+    moving: isApplying,
     everyMs: POLL_MS,
   });
 
   const { done, total } = data.progress;
   const percent = total > 0 ? Math.round((done / total) * 100) : 0;
   return (
-    <div className="grid gap-2">
+    <div className="grid gap-4">
       <div
         role="progressbar"
         aria-label="Import progress"
@@ -40,8 +46,9 @@ export function ImportProgress({
       </div>
       <p className="text-sm text-muted-foreground" data-testid="import-progress-text">
         {done.toLocaleString("en")} of {total.toLocaleString("en")} rows ({percent} %).
-        {data.status === "applying" && " You can leave this page: the import carries on."}
+        {isApplying(data.status) && " You can leave this page: the import carries on."}
       </p>
+      {data.applied && <ImportCountsView counts={data.applied} label="Imported so far" />}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { When } from "@/components/ui/when";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { importProgress, listImports } from "@/lib/imports/get-import";
+import { isApplying } from "@/lib/imports/import-status";
 
 export const metadata: Metadata = { title: "Import contacts" };
 
@@ -79,7 +80,7 @@ export default async function ImportsPage({ params }: { params: Promise<{ worksp
                     </TableCell>
                     <TableCell>
                       <ImportStatusBadge status={imp.status} />
-                      {imp.status === "applying" && (
+                      {isApplying(imp.status) && (
                         <span className="ml-2 text-xs text-muted-foreground tabular-nums">
                           {Math.round((importProgress(imp).done / Math.max(1, imp.rowCount)) * 100)} %
                         </span>

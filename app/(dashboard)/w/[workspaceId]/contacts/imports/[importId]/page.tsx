@@ -1,10 +1,10 @@
 import { Download } from "lucide-react";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 
 import { ImportControls } from "@/components/imports/import-controls";
 import { ImportCountsView } from "@/components/imports/import-counts";
+import { ImportOutcome } from "@/components/imports/import-outcome";
 import { ImportProgress } from "@/components/imports/import-progress";
 import { ImportStatusBadge } from "@/components/imports/import-status-badge";
 import { MappingForm } from "@/components/imports/mapping-form";
@@ -17,10 +17,11 @@ import { listFilterOptions } from "@/lib/dashboard/list-filter-options";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import type { ImportEncoding } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
-import { getImportRowOrThrow, importProgress } from "@/lib/imports/get-import";
 import { autoMap } from "@/lib/imports/column-matching";
+import { getImportRowOrThrow, importProgress } from "@/lib/imports/get-import";
 import { importFields } from "@/lib/imports/import-fields";
-import { canEdit } from "@/lib/imports/import-status";
+import { refusedTotal } from "@/lib/imports/import-outcome";
+import { canEdit, hasEnded, isApplying } from "@/lib/imports/import-status";
 
 import { cancelImportAction, checkImportAction, startImportAction } from "../actions";
 
@@ -42,15 +43,6 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
     throw error;
   });
   const [fields, { topics, lists }] = await Promise.all([importFields(ctx, actor), listFilterOptions(ctx, actor)]);
-  const refused = (counts: typeof imp.checked) => (counts ? Object.values(counts.refused).some((n) => n) : false);
-  const refusedLink = (
-    <Button asChild variant="outline" size="sm">
-      <a href={dashboardFiles.refusedRows(workspaceId, imp.id)} download>
-        <Download />
-        Refused rows (CSV)
-      </a>
-    </Button>
-  );
 
   return (
     <>
@@ -69,24 +61,11 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
         Uploaded <When at={imp.createdAt} />
       </p>
 
-      {(imp.status === "applying" || imp.status === "completed" || (imp.status === "cancelled" && imp.applied)) && (
+      {isApplying(imp.status) && (
         <Card className="mb-6">
           <CardHeader>
-            <CardTitle>
-              {imp.status === "applying" ? "Importing" : imp.status === "completed" ? "Imported" : "Stopped"}
-            </CardTitle>
-            <CardDescription>
-              {imp.status === "completed" ? (
-                <>
-                  Finished <When at={imp.finishedAt} />. Figures can differ from the dry run where something changed in
-                  between (an opt-out is always honoured).
-                </>
-              ) : imp.status === "cancelled" ? (
-                "The import was stopped; the rows imported before that stay."
-              ) : (
-                "Rows are imported in chunks; each counts once, even across a restart."
-              )}
-            </CardDescription>
+            <CardTitle>Importing</CardTitle>
+            <CardDescription>Rows are imported in chunks; each counts once, even across a restart.</CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
             <ImportProgress
@@ -99,52 +78,60 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
                 applied: imp.applied,
               }}
             />
-            {imp.applied && <ImportCountsView counts={imp.applied} label="What the import did" />}
-            <div className="flex flex-wrap gap-2">
-              {imp.status === "applying" && (
-                <ImportControls
-                  workspaceId={workspaceId}
-                  importId={imp.id}
-                  status={imp.status}
-                  toImport={0}
-                  start={startImportAction}
-                  cancel={cancelImportAction}
-                />
-              )}
-              {refused(imp.applied) && refusedLink}
-              {imp.status === "completed" && (
-                <Button asChild variant="outline" size="sm">
-                  <Link href={`/w/${workspaceId}/contacts`}>See the contacts</Link>
-                </Button>
-              )}
-            </div>
+            <ImportControls
+              workspaceId={workspaceId}
+              importId={imp.id}
+              status={imp.status}
+              toImport={0}
+              start={startImportAction}
+              cancel={cancelImportAction}
+            />
           </CardContent>
         </Card>
       )}
 
-      {imp.checked && (
+      {hasEnded(imp.status) && imp.applied && (
+        <ImportOutcome
+          status={imp.status}
+          applied={imp.applied}
+          checked={imp.checked}
+          finishedAt={imp.finishedAt}
+          progress={importProgress(imp)}
+          topicNames={topics.filter((topic) => imp.options?.topicIds.includes(topic.id)).map((topic) => topic.name)}
+          listName={lists.find((list) => list.id === imp.options?.listId)?.name ?? null}
+          refusedRowsHref={dashboardFiles.refusedRows(workspaceId, imp.id)}
+          contactsHref={`/w/${workspaceId}/contacts`}
+          importsHref={`/w/${workspaceId}/contacts/imports`}
+        />
+      )}
+
+      {canEdit(imp.status) && imp.checked && (
         <Card className="mb-6">
           <CardHeader>
             <CardTitle>Dry run</CardTitle>
             <CardDescription>
-              {imp.status === "checked" ? "What importing this file does" : "What the dry run said the import would do"}
-              , checked <When at={imp.checkedAt} />.{imp.status === "checked" && " Nothing has changed yet."}
+              What importing this file does, checked <When at={imp.checkedAt} />. Nothing has changed yet.
             </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
             <ImportCountsView counts={imp.checked} label="What the dry run found" />
             <div className="flex flex-wrap items-start gap-2">
-              {imp.status === "checked" && (
-                <ImportControls
-                  workspaceId={workspaceId}
-                  importId={imp.id}
-                  status={imp.status}
-                  toImport={imp.checked.created + imp.checked.updated + imp.checked.unchanged}
-                  start={startImportAction}
-                  cancel={cancelImportAction}
-                />
+              <ImportControls
+                workspaceId={workspaceId}
+                importId={imp.id}
+                status={imp.status}
+                toImport={imp.checked.created + imp.checked.updated + imp.checked.unchanged}
+                start={startImportAction}
+                cancel={cancelImportAction}
+              />
+              {refusedTotal(imp.checked) > 0 && (
+                <Button asChild variant="outline" size="sm">
+                  <a href={dashboardFiles.refusedRows(workspaceId, imp.id)} download>
+                    <Download />
+                    Refused rows (CSV)
+                  </a>
+                </Button>
               )}
-              {refused(imp.checked) && refusedLink}
             </div>
           </CardContent>
         </Card>
@@ -153,7 +140,7 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
       {canEdit(imp.status) && (
         <Card>
           <CardHeader>
-            <CardTitle>{imp.status === "checked" ? "Change the mapping" : "Map the columns"}</CardTitle>
+            <CardTitle>{imp.checked ? "Change the mapping" : "Map the columns"}</CardTitle>
             <CardDescription>
               Then check the file: a dry run shows every row that would be refused, and why.
             </CardDescription>
@@ -174,7 +161,7 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
           </CardContent>
         </Card>
       )}
-      {imp.status === "cancelled" && !imp.applied && (
+      {hasEnded(imp.status) && !imp.applied && (
         <p className="text-sm text-muted-foreground">This import was discarded before anything was imported.</p>
       )}
     </>
