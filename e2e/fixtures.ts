@@ -11,6 +11,8 @@ import { DAY_MS } from "@/lib/billing/plan-defaults";
 import type { CreateBrandInput } from "@/lib/brands/brand-schemas";
 import { createBrand } from "@/lib/brands/create-brand";
 import { fixedClock } from "@/lib/clock";
+import type { DefineAttributeInput } from "@/lib/contacts/attribute-schemas";
+import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { defaultCtx, type Ctx } from "@/lib/context";
 import { closeDb } from "@/lib/db/client";
@@ -45,6 +47,8 @@ export interface Seed {
   ): Promise<string>;
   /** The person opted out of everything (as from a link in mail). */
   optOut(contactId: string): Promise<void>;
+  /** A custom attribute defined on the workspace, as its screen defines one. */
+  attribute(workspaceId: string, key: string, type: DefineAttributeInput["type"]): Promise<void>;
   /** A user who is one of the service's operators (reviews at /operator), a member of the workspace given. */
   operator(email: string, password: string, workspaceId: string): Promise<string>;
   /** Out of the sandbox: the review passed, its brands approved and their domains ready; it mails anyone. */
@@ -84,6 +88,7 @@ function seedOf(ctx: Ctx): Seed {
     contact: async (workspaceId, email, fields = {}) =>
       (await upsertContact(ctx, as(workspaceId), { email, ...fields })).contact.id,
     optOut: (contactId) => optOut(ctx, contactId, "all"),
+    attribute: async (workspaceId, key, type) => void (await defineAttribute(ctx, as(workspaceId), { key, type })),
     operator: async (email, password, workspaceId) => {
       const { userId } = await createUser(ctx, { email, password, workspaceId });
       await grantOperator(ctx, email);

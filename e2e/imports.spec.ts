@@ -1,3 +1,5 @@
+import type { Page } from "@playwright/test";
+
 import { expect, test } from "./fixtures";
 import { inspectScreen } from "./inspect-screen";
 import { screenshot } from "./screenshot";
@@ -96,3 +98,101 @@ test("CSV import: upload → mapping → dry run → apply → progress → hist
   expect(exported).toContain("gone@import.example,,,unsubscribed");
 });
 
+/** The screen as it stands (a form left open), in both themes at desktop and phone width, never wider than the window. */
+async function lookedAsIs(page: Page, name: string): Promise<void> {
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      // Neither the page nor a table in it scrolls sideways.
+      const wide = await page.evaluate(() => [
+        ...(document.documentElement.scrollWidth > window.innerWidth ? ["the page"] : []),
+        ...[...document.querySelectorAll("[data-slot=table-container]")]
+          .filter((table) => table.scrollWidth > table.clientWidth)
+          .map((table) => `a table (${table.scrollWidth} px in ${table.clientWidth} px)`),
+      ]);
+      expect(wide, `${name} at ${width} px, ${scheme}`).toEqual([]);
+      await page.screenshot({ path: `e2e/screenshots/screens/${name}-${width}-${scheme}.png`, fullPage: true });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+const sender = { email: "import-attributes@example.com", password: "import attributes pass" };
+
+test("a column without a field gets a new attribute from the mapping step, a near-named one its attribute, and the import fills both", async ({
+  page,
+  seed,
+}) => {
+  const workspaceId = await seed.workspace("Roastery", sender.email);
+  await seed.user(sender.email, sender.password);
+  await seed.attribute(workspaceId, "favorite_roast", "string");
+  await signInAs(page, sender);
+
+  await page.goto(`/w/${workspaceId}/contacts/imports`);
+  const csv = [
+    "Email Address,Favourite roast,Company,Loyalty points",
+    "ada@roast.example,Ethiopia,Analytical,12",
+    "grace@roast.example,Colombia,Navy,7",
+  ].join("\n");
+  await page
+    .getByLabel("CSV file")
+    .setInputFiles({ name: "roastery.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await expect(page.getByRole("heading", { name: "roastery.csv" })).toBeVisible();
+  // "Email Address" is the address; "Favourite roast" is one letter from favorite_roast.
+  await expect(page.getByLabel("Field for column Email Address")).toHaveValue("email");
+  await expect(page.getByLabel("Field for column Favourite roast")).toHaveValue("attributes.favorite_roast");
+  await expect(page.getByLabel("Field for column Company")).toHaveValue("");
+
+  // Company: a new attribute, its key from the column's name and its type from its cells.
+  await page.getByLabel("Field for column Company").selectOption({ label: "New attribute…" });
+  const company = page.getByRole("group", { name: "New attribute for column Company" });
+  await expect(company.getByLabel("Key")).toHaveValue("company");
+  await expect(company.getByLabel("Type")).toHaveValue("string");
+  // The attributes screen's rules: a standard field's name is refused beside the key, and nothing is defined.
+  await company.getByLabel("Key").fill("first_name");
+  await company.getByRole("button", { name: "Create and map" }).click();
+  await expect(company.getByText("first_name is a standard contact field.")).toBeVisible();
+  await company.getByLabel("Key").fill("Company Name");
+  await company.getByLabel("Key").press("Enter");
+  await expect(company.getByText(/must be lower-case letters/i)).toBeVisible();
+  await expect(page.getByLabel("What the dry run found")).toHaveCount(0);
+  await expect(
+    page.getByLabel("Field for column Loyalty points").locator("option", { hasText: "first_name" }),
+  ).toHaveCount(0);
+  await lookedAsIs(page, "import-new-attribute");
+  await company.getByLabel("Key").fill("company");
+  await company.getByRole("button", { name: "Create and map" }).click();
+  await expect(company).toHaveCount(0);
+  await expect(page.getByLabel("Field for column Company")).toHaveValue("attributes.company");
+
+  // Loyalty points: numbers, so a number attribute.
+  await page.getByLabel("Field for column Loyalty points").selectOption({ label: "New attribute…" });
+  const points = page.getByRole("group", { name: "New attribute for column Loyalty points" });
+  await expect(points.getByLabel("Key")).toHaveValue("loyalty_points");
+  await expect(points.getByLabel("Type")).toHaveValue("number");
+  await points.getByRole("button", { name: "Create and map" }).click();
+  await expect(page.getByLabel("Field for column Loyalty points")).toHaveValue("attributes.loyalty_points");
+  await lookedAsIs(page, "import-mapped");
+
+  await page.getByRole("button", { name: "Check the file" }).click();
+  await expect(page.getByLabel("What the dry run found").getByTestId("count-created")).toHaveText("2");
+  await page.getByRole("button", { name: "Import 2 contacts" }).click();
+  await expect(page.getByRole("heading", { name: "Imported", exact: true })).toBeVisible();
+  await expect(page.getByLabel("What the import did").getByTestId("count-created")).toHaveText("2");
+
+  // Both attributes are defined on the workspace, and the import filled them.
+  await page.goto(`/w/${workspaceId}/attributes`);
+  await expect(page.getByRole("row", { name: /company/ })).toBeVisible();
+  await expect(page.getByRole("row", { name: /loyalty_points/ })).toBeVisible();
+  await page.goto(`/w/${workspaceId}/contacts`);
+  const exportHref = await page.getByRole("link", { name: "Export all contacts" }).getAttribute("href");
+  const exported = await (await page.request.get(exportHref!)).text();
+  const [head, ...lines] = exported.trim().split("\n");
+  const columns = head!.split(",");
+  const ada = lines.find((line) => line.split(",").includes("ada@roast.example"))!.split(",");
+  expect(ada[columns.indexOf("attributes.company")]).toBe("Analytical");
+  expect(ada[columns.indexOf("attributes.favorite_roast")]).toBe("Ethiopia");
+  expect(ada[columns.indexOf("attributes.loyalty_points")]).toBe("12");
+});

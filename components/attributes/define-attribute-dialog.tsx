@@ -9,10 +9,21 @@ import { FormError, SelectField, TextField } from "@/components/forms/form-field
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { DialogFooter } from "@/components/ui/dialog";
-import { defineAttributeSchema, type DefineAttributeInput } from "@/lib/contacts/attribute-schemas";
+import { defineAttributeSchema, type AttributeKind, type DefineAttributeInput } from "@/lib/contacts/attribute-schemas";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
-type Define = (workspaceId: string, input: DefineAttributeInput) => Promise<ActionState<{ key: string; type: string }>>;
+export type DefineAttribute = (
+  workspaceId: string,
+  input: DefineAttributeInput,
+) => Promise<ActionState<{ key: string; type: AttributeKind }>>;
+
+/** The types an attribute can have, in the words the forms that define one use. */
+export const ATTRIBUTE_TYPE_OPTIONS: { value: AttributeKind; label: string }[] = [
+  { value: "string", label: "Text" },
+  { value: "number", label: "Number" },
+  { value: "boolean", label: "Yes / no" },
+  { value: "date", label: "Date" },
+];
 
 function DefineAttributeForm({
   workspaceId,
@@ -20,7 +31,7 @@ function DefineAttributeForm({
   close,
 }: {
   workspaceId: string;
-  action: Define;
+  action: DefineAttribute;
   close: () => void;
 }) {
   const router = useRouter();
@@ -44,17 +55,7 @@ function DefineAttributeForm({
         placeholder="plan"
         hint="Lower-case letters, digits and _, starting with a letter. It cannot be renamed later."
       />
-      <SelectField
-        form={form}
-        name="type"
-        label="Type"
-        options={[
-          { value: "string", label: "Text" },
-          { value: "number", label: "Number" },
-          { value: "boolean", label: "Yes / no" },
-          { value: "date", label: "Date" },
-        ]}
-      />
+      <SelectField form={form} name="type" label="Type" options={ATTRIBUTE_TYPE_OPTIONS} />
       <FormError message={formError} />
       <DialogFooter>
         <Button type="submit" disabled={pending}>
@@ -65,7 +66,7 @@ function DefineAttributeForm({
   );
 }
 
-export function DefineAttributeDialog({ workspaceId, action }: { workspaceId: string; action: Define }) {
+export function DefineAttributeDialog({ workspaceId, action }: { workspaceId: string; action: DefineAttribute }) {
   return (
     <FormDialog
       title="New custom attribute"

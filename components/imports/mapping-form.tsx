@@ -3,14 +3,16 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 
+import type { DefineAttribute } from "@/components/attributes/define-attribute-dialog";
 import { FormError } from "@/components/forms/form-fields";
 import { Button } from "@/components/ui/button";
 import { Checkbox, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import type { ImportCounts, ImportOptions } from "@/lib/db/schema/imports";
 import type { ImportField } from "@/lib/imports/import-fields";
+
+import { MappingColumns } from "./mapping-columns";
 
 type CheckAction = (
   workspaceId: string,
@@ -35,6 +37,8 @@ export interface MappingFormProps {
   topics: { id: string; name: string }[];
   lists: { id: string; name: string }[];
   action: CheckAction;
+  /** Defines an attribute for a column that has no field yet (the attributes screen's action). */
+  defineAttribute: DefineAttribute;
 }
 
 /**
@@ -52,6 +56,7 @@ export function MappingForm({
   topics,
   lists,
   action,
+  defineAttribute,
 }: MappingFormProps) {
   const router = useRouter();
   const [mapping, setMapping] = useState(initialMapping);
@@ -84,72 +89,29 @@ export function MappingForm({
       setFormError(state.message);
     });
   };
-  const taken = new Set(mapping.filter(Boolean));
 
   return (
     <form onSubmit={submit} className="grid gap-6" noValidate>
       <section className="grid gap-2" aria-label="Columns">
         <p className="text-sm text-muted-foreground">
-          Columns whose names we recognised are matched already. Leave a column on “Don’t import” to skip it.
+          Columns whose names we recognised are matched already. Leave a column on “Don’t import” to skip it, or choose
+          “New attribute…” to keep it on each contact under a name of your own.
         </p>
         {errors.mapping && (
           <p role="alert" className="text-sm text-destructive">
             {errors.mapping}
           </p>
         )}
-        {/* Below sm each column is a stacked block, so the field choice stays on screen at phone width. */}
-        <Table className="max-sm:block max-sm:[&_tbody]:block">
-          <TableHeader className="max-sm:hidden">
-            <TableRow>
-              <TableHead>Column in your file</TableHead>
-              <TableHead>First rows</TableHead>
-              <TableHead className="w-64">Imports as</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {header.map((name, column) => (
-              <TableRow key={column} className="max-sm:grid max-sm:gap-1 max-sm:py-2">
-                <TableCell className="font-medium max-sm:block max-sm:py-0">{name || `Column ${column + 1}`}</TableCell>
-                <TableCell className="max-w-xs truncate text-muted-foreground max-sm:block max-sm:max-w-none max-sm:py-0">
-                  {preview
-                    .map((row) => row[column] ?? "")
-                    .filter(Boolean)
-                    .slice(0, 3)
-                    .join(" · ") || "—"}
-                </TableCell>
-                <TableCell className="max-sm:block">
-                  <NativeSelect
-                    aria-label={`Field for column ${name || column + 1}`}
-                    value={mapping[column] ?? ""}
-                    aria-invalid={errors[`mapping.${column}`] ? true : undefined}
-                    onChange={(event) =>
-                      setMapping((current) =>
-                        header.map((_, i) => (i === column ? event.target.value : (current[i] ?? ""))),
-                      )
-                    }
-                  >
-                    <option value="">Don’t import</option>
-                    {fields.map((field) => (
-                      <option
-                        key={field.key}
-                        value={field.key}
-                        disabled={taken.has(field.key) && mapping[column] !== field.key}
-                      >
-                        {field.label}
-                        {field.type ? ` (${field.type})` : ""}
-                      </option>
-                    ))}
-                  </NativeSelect>
-                  {errors[`mapping.${column}`] && (
-                    <p role="alert" className="mt-1 text-sm text-destructive">
-                      {errors[`mapping.${column}`]}
-                    </p>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <MappingColumns
+          workspaceId={workspaceId}
+          header={header}
+          preview={preview}
+          fields={fields}
+          mapping={mapping}
+          setMapping={setMapping}
+          errors={errors}
+          defineAttribute={defineAttribute}
+        />
       </section>
 
       <fieldset className="grid gap-2">

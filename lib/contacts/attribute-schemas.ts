@@ -74,3 +74,18 @@ export function checkAttributeValues(definitions: { key: string; type: Attribute
     }
   };
 }
+
+/**
+ * The type a column's cells suggest for a new attribute (the mapping step's first choice, which the
+ * sender can change): the one every non-empty cell is a value of, yes/no words before numbers (a
+ * column of 0 and 1 is a number), then numbers, then dates; text otherwise, and for no cells at all.
+ */
+export function guessAttributeType(cells: string[]): AttributeKind {
+  const values = cells.map((cell) => cell.trim()).filter(Boolean);
+  if (values.length === 0) return "string";
+  const all = (type: AttributeKind) => values.every((value) => attributeFromText(type, value) !== undefined);
+  if (all("boolean") && !all("number")) return "boolean";
+  if (all("number")) return "number";
+  if (all("date")) return "date";
+  return "string";
+}

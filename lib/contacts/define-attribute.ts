@@ -7,7 +7,7 @@ import { ApiError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation/parse-input";
 import { getWorkspaceOrThrow } from "@/lib/workspaces/get-workspace-or-throw";
 
-import { defineAttributeSchema, type DefineAttributeInput } from "./attribute-schemas";
+import { defineAttributeSchema, type AttributeKind, type DefineAttributeInput } from "./attribute-schemas";
 
 // Keys become merge tags (`{{contact.<key>}}`): the standard fields are taken.
 const RESERVED_KEYS = new Set(["email", "first_name", "last_name", "id", "status", "created_at"]);
@@ -17,7 +17,7 @@ export async function defineAttribute(
   ctx: Ctx,
   actor: Actor,
   input: DefineAttributeInput,
-): Promise<{ key: string; type: string }> {
+): Promise<{ key: string; type: AttributeKind }> {
   const { key, type } = parseInput(defineAttributeSchema, input);
   if (RESERVED_KEYS.has(key)) {
     throw new ApiError({

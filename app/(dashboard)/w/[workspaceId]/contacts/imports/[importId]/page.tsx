@@ -23,6 +23,7 @@ import { importFields } from "@/lib/imports/import-fields";
 import { refusedTotal } from "@/lib/imports/import-outcome";
 import { canEdit, hasEnded, isApplying } from "@/lib/imports/import-status";
 
+import { defineAttributeAction } from "../../../attributes/actions";
 import { cancelImportAction, checkImportAction, startImportAction } from "../actions";
 
 export const metadata: Metadata = { title: "Import" };
@@ -157,6 +158,7 @@ export default async function ImportPage({ params }: { params: Promise<{ workspa
               topics={topics}
               lists={lists}
               action={checkImportAction}
+              defineAttribute={defineAttributeAction}
             />
           </CardContent>
         </Card>
