@@ -110,6 +110,7 @@ const PARAMETERS: ParameterTable = {
         "kind",
         "environment",
         "origins",
+        "confirmation",
       ],
       ...[
         "legalName",

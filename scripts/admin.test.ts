@@ -10,7 +10,16 @@ import { hashKey } from "@/lib/api-keys/key-format";
 import { defaultCtx } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
-import { apiKeys, attributeDefinitions, brands, memberships, topics, workflowRuns, workspaces } from "@/lib/db/schema";
+import {
+  apiKeys,
+  attributeDefinitions,
+  brands,
+  erasedContacts,
+  memberships,
+  topics,
+  workflowRuns,
+  workspaces,
+} from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { resolveDataDir } from "@/lib/runtime/data-dir";
 import { seedAcceptedSend } from "@/lib/testing/campaign-fixture";
@@ -522,6 +531,20 @@ describe("admin CLI", () => {
     expect(refused.stderr).toContain("contact_not_found");
   });
 
+  it("contact:erase erases one contact at the person's request; only a fingerprint of the address stays, and erasing again is contact_not_found", async () => {
+    const { workspaceId, contactId } = await seedAcceptedSend(defaultCtx(), "forget-me@example.com");
+    expect(await adminJson(["contact:erase", "--workspace", workspaceId, "--contact", contactId])).toEqual({
+      contact_id: contactId,
+      erased: true,
+      cancelled_sends: 0,
+    });
+    const again = await admin(["contact:erase", "--workspace", workspaceId, "--contact", contactId]);
+    expect(again).toMatchObject({ code: 1, stdout: "" });
+    expect(again.stderr).toContain("contact_not_found");
+    const kept = await getDb().select().from(erasedContacts).where(eq(erasedContacts.contactId, contactId));
+    expect(kept).toEqual([expect.objectContaining({ workspaceId, erasedBy: "system:admin-cli" })]);
+  });
+
   it("billing:* drives the manual provider: invoice in the workspace's currency, payment failed, show with the next stages, settle, cancel, clock", async () => {
     const { workspace_id } = await adminJson<"workspace_id">([
       "workspace:create",
@@ -645,6 +668,7 @@ describe("admin CLI", () => {
       "list:create",
       "attribute:define",
       "contact:export-data",
+      "contact:erase",
       "key:create",
       "key:revoke",
       "user:create",

@@ -19,6 +19,7 @@ const RULES: Record<string, NotSentReason> = {
     fix: "Until your workspace passes the review, campaigns go only to your verified addresses: pass the review, or add them as verified addresses.",
   },
   suppressed: { byRule: true, label: "Suppressed after sending started (a bounce, a complaint or a block)" },
+  erased: { byRule: true, label: "Erased at the person's request before it was sent" },
   over_allowance: {
     byRule: true,
     label: "Over your plan's sending allowance for this period",

@@ -47,3 +47,10 @@ export type EditContactInput = z.input<typeof editContactSchema>;
 /** Adding a contact to, or taking them off, one list from the contact's page. */
 export const contactListSchema = z.strictObject({ contactId: z.string(), listId: z.string().min(1, "choose a list") });
 export type ContactListInput = z.input<typeof contactListSchema>;
+
+/** Erasing a contact from their page: the member types the address, so that no slip of the mouse erases anyone. */
+export const eraseContactSchema = z.strictObject({
+  contactId: z.string(),
+  confirmation: z.string().trim().min(1, "type their address to confirm").max(320),
+});
+export type EraseContactInput = z.input<typeof eraseContactSchema>;

@@ -38,7 +38,7 @@ import { testCtx } from "@/lib/testing/test-context";
 import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
 
 import { defineAttribute } from "./define-attribute";
-import { eraseContact } from "./erase-contacts";
+import { eraseContact, eraseContactConfirmed } from "./erase-contacts";
 import { upsertContact } from "./upsert-contact";
 
 const { ctx } = testCtx();
@@ -275,5 +275,20 @@ describe("erasing a contact", () => {
     expect(theirs).toBeTruthy();
     const [still] = (await ctx.db.execute(sql`select 1 from contacts where id = ${contactId}`)) as unknown[];
     expect(still).toBeTruthy();
+  });
+
+  it("from the contact's page needs the person's address typed, and erases nothing on a mismatch", async () => {
+    const { contactId, member } = await seedPerson();
+    await expect(
+      eraseContactConfirmed(ctx, member, { contactId, confirmation: "someone.else@example.org" }),
+    ).rejects.toMatchObject({ code: "validation_failed", param: "confirmation" });
+    const [still] = (await ctx.db.execute(sql`select 1 from contacts where id = ${contactId}`)) as unknown[];
+    expect(still).toBeTruthy();
+
+    const { erased } = await eraseContactConfirmed(ctx, member, {
+      contactId,
+      confirmation: ` ${EMAIL.toUpperCase()} `,
+    });
+    expect(erased).toBe(1);
   });
 });

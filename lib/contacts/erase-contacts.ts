@@ -6,8 +6,12 @@ import { actorLabel, type WorkspaceActor } from "@/lib/actor";
 import { refundSends } from "@/lib/billing/send-allowance";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { idArray } from "@/lib/db/id-array";
-import { notFound } from "@/lib/errors";
+import { notFound, validationFailed } from "@/lib/errors";
+import { parseInput } from "@/lib/validation/parse-input";
 
+import { eraseContactSchema, type EraseContactInput } from "./contact-schemas";
+import { getContactOrThrow } from "./contact-view";
+import { normalizeEmail } from "./email-address";
 import { erasedAddressHashSql } from "./erased-address";
 import { scrubImportFiles } from "./scrub-import-files";
 
@@ -26,6 +30,22 @@ export async function eraseContact(ctx: Ctx, actor: WorkspaceActor, contactId: s
   const erasure = await eraseContacts(ctx, actor, [contactId]);
   if (erasure.erased === 0) throw notFound("contact_not_found", `No contact ${contactId}.`);
   return erasure;
+}
+
+/**
+ * The contact page's erasure: the member typed the person's address to confirm it, checked here
+ * as well as in the browser (`validation_failed` on `confirmation`, nothing erased).
+ */
+export async function eraseContactConfirmed(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  input: EraseContactInput,
+): Promise<Erasure> {
+  const { contactId, confirmation } = parseInput(eraseContactSchema, input);
+  const contact = await getContactOrThrow(ctx, actor, contactId);
+  if (normalizeEmail(confirmation) !== contact.email)
+    throw validationFailed("confirmation", `Type ${contact.email} exactly to confirm.`);
+  return eraseContact(ctx, actor, contactId);
 }
 
 /**

@@ -4,6 +4,7 @@ import { basename } from "node:path";
 
 import { systemActor } from "@/lib/actor";
 import { CONTACT_STATUSES, type ContactStatus } from "@/lib/contacts/contact-status";
+import { eraseContact } from "@/lib/contacts/erase-contacts";
 import { exportContactData } from "@/lib/contacts/export-contact-data";
 import { exportContactsCsv } from "@/lib/contacts/export-contacts";
 import type { ImportCounts } from "@/lib/db/schema";
@@ -95,6 +96,20 @@ export const importCommands: Record<string, AdminCommand> = {
     required: ["workspace", "contact"],
     document: true,
     run: (ctx, v) => exportContactData(ctx, systemActor("admin-cli", v.workspace as string), v.contact as string),
+  },
+  "contact:erase": {
+    summary:
+      "--workspace ID --contact ID   (erases the contact and every personal datum about them, at the person's request; cannot be undone)",
+    options: { workspace: string, contact: string },
+    required: ["workspace", "contact"],
+    run: async (ctx, v) => {
+      const { cancelledSends } = await eraseContact(
+        ctx,
+        systemActor("admin-cli", v.workspace as string),
+        v.contact as string,
+      );
+      return { contact_id: v.contact, erased: true, cancelled_sends: cancelledSends };
+    },
   },
   "contacts:export": {
     summary: "--workspace ID --out FILE [--status S] [--topic ID] [--list ID]",

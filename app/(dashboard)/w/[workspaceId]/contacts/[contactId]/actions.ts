@@ -1,7 +1,8 @@
 "use server";
 
-import { contactListSchema, editContactSchema } from "@/lib/contacts/contact-schemas";
+import { contactListSchema, editContactSchema, eraseContactSchema } from "@/lib/contacts/contact-schemas";
 import { editContact } from "@/lib/contacts/edit-contact";
+import { eraseContactConfirmed } from "@/lib/contacts/erase-contacts";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
 import { addListMembers, removeListMembers } from "@/lib/lists/list-membership";
 import { unsubscribeOnBehalfSchema } from "@/lib/subscriptions/subscription-schemas";
@@ -25,5 +26,13 @@ export const removeFromListAction = workspaceAction(contactListSchema, ({ ctx, a
 export const unsubscribeOnBehalfAction = workspaceAction(
   unsubscribeOnBehalfSchema,
   ({ ctx, actor }, input) => unsubscribeOnBehalf(ctx, actor, input),
+  { whileInactive: true },
+);
+
+// At the person's request: nothing of them is left but a fingerprint of the address. Allowed in a
+// read-only workspace too: billing never keeps someone's data past their request.
+export const eraseContactAction = workspaceAction(
+  eraseContactSchema,
+  ({ ctx, actor }, input) => eraseContactConfirmed(ctx, actor, input),
   { whileInactive: true },
 );

@@ -5,6 +5,7 @@ import { notFound } from "next/navigation";
 
 import { AddToListForm, EditContactDialog, RemoveFromListButton } from "@/components/contacts/contact-edits";
 import { ContactStatusBadge } from "@/components/contacts/contact-status-badge";
+import { EraseContactDialog } from "@/components/contacts/erase-contact-dialog";
 import { UnsubscribeDialog } from "@/components/contacts/unsubscribe-dialog";
 import { ContactSuppressions } from "@/components/suppressions/contact-suppressions";
 import { Badge } from "@/components/ui/badge";
@@ -25,7 +26,13 @@ import { canOptOut } from "@/lib/subscriptions/subscription-state";
 import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
 
 import { deleteSuppressionAction } from "../../suppressions/actions";
-import { addToListAction, editContactAction, removeFromListAction, unsubscribeOnBehalfAction } from "./actions";
+import {
+  addToListAction,
+  editContactAction,
+  eraseContactAction,
+  removeFromListAction,
+  unsubscribeOnBehalfAction,
+} from "./actions";
 
 export const metadata: Metadata = { title: "Contact" };
 
@@ -336,6 +343,18 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
           </CardContent>
         </Card>
       </div>
+      <Card>
+        <CardHeader>
+          <CardTitle>Erase this person</CardTitle>
+          <CardDescription>
+            When they ask you to delete their data: everything about them goes, for good, and no import or API call adds
+            them again.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <EraseContactDialog workspaceId={workspaceId} contact={contact} action={eraseContactAction} />
+        </CardContent>
+      </Card>
     </>
   );
 }
