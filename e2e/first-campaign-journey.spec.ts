@@ -392,3 +392,26 @@ test("a reader's page: their city corrected, unsubscribed from the topic at thei
   expect(JSON.stringify(held)).toContain("asked by phone");
   await looked("contact-unsubscribed");
 });
+
+test("a reader erased at their request: the address typed to confirm, then gone from the contacts", async () => {
+  test.setTimeout(180_000);
+  const reader = readers[3]!;
+  await nav("Contacts");
+  await page.getByRole("link", { name: reader.email }).click();
+  await expect(page.getByRole("heading", { level: 1, name: reader.email })).toBeVisible();
+
+  await page.getByRole("button", { name: "Erase this person" }).click();
+  const erase = page.getByRole("dialog", { name: "Erase this person" });
+  await expect(erase).toContainText("cannot be restored");
+  const confirmation = erase.getByLabel(`Type ${reader.email} to confirm`);
+  await confirmation.fill("someone-else@example.com");
+  await erase.getByRole("button", { name: "Erase for good" }).click();
+  await expect(confirmation).toHaveAttribute("aria-invalid", "true");
+  await page.screenshot({ path: "e2e/screenshots/screens/erase-dialog.png" });
+  await confirmation.fill(reader.email);
+  await erase.getByRole("button", { name: "Erase for good" }).click();
+
+  await expect(page.getByRole("heading", { level: 1, name: "Contacts" })).toBeVisible();
+  await expect(page.getByText(`${reader.email} was erased.`)).toBeVisible();
+  await expect(page.getByRole("link", { name: reader.email })).toHaveCount(0);
+});
