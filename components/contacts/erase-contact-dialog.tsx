@@ -1,5 +1,6 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
@@ -12,6 +13,7 @@ import { DialogFooter } from "@/components/ui/dialog";
 import { eraseContactSchema, type EraseContactInput } from "@/lib/contacts/contact-schemas";
 import type { Erasure } from "@/lib/contacts/erase-contacts";
 import type { ActionState } from "@/lib/dashboard/action-state";
+import { dashboardKeys } from "@/lib/dashboard/dashboard-reads";
 
 type Erase = (workspaceId: string, input: EraseContactInput) => Promise<ActionState<Erasure>>;
 
@@ -23,6 +25,7 @@ interface EraseProps {
 
 function EraseForm({ workspaceId, contact, action }: EraseProps) {
   const router = useRouter();
+  const queryClient = useQueryClient();
   const { form, submit, formError, pending } = useActionForm({
     schema: eraseContactSchema,
     action,
@@ -34,6 +37,8 @@ function EraseForm({ workspaceId, contact, action }: EraseProps) {
           ? `${contact.email} was erased, and ${cancelledSends} queued ${cancelledSends === 1 ? "mail" : "mails"} to them will not go out.`
           : `${contact.email} was erased.`,
       );
+      // The contacts table and the overview's counts read before still hold them.
+      void queryClient.invalidateQueries({ queryKey: dashboardKeys.workspace(workspaceId) });
       router.push(`/w/${workspaceId}/contacts`);
     },
   });

@@ -342,19 +342,19 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
             )}
           </CardContent>
         </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Erase this person</CardTitle>
+            <CardDescription>
+              When they ask you to delete their data: everything about them goes, for good, and no import or API call
+              adds them again.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <EraseContactDialog workspaceId={workspaceId} contact={contact} action={eraseContactAction} />
+          </CardContent>
+        </Card>
       </div>
-      <Card>
-        <CardHeader>
-          <CardTitle>Erase this person</CardTitle>
-          <CardDescription>
-            When they ask you to delete their data: everything about them goes, for good, and no import or API call adds
-            them again.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <EraseContactDialog workspaceId={workspaceId} contact={contact} action={eraseContactAction} />
-        </CardContent>
-      </Card>
     </>
   );
 }
