@@ -1,13 +1,7 @@
 import { Badge } from "@/components/ui/badge";
+import { CONTACT_STATUS_LABELS, type ContactStatus } from "@/lib/contacts/contact-status";
 
-const STATUS = {
-  subscribed: { label: "Subscribed", variant: "success" },
-  unsubscribed: { label: "Unsubscribed", variant: "secondary" },
-  bounced: { label: "Bounced", variant: "warning" },
-  complained: { label: "Complained", variant: "destructive" },
-} as const;
-
-export function ContactStatusBadge({ status }: { status: keyof typeof STATUS }) {
-  const { label, variant } = STATUS[status];
-  return <Badge variant={variant}>{label}</Badge>;
+export function ContactStatusBadge({ status }: { status: ContactStatus }) {
+  const { label, tone } = CONTACT_STATUS_LABELS[status];
+  return <Badge variant={tone}>{label}</Badge>;
 }

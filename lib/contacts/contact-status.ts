@@ -4,6 +4,20 @@ export const CONTACT_STATUSES = ["subscribed", "unsubscribed", "bounced", "compl
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 
 /**
+ * How the dashboard words and colours each status, the badge and the status filter alike: the
+ * words a sender reads on a row are the ones they pick in the filter. `tone` is a Badge variant.
+ */
+export const CONTACT_STATUS_LABELS: Record<
+  ContactStatus,
+  { label: string; tone: "success" | "secondary" | "warning" | "destructive" }
+> = {
+  subscribed: { label: "Subscribed", tone: "success" },
+  unsubscribed: { label: "Unsubscribed", tone: "secondary" },
+  bounced: { label: "Bounced", tone: "warning" },
+  complained: { label: "Complained", tone: "destructive" },
+};
+
+/**
  * The `unsubscribed` rule of docs/readings.md ("Contact status") on its own,
  * independent of suppressions: the contact opted out of everything, or opted
  * out of a topic and holds no confirmed subscription. Consent checks use this,
