@@ -97,6 +97,7 @@ const PARAMETERS: ParameterTable = {
         "interval",
         "q",
         "sort",
+        "columns",
       ],
       ...[
         "name",

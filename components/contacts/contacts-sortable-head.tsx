@@ -14,20 +14,25 @@ import { sortOf, type contactTableFeatures } from "./contacts-table-columns";
 export function ContactsSortableHead({
   header,
   hrefFor,
+  className,
   children,
 }: {
   header: Header<typeof contactTableFeatures, ContactRow, unknown>;
   hrefFor: (sort: ContactSort) => string;
+  className?: string;
   children: ReactNode;
 }) {
   const { column: col } = header;
-  if (!col.getCanSort()) return <TableHead>{children}</TableHead>;
+  if (!col.getCanSort()) return <TableHead className={className}>{children}</TableHead>;
   const sorted = col.getIsSorted();
   const next = col.getNextSortingOrder();
   const nextSort = sortOf([{ id: col.id, desc: next === "desc" }]);
   const Icon = sorted === "asc" ? ArrowUp : sorted === "desc" ? ArrowDown : ArrowUpDown;
   return (
-    <TableHead aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : "none"}>
+    <TableHead
+      className={className}
+      aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : "none"}
+    >
       <a
         href={hrefFor(nextSort)}
         onClick={follow(() => col.toggleSorting(next === "desc"))}

@@ -1,34 +1,60 @@
 "use client";
 
-import { createColumnHelper, rowSortingFeature, tableFeatures, type SortingState } from "@tanstack/react-table";
+import {
+  createColumnHelper,
+  metaHelper,
+  rowSortingFeature,
+  tableFeatures,
+  type SortingState,
+} from "@tanstack/react-table";
 import Link from "next/link";
 
 import { ContactStatusBadge } from "@/components/contacts/contact-status-badge";
 import { When } from "@/components/ui/when";
+import type { AttributeKind } from "@/lib/contacts/attribute-schemas";
+import { attributeText } from "@/lib/contacts/attribute-text";
 import type { ContactRow, ContactSort } from "@/lib/contacts/contact-list-query";
 
-export const contactTableFeatures = tableFeatures({ rowSortingFeature });
+/** A column's classes, for its head and its cells alike. */
+type ContactColumnMeta = { className?: string };
+export const contactTableFeatures = tableFeatures({ rowSortingFeature, columnMeta: metaHelper<ContactColumnMeta>() });
 const column = createColumnHelper<typeof contactTableFeatures, ContactRow>();
 
-// The server sorts by creation (newest first by default) or by address; the table's sorting state mirrors the URL's `sort`.
+export type AttributeColumn = { key: string; type: AttributeKind };
+
+// The server sorts (every order a keyset on an index, lib/contacts/list-contacts.ts); the table's
+// sorting state mirrors the URL's `sort`. Columns not in this table do not sort.
 export const SORTING: Record<ContactSort, SortingState> = {
   newest: [{ id: "createdAt", desc: true }],
   oldest: [{ id: "createdAt", desc: false }],
   email: [{ id: "email", desc: false }],
   email_desc: [{ id: "email", desc: true }],
+  name: [{ id: "name", desc: false }],
+  name_desc: [{ id: "name", desc: true }],
+  status: [{ id: "status", desc: false }],
+  status_desc: [{ id: "status", desc: true }],
 };
 
 export function sortOf(sorting: SortingState): ContactSort {
   const [first] = sorting;
-  if (first?.id === "email") return first.desc ? "email_desc" : "email";
+  if (first?.id === "email" || first?.id === "name" || first?.id === "status")
+    return first.desc ? `${first.id}_desc` : first.id;
   return first && !first.desc ? "oldest" : "newest";
 }
 
-/** The table's columns: the address links to the contact's page; only the address and the date sort. */
-export function contactColumns(workspaceId: string) {
+/** Cells that hold a long text wrap anywhere, so a long address never widens the page on a phone. */
+export const WRAPPING_CELL = "min-w-40 max-w-80 whitespace-normal [overflow-wrap:anywhere]";
+
+/**
+ * The table's columns: the address links to the contact's page; address, name, status and date
+ * sort; then the chosen attributes, in the order chosen. A leading column (a row's checkbox) can be
+ * put first in this list without touching the rest.
+ */
+export function contactColumns(workspaceId: string, attributes: AttributeColumn[]) {
   return column.columns([
     column.accessor("email", {
       header: "Email",
+      meta: { className: WRAPPING_CELL },
       cell: (info) => (
         <Link
           className="font-medium text-primary hover:underline"
@@ -38,16 +64,29 @@ export function contactColumns(workspaceId: string) {
         </Link>
       ),
     }),
-    column.accessor("name", { header: "Name", enableSorting: false, cell: (info) => info.getValue() ?? "—" }),
+    column.accessor("name", {
+      header: "Name",
+      meta: { className: "min-w-32 whitespace-normal" },
+      cell: (info) => info.getValue() ?? <span className="text-muted-foreground">—</span>,
+    }),
     column.accessor("status", {
       header: "Status",
-      enableSorting: false,
       cell: (info) => <ContactStatusBadge status={info.getValue()} />,
     }),
     column.accessor("createdAt", {
       header: "Added",
       sortDescFirst: true,
+      meta: { className: "text-muted-foreground" },
       cell: (info) => <When at={info.getValue()} />,
     }),
+    ...attributes.map(({ key, type }) =>
+      column.accessor((row) => row.attributes[key], {
+        id: `attribute:${key}`,
+        header: key,
+        enableSorting: false,
+        meta: { className: type === "number" ? "text-right tabular-nums" : type === "string" ? WRAPPING_CELL : "" },
+        cell: (info) => attributeText(type, info.getValue()) ?? <span className="text-muted-foreground">—</span>,
+      }),
+    ),
   ]);
 }

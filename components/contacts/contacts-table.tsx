@@ -8,19 +8,28 @@ import { useMemo, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
-import { readContactListQuery, type ContactListQuery, type ContactPage } from "@/lib/contacts/contact-list-query";
+import {
+  contactCountQuery,
+  contactListSearchParams,
+  readContactListQuery,
+  shownAttributeColumns,
+  type ContactListQuery,
+  type ContactPage,
+} from "@/lib/contacts/contact-list-query";
 
 import { contactListHref, follow } from "./contact-list-links";
+import { ContactsColumnsMenu } from "./contacts-columns-menu";
 import { ContactsSortableHead } from "./contacts-sortable-head";
-import { contactColumns, contactTableFeatures, SORTING, sortOf } from "./contacts-table-columns";
+import { contactColumns, contactTableFeatures, SORTING, sortOf, type AttributeColumn } from "./contacts-table-columns";
 import { ContactsToolbar, type FilterOption } from "./contacts-toolbar";
+import { ContactsTotalRead } from "./contacts-total";
 import { useContactPage } from "./use-contact-page";
 
 /**
- * The contacts table: search, filters, sorting and cursor pages. The first
- * page comes rendered from the server; every change after that reads JSON
- * (TanStack Query) and writes the URL, so a reload or a shared link shows the
- * same rows, and the form still works without JavaScript.
+ * The contacts table: search, filters, total, sorting, attribute columns and cursor pages. The
+ * first page comes rendered from the server, its total streamed in after it (`initialTotal`);
+ * every change after that reads JSON (TanStack Query) and writes the URL, so a reload or a shared
+ * link shows the same rows and columns, and the form still works without JavaScript.
  */
 export function ContactsTable({
   workspaceId,
@@ -28,6 +37,8 @@ export function ContactsTable({
   lists,
   initialQuery,
   initialPage,
+  initialTotal,
+  attributes,
   addContact,
 }: {
   workspaceId: string;
@@ -35,6 +46,10 @@ export function ContactsTable({
   lists: FilterOption[];
   initialQuery: ContactListQuery;
   initialPage: ContactPage;
+  /** The total for `initialQuery`'s filters, as the server streams it in. */
+  initialTotal: ReactNode;
+  /** The workspace's custom attributes, which the Columns menu offers. */
+  attributes: AttributeColumn[];
   addContact: ReactNode;
 }) {
   const pathname = usePathname();
@@ -49,7 +64,14 @@ export function ContactsTable({
 
   const result = useContactPage({ workspaceId, query, initialQuery, initialPage });
 
-  const columns = useMemo(() => contactColumns(workspaceId), [workspaceId]);
+  const shown = shownAttributeColumns(query.columns, attributes);
+  const shownKeys = shown.map((attribute) => attribute.key).join(",");
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `shown` is new each render; its keys say when it changed
+  const columns = useMemo(() => contactColumns(workspaceId, shown), [workspaceId, shownKeys]);
+  const countQuery = contactCountQuery(query);
+  const initialCounted =
+    contactListSearchParams(countQuery).toString() ===
+    contactListSearchParams(contactCountQuery(initialQuery)).toString();
   const sorting = SORTING[query.sort ?? "newest"];
   const table = useTable({
     features: contactTableFeatures,
@@ -77,6 +99,15 @@ export function ContactsTable({
         refine={refine}
         navigate={navigate}
       />
+      <div className="mb-2 flex items-center justify-between gap-3">
+        {initialCounted ? initialTotal : <ContactsTotalRead workspaceId={workspaceId} query={countQuery} />}
+        <ContactsColumnsMenu
+          workspaceId={workspaceId}
+          attributes={attributes}
+          shown={shown.map((attribute) => attribute.key)}
+          onChange={(keys) => navigate({ ...query, columns: keys.length > 0 ? keys : undefined }, "replace")}
+        />
+      </div>
       {result.isError && (
         <p role="alert" className="mb-4 text-sm text-destructive">
           {result.error.message}
@@ -84,8 +115,16 @@ export function ContactsTable({
       )}
       {page.rows.length === 0 && !query.after ? (
         filtered ? (
-          <EmptyState icon={<Search />} title="No contact matches">
-            Try another search or fewer filters.
+          <EmptyState
+            icon={<Search />}
+            title="No contact matches"
+            action={
+              <Button variant="outline" onClick={() => navigate({ sort: query.sort, columns: query.columns })}>
+                Clear search and filters
+              </Button>
+            }
+          >
+            Try another search or fewer filters; a search matches the start of an address, a first or a last name.
           </EmptyState>
         ) : (
           <EmptyState icon={<Contact />} title="No contacts yet" action={addContact}>
@@ -103,6 +142,7 @@ export function ContactsTable({
                     <ContactsSortableHead
                       key={header.id}
                       header={header}
+                      className={header.column.columnDef.meta?.className}
                       hrefFor={(sort) => contactListHref(pathname, { ...query, sort, after: undefined })}
                     >
                       <table.FlexRender header={header} />
@@ -115,10 +155,7 @@ export function ContactsTable({
               {table.getRowModel().rows.map((row) => (
                 <TableRow key={row.id}>
                   {row.getAllCells().map((cell) => (
-                    <TableCell
-                      key={cell.id}
-                      className={cell.column.id === "createdAt" ? "text-muted-foreground" : undefined}
-                    >
+                    <TableCell key={cell.id} className={cell.column.columnDef.meta?.className}>
                       <table.FlexRender cell={cell} />
                     </TableCell>
                   ))}

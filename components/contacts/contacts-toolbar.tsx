@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import type { ContactListQuery } from "@/lib/contacts/contact-list-query";
-import { CONTACT_STATUSES } from "@/lib/contacts/contact-status";
+import { CONTACT_STATUS_LABELS, CONTACT_STATUSES } from "@/lib/contacts/contact-status";
 import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
 
 export type FilterOption = { id: string; name: string };
@@ -88,9 +88,10 @@ export function ContactsToolbar({
           className="w-40"
         >
           <option value="">Any status</option>
+          {/* The badges' words; a native option cannot carry the badge's colour in every browser. */}
           {CONTACT_STATUSES.map((value) => (
             <option key={value} value={value}>
-              {value}
+              {CONTACT_STATUS_LABELS[value].label}
             </option>
           ))}
         </NativeSelect>
@@ -114,12 +115,13 @@ export function ContactsToolbar({
         onChange={(list) => refine({ list })}
       />
       {query.sort && <input type="hidden" name="sort" value={query.sort} />}
+      {query.columns && <input type="hidden" name="columns" value={query.columns.join(",")} />}
       <Button type="submit" variant="secondary">
         <Search />
         Apply
       </Button>
       {filtered && (
-        <Button type="button" variant="ghost" onClick={() => navigate({ sort: query.sort })}>
+        <Button type="button" variant="ghost" onClick={() => navigate({ sort: query.sort, columns: query.columns })}>
           Clear
         </Button>
       )}

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { systemActor } from "@/lib/actor";
-import { seedWorkspace } from "@/lib/testing/factories";
+import { createSuppression } from "@/lib/suppressions/create-suppression";
+import { optOut, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 
 import type { ContactSort } from "./contact-list-query";
@@ -55,5 +56,71 @@ describe("the contacts table's orders", () => {
     expect(
       await listContacts(ctx, systemActor("test", a.workspaceId), {}, { limit: 10, afterId: theirs.id, sort: "email" }),
     ).toEqual([]);
+  });
+});
+
+describe("the contacts table's name and status orders", () => {
+  async function walkIds(actor: ReturnType<typeof systemActor>, sort: ContactSort, limit: number) {
+    const seen: string[] = [];
+    let afterId: string | null = null;
+    for (;;) {
+      const rows = await listContacts(ctx, actor, {}, { limit, afterId, sort });
+      const page = rows.slice(0, limit);
+      seen.push(...page.map((contact) => `${contact.email} ${contact.status}`));
+      if (rows.length <= limit) return seen;
+      afterId = page.at(-1)!.id;
+    }
+  }
+
+  it("sorting by name pages through every contact once: A–Z by first then last name, ties in creation order, the nameless last", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const actor = systemActor("test", workspaceId);
+    const people: [string, string | null, string | null][] = [
+      ["no-name-1@example.com", null, null],
+      ["ada-2@example.com", "Ada", "Lovelace"],
+      ["grace@example.com", "grace", "Hopper"],
+      ["ada-1@example.com", "Ada", "Byron"],
+      ["only-last@example.com", null, "Knuth"],
+      ["ada-3@example.com", "Ada", "Lovelace"],
+      ["no-name-2@example.com", null, null],
+      ["alan@example.com", "Alan", null],
+    ];
+    for (const [email, firstName, lastName] of people) await upsertContact(ctx, actor, { email, firstName, lastName });
+    const byName = [
+      "ada-1@example.com",
+      "ada-2@example.com",
+      "ada-3@example.com",
+      "alan@example.com",
+      "grace@example.com",
+      "only-last@example.com",
+      "no-name-1@example.com",
+      "no-name-2@example.com",
+    ];
+    for (const limit of [1, 2, 3]) {
+      expect(await walk(actor, "name", limit)).toEqual(byName);
+      expect(await walk(actor, "name_desc", limit)).toEqual([...byName].reverse());
+    }
+  });
+
+  it("sorting by status pages through every contact once, grouped as the badges read A–Z, in creation order within", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const actor = systemActor("test", workspaceId);
+    const emails = ["s1@example.com", "u1@example.com", "b1@example.com", "s2@example.com", "u2@example.com"];
+    const ids: string[] = [];
+    for (const email of emails) ids.push((await upsertContact(ctx, actor, { email })).contact.id);
+    await optOut(ctx, ids[1]!, "all");
+    await optOut(ctx, ids[4]!, "all");
+    await createSuppression(ctx, actor, { email: "b1@example.com" }, "bounce");
+    const byStatus = [
+      "b1@example.com bounced",
+      "s1@example.com subscribed",
+      "s2@example.com subscribed",
+      "u1@example.com unsubscribed",
+      "u2@example.com unsubscribed",
+    ];
+    for (const limit of [1, 2, 4]) {
+      expect(await walkIds(actor, "status", limit)).toEqual(byStatus);
+      expect(await walkIds(actor, "status_desc", limit)).toEqual([...byStatus].reverse());
+    }
   });
 });

@@ -3,6 +3,7 @@ import "server-only";
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
+import { CONTACT_NAME_KEY_SQL } from "@/lib/db/schema/contacts";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 
 import type { ContactSort } from "./contact-list-query";
@@ -30,13 +31,12 @@ export interface ContactPageRequest {
   limit: number;
   /** The last row of the page before. */
   afterId: string | null;
-  /** Newest first unless told (the API's order); the dashboard also sorts by address. */
+  /** Newest first unless told (the API's order); the dashboard also sorts by address, name and status. */
   sort?: ContactSort;
 }
 
 /**
- * Keyset-paginated, on id (creation order) or on the address (unique in a
- * workspace); returns up to `limit + 1` rows. Plain SQL: this is the API's
+ * Keyset-paginated in the order asked (see contactPage); returns up to `limit + 1` rows. Plain SQL: this is the API's
  * busiest read (see rawClient).
  */
 export async function listContacts(
@@ -48,7 +48,7 @@ export async function listContacts(
   const sql = rawClient(ctx.db);
   const { from } = await contactPage(ctx, actor, filters, page);
   const rows = await sql<Row[]>`
-    select id, email, first_name as "firstName", last_name as "lastName", attributes, ${sql.unsafe(CONTACT_STATUS_SQL)} as status,
+    select contacts.id, email, first_name as "firstName", last_name as "lastName", attributes, ${sql.unsafe(CONTACT_STATUS_SQL)} as status,
            to_char(created_at at time zone 'UTC', ${sql.unsafe(ISO_TIMESTAMP)}) as "createdAt"
     ${from}`;
   return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
@@ -70,46 +70,93 @@ export async function listContactsJson(
   ctx: Ctx,
   actor: Actor,
   filters: ContactFilters,
-  page: ContactPageRequest,
+  page: Omit<ContactPageRequest, "sort">,
 ): Promise<ContactJson[]> {
   const sql = rawClient(ctx.db);
-  const { from, order } = await contactPage(ctx, actor, filters, page);
+  const { from } = await contactPage(ctx, actor, filters, { ...page, sort: "newest" });
   return sql<ContactJson[]>`
     select c.id, row_to_json(c)::text as json
     from (select id, email, first_name, last_name, ${sql.unsafe(CONTACT_STATUS_SQL)} as status, attributes,
                  to_char(created_at at time zone 'UTC', ${sql.unsafe(ISO_TIMESTAMP)}) as created_at
           ${from}) c
-    order by ${order}`;
+    order by c.id desc`;
 }
 
-/** `from … where … order by … limit …` of a page of the workspace's contacts, and its order. */
+/**
+ * `from … where … order by … limit …` of a page of the workspace's contacts. Every order is a
+ * keyset on a unique key, each walked along an index: id (creation order); the address (unique in
+ * a workspace); (nameless, name, id) on contacts_workspace_name_sort_idx; (status, id) on
+ * report_contact_statuses_workspace_status_idx, alphabetical as the badges read. A page starts after
+ * the cursor row's key, read first; a cursor row deleted meanwhile ends the list.
+ */
 async function contactPage(ctx: Ctx, actor: Actor, filters: ContactFilters, page: ContactPageRequest) {
   const workspaceId = requireActorWorkspace(actor);
   if (filters.topicId) await getTopicForActorOrThrow(ctx, actor, filters.topicId);
   const sql = rawClient(ctx.db);
-  const status = sql.unsafe(CONTACT_STATUS_SQL);
   const sort = page.sort ?? "newest";
-  // The address sorts page after the row it was given; a row deleted meanwhile ends the list.
-  const afterEmail = sql`(select a.email from contacts a where a.id = ${page.afterId} and a.workspace_id = ${workspaceId})`;
+  const desc = sort === "newest" || sort.endsWith("_desc");
+  const than = sql.unsafe(desc ? "<" : ">");
+  const direction = sql.unsafe(desc ? "desc" : "asc");
+  const nameKey = sql.unsafe(CONTACT_NAME_KEY_SQL);
+  const bySort = sort === "newest" || sort === "oldest" ? "id" : sort.replace("_desc", "");
   const after = !page.afterId
     ? sql``
-    : sort === "newest"
-      ? sql`and id < ${page.afterId}`
-      : sort === "oldest"
-        ? sql`and id > ${page.afterId}`
-        : sort === "email"
-          ? sql`and email > ${afterEmail}`
-          : sql`and email < ${afterEmail}`;
-  const order = { newest: sql`id desc`, oldest: sql`id asc`, email: sql`email asc`, email_desc: sql`email desc` }[sort];
+    : bySort === "id"
+      ? sql`and contacts.id ${than} ${page.afterId}`
+      : bySort === "email"
+        ? sql`and email ${than} (select a.email from contacts a where a.id = ${page.afterId} and a.workspace_id = ${workspaceId})`
+        : (await afterKey(ctx, workspaceId, page.afterId, bySort === "name" ? "name" : "status", desc)).condition;
+  const order = {
+    id: sql`contacts.id ${direction}`,
+    email: sql`email ${direction}`,
+    name: sql`(${nameKey} = '') ${direction}, ${nameKey} ${direction}, contacts.id ${direction}`,
+    status: sql`r.status ${direction}, r.contact_id ${direction}`,
+  }[bySort as "id" | "email" | "name" | "status"];
+  // Every contact has its kept status (the report triggers write it with the contact), so the join keeps them all.
+  const join =
+    bySort === "status"
+      ? sql`join report_contact_statuses r on r.contact_id = contacts.id and r.workspace_id = ${workspaceId}`
+      : sql``;
   const from = sql`
-    from contacts
-    where workspace_id = ${workspaceId}
+    from contacts ${join}
+    where contacts.workspace_id = ${workspaceId}
       ${after}
+      ${filterConditions(ctx, workspaceId, filters)}
+    order by ${order}
+    limit ${page.limit + 1}`;
+  return { from };
+}
+
+/**
+ * The keyset condition after the cursor row for the name and status orders, from the row's own key.
+ * Wrapped in an object: a query fragment is a thenable, and returning it bare from an async function would run it.
+ */
+async function afterKey(ctx: Ctx, workspaceId: string, afterId: string, by: "name" | "status", desc: boolean) {
+  const sql = rawClient(ctx.db);
+  const than = sql.unsafe(desc ? "<" : ">");
+  const nameKey = sql.unsafe(CONTACT_NAME_KEY_SQL);
+  const [cursor] = await sql<{ nameless: boolean; name: string; status: string | null }[]>`
+    select (${nameKey} = '') as nameless, ${nameKey} as name, ${sql.unsafe(CONTACT_STATUS_SQL)} as status
+    from contacts where id = ${afterId} and workspace_id = ${workspaceId}`;
+  if (!cursor || (by === "status" && cursor.status === null)) return { condition: sql`and false` };
+  return {
+    condition:
+      by === "name"
+        ? sql`and ((${nameKey} = ''), ${nameKey}, contacts.id) ${than} (${cursor.nameless}, ${cursor.name}, ${afterId})`
+        : sql`and (r.status, r.contact_id) ${than} (${cursor.status}, ${afterId})`,
+  };
+}
+
+/**
+ * The filters' conditions (`and …`), for a page and for the count alike (count-contacts.ts), so the
+ * total counts exactly the rows the pages show.
+ */
+export function filterConditions(ctx: Ctx, workspaceId: string, filters: ContactFilters) {
+  const sql = rawClient(ctx.db);
+  const status = sql.unsafe(CONTACT_STATUS_SQL);
+  return sql`
       ${filters.status ? sql`and ${status} = ${filters.status}` : sql``}
       ${filters.topicId ? sql`and exists (select 1 from subscriptions s where s.contact_id = contacts.id and s.topic_id = ${filters.topicId} and s.state = 'subscribed')` : sql``}
       ${filters.listId ? sql`and exists (select 1 from list_members m where m.contact_id = contacts.id and m.list_id = ${filters.listId} and m.workspace_id = ${workspaceId})` : sql``}
-      ${filters.search ? sql`and (email like ${prefixPattern(filters.search)} or lower(first_name) like ${prefixPattern(filters.search)} or lower(last_name) like ${prefixPattern(filters.search)})` : sql``}
-    order by ${order}
-    limit ${page.limit + 1}`;
-  return { from, order };
+      ${filters.search ? sql`and (email like ${prefixPattern(filters.search)} or lower(first_name) like ${prefixPattern(filters.search)} or lower(last_name) like ${prefixPattern(filters.search)})` : sql``}`;
 }

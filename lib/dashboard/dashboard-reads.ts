@@ -1,5 +1,11 @@
 import type { CampaignProgress } from "@/lib/campaigns/campaign-progress";
-import { contactListSearchParams, type ContactListQuery, type ContactPage } from "@/lib/contacts/contact-list-query";
+import {
+  contactListSearchParams,
+  type ContactCount,
+  type ContactCountQuery,
+  type ContactListQuery,
+  type ContactPage,
+} from "@/lib/contacts/contact-list-query";
 import type { ImportCounts, ImportStatus } from "@/lib/db/schema/imports";
 
 // The dashboard's live reads, one place for each one's query key and address: a key names
@@ -18,11 +24,17 @@ const base = (workspaceId: string) => `/api/dashboard/w/${encodeURIComponent(wor
 
 export const dashboardKeys = {
   workspace: (workspaceId: string) => ["dashboard", workspaceId] as const,
-  /** Without a query: every page of the contacts table, for invalidation. */
+  /**
+   * Without a query: every page and total of the contacts table, for invalidation. The chosen
+   * columns are not part of a page's key: every row carries its attributes, so showing one more
+   * column reads nothing.
+   */
   contacts: (workspaceId: string, query?: ContactListQuery) =>
     query
-      ? (["dashboard", workspaceId, "contacts", query] as const)
+      ? (["dashboard", workspaceId, "contacts", { ...query, columns: undefined }] as const)
       : (["dashboard", workspaceId, "contacts"] as const),
+  contactCount: (workspaceId: string, query: ContactCountQuery) =>
+    ["dashboard", workspaceId, "contacts", "count", query] as const,
   overview: (workspaceId: string) => ["dashboard", workspaceId, "overview"] as const,
   campaignProgress: (workspaceId: string, campaignId: string) =>
     ["dashboard", workspaceId, "campaigns", campaignId, "progress"] as const,
@@ -45,8 +57,12 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
 
 export const dashboardReads = {
   contacts: (workspaceId: string, query: ContactListQuery, signal?: AbortSignal) => {
-    const params = contactListSearchParams(query).toString();
+    const params = contactListSearchParams({ ...query, columns: undefined }).toString();
     return getJson<ContactPage>(`${base(workspaceId)}/contacts${params ? `?${params}` : ""}`, signal);
+  },
+  contactCount: (workspaceId: string, query: ContactCountQuery, signal?: AbortSignal) => {
+    const params = contactListSearchParams(query).toString();
+    return getJson<ContactCount>(`${base(workspaceId)}/contacts/count${params ? `?${params}` : ""}`, signal);
   },
   overview: (workspaceId: string, signal?: AbortSignal) =>
     getJson<OverviewCounts>(`${base(workspaceId)}/overview`, signal),
@@ -76,7 +92,12 @@ export const dashboardFiles = {
   contactData: (workspaceId: string, contactId: string) =>
     `${base(workspaceId)}/contacts/${encodeURIComponent(contactId)}/data`,
   contactsExport: (workspaceId: string, query: ContactListQuery) => {
-    const params = contactListSearchParams({ ...query, sort: undefined, after: undefined }).toString();
+    const params = contactListSearchParams({
+      ...query,
+      sort: undefined,
+      after: undefined,
+      columns: undefined,
+    }).toString();
     return `${base(workspaceId)}/contacts/export${params ? `?${params}` : ""}`;
   },
 };

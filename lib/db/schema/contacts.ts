@@ -6,6 +6,12 @@ import { workspaces } from "./workspaces";
 
 export type AttributeValue = string | number | boolean;
 
+/**
+ * What the dashboard sorts names by: "first last", lower-case, '' for a contact without a name.
+ * The index below and lib/contacts/list-contacts.ts use this same text, so PostgreSQL matches them.
+ */
+export const CONTACT_NAME_KEY_SQL = `lower(btrim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')))`;
+
 export const contacts = pgTable(
   "contacts",
   {
@@ -37,6 +43,16 @@ export const contacts = pgTable(
     // newest first. text_pattern_ops lets LIKE use them whatever the server's collation.
     index("contacts_workspace_first_name_idx").on(t.workspaceId, sql`lower(${t.firstName}) text_pattern_ops`),
     index("contacts_workspace_last_name_idx").on(t.workspaceId, sql`lower(${t.lastName}) text_pattern_ops`),
+    // The dashboard's sort by name (sort=name, name_desc): keyset pages on (nameless, name, id), so
+    // contacts without a name come after the named ones, and a page is a walk of this index from the
+    // cursor, not a sort of the workspace. The first-name index above cannot serve it: a common first
+    // name would be a run of thousands of rows to sort by id.
+    index("contacts_workspace_name_sort_idx").on(
+      t.workspaceId,
+      sql.raw(`(${CONTACT_NAME_KEY_SQL} = '')`),
+      sql.raw(CONTACT_NAME_KEY_SQL),
+      t.id,
+    ),
   ],
 );
 

@@ -1,15 +1,18 @@
 import { FileUp } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Suspense } from "react";
 
 import { AddContactDialog } from "@/components/contacts/add-contact-dialog";
 import { ContactsTable } from "@/components/contacts/contacts-table";
+import { ContactsTotalText } from "@/components/contacts/contacts-total";
+import { Await } from "@/components/ui/await";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
-import { readContactListQuery } from "@/lib/contacts/contact-list-query";
+import { contactCountQuery, readContactListQuery } from "@/lib/contacts/contact-list-query";
 import { listAttributeTypes } from "@/lib/contacts/list-attribute-definitions";
 import { listFilterOptions } from "@/lib/dashboard/list-filter-options";
-import { readContactPage } from "@/lib/dashboard/read-contact-page";
+import { readContactCount, readContactPage } from "@/lib/dashboard/read-contact-page";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 
 import { addContactAction } from "./actions";
@@ -26,6 +29,8 @@ export default async function ContactsPage({
   const { workspaceId } = await params;
   const query = readContactListQuery(await searchParams);
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
+  // Not awaited: the rows render first and the total streams in when counted (count-contacts.ts).
+  const total = readContactCount(ctx, actor, contactCountQuery(query));
   const [{ topics, lists }, page, attributes] = await Promise.all([
     listFilterOptions(ctx, actor),
     readContactPage(ctx, actor, query),
@@ -56,6 +61,12 @@ export default async function ContactsPage({
         lists={lists}
         initialQuery={query}
         initialPage={page}
+        initialTotal={
+          <Suspense fallback={<ContactsTotalText count={undefined} />}>
+            <Await promise={total}>{(count) => <ContactsTotalText count={count} />}</Await>
+          </Suspense>
+        }
+        attributes={attributes}
         addContact={add}
       />
     </>

@@ -4,7 +4,7 @@ import { dashboardCsvDownload } from "@/lib/dashboard/dashboard-route";
 
 /** The contacts the table's search and filters select, as CSV with their consent evidence. */
 export const GET = dashboardCsvDownload(
-  contactListQuerySchema.omit({ sort: true, after: true }),
+  contactListQuerySchema.omit({ sort: true, after: true, columns: true }),
   async ({ ctx, actor, query }) => ({
     fileName: `contacts-${new Date().toISOString().slice(0, 10)}.csv`,
     chunks: (async function* () {

@@ -1,0 +1,3 @@
+DROP INDEX "report_contact_statuses_workspace_idx";--> statement-breakpoint
+CREATE INDEX "contacts_workspace_name_sort_idx" ON "contacts" USING btree ("workspace_id",(lower(btrim(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))) = ''),lower(btrim(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))),"id");--> statement-breakpoint
+CREATE INDEX "report_contact_statuses_workspace_status_idx" ON "report_contact_statuses" USING btree ("workspace_id","status","contact_id");
