@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 
 import { expect, test } from "./fixtures";
+import { inspectScreen } from "./inspect-screen";
 import { screenshot } from "./screenshot";
 import { signInAs } from "./sign-in-as";
 
@@ -18,11 +19,22 @@ let page: Page;
 const address = (n: number) =>
   `${String.fromCharCode(122 - Math.floor(n / 26))}${String.fromCharCode(122 - (n % 26))}-c${String(n).padStart(2, "0")}@table.example`;
 
+// Every third contact carries custom attributes, shown as columns when chosen.
+const attributesOf = (n: number): Record<string, string | number | boolean> =>
+  n % 3 === 0 ? { plan: n % 2 ? "Pro" : "Starter", seats: 1200 + n, trial: n % 2 === 0, renews: "2027-01-31" } : {};
+
 test.beforeAll(async ({ browser, seed }) => {
   workspaceId = await seed.workspace("Table Co", owner.email);
   await seed.user(owner.email, owner.password);
+  await seed.attribute(workspaceId, "plan", "string");
+  await seed.attribute(workspaceId, "seats", "number");
+  await seed.attribute(workspaceId, "trial", "boolean");
+  await seed.attribute(workspaceId, "renews", "date");
   for (let n = 0; n < CONTACTS; n++)
-    await seed.contact(workspaceId, address(n), n === 7 ? { firstName: "Zelda", lastName: "Quill" } : {});
+    await seed.contact(workspaceId, address(n), {
+      ...(n === 7 ? { firstName: "Zelda", lastName: "Quill" } : {}),
+      attributes: attributesOf(n),
+    });
   otherWorkspaceId = await seed.workspace("Someone Else's Table", "someone-else@example.com");
   page = await browser.newPage();
   await signInAs(page, owner);
@@ -84,6 +96,90 @@ test("contacts table: pages, sorting and search read JSON without reloading the 
   await expect(page.getByRole("heading", { name: "No contact matches" })).toBeVisible();
 });
 
+// Visible only: a streamed total's fallback can stay in the document, hidden, once the total has replaced it.
+const total = () => page.getByTestId("contacts-total").filter({ visible: true });
+
+test("contacts table: the total follows the search and filters, and name and status sort both ways", async () => {
+  await page.goto(`/w/${workspaceId}/contacts`);
+  await expect(total()).toHaveText("60 contacts");
+  // The filter's words are the badges' words.
+  await expect(page.getByLabel("Status").getByRole("option")).toHaveText([
+    "Any status",
+    "Subscribed",
+    "Unsubscribed",
+    "Bounced",
+    "Complained",
+  ]);
+  await page.getByLabel("Search").fill("zel");
+  await expect(total()).toHaveText("1 contact");
+  await page.getByLabel("Search").fill("");
+  await expect(total()).toHaveText("60 contacts");
+  await page.getByLabel("Status").selectOption({ label: "Subscribed" });
+  await expect(total()).toHaveText("60 contacts");
+  await page.getByLabel("Status").selectOption({ label: "Unsubscribed" });
+  await expect(total()).toHaveText("0 contacts");
+  await expect(page.getByRole("heading", { name: "No contact matches" })).toBeVisible();
+  await page.getByRole("button", { name: "Clear search and filters" }).click();
+  await expect(rows()).toHaveCount(51);
+
+  // Named contacts first, A–Z; the nameless after them, oldest first; Z–A is the exact reverse.
+  await page.getByRole("link", { name: /^Name/ }).click();
+  await expect(page.getByRole("columnheader", { name: /Name/ })).toHaveAttribute("aria-sort", "ascending");
+  await expect(page).toHaveURL(/sort=name/);
+  await expect(firstCell()).toHaveText(address(7));
+  await expect(rows().nth(2).getByRole("cell").first()).toHaveText(address(0));
+  await page.getByRole("link", { name: /^Name/ }).click();
+  await expect(page.getByRole("columnheader", { name: /Name/ })).toHaveAttribute("aria-sort", "descending");
+  await expect(firstCell()).toHaveText(address(59));
+  // The last page of Z–A ends with the only named contact.
+  await page.getByRole("link", { name: "Next page" }).click();
+  await expect(rows()).toHaveCount(11);
+  await expect(rows().last().getByRole("cell").first()).toHaveText(address(7));
+
+  await page.getByRole("link", { name: /^Status/ }).click();
+  await expect(page.getByRole("columnheader", { name: /Status/ })).toHaveAttribute("aria-sort", "ascending");
+  await expect(page).toHaveURL(/sort=status(&|$)/);
+  await expect(rows()).toHaveCount(51);
+  await page.getByRole("link", { name: /^Status/ }).click();
+  await expect(page.getByRole("columnheader", { name: /Status/ })).toHaveAttribute("aria-sort", "descending");
+  // Links in the wild keep their meaning.
+  await page.goto(`/w/${workspaceId}/contacts?sort=email_desc`);
+  await expect(page.getByRole("columnheader", { name: /Email/ })).toHaveAttribute("aria-sort", "descending");
+  await expect(firstCell()).toHaveText(address(0));
+});
+
+test("contacts table: chosen attributes show as columns, read by their type, and stay in the URL", async () => {
+  await page.goto(`/w/${workspaceId}/contacts?sort=oldest`);
+  await page.getByRole("button", { name: /Columns/ }).click();
+  await page.getByRole("menuitemcheckbox", { name: /plan/ }).click();
+  await page.getByRole("menuitemcheckbox", { name: /seats/ }).click();
+  await page.getByRole("menuitemcheckbox", { name: /trial/ }).click();
+  await page.keyboard.press("Escape");
+  await expect(page).toHaveURL(/columns=plan%2Cseats%2Ctrial/);
+  await expect(page.getByRole("columnheader")).toHaveText(
+    ["Email", "Name", "Status", "Added", "plan", "seats", "trial"].map((name) => new RegExp(`^${name}`)),
+  );
+  // c00: Starter, 1,200 seats, on trial; c01 has no attributes.
+  await expect(rows().nth(1).getByRole("cell")).toContainText(["Starter", "1,200", "Yes"]);
+  await expect(rows().nth(2).getByRole("cell").nth(4)).toHaveText("—");
+
+  // The URL is the choice: a reload shows the same columns; a key the workspace has not defined is dropped.
+  await page.goto(`/w/${workspaceId}/contacts?columns=renews,nope,plan`);
+  await expect(page.getByRole("columnheader", { name: "renews" })).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "nope" })).toHaveCount(0);
+  await expect(page.getByRole("columnheader", { name: "plan" })).toBeVisible();
+  await screenshot(page, "contacts-attribute-columns");
+});
+
+test("the contacts screen fits a phone and reads in both themes, with attribute columns shown", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: await page.context().storageState() });
+  try {
+    await inspectScreen(context, `/w/${workspaceId}/contacts?columns=plan,seats,trial,renews`, "contacts-columns");
+  } finally {
+    await context.close();
+  }
+});
+
 test("the dashboard's JSON reads answer members only, in the contract's error shape", async ({
   playwright,
   baseURL,
@@ -103,6 +199,10 @@ test("the dashboard's JSON reads answer members only, in the contract's error sh
     code: "validation_failed",
     param: "status",
   });
+
+  const counted = await page.request.get(`/api/dashboard/w/${workspaceId}/contacts/count?q=zel`);
+  expect(await counted.json()).toEqual({ count: 1, more: false });
+  expect((await page.request.get(`/api/dashboard/w/${otherWorkspaceId}/contacts/count`)).status()).toBe(404);
 
   const theirs = await page.request.get(`/api/dashboard/w/${otherWorkspaceId}/contacts`);
   expect(theirs.status()).toBe(404);

@@ -43,7 +43,12 @@ export interface Seed {
   contact(
     workspaceId: string,
     email: string,
-    fields?: { firstName?: string; lastName?: string; topicIds?: string[] },
+    fields?: {
+      firstName?: string;
+      lastName?: string;
+      topicIds?: string[];
+      attributes?: Record<string, string | number | boolean>;
+    },
   ): Promise<string>;
   /** The person opted out of everything (as from a link in mail). */
   optOut(contactId: string): Promise<void>;
