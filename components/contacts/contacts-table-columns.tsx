@@ -8,6 +8,7 @@ import {
   type SortingState,
 } from "@tanstack/react-table";
 import Link from "next/link";
+import type { ReactNode } from "react";
 
 import { ContactStatusBadge } from "@/components/contacts/contact-status-badge";
 import { When } from "@/components/ui/when";
@@ -42,8 +43,16 @@ export function sortOf(sorting: SortingState): ContactSort {
   return first && !first.desc ? "oldest" : "newest";
 }
 
-/** Cells that hold a long text wrap anywhere, so a long address never widens the page on a phone. */
-export const WRAPPING_CELL = "min-w-40 max-w-80 whitespace-normal [overflow-wrap:anywhere]";
+/**
+ * A long text (an address, a name, a text attribute) wraps past 20rem (15rem) instead of widening
+ * the table without end; below 11rem (7rem) it does not wrap, and on a phone the table scrolls inside its own box
+ * instead. The widths sit on a block inside the cell: browsers ignore min-width on table cells.
+ */
+function Wrapping({ children, narrow = false }: { children: ReactNode; narrow?: boolean }) {
+  const widths = narrow ? "max-w-60 min-w-28" : "max-w-80 min-w-44";
+  return <span className={`block whitespace-normal [overflow-wrap:anywhere] ${widths}`}>{children}</span>;
+}
+const dash = <span className="text-muted-foreground">—</span>;
 
 /**
  * The table's columns: the address links to the contact's page; address, name, status and date
@@ -54,23 +63,30 @@ export function contactColumns(workspaceId: string, attributes: AttributeColumn[
   return column.columns([
     column.accessor("email", {
       header: "Email",
-      meta: { className: WRAPPING_CELL },
+      sortDescFirst: false,
       cell: (info) => (
-        <Link
-          className="font-medium text-primary hover:underline"
-          href={`/w/${workspaceId}/contacts/${info.row.original.id}`}
-        >
-          {info.getValue()}
-        </Link>
+        <Wrapping>
+          <Link
+            className="font-medium text-primary hover:underline"
+            href={`/w/${workspaceId}/contacts/${info.row.original.id}`}
+          >
+            {info.getValue()}
+          </Link>
+        </Wrapping>
       ),
     }),
     column.accessor("name", {
       header: "Name",
-      meta: { className: "min-w-32 whitespace-normal" },
-      cell: (info) => info.getValue() ?? <span className="text-muted-foreground">—</span>,
+      // A–Z first, whatever the first row holds (TanStack guesses the direction from it, and a missing name reads as Z–A).
+      sortDescFirst: false,
+      cell: (info) => {
+        const name = info.getValue();
+        return name ? <Wrapping narrow>{name}</Wrapping> : dash;
+      },
     }),
     column.accessor("status", {
       header: "Status",
+      sortDescFirst: false,
       cell: (info) => <ContactStatusBadge status={info.getValue()} />,
     }),
     column.accessor("createdAt", {
@@ -84,8 +100,11 @@ export function contactColumns(workspaceId: string, attributes: AttributeColumn[
         id: `attribute:${key}`,
         header: key,
         enableSorting: false,
-        meta: { className: type === "number" ? "text-right tabular-nums" : type === "string" ? WRAPPING_CELL : "" },
-        cell: (info) => attributeText(type, info.getValue()) ?? <span className="text-muted-foreground">—</span>,
+        meta: { className: type === "number" ? "text-right tabular-nums" : undefined },
+        cell: (info) => {
+          const text = attributeText(type, info.getValue());
+          return text === null ? dash : type === "string" ? <Wrapping narrow>{text}</Wrapping> : text;
+        },
       }),
     ),
   ]);
