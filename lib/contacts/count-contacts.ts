@@ -48,6 +48,16 @@ export async function countContacts(
     return { count, more: false };
   }
   if (filters.topicId) await getTopicForActorOrThrow(ctx, actor, filters.topicId);
+  if (filters.listId && !filters.search && !filters.topicId && !filters.status) {
+    // A list alone: its members are its contacts (the key to contacts cascades), counted on
+    // list_members' own key without a look-up per contact (a 100,000-member list: 0.8 s joined).
+    const [members] = await sql<{ count: number }[]>`
+      select count(*)::int as count from (
+        select 1 from list_members where list_id = ${filters.listId} and workspace_id = ${workspaceId}
+        limit ${cap + 1}) matching`;
+    const count = members?.count ?? 0;
+    return count > cap ? { count: cap, more: true } : { count, more: false };
+  }
   // A list and a status are joined rather than checked row by row, so PostgreSQL can start from the
   // list's members (list_members' key) or hash the kept statuses: checked per row, counting a
   // 100,000-member list walked the whole workspace (0.6 s on a million, bench:dashboard).
