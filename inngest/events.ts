@@ -20,6 +20,9 @@ export const webhookEndpointDue = eventType(events.webhookEndpointDue.name, {
 export const contactImportRequested = eventType(events.contactImportRequested.name, {
   schema: events.contactImportRequested.schema,
 });
+export const contactBulkActionRequested = eventType(events.contactBulkActionRequested.name, {
+  schema: events.contactBulkActionRequested.schema,
+});
 export const providerEventReceived = eventType(events.providerEventReceived.name, {
   schema: events.providerEventReceived.schema,
 });

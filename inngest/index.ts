@@ -1,6 +1,7 @@
 import { applyProviderEventFunction } from "./functions/apply-provider-event";
 import { billingLadder, endTrialsFunction } from "./functions/billing-ladder";
 import { confirmation } from "./functions/confirmation";
+import { contactBulkAction } from "./functions/contact-bulk-action";
 import { contactImport } from "./functions/contact-import";
 import { dispatchCampaign } from "./functions/dispatch-campaign";
 import { foldReportCounters } from "./functions/fold-report-counters";
@@ -21,6 +22,7 @@ export const functions = [
   webhookSweep,
   foldReportCounters,
   contactImport,
+  contactBulkAction,
   applyProviderEventFunction,
   pollBounceMailboxFunction,
   recheckDomainsFunction,

@@ -47,7 +47,8 @@ export type IdPrefix =
   | "sul"
   | "inv"
   | "bep"
-  | "oob";
+  | "oob"
+  | "cba";
 
 /**
  * A type prefix plus a ULID, lower-cased. ULIDs sort by creation time, so

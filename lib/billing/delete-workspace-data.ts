@@ -42,6 +42,7 @@ const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL 
   byWorkspace("report_contact_statuses"),
   byWorkspace("contacts"),
   byWorkspace("erased_contacts"),
+  byWorkspace("contact_bulk_actions"),
   byWorkspace("suppression_lifts"),
   byWorkspace("suppressions"),
   byWorkspace("provider_events"),

@@ -34,6 +34,12 @@ export const contactImportRequested = {
   schema: z.object({ importId: z.string() }),
 } as const;
 
+/** Carry on a bulk action on contacts, chunk by chunk, from where it stopped. */
+export const contactBulkActionRequested = {
+  name: "contacts/bulk-action.requested",
+  schema: z.object({ bulkActionId: z.string() }),
+} as const;
+
 /** A provider's report was stored as received; apply it (outcome, suppression, counters, webhooks). */
 export const providerEventReceived = {
   name: "deliverability/provider-event.received",
@@ -58,6 +64,7 @@ type Definition =
   | typeof campaignDispatchRequested
   | typeof webhookEndpointDue
   | typeof contactImportRequested
+  | typeof contactBulkActionRequested
   | typeof providerEventReceived
   | typeof billingLadderStarted
   | typeof billingLadderEnded;

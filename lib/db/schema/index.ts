@@ -6,6 +6,7 @@ export * from "./topics";
 export * from "./lists";
 export * from "./contacts";
 export * from "./erased-contacts";
+export * from "./contact-bulk-actions";
 export * from "./subscriptions";
 export * from "./opt-outs-on-behalf";
 export * from "./provider-events";
