@@ -67,6 +67,8 @@ const PARAMETERS: ParameterTable = {
   list: "list",
   contactId: "contact",
   contact_ids: "contact",
+  contactIds: "contact",
+  bulkActionId: "bulk_action",
   after: "contact",
   suppressionId: "suppression",
   campaignId: "campaign",
@@ -112,6 +114,7 @@ const PARAMETERS: ParameterTable = {
         "environment",
         "origins",
         "confirmation",
+        "filters",
       ],
       ...[
         "legalName",

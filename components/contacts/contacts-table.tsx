@@ -3,11 +3,12 @@
 import { functionalUpdate, useTable } from "@tanstack/react-table";
 import { ChevronRight, Contact, Search } from "lucide-react";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useMemo, type ReactNode } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Table, TableBody, TableCell, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import type { BulkActionView } from "@/lib/contacts/bulk-action-view";
 import {
   contactCountQuery,
   contactListSearchParams,
@@ -17,7 +18,10 @@ import {
   type ContactPage,
 } from "@/lib/contacts/contact-list-query";
 
+import type { StartBulkAction } from "./bulk-action-dialog";
+import { BulkActionProgress } from "./bulk-action-progress";
 import { contactListHref, follow } from "./contact-list-links";
+import { ContactsBulkBar } from "./contacts-bulk-bar";
 import { ContactsColumnsMenu } from "./contacts-columns-menu";
 import { ContactsSortableHead } from "./contacts-sortable-head";
 import { contactColumns, contactTableFeatures, SORTING, sortOf, type AttributeColumn } from "./contacts-table-columns";
@@ -40,6 +44,7 @@ export function ContactsTable({
   initialTotal,
   attributes,
   addContact,
+  bulk,
 }: {
   workspaceId: string;
   topics: FilterOption[];
@@ -51,6 +56,8 @@ export function ContactsTable({
   /** The workspace's custom attributes, which the Columns menu offers. */
   attributes: AttributeColumn[];
   addContact: ReactNode;
+  /** Starts a bulk action on ticked contacts or on the whole filter; those running are shown with their progress. */
+  bulk: { action: StartBulkAction; running: BulkActionView[] };
 }) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
@@ -59,8 +66,19 @@ export function ContactsTable({
   const navigate = (next: ContactListQuery, how: "push" | "replace" = "push") => {
     window.history[how === "push" ? "pushState" : "replaceState"](null, "", contactListHref(pathname, next));
   };
-  const refine = (change: Partial<ContactListQuery>, how?: "push" | "replace") =>
+  // Ticked contacts, or the whole filter; any change of the filters clears it, so an action never
+  // reaches people the person did not see selected.
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const [wholeFilter, setWholeFilter] = useState(false);
+  const [runs, setRuns] = useState<BulkActionView[]>(bulk.running);
+  const clearSelection = () => {
+    setPicked(new Set());
+    setWholeFilter(false);
+  };
+  const refine = (change: Partial<ContactListQuery>, how?: "push" | "replace") => {
+    clearSelection();
     navigate({ ...query, ...change, after: undefined }, how);
+  };
 
   const result = useContactPage({ workspaceId, query, initialQuery, initialPage });
 
@@ -86,6 +104,18 @@ export function ContactsTable({
 
   const filtered = Boolean(query.q || query.status || query.topic || query.list);
   const page = result.data ?? initialPage;
+  const pageIds = page.rows.map((row) => row.id);
+  const wholePage = pageIds.length > 0 && pageIds.every((id) => picked.has(id));
+  const tick = (ids: string[], on: boolean) => {
+    setWholeFilter(false);
+    setPicked((before) => {
+      const next = new Set(before);
+      for (const id of ids)
+        if (on) next.add(id);
+        else next.delete(id);
+      return next;
+    });
+  };
 
   return (
     <>
@@ -108,6 +138,30 @@ export function ContactsTable({
           onChange={(keys) => navigate({ ...query, columns: keys.length > 0 ? keys : undefined }, "replace")}
         />
       </div>
+      {runs.map((run) => (
+        <BulkActionProgress key={run.id} workspaceId={workspaceId} initial={run} />
+      ))}
+      {(picked.size > 0 || wholeFilter) && (
+        <ContactsBulkBar
+          workspaceId={workspaceId}
+          picked={picked.size}
+          wholeFilter={wholeFilter}
+          canTakeWholeFilter={wholePage && Boolean(page.nextAfter || query.after)}
+          takeWholeFilter={() => setWholeFilter(true)}
+          clear={clearSelection}
+          target={wholeFilter ? { filters: countQuery } : { contactIds: [...picked] }}
+          lists={lists}
+          topics={topics}
+          action={bulk.action}
+          onStarted={(id, kind) => {
+            clearSelection();
+            setRuns((before) => [
+              { id, kind, status: "running", total: null, done: 0, error: null },
+              ...before.filter((run) => run.id !== id),
+            ]);
+          }}
+        />
+      )}
       {result.isError && (
         <p role="alert" className="mb-4 text-sm text-destructive">
           {result.error.message}
@@ -138,6 +192,15 @@ export function ContactsTable({
             <TableHeader>
               {table.getHeaderGroups().map((group) => (
                 <TableRow key={group.id}>
+                  <TableHead className="w-8">
+                    <input
+                      type="checkbox"
+                      className="size-4 accent-primary"
+                      aria-label="Select every contact on this page"
+                      checked={wholePage || wholeFilter}
+                      onChange={(event) => tick(pageIds, event.target.checked)}
+                    />
+                  </TableHead>
                   {group.headers.map((header) => (
                     <ContactsSortableHead
                       key={header.id}
@@ -154,6 +217,15 @@ export function ContactsTable({
             <TableBody>
               {table.getRowModel().rows.map((row) => (
                 <TableRow key={row.id}>
+                  <TableCell className="w-8">
+                    <input
+                      type="checkbox"
+                      className="size-4 accent-primary"
+                      aria-label={`Select ${row.original.email}`}
+                      checked={wholeFilter || picked.has(row.id)}
+                      onChange={(event) => tick([row.id], event.target.checked)}
+                    />
+                  </TableCell>
                   {row.getAllCells().map((cell) => (
                     <TableCell key={cell.id} className={cell.column.columnDef.meta?.className}>
                       <table.FlexRender cell={cell} />

@@ -12,9 +12,12 @@ import { emitEvents } from "@/lib/events/emit-events";
 import { contactBulkActionRequested } from "@/lib/events/workflow-events";
 import { newId } from "@/lib/ids";
 import { unsubscribeOnBehalf } from "@/lib/subscriptions/unsubscribe-on-behalf";
+import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 import { parseInput } from "@/lib/validation/parse-input";
+import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
 
 import { startBulkActionSchema, type BulkActionKind, type StartBulkActionInput } from "./bulk-action-schemas";
+import type { BulkActionView } from "./bulk-action-view";
 import { eraseContacts } from "./erase-contacts";
 import { filterConditions, type ContactFilters } from "./list-contacts";
 
@@ -47,23 +50,46 @@ export async function startBulkAction(
 ): Promise<{ bulkActionId: string }> {
   const values = parseInput(startBulkActionSchema, input);
   return withTransaction(ctx, async (tx) => {
-    const listId = values.kind === "add_to_list" || values.kind === "remove_from_list" ? values.listId! : null;
-    if (listId) {
+    // Any id named must be the workspace's, whatever the action uses of it: another's is not found.
+    if (values.listId) {
       const [list] = await tx.db
         .select({ id: lists.id })
         .from(lists)
-        .where(and(eq(lists.id, listId), inActorWorkspace(actor, lists.workspaceId)));
-      if (!list) throw notFound("list_not_found", `No list ${listId}.`, "listId");
+        .where(and(eq(lists.id, values.listId), inActorWorkspace(actor, lists.workspaceId)));
+      if (!list) throw notFound("list_not_found", `No list ${values.listId}.`, "listId");
     }
-    const topicId = values.kind === "unsubscribe" ? (values.topicId ?? null) : null;
-    if (topicId) {
+    if (values.topicId) {
       const [topic] = await tx.db
         .select({ id: topics.id })
         .from(topics)
-        .where(and(eq(topics.id, topicId), inActorWorkspace(actor, topics.workspaceId)));
-      if (!topic) throw notFound("topic_not_found", `No topic ${topicId}.`, "topicId");
+        .where(and(eq(topics.id, values.topicId), inActorWorkspace(actor, topics.workspaceId)));
+      if (!topic) throw notFound("topic_not_found", `No topic ${values.topicId}.`, "topicId");
+    }
+    const listId = values.kind === "add_to_list" || values.kind === "remove_from_list" ? values.listId! : null;
+    // Opting people out and erasing them go on in a read-only workspace; list changes do not.
+    if (listId) await checkWorkspaceWritable(tx, actor.workspaceId);
+    // The dialog's "everything" is an empty choice.
+    const topicId = values.kind === "unsubscribe" ? values.topicId || null : null;
+    // Picked contacts must all be the workspace's, as for one contact: another's id is not found.
+    if (values.contactIds) {
+      const found = (await tx.db.execute(
+        sql`select id from contacts where workspace_id = ${actor.workspaceId} and id = any(${idArray(values.contactIds)})`,
+      )) as unknown as { id: string }[];
+      const known = new Set(found.map((row) => row.id));
+      const index = values.contactIds.findIndex((contactId) => !known.has(contactId));
+      if (index >= 0)
+        throw notFound("contact_not_found", `No contact ${values.contactIds[index]}.`, `contactIds.${index}`);
     }
     const filters = values.filters ?? {};
+    // The filters' topic and list too: the table's own, or not found.
+    if (filters.topic) await getTopicForActorOrThrow(tx, actor, filters.topic, "filters.topic");
+    if (filters.list) {
+      const [list] = await tx.db
+        .select({ id: lists.id })
+        .from(lists)
+        .where(and(eq(lists.id, filters.list), inActorWorkspace(actor, lists.workspaceId)));
+      if (!list) throw notFound("list_not_found", `No list ${filters.list}.`, "filters.list");
+    }
     const selection: BulkSelection = values.contactIds
       ? { ids: [...new Set(values.contactIds)].sort() }
       : { filters: { status: filters.status, topicId: filters.topic, listId: filters.list, search: filters.q } };
@@ -83,6 +109,15 @@ export async function startBulkAction(
     return { bulkActionId: id };
   });
 }
+
+export const bulkActionView = ({ id, kind, status, total, done, error }: BulkAction): BulkActionView => ({
+  id,
+  kind,
+  status,
+  total,
+  done,
+  error,
+});
 
 /** One bulk action of the actor's workspace, for its progress. */
 export async function getBulkActionOrThrow(ctx: Ctx, actor: WorkspaceActor, bulkActionId: string): Promise<BulkAction> {

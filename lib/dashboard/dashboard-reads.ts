@@ -1,4 +1,5 @@
 import type { CampaignProgress } from "@/lib/campaigns/campaign-progress";
+import type { BulkActionView } from "@/lib/contacts/bulk-action-view";
 import {
   contactListSearchParams,
   type ContactCount,
@@ -39,6 +40,8 @@ export const dashboardKeys = {
   campaignProgress: (workspaceId: string, campaignId: string) =>
     ["dashboard", workspaceId, "campaigns", campaignId, "progress"] as const,
   importStatus: (workspaceId: string, importId: string) => ["dashboard", workspaceId, "imports", importId] as const,
+  bulkAction: (workspaceId: string, bulkActionId: string) =>
+    ["dashboard", workspaceId, "bulk-actions", bulkActionId] as const,
 };
 
 /** A dashboard JSON answer's body, or an Error carrying the server's message (the contract's error shape). */
@@ -70,6 +73,8 @@ export const dashboardReads = {
     getJson<CampaignProgress>(`${base(workspaceId)}/campaigns/${encodeURIComponent(campaignId)}`, signal),
   importStatus: (workspaceId: string, importId: string, signal?: AbortSignal) =>
     getJson<ImportStatusView>(`${base(workspaceId)}/imports/${encodeURIComponent(importId)}`, signal),
+  bulkAction: (workspaceId: string, bulkActionId: string, signal?: AbortSignal) =>
+    getJson<BulkActionView>(`${base(workspaceId)}/contacts/bulk-actions/${encodeURIComponent(bulkActionId)}`, signal),
 };
 
 /** Where an import stands, as the progress bar reads it. */

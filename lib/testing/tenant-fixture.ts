@@ -4,7 +4,7 @@ import { createBrand } from "@/lib/brands/create-brand";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import type { Ctx } from "@/lib/context";
-import { verifiedAddresses, webhookEndpoints } from "@/lib/db/schema";
+import { contactBulkActions, verifiedAddresses, webhookEndpoints } from "@/lib/db/schema";
 import { addSendingDomain } from "@/lib/domains/sending-domains";
 import { createSignupForm } from "@/lib/forms/save-signup-form";
 import { SIGNUP_FORM_DEFAULTS } from "@/lib/forms/signup-form-schemas";
@@ -36,6 +36,7 @@ export const ID_KINDS = [
   "domain",
   "message",
   "template",
+  "bulk_action",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -138,6 +139,19 @@ export async function seedTenant(ctx: Ctx, tag: string): Promise<Tenant> {
   const { userId: memberId } = await inviteMember(ctx, userActor(ownerUserId, workspaceId), {
     email: `member-${tag}@tenant-${tag}.example`,
   });
+  // A bulk action already done: its progress is what a dashboard read shows.
+  const bulkActionId = newId("cba");
+  await ctx.db.insert(contactBulkActions).values({
+    id: bulkActionId,
+    workspaceId,
+    kind: "add_to_list",
+    selection: { ids: [contact.id] },
+    listId,
+    status: "completed",
+    total: 1,
+    done: 1,
+    madeBy: `user:${ownerUserId}`,
+  });
   const key = async (input: Parameters<typeof seedKey>[2]) => (await seedKey(ctx, workspaceId, input)).key;
   return {
     workspaceId,
@@ -158,6 +172,7 @@ export async function seedTenant(ctx: Ctx, tag: string): Promise<Tenant> {
       domain: domainId,
       message: messageId,
       template: templateId,
+      bulk_action: bulkActionId,
     },
     otherBrand: { brandId: otherBrandId, topicId: otherTopicId, listId: otherListId },
     verifiedEmail,

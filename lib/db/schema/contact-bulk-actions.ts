@@ -2,7 +2,6 @@ import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 
 // Relative: drizzle-kit reads this file without the project's path aliases.
 import { BULK_ACTION_KINDS } from "../../contacts/bulk-action-schemas";
-
 import { at, createdAt, id } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -11,8 +10,7 @@ export type BulkActionStatus = (typeof BULK_ACTION_STATUSES)[number];
 
 /** Whom a bulk action is for: the contacts picked one by one, or every contact the table's filters match. */
 export type BulkSelection =
-  | { ids: string[] }
-  | { filters: { status?: string; topicId?: string; listId?: string; search?: string } };
+  { ids: string[] } | { filters: { status?: string; topicId?: string; listId?: string; search?: string } };
 
 /**
  * One action on many contacts from the contacts table (add to or remove from a list, unsubscribe at

@@ -1,5 +1,7 @@
 "use server";
 
+import { startBulkActionSchema } from "@/lib/contacts/bulk-action-schemas";
+import { startBulkAction } from "@/lib/contacts/contact-bulk-actions";
 import { addContactSchema } from "@/lib/contacts/contact-schemas";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
@@ -11,4 +13,12 @@ export const addContactAction = workspaceAction(
     const { contact, created } = await upsertContact(ctx, actor, input);
     return { contactId: contact.id, created };
   },
+);
+
+// Runs in the background: the screen follows its progress. Unsubscribing and erasing are allowed in a
+// read-only workspace too, as for one contact: billing never keeps anyone subscribed or their data held.
+export const startBulkActionAction = workspaceAction(
+  startBulkActionSchema,
+  ({ ctx, actor }, input) => startBulkAction(ctx, actor, input),
+  { whileInactive: true },
 );

@@ -9,13 +9,15 @@ import { ContactsTotalText } from "@/components/contacts/contacts-total";
 import { Await } from "@/components/ui/await";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
+import { bulkActionRunning } from "@/lib/contacts/bulk-action-view";
+import { bulkActionView, listRecentBulkActions } from "@/lib/contacts/contact-bulk-actions";
 import { contactCountQuery, readContactListQuery } from "@/lib/contacts/contact-list-query";
 import { listAttributeTypes } from "@/lib/contacts/list-attribute-definitions";
 import { listFilterOptions } from "@/lib/dashboard/list-filter-options";
 import { readContactCount, readContactPage } from "@/lib/dashboard/read-contact-page";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 
-import { addContactAction } from "./actions";
+import { addContactAction, startBulkActionAction } from "./actions";
 
 export const metadata: Metadata = { title: "Contacts" };
 
@@ -31,11 +33,13 @@ export default async function ContactsPage({
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   // Not awaited: the rows render first and the total streams in when counted (count-contacts.ts).
   const total = readContactCount(ctx, actor, contactCountQuery(query));
-  const [{ topics, lists }, page, attributes] = await Promise.all([
+  const [{ topics, lists }, page, attributes, recent] = await Promise.all([
     listFilterOptions(ctx, actor),
     readContactPage(ctx, actor, query),
     listAttributeTypes(ctx, actor),
+    listRecentBulkActions(ctx, actor),
   ]);
+  const running = recent.map(bulkActionView).filter((run) => bulkActionRunning(run.status));
   const add = (
     <div className="flex flex-wrap gap-2">
       <Button asChild variant="outline">
@@ -68,6 +72,7 @@ export default async function ContactsPage({
         }
         attributes={attributes}
         addContact={add}
+        bulk={{ action: startBulkActionAction, running }}
       />
     </>
   );
