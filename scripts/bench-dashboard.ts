@@ -49,6 +49,8 @@ import { getWorkspaceOverviewOrThrow } from "@/lib/workspaces/get-workspace-over
 import { listUserWorkspaces } from "@/lib/workspaces/list-user-workspaces";
 import { workspaceClearance } from "@/lib/workspaces/sending-clearance";
 
+import { seedAudience } from "./bench/seed-audience";
+
 const { values: options } = parseArgs({
   options: {
     contacts: { type: "string", default: "1000000" },
@@ -79,7 +81,7 @@ process.env.DATABASE_URL = database.url;
 try {
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   const started = performance.now();
-  const seed = await seedAudience(sql);
+  const seed = await seedAudience(sql, CONTACTS);
   console.log(
     `seeded ${CONTACTS.toLocaleString("en")} contacts in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
@@ -317,35 +319,6 @@ async function journeyScreens(
     ],
   ];
   return screens;
-}
-
-/** One workspace's audience, written by PostgreSQL itself (generate_series), with the report triggers on as in production. */
-async function seedAudience(sql: postgres.Sql) {
-  const workspaceId = "ws_bench0000000000000000000000";
-  const brandId = "br_bench0000000000000000000000";
-  const topicId = "tp_bench0000000000000000000000";
-  const listId = "ls_bench0000000000000000000000";
-  await sql`insert into workspaces (id, name) values (${workspaceId}, 'Bench')`;
-  // The signed-in owner the journey's screens read as.
-  await sql`insert into users (id, email, name) values ('usr_bench', 'owner@bench.example', 'Owner')`;
-  await sql`insert into memberships (workspace_id, user_id, role, accepted_at) values (${workspaceId}, 'usr_bench', 'owner', now())`;
-  await sql`insert into brands (id, workspace_id, name, legal_name, postal_address, website_url, sender_email) values (${brandId}, ${workspaceId}, 'Bench', 'Bench Ltd', '1 Way', 'https://bench.example', 'news@bench.example')`;
-  await sql`insert into topics (id, workspace_id, brand_id, name) values (${topicId}, ${workspaceId}, ${brandId}, 'News')`;
-  await sql`insert into lists (id, workspace_id, brand_id, name) values (${listId}, ${workspaceId}, ${brandId}, 'Customers')`;
-  // Ids sort like the service's (time-ordered): a fixed prefix and the row number, zero-padded.
-  await sql`insert into contacts (id, workspace_id, email, first_name, last_name, opted_out_at)
-            select 'ct_' || lpad(i::text, 26, '0'), ${workspaceId}, 'seed' || i || '@bench.example',
-                   (array['Ada','Grace','Alan','Edsger','Barbara'])[1 + i % 5], case when i % 20000 = 0 then 'Hopper' else 'Seed' end,
-                   case when i % 50 = 0 then now() end
-            from generate_series(1, ${CONTACTS}) i`;
-  await sql`insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source, subscribed_at)
-            select 'sub_' || lpad(i::text, 26, '0'), ${workspaceId}, 'ct_' || lpad(i::text, 26, '0'), ${topicId}, 'subscribed', 'api', now()
-            from generate_series(1, ${CONTACTS}, 2) i`;
-  await sql`insert into list_members (list_id, contact_id, workspace_id)
-            select ${listId}, 'ct_' || lpad(i::text, 26, '0'), ${workspaceId} from generate_series(1, ${CONTACTS}, 10) i`;
-  await sql`vacuum analyze`;
-  await sql`checkpoint`;
-  return { workspaceId, brandId, topicId, listId };
 }
 
 /**

@@ -1,0 +1,299 @@
+// npm run bench:bulk — bulk actions on the contacts of a filter at scale, on a fresh database (a new one on the
+// server of DATABASE_URL when set, else an embedded one under .data/), seeded as bench:dashboard seeds it:
+// 1,000,000 contacts (half subscribed to a topic, a tenth on a list, 2 % opted out), with the history an
+// erasure must scrub: one sent campaign to 100,000 of the subscribers (every send delivered, 40 % opened, 10 %
+// clicked, each an event) and a contact.subscribed event for every subscriber.
+// Then, as the contact-bulk-action workflow runs them (startBulkAction, then its step body
+// runBulkActionChunks called again and again, without the executor), with the progress of each step:
+//  1. add the whole filter to a new list, beside its floor: a bare INSERT INTO list_members … SELECT of the
+//     same contacts into another list, in a transaction rolled back;
+//  2. erase the whole filter, beside its floor: a bare DELETE FROM contacts of the same contacts, in a
+//     transaction rolled back (run before the erasure, on the same rows).
+// Each floor is measured twice: with the triggers that fire in production (the report triggers, the foreign
+// keys and the list_members cascade), and with none (session_replication_role = replica: the rows alone).
+// Goal (the issue): each action under 2 minutes at 1,000,000 contacts.
+// Options: --contacts N (default 1000000), --sent N (recipients of the sent campaign, default 100000),
+// --filter everyone|topic (default everyone: the whole workspace; topic: its subscribers), --actions add,erase
+// (default both; the erasure after the add also removes the list memberships the add made), --explain (the plans
+// of the statements of one erase chunk, and of the chunk read, before the erasure: where its time goes).
+import { rmSync } from "node:fs";
+import { loadavg } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { sql as drizzleSql, TransactionRollbackError } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+
+import { connectWorkflowEvents } from "@/inngest/emit";
+import { userActor, type UserActor } from "@/lib/actor";
+import { systemClock } from "@/lib/clock";
+import type { BulkActionKind } from "@/lib/contacts/bulk-action-schemas";
+import { runBulkActionChunks, startBulkAction } from "@/lib/contacts/contact-bulk-actions";
+import { eraseContacts } from "@/lib/contacts/erase-contacts";
+import { defaultCtx } from "@/lib/context";
+import { closeDb, type Database } from "@/lib/db/client";
+import { openDatabase } from "@/lib/db/database";
+import * as schema from "@/lib/db/schema";
+
+import { seedAudience } from "./bench/seed-audience";
+
+const { values: options } = parseArgs({
+  options: {
+    contacts: { type: "string", default: "1000000" },
+    sent: { type: "string", default: "100000" },
+    filter: { type: "string", default: "everyone" },
+    actions: { type: "string", default: "add,erase" },
+    explain: { type: "boolean", default: false },
+  },
+});
+const CONTACTS = Number(options.contacts);
+const SENT = Math.min(Number(options.sent), Math.ceil(CONTACTS / 2));
+if (options.filter !== "everyone" && options.filter !== "topic") throw new Error("--filter everyone|topic");
+const BY_TOPIC = options.filter === "topic";
+const ACTIONS = new Set(options.actions.split(","));
+const GOAL_S = 120;
+
+const serverUrl = process.env.DATABASE_URL;
+const benchDb = `bench_bulk_${Date.now().toString(36)}`;
+const dataDir = path.resolve(".data", `bench-bulk-${Date.now()}`);
+process.env.DATA_DIR = dataDir;
+// One log line per workflow step would bury the figures: only warnings and errors, unless LOG_LEVEL says.
+process.env.LOG_LEVEL ||= "warn";
+if (serverUrl) {
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${benchDb}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${benchDb}`;
+  process.env.DATABASE_URL = url.toString();
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString("en");
+const load = () => `load ${loadavg()[0]!.toFixed(2)}`;
+
+connectWorkflowEvents();
+const database = await openDatabase();
+try {
+  const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+  const started = performance.now();
+  const seed = await seedAudience(sql, CONTACTS);
+  const history = await seedHistory(sql, seed);
+  await sql`vacuum analyze`;
+  await sql`checkpoint`;
+  console.log(
+    `seeded ${fmt(CONTACTS)} contacts (${fmt(Math.ceil(CONTACTS / 2))} subscribed to the topic, ${fmt(CONTACTS / 10)} on a list), ` +
+      `a campaign sent to ${fmt(SENT)}, ${fmt(history.events)} events in ${((performance.now() - started) / 1000).toFixed(1)} s (${load()})`,
+  );
+
+  // The workflows' registry is loaded on the first emit (inngest/emit.ts): once per process, not the action's cost.
+  await import("@/inngest");
+  const ctx = defaultCtx();
+  const actor = userActor("usr_bench", seed.workspaceId);
+  // The contacts of the filter, as filterConditions (lib/contacts/list-contacts.ts) selects them.
+  const inFilter = BY_TOPIC
+    ? sql`and exists (select 1 from subscriptions s where s.contact_id = c.id and s.topic_id = ${seed.topicId} and s.state = 'subscribed')`
+    : sql``;
+  const filters = BY_TOPIC ? { topic: seed.topicId } : {};
+  const [{ n: selected }] = await sql<[{ n: number }]>`
+    select count(*)::int as n from contacts c where c.workspace_id = ${seed.workspaceId} ${inFilter}`;
+  const filterName = BY_TOPIC ? "the topic's subscribers" : "everyone";
+  console.log(`filter: ${filterName}, ${fmt(selected)} contacts\n`);
+
+  /** A statement in a transaction rolled back, timed; with the triggers, or with none (replica). */
+  const rolledBack = async (triggers: boolean, statement: () => Promise<unknown>) => {
+    await sql`begin`;
+    try {
+      if (!triggers) await sql`set local session_replication_role = replica`;
+      const t = performance.now();
+      await statement();
+      return (performance.now() - t) / 1000;
+    } finally {
+      await sql`rollback`;
+    }
+  };
+  const newList = async (name: string) => {
+    const id = `ls_bench${name.toLowerCase().padEnd(22, "0")}`;
+    await sql`insert into lists (id, workspace_id, brand_id, name) values (${id}, ${seed.workspaceId}, ${seed.brandId}, ${name})`;
+    return id;
+  };
+
+  /** The action as its workflow runs it: started, then its step body until done; seconds, with each step's progress. */
+  const runAction = async (kind: BulkActionKind, extra: { listId?: string; confirmation?: string }) => {
+    const t = performance.now();
+    const { bulkActionId } = await startBulkAction(ctx, actor, { kind, filters, ...extra });
+    for (let step = 1; ; step++) {
+      const { done } = await runBulkActionChunks(ctx, bulkActionId);
+      const [row] = await sql<[{ done: number; total: number | null; status: string }]>`
+        select done, total, status from contact_bulk_actions where id = ${bulkActionId}`;
+      const s = (performance.now() - t) / 1000;
+      console.log(
+        `  ${kind} step ${step}: ${fmt(row.done)} of ${fmt(row.total ?? 0)} (${row.status}), ${s.toFixed(1)} s, ${load()}`,
+      );
+      if (done) {
+        if (row.status !== "completed" || row.done !== selected)
+          throw new Error(`${kind}: ${row.status}, ${row.done} of ${selected}`);
+        return s;
+      }
+    }
+  };
+
+  const results: { name: string; s: number; floors: { name: string; s: number }[] }[] = [];
+
+  // 1. Add the filter to a list. Floor: the same rows into another list, rolled back.
+  if (ACTIONS.has("add")) {
+    const floorList = await newList("Floor");
+    const insertFloor = () => sql`
+    insert into list_members (list_id, contact_id, workspace_id)
+    select ${floorList}, c.id, c.workspace_id from contacts c where c.workspace_id = ${seed.workspaceId} ${inFilter}`;
+    const addFloors = [
+      { name: "bare INSERT … SELECT, triggers and keys on", s: await rolledBack(true, insertFloor) },
+      { name: "bare INSERT … SELECT, replica (no triggers)", s: await rolledBack(false, insertFloor) },
+    ];
+    await sql`vacuum list_members`;
+    const targetList = await newList("Everyone");
+    const added = await runAction("add_to_list", { listId: targetList });
+    results.push({ name: `add ${filterName} to a list`, s: added, floors: addFloors });
+  }
+
+  // 2. Erase the filter. Floor first, on the same rows, rolled back.
+  if (ACTIONS.has("erase")) {
+    const deleteFloor = () => sql`delete from contacts c where c.workspace_id = ${seed.workspaceId} ${inFilter}`;
+    const eraseFloors = [
+      { name: "bare DELETE, triggers and cascade on", s: await rolledBack(true, deleteFloor) },
+      { name: "bare DELETE, replica (no triggers)", s: await rolledBack(false, deleteFloor) },
+    ];
+    await sql`vacuum contacts, list_members`;
+    if (options.explain) await explainEraseChunk(sql, actor, inFilter);
+    const erased = await runAction("erase", { confirmation: "ERASE" });
+    results.push({ name: `erase ${filterName}`, s: erased, floors: eraseFloors });
+
+    // What the erasure left of them: nothing of their addresses.
+    const [left] = await sql<[{ contacts: number; sends: number; events: number }]>`
+    select (select count(*)::int from contacts c where c.workspace_id = ${seed.workspaceId} ${inFilter}) as contacts,
+           (select count(*)::int from sends where email <> '' and contact_id in (select contact_id from erased_contacts)) as sends,
+           (select count(*)::int from events e where e.data->>'email' is not null
+              and e.data->>'contact_id' in (select contact_id from erased_contacts)) as events`;
+    console.log(
+      `  left after the erasure: ${left.contacts} contacts of the filter, ${left.sends} sends and ${left.events} events with an erased person's address`,
+    );
+  }
+
+  console.log(
+    `\n${`action (${fmt(selected)} contacts)`.padEnd(34)} ${"s".padStart(7)} ${"contacts/s".padStart(11)}  ${"floor".padEnd(44)} ${"floor s".padStart(8)} ${"× floor".padStart(8)}`,
+  );
+  for (const { name, s, floors } of results)
+    floors.forEach((floor, i) =>
+      console.log(
+        `${(i ? "" : name).padEnd(34)} ${(i ? "" : s.toFixed(1)).padStart(7)} ${(i ? "" : fmt(selected / s)).padStart(11)}  ${floor.name.padEnd(44)} ${floor.s.toFixed(1).padStart(8)} ${(s / floor.s).toFixed(1).padStart(8)}`,
+      ),
+    );
+  console.log(
+    `\ngoal: each action under ${GOAL_S} s at 1,000,000 contacts: ${results.map((r) => `${r.name} ${r.s <= GOAL_S ? "met" : "missed"}`).join(", ")}`,
+  );
+  await sql.end();
+} finally {
+  await closeDb();
+  await database.close();
+  if (serverUrl) {
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`drop database if exists "${benchDb}" with (force)`);
+    await admin.end();
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * --explain: the chunk read of the workflow's step, then every statement of eraseContacts on the first chunk
+ * (auto_explain, with the trigger functions' statements), slowest first, in a transaction rolled back.
+ */
+async function explainEraseChunk(sql: postgres.Sql, actor: UserActor, inFilter: postgres.PendingQuery<postgres.Row[]>) {
+  const size = 5_000; // CHUNK.erase in lib/contacts/contact-bulk-actions.ts
+  const chunkRead = () => sql`
+    select c.id from contacts c where c.workspace_id = ${actor.workspaceId} ${inFilter} order by c.id limit ${size}`;
+  console.log(`\nthe step's chunk read of ${fmt(size)} contacts:`);
+  for (const row of await sql`explain (analyze, buffers, costs off) ${chunkRead()}`)
+    console.log(`  ${Object.values(row)[0]}`);
+  const ids = (await chunkRead()).map((row) => row.id as string);
+  const plans: { ms: number; text: string }[] = [];
+  const client = postgres(process.env.DATABASE_URL!, {
+    max: 1,
+    connection: { jit: "off", plan_cache_mode: "force_custom_plan" },
+    onnotice: (notice) => {
+      const text = String(notice.message);
+      plans.push({ ms: Number(/duration: ([\d.]+) ms/.exec(text)?.[1] ?? 0), text });
+    },
+  });
+  const db = Object.assign(drizzle(client, { schema }), { $counters: client }) as unknown as Database;
+  const t = performance.now();
+  let erased = 0;
+  try {
+    await db.transaction(async (tx) => {
+      await tx.execute(drizzleSql`load 'auto_explain'`);
+      await tx.execute(drizzleSql`set local auto_explain.log_min_duration = 0`);
+      await tx.execute(drizzleSql`set local auto_explain.log_analyze = on`);
+      await tx.execute(drizzleSql`set local auto_explain.log_buffers = on`);
+      await tx.execute(drizzleSql`set local auto_explain.log_nested_statements = on`);
+      await tx.execute(drizzleSql`set local auto_explain.log_level = notice`);
+      erased = (await eraseContacts({ db: tx, clock: systemClock }, actor, ids)).erased;
+      tx.rollback();
+    });
+  } catch (error) {
+    if (!(error instanceof TransactionRollbackError)) throw error;
+  } finally {
+    await client.end();
+  }
+  const total = performance.now() - t;
+  // Statements by their text (a cascade runs one per row), the slowest first; then the plans of the slowest five.
+  const byText = new Map<string, { ms: number; n: number; plan: string }>();
+  for (const { ms, text } of plans) {
+    const query = /Query Text: ([^]*?)\n(?=\S)/.exec(text.replace(/^[^]*?\n/, ""))?.[1] ?? text;
+    const key = query.replace(/\s+/g, " ").trim().slice(0, 110);
+    const seen = byText.get(key) ?? { ms: 0, n: 0, plan: text };
+    byText.set(key, { ms: seen.ms + ms, n: seen.n + 1, plan: seen.plan });
+  }
+  const slowest = [...byText.entries()].sort((a, b) => b[1].ms - a[1].ms);
+  console.log(
+    `\none erase chunk of ${fmt(erased)} contacts (rolled back): ${total.toFixed(0)} ms; its statements, slowest first:`,
+  );
+  for (const [key, { ms, n }] of slowest.filter(([, { ms }]) => ms >= 1))
+    console.log(`  ${ms.toFixed(0).padStart(7)} ms ${`×${n}`.padStart(6)}  ${key}`);
+  for (const [, { plan }] of slowest.slice(0, 5)) console.log(`\n  ${plan.split("\n").slice(0, 30).join("\n  ")}`);
+}
+
+/**
+ * What an erasure scrubs, for part of the audience: a campaign sent to the first SENT subscribers (the odd
+ * contacts), its sends one key range as the snapshot writes them, every send delivered, 40 % opened and 10 %
+ * clicked, each an email.* event; and the contact.subscribed event of every subscriber. Report triggers on.
+ */
+async function seedHistory(sql: postgres.Sql, seed: Awaited<ReturnType<typeof seedAudience>>) {
+  const { workspaceId, brandId, topicId } = seed;
+  const campaignId = "cmp_bench000000000000000000000";
+  const prefix = "snd_bench0";
+  await sql`insert into campaigns (id, workspace_id, brand_id, topic_id, name, subject, html, status, sent_at, completed_at, recipient_count, send_id_prefix)
+            values (${campaignId}, ${workspaceId}, ${brandId}, ${topicId}, 'March news', 'March news', '<p>Hello</p>', 'sent',
+                    now() - interval '2 days', now() - interval '2 days' + interval '1 hour', ${SENT}, ${prefix})`;
+  // Send k goes to contact 2k + 1.
+  await sql`insert into sends (id, workspace_id, campaign_id, contact_id, email, state, accepted_at, delivered_at, opened_at, clicked_at)
+            select ${prefix} || lpad(to_hex(k), 8, '0'), ${workspaceId}, ${campaignId}, 'ct_' || lpad((2 * k + 1)::text, 26, '0'),
+                   'seed' || (2 * k + 1) || '@bench.example', 'accepted', t, t + interval '5 seconds',
+                   case when k % 10 < 4 then t + interval '1 hour' end, case when k % 10 < 1 then t + interval '2 hours' end
+            from generate_series(0, ${SENT - 1}) k cross join (select now() - interval '2 days' as t) t`;
+  await sql`insert into events (id, workspace_id, type, data, occurred_at)
+            select 'evt_bench' || e.type_code || lpad(to_hex(k), 16, '0'), ${workspaceId}, e.type,
+                   jsonb_build_object('send_id', ${prefix} || lpad(to_hex(k), 8, '0'), 'campaign_id', ${campaignId}::text,
+                     'campaign_name', 'March news', 'contact_id', 'ct_' || lpad((2 * k + 1)::text, 26, '0'),
+                     'email', 'seed' || (2 * k + 1) || '@bench.example', 'occurred_at', now())
+                   || case when e.type = 'email.clicked' then jsonb_build_object('url', 'https://bench.example/a?e=seed' || (2 * k + 1) || '%40bench.example') else '{}' end,
+                   now()
+            from generate_series(0, ${SENT - 1}) k
+            cross join (values ('d', 'email.delivered', 10), ('o', 'email.opened', 4), ('c', 'email.clicked', 1)) e(type_code, type, share)
+            where k % 10 < e.share`;
+  await sql`insert into events (id, workspace_id, type, data, occurred_at)
+            select 'evt_benchs' || lpad(to_hex(i), 15, '0'), ${workspaceId}, 'contact.subscribed',
+                   jsonb_build_object('contact_id', 'ct_' || lpad(i::text, 26, '0'), 'email', 'seed' || i || '@bench.example',
+                     'topic_id', ${topicId}::text, 'topic_name', 'News', 'brand_id', ${brandId}::text, 'source', 'import', 'occurred_at', now()),
+                   now() - interval '30 days'
+            from generate_series(1, ${CONTACTS}, 2) i`;
+  const [{ n }] = await sql<[{ n: number }]>`select count(*)::int as n from events`;
+  return { campaignId, events: n };
+}
