@@ -28,7 +28,7 @@ import { connectWorkflowEvents } from "@/inngest/emit";
 import { userActor, type UserActor } from "@/lib/actor";
 import { systemClock } from "@/lib/clock";
 import type { BulkActionKind } from "@/lib/contacts/bulk-action-schemas";
-import { runBulkActionChunks, startBulkAction } from "@/lib/contacts/contact-bulk-actions";
+import { BULK_ACTION_CHUNK, runBulkActionChunks, startBulkAction } from "@/lib/contacts/contact-bulk-actions";
 import { eraseContacts } from "@/lib/contacts/erase-contacts";
 import { defaultCtx } from "@/lib/context";
 import { closeDb, type Database } from "@/lib/db/client";
@@ -207,7 +207,7 @@ try {
  * (auto_explain, with the trigger functions' statements), slowest first, in a transaction rolled back.
  */
 async function explainEraseChunk(sql: postgres.Sql, actor: UserActor, inFilter: postgres.PendingQuery<postgres.Row[]>) {
-  const size = 5_000; // CHUNK.erase in lib/contacts/contact-bulk-actions.ts
+  const size = BULK_ACTION_CHUNK.erase;
   const chunkRead = () => sql`
     select c.id from contacts c where c.workspace_id = ${actor.workspaceId} ${inFilter} order by c.id limit ${size}`;
   console.log(`\nthe step's chunk read of ${fmt(size)} contacts:`);

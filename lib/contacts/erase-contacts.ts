@@ -77,6 +77,11 @@ export async function eraseContacts(ctx: Ctx, actor: WorkspaceActor, contactIds:
       order by id for update`)) as unknown as { id: string; email: string }[];
     if (people.length === 0) return { erased: 0, cancelledSends: 0 };
     const ids = idArray(people.map((p) => p.id));
+    // The ids' range, beside each `contact_id = any(ids)` on a table keyed by contact: a bulk action's
+    // chunk is a run of ids in order, and for thousands of ids PostgreSQL otherwise reads the whole
+    // table (subscriptions: 500,000 rows per chunk in npm run bench:bulk) rather than the index.
+    const inRange = (column: ReturnType<typeof sql>) =>
+      sql`${column} between ${people[0]!.id} and ${people.at(-1)!.id} and ${column} = any(${ids})`;
     // A valid address holds no comma (email-address.ts), so addresses pass as ids do.
     const emails = idArray(people.map((p) => p.email));
 
@@ -131,14 +136,14 @@ export async function eraseContacts(ctx: Ctx, actor: WorkspaceActor, contactIds:
     await run(sql`delete from suppressions where workspace_id = ${workspaceId} and email = any(${emails})`);
     await run(sql`delete from suppression_lifts where workspace_id = ${workspaceId} and email = any(${emails})`);
 
-    const subscriptionIds = sql`array(select id from subscriptions where contact_id = any(${ids}))::text[]`;
+    const subscriptionIds = sql`array(select id from subscriptions where ${inRange(sql`contact_id`)})::text[]`;
     await run(sql`
       update signup_form_submissions f
       set subscription_ids = array(select unnest(f.subscription_ids) except select unnest(${subscriptionIds}))
       where f.workspace_id = ${workspaceId} and f.subscription_ids && ${subscriptionIds}`);
     await run(sql`delete from opt_outs_on_behalf where workspace_id = ${workspaceId} and contact_id = any(${ids})`);
     // Their confirmation requests go with them (a foreign key that cascades).
-    await run(sql`delete from subscriptions where contact_id = any(${ids})`);
+    await run(sql`delete from subscriptions where ${inRange(sql`contact_id`)}`);
     await scrubImportFiles(
       tx,
       workspaceId,
