@@ -45,11 +45,11 @@ export function sortOf(sorting: SortingState): ContactSort {
 
 /**
  * A long text (an address, a name, a text attribute) wraps past 20rem (15rem) instead of widening
- * the table without end; below 11rem (7rem) it does not wrap, and on a phone the table scrolls inside its own box
+ * the table without end; below 14rem (7rem) it does not wrap (a usual address fits on one line), and on a phone the table scrolls inside its own box
  * instead. The widths sit on a block inside the cell: browsers ignore min-width on table cells.
  */
 function Wrapping({ children, narrow = false }: { children: ReactNode; narrow?: boolean }) {
-  const widths = narrow ? "max-w-60 min-w-28" : "max-w-80 min-w-44";
+  const widths = narrow ? "max-w-60 min-w-28" : "max-w-80 min-w-56";
   return <span className={`block whitespace-normal [overflow-wrap:anywhere] ${widths}`}>{children}</span>;
 }
 const dash = <span className="text-muted-foreground">—</span>;
