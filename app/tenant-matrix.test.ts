@@ -68,6 +68,7 @@ const PARAMETERS: ParameterTable = {
   contactId: "contact",
   contact_ids: "contact",
   contactIds: "contact",
+  ids: "contact",
   bulkActionId: "bulk_action",
   after: "contact",
   suppressionId: "suppression",

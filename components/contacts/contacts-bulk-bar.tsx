@@ -1,9 +1,10 @@
 "use client";
 
-import { BellOff, ListMinus, ListPlus, Trash2, X } from "lucide-react";
+import { BellOff, Download, ListMinus, ListPlus, Trash2, X } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
 import type { BulkActionKind } from "@/lib/contacts/bulk-action-schemas";
+import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
 
 import { BulkActionDialog, type BulkTarget, type StartBulkAction } from "./bulk-action-dialog";
 import type { FilterOption } from "./contacts-toolbar";
@@ -78,10 +79,23 @@ export function ContactsBulkBar({
         {lists.length > 0 && dialog("remove_from_list", "Take off list", <ListMinus />)}
         {dialog("unsubscribe", "Unsubscribe", <BellOff />, true)}
         {dialog("erase", "Erase", <Trash2 />, true)}
+        <Button asChild variant="outline" size="sm">
+          <a href={exportHref(workspaceId, target)} download>
+            <Download />
+            Export
+          </a>
+        </Button>
         <Button variant="ghost" size="sm" onClick={clear} aria-label="Clear the selection">
           <X />
         </Button>
       </div>
     </div>
   );
+}
+
+/** The CSV of the ticked contacts, or of the whole filter: a download, so no workflow is needed. */
+function exportHref(workspaceId: string, target: BulkTarget): string {
+  return "contactIds" in target
+    ? dashboardFiles.contactsExport(workspaceId, {}, target.contactIds)
+    : dashboardFiles.contactsExport(workspaceId, target.filters);
 }

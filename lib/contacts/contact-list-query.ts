@@ -59,6 +59,23 @@ export type ContactListQuery = z.infer<typeof contactListQuerySchema>;
 export const contactCountQuerySchema = contactListQuerySchema.pick({ q: true, status: true, topic: true, list: true });
 export type ContactCountQuery = z.infer<typeof contactCountQuerySchema>;
 
+/** The page's size in the dashboard: a ticked selection holds at most one page. */
+export const MAX_PICKED_CONTACTS = 100;
+
+/**
+ * The export's query: the table's filters, or `ids=con_…,con_…`, the contacts ticked on the page.
+ * Ids are kept as given (unknown or another workspace's select nothing).
+ */
+export const contactExportQuerySchema = contactCountQuerySchema.extend({
+  ids: z
+    .string()
+    .max(MAX_PICKED_CONTACTS * 65)
+    .transform((value) => [...new Set(value.split(",").map((part) => part.trim()))].filter(Boolean))
+    .pipe(z.array(id).min(1, "ids: tick at least one contact.").max(MAX_PICKED_CONTACTS))
+    .optional(),
+});
+export type ContactExportQuery = z.infer<typeof contactExportQuerySchema>;
+
 export function contactCountQuery({ q, status, topic, list }: ContactListQuery): ContactCountQuery {
   return Object.fromEntries(
     Object.entries({ q, status, topic, list }).filter((entry) => entry[1] !== undefined),

@@ -16,6 +16,7 @@ import { CONTACT_STATUSES } from "./contact-status";
 import { defineAttribute } from "./define-attribute";
 import { exportContactsCsv } from "./export-contacts";
 import { listContacts, type ContactFilters } from "./list-contacts";
+import { upsertContact } from "./upsert-contact";
 
 const { ctx } = testCtx();
 
@@ -45,6 +46,29 @@ describe("contact export", () => {
       constraint_name: "subscriptions_state_known",
     });
     for (const state of SUBSCRIPTION_STATES) await insert(state);
+  });
+
+  it("an export of the ticked contacts holds those contacts only, and another workspace's ids select nothing", async () => {
+    const a = await seedWorkspace(ctx);
+    const b = await seedWorkspace(ctx);
+    const actor = userActor(a.ownerUserId, a.workspaceId);
+    const add = async (workspaceActor: WorkspaceActor, email: string) =>
+      (await upsertContact(ctx, workspaceActor, { email })).contact.id;
+    const ann = await add(actor, "ann@example.org");
+    await add(actor, "bob@example.org");
+    const cy = await add(actor, "cy@example.org");
+    const dee = await add(userActor(b.ownerUserId, b.workspaceId), "dee@example.org");
+    const csv = async (contactIds: string[]) => {
+      let text = "";
+      for await (const chunk of exportContactsCsv(ctx, actor, { contactIds })) text += chunk.csv;
+      return text
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((line) => line.split(",")[1]);
+    };
+    expect(await csv([cy, ann])).toEqual(["ann@example.org", "cy@example.org"]);
+    expect(await csv([dee])).toEqual([]);
   });
 });
 

@@ -96,13 +96,15 @@ export const dashboardFiles = {
   /** Everything held about one contact, as a JSON file (the person's access request). */
   contactData: (workspaceId: string, contactId: string) =>
     `${base(workspaceId)}/contacts/${encodeURIComponent(contactId)}/data`,
-  contactsExport: (workspaceId: string, query: ContactListQuery) => {
+  /** The filter's contacts, or only those ticked when `contactIds` names some. */
+  contactsExport: (workspaceId: string, query: ContactListQuery, contactIds?: string[]) => {
     const params = contactListSearchParams({
       ...query,
       sort: undefined,
       after: undefined,
       columns: undefined,
-    }).toString();
-    return `${base(workspaceId)}/contacts/export${params ? `?${params}` : ""}`;
+    });
+    if (contactIds?.length) params.set("ids", contactIds.join(","));
+    return `${base(workspaceId)}/contacts/export${params.size ? `?${params}` : ""}`;
   },
 };

@@ -14,6 +14,8 @@ export function describeOrigin(origin: SubscriptionOrigin): string {
       return `Signup form “${origin.form_name}” (${origin.form_id})`;
     case "api_key":
       return origin.key_name ? `API key ${origin.key_name} (${origin.key_id})` : `API key ${origin.key_id}`;
+    case "member":
+      return `Added in the dashboard by ${origin.member ?? "a former member"}, consent asserted`;
     case "import": {
       const by = origin.asserted_by
         ? ` by ${origin.asserted_by}`

@@ -10,7 +10,7 @@ import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import type { TopicRow } from "@/lib/topics/get-topic-for-actor";
 
-import { apiKeyOrigin } from "./subscription-origin";
+import { actorOrigin } from "./subscription-origin";
 
 /**
  * Subscribes a contact to topics without a confirmation mail: the actor
@@ -37,7 +37,7 @@ export async function subscribeDirectly(
   if (topics.length === 0) return [];
   const now = ctx.clock.now();
   const topicIds = topics.map((t) => t.id);
-  const from = origin ?? (await apiKeyOrigin(ctx, actor));
+  const from = origin ?? (await actorOrigin(ctx, actor));
   await ctx.db
     .insert(subscriptions)
     .values(

@@ -13,7 +13,7 @@ import { newId } from "@/lib/ids";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 
 import { subscribeDirectly } from "./subscribe-directly";
-import { apiKeyOrigin } from "./subscription-origin";
+import { actorOrigin } from "./subscription-origin";
 
 export interface FormSubmission {
   topicId: string;
@@ -90,7 +90,7 @@ export async function subscribeFromForm(
       return { status, subscriptionId: subscribed?.id ?? null };
     }
     const now = tx.clock.now();
-    const from = origin ?? (await apiKeyOrigin(tx, actor));
+    const from = origin ?? (await actorOrigin(tx, actor));
     const live = actor.mode === "live"; // test keys write the audience but mail nothing
     if (existing) {
       // The latest signup is where the confirmation it asks for came from.

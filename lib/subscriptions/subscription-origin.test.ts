@@ -83,6 +83,21 @@ describe("consent source in full", () => {
     expect(describeSubscriptionSource(shown.source, shown.origin)).toBe(`API key Website (${keyId})`);
   });
 
+  it("a member's subscription in the dashboard records the member who asserted consent", async () => {
+    const w = await workspace();
+    const [owner] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, w.ownerUserId));
+    await upsertContact(ctx, w.actor, { email: "desk@example.com", topicIds: [w.topicId] });
+    const { contactId, rows } = await subscriptionsOf(w.workspaceId, "desk@example.com");
+    expect(rows.map((s) => [s.source, s.origin])).toEqual([
+      ["dashboard", { kind: "member", user_id: w.ownerUserId, member: owner!.email }],
+    ]);
+    const details = await getContactDetailsOrThrow(ctx, w.actor, contactId);
+    const shown = details.subscriptions[0]!;
+    expect(describeSubscriptionSource(shown.source, shown.origin)).toBe(
+      `Added in the dashboard by ${owner!.email}, consent asserted`,
+    );
+  });
+
   it("an imported subscription records file, row and the asserting member, with when; the access-request export and the contacts CSV carry it", async () => {
     const w = await workspace();
     const [owner] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, w.ownerUserId));

@@ -18,6 +18,8 @@ export type SubscriptionSource = (typeof SUBSCRIPTION_SOURCES)[number];
 export type SubscriptionOrigin =
   | { kind: "signup_form"; form_id: string; form_name: string }
   | { kind: "api_key"; key_id: string; key_name: string | null }
+  /** A member subscribed the contact in the dashboard, stating the sender holds consent. */
+  | { kind: "member"; user_id: string; member: string | null }
   | {
       kind: "import";
       import_id: string;
