@@ -5,7 +5,7 @@ import type { AudiencePreview, ExclusionReason } from "@/lib/campaigns/preview-a
 type Worded = { label: string; fix?: string };
 
 const LABELS: Record<
-  Exclude<ExclusionReason, `missing_merge_tag:${string}` | "not_verified" | "over_allowance">,
+  Exclude<ExclusionReason, `missing_merge_tag:${string}` | "not_verified" | "inactive" | "over_allowance">,
   Worded
 > = {
   not_subscribed: { label: "On the list, not subscribed to the topic" },
@@ -22,7 +22,8 @@ const LABELS: Record<
 /** A reason in words, with what to do about it where something can be done; the ones dispatch records read as on the campaign page. */
 export function exclusionWords(reason: ExclusionReason): Worded {
   if (reason === "not_verified") return notSentReason("recipient_not_verified");
-  if (reason === "over_allowance" || reason.startsWith("missing_merge_tag:")) return notSentReason(reason);
+  if (reason === "over_allowance" || reason === "inactive" || reason.startsWith("missing_merge_tag:"))
+    return notSentReason(reason);
   return LABELS[reason as keyof typeof LABELS];
 }
 
@@ -47,6 +48,11 @@ export function whyNobody(preview: AudiencePreview): Nobody | null {
     return {
       text: "Until your workspace passes the review, campaigns go only to your verified addresses, and none of them is subscribed to this topic. Add your own addresses as verified addresses and subscribe them, or pass the review.",
       link: { label: "Verified addresses", path: "/verified-addresses" },
+    };
+  if (has((reason) => reason === "inactive"))
+    return {
+      text: "Everyone it would go to is inactive under your sunset of inactive contacts. Tick “Include inactive contacts” on the campaign to send to them anyway, or change the sunset.",
+      link: { label: "Deliverability", path: "/deliverability" },
     };
   return {
     text: "Nobody subscribed to its topic (and on its list) can receive it. Add subscribers, or choose another topic or list.",

@@ -6,7 +6,7 @@ import type { UseFormReturn } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
 
-import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
+import { CheckboxField, FormError, SelectField, TextField } from "@/components/forms/form-fields";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -176,6 +176,12 @@ export function CampaignForm({
                 { value: "", label: "Everyone subscribed to the topic" },
                 ...lists.map((list) => ({ value: list.id, label: list.name })),
               ]}
+            />
+            <CheckboxField
+              form={form}
+              name="includeInactive"
+              label="Include inactive contacts"
+              hint="Send to the people your workspace's sunset leaves out as inactive, this once."
             />
           </CardContent>
         </Card>

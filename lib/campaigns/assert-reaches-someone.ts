@@ -5,6 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { allowanceLeft } from "@/lib/billing/send-allowance";
 import type { Ctx } from "@/lib/context";
 import { brands, type campaigns } from "@/lib/db/schema";
+import { INACTIVE } from "@/lib/deliverability/inactive-contacts";
 import { ApiError } from "@/lib/errors";
 
 import { classifiedAudience } from "./preview-audience";
@@ -28,8 +29,9 @@ export async function assertReachesSomeone(ctx: Ctx, campaign: typeof campaigns.
       "Your plan's sending allowance for this period is used up, so nobody would get this campaign. Move to a larger plan on the Billing page, or send it when the next period starts.",
     );
   }
-  const [why] = await ctx.db.execute<{ sandboxed: boolean | null; tag: string | null }>(sql`
-    select bool_or(reason = ${NOT_VERIFIED}) as sandboxed, min(reason) filter (where reason like 'missing_merge_tag:%') as tag
+  const [why] = await ctx.db.execute<{ sandboxed: boolean | null; inactive: boolean | null; tag: string | null }>(sql`
+    select bool_or(reason = ${NOT_VERIFIED}) as sandboxed, bool_or(reason = ${INACTIVE}) as inactive,
+           min(reason) filter (where reason like 'missing_merge_tag:%') as tag
     from (${everyone}) people`);
   if (why?.tag)
     throw noRecipients(
@@ -38,6 +40,10 @@ export async function assertReachesSomeone(ctx: Ctx, campaign: typeof campaigns.
   if (why?.sandboxed)
     throw noRecipients(
       "Nobody would get this campaign: until your workspace passes the review it goes only to your verified addresses, and none of them is subscribed to its topic. Add your own addresses as verified addresses and subscribe them, or pass the review.",
+    );
+  if (why?.inactive)
+    throw noRecipients(
+      "Nobody would get this campaign: everyone it would go to is inactive under your workspace's sunset of inactive contacts. Tick “Include inactive contacts” on the campaign to send to them anyway.",
     );
   throw noRecipients(
     "Nobody would get this campaign: its topic has no confirmed subscriber who is not unsubscribed or suppressed. Add subscribers, or choose another topic or list.",

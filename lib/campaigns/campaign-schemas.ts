@@ -20,6 +20,8 @@ export const campaignSchema = z.strictObject({
     .string()
     .max(2 * 1024 * 1024)
     .nullish(),
+  /** Sent to contacts the workspace's sunset counts as inactive too (docs/readings.md); left out, false. */
+  includeInactive: z.boolean().optional(),
 });
 
 /** A body written in the block editor: its document, from which the HTML and text parts are rendered. */

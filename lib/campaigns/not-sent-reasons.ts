@@ -1,7 +1,7 @@
 /**
  * Why a recipient of a campaign was not sent to, in words, for the campaign page, its CSV and a
- * contact's history. A rule leaving someone out (the sandbox, a suppression, a merge tag without a
- * value, the plan's allowance) is not a failure of the service: `byRule` tells them apart.
+ * contact's history. A rule leaving someone out (the sandbox, a suppression, the sunset of inactive
+ * contacts, a merge tag without a value, the plan's allowance) is not a failure of the service: `byRule` tells them apart.
  */
 export interface NotSentReason {
   byRule: boolean;
@@ -20,6 +20,11 @@ const RULES: Record<string, NotSentReason> = {
   },
   suppressed: { byRule: true, label: "Suppressed after sending started (a bounce, a complaint or a block)" },
   erased: { byRule: true, label: "Erased at the person's request before it was sent" },
+  inactive: {
+    byRule: true,
+    label: "Inactive: no open or click in the campaigns or days your sunset allows",
+    fix: "Tick “Include inactive contacts” on a campaign to send to them anyway; their subscriptions are unchanged.",
+  },
   over_allowance: {
     byRule: true,
     label: "Over your plan's sending allowance for this period",

@@ -23,6 +23,7 @@ export type ExclusionReason =
   | "suppressed_address"
   | "suppressed_domain"
   | "not_verified"
+  | "inactive"
   | "over_allowance"
   | `missing_merge_tag:${string}`;
 
@@ -41,7 +42,8 @@ const SAMPLE = 5;
  * match wins, so the counts add up: the snapshot's (subscribed to the topic,
  * not opted out, on the list, not suppressed by address or domain), then the
  * sending rules the snapshot applies too (sending-rules.ts: verified while the
- * brand is in the sandbox, then the first merge tag without a value). The
+ * brand is in the sandbox, then inactive under the workspace's sunset, then the
+ * first merge tag without a value). The
  * allowance covers only who is left: past what the period has left, those of them
  * with the highest contact ids are over the allowance, as the snapshot cuts them.
  */

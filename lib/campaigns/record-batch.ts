@@ -67,8 +67,19 @@ export async function sendAndRecord(ctx: Ctx, transport: MailTransport, messages
   const now = ctx.clock.now();
   const sent = await transport.sendBatch(ctx, messages);
   const accepted = messages.map((message, i) => ({ id: message.idempotencyKey, pid: sent[i]!.providerMessageId }));
+  // Each accepted send is one more campaign that reached its contact since their last human open or
+  // click (contact_engagement, read by the sunset of inactive contacts). Only sends this statement moved
+  // from `sending` are counted, so a batch sent again after a crash counts once; rows are taken in
+  // contact order so that two campaigns' batches lock shared contacts in the same order.
   await ctx.db.execute(sql`
-    update ${sends} set state = 'accepted', provider_message_id = v.pid, accepted_at = ${now.toISOString()}, updated_at = ${now.toISOString()}
-    from json_to_recordset(${JSON.stringify(accepted)}::json) as v(id text, pid text)
-    where ${sends}.id = v.id and ${sends}.state = 'sending'`);
+    with accepted as (
+      update ${sends} set state = 'accepted', provider_message_id = v.pid, accepted_at = ${now.toISOString()}, updated_at = ${now.toISOString()}
+      from json_to_recordset(${JSON.stringify(accepted)}::json) as v(id text, pid text)
+      where ${sends}.id = v.id and ${sends}.state = 'sending'
+      returning ${sends.contactId} as contact_id, ${sends.workspaceId} as workspace_id)
+    insert into contact_engagement (contact_id, workspace_id, campaigns_since_engaged, unengaged_since)
+    select contact_id, workspace_id, 1, ${now.toISOString()}::timestamptz from accepted order by contact_id
+    on conflict (contact_id) do update set
+      campaigns_since_engaged = contact_engagement.campaigns_since_engaged + 1,
+      unengaged_since = coalesce(contact_engagement.unengaged_since, excluded.unengaged_since)`);
 }

@@ -105,7 +105,12 @@ export async function updateCampaign(
 
 /** Optional fields left out are stored as null, so an edit that empties one clears it. */
 function nullsOf(values: CampaignValues) {
-  return { listId: values.listId ?? null, previewText: values.previewText || null, text: values.text ?? null };
+  return {
+    listId: values.listId ?? null,
+    previewText: values.previewText || null,
+    text: values.text ?? null,
+    includeInactive: values.includeInactive ?? false,
+  };
 }
 
 /** A new draft with another campaign's content and audience, whatever that campaign's state. */
@@ -117,11 +122,11 @@ export async function duplicateCampaign(ctx: Ctx, actor: Actor, campaignId: stri
   if (!source) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
   const name = `Copy of ${source.name}`.slice(0, 200);
   // In the source's workspace, which the actor was just shown to reach (an operator's system actor names none).
-  const { brandId, topicId, listId, subject, previewText, html, text, document } = source;
+  const { brandId, topicId, listId, subject, previewText, html, text, document, includeInactive } = source;
   return createCampaign(
     ctx,
     systemActor("duplicate-campaign", source.workspaceId),
-    { brandId, topicId, listId, name, subject, previewText, html, text },
+    { brandId, topicId, listId, name, subject, previewText, html, text, includeInactive },
     { document },
   );
 }

@@ -4,6 +4,8 @@ import { sql, type SQL } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
 import type { brands, campaigns } from "@/lib/db/schema";
+import { inactiveRule } from "@/lib/deliverability/inactive-contacts";
+import { sunsetSettingsOf } from "@/lib/deliverability/sunset-settings";
 import { brandClearance } from "@/lib/workspaces/sending-clearance";
 
 import { mergeTagsIn } from "./merge-tags";
@@ -24,8 +26,9 @@ export interface SendingRules {
 /**
  * The rules that leave out someone the audience rule lets in (subscribed, not
  * opted out, on the list, not suppressed), in the order dispatch applies them:
- * not a verified address while the brand is in the sandbox, then the first merge
- * tag without a value, in the order the subject, the preview text, the body and
+ * not a verified address while the brand is in the sandbox, then inactive under
+ * the workspace's sunset unless the campaign includes inactive contacts, then the
+ * first merge tag without a value, in the order the subject, the preview text, the body and
  * the text use them. One definition for the exclusion preview and the audience
  * snapshot, so that both leave out the same people for the same reason; the
  * send allowance covers only the people no rule leaves out.
@@ -33,10 +36,14 @@ export interface SendingRules {
 export async function sendingRules(ctx: Ctx, campaign: CampaignRow, brand: BrandRow): Promise<SendingRules> {
   const { open } = await brandClearance(ctx, brand.id);
   const sandbox = open ? [] : [sql`when v.email is null then ${NOT_VERIFIED}`];
-  const rules = [...sandbox, ...mergeTagRules(campaign, brand)];
+  // The engagement table is joined only while the sunset leaves someone out of this campaign.
+  const inactive = campaign.includeInactive
+    ? null
+    : inactiveRule(await sunsetSettingsOf(ctx, campaign.workspaceId), ctx.clock.now());
+  const rules = [...sandbox, ...(inactive ? [inactive.when] : []), ...mergeTagRules(campaign, brand)];
   return {
     any: rules.length > 0,
-    joins: open ? sql`` : sql`left join sandbox_recipients v on v.workspace_id = c.workspace_id and v.email = c.email`,
+    joins: sql`${open ? sql`` : sql`left join sandbox_recipients v on v.workspace_id = c.workspace_id and v.email = c.email`} ${inactive?.join ?? sql``}`,
     whens: sql.join(rules, sql` `),
   };
 }

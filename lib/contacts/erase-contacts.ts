@@ -149,6 +149,7 @@ export async function eraseContacts(ctx: Ctx, actor: WorkspaceActor, contactIds:
       workspaceId,
       people.map((p) => p.email),
     );
+    await run(sql`delete from contact_engagement where contact_id = any(${ids})`);
     // List memberships go with the contact (a foreign key that cascades); the report triggers recount.
     await run(sql`delete from contacts where id = any(${ids})`);
 

@@ -21,8 +21,10 @@ export async function recordEvent(
   type: EventType,
   data: Record<string, unknown>,
   occurredAt: Date,
+  /** Set for an open or click a machine made (events.machine); never part of the payload. */
+  machine: string | null = null,
 ): Promise<string | null> {
-  const [id] = await recordEvents(ctx, actor, type, [{ data, occurredAt }]);
+  const [id] = await recordEvents(ctx, actor, type, [{ data, occurredAt, machine }]);
   return id ?? null;
 }
 
@@ -31,7 +33,7 @@ export async function recordEvents(
   ctx: Ctx,
   actor: Actor,
   type: EventType,
-  items: { data: Record<string, unknown>; occurredAt: Date }[],
+  items: { data: Record<string, unknown>; occurredAt: Date; machine?: string | null }[],
 ): Promise<string[]> {
   const workspaceId = requireActorWorkspace(actor);
   if (actor.mode === "test" || items.length === 0) return [];
@@ -43,14 +45,15 @@ export async function recordEvents(
       type,
       data: item.data,
       occurredAt: item.occurredAt,
+      machine: item.machine ?? null,
       createdAt,
     }));
     // One statement whatever the count: an import records thousands of events per chunk.
     await tx.db.execute(sql`
-      insert into events (id, workspace_id, type, data, occurred_at, created_at)
-      select x.id, ${workspaceId}, ${type}, x.data, x."occurredAt", ${createdAt.toISOString()}::timestamptz
-      from jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ id: r.id, data: r.data, occurredAt: r.occurredAt })))}::jsonb)
-        as x(id text, data jsonb, "occurredAt" timestamptz)`);
+      insert into events (id, workspace_id, type, data, occurred_at, machine, created_at)
+      select x.id, ${workspaceId}, ${type}, x.data, x."occurredAt", x.machine, ${createdAt.toISOString()}::timestamptz
+      from jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ id: r.id, data: r.data, occurredAt: r.occurredAt, machine: r.machine })))}::jsonb)
+        as x(id text, data jsonb, "occurredAt" timestamptz, machine text)`);
     await queueDeliveries(tx, rows);
     return rows.map((row) => row.id);
   });

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 
 import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
@@ -9,6 +9,9 @@ import { emailEventBase } from "@/lib/events/email-event-base";
 import { recordEvent } from "@/lib/events/record-event";
 
 import type { DeviceType } from "./describe-client";
+import { machineClick, machineOpen, type TrackingRequest } from "./machine-engagement";
+
+// Without `request` (the admin CLI, fixtures) an open or click is taken as the person's.
 
 async function loadSend(ctx: Ctx, sendId: string) {
   const [row] = await ctx.db
@@ -23,34 +26,52 @@ function base(row: NonNullable<Awaited<ReturnType<typeof loadSend>>>, at: Date) 
   return emailEventBase(row.send, row.campaignName, at);
 }
 
-/** The pixel loaded: weak evidence only (image proxies and prefetching load it too). */
-export async function recordOpen(ctx: Ctx, sendId: string, details: { country: string | null }): Promise<void> {
+/**
+ * The pixel loaded: weak evidence only (image proxies and prefetching load it too). Recorded and
+ * counted whoever loaded it; only a person's open (machineOpen) makes the contact engaged.
+ */
+export async function recordOpen(
+  ctx: Ctx,
+  sendId: string,
+  details: { country: string | null; request?: TrackingRequest },
+): Promise<void> {
   await withTransaction(ctx, async (tx) => {
     const row = await loadSend(tx, sendId);
     if (!row) return;
     const now = tx.clock.now();
+    const machine = details.request ? machineOpen(details.request) : null;
     if (!row.send.openedAt) await tx.db.update(sends).set({ openedAt: now }).where(eq(sends.id, sendId));
+    if (!machine) await markEngaged(tx, row.send, now);
     await recordEvent(
       tx,
       systemActor("tracking:open", row.send.workspaceId),
       "email.opened",
       { ...base(row, now), country: details.country },
       now,
+      machine,
     );
   });
 }
 
-/** A tracked link was followed. */
+/** A tracked link was followed. Recorded and counted whoever followed it; only a person's click makes the contact engaged. */
 export async function recordClick(
   ctx: Ctx,
   sendId: string,
-  details: { url: string; country: string | null; deviceType: DeviceType | null; client: string | null },
+  details: {
+    url: string;
+    country: string | null;
+    deviceType: DeviceType | null;
+    client: string | null;
+    request?: TrackingRequest;
+  },
 ): Promise<void> {
   await withTransaction(ctx, async (tx) => {
     const row = await loadSend(tx, sendId);
     if (!row) return;
     const now = tx.clock.now();
+    const machine = details.request ? machineClick(details.request, { sentAt: row.send.acceptedAt, now }) : null;
     if (!row.send.clickedAt) await tx.db.update(sends).set({ clickedAt: now }).where(eq(sends.id, sendId));
+    if (!machine) await markEngaged(tx, row.send, now);
     await recordEvent(
       tx,
       systemActor("tracking:click", row.send.workspaceId),
@@ -63,6 +84,15 @@ export async function recordClick(
         client: details.client,
       },
       now,
+      machine,
     );
   });
+}
+
+/** A person opened or clicked: engaged now, and no campaign has reached them since. */
+async function markEngaged(ctx: Ctx, send: { contactId: string; workspaceId: string }, now: Date): Promise<void> {
+  await ctx.db.execute(sql`
+    insert into contact_engagement (contact_id, workspace_id, last_engaged_at, campaigns_since_engaged, unengaged_since)
+    values (${send.contactId}, ${send.workspaceId}, ${now.toISOString()}, 0, null)
+    on conflict (contact_id) do update set last_engaged_at = excluded.last_engaged_at, campaigns_since_engaged = 0, unengaged_since = null`);
 }

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 
 import { brands } from "./brands";
 import { at, createdAt, id, updatedAt } from "./columns";
@@ -32,6 +32,8 @@ export const campaigns = pgTable(
     text: text("text"),
     /** The block editor's document when the body was written in it; `html` and `text` are rendered from it. */
     document: jsonb("document").$type<Record<string, unknown>>(),
+    /** Sent to inactive contacts too, whatever the workspace's sunset (docs/readings.md, "Sunset of inactive contacts"). */
+    includeInactive: boolean("include_inactive").notNull().default(false),
     status: text("status", { enum: CAMPAIGN_STATUSES }).notNull().default("draft"),
     scheduledAt: at("scheduled_at"),
     /** When dispatch started: the campaign's send time in reports. */

@@ -16,6 +16,11 @@ export const events = pgTable(
     type: text("type").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     occurredAt: at("occurred_at").notNull(),
+    /**
+     * An open or click made by a machine, not the person: `apple_privacy_proxy`, `link_scanner` or `bot`
+     * (lib/tracking/machine-engagement.ts). Kept out of `data`, which is the webhook payload the contract fixes.
+     */
+    machine: text("machine"),
     createdAt: createdAt(),
   },
   (t) => [index("events_workspace_idx").on(t.workspaceId, t.id)],

@@ -5,6 +5,7 @@ export * from "./brands";
 export * from "./topics";
 export * from "./lists";
 export * from "./contacts";
+export * from "./contact-engagement";
 export * from "./erased-contacts";
 export * from "./contact-bulk-actions";
 export * from "./subscriptions";

@@ -1,4 +1,4 @@
-import { boolean, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, integer, pgTable, text } from "drizzle-orm/pg-core";
 
 import { at, createdAt, id } from "./columns";
 
@@ -19,5 +19,13 @@ export const workspaces = pgTable("workspaces", {
   reviewedBy: text("reviewed_by"),
   /** The last decision was taken by an operator who is a member of the workspace, allowed only where no other operator could take it. */
   selfReviewed: boolean("self_reviewed").notNull().default(false),
+  /**
+   * The sunset of inactive contacts (docs/readings.md): off until a member turns it on, since it leaves
+   * people out of campaigns. Inactive after this many campaigns, or this many days, without a human
+   * open or click; either may be null, not both while it is on.
+   */
+  sunsetEnabled: boolean("sunset_enabled").notNull().default(false),
+  sunsetAfterCampaigns: integer("sunset_after_campaigns"),
+  sunsetAfterDays: integer("sunset_after_days"),
   createdAt: createdAt(),
 });

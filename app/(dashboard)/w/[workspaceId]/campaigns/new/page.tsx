@@ -88,6 +88,7 @@ export default async function NewCampaignPage({
               html: template && !template.document ? template.html : "",
               text: template && !template.document ? (template.text ?? "") : "",
               document: template?.document ?? null,
+              includeInactive: false,
             }}
             action={createCampaignAction}
             countMissing={countMissingMergeTagsAction}

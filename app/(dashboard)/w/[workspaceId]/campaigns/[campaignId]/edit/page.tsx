@@ -51,6 +51,7 @@ export default async function EditCampaignPage({
             html: campaign.document ? "" : campaign.html,
             text: campaign.document ? "" : (campaign.text ?? ""),
             document: campaign.document,
+            includeInactive: campaign.includeInactive,
           }}
           action={updateCampaignAction}
           countMissing={countMissingMergeTagsAction}
