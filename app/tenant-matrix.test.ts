@@ -163,6 +163,7 @@ const PARAMETERS: ParameterTable = {
         "keysAndEndpoints",
         "role",
       ],
+      ...["includeInactive", "enabled", "afterCampaigns", "afterDays"],
     ].map((name) => [name, null]),
   ),
 };

@@ -62,6 +62,8 @@ export interface ContactDetails {
     type: string;
     occurredAt: Date;
     data: Record<string, unknown>;
+    /** Set when a machine, not the person, made this open or click (lib/tracking/machine-engagement.ts). */
+    machine: string | null;
     /** An opt-out a member made for the person: who, and how the person asked. */
     onBehalf: { by: string; note: string } | null;
   }[];
@@ -129,6 +131,7 @@ export async function getContactDetailsOrThrow(
         type: events.type,
         occurredAt: events.occurredAt,
         data: events.data,
+        machine: events.machine,
         madeBy: optOutsOnBehalf.madeBy,
         madeByEmail: users.email,
         note: optOutsOnBehalf.note,

@@ -10,13 +10,14 @@ import { previewAudience } from "@/lib/campaigns/preview-audience";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { sendNextBatch } from "@/lib/campaigns/send-batch";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
+import { getContactDetailsOrThrow } from "@/lib/contacts/get-contact-details";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { campaigns, contactEngagement, contacts, events, sends, subscriptions, suppressions } from "@/lib/db/schema";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { seedTopic, seedWorkspace, setSendAllowance } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
-import { machineClick, machineOpen, SCANNER_WINDOW_MS } from "@/lib/tracking/machine-engagement";
+import { machineClick, machineLabel, machineOpen, SCANNER_WINDOW_MS } from "@/lib/tracking/machine-engagement";
 import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
 import { openPixelUrl } from "@/lib/tracking/tracking-links";
 
@@ -191,6 +192,10 @@ describe("sunset of inactive contacts", () => {
       .from(contactEngagement)
       .where(eq(contactEngagement.contactId, w.ids["pixel@example.com"]!));
     expect(engagement).toMatchObject({ lastEngagedAt: null, campaignsSinceEngaged: 1 });
+    // The contact's timeline says whose open it was.
+    const { timeline } = await getContactDetailsOrThrow(ctx, w.actor, w.ids["pixel@example.com"]!);
+    const opened = timeline.find((e) => e.type === "email.opened")!;
+    expect(machineLabel(opened.machine!)).toBe("machine open: Apple Mail Privacy Protection");
   });
 
   it("what counts as a machine: Apple's proxy by its bare user agent or its network, scanners by name or by clicking within seconds, other bots; mail image proxies are people", () => {

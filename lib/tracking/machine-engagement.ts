@@ -70,3 +70,10 @@ export function machineClick(
   if (agent === "" || isbot(agent)) return "bot";
   return null;
 }
+
+/** How a contact's timeline names an open or click a machine made. */
+export function machineLabel(kind: string): string {
+  if (kind === "apple_privacy_proxy") return "machine open: Apple Mail Privacy Protection";
+  if (kind === "link_scanner") return "machine click: link scanner";
+  return "machine: bot";
+}

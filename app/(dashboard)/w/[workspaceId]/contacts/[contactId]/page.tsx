@@ -24,6 +24,7 @@ import { listLists } from "@/lib/lists/list-lists";
 import { describeSubscriptionSource } from "@/lib/subscriptions/describe-subscription-source";
 import { canOptOut } from "@/lib/subscriptions/subscription-state";
 import { suppressionsOfAddress } from "@/lib/suppressions/suppression-evidence";
+import { machineLabel } from "@/lib/tracking/machine-engagement";
 
 import { deleteSuppressionAction } from "../../suppressions/actions";
 import {
@@ -331,6 +332,11 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                             ? "everything"
                             : ""}
                     </span>
+                    {event.machine && (
+                      <Badge variant="secondary" title="Recorded, but not counted as the person's engagement">
+                        {machineLabel(event.machine)}
+                      </Badge>
+                    )}
                     {event.onBehalf && (
                       <span className="min-w-0 basis-full text-muted-foreground [overflow-wrap:anywhere] sm:basis-auto">
                         by {event.onBehalf.by}: “{event.onBehalf.note}”
