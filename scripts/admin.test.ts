@@ -654,12 +654,40 @@ describe("admin CLI", () => {
     expect(again.stderr).toContain("only a failed run is retried");
   });
 
+  it("workspace:sunset shows the sunset of inactive contacts, off by default, and turns it on and off", async () => {
+    const { workspace_id } = await adminJson<"workspace_id">([
+      "workspace:create",
+      "--name",
+      "Sunset",
+      "--owner",
+      "sunset-owner@example.com",
+    ]);
+    expect(await adminJson(["workspace:sunset", "--workspace", workspace_id])).toEqual({
+      workspace_id,
+      enabled: false,
+      after_campaigns: null,
+      after_days: null,
+    });
+    expect(
+      await adminJson(["workspace:sunset", "--workspace", workspace_id, "--on", "--after-campaigns", "5"]),
+    ).toEqual({ workspace_id, enabled: true, after_campaigns: 5, after_days: null });
+    const refused = await admin(["workspace:sunset", "--workspace", workspace_id, "--on", "--after-days", "0"]);
+    expect(refused.code).toBe(1);
+    expect(await adminJson(["workspace:sunset", "--workspace", workspace_id, "--off"])).toEqual({
+      workspace_id,
+      enabled: false,
+      after_campaigns: 5,
+      after_days: null,
+    });
+  });
+
   it("help lists every command", async () => {
     const help = await admin(["help"]);
     expect(help.code).toBe(0);
     for (const command of [
       "workspace:create",
       "workspace:approve",
+      "workspace:sunset",
       "brand:create",
       "brand:approve",
       "brand:update",

@@ -1,10 +1,12 @@
+import { systemActor } from "@/lib/actor";
 import type { Currency } from "@/lib/billing/plans";
+import { getSunsetSettings, updateSunsetSettings } from "@/lib/deliverability/sunset-settings";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 
 import { opt, str, string, type AdminCommand } from "./admin-command";
 
-/** Workspaces: creating one with its owner, and approving it (the review before it may send). */
+/** Workspaces: creating one with its owner, approving it (the review before it may send), and its sunset of inactive contacts. */
 export const workspaceCommands: Record<string, AdminCommand> = {
   "workspace:create": {
     summary: "--name N --owner EMAIL [--currency usd|eur|gbp]   (the billing currency cannot change later)",
@@ -26,6 +28,36 @@ export const workspaceCommands: Record<string, AdminCommand> = {
     run: async (ctx, v) => {
       const { workspaceId, approvedAt } = await approveWorkspace(ctx, str(v, "workspace"));
       return { workspace_id: workspaceId, approved_at: approvedAt.toISOString() };
+    },
+  },
+  "workspace:sunset": {
+    summary:
+      "--workspace ID [--on --after-campaigns N --after-days M | --off]   (without --on or --off: shows it; see docs/readings.md)",
+    options: {
+      workspace: string,
+      on: { type: "boolean" },
+      off: { type: "boolean" },
+      "after-campaigns": string,
+      "after-days": string,
+    },
+    required: ["workspace"],
+    run: async (ctx, v) => {
+      const actor = systemActor("admin:workspace:sunset", str(v, "workspace"));
+      const current = await getSunsetSettings(ctx, actor);
+      const settings =
+        v.on || v.off
+          ? await updateSunsetSettings(ctx, actor, {
+              enabled: Boolean(v.on),
+              afterCampaigns: opt(v, "after-campaigns") ?? current.afterCampaigns,
+              afterDays: opt(v, "after-days") ?? current.afterDays,
+            })
+          : current;
+      return {
+        workspace_id: str(v, "workspace"),
+        enabled: settings.enabled,
+        after_campaigns: settings.afterCampaigns,
+        after_days: settings.afterDays,
+      };
     },
   },
 };
