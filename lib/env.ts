@@ -140,6 +140,8 @@ export const envSchema = z
     // Resend's API key (MAIL_TRANSPORT=resend) and the signing secret of its delivery webhook.
     RESEND_API_KEY: text(),
     RESEND_WEBHOOK_SECRET: text(),
+    // SpamAssassin, run locally to show a campaign's spam score in its preview; nothing there, the preview says how to install it.
+    SPAMASSASSIN_PATH: textOr("/usr/bin/spamassassin"),
     // Resolvers for checking sending domains' records; empty means the system's.
     DNS_SERVERS: variable((value) =>
       (value ?? "")
