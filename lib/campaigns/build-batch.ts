@@ -2,7 +2,6 @@ import "server-only";
 
 import { eq, inArray, sql } from "drizzle-orm";
 
-import { listHeaders } from "@/lib/consent/list-headers";
 import type { Ctx } from "@/lib/context";
 import { brands, contacts } from "@/lib/db/schema";
 import { domainSigningKey } from "@/lib/domains/domain-signing-key";
@@ -10,6 +9,7 @@ import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
 import { suppressedAmong } from "@/lib/suppressions/suppressed";
 import { brandClearance } from "@/lib/workspaces/sending-clearance";
 
+import { campaignMessage } from "./campaign-message";
 import type { Campaign, ClaimedSend } from "./claim-batch";
 import { renderCampaignMail } from "./render-campaign-mail";
 
@@ -24,7 +24,7 @@ export interface BatchFailure {
  * Step two: the message of each claimed send, rendered for its recipient,
  * or why it cannot be sent. Suppressed since the snapshot, not a sandbox
  * recipient while the brand cannot yet mail anyone (sending-clearance.ts), or missing a used merge tag: a failure
- * with its reason. Every message carries the one-click unsubscribe headers. A send whose contact was
+ * with its reason. Every message carries the one-click unsubscribe headers (campaign-message.ts). A send whose contact was
  * erased since the batch was claimed is `erased`: it is not sent, and not a failure to announce.
  */
 export async function buildBatch(
@@ -86,17 +86,8 @@ export async function buildBatch(
       fail(`missing_merge_tag:${mail.missing}`);
       continue;
     }
-    const target = { contactId: contact.id, topicId: campaign.topicId, campaignId: campaign.id, sendId: row.id };
     messages.push({
-      workspaceId: campaign.workspaceId,
-      idempotencyKey: row.id,
-      from: { name: brand!.name, address: brand!.senderEmail },
-      replyTo: brand!.replyTo ?? undefined,
-      to: row.email,
-      subject: mail.subject,
-      html: mail.html,
-      text: mail.text,
-      headers: listHeaders(target, brand!),
+      ...campaignMessage(campaign, brand!, { contactId: contact.id, email: row.email }, row.id, mail),
       ...(dkim ? { dkim } : {}),
     });
   }
