@@ -126,18 +126,30 @@ export const emailExtensions = [
   BrandFooter,
 ];
 
-/** A new campaign's document: something to type over rather than an empty page. */
+const paragraph = (text: string) => ({ type: "paragraph", content: [{ type: "text", text }] });
+
+/**
+ * A new campaign's document: something to type over rather than an empty page, the shape of a
+ * mail that reads like a letter. Long enough to be read as one: spam filters score a short HTML
+ * part with an image (the open pixel is one) as a mail made of pictures (readings.md, "Spam score
+ * of a campaign").
+ */
 export const STARTER_DOCUMENT = {
   type: "doc",
   content: [
     { type: "brandLogo" },
     { type: "heading", attrs: { level: 1 }, content: [{ type: "text", text: "A headline" }] },
-    {
-      type: "paragraph",
-      // No merge tag a contact may lack: there is no default value, and whoever lacked it would be skipped.
-      content: [{ type: "text", text: "Hello," }],
-    },
-    { type: "paragraph", content: [{ type: "text", text: "Write your message here." }] },
+    // No merge tag a contact may lack: there is no default value, and whoever lacked it would be skipped.
+    paragraph("Hello,"),
+    paragraph("Write your message here."),
+    paragraph(
+      "Say in the first lines what this mail is about: many inboxes show them beside the subject. Then tell your readers the one thing you would like them to do, and why it is worth their time.",
+    ),
+    paragraph(
+      "Write as you would to one person. A mail that reads like a letter, with more words than pictures, gets read, and mail filters let it through.",
+    ),
+    paragraph("Thank you for reading,"),
+    { type: "paragraph", content: [{ type: "mergeTag", attrs: { id: "brand.name" } }] },
     { type: "brandFooter" },
   ],
 };
