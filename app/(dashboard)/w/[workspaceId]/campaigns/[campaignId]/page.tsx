@@ -12,6 +12,7 @@ import { MailPreview } from "@/components/campaigns/mail-preview";
 import { NotSentCard } from "@/components/campaigns/not-sent-card";
 import { SaveTemplateDialog } from "@/components/campaigns/save-template-dialog";
 import { SendTestDialog } from "@/components/campaigns/send-test-dialog";
+import { SpamScoreReport } from "@/components/campaigns/spam-score-report";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Await } from "@/components/ui/await";
 import { Button } from "@/components/ui/button";
@@ -32,6 +33,7 @@ import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import type { CampaignStatus } from "@/lib/db/schema";
+import { scoreOutgoingMessage } from "@/lib/deliverability/spam-score";
 
 import {
   cancelCampaignAction,
@@ -79,6 +81,8 @@ export default async function CampaignPage({
     testMailAddresses(ctx, actor),
     started ? listNotSent(ctx, actor, campaignId, Number(notSentPage ?? 1)) : null,
   ]);
+  // SpamAssassin takes a second or more: the preview shows at once and the score streams in.
+  const spamScore = preview.asSent ? scoreOutgoingMessage(ctx.clock, preview.asSent) : null;
   const brand = options.brands.find((candidate) => candidate.id === campaign.brandId);
   const topic = options.topics.find((candidate) => candidate.id === campaign.topicId);
   const list = options.lists.find((candidate) => candidate.id === campaign.listId);
@@ -286,7 +290,20 @@ export default async function CampaignPage({
               </AlertDescription>
             </Alert>
           ) : (
-            <MailPreview html={preview.mail.html} subject={preview.mail.subject} />
+            <>
+              {spamScore && (
+                <Suspense
+                  fallback={
+                    <p role="status" className="rounded-lg border p-4 text-sm text-muted-foreground">
+                      Asking SpamAssassin for a spam score…
+                    </p>
+                  }
+                >
+                  <Await promise={spamScore}>{(score) => <SpamScoreReport score={score} />}</Await>
+                </Suspense>
+              )}
+              <MailPreview html={preview.mail.html} subject={preview.mail.subject} />
+            </>
           )}
         </CardContent>
       </Card>
