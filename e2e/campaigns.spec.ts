@@ -116,6 +116,10 @@ test("campaigns: the exclusion preview names who is left out and why; the previe
     )
     .toBe(1);
   await expect(frame.getByRole("link", { name: "Unsubscribe" })).toBeVisible();
+  // SpamAssassin's opinion of the mail as it would be sent streams in above the preview.
+  const spamScore = page.getByRole("region", { name: "Spam score" });
+  await expect(spamScore.getByTestId("spam-score")).toHaveText(/^-?\d+\.\d · (Low|Borderline|Spam)$/);
+  await expect(spamScore.getByRole("list", { name: "Rules hit" })).toContainText("HTML_MESSAGE");
   await screenshot(page, "campaign-draft");
   await page.getByRole("button", { name: "Mobile" }).click();
   await expect(page.getByRole("button", { name: "Mobile" })).toHaveAttribute("aria-pressed", "true");

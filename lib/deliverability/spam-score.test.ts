@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 
 import { MAX_SCORED_BYTES, scoreMessage, scoreMessages } from "./spam-score";
+import { spamScoreLevel } from "./spam-score-levels";
 
 afterEach(() => reloadEnv());
 
@@ -58,5 +59,15 @@ describe("SpamAssassin's score of a message", () => {
     const [tooLarge, letter] = await scoreMessages([large, LETTER]);
     expect(tooLarge).toEqual({ available: false, reason: "too_large" });
     expect(letter).toMatchObject({ available: true, threshold: 5 });
+  });
+
+  it("the badge: low below 2.0, borderline from 2.0 to below SpamAssassin's threshold, spam at or past the threshold", () => {
+    expect(spamScoreLevel({ score: -0.1, threshold: 5 })).toBe("good");
+    expect(spamScoreLevel({ score: 1.9, threshold: 5 })).toBe("good");
+    expect(spamScoreLevel({ score: 2, threshold: 5 })).toBe("warn");
+    expect(spamScoreLevel({ score: 4.9, threshold: 5 })).toBe("warn");
+    expect(spamScoreLevel({ score: 5, threshold: 5 })).toBe("bad");
+    // An operator's lower required_score moves the line: what its filter would file as spam says so.
+    expect(spamScoreLevel({ score: 1.5, threshold: 1.5 })).toBe("bad");
   });
 });
