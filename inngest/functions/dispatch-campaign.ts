@@ -5,6 +5,7 @@ import { startScheduledCampaign } from "@/lib/campaigns/campaign-actions";
 import { completeCampaign } from "@/lib/campaigns/complete-campaign";
 import { sendNextBatch, type BatchResult } from "@/lib/campaigns/send-batch";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
+import { checkWarmUpAllowance } from "@/lib/campaigns/warm-up-wait";
 import { env } from "@/lib/env";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 
@@ -15,7 +16,8 @@ const batchPauseMs = () => env().DISPATCH_BATCH_PAUSE_MS;
 /**
  * Waits for the scheduled time, snapshots the audience into sends, then
  * sends batch after batch, checking between batches whether the campaign was
- * paused or cancelled, and finally records campaign.sent.
+ * paused or cancelled and what its domain's warm-up still allows today, and
+ * finally records campaign.sent.
  */
 export const dispatchCampaign = inngest.createFunction(
   { id: "dispatch-campaign", triggers: [campaignDispatchRequested], retries: 5 },
@@ -34,10 +36,18 @@ export const dispatchCampaign = inngest.createFunction(
     let after: string | null = null;
     for (let batch = 0; ; batch++) {
       const from = after;
+      // A domain in warm-up sends its day's cap, then the campaign sleeps until the next UTC day and goes on.
+      const warmUp = await step.run(`warm-up-allowance-${batch}`, () =>
+        checkWarmUpAllowance(workflowCtx(), campaignId),
+      );
+      if (warmUp.waitUntil) {
+        await step.sleepUntil(`warm-up-wait-${batch}`, warmUp.waitUntil);
+        continue;
+      }
       const result: BatchResult = await step.run(`batch-${batch}`, () =>
         sendNextBatch(workflowCtx(), getMailTransport(), {
           campaignId,
-          size: batchSize(),
+          size: Math.min(batchSize(), warmUp.allowance ?? Infinity),
           claimant: runId,
           after: from,
         }),

@@ -5,6 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
+import { claimWarmUpAllowance } from "@/lib/domains/domain-warm-up";
 
 import { sendsOfCampaign } from "./send-id-range";
 
@@ -57,21 +58,25 @@ export async function claimBatch(ctx: Ctx, request: BatchRequest): Promise<Batch
       .where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
     if (billing && !billingAllowsSending(billing, tx.clock.now())) return stop("billing_paused");
     const now = tx.clock.now();
+    // A domain in warm-up caps what its campaigns claim in a day; sends taken back after a crash were counted already.
+    const warmUp = await claimWarmUpAllowance(tx, campaign, request.size);
     const claimFrom = (from: string | null) =>
-      tx.db.execute<ClaimedSend>(sql`
+      tx.db.execute<ClaimedSend & { fresh: boolean }>(sql`
         update ${sends} set state = 'sending', claimed_by = ${request.claimant}, updated_at = ${now.toISOString()}
-        where id in (
-          select id from ${sends}
+        from (
+          select id, state from ${sends}
           where ${sendsOfCampaign(campaign)} ${from ? sql`and ${sends.id} > ${from}` : sql``}
             and (state = 'queued'
                  or (state = 'sending' and (claimed_by = ${request.claimant} or updated_at < ${new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString()})))
           order by id
-          limit ${request.size}
-          for update skip locked)
-        returning id, contact_id, email`);
+          limit ${warmUp.allowed}
+          for update skip locked) as picked
+        where ${sends}.id = picked.id
+        returning ${sends}.id, ${sends}.contact_id, ${sends}.email, picked.state = 'queued' as fresh`);
     let rows = [...(await claimFrom(request.after))];
     // Past the end: anything taken back since (a run abandoned its batch) lies before the cursor.
     if (rows.length === 0 && request.after !== null) rows = [...(await claimFrom(null))];
+    await warmUp.count(rows.filter((row) => row.fresh).length);
     if (rows.length > 0) return { campaign, rows, heldElsewhere: false };
     const [out] = await tx.db.execute<{ held: boolean }>(sql`
       select exists (select 1 from ${sends} where ${sendsOfCampaign(campaign)} and state in ('queued', 'sending')) as held`);

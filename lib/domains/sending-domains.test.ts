@@ -10,6 +10,7 @@ import { updateBrand } from "@/lib/brands/update-brand";
 import { buildBatch } from "@/lib/campaigns/build-batch";
 import { brands, campaigns, sendingDomains, sends } from "@/lib/db/schema";
 import { overrideEnvForTests, parseEnv, reloadEnv } from "@/lib/env";
+import { newId } from "@/lib/ids";
 import { smtpTransport } from "@/lib/mail/transports/smtp-transport";
 import { seedAcceptedSend } from "@/lib/testing/campaign-fixture";
 import { startDnsServer, type ZoneRecord } from "@/lib/testing/dns-server";
@@ -19,7 +20,7 @@ import { testCtx } from "@/lib/testing/test-context";
 import { getSetupChecklist } from "@/lib/workspaces/get-setup-checklist";
 
 import { domainResolver } from "./check-domain-dns";
-import { decryptPrivateKey } from "./dkim-keys";
+import { decryptPrivateKey, encryptPrivateKey, generateDkimKeyPair } from "./dkim-keys";
 import { domainCarrier, type DomainCarrier } from "./domain-carrier";
 import { recheckSendingDomains } from "./recheck-sending-domains";
 import {
@@ -78,6 +79,25 @@ describe("sending domains", () => {
     expect(
       (await ctx.db.select({ domainId: brands.domainId }).from(brands).where(eq(brands.id, brandId)))[0]!.domainId,
     ).toBe(domain.id);
+  });
+
+  it("a new domain starts its warm-up; a domain from before warm-up existed is taken as warmed (warm-up off)", async () => {
+    const { domain, workspaceId } = await domainFor("mail.acme-warm.test");
+    expect(domain.warmUp).toBe(true);
+    // Rows that were there when the column came took its default.
+    const { publicKey, privateKeyPem } = generateDkimKeyPair();
+    const [older] = await ctx.db
+      .insert(sendingDomains)
+      .values({
+        id: newId("dom"),
+        workspaceId,
+        hostname: "old.acme-warm.test",
+        dkimSelector: "old",
+        dkimPublicKey: publicKey,
+        dkimPrivateKey: encryptPrivateKey(privateKeyPem),
+      })
+      .returning();
+    expect(older!.warmUp).toBe(false);
   });
 
   it("verification: each record found, missing or wrong (showing what was found), a multi-string TXT joined, and ready once all are published and registered", async () => {

@@ -124,6 +124,8 @@ export async function addSendingDomain(
         dkimPublicKey: publicKey,
         dkimPrivateKey: encryptPrivateKey(privateKeyPem),
         createdAt: tx.clock.now(),
+        // A new domain has no reputation yet: its daily sending grows by the warm-up schedule.
+        warmUp: true,
       });
     }
     await tx.db

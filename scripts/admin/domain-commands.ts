@@ -5,6 +5,8 @@ import {
   getSendingDomainOrThrow,
   type SendingDomain,
 } from "@/lib/domains/sending-domains";
+import { setDomainWarmUp, showDomainWarmUp, type DomainWarmUp } from "@/lib/domains/warm-up-settings";
+import { validationFailed } from "@/lib/errors";
 
 import { str, string, type AdminCommand } from "./admin-command";
 
@@ -26,7 +28,20 @@ function domainJson(domain: SendingDomain) {
   };
 }
 
-/** Sending domains: added for a brand, and their DNS records checked. */
+function warmUpJson(domainId: string, warmUp: DomainWarmUp) {
+  return {
+    domain_id: domainId,
+    warm_up: warmUp.enabled,
+    stage: warmUp.stage + 1,
+    stages: warmUp.stages,
+    cap_today: warmUp.cap,
+    used_today: warmUp.used,
+    next_cap: warmUp.nextCap,
+    done: warmUp.done,
+  };
+}
+
+/** Sending domains: added for a brand, their DNS records checked, and their warm-up shown or set. */
 export const domainCommands: Record<string, AdminCommand> = {
   "domain:add": {
     summary: "--workspace ID --brand ID --hostname H   (a sending domain for the brand; prints the records to publish)",
@@ -55,5 +70,20 @@ export const domainCommands: Record<string, AdminCommand> = {
           { reregister: v.resync === true },
         ),
       ),
+  },
+  "domain:warm-up": {
+    summary: "--domain ID [--on | --off]   (the domain's warm-up: stage, today's cap and use; --on/--off sets it)",
+    options: { domain: string, on: { type: "boolean" }, off: { type: "boolean" } },
+    required: ["domain"],
+    run: async (ctx, v) => {
+      const actor = systemActor("admin-cli");
+      const domainId = str(v, "domain");
+      if (v.on === true && v.off === true) throw validationFailed("on", "on: give --on or --off, not both.");
+      const warmUp =
+        v.on === true || v.off === true
+          ? await setDomainWarmUp(ctx, actor, { domainId, enabled: v.on === true })
+          : await showDomainWarmUp(ctx, actor, domainId);
+      return warmUpJson(domainId, warmUp);
+    },
   },
 };

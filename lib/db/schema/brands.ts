@@ -76,6 +76,11 @@ export const sendingDomains = pgTable(
     /** Every record as the last check found it. */
     records: jsonb("records").$type<CheckedRecord[]>().notNull().default([]),
     lastCheckedAt: at("last_checked_at"),
+    /**
+     * Whether its daily sending follows the warm-up schedule (docs/readings.md, "Warm-up of a sending
+     * domain"). Domains added since warm-up exists start with it on; older ones are taken as warmed.
+     */
+    warmUp: boolean("warm_up").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("sending_domains_workspace_hostname_key").on(t.workspaceId, t.hostname)],

@@ -45,6 +45,9 @@ export const campaigns = pgTable(
     recipientCount: integer("recipient_count"),
     /** The start of every send id of this campaign, chosen when the snapshot begins: its sends are one key range. */
     sendIdPrefix: text("send_id_prefix"),
+    /** Set while dispatch sleeps until a limit lifts: until when, and why (`warm_up_cap`: its domain's cap for the day is used). */
+    waitingUntil: at("waiting_until"),
+    waitingReason: text("waiting_reason"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

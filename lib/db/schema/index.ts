@@ -25,3 +25,4 @@ export * from "./images";
 export * from "./templates";
 export * from "./imports";
 export * from "./signup-forms";
+export * from "./domain-warm-up";
