@@ -127,6 +127,7 @@ const PARAMETERS: ParameterTable = {
         "changes",
         "hostname",
         "resync",
+        "enabled",
         "plan",
         "key",
         "type",

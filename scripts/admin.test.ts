@@ -16,6 +16,7 @@ import {
   brands,
   erasedContacts,
   memberships,
+  sendingDomains,
   topics,
   workflowRuns,
   workspaces,
@@ -545,6 +546,23 @@ describe("admin CLI", () => {
     expect(kept).toEqual([expect.objectContaining({ workspaceId, erasedBy: "system:admin-cli" })]);
   });
 
+  it("domain:warm-up shows a domain's warm-up (stage, today's cap and use) and --on/--off sets it", async () => {
+    const { workspaceId } = await seedAcceptedSend(defaultCtx(), "warm@example.com");
+    const [domain] = await getDb().select().from(sendingDomains).where(eq(sendingDomains.workspaceId, workspaceId));
+    const off = { domain_id: domain!.id, warm_up: false, stage: 1, stages: 9, cap_today: null, used_today: 0 };
+    expect(await adminJson(["domain:warm-up", "--domain", domain!.id])).toEqual({ ...off, next_cap: 100, done: false });
+    expect(await adminJson(["domain:warm-up", "--domain", domain!.id, "--on"])).toEqual({
+      ...off,
+      warm_up: true,
+      cap_today: 50,
+      next_cap: 100,
+      done: false,
+    });
+    expect(await adminJson(["domain:warm-up", "--domain", domain!.id, "--off"])).toMatchObject({ warm_up: false });
+    const both = await admin(["domain:warm-up", "--domain", domain!.id, "--on", "--off"]);
+    expect(both).toMatchObject({ code: 1, stdout: "" });
+  });
+
   it("billing:* drives the manual provider: invoice in the workspace's currency, payment failed, show with the next stages, settle, cancel, clock", async () => {
     const { workspace_id } = await adminJson<"workspace_id">([
       "workspace:create",
@@ -715,6 +733,7 @@ describe("admin CLI", () => {
       "billing:show",
       "workflows:list",
       "workflows:retry",
+      "domain:warm-up",
     ]) {
       expect(help.stdout).toContain(command);
     }

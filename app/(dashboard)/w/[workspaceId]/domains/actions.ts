@@ -4,6 +4,7 @@ import { z } from "zod";
 
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
 import { addSendingDomain, checkSendingDomain } from "@/lib/domains/sending-domains";
+import { domainWarmUpInputSchema, setDomainWarmUp } from "@/lib/domains/warm-up-settings";
 
 export const addDomainAction = workspaceAction(
   z.strictObject({
@@ -23,4 +24,9 @@ export const checkDomainAction = workspaceAction(
       waiting: domain.records.filter((record) => record.required && record.status !== "found").length,
     };
   },
+);
+
+/** Turns the domain's warm-up on or off. */
+export const setDomainWarmUpAction = workspaceAction(domainWarmUpInputSchema, ({ ctx, actor }, input) =>
+  setDomainWarmUp(ctx, actor, input),
 );

@@ -1,4 +1,4 @@
-import { BarChart3 } from "lucide-react";
+import { BarChart3, Hourglass } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -29,6 +29,7 @@ import { listNotSent } from "@/lib/campaigns/list-not-sent";
 import { previewAudience } from "@/lib/campaigns/preview-audience";
 import { previewCampaignMail } from "@/lib/campaigns/preview-campaign-mail";
 import { testMailAddresses } from "@/lib/campaigns/send-test-mail";
+import { campaignWarmUpWait } from "@/lib/campaigns/warm-up-wait";
 import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
@@ -74,12 +75,13 @@ export default async function CampaignPage({
   // reads everyone subscribed to the topic, which takes seconds at a million: the page shows without it
   // and the count streams in (send and schedule wait for it, as their confirmation quotes it).
   const audiencePreview = started ? null : previewAudience(ctx, actor, campaignId);
-  const [options, progress, preview, testAddresses, notSent] = await Promise.all([
+  const [options, progress, preview, testAddresses, notSent, warmUpWait] = await Promise.all([
     campaignFormOptions(ctx, actor),
     getCampaignProgressOrThrow(ctx, actor, campaignId),
     previewCampaignMail(ctx, actor, campaignId, typeof as === "string" && as.trim() ? as : undefined),
     testMailAddresses(ctx, actor),
     started ? listNotSent(ctx, actor, campaignId, Number(notSentPage ?? 1)) : null,
+    campaign.status === "sending" ? campaignWarmUpWait(ctx, actor, campaignId) : null,
   ]);
   // SpamAssassin takes a second or more: the preview shows at once and the score streams in.
   const spamScore = preview.asSent ? scoreOutgoingMessage(ctx.clock, preview.asSent) : null;
@@ -140,6 +142,25 @@ export default async function CampaignPage({
       />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="grid content-start gap-6">
+          {warmUpWait && (
+            <Alert variant="warning" data-testid="warm-up-wait">
+              <Hourglass />
+              <AlertTitle>Waiting for the next day of the domain&apos;s warm-up</AlertTitle>
+              <AlertDescription>
+                <p>
+                  Sent {warmUpWait.used.toLocaleString("en")} of {warmUpWait.cap.toLocaleString("en")} today under the
+                  warm-up cap of{" "}
+                  <Link
+                    className="font-medium text-primary hover:underline"
+                    href={`/w/${workspaceId}/domains/${warmUpWait.domainId}`}
+                  >
+                    {warmUpWait.hostname}
+                  </Link>
+                  ; continues tomorrow at {warmUpWait.until.toISOString().slice(11, 16)} UTC by itself.
+                </p>
+              </AlertDescription>
+            </Alert>
+          )}
           {started && (
             <Card>
               <CardHeader className="flex flex-row items-start justify-between gap-4">

@@ -7,6 +7,7 @@ import { CopyableCode } from "@/components/domains/copyable-code";
 import { DomainBrandsCard } from "@/components/domains/domain-brands-card";
 import { CheckDomainButton } from "@/components/domains/domain-controls";
 import { DOMAIN_STATE_LABELS, DomainStateBadge } from "@/components/domains/domain-state-badge";
+import { DomainWarmUpCard } from "@/components/domains/domain-warm-up-card";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -19,9 +20,10 @@ import { spfInclude } from "@/lib/domains/domain-records";
 import { canResync, domainStanding, type DomainStanding } from "@/lib/domains/domain-state";
 import { listDomainBrands } from "@/lib/domains/list-domain-brands";
 import { getSendingDomainOrThrow } from "@/lib/domains/sending-domains";
+import { showDomainWarmUp } from "@/lib/domains/warm-up-settings";
 import { env } from "@/lib/env";
 
-import { checkDomainAction } from "../actions";
+import { checkDomainAction, setDomainWarmUpAction } from "../actions";
 
 export const metadata: Metadata = { title: "Sending domain" };
 
@@ -56,7 +58,10 @@ export default async function SendingDomainPage({
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const domain = await findOrNull(getSendingDomainOrThrow(ctx, actor, domainId));
   if (!domain) notFound();
-  const brands = await listDomainBrands(ctx, actor, domain);
+  const [brands, warmUp] = await Promise.all([
+    listDomainBrands(ctx, actor, domain),
+    showDomainWarmUp(ctx, actor, domain.id),
+  ]);
   const state = DOMAIN_STATE_LABELS[domain.state];
   // No SPF record to show: SPF_INCLUDE unset and APP_URL on a local address (Resend gives its own).
   const spfUnknown = env().MAIL_TRANSPORT !== "resend" && spfInclude() === null;
@@ -182,6 +187,13 @@ export default async function SendingDomainPage({
             </Table>
           </CardContent>
         </Card>
+        <DomainWarmUpCard
+          workspaceId={workspaceId}
+          domainId={domain.id}
+          hostname={domain.hostname}
+          warmUp={warmUp}
+          action={setDomainWarmUpAction}
+        />
         <DomainBrandsCard workspaceId={workspaceId} hostname={domain.hostname} brands={brands} />
       </div>
     </>
