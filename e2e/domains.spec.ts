@@ -2,6 +2,7 @@ import { startDnsServer } from "@/lib/testing/dns-server";
 
 import { E2E_DNS_PORT } from "../playwright.config";
 import { expect, test } from "./fixtures";
+import { inspectScreen } from "./inspect-screen";
 import { screenshot } from "./screenshot";
 import { signInAs } from "./sign-in-as";
 
@@ -75,6 +76,27 @@ test("add a domain, publish its records, check: each record's state, then ready,
   await expect(step.getByLabel("Done")).toBeVisible();
   // A ready domain alone does not open the sandbox: the brand and the workspace are still in review.
   await expect(page.getByText("Sandbox: campaigns reach only your verified addresses")).toBeVisible();
+});
+
+test("warm-up: a new domain starts it, its page shows the stage and today's cap and use, and it can be turned off and on", async ({
+  page,
+  context,
+}) => {
+  await signInAs(page, owner);
+  await page.goto(`/w/${workspace}/domains`);
+  await page.getByRole("link", { name: "mail.domains-co.test" }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "mail.domains-co.test" })).toBeVisible();
+  const card = page.getByTestId("domain-warm-up");
+  await expect(card).toContainText("Stage 1 of 9");
+  await expect(card).toContainText("Today: 0 of 50 sent.");
+  await expect(card.getByRole("progressbar", { name: "Used of today's cap" })).toBeVisible();
+  await expect(card).toContainText("Next: 100 a day");
+  await inspectScreen(context, new URL(page.url()).pathname, "domain-warm-up");
+
+  await card.getByRole("button", { name: "Turn warm-up off" }).click();
+  await expect(card).toContainText("Off: campaigns from mail.domains-co.test send without a daily cap.");
+  await card.getByRole("button", { name: "Turn warm-up on" }).click();
+  await expect(card).toContainText("Today: 0 of 50 sent.");
 });
 
 test("the sandbox: members count, an added address counts once its owner confirms the mailed link; reviews done, the overview says the workspace sends to anyone", async ({

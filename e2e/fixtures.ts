@@ -10,6 +10,7 @@ import { getBillingEpisode } from "@/lib/billing/ladder-episodes";
 import { DAY_MS } from "@/lib/billing/plan-defaults";
 import type { CreateBrandInput } from "@/lib/brands/brand-schemas";
 import { createBrand } from "@/lib/brands/create-brand";
+import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { fixedClock } from "@/lib/clock";
 import type { DefineAttributeInput } from "@/lib/contacts/attribute-schemas";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
@@ -39,6 +40,8 @@ export interface Seed {
   brand(workspaceId: string, name: string, identity?: Partial<CreateBrandInput>): Promise<string>;
   topic(workspaceId: string, brandId: string, name: string, options?: { confirmation?: boolean }): Promise<string>;
   list(workspaceId: string, brandId: string, name: string): Promise<string>;
+  /** A draft campaign to the topic's subscribers. */
+  campaign(workspaceId: string, input: { brandId: string; topicId: string; name: string }): Promise<string>;
   /** A contact as the API adds one: subscribed at once to the topics given, the caller asserting consent. */
   contact(
     workspaceId: string,
@@ -90,6 +93,9 @@ function seedOf(ctx: Ctx): Seed {
       (await createTopic(ctx, as(workspaceId), { brandId, name, requiresConfirmation: options.confirmation ?? true }))
         .topicId,
     list: async (workspaceId, brandId, name) => (await createList(ctx, as(workspaceId), { brandId, name })).listId,
+    campaign: async (workspaceId, input) =>
+      (await createCampaign(ctx, as(workspaceId), { ...input, subject: input.name, html: `<p>${input.name}</p>` }))
+        .campaignId,
     contact: async (workspaceId, email, fields = {}) =>
       (await upsertContact(ctx, as(workspaceId), { email, ...fields })).contact.id,
     optOut: (contactId) => optOut(ctx, contactId, "all"),

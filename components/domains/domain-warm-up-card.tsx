@@ -30,7 +30,7 @@ export function DomainWarmUpCard({
   return (
     <Card data-testid="domain-warm-up">
       <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-4">
-        <div className="grid min-w-0 gap-1.5">
+        <div className="grid min-w-0 flex-1 basis-72 gap-1.5">
           <CardTitle className="flex flex-wrap items-center gap-2">
             Warm-up
             <Badge variant={enabled ? (done ? "success" : "warning") : "secondary"}>

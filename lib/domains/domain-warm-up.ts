@@ -73,7 +73,11 @@ export async function dayDeliverability(ctx: Ctx, domain: WarmUpDomain, day: str
         inArray(campaigns.brandId, brandIds),
         isNotNull(campaigns.sentAt),
         lt(campaigns.sentAt, end),
-        or(isNull(campaigns.completedAt), gte(campaigns.completedAt, start)),
+        or(
+          and(isNull(campaigns.completedAt), isNull(campaigns.cancelledAt)),
+          gte(campaigns.completedAt, start),
+          gte(campaigns.cancelledAt, start),
+        ),
       ),
     );
   for (const campaign of sending) {
