@@ -4,7 +4,8 @@ import { Resolver } from "node:dns/promises";
 
 import { env, type Env } from "@/lib/env";
 
-import { judge, type CheckedRecord, type ExpectedRecord } from "./domain-records";
+import { organizationalDomain, soleDmarcRecord, type DmarcLookup } from "./dmarc-policy";
+import { dmarcPolicyName, judge, type CheckedRecord, type ExpectedRecord } from "./domain-records";
 
 /** DNS_SERVERS: comma-separated resolvers (`1.1.1.1`, `127.0.0.1:5353`); unset, the system's. */
 export function domainResolver(config: Pick<Env, "DNS_SERVERS"> = env()): Resolver {
@@ -37,4 +38,19 @@ export async function checkDomainDns(
       return { ...record, ...judge(record, answers) };
     }),
   );
+}
+
+/**
+ * The DMARC record receivers apply to mail from a domain (RFC 7489 §6.6.3): the one at
+ * `_dmarc.<domain>`, else the one at `_dmarc.<organizational domain>` (Public Suffix List).
+ */
+export async function findDmarcPolicy(hostname: string, resolver: Resolver = domainResolver()): Promise<DmarcLookup> {
+  const names = [...new Set([dmarcPolicyName(hostname), dmarcPolicyName(organizationalDomain(hostname))])];
+  for (const name of names) {
+    const record = soleDmarcRecord(
+      await lookup(resolver, { kind: "dmarc", type: "TXT", name, value: "", required: false }),
+    );
+    if (record) return { name, record };
+  }
+  return { name: null, record: null };
 }

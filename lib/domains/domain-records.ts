@@ -94,12 +94,17 @@ export function ownershipRecord(domain: { id: string; hostname: string }): Expec
   };
 }
 
+/** Where a domain's DMARC record is published. */
+export function dmarcPolicyName(hostname: string): string {
+  return `_dmarc.${hostname.trim().toLowerCase().replace(/\.$/, "")}`;
+}
+
 /** DMARC is required by the large mailbox providers for bulk senders; `p=none` starts by only reporting. */
 export function dmarcRecord(hostname: string): ExpectedRecord {
   return {
     kind: "dmarc",
     type: "TXT",
-    name: `_dmarc.${hostname}`,
+    name: dmarcPolicyName(hostname),
     value: `v=DMARC1; p=none; rua=mailto:dmarc-reports@${hostname}`,
     required: true,
   };

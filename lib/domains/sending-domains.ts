@@ -11,7 +11,7 @@ import { brands, sendingDomains } from "@/lib/db/schema";
 import { notFound, validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 
-import { checkDomainDns, domainResolver } from "./check-domain-dns";
+import { checkDomainDns, domainResolver, findDmarcPolicy } from "./check-domain-dns";
 import { encryptPrivateKey, generateDkimKeyPair } from "./dkim-keys";
 import { domainCarrier, type DomainCarrier } from "./domain-carrier";
 import { dmarcRecord, ownershipRecord, ownRecords, spfInclude, type ExpectedRecord } from "./domain-records";
@@ -204,7 +204,10 @@ async function checkLocked(
   const claimed = carrier.name !== "resend" || domain.carrierDomainId !== null;
   if (!claimed && (await checkDomainDns([ownershipRecord(domain)], resolver))[0]!.status === "found") await register();
 
-  const records = await checkDomainDns(expectedRecords(domain, carrier.name), resolver);
+  const [records, dmarcLookup] = await Promise.all([
+    checkDomainDns(expectedRecords(domain, carrier.name), resolver),
+    findDmarcPolicy(domain.hostname, resolver),
+  ]);
   const published = records.every((record) => !record.required || record.status === "found");
   // Only the records the carrier sends with verify the domain; the ownership record alone does not.
   const verified = published && (carrier.name !== "resend" || domain.carrierDomainId !== null);
@@ -224,6 +227,7 @@ async function checkLocked(
     .set({
       ...carrierState,
       records,
+      dmarcLookup,
       state,
       lastCheckedAt: now(),
       ...(verified && !domain.dnsVerifiedAt ? { dnsVerifiedAt: now() } : {}),

@@ -2,6 +2,7 @@ import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/p
 
 import type { CheckedRecord, ExpectedRecord } from "@/lib/domains/domain-records";
 
+import type { DmarcLookup } from "../../domains/dmarc-policy";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -75,6 +76,8 @@ export const sendingDomains = pgTable(
     carrierRecords: jsonb("carrier_records").$type<ExpectedRecord[]>().notNull().default([]),
     /** Every record as the last check found it. */
     records: jsonb("records").$type<CheckedRecord[]>().notNull().default([]),
+    /** The DMARC record the last check found for the hostname (its own, else its organizational domain's); null before a check read it. */
+    dmarcLookup: jsonb("dmarc_lookup").$type<DmarcLookup>(),
     lastCheckedAt: at("last_checked_at"),
     /**
      * Whether its daily sending follows the warm-up schedule (docs/readings.md, "Warm-up of a sending

@@ -1,0 +1,1 @@
+ALTER TABLE "sending_domains" ADD COLUMN "dmarc_lookup" jsonb;
