@@ -24,7 +24,7 @@ export interface BatchFailure {
  * Step two: the message of each claimed send, rendered for its recipient,
  * or why it cannot be sent. Suppressed since the snapshot, not a sandbox
  * recipient while the brand cannot yet mail anyone (sending-clearance.ts), or missing a used merge tag: a failure
- * with its reason. Every message carries the one-click unsubscribe headers (campaign-message.ts). A send whose contact was
+ * with its reason. Every message carries the one-click unsubscribe headers and its Feedback-ID (campaign-message.ts). A send whose contact was
  * erased since the batch was claimed is `erased`: it is not sent, and not a failure to announce.
  */
 export async function buildBatch(

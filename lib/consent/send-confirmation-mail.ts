@@ -4,6 +4,7 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
 import { brands, confirmationRequests, subscriptions, topics } from "@/lib/db/schema";
+import { feedbackId } from "@/lib/mail/feedback-id";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
 
 import { renderConfirmationMail } from "./confirmation-mail";
@@ -47,6 +48,13 @@ export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, r
     subject,
     text,
     html,
+    headers: {
+      "Feedback-ID": feedbackId({
+        stream: "confirmation",
+        brandId: row.brand.id,
+        workspaceId: row.request.workspaceId,
+      }),
+    },
   });
   // Never back in time: an older request's step finishing late must not hide a newer mail.
   await ctx.db

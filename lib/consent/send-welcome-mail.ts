@@ -5,6 +5,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { brands, contacts, subscriptions, topics } from "@/lib/db/schema";
 import { escapeHtml } from "@/lib/mail/escape-html";
+import { feedbackId } from "@/lib/mail/feedback-id";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
 
 import { consentFooter } from "./consent-footer";
@@ -45,7 +46,14 @@ export async function sendWelcomeMail(
     text: `Thanks for confirming. You will receive ${row.topic.name} from ${row.brand.name}.\n${footer.text}`,
     html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1d2330;line-height:1.5">
 <p>Thanks for confirming. You will receive <strong>${escapeHtml(row.topic.name)}</strong> from ${escapeHtml(row.brand.name)}.</p>${footer.html}</body></html>`,
-    headers: listHeaders(target, row.brand),
+    headers: {
+      ...listHeaders(target, row.brand),
+      "Feedback-ID": feedbackId({
+        stream: "welcome",
+        brandId: row.brand.id,
+        workspaceId: row.subscription.workspaceId,
+      }),
+    },
   });
   await ctx.db
     .update(subscriptions)

@@ -7,6 +7,7 @@ import { logger } from "@/lib/log/logger";
 import { appUrl } from "@/lib/runtime/app-url";
 
 import { escapeHtml } from "./escape-html";
+import { feedbackId } from "./feedback-id";
 import { getMailTransport } from "./get-mail-transport";
 import { serviceSender } from "./service-sender";
 
@@ -48,6 +49,9 @@ export async function sendServiceMail(ctx: Ctx, mail: ServiceMail): Promise<bool
       subject: mail.subject,
       text: `${text}\n`,
       html,
+      headers: {
+        "Feedback-ID": feedbackId({ stream: mail.kind, brandId: null, workspaceId: mail.workspaceId ?? null }),
+      },
     });
     return true;
   } catch (error) {

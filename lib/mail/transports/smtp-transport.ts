@@ -22,7 +22,7 @@ export interface SmtpOptions {
  * SMTP through nodemailer with pooled connections. Each message is composed
  * by composeMessage (the same bytes as the local mailbox) and handed to the
  * pool as it is, which DKIM-signs it when a key is configured; the signature
- * covers the List- headers. SMTP has no idempotency key: the stable
+ * covers the List- headers and Feedback-ID. SMTP has no idempotency key: the stable
  * Message-ID is what lets a receiver recognise a resent copy.
  */
 export function smtpTransport(options: SmtpOptions): MailTransport {
@@ -67,12 +67,15 @@ export function smtpPool(options: Pick<SmtpOptions, "url" | "maxConnections" | "
   return nodemailer.createTransport(pool);
 }
 
-/** The signature covers the List- headers: mailbox providers check that one-click unsubscribe was signed. */
+/**
+ * The signature covers the List- headers (mailbox providers check that one-click unsubscribe was
+ * signed) and Feedback-ID (Gmail counts complaints by it only when it is signed).
+ */
 function dkimOptions(key: DkimKey) {
   return {
     ...key,
     headerFieldNames:
-      "from:sender:reply-to:subject:date:message-id:to:cc:mime-version:content-type:content-transfer-encoding:list-unsubscribe:list-unsubscribe-post:list-id",
+      "from:sender:reply-to:subject:date:message-id:to:cc:mime-version:content-type:content-transfer-encoding:list-unsubscribe:list-unsubscribe-post:list-id:feedback-id",
   };
 }
 
