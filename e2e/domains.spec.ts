@@ -56,6 +56,13 @@ test("add a domain, publish its records, check: each record's state, then ready,
   await expect(page.getByTestId("record-spf")).toContainText("Wrong value");
   await expect(page.getByTestId("record-spf")).toContainText("Found instead: v=spf1 -all");
   await expect(page.getByTestId("record-dkim")).toContainText("Found");
+  // The DMARC record is published; not ready yet, the domain's own signature waits and SPF fails on its record.
+  await expect(page.getByTestId("alignment-policy")).toHaveAttribute("data-status", "pass");
+  await expect(page.getByTestId("alignment-policy")).toContainText("p=none from _dmarc.mail.domains-co.test");
+  await expect(page.getByTestId("alignment-dkim")).toHaveAttribute("data-status", "waiting");
+  await expect(page.getByTestId("alignment-spf")).toHaveAttribute("data-status", "fail");
+  await expect(page.getByTestId("alignment-spf")).toContainText("To fix: Publish the SPF record above");
+  await expect(page.getByTestId("dmarc-verdict")).toHaveText("DMARC does not pass yet: see below.");
   await screenshot(page, "domain-records");
 
   dns.set(records[0]!.name, [{ type: "TXT", data: [records[0]!.value] }]);
@@ -64,6 +71,11 @@ test("add a domain, publish its records, check: each record's state, then ready,
   await expect(page.getByTestId("record-spf")).not.toContainText("Wrong value");
   await expect(page.getByTestId("record-spf")).toContainText("Found");
   await expect(page.getByText("Ready", { exact: true }).first()).toBeVisible();
+  await expect(page.getByTestId("alignment-dkim")).toHaveAttribute("data-status", "pass");
+  await expect(page.getByTestId("alignment-spf")).toHaveAttribute("data-status", "pass");
+  await expect(page.getByTestId("dmarc-verdict")).toHaveText("DMARC passes on DKIM and SPF.");
+  await expect(page.getByTestId("alignment-card")).toContainText(`Feedback-ID: campaign:brand:${workspace}:`);
+  await inspectScreen(page.context(), new URL(page.url()).pathname, "domain-ready");
 
   await page.goto(`/w/${workspace}/domains`);
   await expect(page.getByRole("row", { name: /mail\.domains-co\.test/ })).toContainText("Ready");

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 
+import { AlignmentCard } from "@/components/domains/alignment-card";
 import { CopyableCode } from "@/components/domains/copyable-code";
 import { DomainBrandsCard } from "@/components/domains/domain-brands-card";
 import { CheckDomainButton } from "@/components/domains/domain-controls";
@@ -16,12 +17,15 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { When } from "@/components/ui/when";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { judgeAlignment } from "@/lib/domains/dmarc-alignment";
 import { spfInclude } from "@/lib/domains/domain-records";
 import { canResync, domainStanding, type DomainStanding } from "@/lib/domains/domain-state";
 import { listDomainBrands } from "@/lib/domains/list-domain-brands";
 import { getSendingDomainOrThrow } from "@/lib/domains/sending-domains";
+import { sendingIdentity, sendingIdentityNote } from "@/lib/domains/sending-identity";
 import { showDomainWarmUp } from "@/lib/domains/warm-up-settings";
 import { env } from "@/lib/env";
+import { feedbackId } from "@/lib/mail/feedback-id";
 
 import { checkDomainAction, setDomainWarmUpAction } from "../actions";
 
@@ -66,6 +70,8 @@ export default async function SendingDomainPage({
   // No SPF record to show: SPF_INCLUDE unset and APP_URL on a local address (Resend gives its own).
   const spfUnknown = env().MAIL_TRANSPORT !== "resend" && spfInclude() === null;
   const notice = NOTICE[domainStanding(domain.state)];
+  const identity = sendingIdentity(domain);
+  const alignment = judgeAlignment(domain.hostname, domain.dmarcLookup, identity);
   return (
     <>
       <PageHeader
@@ -187,6 +193,12 @@ export default async function SendingDomainPage({
             </Table>
           </CardContent>
         </Card>
+        <AlignmentCard
+          report={alignment}
+          carrierNote={sendingIdentityNote(identity)}
+          feedbackId={feedbackId({ stream: "campaign", brandId: "brand", workspaceId })}
+          carrierSigns={identity.carrier === "resend"}
+        />
         <DomainWarmUpCard
           workspaceId={workspaceId}
           domainId={domain.id}
