@@ -1,4 +1,6 @@
+import { createPublicKey } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
+import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { functions } from "@/inngest";
@@ -10,7 +12,9 @@ import { confirmSubscription } from "@/lib/consent/confirm-subscription";
 import { ADDRESS_DAILY_LIMIT } from "@/lib/consent/confirmation-windows";
 import { sendConfirmationMail } from "@/lib/consent/send-confirmation-mail";
 import { sendWelcomeMail } from "@/lib/consent/send-welcome-mail";
-import { confirmationRequests, contacts, subscriptions } from "@/lib/db/schema";
+import { brands, confirmationRequests, contacts, sendingDomains, subscriptions } from "@/lib/db/schema";
+import { encryptPrivateKey, generateDkimKeyPair } from "@/lib/domains/dkim-keys";
+import { newId } from "@/lib/ids";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
 import { smtpTransport } from "@/lib/mail/transports/smtp-transport";
@@ -216,6 +220,44 @@ describe("double opt-in confirmation mail", () => {
       expect(await sendWelcomeMail(ctx, smtp, subscription!.id)).toEqual({ sent: false }),
     );
     expect(received).toHaveLength(0);
+  });
+
+  it("a brand with a ready domain signs its confirmation and welcome mail with the domain's own key (d=<hostname>), as its campaigns", async () => {
+    const { workspaceId, brandId, topicId, subscribe } = await setup();
+    const [brand] = await ctx.db.select().from(brands).where(eq(brands.id, brandId));
+    const hostname = brand!.senderEmail.split("@")[1]!;
+    const { publicKey, privateKeyPem } = generateDkimKeyPair();
+    const domainId = newId("dom");
+    await ctx.db.insert(sendingDomains).values({
+      id: domainId,
+      workspaceId,
+      hostname,
+      dkimSelector: "ms2026",
+      dkimPublicKey: publicKey,
+      dkimPrivateKey: encryptPrivateKey(privateKeyPem),
+      state: "ready",
+      createdAt: clock.now(),
+    });
+    await ctx.db.update(brands).set({ domainId }).where(eq(brands.id, brandId));
+    const published = `v=DKIM1; k=rsa; p=${createPublicKey(privateKeyPem).export({ type: "spki", format: "der" }).toString("base64")}`;
+    const resolver = async (name: string, type: string) => {
+      if (type === "TXT" && name === `ms2026._domainkey.${hostname}`) return [[published]];
+      throw Object.assign(new Error(`no ${type} record for ${name}`), { code: "ENOTFOUND" });
+    };
+
+    await subscribe("signed@example.com");
+    await executor.runDue(ctx);
+    const [request] = await requestsTo(workspaceId, "signed@example.com");
+    // Sent again over SMTP, where the transport signs: the record of the first send is taken back first.
+    await ctx.db.update(subscriptions).set({ confirmationSentAt: null }).where(eq(subscriptions.topicId, topicId));
+    const [confirmation] = await againOverSmtp((smtp) => sendConfirmationMail(ctx, smtp, request!.id));
+    const [subscription] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.topicId, topicId));
+    await ctx.db.update(subscriptions).set({ state: "subscribed" }).where(eq(subscriptions.id, subscription!.id));
+    const [welcome] = await againOverSmtp((smtp) => sendWelcomeMail(ctx, smtp, subscription!.id));
+    for (const mail of [confirmation!, welcome!]) {
+      const result = await dkimVerify(mail.raw, { resolver });
+      expect(result.results[0]).toMatchObject({ signingDomain: hostname, status: { result: "pass" } });
+    }
   });
 
   it("test keys send nothing", async () => {

@@ -4,6 +4,7 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
 import { brands, confirmationRequests, subscriptions, topics } from "@/lib/db/schema";
+import { domainSigningKey } from "@/lib/domains/domain-signing-key";
 import { feedbackId } from "@/lib/mail/feedback-id";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
 
@@ -39,6 +40,8 @@ export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, r
     topic: row.topic,
     confirmUrl: confirmationUrl(requestId),
   });
+  // Signed with the brand's ready domain, as its campaigns are: DMARC alignment for the first mail a person gets.
+  const dkim = await domainSigningKey(ctx, row.brand);
   await transport.send(ctx, {
     workspaceId: row.request.workspaceId,
     idempotencyKey: requestId,
@@ -55,6 +58,7 @@ export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, r
         workspaceId: row.request.workspaceId,
       }),
     },
+    ...(dkim ? { dkim } : {}),
   });
   // Never back in time: an older request's step finishing late must not hide a newer mail.
   await ctx.db

@@ -4,6 +4,7 @@ import { and, eq, isNull } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
 import { brands, contacts, subscriptions, topics } from "@/lib/db/schema";
+import { domainSigningKey } from "@/lib/domains/domain-signing-key";
 import { escapeHtml } from "@/lib/mail/escape-html";
 import { feedbackId } from "@/lib/mail/feedback-id";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
@@ -36,6 +37,7 @@ export async function sendWelcomeMail(
   const target = { contactId: row.contact.id, topicId: row.topic.id };
   const footer = consentFooter(target, row.brand);
   const subject = `You're subscribed to ${row.topic.name}`;
+  const dkim = await domainSigningKey(ctx, row.brand);
   await transport.send(ctx, {
     workspaceId: row.subscription.workspaceId,
     idempotencyKey: `welcome-${subscriptionId}`,
@@ -54,6 +56,7 @@ export async function sendWelcomeMail(
         workspaceId: row.subscription.workspaceId,
       }),
     },
+    ...(dkim ? { dkim } : {}),
   });
   await ctx.db
     .update(subscriptions)
