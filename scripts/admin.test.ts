@@ -21,9 +21,11 @@ import {
   workflowRuns,
   workspaces,
 } from "@/lib/db/schema";
+import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { newId } from "@/lib/ids";
 import { resolveDataDir } from "@/lib/runtime/data-dir";
 import { seedAcceptedSend } from "@/lib/testing/campaign-fixture";
+import { startDnsServer } from "@/lib/testing/dns-server";
 
 import { runAdmin } from "./admin/run-admin";
 
@@ -699,6 +701,67 @@ describe("admin CLI", () => {
     });
   });
 
+  it("domain:add and domain:check print the records and the DMARC alignment: without a record it says to publish one", async () => {
+    const dns = await startDnsServer();
+    overrideEnvForTests({ DNS_SERVERS: dns.server, SPF_INCLUDE: "_spf.relay.test" });
+    try {
+      const { workspace_id } = await adminJson<"workspace_id">([
+        "workspace:create",
+        "--name",
+        "Domain Co",
+        "--owner",
+        "ops@domain-co.test",
+      ]);
+      const { brand_id } = await adminJson<"brand_id">([
+        "brand:create",
+        "--workspace",
+        workspace_id,
+        "--name",
+        "Domain Co",
+        "--legal-name",
+        "Domain Co Ltd",
+        "--postal-address",
+        "1 Main Street",
+        "--website-url",
+        "https://domain-co.test",
+        "--sender-email",
+        "news@mail.domain-co.test",
+      ]);
+      const added = (await adminJson([
+        "domain:add",
+        "--workspace",
+        workspace_id,
+        "--brand",
+        brand_id,
+        "--hostname",
+        "mail.domain-co.test",
+      ])) as unknown as { domain_id: string; alignment: Record<string, unknown> };
+      expect(added.alignment).toMatchObject({
+        dmarc_passes: false,
+        dmarc_record: null,
+        policy: {
+          status: "fail",
+          summary:
+            "No DMARC record at _dmarc.mail.domain-co.test, nor at _dmarc.domain-co.test for the whole of domain-co.test.",
+        },
+        dkim: { mode: "relaxed", status: "waiting" },
+        spf: { mode: "relaxed", status: "fail" },
+      });
+      dns.set("_dmarc.domain-co.test", [{ type: "TXT", data: ["v=DMARC1; p=quarantine; adkim=s"] }]);
+      const checked = (await adminJson(["domain:check", "--domain", added.domain_id])) as unknown as {
+        alignment: Record<string, unknown>;
+      };
+      expect(checked.alignment).toMatchObject({
+        dmarc_record: "v=DMARC1; p=quarantine; adkim=s",
+        policy: { status: "pass" },
+        dkim: { mode: "strict" },
+      });
+    } finally {
+      reloadEnv();
+      await dns.close();
+    }
+  });
+
   it("help lists every command", async () => {
     const help = await admin(["help"]);
     expect(help.code).toBe(0);
@@ -734,6 +797,8 @@ describe("admin CLI", () => {
       "workflows:list",
       "workflows:retry",
       "domain:warm-up",
+      "domain:add",
+      "domain:check",
     ]) {
       expect(help.stdout).toContain(command);
     }

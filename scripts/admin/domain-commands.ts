@@ -1,16 +1,25 @@
 import { systemActor } from "@/lib/actor";
+import { judgeAlignment, type AlignmentCheck } from "@/lib/domains/dmarc-alignment";
 import {
   addSendingDomain,
   checkSendingDomain,
   getSendingDomainOrThrow,
   type SendingDomain,
 } from "@/lib/domains/sending-domains";
+import { sendingIdentity } from "@/lib/domains/sending-identity";
 import { setDomainWarmUp, showDomainWarmUp, type DomainWarmUp } from "@/lib/domains/warm-up-settings";
 import { validationFailed } from "@/lib/errors";
 
 import { str, string, type AdminCommand } from "./admin-command";
 
+const checkJson = (check: AlignmentCheck) => ({
+  status: check.status,
+  summary: check.summary,
+  advice: check.advice,
+});
+
 function domainJson(domain: SendingDomain) {
+  const alignment = judgeAlignment(domain.hostname, domain.dmarcLookup, sendingIdentity(domain));
   return {
     domain_id: domain.id,
     hostname: domain.hostname,
@@ -25,6 +34,14 @@ function domainJson(domain: SendingDomain) {
       status: record.status,
       found: record.found,
     })),
+    // DMARC alignment as the domain page shows it (lib/domains/dmarc-alignment.ts).
+    alignment: {
+      dmarc_passes: alignment.dmarcPasses,
+      dmarc_record: domain.dmarcLookup?.record ?? null,
+      policy: checkJson(alignment.policy),
+      dkim: { mode: alignment.dkim.mode, ...checkJson(alignment.dkim) },
+      spf: { mode: alignment.spf.mode, ...checkJson(alignment.spf) },
+    },
   };
 }
 
@@ -44,7 +61,8 @@ function warmUpJson(domainId: string, warmUp: DomainWarmUp) {
 /** Sending domains: added for a brand, their DNS records checked, and their warm-up shown or set. */
 export const domainCommands: Record<string, AdminCommand> = {
   "domain:add": {
-    summary: "--workspace ID --brand ID --hostname H   (a sending domain for the brand; prints the records to publish)",
+    summary:
+      "--workspace ID --brand ID --hostname H   (a sending domain for the brand; prints the records to publish and its DMARC alignment)",
     options: { workspace: string, brand: string, hostname: string },
     required: ["workspace", "brand", "hostname"],
     run: async (ctx, v) => {
@@ -57,7 +75,7 @@ export const domainCommands: Record<string, AdminCommand> = {
     },
   },
   "domain:check": {
-    summary: "--domain ID [--resync]   (look the records up now; --resync repeats the carrier registration)",
+    summary: "--domain ID [--resync]   (look the records and DMARC up now; --resync repeats the carrier registration)",
     options: { domain: string, resync: { type: "boolean" } },
     required: ["domain"],
     run: async (ctx, v) =>
