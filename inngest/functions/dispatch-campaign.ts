@@ -6,6 +6,7 @@ import { completeCampaign } from "@/lib/campaigns/complete-campaign";
 import { sendNextBatch, type BatchResult } from "@/lib/campaigns/send-batch";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
 import { checkWarmUpAllowance } from "@/lib/campaigns/warm-up-wait";
+import { guardCampaign } from "@/lib/deliverability/guard-campaign";
 import { env } from "@/lib/env";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 
@@ -53,6 +54,8 @@ export const dispatchCampaign = inngest.createFunction(
         }),
       );
       if (result.stopped) return { stopped: result.stopped };
+      // The guardrail (guard-campaign.ts): a pause it makes is found by the next batch's claim.
+      if (result.sent > 0) await step.run(`guardrail-${batch}`, () => guardCampaign(workflowCtx(), campaignId));
       if (result.next === null) {
         if (!result.heldElsewhere) break;
         // Another run holds sends: wait for its batch to finish, or for its claim to be abandoned and

@@ -6,6 +6,7 @@ import { inActorWorkspace, type Actor } from "@/lib/actor";
 import { refundSends } from "@/lib/billing/send-allowance";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends, type CampaignStatus } from "@/lib/db/schema";
+import { acknowledgeGuardrailPause } from "@/lib/deliverability/acknowledge-guardrail-pause";
 import { notFound, validationFailed } from "@/lib/errors";
 import { emitEvents } from "@/lib/events/emit-events";
 import { campaignDispatchRequested } from "@/lib/events/workflow-events";
@@ -103,14 +104,16 @@ export function unscheduleCampaign(ctx: Ctx, actor: Actor, campaignId: string) {
 export function pauseCampaign(ctx: Ctx, actor: Actor, campaignId: string) {
   return withTransaction(ctx, async (tx) => {
     const { campaign } = await move(tx, actor, campaignId, "paused", { pausedAt: tx.clock.now() });
-    await recordCampaignEvent(tx, campaign, "campaign.paused");
+    await recordCampaignEvent(tx, campaign, "campaign.paused", { pause_reason: null });
     return campaign;
   });
 }
 
-export function resumeCampaign(ctx: Ctx, actor: Actor, campaignId: string) {
+/** After a guardrail pause, only a person who saw the figures resumes it (acknowledge-guardrail-pause.ts). */
+export function resumeCampaign(ctx: Ctx, actor: Actor, campaignId: string, options: { acknowledged?: boolean } = {}) {
   return withTransaction(ctx, async (tx) => {
     const { campaign } = await move(tx, actor, campaignId, "sending", { pausedAt: null });
+    await acknowledgeGuardrailPause(tx, actor, campaign, options.acknowledged === true);
     await requestDispatch(tx, campaign, null, `resume-${tx.clock.now().getTime()}`);
     return campaign;
   });

@@ -9,6 +9,7 @@ import { emailEventBase } from "@/lib/events/email-event-base";
 import { recordEvent } from "@/lib/events/record-event";
 
 import { applyDeliveryOutcome, type DeliveryOutcome } from "./apply-delivery-outcome";
+import { countHardBounce, guardCampaign } from "./guard-campaign";
 
 export type ProviderEvent = DeliveryOutcome & {
   /** Our send id (from a signed return path or a signed Message-ID), or the provider's own id for the message. */
@@ -56,7 +57,7 @@ export async function recordProviderEvent(
         : undefined;
     if (!key) return { matched: false, suppressed: false };
     const [row] = await tx.db
-      .select({ send: sends, campaignName: campaigns.name })
+      .select({ send: sends, campaignName: campaigns.name, campaignStatus: campaigns.status })
       .from(sends)
       .innerJoin(campaigns, eq(campaigns.id, sends.campaignId))
       .where(key)
@@ -84,6 +85,11 @@ export async function recordProviderEvent(
       .set({ ...stamp, updatedAt: tx.clock.now() })
       .where(eq(sends.id, send.id));
     const { suppressed } = await applyDeliveryOutcome(tx, send.workspaceId, send.email, event, evidenceEventId);
+    // Harm is judged where it shows: the guardrail may pause the campaign in this transaction.
+    const hardBounce = event.type === "bounced" && event.bounceType === "permanent";
+    if (hardBounce) await countHardBounce(tx, send);
+    if ((hardBounce || event.type === "complained") && row.campaignStatus === "sending")
+      await guardCampaign(tx, send.campaignId);
     const base = emailEventBase(send, row.campaignName, event.occurredAt);
     const actor = systemActor("provider-event", send.workspaceId);
     if (event.type === "delivered") await recordEvent(tx, actor, "email.delivered", base, event.occurredAt);

@@ -55,7 +55,7 @@ const SPEC_FIELDS: Record<(typeof EVENT_TYPES)[number], string[]> = {
   "email.clicked": [...EMAIL_BASE, "url", "country", "device_type", "client"],
   "campaign.sending": CAMPAIGN_BASE,
   "campaign.sent": [...CAMPAIGN_BASE, "delivered", "bounced", "failed", "skipped"],
-  "campaign.paused": CAMPAIGN_BASE,
+  "campaign.paused": [...CAMPAIGN_BASE, "pause_reason"],
   "campaign.cancelled": CAMPAIGN_BASE,
 };
 const CAMPAIGN_STATUSES = ["draft", "scheduled", "sending", "paused", "sent", "cancelled"];

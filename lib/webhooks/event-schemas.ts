@@ -99,7 +99,16 @@ const PAYLOADS: Record<EventType, { fires: string; data: z.ZodObject }> = {
     fires: "Every recipient of a campaign has been attempted.",
     data: z.strictObject({ ...campaignBase, delivered: count, bounced: count, failed: count, skipped: count }),
   },
-  "campaign.paused": { fires: "A campaign was paused mid-send.", data: z.strictObject(campaignBase) },
+  "campaign.paused": {
+    fires: "A campaign was paused mid-send: by a person, or by the guardrail on harm.",
+    data: z.strictObject({
+      ...campaignBase,
+      pause_reason: z.enum(["complaint_rate", "hard_bounce_rate"]).nullable().meta({
+        description:
+          "Set when the guardrail paused it: the campaign's (or its brand's over 24 hours) complaint or permanent-bounce rate reached the stop threshold. Null for a manual pause.",
+      }),
+    }),
+  },
   "campaign.cancelled": {
     fires: "A campaign was cancelled mid-send; queued recipients are not sent to and the allowance is refunded.",
     data: z.strictObject(campaignBase),

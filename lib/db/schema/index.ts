@@ -26,3 +26,5 @@ export * from "./templates";
 export * from "./imports";
 export * from "./signup-forms";
 export * from "./domain-warm-up";
+
+export * from "./deliverability";
