@@ -165,6 +165,14 @@ const PARAMETERS: ParameterTable = {
         "role",
       ],
       ...["includeInactive", "enabled", "afterCampaigns", "afterDays"],
+      ...[
+        "acknowledged",
+        "complaintWarnPercent",
+        "complaintStopPercent",
+        "hardBounceWarnPercent",
+        "hardBounceStopPercent",
+        "minimumDelivered",
+      ],
     ].map((name) => [name, null]),
   ),
 };

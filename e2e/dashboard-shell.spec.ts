@@ -24,6 +24,7 @@ const SCREENS = [
   "/attributes",
   "/brands",
   "/domains",
+  "/deliverability",
   "/verified-addresses",
   "/api-keys",
   "/webhooks",

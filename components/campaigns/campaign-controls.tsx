@@ -3,7 +3,7 @@
 import { CalendarClock, Copy, Pause, Pencil, Play, Send, Undo2, X } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState, useTransition, type ReactNode } from "react";
 import { toast } from "sonner";
 
 import type { Nobody } from "@/components/campaigns/audience-preview";
@@ -57,6 +57,7 @@ export function CampaignControls({
   audience,
   nobody,
   actions,
+  resume,
 }: {
   workspaceId: string;
   campaign: { id: string; name: string; status: CampaignStatus };
@@ -65,6 +66,8 @@ export function CampaignControls({
   /** Why nobody would get the campaign now, when so: it cannot be sent or scheduled, and the dialogs say why. */
   nobody?: Nobody | null;
   actions: CampaignControlActions;
+  /** Replaces the plain Resume when resuming asks for more (the guardrail's confirmation with its figures). */
+  resume?: ReactNode;
 }) {
   const router = useRouter();
   const [duplicating, startDuplicate] = useTransition();
@@ -143,7 +146,8 @@ export function CampaignControls({
           onConfirm={run(actions.pause, "Paused.")}
         />
       )}
-      {status === "paused" && (
+      {status === "paused" && resume}
+      {status === "paused" && !resume && (
         <ConfirmButton
           variant="default"
           label={

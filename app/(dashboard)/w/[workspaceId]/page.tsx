@@ -3,11 +3,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 
 import { OverviewFigures } from "@/components/dashboard/overview-figures";
+import { CampaignsAtRiskCard } from "@/components/deliverability/campaigns-at-risk-card";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { formatLadderDate } from "@/lib/billing/ladder-mail";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { campaignHealthView } from "@/lib/deliverability/campaign-health-view";
+import { listCampaignsAtRisk } from "@/lib/deliverability/show-campaign-health";
 import { findOperator } from "@/lib/operator/operator-session";
 import { getSetupChecklist, type ChecklistStep } from "@/lib/workspaces/get-setup-checklist";
 import { getWorkspaceOverviewOrThrow } from "@/lib/workspaces/get-workspace-overview";
@@ -57,11 +60,12 @@ const STEPS: { step: ChecklistStep; title: string; detail: string; path?: string
 export default async function WorkspaceOverviewPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { ctx, actor, workspace } = await getWorkspaceSession(workspaceId);
-  const [{ counts, billing }, checklist, clearance, operator] = await Promise.all([
+  const [{ counts, billing }, checklist, clearance, operator, atRisk] = await Promise.all([
     getWorkspaceOverviewOrThrow(ctx, actor),
     getSetupChecklist(ctx, actor),
     workspaceClearance(ctx, actor),
     findOperator(),
+    listCampaignsAtRisk(ctx, actor),
   ]);
   // The review step: an operator (a self-hosted install's first owner) passes it on the Reviews page.
   const steps = STEPS.map((entry) =>
@@ -97,6 +101,11 @@ export default async function WorkspaceOverviewPage({ params }: { params: Promis
             )}
           </span>
         }
+      />
+      <CampaignsAtRiskCard
+        className="mb-6"
+        workspaceId={workspaceId}
+        campaigns={atRisk.map(({ campaign, health }) => ({ campaign, health: campaignHealthView(health) }))}
       />
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <Card>

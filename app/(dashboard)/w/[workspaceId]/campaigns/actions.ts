@@ -70,9 +70,15 @@ export const pauseCampaignAction = workspaceAction(oneCampaign, async ({ ctx, ac
   await pauseCampaign(ctx, actor, campaignId);
 });
 
-export const resumeCampaignAction = workspaceAction(oneCampaign, async ({ ctx, actor }, { campaignId }) => {
-  await resumeCampaign(ctx, actor, campaignId);
-});
+// `acknowledged`: the person read the guardrail's figures (asked only after a guardrail pause).
+const resumeInput = z.strictObject({ campaignId: z.string(), acknowledged: z.boolean().optional() });
+
+export const resumeCampaignAction = workspaceAction(
+  resumeInput,
+  async ({ ctx, actor }, { campaignId, acknowledged }) => {
+    await resumeCampaign(ctx, actor, campaignId, { acknowledged });
+  },
+);
 
 export const cancelCampaignAction = workspaceAction(oneCampaign, async ({ ctx, actor }, { campaignId }) => {
   await cancelCampaign(ctx, actor, campaignId);

@@ -1,8 +1,14 @@
 "use server";
 
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
+import { guardrailThresholdsSchema } from "@/lib/deliverability/guardrail-schemas";
+import { setGuardrailThresholds } from "@/lib/deliverability/guardrail-thresholds";
 import { sunsetSettingsSchema } from "@/lib/deliverability/sunset-schemas";
 import { updateSunsetSettings } from "@/lib/deliverability/sunset-settings";
+
+export const setGuardrailThresholdsAction = workspaceAction(guardrailThresholdsSchema, ({ ctx, actor }, thresholds) =>
+  setGuardrailThresholds(ctx, actor, thresholds),
+);
 
 export const updateSunsetSettingsAction = workspaceAction(sunsetSettingsSchema, ({ ctx, actor }, settings) =>
   updateSunsetSettings(ctx, actor, settings),

@@ -1,27 +1,40 @@
 import type { Metadata } from "next";
 
+import { GuardrailSettingsCard } from "@/components/deliverability/guardrail-settings-card";
 import { SunsetSettingsCard } from "@/components/deliverability/sunset-settings-card";
 import { PageHeader } from "@/components/ui/page-header";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { DEFAULT_GUARDRAIL_THRESHOLDS } from "@/lib/deliverability/guardrail-schemas";
+import { getGuardrailThresholds } from "@/lib/deliverability/guardrail-thresholds";
 import { getSunsetSettings } from "@/lib/deliverability/sunset-settings";
 
-import { updateSunsetSettingsAction } from "./actions";
+import { setGuardrailThresholdsAction, updateSunsetSettingsAction } from "./actions";
 
 export const metadata: Metadata = { title: "Deliverability" };
 
+/** The workspace's deliverability settings, one card each. */
 export default async function DeliverabilityPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const settings = await getSunsetSettings(ctx, actor);
+  const [{ thresholds, custom }, sunset] = await Promise.all([
+    getGuardrailThresholds(ctx, actor),
+    getSunsetSettings(ctx, actor),
+  ]);
   return (
     <>
       <PageHeader
-        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Deliverability" }]}
         title="Deliverability"
-        description="Rules that keep your mail welcome in inboxes."
+        description="How the service protects your sending reputation: when a campaign stops by itself, and who is left out."
       />
       <div className="grid max-w-3xl gap-6">
-        <SunsetSettingsCard workspaceId={workspaceId} settings={settings} action={updateSunsetSettingsAction} />
+        <GuardrailSettingsCard
+          workspaceId={workspaceId}
+          thresholds={thresholds}
+          defaults={DEFAULT_GUARDRAIL_THRESHOLDS}
+          custom={custom}
+          action={setGuardrailThresholdsAction}
+        />
+        <SunsetSettingsCard workspaceId={workspaceId} settings={sunset} action={updateSunsetSettingsAction} />
       </div>
     </>
   );

@@ -13,6 +13,8 @@ import { NotSentCard } from "@/components/campaigns/not-sent-card";
 import { SaveTemplateDialog } from "@/components/campaigns/save-template-dialog";
 import { SendTestDialog } from "@/components/campaigns/send-test-dialog";
 import { SpamScoreReport } from "@/components/campaigns/spam-score-report";
+import { CampaignHealthAlert } from "@/components/deliverability/campaign-health-alert";
+import { GuardrailResumeDialog } from "@/components/deliverability/guardrail-resume-dialog";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Await } from "@/components/ui/await";
 import { Button } from "@/components/ui/button";
@@ -34,6 +36,8 @@ import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import type { CampaignStatus } from "@/lib/db/schema";
+import { campaignHealthView } from "@/lib/deliverability/campaign-health-view";
+import { getCampaignHealthOrThrow } from "@/lib/deliverability/show-campaign-health";
 import { scoreOutgoingMessage } from "@/lib/deliverability/spam-score";
 
 import {
@@ -75,13 +79,15 @@ export default async function CampaignPage({
   // reads everyone subscribed to the topic, which takes seconds at a million: the page shows without it
   // and the count streams in (send and schedule wait for it, as their confirmation quotes it).
   const audiencePreview = started ? null : previewAudience(ctx, actor, campaignId);
-  const [options, progress, preview, testAddresses, notSent, warmUpWait] = await Promise.all([
+  const [options, progress, preview, testAddresses, notSent, warmUpWait, health] = await Promise.all([
     campaignFormOptions(ctx, actor),
     getCampaignProgressOrThrow(ctx, actor, campaignId),
     previewCampaignMail(ctx, actor, campaignId, typeof as === "string" && as.trim() ? as : undefined),
     testMailAddresses(ctx, actor),
     started ? listNotSent(ctx, actor, campaignId, Number(notSentPage ?? 1)) : null,
     campaign.status === "sending" ? campaignWarmUpWait(ctx, actor, campaignId) : null,
+    // The guardrail's judgement (docs/readings.md, "Guardrails: pausing on harm"): only once mail has gone out.
+    started ? getCampaignHealthOrThrow(ctx, actor, campaignId).then(campaignHealthView) : null,
   ]);
   // SpamAssassin takes a second or more: the preview shows at once and the score streams in.
   const spamScore = preview.asSent ? scoreOutgoingMessage(ctx.clock, preview.asSent) : null;
@@ -103,6 +109,16 @@ export default async function CampaignPage({
         cancel: cancelCampaignAction,
         duplicate: duplicateCampaignAction,
       }}
+      resume={
+        campaign.status === "paused" && health?.pausedBy ? (
+          <GuardrailResumeDialog
+            workspaceId={workspaceId}
+            campaignId={campaign.id}
+            health={health}
+            action={resumeCampaignAction}
+          />
+        ) : undefined
+      }
     />
   );
   const crumbs = [
@@ -161,6 +177,7 @@ export default async function CampaignPage({
               </AlertDescription>
             </Alert>
           )}
+          {health && <CampaignHealthAlert health={health} status={campaign.status} />}
           {started && (
             <Card>
               <CardHeader className="flex flex-row items-start justify-between gap-4">
