@@ -26,6 +26,8 @@ import { newId } from "@/lib/ids";
 import { resolveDataDir } from "@/lib/runtime/data-dir";
 import { seedAcceptedSend } from "@/lib/testing/campaign-fixture";
 import { startDnsServer } from "@/lib/testing/dns-server";
+import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { sendingCampaign } from "@/lib/testing/guardrail-fixture";
 
 import { runAdmin } from "./admin/run-admin";
 
@@ -762,6 +764,34 @@ describe("admin CLI", () => {
     }
   });
 
+  it("campaign:health prints the guardrail's figures; a campaign it paused resumes only with --acknowledge", async () => {
+    const ctx = defaultCtx();
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    const { campaignId, report } = await sendingCampaign(ctx, { workspaceId, brandId, topicId }, 1000);
+    await report(3, "complained");
+    const health = await admin(["campaign:health", "--campaign", campaignId, "--json"]);
+    expect(health.code, health.stderr).toBe(0);
+    expect(JSON.parse(health.stdout)).toMatchObject({
+      campaign_id: campaignId,
+      verdict: "stop",
+      reason: "complaint_rate",
+      scope: "campaign",
+      paused_by: { reason: "complaint_rate", scope: "campaign" },
+      since_resume: null,
+      campaign: { delivered: 1000, complained: 3, hard_bounced: 0, complaint_rate: 0.3, verdict: "stop" },
+      brand_24h: { delivered: 1000, complained: 3 },
+      thresholds: { complaint_warn_percent: 0.15, complaint_stop_percent: 0.3, minimum_delivered: 500 },
+    });
+    const refused = await admin(["campaign:resume", "--campaign", campaignId, "--json"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("harm_not_acknowledged");
+    expect(await adminJson(["campaign:resume", "--campaign", campaignId, "--acknowledge"])).toEqual({
+      campaign_id: campaignId,
+      status: "sending",
+    });
+  });
+
   it("help lists every command", async () => {
     const help = await admin(["help"]);
     expect(help.code).toBe(0);
@@ -799,6 +829,8 @@ describe("admin CLI", () => {
       "domain:warm-up",
       "domain:add",
       "domain:check",
+      "campaign:resume",
+      "campaign:health",
     ]) {
       expect(help.stdout).toContain(command);
     }

@@ -12,6 +12,8 @@ import {
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import type { Ctx } from "@/lib/context";
+import type { CampaignHealth } from "@/lib/deliverability/campaign-health";
+import { getCampaignHealthOrThrow } from "@/lib/deliverability/show-campaign-health";
 import { validationFailed } from "@/lib/errors";
 
 import { opt, str, string, type AdminCommand } from "./admin-command";
@@ -47,7 +49,52 @@ export const campaignCommands: Record<string, AdminCommand> = {
   ...campaignAction("campaign:send", sendCampaignNow),
   ...campaignAction("campaign:unschedule", unscheduleCampaign),
   ...campaignAction("campaign:pause", pauseCampaign),
-  ...campaignAction("campaign:resume", resumeCampaign),
+  "campaign:resume": {
+    summary: "--campaign ID [--acknowledge]   (--acknowledge: you read campaign:health, after a guardrail pause)",
+    options: { campaign: string, acknowledge: { type: "boolean" } },
+    required: ["campaign"],
+    run: async (ctx, v) => {
+      const campaign = await resumeCampaign(ctx, systemActor("admin-cli"), str(v, "campaign"), {
+        acknowledged: v.acknowledge === true,
+      });
+      return { campaign_id: campaign.id, status: campaign.status };
+    },
+  },
+  "campaign:health": {
+    summary: "--campaign ID   (complaint and permanent-bounce rates against the guardrail's thresholds)",
+    options: { campaign: string },
+    required: ["campaign"],
+    document: true,
+    run: async (ctx, v) => {
+      const health = await getCampaignHealthOrThrow(ctx, systemActor("admin-cli"), str(v, "campaign"));
+      const scope = ({ judged, judgement }: CampaignHealth["campaign"]) => ({
+        delivered: judged.delivered,
+        complained: judged.complained,
+        hard_bounced: judged.hardBounced,
+        complaint_rate: judgement.complaintRate,
+        hard_bounce_rate: judgement.hardBounceRate,
+        verdict: judgement.verdict,
+      });
+      const t = health.thresholds;
+      return {
+        campaign_id: health.campaignId,
+        verdict: health.verdict,
+        reason: health.reason,
+        scope: health.scope,
+        paused_by: health.pausedBy && { reason: health.pausedBy.reason, scope: health.pausedBy.scope },
+        since_resume: health.acknowledgedAt?.toISOString() ?? null,
+        campaign: scope(health.campaign),
+        brand_24h: scope(health.brand),
+        thresholds: {
+          complaint_warn_percent: t.complaintWarnPercent,
+          complaint_stop_percent: t.complaintStopPercent,
+          hard_bounce_warn_percent: t.hardBounceWarnPercent,
+          hard_bounce_stop_percent: t.hardBounceStopPercent,
+          minimum_delivered: t.minimumDelivered,
+        },
+      };
+    },
+  },
   ...campaignAction("campaign:cancel", async (ctx, actor, id) => (await cancelCampaign(ctx, actor, id)).campaign),
   "campaign:schedule": {
     summary: "--campaign ID --at TIMESTAMP",
