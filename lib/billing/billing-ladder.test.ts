@@ -22,6 +22,8 @@ import {
   users,
   workspaceBilling,
 } from "@/lib/db/schema";
+import { DEFAULT_GUARDRAIL_THRESHOLDS } from "@/lib/deliverability/guardrail-schemas";
+import { setGuardrailThresholds } from "@/lib/deliverability/guardrail-thresholds";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { checkImport } from "@/lib/imports/check-import";
 import { checkImportSchema } from "@/lib/imports/import-schemas";
@@ -150,6 +152,7 @@ describe("billing ladder", () => {
     await sendCampaignNow(ctx, w.actor, await w.campaign());
     await executor.runDue(ctx);
     await seedKey(ctx, w.workspaceId);
+    await setGuardrailThresholds(ctx, w.actor, { ...DEFAULT_GUARDRAIL_THRESHOLDS, minimumDelivered: 100 });
     // A dry-run import: its rows carry no workspace of their own.
     const owner = userActor(w.ownerUserId, w.workspaceId);
     const { importId } = await receiveImport(ctx, owner, {

@@ -66,6 +66,7 @@ const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL 
         select r.ctid from imports i join import_rows r on r.import_id = i.id where i.workspace_id = ${workspaceId} limit ${limit})`,
   },
   byWorkspace("imports"),
+  byWorkspace("campaign_guardrails"),
   byWorkspace("campaigns"),
   byWorkspace("lists"),
   byWorkspace("topics"),
@@ -78,6 +79,7 @@ const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL 
   byWorkspace("report_brand_counters"),
   byWorkspace("brands"),
   byWorkspace("report_workspace_counters"),
+  byWorkspace("deliverability_settings"),
 ];
 
 function byWorkspace(table: string) {
