@@ -68,45 +68,49 @@ export function GuardrailSettingsCard({
       </CardHeader>
       <CardContent>
         <form onSubmit={submit} className="grid gap-6" noValidate>
-          <fieldset className="grid gap-4 sm:grid-cols-2">
-            <legend className="mb-2 text-sm font-semibold">Complaints (% of delivered mail)</legend>
-            <TextField
-              form={form}
-              name="complaintWarnPercent"
-              label="Warn at"
-              type="number"
-              hint={`Default ${percentText(defaults.complaintWarnPercent)}`}
-            />
-            <TextField
-              form={form}
-              name="complaintStopPercent"
-              label="Pause at"
-              type="number"
-              hint={`Default ${percentText(defaults.complaintStopPercent)}`}
-            />
+          <fieldset className="grid min-w-0 gap-3 rounded-md border p-4">
+            <legend className="px-1 text-sm font-semibold">Complaints (% of delivered mail)</legend>
+            <div className="grid gap-4 sm:grid-cols-2 sm:items-start">
+              <TextField
+                form={form}
+                name="complaintWarnPercent"
+                label="Warn at"
+                type="text"
+                hint={`Default ${percentText(defaults.complaintWarnPercent)}`}
+              />
+              <TextField
+                form={form}
+                name="complaintStopPercent"
+                label="Pause at"
+                type="text"
+                hint={`Default ${percentText(defaults.complaintStopPercent)}`}
+              />
+            </div>
           </fieldset>
-          <fieldset className="grid gap-4 sm:grid-cols-2">
-            <legend className="mb-2 text-sm font-semibold">Permanent bounces (% of delivered mail)</legend>
-            <TextField
-              form={form}
-              name="hardBounceWarnPercent"
-              label="Warn at"
-              type="number"
-              hint={`Default ${percentText(defaults.hardBounceWarnPercent)}`}
-            />
-            <TextField
-              form={form}
-              name="hardBounceStopPercent"
-              label="Pause at"
-              type="number"
-              hint={`Default ${percentText(defaults.hardBounceStopPercent)}`}
-            />
+          <fieldset className="grid min-w-0 gap-3 rounded-md border p-4">
+            <legend className="px-1 text-sm font-semibold">Permanent bounces (% of delivered mail)</legend>
+            <div className="grid gap-4 sm:grid-cols-2 sm:items-start">
+              <TextField
+                form={form}
+                name="hardBounceWarnPercent"
+                label="Warn at"
+                type="text"
+                hint={`Default ${percentText(defaults.hardBounceWarnPercent)}`}
+              />
+              <TextField
+                form={form}
+                name="hardBounceStopPercent"
+                label="Pause at"
+                type="text"
+                hint={`Default ${percentText(defaults.hardBounceStopPercent)}`}
+              />
+            </div>
           </fieldset>
           <TextField
             form={form}
             name="minimumDelivered"
             label="Judge from this many delivered mails"
-            type="number"
+            type="text"
             hint={`Below it a rate says little about a list and nothing is judged. Default ${defaults.minimumDelivered.toLocaleString("en")}.`}
           />
           <FormError message={formError} />
