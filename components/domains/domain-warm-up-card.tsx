@@ -1,7 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { ActionState } from "@/lib/dashboard/action-state";
-import { WARM_UP_RATE_LIMITS } from "@/lib/domains/warm-up-rates";
+import type { GuardrailThresholds } from "@/lib/deliverability/guardrail-schemas";
 import { WARM_UP_SCHEDULE } from "@/lib/domains/warm-up-schedule";
 import type { DomainWarmUp } from "@/lib/domains/warm-up-settings";
 
@@ -9,7 +9,7 @@ import { WarmUpToggle } from "./warm-up-toggle";
 
 const count = (n: number) => n.toLocaleString("en");
 const capWords = (cap: number | null) => (cap === null ? "no cap" : `${count(cap)} a day`);
-const percentOf = (rate: number) => `${(rate * 100).toLocaleString("en", { maximumFractionDigits: 1 })} %`;
+const percentOf = (percent: number) => `${percent.toLocaleString("en", { maximumFractionDigits: 2 })} %`;
 
 /** A domain's warm-up: on or off, its stage on the schedule, today's cap and what is used of it, and the next step. */
 export function DomainWarmUpCard({
@@ -17,12 +17,15 @@ export function DomainWarmUpCard({
   domainId,
   hostname,
   warmUp,
+  thresholds,
   action,
 }: {
   workspaceId: string;
   domainId: string;
   hostname: string;
   warmUp: DomainWarmUp;
+  /** The workspace's guardrail thresholds: a day advances the schedule unless it crossed a stop. */
+  thresholds: GuardrailThresholds;
   action: (workspaceId: string, input: { domainId: string; enabled: boolean }) => Promise<ActionState<DomainWarmUp>>;
 }) {
   const { enabled, cap, used, stage, done, nextCap } = warmUp;
@@ -72,9 +75,9 @@ export function DomainWarmUpCard({
             </div>
             <p className="text-muted-foreground">
               Next: {capWords(nextCap)}, after a day that sends and keeps complaints under{" "}
-              {percentOf(WARM_UP_RATE_LIMITS.complaintRate)} and hard bounces under{" "}
-              {percentOf(WARM_UP_RATE_LIMITS.hardBounceRate)} of the mail delivered (judged from{" "}
-              {count(WARM_UP_RATE_LIMITS.minimumDelivered)} delivered). A day that breaks them stays at its stage.
+              {percentOf(thresholds.complaintStopPercent)} and hard bounces under{" "}
+              {percentOf(thresholds.hardBounceStopPercent)} of the mail delivered (judged from{" "}
+              {count(thresholds.minimumDelivered)} delivered). A day that breaks them stays at its stage.
             </p>
           </div>
         )}

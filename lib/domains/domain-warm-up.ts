@@ -5,6 +5,7 @@ import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql } from 
 import { sendsOfCampaign } from "@/lib/campaigns/send-id-range";
 import type { Ctx } from "@/lib/context";
 import { brands, campaigns, domainWarmUpDays, sendingDomains, sends } from "@/lib/db/schema";
+import { guardrailThresholdsOf } from "@/lib/deliverability/guardrail-thresholds";
 
 import { senderIsAtDomain } from "./sender-domain";
 import { heldDeliverabilityRates, type DayDeliverability } from "./warm-up-rates";
@@ -114,7 +115,10 @@ export async function warmUpStageOn(ctx: Ctx, domain: WarmUpDomain, day: string)
     .orderBy(desc(domainWarmUpDays.day))
     .limit(1);
   if (!last) return nextWarmUpStage(null);
-  const heldRates = heldDeliverabilityRates(await dayDeliverability(ctx, domain, last.day));
+  const heldRates = heldDeliverabilityRates(
+    await dayDeliverability(ctx, domain, last.day),
+    await guardrailThresholdsOf(ctx, domain.workspaceId),
+  );
   return nextWarmUpStage({ stage: last.stage, used: last.used, heldRates });
 }
 

@@ -1,22 +1,20 @@
 // No I/O and no server-only.
 
+import type { HarmCounts } from "@/lib/db/schema/deliverability";
+import { DEFAULT_GUARDRAIL_THRESHOLDS, type GuardrailThresholds } from "@/lib/deliverability/guardrail-schemas";
+import { judgeHealth } from "@/lib/deliverability/judge-health";
+
+export type DayDeliverability = HarmCounts;
+
 /**
- * The deliverability rates a warm-up day must hold to advance the schedule, with the defaults of the
- * sending guardrails: complaints below 0.3 % and hard bounces below 5 % of the mail delivered, judged
- * only once 500 were delivered (fewer say too little either way, so such a day holds).
+ * Whether a warm-up day's mail held the rates, so the schedule may advance: what would not have made
+ * the guardrail stop a campaign (judge-health.ts) under the workspace's thresholds — by default
+ * complaints below 0.3 % and hard bounces below 5 % of the mail delivered, judged only once 500 were
+ * delivered (fewer say too little either way, so such a day holds).
  */
-export const WARM_UP_RATE_LIMITS = { complaintRate: 0.003, hardBounceRate: 0.05, minimumDelivered: 500 } as const;
-
-export interface DayDeliverability {
-  delivered: number;
-  complained: number;
-  hardBounced: number;
-}
-
-/** Whether a day's mail held the rates: the one place warm-up asks, so it can follow the shared thresholds. */
-export function heldDeliverabilityRates(day: DayDeliverability, limits = WARM_UP_RATE_LIMITS): boolean {
-  if (day.delivered < limits.minimumDelivered) return true;
-  return (
-    day.complained / day.delivered < limits.complaintRate && day.hardBounced / day.delivered < limits.hardBounceRate
-  );
+export function heldDeliverabilityRates(
+  day: DayDeliverability,
+  thresholds: GuardrailThresholds = DEFAULT_GUARDRAIL_THRESHOLDS,
+): boolean {
+  return judgeHealth(day, thresholds).verdict !== "stop";
 }

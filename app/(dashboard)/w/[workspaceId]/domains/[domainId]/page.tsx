@@ -17,6 +17,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { When } from "@/components/ui/when";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
+import { getGuardrailThresholds } from "@/lib/deliverability/guardrail-thresholds";
 import { judgeAlignment } from "@/lib/domains/dmarc-alignment";
 import { spfInclude } from "@/lib/domains/domain-records";
 import { canResync, domainStanding, type DomainStanding } from "@/lib/domains/domain-state";
@@ -62,9 +63,10 @@ export default async function SendingDomainPage({
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
   const domain = await findOrNull(getSendingDomainOrThrow(ctx, actor, domainId));
   if (!domain) notFound();
-  const [brands, warmUp] = await Promise.all([
+  const [brands, warmUp, { thresholds }] = await Promise.all([
     listDomainBrands(ctx, actor, domain),
     showDomainWarmUp(ctx, actor, domain.id),
+    getGuardrailThresholds(ctx, actor),
   ]);
   const state = DOMAIN_STATE_LABELS[domain.state];
   // No SPF record to show: SPF_INCLUDE unset and APP_URL on a local address (Resend gives its own).
@@ -204,6 +206,7 @@ export default async function SendingDomainPage({
           domainId={domain.id}
           hostname={domain.hostname}
           warmUp={warmUp}
+          thresholds={thresholds}
           action={setDomainWarmUpAction}
         />
         <DomainBrandsCard workspaceId={workspaceId} hostname={domain.hostname} brands={brands} />
