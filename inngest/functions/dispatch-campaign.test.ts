@@ -19,6 +19,7 @@ import {
   startScheduledCampaign,
   unscheduleCampaign,
 } from "@/lib/campaigns/campaign-actions";
+import { setProviderRate } from "@/lib/campaigns/provider-pacing";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
@@ -45,6 +46,7 @@ import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { seedBulkCampaign } from "@/lib/testing/dispatch-chaos";
 import { optOut, seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { seedProviderCampaign } from "@/lib/testing/provider-campaign";
 import { testCtx } from "@/lib/testing/test-context";
 import { createUser } from "@/lib/users/create-user";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
@@ -484,6 +486,25 @@ describe("campaign dispatch with sends held by another run", () => {
     const mail = await mailOf(workspaceId);
     expect(new Set(mail.map((m) => m.to)).size).toBe(4);
     expect(mail).toHaveLength(4);
+    expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("sent");
+  });
+
+  it("sends waiting for their provider's pace are waited for by the run itself, asleep until the bucket refills, then the campaign completes", async () => {
+    const { workspaceId, campaignId } = await seedProviderCampaign(ctx, { "gmail.com": 5 });
+    const actor = systemActor("test", workspaceId);
+    await setProviderRate(ctx, actor, { provider: "gmail", ratePerMinute: 2 });
+    await executor.enqueue(ctx, [
+      { name: "campaign/dispatch.requested", id: `paced-${campaignId}`, data: { campaignId, at: null } },
+    ]);
+    await drain(5);
+    expect(await mailOf(workspaceId)).toHaveLength(2);
+    expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("sending");
+    clock.advance(55_000);
+    await drain(5);
+    expect(await mailOf(workspaceId)).toHaveLength(4);
+    clock.advance(25_000);
+    await drain(5);
+    expect(await mailOf(workspaceId)).toHaveLength(5);
     expect((await showCampaign(ctx, actor, campaignId)).campaign.status).toBe("sent");
   });
 });

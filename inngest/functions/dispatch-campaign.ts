@@ -2,6 +2,7 @@ import { inngest } from "@/inngest/client";
 import { campaignDispatchRequested } from "@/inngest/events";
 import { workflowCtx } from "@/inngest/workflow-ctx";
 import { startScheduledCampaign } from "@/lib/campaigns/campaign-actions";
+import { classifyCampaignDomains } from "@/lib/campaigns/classify-campaign-domains";
 import { completeCampaign } from "@/lib/campaigns/complete-campaign";
 import { sendNextBatch, type BatchResult } from "@/lib/campaigns/send-batch";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
@@ -31,6 +32,8 @@ export const dispatchCampaign = inngest.createFunction(
       );
       if (!due) return { stopped: "unscheduled" };
     }
+    // The largest recipient domains' mailbox providers, from MX (cached), before the snapshot records each send's.
+    await step.run("classify-recipient-domains", () => classifyCampaignDomains(workflowCtx(), campaignId));
     const snapshot = await step.run("snapshot-audience", () => snapshotAudience(workflowCtx(), campaignId));
     if (snapshot.status !== "sending") return { stopped: snapshot.status };
     // Each batch starts after the last send the previous one took: a walk along the campaign's key range.
@@ -57,10 +60,12 @@ export const dispatchCampaign = inngest.createFunction(
       // The guardrail (guard-campaign.ts): a pause it makes is found by the next batch's claim.
       if (result.sent > 0) await step.run(`guardrail-${batch}`, () => guardCampaign(workflowCtx(), campaignId));
       if (result.next === null) {
-        if (!result.heldElsewhere) break;
+        // Sends wait for their provider's pace or their retry after a temporary refusal: sleep until the first may go.
+        if (result.wakeAt) await step.sleepUntil(`wait-for-pace-${batch}`, result.wakeAt);
+        else if (!result.heldElsewhere) break;
         // Another run holds sends: wait for its batch to finish, or for its claim to be abandoned and
         // taken over, then walk the campaign again from the start. Completing now could leave them unsent.
-        await step.sleep(`wait-for-claimed-${batch}`, "1m");
+        else await step.sleep(`wait-for-claimed-${batch}`, "1m");
       }
       after = result.next;
       if (batchPauseMs() > 0) await step.sleep(`throttle-${batch}`, `${batchPauseMs()}ms`);

@@ -13,7 +13,7 @@ export const DELETION_CHUNK_ROWS = 5000;
  * What a deleted workspace loses, in an order the foreign keys accept: the audience (contacts with
  * their subscriptions, list memberships and opt-outs made for them, suppressions, events), the content (campaigns with their
  * sends, templates, images, forms, imports), the reports, and the means of sending (webhooks, brands,
- * domains). Kept: the workspace row, its members, its billing row, invoices and the ladder's notices,
+ * domains, the pace at each mailbox provider). Kept: the workspace row, its members, its billing row, invoices and the ladder's notices,
  * so the empty shell still shows its payment history, and its workspace-wide API keys, which answer
  * `team_inactive` rather than pretending the workspace never existed.
  */
@@ -76,6 +76,7 @@ const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL 
   byWorkspace("webhook_endpoints"),
   byWorkspace("verified_addresses"),
   byWorkspace("sending_domains"),
+  byWorkspace("provider_paces"),
   byWorkspace("report_brand_counters"),
   byWorkspace("brands"),
   byWorkspace("report_workspace_counters"),

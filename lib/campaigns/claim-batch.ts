@@ -5,14 +5,19 @@ import { eq, sql } from "drizzle-orm";
 import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
+import type { MailboxProvider } from "@/lib/deliverability/mailbox-provider";
 import { claimWarmUpAllowance } from "@/lib/domains/domain-warm-up";
 
+import { claimByProvider } from "./claim-by-provider";
 import { sendsOfCampaign } from "./send-id-range";
 
-export type ClaimedSend = { id: string; contact_id: string; email: string };
+export type ClaimedSend = { id: string; contact_id: string; email: string; provider: MailboxProvider };
 export type Campaign = typeof campaigns.$inferSelect;
 
-/** Which sends a batch takes: up to `size` after `after` in the campaign's key range, for the run `claimant`. */
+/**
+ * Which sends a batch takes: up to `size` after `after` in the campaign's key range, for the run
+ * `claimant`, each provider within its pace.
+ */
 export interface BatchRequest {
   campaignId: string;
   size: number;
@@ -20,7 +25,8 @@ export interface BatchRequest {
   after: string | null;
 }
 
-export type BatchClaim = { stopped: string } | { campaign: Campaign; rows: ClaimedSend[]; heldElsewhere: boolean };
+export type BatchClaim =
+  { stopped: string } | { campaign: Campaign; rows: ClaimedSend[]; heldElsewhere: boolean; wakeAt: Date | null };
 
 /** Rows left in `sending` by a run that died for good are taken over after this long. */
 const ABANDONED_AFTER_MS = 10 * 60_000;
@@ -58,28 +64,27 @@ export async function claimBatch(ctx: Ctx, request: BatchRequest): Promise<Batch
       .where(eq(workspaceBilling.workspaceId, campaign.workspaceId));
     if (billing && !billingAllowsSending(billing, tx.clock.now())) return stop("billing_paused");
     const now = tx.clock.now();
-    // A domain in warm-up caps what its campaigns claim in a day; sends taken back after a crash were counted already.
+    // A domain in warm-up caps what its campaigns claim in a day. With the day's cap used (by another
+    // campaign of the domain since dispatch asked), nothing is claimed: while sends are left, dispatch
+    // waits, then asks again and sleeps to the next day.
     const warmUp = await claimWarmUpAllowance(tx, campaign, request.size);
-    const claimFrom = (from: string | null) =>
-      tx.db.execute<ClaimedSend & { fresh: boolean }>(sql`
-        update ${sends} set state = 'sending', claimed_by = ${request.claimant}, updated_at = ${now.toISOString()}
-        from (
-          select id, state from ${sends}
-          where ${sendsOfCampaign(campaign)} ${from ? sql`and ${sends.id} > ${from}` : sql``}
-            and (state = 'queued'
-                 or (state = 'sending' and (claimed_by = ${request.claimant} or updated_at < ${new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString()})))
-          order by id
-          limit ${warmUp.allowed}
-          for update skip locked) as picked
-        where ${sends}.id = picked.id
-        returning ${sends}.id, ${sends}.contact_id, ${sends}.email, picked.state = 'queued' as fresh`);
-    let rows = [...(await claimFrom(request.after))];
-    // Past the end: anything taken back since (a run abandoned its batch) lies before the cursor.
-    if (rows.length === 0 && request.after !== null) rows = [...(await claimFrom(null))];
-    await warmUp.count(rows.filter((row) => row.fresh).length);
-    if (rows.length > 0) return { campaign, rows, heldElsewhere: false };
+    if (warmUp.allowed === 0) {
+      const [left] = await tx.db.execute<{ held: boolean }>(sql`
+        select exists (select 1 from ${sends} where ${sendsOfCampaign(campaign)} and state in ('queued', 'sending')) as held`);
+      return { campaign, rows: [], heldElsewhere: Boolean(left!.held), wakeAt: null };
+    }
+    // Each provider's share of the batch, within its pace (claim-by-provider.ts); sends taken back after a
+    // crash were counted against the cap already.
+    const { rows, fresh, wakeAt } = await claimByProvider(
+      tx,
+      campaign,
+      { ...request, size: warmUp.allowed },
+      new Date(now.getTime() - ABANDONED_AFTER_MS),
+    );
+    await warmUp.count(fresh);
+    if (rows.length > 0) return { campaign, rows, heldElsewhere: false, wakeAt: null };
     const [out] = await tx.db.execute<{ held: boolean }>(sql`
-      select exists (select 1 from ${sends} where ${sendsOfCampaign(campaign)} and state in ('queued', 'sending')) as held`);
-    return { campaign, rows, heldElsewhere: Boolean(out!.held) };
+      select exists (select 1 from ${sends} where ${sendsOfCampaign(campaign)} and state = 'sending') as held`);
+    return { campaign, rows, heldElsewhere: Boolean(out!.held), wakeAt };
   });
 }

@@ -11,6 +11,7 @@ export interface NotSentReason {
 }
 
 const MISSING_TAG = "missing_merge_tag:";
+const REFUSED = "refused:";
 
 const RULES: Record<string, NotSentReason> = {
   recipient_not_verified: {
@@ -24,6 +25,11 @@ const RULES: Record<string, NotSentReason> = {
     byRule: true,
     label: "Inactive: no open or click in the campaigns or days your sunset allows",
     fix: "Tick “Include inactive contacts” on a campaign to send to them anyway; their subscriptions are unchanged.",
+  },
+  refused_temporarily: {
+    byRule: false,
+    label: "Refused for now by the recipient's mail provider at every try, for about ten hours",
+    fix: "Their provider kept asking to slow down or try later: send to them again in a later campaign.",
   },
   over_allowance: {
     byRule: true,
@@ -41,5 +47,7 @@ export function notSentReason(reason: string): NotSentReason {
       fix: `Fill in ${tag} for them, or write the campaign without it.`,
     };
   }
+  if (reason.startsWith(REFUSED))
+    return { byRule: false, label: `Refused by the recipient's mail server (SMTP ${reason.slice(REFUSED.length)})` };
   return RULES[reason] ?? { byRule: false, label: `Could not be sent (${reason || "no reason recorded"})` };
 }

@@ -9,6 +9,7 @@ import { sends } from "@/lib/db/schema";
 import { emailEventBase } from "@/lib/events/email-event-base";
 import { recordEvents } from "@/lib/events/record-event";
 import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
+import type { Refusal } from "@/lib/mail/refusal";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
 
 import type { BatchFailure } from "./build-batch";
@@ -60,26 +61,39 @@ export async function announceFailures(ctx: Ctx, campaign: Campaign, failures: B
 /**
  * Step three, for the messages: handed to the transport with each send id as
  * idempotency key (local and Resend drop a repeat; SMTP has no such key, so
- * at most one batch can repeat there), then the sends are accepted.
+ * at most one batch can repeat there), then the sends are accepted. Those the
+ * receiving server refused are returned with its answer, still `sending`.
  */
-export async function sendAndRecord(ctx: Ctx, transport: MailTransport, messages: OutgoingMessage[]): Promise<void> {
-  if (messages.length === 0) return;
+export async function sendAndRecord(
+  ctx: Ctx,
+  transport: MailTransport,
+  messages: OutgoingMessage[],
+): Promise<{ id: string; refused: Refusal["refused"] }[]> {
+  if (messages.length === 0) return [];
   const now = ctx.clock.now();
-  const sent = await transport.sendBatch(ctx, messages);
-  const accepted = messages.map((message, i) => ({ id: message.idempotencyKey, pid: sent[i]!.providerMessageId }));
+  const outcomes = await transport.sendBatch(ctx, messages);
+  const accepted: { id: string; pid: string }[] = [];
+  const refused: { id: string; refused: Refusal["refused"] }[] = [];
+  messages.forEach((message, i) => {
+    const outcome = outcomes[i]!;
+    if ("refused" in outcome) refused.push({ id: message.idempotencyKey, refused: outcome.refused });
+    else accepted.push({ id: message.idempotencyKey, pid: outcome.providerMessageId });
+  });
   // Each accepted send is one more campaign that reached its contact since their last human open or
   // click (contact_engagement, read by the sunset of inactive contacts). Only sends this statement moved
   // from `sending` are counted, so a batch sent again after a crash counts once; rows are taken in
   // contact order so that two campaigns' batches lock shared contacts in the same order.
-  await ctx.db.execute(sql`
-    with accepted as (
-      update ${sends} set state = 'accepted', provider_message_id = v.pid, accepted_at = ${now.toISOString()}, updated_at = ${now.toISOString()}
-      from json_to_recordset(${JSON.stringify(accepted)}::json) as v(id text, pid text)
-      where ${sends}.id = v.id and ${sends}.state = 'sending'
-      returning ${sends.contactId} as contact_id, ${sends.workspaceId} as workspace_id)
-    insert into contact_engagement (contact_id, workspace_id, campaigns_since_engaged, unengaged_since)
-    select contact_id, workspace_id, 1, ${now.toISOString()}::timestamptz from accepted order by contact_id
-    on conflict (contact_id) do update set
-      campaigns_since_engaged = contact_engagement.campaigns_since_engaged + 1,
-      unengaged_since = coalesce(contact_engagement.unengaged_since, excluded.unengaged_since)`);
+  if (accepted.length > 0)
+    await ctx.db.execute(sql`
+      with accepted as (
+        update ${sends} set state = 'accepted', provider_message_id = v.pid, failure_reason = null, accepted_at = ${now.toISOString()}, updated_at = ${now.toISOString()}
+        from json_to_recordset(${JSON.stringify(accepted)}::json) as v(id text, pid text)
+        where ${sends}.id = v.id and ${sends}.state = 'sending'
+        returning ${sends.contactId} as contact_id, ${sends.workspaceId} as workspace_id)
+      insert into contact_engagement (contact_id, workspace_id, campaigns_since_engaged, unengaged_since)
+      select contact_id, workspace_id, 1, ${now.toISOString()}::timestamptz from accepted order by contact_id
+      on conflict (contact_id) do update set
+        campaigns_since_engaged = contact_engagement.campaigns_since_engaged + 1,
+        unengaged_since = coalesce(contact_engagement.unengaged_since, excluded.unengaged_since)`);
+  return refused;
 }

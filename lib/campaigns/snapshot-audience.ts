@@ -6,6 +6,7 @@ import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
 import { OVER_ALLOWANCE, reserveSends } from "@/lib/billing/send-allowance";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { audienceSnapshotParts, brands, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
+import { providerOfEmailSql } from "@/lib/deliverability/mailbox-provider";
 import { bulkIdPrefix } from "@/lib/ids";
 import { notSuppressedSql } from "@/lib/suppressions/suppressed";
 
@@ -143,11 +144,14 @@ export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part)
     // Without a rule (a cleared brand, no merge tag a contact may lack) every row is queued and nothing is read back.
     const reason = rules.any ? sql`(case ${rules.whens} else null end)::text` : sql`null::text`;
     const insert = sql`
-        insert into ${sends} (id, workspace_id, campaign_id, contact_id, email, state, failure_reason, created_at, updated_at)
+        insert into ${sends} (id, workspace_id, campaign_id, contact_id, email, provider, state, failure_reason, created_at, updated_at)
         select ${`${campaign.sendIdPrefix}${part.part.toString(16)}`} || lpad(to_hex(row_number() over ()), 7, '0'),
-               c.workspace_id, ${campaign.id}, c.id, c.email, case when r.reason is null then 'queued' else 'failed' end, r.reason, ${now}, ${now}
+               c.workspace_id, ${campaign.id}, c.id, c.email, ${providerOfEmailSql(sql`c.email`, sql`md`)},
+               case when r.reason is null then 'queued' else 'failed' end, r.reason, ${now}, ${now}
         from subscriptions s
         join contacts c on c.id = s.contact_id
+        -- Each send's mailbox provider, so that dispatch paces providers apart (classify-campaign-domains.ts filled the cache).
+        left join mailbox_domains md on md.domain = split_part(c.email, '@', 2)
         ${rules.joins}
         cross join lateral (select ${reason} as reason) r
         where s.topic_id = ${campaign.topicId} and s.state = 'subscribed' and c.opted_out_at is null

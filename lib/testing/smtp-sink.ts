@@ -1,10 +1,14 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 
+/** How the peer answers a recipient it refuses (a 421 to every address of one domain), or nothing to accept it. */
+export type Refuse = (address: string) => { code: number; message: string } | null;
+
 /** A real SMTP peer on loopback, on `port` or one the system picks, handing each message to `onMessage`. */
 async function listenSmtp(
   port: number,
   onMessage: (stream: SMTPServerDataStream, session: SMTPServerSession) => Promise<void>,
+  refuse?: Refuse,
 ) {
   let connections = 0;
   const server = new SMTPServer({
@@ -14,6 +18,11 @@ async function listenSmtp(
     onConnect(_session, callback) {
       connections++;
       callback();
+    },
+    onRcptTo(address, _session, callback) {
+      const answer = refuse?.(address.address);
+      if (!answer) return callback();
+      callback(Object.assign(new Error(answer.message), { responseCode: answer.code }));
     },
     onData(stream, session, callback) {
       onMessage(stream, session).then(() => callback(), callback);
@@ -53,19 +62,23 @@ export interface CapturedMail {
   raw: Buffer;
 }
 
-/** A peer that keeps every message it is given: the envelope and the exact bytes. */
-export async function startSmtpCapture() {
+/** A peer that keeps every message it is given: the envelope and the exact bytes; `refuse` answers some recipients with an error. */
+export async function startSmtpCapture(refuse?: Refuse) {
   const received: CapturedMail[] = [];
-  const peer = await listenSmtp(0, async (stream, session) => {
-    const chunks: Buffer[] = [];
-    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-    await new Promise((resolve) => stream.on("end", resolve));
-    received.push({
-      from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-      to: session.envelope.rcptTo.map((r) => r.address),
-      raw: Buffer.concat(chunks),
-    });
-  });
+  const peer = await listenSmtp(
+    0,
+    async (stream, session) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      await new Promise((resolve) => stream.on("end", resolve));
+      received.push({
+        from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+        to: session.envelope.rcptTo.map((r) => r.address),
+        raw: Buffer.concat(chunks),
+      });
+    },
+    refuse,
+  );
   return { ...peer, received };
 }
 

@@ -26,5 +26,5 @@ export * from "./templates";
 export * from "./imports";
 export * from "./signup-forms";
 export * from "./domain-warm-up";
-
 export * from "./deliverability";
+export * from "./provider-pacing";

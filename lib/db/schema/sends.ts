@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, text } from "drizzle-orm/pg-core";
+import { index, pgTable, smallint, text } from "drizzle-orm/pg-core";
 
 import { at, createdAt, id, updatedAt } from "./columns";
 
@@ -34,6 +34,15 @@ export const sends = pgTable(
     /** The dispatch run that moved it to `sending`: after a crash that run (and no other) sends it again. */
     claimedBy: text("claimed_by"),
     failureReason: text("failure_reason"),
+    /**
+     * The recipient's mailbox provider (lib/deliverability/mailbox-provider.ts), set by the snapshot so that
+     * a batch can take each provider's share without looking anything up. Null on sends made before it existed: `other`.
+     */
+    provider: text("provider"),
+    /** A send put back after a temporary refusal is not claimed before this (lib/campaigns/defer-sends.ts). */
+    notBefore: at("not_before"),
+    /** Temporary refusals so far: each waits longer, and past the last the send fails. */
+    deferrals: smallint("deferrals").notNull().default(0),
     providerMessageId: text("provider_message_id"),
     acceptedAt: at("accepted_at"),
     deliveredAt: at("delivered_at"),

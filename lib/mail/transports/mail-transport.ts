@@ -1,6 +1,7 @@
 import type { Ctx } from "@/lib/context";
 
 import type { OutgoingMessage, SentMessage } from "../outgoing-message";
+import type { Refusal } from "../refusal";
 
 export type TransportName = "local" | "smtp" | "resend";
 
@@ -8,7 +9,11 @@ export type TransportName = "local" | "smtp" | "resend";
 export interface MailTransport {
   readonly name: TransportName;
   send(ctx: Ctx, message: OutgoingMessage): Promise<SentMessage>;
-  /** Campaign batches: one call for many recipients where the provider allows it. */
-  sendBatch(ctx: Ctx, messages: OutgoingMessage[]): Promise<SentMessage[]>;
+  /**
+   * Campaign batches: one call for many recipients where the provider allows it. Each message's
+   * outcome in order: sent, or refused by the receiving server (SMTP answers each recipient apart).
+   * A failure that is no answer about a message (a connection refused) rejects the whole call.
+   */
+  sendBatch(ctx: Ctx, messages: OutgoingMessage[]): Promise<(SentMessage | Refusal)[]>;
   close(): Promise<void>;
 }

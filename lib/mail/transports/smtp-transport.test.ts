@@ -128,6 +128,28 @@ describe("SMTP transport", () => {
     expect(capture.connections() - connectionsBefore).toBeLessThanOrEqual(2);
   });
 
+  it("a recipient the server answers 421 is that message's temporary refusal; the rest of the batch is sent", async () => {
+    const refusing = await startSmtpCapture((address) =>
+      address.endsWith("@outlook.com") ? { code: 421, message: "4.7.500 Server busy, try again later" } : null,
+    );
+    const transport = smtpTransport({ url: refusing.url, maxConnections: 2 });
+    const batch = ["a@gmail.com", "b@outlook.com", "c@yahoo.com", "d@outlook.com"].map((to, i) => ({
+      ...message,
+      idempotencyKey: `snd_refused_${i}`,
+      to,
+    }));
+    const outcomes = await transport.sendBatch(ctx, batch);
+    await transport.close();
+    await refusing.close();
+    expect(outcomes.map((outcome) => ("refused" in outcome ? outcome.refused : "sent"))).toEqual([
+      "sent",
+      { code: 421, temporary: true, response: expect.stringContaining("Server busy") },
+      "sent",
+      { code: 421, temporary: true, response: expect.stringContaining("Server busy") },
+    ]);
+    expect(refusing.received.map((mail) => mail.to[0])).toEqual(expect.arrayContaining(["a@gmail.com", "c@yahoo.com"]));
+  });
+
   it("when the SMTP server goes away mid-batch, every message still queued fails instead of waiting forever", async () => {
     const leaving = new SMTPServer({
       authOptional: true,

@@ -6,6 +6,7 @@ import { returnPathFor } from "@/lib/deliverability/return-path";
 
 import { composeMessage } from "../build-message";
 import type { DkimKey, OutgoingMessage, SentMessage } from "../outgoing-message";
+import { refusalOf } from "../refusal";
 import type { MailTransport } from "./mail-transport";
 
 export interface SmtpOptions {
@@ -41,7 +42,17 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
   return {
     name: "smtp",
     send,
-    sendBatch: async (ctx, messages) => Promise.all(messages.map((message) => send(ctx, message))),
+    // One recipient's refusal (a 421 from one provider) is that message's outcome, not the batch's.
+    sendBatch: async (ctx, messages) =>
+      Promise.all(
+        messages.map((message) =>
+          send(ctx, message).catch((error: unknown) => {
+            const refusal = refusalOf(error);
+            if (!refusal) throw error;
+            return refusal;
+          }),
+        ),
+      ),
     close: async () => transporter.close(),
   };
 }
