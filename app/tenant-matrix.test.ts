@@ -163,6 +163,8 @@ const PARAMETERS: ParameterTable = {
         "form",
         "keysAndEndpoints",
         "role",
+        "provider",
+        "ratePerMinute",
       ],
       ...["includeInactive", "enabled", "afterCampaigns", "afterDays"],
       ...[

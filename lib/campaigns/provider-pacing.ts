@@ -6,6 +6,7 @@ import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { providerPaces } from "@/lib/db/schema";
 import { MAILBOX_PROVIDERS, PROVIDER_LABELS, type MailboxProvider } from "@/lib/deliverability/mailbox-provider";
+import { MAX_RATE_PER_MINUTE } from "@/lib/deliverability/provider-pace-schemas";
 import { validationFailed } from "@/lib/errors";
 
 /**
@@ -20,7 +21,6 @@ export const DEFAULT_RATES: Record<MailboxProvider, number> = {
   apple: 1200,
   other: 6000,
 };
-export const MAX_RATE_PER_MINUTE = 1_000_000;
 /** Each batch in which a provider refuses halves its rate, down to this share of it. */
 export const MIN_SLOWDOWN = 1 / 16;
 /** A slowed provider's rate doubles back every this many minutes without a refusal, up to its full rate. */

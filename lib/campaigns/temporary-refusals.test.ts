@@ -11,6 +11,7 @@ import { testCtx } from "@/lib/testing/test-context";
 
 import { DEFERRAL_MINUTES, REFUSED_TOO_LONG } from "./defer-sends";
 import { listProviderPaces, setProviderRate } from "./provider-pacing";
+import { getProviderProgressOrThrow } from "./provider-progress";
 import { sendNextBatch } from "./send-batch";
 
 const { ctx, clock } = testCtx();
@@ -34,7 +35,7 @@ async function statesOf(campaignId: string, provider: MailboxProvider) {
 }
 
 describe("temporary refusals", () => {
-  it("a 421 from one domain's server puts its sends back with growing delays, never as a bounce, and fails them after the last", async () => {
+  it("a 421 from one domain's server puts its sends back with growing delays (shown per provider), never as a bounce, and fails them after the last", async () => {
     const { campaignId } = await seedProviderCampaign(ctx, { "outlook.com": 3, "gmail.com": 3 });
     const transport = smtpTransport({ url: smtp.url, maxConnections: 2 });
     const start = clock.now().getTime();
@@ -49,6 +50,14 @@ describe("temporary refusals", () => {
       Array(3).fill(["queued", 1, start + 60_000]),
     );
     expect(deferred[0]!.failureReason).toMatch(/^421 /);
+    // The campaign page says so per provider: "Microsoft: 3 deferred, retrying at …", and Microsoft's pace fell.
+    const progress = await getProviderProgressOrThrow(ctx, systemActor("test", deferred[0]!.workspaceId), campaignId);
+    expect(
+      progress.map((row) => [row.label, row.accepted, row.deferred, row.retryAt?.getTime() ?? null, row.slowed]),
+    ).toEqual([
+      ["Gmail", 3, 0, null, false],
+      ["Microsoft", 0, 3, start + 60_000, true],
+    ]);
     // Each retry is refused again and waits longer: 5, 15, 60, 180, 360 minutes.
     let next: string | null = null;
     for (const minutes of DEFERRAL_MINUTES) {

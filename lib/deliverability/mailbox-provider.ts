@@ -6,17 +6,9 @@ import type { Ctx } from "@/lib/context";
 import { idArray } from "@/lib/db/id-array";
 import { mailboxDomains } from "@/lib/db/schema";
 
-/** The mailbox providers dispatch paces apart; every other domain is `other`. */
-export const MAILBOX_PROVIDERS = ["gmail", "microsoft", "yahoo", "apple", "other"] as const;
-export type MailboxProvider = (typeof MAILBOX_PROVIDERS)[number];
+import type { MailboxProvider } from "./provider-pace-schemas";
 
-export const PROVIDER_LABELS: Record<MailboxProvider, string> = {
-  gmail: "Gmail",
-  microsoft: "Microsoft",
-  yahoo: "Yahoo",
-  apple: "Apple",
-  other: "Others",
-};
+export { MAILBOX_PROVIDERS, PROVIDER_LABELS, type MailboxProvider } from "./provider-pace-schemas";
 
 /**
  * Consumer domains whose provider is known without asking DNS, and the fallback when a lookup fails.

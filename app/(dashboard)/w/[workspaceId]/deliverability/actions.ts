@@ -1,8 +1,10 @@
 "use server";
 
+import { setProviderRate } from "@/lib/campaigns/provider-pacing";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
 import { guardrailThresholdsSchema } from "@/lib/deliverability/guardrail-schemas";
 import { setGuardrailThresholds } from "@/lib/deliverability/guardrail-thresholds";
+import { providerRateSchema } from "@/lib/deliverability/provider-pace-schemas";
 import { sunsetSettingsSchema } from "@/lib/deliverability/sunset-schemas";
 import { updateSunsetSettings } from "@/lib/deliverability/sunset-settings";
 
@@ -12,4 +14,8 @@ export const setGuardrailThresholdsAction = workspaceAction(guardrailThresholdsS
 
 export const updateSunsetSettingsAction = workspaceAction(sunsetSettingsSchema, ({ ctx, actor }, settings) =>
   updateSunsetSettings(ctx, actor, settings),
+);
+
+export const setProviderRateAction = workspaceAction(providerRateSchema, ({ ctx, actor }, input) =>
+  setProviderRate(ctx, actor, input),
 );

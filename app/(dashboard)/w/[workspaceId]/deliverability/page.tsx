@@ -1,14 +1,16 @@
 import type { Metadata } from "next";
 
 import { GuardrailSettingsCard } from "@/components/deliverability/guardrail-settings-card";
+import { ProviderPaceCard } from "@/components/deliverability/provider-pace-card";
 import { SunsetSettingsCard } from "@/components/deliverability/sunset-settings-card";
 import { PageHeader } from "@/components/ui/page-header";
+import { listProviderPaces } from "@/lib/campaigns/provider-pacing";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { DEFAULT_GUARDRAIL_THRESHOLDS } from "@/lib/deliverability/guardrail-schemas";
 import { getGuardrailThresholds } from "@/lib/deliverability/guardrail-thresholds";
 import { getSunsetSettings } from "@/lib/deliverability/sunset-settings";
 
-import { setGuardrailThresholdsAction, updateSunsetSettingsAction } from "./actions";
+import { setGuardrailThresholdsAction, setProviderRateAction, updateSunsetSettingsAction } from "./actions";
 
 export const metadata: Metadata = { title: "Deliverability" };
 
@@ -16,15 +18,16 @@ export const metadata: Metadata = { title: "Deliverability" };
 export default async function DeliverabilityPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [{ thresholds, custom }, sunset] = await Promise.all([
+  const [{ thresholds, custom }, sunset, paces] = await Promise.all([
     getGuardrailThresholds(ctx, actor),
     getSunsetSettings(ctx, actor),
+    listProviderPaces(ctx, actor),
   ]);
   return (
     <>
       <PageHeader
         title="Deliverability"
-        description="How the service protects your sending reputation: when a campaign stops by itself, and who is left out."
+        description="How the service protects your sending reputation: when a campaign stops by itself, how fast each mailbox provider is sent to, and who is left out."
       />
       <div className="grid max-w-3xl gap-6">
         <GuardrailSettingsCard
@@ -34,6 +37,7 @@ export default async function DeliverabilityPage({ params }: { params: Promise<{
           custom={custom}
           action={setGuardrailThresholdsAction}
         />
+        <ProviderPaceCard workspaceId={workspaceId} paces={paces} action={setProviderRateAction} />
         <SunsetSettingsCard workspaceId={workspaceId} settings={sunset} action={updateSunsetSettingsAction} />
       </div>
     </>

@@ -10,6 +10,7 @@ import { CampaignProgressBar } from "@/components/campaigns/campaign-progress";
 import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
 import { MailPreview } from "@/components/campaigns/mail-preview";
 import { NotSentCard } from "@/components/campaigns/not-sent-card";
+import { ProviderProgressCard } from "@/components/campaigns/provider-progress-card";
 import { SaveTemplateDialog } from "@/components/campaigns/save-template-dialog";
 import { SendTestDialog } from "@/components/campaigns/send-test-dialog";
 import { SpamScoreReport } from "@/components/campaigns/spam-score-report";
@@ -30,6 +31,7 @@ import { getCampaignProgressOrThrow } from "@/lib/campaigns/get-campaign-progres
 import { listNotSent } from "@/lib/campaigns/list-not-sent";
 import { previewAudience } from "@/lib/campaigns/preview-audience";
 import { previewCampaignMail } from "@/lib/campaigns/preview-campaign-mail";
+import { getProviderProgressOrThrow } from "@/lib/campaigns/provider-progress";
 import { testMailAddresses } from "@/lib/campaigns/send-test-mail";
 import { campaignWarmUpWait } from "@/lib/campaigns/warm-up-wait";
 import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
@@ -79,6 +81,8 @@ export default async function CampaignPage({
   // reads everyone subscribed to the topic, which takes seconds at a million: the page shows without it
   // and the count streams in (send and schedule wait for it, as their confirmation quotes it).
   const audiencePreview = started ? null : previewAudience(ctx, actor, campaignId);
+  // Per provider: one pass over the campaign's sends, streamed in beside the progress.
+  const providers = started ? getProviderProgressOrThrow(ctx, actor, campaignId) : null;
   const [options, progress, preview, testAddresses, notSent, warmUpWait, health] = await Promise.all([
     campaignFormOptions(ctx, actor),
     getCampaignProgressOrThrow(ctx, actor, campaignId),
@@ -198,6 +202,17 @@ export default async function CampaignPage({
                 <CampaignProgressBar workspaceId={workspaceId} campaignId={campaign.id} initial={progress} />
               </CardContent>
             </Card>
+          )}
+          {providers && (
+            <Suspense
+              fallback={
+                <p role="status" className="text-sm text-muted-foreground">
+                  Counting by mailbox provider…
+                </p>
+              }
+            >
+              <Await promise={providers}>{(rows) => <ProviderProgressCard providers={rows} />}</Await>
+            </Suspense>
           )}
           {notSent && notSent.total > 0 && (
             <NotSentCard
