@@ -4,8 +4,13 @@
 //     without indexes (the preview is compared with it too);
 //  2. dispatch of 100,000 mails through the SMTP transport to a local SMTP sink, run by the embedded
 //     executor as the app runs it, with peak memory of this process; floor: a bare pooled SMTP client
-//     sending the same messages, prebuilt, to the same sink, unsigned and signed with the same key.
-// Options: --subscribers N (default 1000000), --mails N (default 100000), --batch N (default 500).
+//     sending the same messages, prebuilt, to the same sink, unsigned and signed with the same key. Every
+//     recipient is at one mailbox provider whose rate is set out of reach: the pacing's own cost, per batch;
+//  3. a campaign split across five mailbox providers, paced, the sink answering 421 to every recipient at
+//     one of them: the rate each of the other four is delivered at, beside the rate it was given.
+// Options: --subscribers N (default 1000000), --mails N (default 100000), --batch N (default 500),
+// --per-provider N (default 1800), --provider-rate N per minute (default 1200), --before P (the dispatch's
+// share of the signed floor in % measured before pacing, to print the pacing's cost against it).
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
@@ -21,11 +26,17 @@ const { values: options } = parseArgs({
     subscribers: { type: "string", default: "1000000" },
     mails: { type: "string", default: "100000" },
     batch: { type: "string", default: "500" },
+    "per-provider": { type: "string", default: "1800" },
+    "provider-rate": { type: "string", default: "1200" },
+    before: { type: "string" },
   },
 });
 const SUBSCRIBERS = Number(options.subscribers);
 const MAILS = Number(options.mails);
 const SINK_PORT = 2526;
+const PER_PROVIDER = Number(options["per-provider"]);
+const PROVIDER_RATE = Number(options["provider-rate"]);
+const REFUSED_DOMAIN = "outlook.com";
 
 const dataDir = path.resolve(".data", `bench-dispatch-${Date.now()}`);
 process.env.DATA_DIR = dataDir;
@@ -55,6 +66,10 @@ const { clearForSending } = await import("@/lib/testing/clear-for-sending");
 const { bareSmtpFloor } = await import("./bench/bare-smtp-client");
 const { buildBatch } = await import("@/lib/campaigns/build-batch");
 const { buildMessage } = await import("@/lib/mail/build-message");
+const { setProviderRate } = await import("@/lib/campaigns/provider-pacing");
+const { classifyCampaignDomains } = await import("@/lib/campaigns/classify-campaign-domains");
+const { cancelCampaign } = await import("@/lib/campaigns/campaign-actions");
+const { MAILBOX_PROVIDERS } = await import("@/lib/deliverability/mailbox-provider");
 
 connectWorkflowEvents();
 const database = await openDatabase();
@@ -67,7 +82,7 @@ const seconds = (ms: number) => (ms / 1000).toFixed(2);
 async function dispatchedMessages(campaignId: string) {
   const [campaign] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
   const rows = await ctx.db.execute<ClaimedSend>(
-    sql`select id, contact_id, email from sends where campaign_id = ${campaignId} order by id`,
+    sql`select id, contact_id, email, provider from sends where campaign_id = ${campaignId} order by id`,
   );
   const messages: BuiltMessage[] = [];
   let dkim: DkimKey | undefined;
@@ -79,6 +94,83 @@ async function dispatchedMessages(campaignId: string) {
   if (messages.length !== MAILS || !dkim)
     throw new Error(`expected ${MAILS} signed messages, rebuilt ${messages.length}`);
   return { messages, dkim };
+}
+
+/**
+ * 3. A campaign of PER_PROVIDER recipients at each of five providers, each paced at PROVIDER_RATE per
+ * minute, the sink answering 421 to REFUSED_DOMAIN: dispatched by the executor until the other four are
+ * delivered; each one's rate once its opening minute's worth went, from the sends' acceptance times.
+ */
+async function fiveProviders(
+  executor: { runDue: (at: typeof ctx) => Promise<number> },
+  ws: string,
+  br: string,
+): Promise<string> {
+  const topic = "tp_bench00000000000000000five";
+  const domains = ["gmail.com", REFUSED_DOMAIN, "yahoo.com", "icloud.com", "five.example"];
+  await ctx.db.execute(
+    sql`insert into topics (id, workspace_id, brand_id, name, requires_confirmation) values (${topic}, ${ws}, ${br}, 'Five', false)`,
+  );
+  for (const [d, domain] of domains.entries()) {
+    await ctx.db.execute(sql`insert into contacts (id, workspace_id, email, first_name)
+      select 'ct_five' || ${d} || lpad(to_hex(i), 21, '0'), ${ws}, 'five' || i || '@' || ${domain}, 'F' || i from generate_series(1, ${PER_PROVIDER}::int) i`);
+    await ctx.db.execute(sql`insert into subscriptions (id, workspace_id, contact_id, topic_id, state, source)
+      select 'sub_five' || ${d} || lpad(to_hex(i), 20, '0'), ${ws}, 'ct_five' || ${d} || lpad(to_hex(i), 21, '0'), ${topic}, 'subscribed', 'api' from generate_series(1, ${PER_PROVIDER}::int) i`);
+  }
+  for (const provider of MAILBOX_PROVIDERS)
+    await setProviderRate(ctx, systemActor("bench", ws), { provider, ratePerMinute: PROVIDER_RATE });
+  const campaign = "cmp_bench000000000000000000five";
+  await ctx.db.insert(campaigns).values({
+    id: campaign,
+    workspaceId: ws,
+    brandId: br,
+    topicId: topic,
+    name: "Five",
+    subject: "Hello {{contact.first_name}}",
+    html: "<p>Hello {{contact.first_name}}</p>",
+  });
+  const start = Date.now();
+  await sendCampaignNow(ctx, systemActor("bench", ws), campaign);
+  const delivered = sql`select provider, count(*)::int as n from sends where campaign_id = ${campaign} and state = 'accepted' group by 1`;
+  const others = MAILBOX_PROVIDERS.filter((provider) => provider !== "microsoft");
+  for (;;) {
+    await executor.runDue(ctx);
+    const rows = await ctx.db.execute<{ provider: string; n: number }>(delivered);
+    if (others.every((provider) => Number(rows.find((row) => row.provider === provider)?.n ?? 0) === PER_PROVIDER))
+      break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  // A provider's bucket starts full: its first PROVIDER_RATE sends go at once. Its rate is what followed them.
+  const rows = await ctx.db.execute<{ provider: string; n: number; from: number; last: number }>(sql`
+    with ranked as (
+      select provider, accepted_at, row_number() over (partition by provider order by accepted_at, id) as rn
+      from sends where campaign_id = ${campaign} and state = 'accepted')
+    select provider, count(*) filter (where rn > ${PROVIDER_RATE})::int as n,
+           extract(epoch from max(accepted_at) filter (where rn = ${PROVIDER_RATE})) * 1000 as from,
+           extract(epoch from max(accepted_at)) * 1000 as last
+    from ranked group by 1`);
+  const [refused] = await ctx.db.execute<{ queued: number; deferred: number; bounced: number }>(sql`
+    select count(*) filter (where state = 'queued')::int as queued, count(*) filter (where deferrals > 0)::int as deferred,
+           count(*) filter (where bounced_at is not null)::int as bounced
+    from sends where campaign_id = ${campaign} and provider = 'microsoft'`);
+  if (process.env.BENCH_DEBUG)
+    console.log(
+      (
+        await ctx.db.execute<{ provider: string; at: string; n: number; d: number }>(
+          sql`select provider, extract(epoch from accepted_at) * 1000 - ${start} as at, count(*)::int as n from sends where campaign_id = ${campaign} and state = 'accepted' group by 1, 2 order by 2`,
+        )
+      )
+        .map((row) => `${row.provider}@${Math.round(Number(row.at))}:${row.n}`)
+        .join(" "),
+    );
+  await cancelCampaign(ctx, systemActor("bench", ws), campaign);
+  await executor.runDue(ctx);
+  const figures = others.map((provider) => {
+    const row = rows.find((candidate) => candidate.provider === provider)!;
+    const minutes = (Number(row.last) - Number(row.from)) / 60_000;
+    return `${provider} ${Math.round(Number(row.n) / minutes).toLocaleString("en")}/min`;
+  });
+  return `five providers, ${PER_PROVIDER.toLocaleString("en")} recipients each, each paced at ${PROVIDER_RATE.toLocaleString("en")}/min, the sink answering 421 to every ${REFUSED_DOMAIN} recipient: after each one's first minute's worth at once, ${figures.join(", ")} (goal: the rate given); microsoft: ${Number(refused!.deferred).toLocaleString("en")} deferred, ${Number(refused!.queued).toLocaleString("en")} still queued, ${refused!.bounced} bounced, in ${((Date.now() - start) / 1000).toFixed(1)} s`;
 }
 
 try {
@@ -143,6 +235,12 @@ try {
   const previewMs = Date.now() - previewStart;
   const excluded = preview.exclusions.reduce((sum, exclusion) => sum + exclusion.count, 0);
 
+  // As the dispatch run does before it: the audience's domains classified (all at bench.example, reserved: no lookup).
+  const classifyStart = Date.now();
+  await classifyCampaignDomains(ctx, bigCampaign);
+  console.log(
+    `recipient domains classified in ${seconds(Date.now() - classifyStart)} s (before the snapshot, as dispatch does)`,
+  );
   const snapStart = Date.now();
   const { recipients } = await snapshotAudience(ctx, bigCampaign);
   const snapMs = Date.now() - snapStart;
@@ -176,7 +274,7 @@ try {
   // 2. Dispatch through SMTP to the sink, run by the embedded executor.
   // Started with node itself (not npx) so that SIGTERM reaches it and it reports what it received.
   const sink = spawn(process.execPath, ["--import", "tsx", "scripts/bench/smtp-sink.ts"], {
-    env: { ...process.env, PORT: String(SINK_PORT) },
+    env: { ...process.env, PORT: String(SINK_PORT), REFUSE_DOMAIN: REFUSED_DOMAIN },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let sinkOutput = "";
@@ -195,6 +293,9 @@ try {
     html: '<p>Hello {{contact.first_name}}, see <a href="https://bench.example/news">the news</a>.</p>',
     text: "Hello {{contact.first_name}}",
   });
+  // Every recipient is at one provider (bench.example: `other`), whose rate is set out of reach: each batch
+  // still takes and spends the provider buckets, so the figure is the pacing's cost, not its waiting.
+  await setProviderRate(ctx, systemActor("bench", ws), { provider: "other", ratePerMinute: 1_000_000 });
   peakRss = process.memoryUsage().rss;
   const sendStart = Date.now();
   await sendCampaignNow(ctx, systemActor("bench", ws), smallCampaign);
@@ -208,6 +309,10 @@ try {
   const dispatchPeakRss = peakRss;
   // The floors send the same messages, rendered and composed beforehand, each to the same recipient.
   const { messages: dispatched, dkim } = await dispatchedMessages(smallCampaign);
+  const [providers] = await ctx.db.execute<{ n: number }>(
+    sql`select count(distinct provider)::int as n from sends where campaign_id = ${smallCampaign}`,
+  );
+  if (Number(providers!.n) !== 1) throw new Error(`expected one mailbox provider, found ${providers!.n}`);
   const floor = {
     port: SINK_PORT,
     messages: dispatched,
@@ -218,6 +323,7 @@ try {
   // Dispatch signs every message with the brand domain's DKIM key (RSA 2048): the second floor signs with it too.
   const signedFloorSendMs = await bareSmtpFloor({ ...floor, dkim });
   const meanKb = dispatched.reduce((sum, message) => sum + message.raw.length, 0) / dispatched.length / 1024;
+  const five = await fiveProviders(executor, ws, br);
   sink.kill("SIGTERM");
   await new Promise((resolve) => sink.once("exit", resolve));
   await getMailTransport().close();
@@ -230,8 +336,17 @@ try {
     `floor, DKIM-signed: the same, each message signed on the way with the brand's key (RSA 2048), in ${seconds(signedFloorSendMs)} s = ${rate(signedFloorSendMs)} mails/s`,
   );
   console.log(
-    `dispatch: ${MAILS.toLocaleString("en")} mails through SMTP, DKIM-signed, in ${seconds(sendMs)} s = ${rate(sendMs)} mails/s = ${share(floorSendMs)} of the floor, ${share(signedFloorSendMs)} of the signed floor (goal ≥ 70 %); the sink ${sinkOutput.trim().split("\n").at(-1)} in all three`,
+    `dispatch: ${MAILS.toLocaleString("en")} mails through SMTP, DKIM-signed, in ${seconds(sendMs)} s = ${rate(sendMs)} mails/s = ${share(floorSendMs)} of the floor, ${share(signedFloorSendMs)} of the signed floor (goal ≥ 70 %); the sink received ${(Number(/received (\d+)/.exec(sinkOutput)?.[1] ?? 0) - 4 * PER_PROVIDER).toLocaleString("en")} in all three`,
   );
+  if (options.before) {
+    const now = (signedFloorSendMs / sendMs) * 100;
+    const before = Number(options.before);
+    const slower = ((before - now) / before) * 100;
+    console.log(
+      `pacing per provider, every recipient at one provider: ${now.toFixed(0)} % of the signed floor against ${before.toFixed(0)} % before pacing = ${slower > 0 ? `${slower.toFixed(1)} % slower` : `no slower (${(-slower).toFixed(1)} % faster)`} (goal ≤ 10 % slower)`,
+    );
+  }
+  console.log(five);
   console.log(
     `peak memory of the dispatching process while dispatching: ${Math.round(dispatchPeakRss / 1024 / 1024)} MiB RSS (batch ${options.batch}, ${process.env.SMTP_POOL_SIZE} SMTP connections)`,
   );

@@ -8,10 +8,13 @@ import { sends } from "@/lib/db/schema";
 import { MAILBOX_PROVIDERS, type MailboxProvider } from "@/lib/deliverability/mailbox-provider";
 
 import type { BatchRequest, Campaign, ClaimedSend } from "./claim-batch";
-import { refilledAt, spendAllowances, takeAllowances } from "./provider-pacing";
+import { claimStep, refilledAt, spendAllowances, takeAllowances } from "./provider-pacing";
 import { sendsOfCampaign } from "./send-id-range";
 
-/** Rows a claim looks at for each one it may take: enough to fill a batch past a provider whose bucket is empty. */
+/**
+ * Rows a claim locks and looks at after its first window (a batch's size, all taken when every
+ * provider has room): twice a batch at a time, to fill it past a provider whose bucket is empty.
+ */
 const WINDOW_PER_BATCH = 2;
 
 /**
@@ -32,12 +35,16 @@ export async function claimByProvider(
   const now = ctx.clock.now();
   const allowances = await takeAllowances(ctx, campaign.workspaceId, now);
   const room = {} as Record<MailboxProvider, number>;
-  for (const provider of MAILBOX_PROVIDERS) room[provider] = Math.floor(allowances.tokens[provider]);
-  const window = request.size * WINDOW_PER_BATCH;
+  // A provider whose bucket holds less than a step waits for one (provider-pacing.ts claimStep).
+  for (const provider of MAILBOX_PROVIDERS) {
+    const tokens = Math.floor(allowances.tokens[provider]);
+    room[provider] = tokens >= claimStep(allowances, provider, request.size) ? tokens : 0;
+  }
   const picked: string[] = [];
   const taken: Partial<Record<MailboxProvider, number>> = {};
   const walk = async (start: string | null) => {
-    for (let from = start; picked.length < request.size;) {
+    let window = request.size;
+    for (let from = start; picked.length < request.size; window = request.size * WINDOW_PER_BATCH) {
       const rows = await ctx.db.execute<{ id: string; provider: MailboxProvider | null; state: string }>(sql`
         select id, provider, state from ${sends}
         where ${sendsOfCampaign(campaign)} ${from ? sql`and ${sends.id} > ${from}` : sql``}
@@ -80,7 +87,7 @@ export async function claimByProvider(
     from ${sends} where ${sendsOfCampaign(campaign)} and state = 'queued'
     group by 1`);
   const times = waiting.map((row) =>
-    row.due > 0 ? refilledAt(allowances, row.provider, request.size, row.due) : new Date(row.next!),
+    row.due > 0 ? refilledAt(allowances, row.provider, request.size) : new Date(row.next!),
   );
   // At least a second on: sends stepped over only because another claim had them locked are not waited for in a spin.
   const wakeAt =

@@ -58,7 +58,9 @@ export async function deferSends(ctx: Ctx, campaign: Campaign, refusals: Tempora
       .map((r) => ({ id: r.id, contactId: r.contactId, email: r.email, reason: REFUSED_TOO_LONG }));
     await recordFailures(tx, campaign, exhausted);
     const byProvider = new Map<MailboxProvider, number>();
-    for (const refusal of refusals) byProvider.set(refusal.provider, (byProvider.get(refusal.provider) ?? 0) + 1);
+    // A message whose connection was lost under it (code 0) was refused by nobody: its provider keeps its pace.
+    for (const refusal of refusals.filter((r) => r.code >= 400))
+      byProvider.set(refusal.provider, (byProvider.get(refusal.provider) ?? 0) + 1);
     for (const [provider, count] of byProvider) await slowProvider(tx, campaign.workspaceId, provider, count, now);
   });
 }

@@ -96,18 +96,19 @@ export async function spendAllowances(
 }
 
 /**
- * When a provider whose `waiting` sends wait for its bucket may go on: once it holds a batch's worth,
- * or a minute's worth or all of them when that is less.
+ * The fewest sends a claim takes of a provider at once: ten seconds' worth at its rate, at most a
+ * batch. A provider paced below the batch rate is then sent to in steps of ten seconds, not in a
+ * trickle of one-send batches as its bucket refills.
  */
-export function refilledAt(
-  allowances: Allowances,
-  provider: MailboxProvider,
-  batchSize: number,
-  waiting: number,
-): Date {
+export function claimStep(allowances: Allowances, provider: MailboxProvider, batchSize: number): number {
+  return Math.max(1, Math.min(batchSize, Math.ceil((allowances.rates[provider] * STEP_SECONDS) / 60)));
+}
+const STEP_SECONDS = 10;
+
+/** When a provider whose sends wait for its bucket may go on: once it holds a step's worth. */
+export function refilledAt(allowances: Allowances, provider: MailboxProvider, batchSize: number): Date {
   const rate = allowances.rates[provider];
-  const wanted = Math.max(1, Math.min(batchSize, rate, waiting));
-  const missing = Math.max(0, wanted - allowances.tokens[provider]);
+  const missing = Math.max(0, claimStep(allowances, provider, batchSize) - allowances.tokens[provider]);
   const minutes = rate > 0 ? missing / rate : RECOVERY_MINUTES;
   return new Date(allowances.now.getTime() + Math.ceil(minutes * 60_000));
 }

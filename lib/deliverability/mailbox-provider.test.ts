@@ -85,6 +85,11 @@ describe("mailbox providers", () => {
       "gmail.com": "list",
       "nowhere-at-all.com": "none",
     });
+    const timedOut = await classifyDomains(ctx, ["slow-dns.com"], async () => {
+      throw Object.assign(new Error("queryMx ETIMEOUT slow-dns.com"), { code: "ETIMEOUT" });
+    });
+    expect(timedOut.get("slow-dns.com")).toBe("other");
+    expect(await ctx.db.select().from(mailboxDomains).where(eq(mailboxDomains.domain, "slow-dns.com"))).toEqual([]);
   });
 
   it("domains reserved for examples and tests are never looked up", async () => {

@@ -59,6 +59,8 @@ export const MX_CACHE_TTL_MS = 7 * 24 * 3600_000;
 const LOOKUPS_PER_CAMPAIGN = 200;
 const PARALLEL_LOOKUPS = 8;
 
+const NO_ANSWER = new Set(["ENOTFOUND", "ENODATA", "NXDOMAIN"]);
+
 export type MxLookup = (domain: string) => Promise<{ exchange: string; priority: number }[]>;
 
 export function domainOf(email: string): string {
@@ -85,9 +87,10 @@ function reserved(domain: string): boolean {
 }
 
 /**
- * Puts the provider of each given domain in the cache: a known consumer domain from the list, another
- * from its MX hosts (looked up `PARALLEL_LOOKUPS` at a time), a domain whose lookup fails as `other`
- * with source `none`. Domains with a fresh answer are left alone. Returns what it decided.
+ * Puts the provider of each given domain in the cache: a known consumer domain from the list, any
+ * other from its MX hosts (looked up `PARALLEL_LOOKUPS` at a time), a domain whose lookup fails as
+ * `other` with source `none`, asked again after the TTL. Domains with a fresh answer are left alone.
+ * Returns what it decided.
  */
 export async function classifyDomains(
   ctx: Ctx,
@@ -108,15 +111,20 @@ export async function classifyDomains(
       todo.slice(i, i + PARALLEL_LOOKUPS).map(async (domain) => {
         const known = providerOfKnownDomain(domain);
         let answer: { provider: MailboxProvider; source: string };
-        if (reserved(domain)) answer = { provider: "other", source: "none" };
+        // A consumer domain on the list needs no lookup; a name reserved for examples and tests gets none.
+        if (known) answer = { provider: known, source: "list" };
+        else if (reserved(domain)) answer = { provider: "other", source: "none" };
         else {
           try {
             const hosts = await lookupMx(domain);
-            answer = { provider: hosts.length > 0 ? providerOfMxHosts(hosts) : (known ?? "other"), source: "mx" };
-            // A consumer domain whose MX names no provider we know still belongs to its provider.
-            if (answer.provider === "other" && known) answer = { provider: known, source: "list" };
-          } catch {
-            answer = { provider: known ?? "other", source: known ? "list" : "none" };
+            answer = { provider: providerOfMxHosts(hosts), source: "mx" };
+          } catch (error) {
+            answer = { provider: "other", source: "none" };
+            // No such domain, or no MX: other, for the TTL. A lookup that failed for now (a timeout) decides nothing lasting.
+            if (!NO_ANSWER.has((error as { code?: string }).code ?? "")) {
+              decided.set(domain, answer.provider);
+              return;
+            }
           }
         }
         decided.set(domain, answer.provider);

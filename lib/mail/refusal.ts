@@ -1,7 +1,8 @@
 /**
  * A receiving server's answer refusing one message, as the transport reports it beside the messages it
  * handed over. `temporary` refusals (SMTP 4xx, or a provider's rate-limit answer whatever its code) are
- * tried again later and never count as a bounce; a permanent one fails the send.
+ * tried again later and never count as a bounce; a permanent one fails the send. Code 0: no answer
+ * came (the connection was lost under the message), tried again later too.
  */
 export interface Refusal {
   refused: { code: number; response: string; temporary: boolean };

@@ -46,13 +46,18 @@ async function listenSmtp(
  * hundreds of thousands). SMTP has no idempotency key, so a message sent twice is counted twice (the
  * local transport would store it once).
  */
-export async function startSmtpSink(port = 0) {
+export async function startSmtpSink(port = 0, refuse?: Refuse) {
   const perRecipient = new Map<string, number>();
-  const peer = await listenSmtp(port, async (stream, session) => {
-    stream.resume();
-    await new Promise((resolve) => stream.on("end", resolve));
-    for (const { address } of session.envelope.rcptTo) perRecipient.set(address, (perRecipient.get(address) ?? 0) + 1);
-  });
+  const peer = await listenSmtp(
+    port,
+    async (stream, session) => {
+      stream.resume();
+      await new Promise((resolve) => stream.on("end", resolve));
+      for (const { address } of session.envelope.rcptTo)
+        perRecipient.set(address, (perRecipient.get(address) ?? 0) + 1);
+    },
+    refuse,
+  );
   return { ...peer, perRecipient };
 }
 

@@ -128,7 +128,7 @@ describe("SMTP transport", () => {
     expect(capture.connections() - connectionsBefore).toBeLessThanOrEqual(2);
   });
 
-  it("a recipient the server answers 421 is that message's temporary refusal; the rest of the batch is sent", async () => {
+  it("a recipient the server answers 421 is that message's temporary refusal, and its domain's other messages in the batch get the same answer untried; the rest of the batch is sent", async () => {
     const refusing = await startSmtpCapture((address) =>
       address.endsWith("@outlook.com") ? { code: 421, message: "4.7.500 Server busy, try again later" } : null,
     );

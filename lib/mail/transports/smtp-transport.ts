@@ -6,7 +6,7 @@ import { returnPathFor } from "@/lib/deliverability/return-path";
 
 import { composeMessage } from "../build-message";
 import type { DkimKey, OutgoingMessage, SentMessage } from "../outgoing-message";
-import { refusalOf } from "../refusal";
+import { refusalOf, type Refusal } from "../refusal";
 import type { MailTransport } from "./mail-transport";
 
 export interface SmtpOptions {
@@ -42,19 +42,73 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
   return {
     name: "smtp",
     send,
-    // One recipient's refusal (a 421 from one provider) is that message's outcome, not the batch's.
-    sendBatch: async (ctx, messages) =>
-      Promise.all(
-        messages.map((message) =>
-          send(ctx, message).catch((error: unknown) => {
-            const refusal = refusalOf(error);
-            if (!refusal) throw error;
-            return refusal;
-          }),
-        ),
-      ),
+    // Enough in flight to keep every pooled connection busy.
+    sendBatch: (ctx, messages) =>
+      sendEach(messages, (message) => send(ctx, message), (options.maxConnections ?? 5) * 4),
     close: async () => transporter.close(),
   };
+}
+
+/** Passes over the messages whose connection was lost under them, while others in the batch get answers. */
+const LOST_MESSAGE_PASSES = 3;
+
+/**
+ * Each message's outcome: sent, or the server's refusal of it (a 421 to one provider's recipients is
+ * theirs, not the batch's). Messages go out `inFlight` at a time; once a domain's server refuses one
+ * for now, the domain's messages not yet handed over get the same answer without being tried, so a
+ * provider that throttles (and closes the connection with each 421) costs the batch one refusal, not
+ * one reconnection per recipient. A message whose connection was lost under it is sent again in a
+ * further pass, and after the last pass reported as a temporary refusal without an answer (code 0).
+ * Only when no message got any answer (the server is unreachable) does the batch fail as a whole, to
+ * be retried: resending it then duplicates nothing that was sent.
+ */
+export async function sendEach(
+  messages: OutgoingMessage[],
+  sendOne: (message: OutgoingMessage) => Promise<SentMessage>,
+  inFlight: number,
+): Promise<(SentMessage | Refusal)[]> {
+  const outcomes: (SentMessage | Refusal)[] = new Array(messages.length);
+  const refusedDomains = new Map<string, Refusal["refused"]>();
+  const domainOf = (i: number) => messages[i]!.to.slice(messages[i]!.to.lastIndexOf("@") + 1).toLowerCase();
+  let pending = messages.map((_, i) => i);
+  let answered = false;
+  for (let pass = 1; ; pass++) {
+    const lost: { i: number; error: unknown }[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < pending.length) {
+        const i = pending[next++]!;
+        const refused = refusedDomains.get(domainOf(i));
+        if (refused) {
+          outcomes[i] = {
+            refused: { ...refused, response: `not tried, its domain refused another: ${refused.response}` },
+          };
+          continue;
+        }
+        try {
+          outcomes[i] = await sendOne(messages[i]!);
+          answered = true;
+        } catch (error) {
+          const refusal = refusalOf(error);
+          if (!refusal) lost.push({ i, error });
+          else {
+            outcomes[i] = refusal;
+            answered = true;
+            if (refusal.refused.temporary) refusedDomains.set(domainOf(i), refusal.refused);
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(inFlight, pending.length) }, worker));
+    if (lost.length === 0) return outcomes;
+    if (!answered) throw lost[0]!.error;
+    if (pass === LOST_MESSAGE_PASSES) {
+      for (const { i, error } of lost)
+        outcomes[i] = { refused: { code: 0, response: `no answer: ${(error as Error).message}`, temporary: true } };
+      return outcomes;
+    }
+    pending = lost.map(({ i }) => i).sort((a, b) => a - b);
+  }
 }
 
 /**
