@@ -11,6 +11,7 @@
 // Options: --subscribers N (default 1000000), --mails N (default 100000), --batch N (default 500),
 // --per-provider N (default 1800), --provider-rate N per minute (default 1200), --before P (the dispatch's
 // share of the signed floor in % measured before pacing, to print the pacing's cost against it).
+// BENCH_DEBUG=1 also prints the five-provider run's acceptances, provider@ms-since-start:count per batch.
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";

@@ -9,7 +9,7 @@ import { startSmtpCapture, type SmtpCapture } from "@/lib/testing/smtp-sink";
 import { testCtx } from "@/lib/testing/test-context";
 
 import { buildMessage } from "../build-message";
-import { smtpTransport } from "./smtp-transport";
+import { sendEach, smtpTransport } from "./smtp-transport";
 
 const { ctx } = testCtx();
 let capture: SmtpCapture;
@@ -148,6 +148,39 @@ describe("SMTP transport", () => {
       { code: 421, temporary: true, response: expect.stringContaining("Server busy") },
     ]);
     expect(refusing.received.map((mail) => mail.to[0])).toEqual(expect.arrayContaining(["a@gmail.com", "c@yahoo.com"]));
+  });
+
+  it("a message whose connection was lost under it is sent again while others get answers; lost at every pass it is a temporary refusal without an answer; no answer at all fails the batch", async () => {
+    const batch = ["a", "b", "c"].map((name) => ({
+      ...message,
+      idempotencyKey: `snd_lost_${name}`,
+      to: `${name}@example.com`,
+    }));
+    const lostConnection = () => Object.assign(new Error("Connection closed"), { code: "ECONNECTION" });
+    const tries = new Map<string, number>();
+    const outcomes = await sendEach(
+      batch,
+      async (one) => {
+        tries.set(one.to, (tries.get(one.to) ?? 0) + 1);
+        if (one.to === "b@example.com" && tries.get(one.to) === 1) throw lostConnection();
+        if (one.to === "c@example.com") throw lostConnection();
+        return { providerMessageId: `<${one.idempotencyKey}>` };
+      },
+      2,
+    );
+    expect(
+      outcomes.map((outcome) => ("refused" in outcome ? outcome.refused.code : outcome.providerMessageId)),
+    ).toEqual(["<snd_lost_a>", "<snd_lost_b>", 0]);
+    expect(Object.fromEntries(tries)).toEqual({ "a@example.com": 1, "b@example.com": 2, "c@example.com": 3 });
+    await expect(
+      sendEach(
+        batch,
+        async () => {
+          throw lostConnection();
+        },
+        2,
+      ),
+    ).rejects.toThrow("Connection closed");
   });
 
   it("when the SMTP server goes away mid-batch, every message still queued fails instead of waiting forever", async () => {
