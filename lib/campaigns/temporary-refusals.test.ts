@@ -5,6 +5,7 @@ import { systemActor } from "@/lib/actor";
 import { events, sends, suppressions } from "@/lib/db/schema";
 import type { MailboxProvider } from "@/lib/deliverability/mailbox-provider";
 import { smtpTransport } from "@/lib/mail/transports/smtp-transport";
+import { recount } from "@/lib/testing/dispatch-chaos";
 import { seedProviderCampaign } from "@/lib/testing/provider-campaign";
 import { startSmtpCapture, type SmtpCapture } from "@/lib/testing/smtp-sink";
 import { testCtx } from "@/lib/testing/test-context";
@@ -84,6 +85,8 @@ describe("temporary refusals", () => {
       .where(and(eq(events.workspaceId, workspaceId), sql`${events.type} in ('email.failed', 'email.bounced')`));
     expect(announced.map((event) => event.type)).toEqual(Array(3).fill("email.failed"));
     expect(smtp.received.filter((mail) => mail.to[0]!.endsWith("@outlook.com"))).toEqual([]);
+    // Every kept counter (campaign, workspace, allowance) still equals its recount from the sends.
+    expect(await recount(ctx, workspaceId, campaignId)).toEqual([]);
     await transport.close();
   });
 
