@@ -77,7 +77,9 @@ export async function claimByProvider(
       where id = any(${idArray(picked)})
       returning id, contact_id, email, coalesce(provider, 'other') as provider`);
     const fresh = Object.values(taken).reduce((sum, n) => sum + n, 0);
-    return { rows: [...rows], fresh, wakeAt: null };
+    // In key order, as they were picked: an UPDATE returns its rows in no promised order.
+    const inOrder = [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return { rows: inOrder, fresh, wakeAt: null };
   }
   // Nothing to take now: when does the first waiting send become takeable, its provider's bucket refilled or its delay over?
   const waiting = await ctx.db.execute<{ provider: MailboxProvider; due: number; next: string | null }>(sql`
