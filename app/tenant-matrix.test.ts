@@ -175,6 +175,7 @@ const PARAMETERS: ParameterTable = {
         "hardBounceStopPercent",
         "minimumDelivered",
       ],
+      ...["waitHours"],
     ].map((name) => [name, null]),
   ),
 };

@@ -12,6 +12,8 @@ const LABELS: Record<
   pending_confirmation: { label: "Has not confirmed the subscription yet" },
   unsubscribed: { label: "Unsubscribed" },
   not_on_list: { label: "Subscribed, not on the list" },
+  not_sent_original: { label: "Did not get the campaign this resends" },
+  opened_original: { label: "Opened the campaign this resends" },
   suppressed_complaint: { label: "Suppressed: marked your mail as spam" },
   suppressed_bounce: { label: "Suppressed: the address bounced" },
   suppressed_soft_bounce: { label: "Suppressed: repeated soft bounces" },
@@ -53,6 +55,10 @@ export function whyNobody(preview: AudiencePreview): Nobody | null {
     return {
       text: "Everyone it would go to is inactive under your sunset of inactive contacts. Tick “Include inactive contacts” on the campaign to send to them anyway, or change the sunset.",
       link: { label: "Deliverability", path: "/deliverability" },
+    };
+  if (has((reason) => reason === "opened_original"))
+    return {
+      text: "Everyone the original campaign reached who can still receive mail has opened it: nobody is left to resend it to.",
     };
   return {
     text: "Nobody subscribed to its topic (and on its list) can receive it. Add subscribers, or choose another topic or list.",

@@ -29,8 +29,14 @@ export async function assertReachesSomeone(ctx: Ctx, campaign: typeof campaigns.
       "Your plan's sending allowance for this period is used up, so nobody would get this campaign. Move to a larger plan on the Billing page, or send it when the next period starts.",
     );
   }
-  const [why] = await ctx.db.execute<{ sandboxed: boolean | null; inactive: boolean | null; tag: string | null }>(sql`
+  const [why] = await ctx.db.execute<{
+    sandboxed: boolean | null;
+    inactive: boolean | null;
+    opened: boolean | null;
+    tag: string | null;
+  }>(sql`
     select bool_or(reason = ${NOT_VERIFIED}) as sandboxed, bool_or(reason = ${INACTIVE}) as inactive,
+           bool_or(reason = 'opened_original') as opened,
            min(reason) filter (where reason like 'missing_merge_tag:%') as tag
     from (${everyone}) people`);
   if (why?.tag)
@@ -44,6 +50,10 @@ export async function assertReachesSomeone(ctx: Ctx, campaign: typeof campaigns.
   if (why?.inactive)
     throw noRecipients(
       "Nobody would get this campaign: everyone it would go to is inactive under your workspace's sunset of inactive contacts. Tick “Include inactive contacts” on the campaign to send to them anyway.",
+    );
+  if (why?.opened)
+    throw noRecipients(
+      "Nobody would get this campaign: everyone the original campaign reached who can still receive mail has opened it, so nobody is left to resend it to.",
     );
   throw noRecipients(
     "Nobody would get this campaign: its topic has no confirmed subscriber who is not unsubscribed or suppressed. Add subscribers, or choose another topic or list.",

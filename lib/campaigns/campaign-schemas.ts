@@ -27,3 +27,17 @@ export const campaignSchema = z.strictObject({
 /** A body written in the block editor: its document, from which the HTML and text parts are rendered. */
 export const documentField = z.record(z.string(), z.unknown());
 export type CampaignInput = z.input<typeof campaignSchema>;
+
+/** The longest wait a resend to non-openers may be given: two weeks after the original went out. */
+export const MAX_RESEND_WAIT_HOURS = 14 * 24;
+
+/** "Send again to those who did not open": the new subject, and how long after the original to send it. */
+export const resendToNonOpenersSchema = z.strictObject({
+  subject: z.string().trim().min(1, "must not be empty").max(998),
+  waitHours: z.coerce
+    .number({ error: "give a number of hours" })
+    .int("give a whole number of hours")
+    .min(1, "wait at least 1 hour")
+    .max(MAX_RESEND_WAIT_HOURS, `wait at most ${MAX_RESEND_WAIT_HOURS} hours`),
+});
+export type ResendToNonOpenersInput = z.input<typeof resendToNonOpenersSchema>;

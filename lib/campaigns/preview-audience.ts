@@ -8,6 +8,7 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, campaigns } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
+import { originalRecipients } from "./resend-audience";
 import { NOT_VERIFIED, sendingRules } from "./sending-rules";
 import { inPart, splitPoints } from "./snapshot-audience";
 
@@ -17,6 +18,8 @@ export type ExclusionReason =
   | "pending_confirmation"
   | "unsubscribed"
   | "not_on_list"
+  | "not_sent_original"
+  | "opened_original"
   | "suppressed_complaint"
   | "suppressed_bounce"
   | "suppressed_soft_bounce"
@@ -40,7 +43,8 @@ const SAMPLE = 5;
  * The campaign's audience as dispatch would find it now, and why each person
  * left out is left out. One rule per reason, in dispatch's own order, first
  * match wins, so the counts add up: the snapshot's (subscribed to the topic,
- * not opted out, on the list, not suppressed by address or domain), then the
+ * not opted out, on the list, for a resend to non-openers a recipient of the
+ * original who has not opened it, not suppressed by address or domain), then the
  * sending rules the snapshot applies too (sending-rules.ts: verified while the
  * brand is in the sandbox, then inactive under the workspace's sunset, then the
  * first merge tag without a value). The
@@ -128,6 +132,7 @@ export async function classifiedAudience(
 ): Promise<(part: Part) => SQL> {
   const listId = campaign.listId;
   const rules = await sendingRules(ctx, campaign, brand);
+  const original = await originalRecipients(ctx, campaign);
   // Joins rather than EXISTS probes: a probe inside CASE runs once per person, a join once per table.
   return (part: Part) => sql`
     select c.email, c.id as contact_id, case
@@ -135,6 +140,7 @@ export async function classifiedAudience(
       when s.state = 'pending' then 'pending_confirmation'
       when s.state = 'unsubscribed' or c.opted_out_at is not null then 'unsubscribed'
       ${listId ? sql`when m.contact_id is null then 'not_on_list'` : sql``}
+      ${original ? sql`when o.contact_id is null then 'not_sent_original' when o.human_opened_at is not null then 'opened_original'` : sql``}
       when x.reason = 'complaint' then 'suppressed_complaint'
       when x.reason = 'bounce' then 'suppressed_bounce'
       when x.reason = 'soft_bounce' then 'suppressed_soft_bounce'
@@ -145,6 +151,7 @@ export async function classifiedAudience(
     from (select contact_id, state from subscriptions where topic_id = ${campaign.topicId} ${inPart(sql`contact_id`, part)}) s
     ${listId ? sql`full join (select contact_id from list_members where list_id = ${listId} ${inPart(sql`contact_id`, part)}) m on m.contact_id = s.contact_id` : sql``}
     join contacts c on c.id = ${listId ? sql`coalesce(s.contact_id, m.contact_id)` : sql`s.contact_id`} ${inPart(sql`c.id`, part)}
+    ${original ? sql`left join (${original}) o on o.contact_id = c.id ${inPart(sql`o.contact_id`, part)}` : sql``}
     left join suppressions x on x.workspace_id = c.workspace_id and x.email = c.email
     left join suppressions d on d.workspace_id = c.workspace_id and d.domain = split_part(c.email, '@', 2)
     ${rules.joins}`;

@@ -40,7 +40,14 @@ export async function recordOpen(
     if (!row) return;
     const now = tx.clock.now();
     const machine = details.request ? machineOpen(details.request) : null;
-    if (!row.send.openedAt) await tx.db.update(sends).set({ openedAt: now }).where(eq(sends.id, sendId));
+    if (!row.send.openedAt || (!machine && !row.send.humanOpenedAt))
+      await tx.db
+        .update(sends)
+        .set({
+          openedAt: row.send.openedAt ?? now,
+          humanOpenedAt: machine ? row.send.humanOpenedAt : (row.send.humanOpenedAt ?? now),
+        })
+        .where(eq(sends.id, sendId));
     if (!machine) await markEngaged(tx, row.send, now);
     await recordEvent(
       tx,
@@ -70,7 +77,15 @@ export async function recordClick(
     if (!row) return;
     const now = tx.clock.now();
     const machine = details.request ? machineClick(details.request, { sentAt: row.send.acceptedAt, now }) : null;
-    if (!row.send.clickedAt) await tx.db.update(sends).set({ clickedAt: now }).where(eq(sends.id, sendId));
+    // A person who followed a link opened the mail, whether or not its pixel loaded.
+    if (!row.send.clickedAt || (!machine && !row.send.humanOpenedAt))
+      await tx.db
+        .update(sends)
+        .set({
+          clickedAt: row.send.clickedAt ?? now,
+          humanOpenedAt: machine ? row.send.humanOpenedAt : (row.send.humanOpenedAt ?? now),
+        })
+        .where(eq(sends.id, sendId));
     if (!machine) await markEngaged(tx, row.send, now);
     await recordEvent(
       tx,

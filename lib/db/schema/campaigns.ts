@@ -1,4 +1,14 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 
 import { brands } from "./brands";
 import { at, createdAt, id, updatedAt } from "./columns";
@@ -34,6 +44,11 @@ export const campaigns = pgTable(
     document: jsonb("document").$type<Record<string, unknown>>(),
     /** Sent to inactive contacts too, whatever the workspace's sunset (docs/readings.md, "Sunset of inactive contacts"). */
     includeInactive: boolean("include_inactive").notNull().default(false),
+    /**
+     * The sent campaign this one resends to those who did not open it (docs/readings.md, "Resending to
+     * non-openers"): its audience is narrowed to that campaign's recipients without an open of their own.
+     */
+    resendOf: id("resend_of").references((): AnyPgColumn => campaigns.id, { onDelete: "cascade" }),
     status: text("status", { enum: CAMPAIGN_STATUSES }).notNull().default("draft"),
     scheduledAt: at("scheduled_at"),
     /** When dispatch started: the campaign's send time in reports. */
@@ -57,6 +72,8 @@ export const campaigns = pgTable(
     index("campaigns_workspace_sent_idx").on(t.workspaceId, t.sentAt),
     // Two campaigns sharing a prefix would share a key range: a clash fails the plan, which is retried with a new one.
     uniqueIndex("campaigns_send_id_prefix_key").on(t.sendIdPrefix),
+    // A campaign is resent to its non-openers once.
+    uniqueIndex("campaigns_resend_of_key").on(t.resendOf),
   ],
 );
 

@@ -50,6 +50,12 @@ export const sends = pgTable(
     bounceType: text("bounce_type", { enum: BOUNCE_TYPES }),
     complainedAt: at("complained_at"),
     openedAt: at("opened_at"),
+    /**
+     * The first open or click the person made, not a machine (lib/tracking/machine-engagement.ts): a click is
+     * taken as an open too. `opened_at` counts the pixel whoever loaded it; this is who read the mail, the
+     * measure "Resend to non-openers" leaves out (docs/readings.md, "Resending to non-openers").
+     */
+    humanOpenedAt: at("human_opened_at"),
     clickedAt: at("clicked_at"),
     unsubscribedAt: at("unsubscribed_at"),
     createdAt: createdAt(),

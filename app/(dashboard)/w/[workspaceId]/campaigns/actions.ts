@@ -12,7 +12,9 @@ import {
 } from "@/lib/campaigns/campaign-actions";
 import { campaignFromEditor } from "@/lib/campaigns/campaign-body";
 import { campaignFormSchema, editCampaignFormSchema } from "@/lib/campaigns/campaign-form-schema";
+import { resendToNonOpenersSchema } from "@/lib/campaigns/campaign-schemas";
 import { countMissingMergeTags } from "@/lib/campaigns/count-missing-merge-tags";
+import { resendToNonOpeners } from "@/lib/campaigns/resend-to-non-openers";
 import { createCampaign, duplicateCampaign, updateCampaign } from "@/lib/campaigns/save-campaign";
 import { sendTestMail } from "@/lib/campaigns/send-test-mail";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
@@ -49,6 +51,14 @@ export const countMissingMergeTagsAction = workspaceAction(
 
 export const duplicateCampaignAction = workspaceAction(oneCampaign, ({ ctx, actor }, { campaignId }) =>
   duplicateCampaign(ctx, actor, campaignId),
+);
+
+export const resendToNonOpenersAction = workspaceAction(
+  resendToNonOpenersSchema.extend({ campaignId: z.string() }),
+  async ({ ctx, actor }, { campaignId, ...input }) => {
+    const { campaignId: resendId } = await resendToNonOpeners(ctx, actor, campaignId, input);
+    return { campaignId: resendId };
+  },
 );
 
 export const sendCampaignNowAction = workspaceAction(oneCampaign, async ({ ctx, actor }, { campaignId }) => {
