@@ -14,6 +14,7 @@ import {
   apiKeys,
   attributeDefinitions,
   brands,
+  campaigns,
   erasedContacts,
   memberships,
   sendingDomains,
@@ -701,6 +702,22 @@ describe("admin CLI", () => {
       after_campaigns: 5,
       after_days: null,
     });
+  });
+
+  it("campaign:resend-non-openers makes the resend of a sent campaign, scheduled after the wait, once", async () => {
+    const { campaignId } = await seedAcceptedSend(defaultCtx(), "resend-cli@example.com");
+    await getDb().update(campaigns).set({ status: "sent" }).where(eq(campaigns.id, campaignId));
+    const [original] = await getDb().select().from(campaigns).where(eq(campaigns.id, campaignId));
+    const args = ["campaign:resend-non-openers", "--campaign", campaignId, "--subject", "Did you see?"];
+    const made = await adminJson([...args, "--wait-hours", "48"]);
+    expect(made).toMatchObject({
+      resend_of: campaignId,
+      status: "scheduled",
+      scheduled_at: new Date(original!.sentAt!.getTime() + 48 * 3_600_000).toISOString(),
+    });
+    const again = await admin([...args, "--wait-hours", "24", "--json"]);
+    expect(again.code).toBe(1);
+    expect(again.stdout + again.stderr).toContain("campaign_already_resent");
   });
 
   it("domain:add and domain:check print the records and the DMARC alignment: without a record it says to publish one", async () => {

@@ -9,6 +9,7 @@ import {
   sendCampaignNow,
   unscheduleCampaign,
 } from "@/lib/campaigns/campaign-actions";
+import { resendToNonOpeners } from "@/lib/campaigns/resend-to-non-openers";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import type { Ctx } from "@/lib/context";
@@ -18,7 +19,7 @@ import { validationFailed } from "@/lib/errors";
 
 import { opt, str, string, type AdminCommand } from "./admin-command";
 
-/** Campaigns: created from files, sent, scheduled, paused, resumed, cancelled and shown. */
+/** Campaigns: created from files, sent, scheduled, paused, resumed, cancelled, resent to non-openers and shown. */
 export const campaignCommands: Record<string, AdminCommand> = {
   "campaign:create": {
     summary: "--workspace ID --brand ID --topic ID [--list ID] --name N --subject S --html FILE [--text FILE]",
@@ -106,6 +107,23 @@ export const campaignCommands: Record<string, AdminCommand> = {
         throw validationFailed("at", "at: must be a timestamp such as 2026-12-01T09:00:00Z.");
       const campaign = await scheduleCampaign(ctx, systemActor("admin-cli"), str(v, "campaign"), at);
       return { campaign_id: campaign.id, status: campaign.status, scheduled_at: at.toISOString() };
+    },
+  },
+  "campaign:resend-non-openers": {
+    summary: "--campaign ID --subject S --wait-hours N   (a new campaign to its recipients who did not open it)",
+    options: { campaign: string, subject: string, "wait-hours": string },
+    required: ["campaign", "subject", "wait-hours"],
+    run: async (ctx, v) => {
+      const { campaignId, scheduledAt } = await resendToNonOpeners(ctx, systemActor("admin-cli"), str(v, "campaign"), {
+        subject: str(v, "subject"),
+        waitHours: str(v, "wait-hours"),
+      });
+      return {
+        campaign_id: campaignId,
+        resend_of: str(v, "campaign"),
+        status: scheduledAt ? "scheduled" : "draft",
+        scheduled_at: scheduledAt?.toISOString() ?? null,
+      };
     },
   },
   "campaign:show": {

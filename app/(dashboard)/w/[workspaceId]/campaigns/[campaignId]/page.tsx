@@ -1,4 +1,4 @@
-import { BarChart3, Hourglass } from "lucide-react";
+import { BarChart3, Hourglass, MailWarning } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -11,6 +11,7 @@ import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badg
 import { MailPreview } from "@/components/campaigns/mail-preview";
 import { NotSentCard } from "@/components/campaigns/not-sent-card";
 import { ProviderProgressCard } from "@/components/campaigns/provider-progress-card";
+import { ResendNonOpenersDialog } from "@/components/campaigns/resend-non-openers-dialog";
 import { SaveTemplateDialog } from "@/components/campaigns/save-template-dialog";
 import { SendTestDialog } from "@/components/campaigns/send-test-dialog";
 import { SpamScoreReport } from "@/components/campaigns/spam-score-report";
@@ -32,6 +33,7 @@ import { listNotSent } from "@/lib/campaigns/list-not-sent";
 import { previewAudience } from "@/lib/campaigns/preview-audience";
 import { previewCampaignMail } from "@/lib/campaigns/preview-campaign-mail";
 import { getProviderProgressOrThrow } from "@/lib/campaigns/provider-progress";
+import { canResendToNonOpeners, resendLinks } from "@/lib/campaigns/resend-to-non-openers";
 import { testMailAddresses } from "@/lib/campaigns/send-test-mail";
 import { campaignWarmUpWait } from "@/lib/campaigns/warm-up-wait";
 import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
@@ -46,6 +48,7 @@ import {
   cancelCampaignAction,
   duplicateCampaignAction,
   pauseCampaignAction,
+  resendToNonOpenersAction,
   resumeCampaignAction,
   saveTemplateAction,
   scheduleCampaignAction,
@@ -83,7 +86,7 @@ export default async function CampaignPage({
   const audiencePreview = started ? null : previewAudience(ctx, actor, campaignId);
   // Per provider: one pass over the campaign's sends, streamed in beside the progress.
   const providers = started ? getProviderProgressOrThrow(ctx, actor, campaignId) : null;
-  const [options, progress, preview, testAddresses, notSent, warmUpWait, health] = await Promise.all([
+  const [options, progress, preview, testAddresses, notSent, warmUpWait, health, resends] = await Promise.all([
     campaignFormOptions(ctx, actor),
     getCampaignProgressOrThrow(ctx, actor, campaignId),
     previewCampaignMail(ctx, actor, campaignId, typeof as === "string" && as.trim() ? as : undefined),
@@ -92,6 +95,7 @@ export default async function CampaignPage({
     campaign.status === "sending" ? campaignWarmUpWait(ctx, actor, campaignId) : null,
     // The guardrail's judgement (docs/readings.md, "Guardrails: pausing on harm"): only once mail has gone out.
     started ? getCampaignHealthOrThrow(ctx, actor, campaignId).then(campaignHealthView) : null,
+    resendLinks(ctx, actor, campaign),
   ]);
   // SpamAssassin takes a second or more: the preview shows at once and the score streams in.
   const spamScore = preview.asSent ? scoreOutgoingMessage(ctx.clock, preview.asSent) : null;
@@ -162,6 +166,27 @@ export default async function CampaignPage({
       />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="grid content-start gap-6">
+          {resends.resendOf && (
+            <Alert data-testid="resend-of">
+              <MailWarning />
+              <AlertTitle>
+                Resend of{" "}
+                <Link
+                  className="font-medium text-primary hover:underline"
+                  href={`/w/${workspaceId}/campaigns/${resends.resendOf.id}`}
+                >
+                  {resends.resendOf.name}
+                </Link>{" "}
+                to those who did not open
+              </AlertTitle>
+              <AlertDescription>
+                <p>
+                  It goes to the people that campaign reached who have not opened or clicked it themselves by the time
+                  this one goes out, less anyone who unsubscribed or was suppressed since.
+                </p>
+              </AlertDescription>
+            </Alert>
+          )}
           {warmUpWait && (
             <Alert variant="warning" data-testid="warm-up-wait">
               <Hourglass />
@@ -184,22 +209,42 @@ export default async function CampaignPage({
           {health && <CampaignHealthAlert health={health} status={campaign.status} />}
           {started && (
             <Card>
-              <CardHeader className="flex flex-row items-start justify-between gap-4">
+              <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-4">
                 <div className="grid gap-1.5">
                   <CardTitle>Sending</CardTitle>
                   <CardDescription>
                     {SENDING_CARD_LINES[campaign.status] ?? "Updates by itself while the campaign sends."}
                   </CardDescription>
                 </div>
-                <Button asChild variant="outline" size="sm">
-                  <Link href={`/w/${workspaceId}/campaigns/${campaign.id}/report`}>
-                    <BarChart3 />
-                    Report
-                  </Link>
-                </Button>
+                <span className="flex flex-wrap justify-end gap-2">
+                  {canResendToNonOpeners(campaign) && !resends.resend && (
+                    <ResendNonOpenersDialog
+                      workspaceId={workspaceId}
+                      campaign={{ id: campaign.id, subject: campaign.subject }}
+                      action={resendToNonOpenersAction}
+                    />
+                  )}
+                  <Button asChild variant="outline" size="sm">
+                    <Link href={`/w/${workspaceId}/campaigns/${campaign.id}/report`}>
+                      <BarChart3 />
+                      Report
+                    </Link>
+                  </Button>
+                </span>
               </CardHeader>
-              <CardContent>
+              <CardContent className="grid gap-4">
                 <CampaignProgressBar workspaceId={workspaceId} campaignId={campaign.id} initial={progress} />
+                {resends.resend && (
+                  <p className="text-sm" data-testid="resend-link">
+                    Resent to those who did not open:{" "}
+                    <Link
+                      className="font-medium text-primary hover:underline"
+                      href={`/w/${workspaceId}/campaigns/${resends.resend.id}`}
+                    >
+                      {resends.resend.name}
+                    </Link>
+                  </p>
+                )}
               </CardContent>
             </Card>
           )}
