@@ -175,7 +175,7 @@ const PARAMETERS: ParameterTable = {
         "hardBounceStopPercent",
         "minimumDelivered",
       ],
-      ...["waitHours"],
+      ...["waitHours", "timeZone"],
     ].map((name) => [name, null]),
   ),
 };

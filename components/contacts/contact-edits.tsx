@@ -18,6 +18,7 @@ import {
   type ContactListInput,
   type EditContactInput,
 } from "@/lib/contacts/contact-schemas";
+import { TIME_ZONE_HINT } from "@/lib/contacts/time-zone";
 import type { ActionState } from "@/lib/dashboard/action-state";
 
 type Action<I> = (workspaceId: string, input: I) => Promise<ActionState<unknown>>;
@@ -26,6 +27,7 @@ type EditableContact = {
   id: string;
   firstName: string | null;
   lastName: string | null;
+  timeZone: string | null;
   attributes: Record<string, AttributeScalar>;
 };
 
@@ -51,6 +53,7 @@ function EditContactForm({
       contactId: contact.id,
       firstName: contact.firstName ?? "",
       lastName: contact.lastName ?? "",
+      timeZone: contact.timeZone ?? "",
       attributes: attributeDefaults(definitions, contact.attributes, null),
     },
     onSuccess: () => {
@@ -65,6 +68,7 @@ function EditContactForm({
         <TextField form={form} name="firstName" label="First name" />
         <TextField form={form} name="lastName" label="Last name" />
       </div>
+      <TextField form={form} name="timeZone" label="Time zone" hint={TIME_ZONE_HINT} placeholder="Europe/Berlin" />
       <AttributeFields form={form} definitions={definitions} empty={null} />
       <FormError message={formError} />
       <DialogFooter>

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { attributesField } from "@/lib/validation/api-fields";
 import { emailField } from "@/lib/validation/fields";
 
+import { canonicalTimeZone } from "./time-zone";
+
 // Schemas only (no database): the dashboard's forms check input in the browser with the same rules.
 
 const optionalName = z.string().trim().max(120, "must be at most 120 characters").optional();
@@ -33,13 +35,20 @@ export const addContactSchema = z
 export type AddContactInput = z.input<typeof addContactSchema>;
 
 /**
- * A member's correction of a contact's name and custom attributes; an empty name clears it, as
- * does a `null` attribute. Attributes not named are left as they are.
+ * A member's correction of a contact's name, time zone and custom attributes; an empty name or
+ * time zone clears it, as does a `null` attribute. Attributes not named are left as they are.
  */
 export const editContactSchema = z.strictObject({
   contactId: z.string(),
   firstName: z.string().trim().max(120, "must be at most 120 characters"),
   lastName: z.string().trim().max(120, "must be at most 120 characters"),
+  /** An IANA time zone; empty clears it, left out keeps it. */
+  timeZone: z
+    .string()
+    .trim()
+    .max(64, "must be at most 64 characters")
+    .refine((zone) => zone === "" || canonicalTimeZone(zone) !== null, "is not a time zone, such as Europe/Berlin")
+    .optional(),
   attributes: attributesField.optional(),
 });
 export type EditContactInput = z.input<typeof editContactSchema>;

@@ -118,6 +118,29 @@ describe("editing a contact from the dashboard", () => {
     ).toBe(true);
   });
 
+  it("a contact's time zone is an IANA name, stored as the zone database names it; empty clears it, left out keeps it", async () => {
+    const { contactId, member } = await setup();
+    await editContact(ctx, member, { contactId, firstName: "Ada", lastName: "", timeZone: " europe/berlin " });
+    expect((await stored(contactId)).timeZone).toBe("Europe/Berlin");
+    await editContact(ctx, member, { contactId, firstName: "Ada", lastName: "" });
+    expect((await stored(contactId)).timeZone).toBe("Europe/Berlin");
+    await editContact(ctx, member, { contactId, firstName: "Ada", lastName: "", timeZone: "" });
+    expect((await stored(contactId)).timeZone).toBeNull();
+  });
+
+  it("a time zone the zone database does not know, or an offset, is refused beside timeZone and nothing changes", async () => {
+    const { contactId, member } = await setup();
+    await editContact(ctx, member, { contactId, firstName: "Ada", lastName: "", timeZone: "America/New_York" });
+    for (const timeZone of ["Mars/Olympus_Mons", "+01:00", "Berlin time"]) {
+      await expect(
+        editContact(ctx, member, { contactId, firstName: "Ada", lastName: "", timeZone }),
+      ).rejects.toMatchObject({ code: "validation_failed", param: "timeZone" });
+      // The form checks it in the browser with the same rule.
+      expect(editContactSchema.safeParse({ contactId, firstName: "", lastName: "", timeZone }).success).toBe(false);
+    }
+    expect((await stored(contactId)).timeZone).toBe("America/New_York");
+  });
+
   it("editing changes no subscription, and is allowed for a contact who opted out", async () => {
     const { topicId, contactId, member } = await setup();
     await ctx.db.update(contacts).set({ optedOutAt: ctx.clock.now() }).where(eq(contacts.id, contactId));

@@ -11,9 +11,10 @@ import { parseInput } from "@/lib/validation/parse-input";
 import { validateAttributes } from "./attributes";
 import { editContactSchema, type EditContactInput } from "./contact-schemas";
 import { mergeContactFields } from "./merge-contact-fields";
+import { canonicalTimeZone } from "./time-zone";
 
 /**
- * A member corrects a contact's name and custom attributes from the contact's
+ * A member corrects a contact's name, time zone and custom attributes from the contact's
  * page. Attributes are checked as the API checks them (defined on the
  * workspace, of their type: `validation_failed` on `attributes.<key>`), and
  * what the member typed wins whatever the merge policy. It changes no
@@ -26,7 +27,7 @@ export async function editContact(
   actor: WorkspaceActor,
   input: EditContactInput,
 ): Promise<{ contactId: string }> {
-  const { contactId, firstName, lastName, attributes } = parseInput(editContactSchema, input);
+  const { contactId, firstName, lastName, timeZone, attributes } = parseInput(editContactSchema, input);
   return withTransaction(ctx, async (tx) => {
     const [contact] = await tx.db
       .select()
@@ -38,7 +39,11 @@ export async function editContact(
     const fields = mergeContactFields("overwrite", contact, { firstName, lastName, attributes: checked });
     await tx.db
       .update(contacts)
-      .set({ ...fields, updatedAt: tx.clock.now() })
+      .set({
+        ...fields,
+        ...(timeZone === undefined ? {} : { timeZone: timeZone ? canonicalTimeZone(timeZone) : null }),
+        updatedAt: tx.clock.now(),
+      })
       .where(eq(contacts.id, contact.id));
     return { contactId };
   });

@@ -56,6 +56,7 @@ describe("a contact's data, for the person's access request", () => {
       email: "ada@example.com",
       first_name: "R",
       last_name: null,
+      time_zone: null,
       status: "unsubscribed",
       attributes: {},
       created_at: expect.stringMatching(/Z$/),

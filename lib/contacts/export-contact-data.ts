@@ -61,6 +61,7 @@ export async function exportContactData(ctx: Ctx, actor: Actor, contactId: strin
       email: contacts.email,
       first_name: contacts.firstName,
       last_name: contacts.lastName,
+      time_zone: contacts.timeZone,
       status: contactStatusSql(),
       attributes: contacts.attributes,
       opted_out_at: contacts.optedOutAt,

@@ -39,7 +39,7 @@ export interface ContactSendRow {
 }
 
 export interface ContactDetails {
-  contact: ContactView & { optedOutAt: Date | null };
+  contact: ContactView & { optedOutAt: Date | null; timeZone: string | null };
   /** Every subscription with the evidence of consent the service stores (spec: sent, clicked, IP). */
   subscriptions: {
     topicId: string;
@@ -78,8 +78,8 @@ export async function getContactDetailsOrThrow(
   const contact = await getContactOrThrow(ctx, actor, contactId);
   const workspaceId = actor.workspaceId;
   const [optedOut, subscriptionRows, listRows, sendRows, eventRows] = await Promise.all([
-    ctx.db.execute<{ opted_out_at: Date | null }>(
-      sql`select opted_out_at from contacts where id = ${contactId} and workspace_id = ${workspaceId}`,
+    ctx.db.execute<{ opted_out_at: Date | null; time_zone: string | null }>(
+      sql`select opted_out_at, time_zone from contacts where id = ${contactId} and workspace_id = ${workspaceId}`,
     ),
     ctx.db
       .select({
@@ -148,7 +148,11 @@ export async function getContactDetailsOrThrow(
   ]);
   const optedOutAt = optedOut[0]?.opted_out_at ?? null;
   return {
-    contact: { ...contact, optedOutAt: optedOutAt ? new Date(optedOutAt) : null },
+    contact: {
+      ...contact,
+      optedOutAt: optedOutAt ? new Date(optedOutAt) : null,
+      timeZone: optedOut[0]?.time_zone ?? null,
+    },
     subscriptions: subscriptionRows,
     lists: listRows,
     sends: sendRows,

@@ -25,6 +25,8 @@ export const contacts = pgTable(
     firstName: text("first_name"),
     lastName: text("last_name"),
     attributes: jsonb("attributes").$type<Record<string, AttributeValue>>().notNull().default({}),
+    /** An IANA time zone, as lib/contacts/time-zone.ts names it; null when not known. Not part of the /v1 contact. */
+    timeZone: text("time_zone"),
     /** Opted out of everything (scope `all`). */
     optedOutAt: at("opted_out_at"),
     /** Transient bounces in a row with no delivery between; at 5 the address gets a soft_bounce suppression. */

@@ -227,6 +227,8 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
                 <dd>{contact.firstName ?? "—"}</dd>
                 <dt className="text-muted-foreground">Last name</dt>
                 <dd>{contact.lastName ?? "—"}</dd>
+                <dt className="text-muted-foreground">Time zone</dt>
+                <dd data-testid="contact-time-zone">{contact.timeZone ?? "—"}</dd>
                 {attributes.map(([key, value]) => (
                   <div key={key} className="contents">
                     <dt className="text-muted-foreground">{key}</dt>

@@ -1,0 +1,19 @@
+/**
+ * A contact's time zone (docs/readings.md, "A contact's time zone"): an IANA name such as
+ * `Europe/Berlin`, or one of its links (`US/Pacific`, `GMT`), in any case. Checked by the zone
+ * database the runtime ships (ICU), the one that will turn it into a local time, and stored as that
+ * database names it (`europe/berlin` → `Europe/Berlin`, `utc` → `UTC`). Offsets such as `+01:00`
+ * are not time zones: they do not follow summer time. Null when the name is none it knows.
+ */
+export function canonicalTimeZone(name: string): string | null {
+  const trimmed = name.trim();
+  if (!/^[A-Za-z]/.test(trimmed) || trimmed.length > 64) return null;
+  try {
+    const resolved = new Intl.DateTimeFormat("en", { timeZone: trimmed }).resolvedOptions().timeZone;
+    return /^[A-Za-z]/.test(resolved) ? resolved : null;
+  } catch {
+    return null;
+  }
+}
+
+export const TIME_ZONE_HINT = "An IANA time zone such as Europe/Berlin or America/New_York.";
