@@ -32,6 +32,14 @@ function mergeValue<T>(
 }
 
 /**
+ * A contact's time zone under the same policies as their other fields; not a field of the /v1
+ * contact, so only an import brings one in (undefined: the file has no time zone column).
+ */
+export function mergeTimeZone(policy: MergePolicy, stored: string | null, incoming: string | null | undefined) {
+  return mergeValue(policy, stored, incoming, incoming !== undefined) || null;
+}
+
+/**
  * A repeated address merges rather than duplicates. keep_existing: stored
  * values win, blanks are still filled; overwrite: incoming wins; per_field
  * (the default): incoming wins only where it is non-empty. A field the request

@@ -8,12 +8,25 @@
 export function canonicalTimeZone(name: string): string | null {
   const trimmed = name.trim();
   if (!/^[A-Za-z]/.test(trimmed) || trimmed.length > 64) return null;
+  const known = resolved.get(trimmed);
+  if (known !== undefined) return known;
+  let zone: string | null;
   try {
-    const resolved = new Intl.DateTimeFormat("en", { timeZone: trimmed }).resolvedOptions().timeZone;
-    return /^[A-Za-z]/.test(resolved) ? resolved : null;
+    zone = new Intl.DateTimeFormat("en", { timeZone: trimmed }).resolvedOptions().timeZone;
+    if (!/^[A-Za-z]/.test(zone)) zone = null;
   } catch {
-    return null;
+    zone = null;
   }
+  if (resolved.size >= RESOLVED_MAX) resolved.clear();
+  resolved.set(trimmed, zone);
+  return zone;
 }
+
+/**
+ * Names already looked up: an import reads the same few zones on a million rows, and building a
+ * formatter for each cell costs tens of microseconds. Bounded, as a file could hold any names.
+ */
+const resolved = new Map<string, string | null>();
+const RESOLVED_MAX = 2_000;
 
 export const TIME_ZONE_HINT = "An IANA time zone such as Europe/Berlin or America/New_York.";

@@ -7,6 +7,7 @@ const builtIn: ImportField[] = [
   { key: "email", label: "Email address", type: null },
   { key: "first_name", label: "First name", type: null },
   { key: "last_name", label: "Last name", type: null },
+  { key: "time_zone", label: "Time zone", type: null },
 ];
 const withAttributes = (...keys: string[]): ImportField[] => [
   ...builtIn,
@@ -46,6 +47,16 @@ describe("matching a file's columns to fields", () => {
       "",
     ]);
     expect(autoMap(["Email Address", "First Name", "Surname"], builtIn)).toEqual(["email", "first_name", "last_name"]);
+  });
+
+  it("a contact's time zone matches its usual names, and an attribute of the workspace named zone keeps its own column", () => {
+    expect(autoMap(["email", "Time zone"], builtIn)).toEqual(["email", "time_zone"]);
+    expect(autoMap(["email", "TZ"], builtIn)).toEqual(["email", "time_zone"]);
+    expect(autoMap(["email", "Timezone", "zone"], withAttributes("zone"))).toEqual([
+      "email",
+      "time_zone",
+      "attributes.zone",
+    ]);
   });
 
   it("without an exact match, a column fills the one attribute one edit from its name when both have at least 6 characters", () => {

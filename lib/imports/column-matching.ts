@@ -35,6 +35,7 @@ const SYNONYMS: Record<string, string[]> = {
   email: ["email", "emailaddress", "mail", "emailadresse", "courriel", "correo", "correoelectronico"],
   first_name: ["firstname", "first", "givenname", "forename", "vorname", "prenom", "nombre"],
   last_name: ["lastname", "last", "surname", "familyname", "nachname", "nom", "apellido", "apellidos"],
+  time_zone: ["timezone", "tz", "zeitzone", "fuseauhoraire", "zonahoraria"],
 };
 
 /** Below this length one character is too much of a name to guess at ("city" is not "cite"). */

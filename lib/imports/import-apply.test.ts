@@ -47,6 +47,38 @@ describe("CSV import: applying", () => {
     });
   });
 
+  it("a time zone column fills the contact's time zone as the zone database names it, under the merge policy; an empty cell changes nothing", async () => {
+    const w = await workspace();
+    await upsertContact(ctx, w.actor, { email: "kept@example.com" });
+    await importCsv(w, "email,zone\nkept@example.com,Europe/Paris\n", { policy: "overwrite" });
+    const { checked } = await importCsv(
+      w,
+      "email,zone\nnew@example.com,europe/berlin\nkept@example.com,\nmoved@example.com,US/Pacific\n",
+      { policy: "overwrite" },
+    );
+    expect(checked!.refused).toEqual({});
+    expect((await contactOf(w, "new@example.com"))!.timeZone).toBe("Europe/Berlin");
+    expect((await contactOf(w, "kept@example.com"))!.timeZone).toBe("Europe/Paris");
+    expect((await contactOf(w, "moved@example.com"))!.timeZone).toBe("America/Los_Angeles");
+    // Keep: a stored time zone stays, whatever the file says.
+    const { checked: kept } = await importCsv(w, "email,zone\nkept@example.com,Asia/Tokyo\n", { policy: "keep" });
+    expect(kept).toMatchObject({ unchanged: 1, updated: 0 });
+    expect((await contactOf(w, "kept@example.com"))!.timeZone).toBe("Europe/Paris");
+    const { checked: overwritten } = await importCsv(w, "email,zone\nkept@example.com,Asia/Tokyo\n", {
+      policy: "overwrite",
+    });
+    expect(overwritten).toMatchObject({ updated: 1, updatedFields: { time_zone: 1 } });
+    expect((await contactOf(w, "kept@example.com"))!.timeZone).toBe("Asia/Tokyo");
+  });
+
+  it("a cell that is not a time zone refuses its row as bad_value, saying why", async () => {
+    const w = await workspace();
+    const { checked } = await importCsv(w, "email,zone\noffset@example.com,+01:00\nfine@example.com,UTC\n");
+    expect(checked!.refused).toEqual({ bad_value: 1 });
+    expect(await contactOf(w, "offset@example.com")).toBeUndefined();
+    expect((await contactOf(w, "fine@example.com"))!.timeZone).toBe("UTC");
+  });
+
   it("each new subscription fires contact.subscribed with source import, the list gets the rows, and the report counters move", async () => {
     const w = await workspace();
     const { listId } = await createList(ctx, w.actor, { name: "Imported", brandId: w.brandId });

@@ -4,7 +4,7 @@ import { sql, type SQL } from "drizzle-orm";
 
 import { CONTACT_OPTED_OUT_SQL } from "@/lib/contacts/contact-status";
 import { erasedSql } from "@/lib/contacts/erased-address";
-import { mergeContactFields, type ContactFields } from "@/lib/contacts/merge-contact-fields";
+import { mergeContactFields, mergeTimeZone, type ContactFields } from "@/lib/contacts/merge-contact-fields";
 import type { Ctx } from "@/lib/context";
 import { idArray } from "@/lib/db/id-array";
 import type { AttributeValue, ImportCounts, ImportOptions, ImportRefusal } from "@/lib/db/schema";
@@ -23,10 +23,12 @@ interface StagedRow {
   email: string;
   first_name: string | null;
   last_name: string | null;
+  time_zone: string | null;
   attributes: Record<string, AttributeValue> | null;
   contact_id: string | null;
   stored_first_name: string | null;
   stored_last_name: string | null;
+  stored_time_zone: string | null;
   stored_attributes: Record<string, AttributeValue> | null;
   suppressed: boolean;
   unsubscribed: boolean;
@@ -37,7 +39,7 @@ export interface ChunkPlan {
   refusals: { rowNumber: number; refusal: ImportRefusal; detail: string }[];
   /** New contacts, each with the file's row it is made of (the row's values, as the dry run stored them). */
   creates: { id: string; rowNumber: number }[];
-  updates: ({ id: string } & ContactFields)[];
+  updates: ({ id: string; timeZone: string | null } & ContactFields)[];
   /** Every contact the chunk keeps (created, updated or unchanged): what the topics and the list apply to. */
   contacts: { id: string; email: string; rowNumber: number }[];
   /** Subscriptions to make subscribed: none yet, or pending; with the file's row each comes from. */
@@ -95,15 +97,16 @@ function stagedRowsSql(scope: ImportScope, from: number, to: number): SQL {
            -- The file's values matter here only for a contact that exists (the merge): a new one is made from its row.
            case when contacts.id is not null then r.first_name end as first_name,
            case when contacts.id is not null then r.last_name end as last_name,
+           case when contacts.id is not null then r.time_zone end as time_zone,
            case when contacts.id is not null then r.attributes end as attributes,
-           contacts.id as contact_id, contacts.first_name as stored_first_name, contacts.last_name as stored_last_name, contacts.attributes as stored_attributes,
+           contacts.id as contact_id, contacts.first_name as stored_first_name, contacts.last_name as stored_last_name, contacts.time_zone as stored_time_zone, contacts.attributes as stored_attributes,
            ${suppressedSql(scope.workspaceId, sql`r.email`)} as suppressed,
            (contacts.id is not null and (${sql.raw(CONTACT_OPTED_OUT_SQL)}
              or exists (select 1 from subscriptions u where u.contact_id = contacts.id and u.topic_id = any(${idArray(scope.options.topicIds)}) and u.state = 'unsubscribed'))) as unsubscribed,
            (contacts.id is null and ${erasedSql(scope.workspaceId, sql`r.email`)}) as erased
     from import_rows r
     left join lateral (
-      select c.id, c.first_name, c.last_name, c.attributes, c.opted_out_at from contacts c
+      select c.id, c.first_name, c.last_name, c.time_zone, c.attributes, c.opted_out_at from contacts c
       where c.workspace_id = ${scope.workspaceId} and c.email = r.email offset 0) contacts on true
     where r.import_id = ${scope.id} and r.row_number > ${from} and r.row_number <= ${to} and r.refusal is null`;
 }
@@ -192,14 +195,17 @@ async function planRows(ctx: Ctx, scope: ImportScope, rows: StagedRow[]): Promis
       attributes: row.stored_attributes ?? {},
     };
     const merged = mergeContactFields(MERGE[scope.options.policy], stored, incoming);
+    // A cell left empty is no time zone given: as for the names, it never clears a stored one.
+    const timeZone = mergeTimeZone(MERGE[scope.options.policy], row.stored_time_zone, row.time_zone ?? undefined);
     const changed = changedFields(stored, merged);
+    if (timeZone !== row.stored_time_zone) changed.push("time_zone");
     plan.contacts.push({ id: row.contact_id, email: row.email, rowNumber: row.row_number });
     existingIds.push(row.contact_id);
     if (changed.length === 0) {
       counts.unchanged++;
       continue;
     }
-    plan.updates.push({ id: row.contact_id, ...merged });
+    plan.updates.push({ id: row.contact_id, ...merged, timeZone });
     counts.updated++;
     for (const field of changed) counts.updatedFields[field] = (counts.updatedFields[field] ?? 0) + 1;
   }

@@ -7,6 +7,7 @@ import type postgres from "postgres";
 
 import { attributeFromText } from "@/lib/contacts/attribute-schemas";
 import { isValidEmail, normalizeEmail } from "@/lib/contacts/email-address";
+import { canonicalTimeZone } from "@/lib/contacts/time-zone";
 import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
 import {
@@ -44,6 +45,7 @@ interface MappedRow {
   email: string;
   firstName: string | null;
   lastName: string | null;
+  timeZone: string | null;
   attributes: Record<string, AttributeValue>;
   refusal: ImportRefusal | null;
   detail: string | null;
@@ -51,7 +53,15 @@ interface MappedRow {
 
 /** One record through the mapping: the address normalised, the names trimmed, the attributes typed; a bad cell refuses the row (the first bad cell says why). */
 export function mapRecord(record: string[], mapping: string[], types: Map<string, ImportField["type"]>): MappedRow {
-  const row: MappedRow = { email: "", firstName: null, lastName: null, attributes: {}, refusal: null, detail: null };
+  const row: MappedRow = {
+    email: "",
+    firstName: null,
+    lastName: null,
+    timeZone: null,
+    attributes: {},
+    refusal: null,
+    detail: null,
+  };
   for (let column = 0; column < mapping.length; column++) {
     const field = mapping[column];
     if (!field) continue;
@@ -66,6 +76,10 @@ export function mapRecord(record: string[], mapping: string[], types: Map<string
     if (field === "first_name" || field === "last_name") {
       if (cell.length > NAME_MAX) detail = `${field}: longer than ${NAME_MAX} characters.`;
       else if (cell) row[field === "first_name" ? "firstName" : "lastName"] = cell;
+    } else if (field === "time_zone") {
+      row.timeZone = cell ? canonicalTimeZone(cell) : null;
+      if (cell && !row.timeZone)
+        detail = `time_zone: "${cell.slice(0, 100)}" is not a time zone, such as Europe/Berlin.`;
     } else if (cell) {
       const key = field.slice("attributes.".length);
       const type = types.get(field)!;
@@ -131,7 +145,7 @@ export async function stageImportRows(
           const row = mapRecord(record, mapping, types);
           if (row.refusal) refused[row.refusal] = (refused[row.refusal] ?? 0) + 1;
           else repeated?.add(row.email, rowNumber);
-          const line = `${imp.id}\t${rowNumber}\t${copyValue(row.email)}\t${copyValue(row.firstName)}\t${copyValue(row.lastName)}\t${copyValue(JSON.stringify(row.attributes))}\t${copyValue(row.refusal)}\t${copyValue(row.detail)}\n`;
+          const line = `${imp.id}\t${rowNumber}\t${copyValue(row.email)}\t${copyValue(row.firstName)}\t${copyValue(row.lastName)}\t${copyValue(row.timeZone)}\t${copyValue(JSON.stringify(row.attributes))}\t${copyValue(row.refusal)}\t${copyValue(row.detail)}\n`;
           // A UTF-16 unit is at most three bytes of UTF-8: a line that might not fit goes to the next buffer, or alone.
           if (used + line.length * 3 > buffer.length && used > 0) {
             yield buffer.subarray(0, used);
@@ -145,7 +159,7 @@ export async function stageImportRows(
       if (used > 0) yield buffer.subarray(0, used);
     }
     const copy: Writable =
-      await tx`copy import_rows (import_id, row_number, email, first_name, last_name, attributes, refusal, detail) from stdin`.writable();
+      await tx`copy import_rows (import_id, row_number, email, first_name, last_name, time_zone, attributes, refusal, detail) from stdin`.writable();
     // A COPY that fails mid-file (cancelled, timed out) never drains again: a writer waiting for `drain` waited
     // forever. pipeline rejects with its error instead, stops reading the file, and ends the COPY should the
     // reading fail.

@@ -64,6 +64,7 @@ export function importTestFixture() {
           last: "last_name",
           plan: "attributes.plan",
           seats: "attributes.seats",
+          zone: "time_zone",
         })[h] ?? "",
     );
     const checked = await checkImport(ctx, w.actor, importId, checkImportSchema.parse({ mapping, ...input }));

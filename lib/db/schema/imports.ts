@@ -120,6 +120,8 @@ export const importRows = pgTable(
     email: text("email").notNull(),
     firstName: text("first_name"),
     lastName: text("last_name"),
+    /** The time zone as lib/contacts/time-zone.ts names it. */
+    timeZone: text("time_zone"),
     /** Typed values of the mapped attributes; empty cells are left out. */
     attributes: jsonb("attributes").$type<Record<string, AttributeValue>>().notNull(),
     refusal: text("refusal", { enum: IMPORT_REFUSALS }),
