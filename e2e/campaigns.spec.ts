@@ -230,6 +230,40 @@ test("campaigns: duplicating a sent campaign makes an editable draft, which save
   await expect(page.getByTestId("preview-subject")).toHaveText("May news for Ada");
 });
 
+test("campaigns: a sent campaign is resent once to those who did not open it, after the wait chosen, with a new subject", async () => {
+  await page.goto(`/w/${workspaceId}/campaigns`);
+  await page.getByRole("link", { name: "April news", exact: true }).click();
+  await page.getByRole("button", { name: "Resend to non-openers" }).click();
+  const dialog = page.getByRole("dialog");
+  // The subject is required, and its error stands beside it.
+  await dialog.getByRole("button", { name: "Create the resend" }).click();
+  await expect(dialog.getByText(/must not be empty/i)).toBeVisible();
+  await dialog.getByLabel("New subject").fill("Did you miss this, {{contact.first_name}}?");
+  await dialog.getByLabel("Send it").selectOption("custom");
+  await dialog.getByLabel("Hours after the original").fill("500");
+  await dialog.getByRole("button", { name: "Create the resend" }).click();
+  await expect(dialog.getByText(/wait at most 336 hours/i)).toBeVisible();
+  await dialog.getByLabel("Hours after the original").fill("48");
+  await screenshot(page, "campaign-resend-dialog");
+  await dialog.getByRole("button", { name: "Create the resend" }).click();
+
+  // The resend's own page: scheduled two days after the original, to Ada, who has not opened it. Grace
+  // has unsubscribed since; the address without a first name was never sent the original.
+  await expect(page.getByRole("heading", { level: 1, name: "April news (non-openers)" })).toBeVisible();
+  await expect(page.getByTestId("resend-of")).toContainText("Resend of April news to those who did not open");
+  await expect(page.getByText("Scheduled", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("audience-recipients")).toHaveText("1");
+  const leftOut = page.getByRole("table", { name: "Left out" });
+  await expect(leftOut).toContainText("Unsubscribed");
+  await expect(leftOut).toContainText("Did not get the campaign this resends");
+  await screenshot(page, "campaign-resend");
+
+  // Once made, the original links to its resend instead of offering another.
+  await page.getByTestId("resend-of").getByRole("link", { name: "April news" }).click();
+  await expect(page.getByTestId("resend-link")).toContainText("April news (non-openers)");
+  await expect(page.getByRole("button", { name: "Resend to non-openers" })).toHaveCount(0);
+});
+
 test("templates: a campaign's body saved as a template starts a new campaign", async () => {
   await page.goto(`/w/${workspaceId}/campaigns`);
   await page.getByRole("link", { name: "April news", exact: true }).click();

@@ -228,15 +228,21 @@ test("lists: create, rename, see members, delete without unsubscribing anyone", 
   await expect(page.getByRole("heading", { name: "No members yet" })).toBeVisible();
   const listUrl = page.url();
 
-  // From a contact's page: correct the name, put them on the list.
+  // From a contact's page: correct the name, set the time zone, put them on the list.
   await page.goto(`/w/${workspaceId}/contacts?q=walk-in`);
   await page.getByRole("link", { name: "walk-in@shop.example" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "walk-in@shop.example" })).toBeVisible();
   const contactUrl = page.url();
   await page.getByRole("button", { name: "Edit contact" }).click();
   await page.getByRole("dialog").getByLabel("First name").fill("Walter");
+  // A time zone is an IANA name: anything else is refused beside the field.
+  await page.getByRole("dialog").getByLabel("Time zone").fill("Berlin time");
+  await page.getByRole("dialog").getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("dialog").getByLabel("Time zone")).toHaveAttribute("aria-invalid", "true");
+  await page.getByRole("dialog").getByLabel("Time zone").fill("europe/berlin");
   await page.getByRole("dialog").getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Walter", { exact: true }).first()).toBeVisible();
+  await expect(page.getByTestId("contact-time-zone")).toHaveText("Europe/Berlin");
   await page.getByLabel("Add to list").selectOption({ label: "Paying customers" });
   await page.getByRole("button", { name: "Add", exact: true }).click();
   await expect(page.getByRole("list", { name: "Lists of this contact" })).toContainText("Paying customers");

@@ -77,7 +77,7 @@ export function ResendNonOpenersDialog({
         </Button>
       </DialogTrigger>
       <DialogContent>
-        <form onSubmit={submit} className="grid gap-4">
+        <form onSubmit={submit} className="grid gap-4" noValidate>
           <DialogHeader>
             <DialogTitle>Resend to non-openers</DialogTitle>
             <DialogDescription>
