@@ -48,7 +48,8 @@ export type IdPrefix =
   | "inv"
   | "bep"
   | "oob"
-  | "cba";
+  | "cba"
+  | "seg";
 
 /**
  * A type prefix plus a ULID, lower-cased. ULIDs sort by creation time, so

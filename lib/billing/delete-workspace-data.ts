@@ -68,6 +68,7 @@ const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL 
   byWorkspace("imports"),
   byWorkspace("campaign_guardrails"),
   byWorkspace("campaigns"),
+  byWorkspace("segments"),
   byWorkspace("lists"),
   byWorkspace("topics"),
   byWorkspace("templates"),

@@ -13,10 +13,14 @@ import {
 import { brands } from "./brands";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { lists } from "./lists";
+import { segments } from "./segments";
 import { topics } from "./topics";
 import { workspaces } from "./workspaces";
 
 export const CAMPAIGN_STATUSES = ["draft", "scheduled", "sending", "paused", "sent", "cancelled"] as const;
+export const SEGMENT_MODES = ["include", "exclude"] as const;
+export type SegmentMode = (typeof SEGMENT_MODES)[number];
+
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 /** One send to one topic, optionally narrowed to a list. */
@@ -34,6 +38,9 @@ export const campaigns = pgTable(
       .notNull()
       .references(() => topics.id),
     listId: id("list_id").references(() => lists.id),
+    /** A segment that narrows the audience further: only those it matches (`include`), or all but them (`exclude`). */
+    segmentId: id("segment_id").references(() => segments.id),
+    segmentMode: text("segment_mode", { enum: SEGMENT_MODES }),
     name: text("name").notNull(),
     subject: text("subject").notNull(),
     /** The inbox's line after the subject (a hidden preheader at the top of the body). */

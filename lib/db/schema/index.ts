@@ -4,6 +4,7 @@ export * from "./billing";
 export * from "./brands";
 export * from "./topics";
 export * from "./lists";
+export * from "./segments";
 export * from "./contacts";
 export * from "./contact-engagement";
 export * from "./erased-contacts";

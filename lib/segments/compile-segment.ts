@@ -1,0 +1,197 @@
+import "server-only";
+
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+
+import type { Ctx } from "@/lib/context";
+import { attributeDefinitions, campaigns, lists } from "@/lib/db/schema";
+import { validationFailed } from "@/lib/errors";
+
+import { attributeIssues, type AttributeTypes, type SegmentCondition, type SegmentRule } from "./segment-rule-schema";
+
+/**
+ * Where a rule is evaluated: the workspace, the topic whose subscription the `subscribed` and
+ * `source` conditions read, the time `in the last N days` counts back from, and the alias of the
+ * `contacts` row in the query the predicate goes into.
+ */
+export interface SegmentScope {
+  workspaceId: string;
+  topicId: string;
+  now: Date;
+  contact: string;
+}
+
+/**
+ * The one translation of a saved rule into SQL (docs/readings.md, "Segments"): a predicate on the
+ * contacts row named by `scope.contact`, never NULL (each condition is coalesced to false, so `not`
+ * of it is the exact complement an exclusion needs). Every value is a bound parameter; the only
+ * name written into the text is the alias, quoted as an identifier. The live count, the campaign's
+ * exclusion preview and its audience snapshot all call this, so they cannot disagree.
+ * `types` are the workspace's attribute definitions, as checkSegmentRule returned them.
+ */
+export function compileSegment(rule: SegmentRule, scope: SegmentScope, types: AttributeTypes): SQL {
+  const c = sql.identifier(scope.contact);
+  const groups = rule.groups.map((group) => {
+    const conditions = group.conditions.map((condition) => sql`coalesce((${compileCondition(condition)}), false)`);
+    return sql`(${sql.join(conditions, group.match === "all" ? sql` and ` : sql` or `)})`;
+  });
+  return sql`(${sql.join(groups, rule.match === "all" ? sql` and ` : sql` or `)})`;
+
+  function compileCondition(condition: SegmentCondition): SQL {
+    switch (condition.kind) {
+      case "field":
+        return textTest(sql`${c}.${sql.identifier(condition.field)}`, condition.op, condition.value ?? "");
+      case "attribute":
+        return attributeTest(condition);
+      case "list": {
+        const member = sql`exists (select 1 from list_members seg_m where seg_m.list_id = ${condition.listId} and seg_m.contact_id = ${c}.id)`;
+        return condition.op === "in" ? member : sql`not ${member}`;
+      }
+      case "subscribed":
+        return sql`exists (select 1 from subscriptions seg_s where seg_s.contact_id = ${c}.id and seg_s.topic_id = ${scope.topicId}
+          and seg_s.subscribed_at ${condition.op === "before" ? sql`<` : sql`>`} ${instant(condition.value)}::timestamptz)`;
+      case "source": {
+        const origin = condition.origin
+          ? sql`and ${condition.origin} in (seg_s.origin->>'form_id', seg_s.origin->>'key_id', seg_s.origin->>'import_id')`
+          : sql``;
+        const made = sql`exists (select 1 from subscriptions seg_s where seg_s.contact_id = ${c}.id and seg_s.topic_id = ${scope.topicId}
+          and seg_s.source = ${condition.source} ${origin})`;
+        return condition.op === "is" ? made : sql`not ${made}`;
+      }
+      case "engagement": {
+        const type = condition.action === "opened" ? "email.opened" : "email.clicked";
+        const which =
+          condition.campaignId !== undefined
+            ? sql`seg_e.data->>'campaign_id' = ${condition.campaignId}`
+            : sql`seg_e.occurred_at >= ${new Date(scope.now.getTime() - condition.days! * DAY).toISOString()}::timestamptz`;
+        // A person's only: opens by Apple's privacy proxy and clicks by link scanners are marked (events.machine).
+        const engaged = sql`exists (select 1 from events seg_e where seg_e.workspace_id = ${scope.workspaceId}
+          and seg_e.type = ${type} and seg_e.machine is null and (seg_e.data->>'contact_id') collate "C" = ${c}.id and ${which})`;
+        return condition.op === "did" ? engaged : sql`not ${engaged}`;
+      }
+    }
+  }
+
+  function attributeTest(condition: Extract<SegmentCondition, { kind: "attribute" }>): SQL {
+    const value = sql`${c}.attributes -> ${condition.key}::text`;
+    const text = sql`${c}.attributes ->> ${condition.key}::text`;
+    if (condition.op === "is_set") return sql`coalesce(${text}, '') <> ''`;
+    if (condition.op === "is_not_set") return sql`coalesce(${text}, '') = ''`;
+    const type = types.get(condition.key)!;
+    const typed = (jsonType: string, test: SQL) => sql`case when jsonb_typeof(${value}) = ${jsonType} then ${test} end`;
+    switch (type) {
+      case "string":
+        return typed("string", textTest(text, condition.op, String(condition.value)));
+      case "number": {
+        const number = sql`${Number(condition.value)}::numeric`;
+        const equal = typed("number", sql`(${text})::numeric = ${number}`);
+        if (condition.op === "not_equals") return sql`not coalesce(${equal}, false)`;
+        if (condition.op === "equals") return equal;
+        return typed("number", sql`(${text})::numeric ${condition.op === "greater" ? sql`>` : sql`<`} ${number}`);
+      }
+      case "boolean":
+        return sql`${value} = to_jsonb(${Boolean(condition.value)}::boolean)`;
+      case "date": {
+        // A date without a time is midnight UTC, as Date.parse reads it.
+        const stored = sql`(case when length(${text}) = 10 then ${text} || 'T00:00:00Z' else ${text} end)::timestamptz`;
+        return typed(
+          "string",
+          sql`${stored} ${condition.op === "before" ? sql`<` : sql`>`} ${instant(String(condition.value))}::timestamptz`,
+        );
+      }
+    }
+  }
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+function instant(date: string): string {
+  return new Date(Date.parse(date)).toISOString();
+}
+
+/** Text compared without regard to case; a missing value is empty, so it is "not equal" to any value and not set. */
+function textTest(column: SQL, op: string, value: string): SQL {
+  const lowered = sql`lower(coalesce(${column}, ''))`;
+  switch (op) {
+    case "equals":
+      return sql`${lowered} = lower(${value}::text)`;
+    case "not_equals":
+      return sql`${lowered} <> lower(${value}::text)`;
+    case "contains":
+      return sql`strpos(${lowered}, lower(${value}::text)) > 0`;
+    case "starts_with":
+      return sql`left(${lowered}, length(${value}::text)) = lower(${value}::text)`;
+    case "is_set":
+      return sql`coalesce(${column}, '') <> ''`;
+    default:
+      return sql`coalesce(${column}, '') = ''`;
+  }
+}
+
+/**
+ * Internal: checks a rule against its workspace before it is saved or compiled: every attribute key
+ * defined and compared as its type allows, every list and campaign the workspace's. The first problem
+ * is a `validation_failed` naming the condition's path. Returns the attribute types compileSegment needs.
+ */
+export async function checkSegmentRule(ctx: Ctx, workspaceId: string, rule: SegmentRule): Promise<AttributeTypes> {
+  const definitions = await ctx.db
+    .select({ key: attributeDefinitions.key, type: attributeDefinitions.type })
+    .from(attributeDefinitions)
+    .where(eq(attributeDefinitions.workspaceId, workspaceId));
+  const types: AttributeTypes = new Map(definitions.map((d) => [d.key, d.type]));
+  const [issue] = attributeIssues(rule, types);
+  if (issue) throw validationFailed(issue.path, `${issue.path}: ${issue.message}`);
+
+  const wanted = (kind: "list" | "engagement") =>
+    rule.groups.flatMap((group, g) =>
+      group.conditions.flatMap((condition, i) => {
+        const path = `rule.groups.${g}.conditions.${i}`;
+        if (kind === "list" && condition.kind === "list") return [{ id: condition.listId, path: `${path}.listId` }];
+        if (kind === "engagement" && condition.kind === "engagement" && condition.campaignId)
+          return [{ id: condition.campaignId, path: `${path}.campaignId` }];
+        return [];
+      }),
+    );
+  const listRefs = wanted("list");
+  if (listRefs.length > 0) {
+    const found = await ctx.db
+      .select({ id: lists.id })
+      .from(lists)
+      .where(
+        and(
+          eq(lists.workspaceId, workspaceId),
+          inArray(
+            lists.id,
+            listRefs.map((ref) => ref.id),
+          ),
+        ),
+      );
+    const known = new Set(found.map((row) => row.id));
+    const missing = listRefs.find((ref) => !known.has(ref.id));
+    if (missing) throw validationFailed(missing.path, `${missing.path}: no list ${missing.id}.`);
+  }
+  const campaignRefs = wanted("engagement");
+  if (campaignRefs.length > 0) {
+    const found = await ctx.db
+      .select({ id: campaigns.id })
+      .from(campaigns)
+      .where(
+        and(
+          eq(campaigns.workspaceId, workspaceId),
+          inArray(
+            campaigns.id,
+            campaignRefs.map((ref) => ref.id),
+          ),
+        ),
+      );
+    const known = new Set(found.map((row) => row.id));
+    const missing = campaignRefs.find((ref) => !known.has(ref.id));
+    if (missing) throw validationFailed(missing.path, `${missing.path}: no campaign ${missing.id}.`);
+  }
+  return types;
+}
+
+/** Internal: checkSegmentRule then compileSegment, for a workspace the caller took from its actor or campaign. */
+export async function segmentPredicate(ctx: Ctx, rule: SegmentRule, scope: SegmentScope): Promise<SQL> {
+  const types = await checkSegmentRule(ctx, scope.workspaceId, rule);
+  return compileSegment(rule, scope, types);
+}
