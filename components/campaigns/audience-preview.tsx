@@ -14,6 +14,11 @@ const LABELS: Record<
   not_on_list: { label: "Subscribed, not on the list" },
   not_sent_original: { label: "Did not get the campaign this resends" },
   opened_original: { label: "Opened the campaign this resends" },
+  not_in_segment: {
+    label: "Subscribed, not in the segment",
+    fix: "Change the segment's rule or the campaign's segment.",
+  },
+  in_excluded_segment: { label: "In the excluded segment" },
   suppressed_complaint: { label: "Suppressed: marked your mail as spam" },
   suppressed_bounce: { label: "Suppressed: the address bounced" },
   suppressed_soft_bounce: { label: "Suppressed: repeated soft bounces" },

@@ -9,6 +9,8 @@ const fields = campaignSchema.extend({
   brandId: z.string().min(1, "choose a brand"),
   topicId: z.string().min(1, "choose a topic"),
   listId: z.preprocess(noneWhenEmpty, z.string().nullish()),
+  segmentId: z.preprocess(noneWhenEmpty, z.string().nullish()),
+  segmentMode: z.preprocess(noneWhenEmpty, campaignSchema.shape.segmentMode),
   previewText: z.preprocess(noneWhenEmpty, campaignSchema.shape.previewText),
   text: z.preprocess(noneWhenEmpty, campaignSchema.shape.text),
   // Written in the block editor, the body is its document and the server renders the HTML; written as HTML, it is the HTML.

@@ -9,6 +9,9 @@ export const campaignSchema = z.strictObject({
   brandId: z.string(),
   topicId: z.string(),
   listId: z.string().nullish(),
+  /** A segment narrowing the audience further: only whom it matches (`include`, the default) or all but them (`exclude`). */
+  segmentId: z.string().nullish(),
+  segmentMode: z.enum(["include", "exclude"]).nullish(),
   name: nameField,
   subject: z.string().trim().min(1, "must not be empty").max(998),
   previewText: z.string().trim().max(250).nullish(),

@@ -7,6 +7,7 @@ import { allowanceLeft } from "@/lib/billing/send-allowance";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, campaigns } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
+import { campaignSegmentFilter, segmentExclusionReason } from "@/lib/segments/campaign-segment";
 
 import { originalRecipients } from "./resend-audience";
 import { NOT_VERIFIED, sendingRules } from "./sending-rules";
@@ -20,6 +21,8 @@ export type ExclusionReason =
   | "not_on_list"
   | "not_sent_original"
   | "opened_original"
+  | "not_in_segment"
+  | "in_excluded_segment"
   | "suppressed_complaint"
   | "suppressed_bounce"
   | "suppressed_soft_bounce"
@@ -44,7 +47,8 @@ const SAMPLE = 5;
  * left out is left out. One rule per reason, in dispatch's own order, first
  * match wins, so the counts add up: the snapshot's (subscribed to the topic,
  * not opted out, on the list, for a resend to non-openers a recipient of the
- * original who has not opened it, not suppressed by address or domain), then the
+ * original who has not opened it, kept by the segment, not suppressed by address
+ * or domain), then the
  * sending rules the snapshot applies too (sending-rules.ts: verified while the
  * brand is in the sandbox, then inactive under the workspace's sunset, then the
  * first merge tag without a value). The
@@ -133,6 +137,7 @@ export async function classifiedAudience(
   const listId = campaign.listId;
   const rules = await sendingRules(ctx, campaign, brand);
   const original = await originalRecipients(ctx, campaign);
+  const kept = await campaignSegmentFilter(ctx, campaign, "c");
   // Joins rather than EXISTS probes: a probe inside CASE runs once per person, a join once per table.
   return (part: Part) => sql`
     select c.email, c.id as contact_id, case
@@ -141,6 +146,7 @@ export async function classifiedAudience(
       when s.state = 'unsubscribed' or c.opted_out_at is not null then 'unsubscribed'
       ${listId ? sql`when m.contact_id is null then 'not_on_list'` : sql``}
       ${original ? sql`when o.contact_id is null then 'not_sent_original' when o.human_opened_at is not null then 'opened_original'` : sql``}
+      ${kept ? sql`when not ${kept} then ${segmentExclusionReason(campaign.segmentMode)}` : sql``}
       when x.reason = 'complaint' then 'suppressed_complaint'
       when x.reason = 'bounce' then 'suppressed_bounce'
       when x.reason = 'soft_bounce' then 'suppressed_soft_bounce'

@@ -5,7 +5,7 @@ import type { z } from "zod";
 
 import { inActorWorkspace, requireActorWorkspace, systemActor, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
-import { attributeDefinitions, brands, campaigns, lists, topics } from "@/lib/db/schema";
+import { attributeDefinitions, brands, campaigns, lists, segments, topics } from "@/lib/db/schema";
 import { ApiError, notFound, validationFailed } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
@@ -36,6 +36,13 @@ async function checkCampaign(ctx: Ctx, workspaceId: string, input: CampaignValue
       .from(lists)
       .where(and(eq(lists.id, input.listId), eq(lists.workspaceId, workspaceId)));
     if (!list) throw notFound("list_not_found", `No list ${input.listId}.`, "listId");
+  }
+  if (input.segmentId) {
+    const [segment] = await ctx.db
+      .select({ id: segments.id })
+      .from(segments)
+      .where(and(eq(segments.id, input.segmentId), eq(segments.workspaceId, workspaceId)));
+    if (!segment) throw notFound("segment_not_found", `No segment ${input.segmentId}.`, "segmentId");
   }
   const definitions = await ctx.db
     .select({ key: attributeDefinitions.key })
@@ -107,6 +114,9 @@ export async function updateCampaign(
 function nullsOf(values: CampaignValues) {
   return {
     listId: values.listId ?? null,
+    segmentId: values.segmentId ?? null,
+    // Without a segment there is nothing to include or exclude; with one, including is what a segment is for.
+    segmentMode: values.segmentId ? (values.segmentMode ?? "include") : null,
     previewText: values.previewText || null,
     text: values.text ?? null,
     includeInactive: values.includeInactive ?? false,
@@ -122,11 +132,23 @@ export async function duplicateCampaign(ctx: Ctx, actor: Actor, campaignId: stri
   if (!source) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
   const name = `Copy of ${source.name}`.slice(0, 200);
   // In the source's workspace, which the actor was just shown to reach (an operator's system actor names none).
-  const { brandId, topicId, listId, subject, previewText, html, text, document, includeInactive } = source;
+  const {
+    brandId,
+    topicId,
+    listId,
+    segmentId,
+    segmentMode,
+    subject,
+    previewText,
+    html,
+    text,
+    document,
+    includeInactive,
+  } = source;
   return createCampaign(
     ctx,
     systemActor("duplicate-campaign", source.workspaceId),
-    { brandId, topicId, listId, name, subject, previewText, html, text, includeInactive },
+    { brandId, topicId, listId, segmentId, segmentMode, name, subject, previewText, html, text, includeInactive },
     { document },
   );
 }

@@ -8,6 +8,7 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import { audienceSnapshotParts, brands, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
 import { providerOfEmailSql } from "@/lib/deliverability/mailbox-provider";
 import { bulkIdPrefix } from "@/lib/ids";
+import { campaignSegmentFilter } from "@/lib/segments/campaign-segment";
 import { notSuppressedSql } from "@/lib/suppressions/suppressed";
 
 import type { BatchFailure } from "./build-batch";
@@ -33,8 +34,8 @@ type Part = typeof audienceSnapshotParts.$inferSelect;
 
 /**
  * When dispatch starts: one `sends` row per recipient, each with its own send_id. Recipients are the
- * confirmed subscribers of the campaign's topic, narrowed to the list when there is one (and, for a
- * resend to non-openers, to the original's recipients who have not opened it), minus
+ * confirmed subscribers of the campaign's topic, narrowed to the list and by the segment when there
+ * are (and, for a resend to non-openers, to the original's recipients who have not opened it), minus
  * addresses and domains that are suppressed and people who opted out of everything; each contact once.
  * Those a sending rule leaves out (the sandbox, a merge tag without a value) fail at once with their
  * reason. The send allowance is reserved for the others, the campaign's recipient count is set and
@@ -143,6 +144,7 @@ export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part)
     const [brand] = await tx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
     const rules = await sendingRules(tx, campaign, brand!);
     const original = await originalRecipients(tx, campaign);
+    const kept = await campaignSegmentFilter(tx, campaign, "c");
     const now = tx.clock.now().toISOString();
     // Without a rule (a cleared brand, no merge tag a contact may lack) every row is queued and nothing is read back.
     const reason = rules.any ? sql`(case ${rules.whens} else null end)::text` : sql`null::text`;
@@ -163,6 +165,7 @@ export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part)
           ${inPart(sql`s.contact_id`, part)} ${inPart(sql`c.id`, part)}
           ${campaign.listId ? sql`and exists (select 1 from list_members m where m.list_id = ${campaign.listId} and m.contact_id = c.id ${inPart(sql`m.contact_id`, part)})` : sql``}
           ${original ? sql`and c.id in (select o.contact_id from (${original}) o where o.human_opened_at is null ${inPart(sql`o.contact_id`, part)})` : sql``}
+          ${kept ? sql`and ${kept}` : sql``}
           and ${notSuppressedSql(campaign.workspaceId, sql`c.email`)}`;
     let written: number;
     if (rules.any) {

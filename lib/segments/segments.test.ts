@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 
 import { systemActor } from "@/lib/actor";
+import { previewAudience } from "@/lib/campaigns/preview-audience";
+import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { createList } from "@/lib/lists/create-list";
+import { addListMembers } from "@/lib/lists/list-membership";
+import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 
@@ -111,5 +115,68 @@ describe("segments", () => {
     await expect(deleteSegment(ctx, actor, segmentId)).rejects.toMatchObject(notFound);
     await expect(countSegment(ctx, actor, segmentId, topicId)).rejects.toMatchObject(notFound);
     expect((await listSegments(ctx, actor)).map((s) => s.id)).not.toContain(segmentId);
+  });
+
+  it("a segment a campaign uses stays: deleting it is refused; an unused one is deleted", async () => {
+    const { actor, topicId, brandId } = await workspace();
+    const rule = one({ kind: "field", field: "email", op: "contains", value: "@" });
+    const used = await createSegment(ctx, actor, { name: "Used", rule });
+    const unused = await createSegment(ctx, actor, { name: "Unused", rule });
+    await createCampaign(ctx, actor, {
+      brandId,
+      topicId,
+      segmentId: used.segmentId,
+      name: "With a segment",
+      subject: "Hi",
+      html: "<p>Hi</p>",
+    });
+    await expect(deleteSegment(ctx, actor, used.segmentId)).rejects.toMatchObject({ code: "segment_in_use" });
+    await deleteSegment(ctx, actor, unused.segmentId);
+    expect((await listSegments(ctx, actor)).map((s) => s.name)).toEqual(["Used"]);
+  });
+
+  it("a campaign's segment narrows its audience beside its list, and the exclusion preview says how many it removed and who", async () => {
+    const { actor, topicId, brandId, workspaceId } = await workspace();
+    await clearForSending(ctx, workspaceId);
+    const { listId } = await createList(ctx, actor, { brandId, name: "Customers" });
+    for (const [email, plan, onList] of [
+      ["pro-1@example.com", "pro", true],
+      ["pro-2@example.com", "pro", true],
+      ["free@example.com", "free", true],
+      ["pro-off-list@example.com", "pro", false],
+    ] as const) {
+      const { contact } = await upsertContact(ctx, actor, { email, attributes: { plan }, topicIds: [topicId] });
+      if (onList) await addListMembers(ctx, actor, listId, [contact.id]);
+    }
+    const { segmentId } = await createSegment(ctx, actor, {
+      name: "Pro",
+      rule: one({ kind: "attribute", key: "plan", op: "equals", value: "pro" }),
+    });
+    const campaign = (segmentMode: "include" | "exclude") =>
+      createCampaign(ctx, actor, {
+        brandId,
+        topicId,
+        listId,
+        segmentId,
+        segmentMode,
+        name: segmentMode,
+        subject: "Hi",
+        html: "<p>Hi</p>",
+      });
+    const included = await previewAudience(ctx, actor, (await campaign("include")).campaignId);
+    expect(included.recipients).toBe(2);
+    expect(included.exclusions).toEqual(
+      expect.arrayContaining([
+        { reason: "not_on_list", count: 1, sample: ["pro-off-list@example.com"] },
+        { reason: "not_in_segment", count: 1, sample: ["free@example.com"] },
+      ]),
+    );
+    const excluded = await previewAudience(ctx, actor, (await campaign("exclude")).campaignId);
+    expect(excluded.recipients).toBe(1);
+    expect(excluded.exclusions).toEqual(
+      expect.arrayContaining([
+        { reason: "in_excluded_segment", count: 2, sample: ["pro-1@example.com", "pro-2@example.com"] },
+      ]),
+    );
   });
 });
