@@ -33,6 +33,7 @@ export function CampaignForm({
   brands,
   topics,
   lists,
+  segments,
   attributes,
   initial,
   action,
@@ -44,6 +45,7 @@ export function CampaignForm({
   brands: Option[];
   topics: TopicOption[];
   lists: Option[];
+  segments: Option[];
   attributes: string[];
   initial: Input;
   action: (workspaceId: string, input: Input) => Promise<ActionState<{ campaignId: string }>>;
@@ -68,6 +70,7 @@ export function CampaignForm({
   const saved = useAutosave(form, autosave, (values) => action(workspaceId, values));
   const brandId = form.watch("brandId");
   const brandTopics = topics.filter((topic) => topic.brandId === brandId);
+  const segmentId = form.watch("segmentId");
 
   // The merge-tag picker takes focus away: remember where the cursor was in the field it left, and put it back after the tag.
   const formRef = useRef<HTMLFormElement>(null);
@@ -177,6 +180,27 @@ export function CampaignForm({
                 ...lists.map((list) => ({ value: list.id, label: list.name })),
               ]}
             />
+            <SelectField
+              form={form}
+              name="segmentId"
+              label="Segment"
+              hint="A saved rule that narrows the audience further, evaluated when sending starts."
+              options={[
+                { value: "", label: segments.length ? "No segment" : "No segment (none saved yet)" },
+                ...segments.map((segment) => ({ value: segment.id, label: segment.name })),
+              ]}
+            />
+            {segmentId ? (
+              <SelectField
+                form={form}
+                name="segmentMode"
+                label="Use the segment to"
+                options={[
+                  { value: "include", label: "Send only to those it matches" },
+                  { value: "exclude", label: "Leave out those it matches" },
+                ]}
+              />
+            ) : null}
             <CheckboxField
               form={form}
               name="includeInactive"

@@ -4,12 +4,12 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
-import { attributeDefinitions, brands, lists, topics } from "@/lib/db/schema";
+import { attributeDefinitions, brands, lists, segments, topics } from "@/lib/db/schema";
 
 /** What the campaign form offers: names and ids only, no counts (a picker must not count a million rows). */
 export async function campaignFormOptions(ctx: Ctx, actor: WorkspaceActor) {
   const workspaceId = actor.workspaceId;
-  const [brandRows, topicRows, listRows, attributeRows] = await Promise.all([
+  const [brandRows, topicRows, listRows, attributeRows, segmentRows] = await Promise.all([
     ctx.db
       .select({ id: brands.id, name: brands.name })
       .from(brands)
@@ -30,6 +30,17 @@ export async function campaignFormOptions(ctx: Ctx, actor: WorkspaceActor) {
       .from(attributeDefinitions)
       .where(eq(attributeDefinitions.workspaceId, workspaceId))
       .orderBy(asc(attributeDefinitions.key)),
+    ctx.db
+      .select({ id: segments.id, name: segments.name })
+      .from(segments)
+      .where(eq(segments.workspaceId, workspaceId))
+      .orderBy(asc(segments.name)),
   ]);
-  return { brands: brandRows, topics: topicRows, lists: listRows, attributes: attributeRows.map((row) => row.key) };
+  return {
+    brands: brandRows,
+    topics: topicRows,
+    lists: listRows,
+    segments: segmentRows,
+    attributes: attributeRows.map((row) => row.key),
+  };
 }

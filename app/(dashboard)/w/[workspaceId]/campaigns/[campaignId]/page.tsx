@@ -102,6 +102,7 @@ export default async function CampaignPage({
   const brand = options.brands.find((candidate) => candidate.id === campaign.brandId);
   const topic = options.topics.find((candidate) => candidate.id === campaign.topicId);
   const list = options.lists.find((candidate) => candidate.id === campaign.listId);
+  const segment = options.segments.find((candidate) => candidate.id === campaign.segmentId);
   const controls = (audience: string | null, nobody: Nobody | null) => (
     <CampaignControls
       workspaceId={workspaceId}
@@ -301,6 +302,10 @@ export default async function CampaignPage({
                   ["Brand", brand?.name ?? "—"],
                   ["Topic", topic?.name ?? "—"],
                   ["List", list?.name ?? "Everyone subscribed to the topic"],
+                  [
+                    "Segment",
+                    segment ? `${campaign.segmentMode === "exclude" ? "Leaving out" : "Only"} ${segment.name}` : "None",
+                  ],
                   ["Recipients", campaign.recipientCount?.toLocaleString("en") ?? "Counted when sending starts"],
                 ].map(([label, value]) => (
                   <div key={label} className="grid gap-0.5">

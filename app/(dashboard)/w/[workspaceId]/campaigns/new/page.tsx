@@ -84,6 +84,8 @@ export default async function NewCampaignPage({
               brandId: options.topics[0]!.brandId,
               topicId: options.topics[0]!.id,
               listId: "",
+              segmentId: "",
+              segmentMode: "include",
               previewText: "",
               html: template && !template.document ? template.html : "",
               text: template && !template.document ? (template.text ?? "") : "",

@@ -47,6 +47,8 @@ export default async function EditCampaignPage({
             brandId: campaign.brandId,
             topicId: campaign.topicId,
             listId: campaign.listId ?? "",
+            segmentId: campaign.segmentId ?? "",
+            segmentMode: campaign.segmentMode ?? "include",
             previewText: campaign.previewText ?? "",
             html: campaign.document ? "" : campaign.html,
             text: campaign.document ? "" : (campaign.text ?? ""),
