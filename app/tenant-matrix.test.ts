@@ -81,6 +81,7 @@ const PARAMETERS: ParameterTable = {
   domainId: "domain",
   messageId: "message",
   templateId: "template",
+  segmentId: "segment",
   // Names that name no id.
   ...Object.fromEntries(
     [
@@ -176,6 +177,8 @@ const PARAMETERS: ParameterTable = {
         "minimumDelivered",
       ],
       ...["waitHours", "timeZone"],
+
+      ...["rule", "rule_json", "segmentMode", "match", "groups", "conditions"],
     ].map((name) => [name, null]),
   ),
 };

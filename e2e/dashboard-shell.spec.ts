@@ -17,6 +17,8 @@ const SCREENS = [
   "/contacts",
   "/contacts/imports",
   "/lists",
+  "/segments",
+  "/segments/new",
   "/topics",
   "/forms",
   "/forms/new",

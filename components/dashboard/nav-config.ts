@@ -6,6 +6,7 @@ import {
   Contact,
   CreditCard,
   FileKey2,
+  Filter,
   Gauge,
   Globe,
   Inbox,
@@ -47,6 +48,7 @@ export const NAV_GROUPS: { label: string; screens: NavScreen[] }[] = [
     screens: [
       { path: "/contacts", label: "Contacts", icon: Contact },
       { path: "/lists", label: "Lists", icon: ListChecks },
+      { path: "/segments", label: "Segments", icon: Filter },
       { path: "/topics", label: "Topics", icon: Megaphone },
       { path: "/forms", label: "Signup forms", icon: ClipboardList },
       { path: "/suppressions", label: "Suppressions", icon: ShieldBan },

@@ -37,6 +37,8 @@ export const dashboardKeys = {
   contactCount: (workspaceId: string, query: ContactCountQuery) =>
     ["dashboard", workspaceId, "contacts", "count", query] as const,
   overview: (workspaceId: string) => ["dashboard", workspaceId, "overview"] as const,
+  segmentCount: (workspaceId: string, topicId: string, rule: string) =>
+    ["dashboard", workspaceId, "segments", "count", topicId, rule] as const,
   campaignProgress: (workspaceId: string, campaignId: string) =>
     ["dashboard", workspaceId, "campaigns", campaignId, "progress"] as const,
   importStatus: (workspaceId: string, importId: string) => ["dashboard", workspaceId, "imports", importId] as const,
@@ -67,6 +69,12 @@ export const dashboardReads = {
     const params = contactListSearchParams(query).toString();
     return getJson<ContactCount>(`${base(workspaceId)}/contacts/count${params ? `?${params}` : ""}`, signal);
   },
+  /** `rule` is the rule as JSON. */
+  segmentCount: (workspaceId: string, topicId: string, rule: string, signal?: AbortSignal) =>
+    getJson<ContactCount>(
+      `${base(workspaceId)}/segments/count?${new URLSearchParams({ topic: topicId, rule_json: rule }).toString()}`,
+      signal,
+    ),
   overview: (workspaceId: string, signal?: AbortSignal) =>
     getJson<OverviewCounts>(`${base(workspaceId)}/overview`, signal),
   campaignProgress: (workspaceId: string, campaignId: string, signal?: AbortSignal) =>

@@ -66,6 +66,12 @@ export function parameterNames(fn: (...args: never[]) => unknown): string[] {
     .filter(Boolean);
 }
 
+/** A segment rule that names no id: the shape a schema's example cannot guess (its conditions are a union). */
+const MATRIX_RULE = {
+  match: "all",
+  groups: [{ match: "all", conditions: [{ kind: "field", field: "email", op: "is_set" }] }],
+};
+
 // Values for names that are no id: where "Matrix" would not pass the field's rule, and optional ones worth sending (an edit with no field changes nothing).
 const HINTS: Record<string, unknown> = {
   name: "Matrix",
@@ -86,6 +92,8 @@ const HINTS: Record<string, unknown> = {
   reason: "named by the tenant matrix",
   plan: "starter",
   outcome: "delivered",
+  rule: MATRIX_RULE,
+  rule_json: JSON.stringify(MATRIX_RULE),
 };
 
 /**

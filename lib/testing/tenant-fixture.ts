@@ -14,6 +14,7 @@ import { createList } from "@/lib/lists/create-list";
 import { addListMembers } from "@/lib/lists/list-membership";
 import { localTransport } from "@/lib/mail/transports/local-transport";
 import { inviteMember } from "@/lib/members/invite-member";
+import { createSegment } from "@/lib/segments/save-segment";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { saveCampaignAsTemplate } from "@/lib/templates/templates";
 
@@ -37,6 +38,7 @@ export const ID_KINDS = [
   "message",
   "template",
   "bulk_action",
+  "segment",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -152,6 +154,10 @@ export async function seedTenant(ctx: Ctx, tag: string): Promise<Tenant> {
     done: 1,
     madeBy: `user:${ownerUserId}`,
   });
+  const { segmentId } = await createSegment(ctx, actor, {
+    name: `Segment ${tag}`,
+    rule: { match: "all", groups: [{ match: "all", conditions: [{ kind: "list", op: "in", listId }] }] },
+  });
   const key = async (input: Parameters<typeof seedKey>[2]) => (await seedKey(ctx, workspaceId, input)).key;
   return {
     workspaceId,
@@ -173,6 +179,7 @@ export async function seedTenant(ctx: Ctx, tag: string): Promise<Tenant> {
       message: messageId,
       template: templateId,
       bulk_action: bulkActionId,
+      segment: segmentId,
     },
     otherBrand: { brandId: otherBrandId, topicId: otherTopicId, listId: otherListId },
     verifiedEmail,
@@ -184,6 +191,13 @@ export async function seedTenant(ctx: Ctx, tag: string): Promise<Tenant> {
       brandSecret: await key({ brandId }),
       brandPublishable: await key({ kind: "publishable", brandId }),
     },
-    marks: [`tenant-${tag}.example`, `First ${tag}`, `List ${tag}`, `Campaign ${tag}`, `Template ${tag}`],
+    marks: [
+      `tenant-${tag}.example`,
+      `First ${tag}`,
+      `List ${tag}`,
+      `Campaign ${tag}`,
+      `Template ${tag}`,
+      `Segment ${tag}`,
+    ],
   };
 }
