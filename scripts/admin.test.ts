@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 
 import { systemActor } from "@/lib/actor";
 import { hashKey } from "@/lib/api-keys/key-format";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { defaultCtx } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
@@ -25,6 +26,7 @@ import {
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { newId } from "@/lib/ids";
 import { resolveDataDir } from "@/lib/runtime/data-dir";
+import { createSegment } from "@/lib/segments/save-segment";
 import { seedAcceptedSend } from "@/lib/testing/campaign-fixture";
 import { startDnsServer } from "@/lib/testing/dns-server";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
@@ -809,6 +811,39 @@ describe("admin CLI", () => {
     });
   });
 
+  it("segment:list lists a workspace's segments, with --topic how many of its subscribers each matches; segment:count counts one", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(defaultCtx());
+    const actor = systemActor("test", workspaceId);
+    const topicId = await seedTopic(defaultCtx(), workspaceId, brandId, { requiresConfirmation: false });
+    for (const email of ["ada@lovelace.example", "bob@example.com"])
+      await upsertContact(defaultCtx(), actor, { email, topicIds: [topicId] });
+    const { segmentId } = await createSegment(defaultCtx(), actor, {
+      name: "Lovelaces",
+      rule: {
+        match: "all",
+        groups: [{ match: "all", conditions: [{ kind: "field", field: "email", op: "contains", value: "lovelace" }] }],
+      },
+    });
+    const stamp = expect.stringMatching(/^\d{4}-\d\d-\d\dT/);
+    expect(await adminJson(["segment:list", "--workspace", workspaceId])).toEqual({
+      segments: [{ segment_id: segmentId, name: "Lovelaces", created_at: stamp, updated_at: stamp }],
+    });
+    expect(await adminJson(["segment:list", "--workspace", workspaceId, "--topic", topicId])).toEqual({
+      segments: [
+        { segment_id: segmentId, name: "Lovelaces", created_at: stamp, updated_at: stamp, count: 1, more: false },
+      ],
+    });
+    expect(await adminJson(["segment:count", "--segment", segmentId, "--topic", topicId])).toEqual({
+      segment_id: segmentId,
+      topic_id: topicId,
+      count: 1,
+      more: false,
+    });
+    const missing = await admin(["segment:count", "--segment", "seg_missing", "--topic", topicId]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("segment_not_found");
+  });
+
   it("help lists every command", async () => {
     const help = await admin(["help"]);
     expect(help.code).toBe(0);
@@ -848,6 +883,8 @@ describe("admin CLI", () => {
       "domain:check",
       "campaign:resume",
       "campaign:health",
+      "segment:list",
+      "segment:count",
     ]) {
       expect(help.stdout).toContain(command);
     }

@@ -8,6 +8,7 @@ import { importCommands } from "./import-commands";
 import { keyCommands } from "./key-commands";
 import { mailboxCommands } from "./mailbox-commands";
 import { providerEventCommands } from "./provider-event-commands";
+import { segmentCommands } from "./segment-commands";
 import { userCommands } from "./user-commands";
 import { webhookCommands } from "./webhook-commands";
 import { workflowCommands } from "./workflow-commands";
@@ -21,6 +22,7 @@ export const commands: Record<string, AdminCommand> = {
   ...workspaceCommands,
   ...brandCommands,
   ...audienceCommands,
+  ...segmentCommands,
   ...keyCommands,
   ...mailboxCommands,
   ...domainCommands,
