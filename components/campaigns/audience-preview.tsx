@@ -65,6 +65,11 @@ export function whyNobody(preview: AudiencePreview): Nobody | null {
     return {
       text: "Everyone the original campaign reached who can still receive mail has opened it: nobody is left to resend it to.",
     };
+  if (has((reason) => reason === "not_in_segment" || reason === "in_excluded_segment"))
+    return {
+      text: "Its segment leaves nobody who can receive it (see who it removes below). Change the segment's rule, or the campaign's segment.",
+      link: { label: "Segments", path: "/segments" },
+    };
   return {
     text: "Nobody subscribed to its topic (and on its list) can receive it. Add subscribers, or choose another topic or list.",
     link: { label: "Contacts", path: "/contacts" },

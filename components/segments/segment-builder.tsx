@@ -147,6 +147,7 @@ export function SegmentBuilder({
   const change = (next: SegmentRule) => {
     setRule(next);
     setServerErrors({});
+    setMessage(null);
   };
   const setGroup = (g: number, group: SegmentRule["groups"][number]) =>
     change({ ...rule, groups: rule.groups.map((old, i) => (i === g ? group : old)) });
@@ -186,7 +187,7 @@ export function SegmentBuilder({
   return (
     <div className="grid gap-6">
       <Card>
-        <CardContent className="grid gap-4 pt-6 sm:grid-cols-2">
+        <CardContent className="grid gap-4 sm:grid-cols-2">
           <Field
             id="segment-name"
             label="Segment name"
@@ -228,7 +229,8 @@ export function SegmentBuilder({
               {count.data.more ? "More than " : ""}
               {count.data.count.toLocaleString("en")}
             </span>{" "}
-            {count.data.count === 1 && !count.data.more ? "subscriber" : "subscribers"} of {topicName} match.
+            {count.data.count === 1 && !count.data.more ? "subscriber" : "subscribers"} of {topicName}{" "}
+            {count.data.count === 1 && !count.data.more ? "matches" : "match"}.
           </>
         )}
       </p>
@@ -568,7 +570,7 @@ function ConditionRow({
   }
 
   return (
-    <div className="grid gap-1" data-testid="segment-condition">
+    <div className="grid gap-1 rounded-md border p-3 sm:border-0 sm:p-0" data-testid="segment-condition">
       <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
         {select("Condition on", subjectOf(condition), subjects, onSubject)}
         {rest}
