@@ -41,6 +41,7 @@ export const NAV_GROUPS: { label: string; screens: NavScreen[] }[] = [
       { path: "/campaigns", label: "Campaigns", icon: Send },
       { path: "/templates", label: "Templates", icon: LayoutTemplate },
       { path: "/reports", label: "Reports", icon: ChartLine },
+      { path: "/mailbox", label: "Test mailbox", icon: Inbox, requires: "mailbox" },
     ],
   },
   {
@@ -68,7 +69,6 @@ export const NAV_GROUPS: { label: string; screens: NavScreen[] }[] = [
       { path: "/billing", label: "Billing", icon: CreditCard },
     ],
   },
-  { label: "Testing", screens: [{ path: "/mailbox", label: "Test mailbox", icon: Inbox, requires: "mailbox" }] },
 ];
 
 export const WORKSPACE_ICON = BookUser;

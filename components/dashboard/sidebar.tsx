@@ -73,7 +73,7 @@ export function Sidebar({
                     href={href}
                     aria-current={current ? "page" : undefined}
                     className={cn(
-                      "flex items-center gap-2 rounded-md px-2 py-[3px] text-sm text-sidebar-foreground/80 hover:bg-sidebar-accent hover:text-sidebar-foreground",
+                      "flex items-center gap-2 rounded-md px-2 py-0.5 text-sm text-sidebar-foreground/80 hover:bg-sidebar-accent hover:text-sidebar-foreground",
                       current && "bg-sidebar-accent font-medium text-sidebar-foreground",
                     )}
                   >
