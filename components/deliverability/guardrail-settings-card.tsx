@@ -20,6 +20,12 @@ type SetThresholds = (
   input: GuardrailThresholdsInput,
 ) => Promise<ActionState<GuardrailThresholds>>;
 
+/** Each watched rate: a warning and a stop, side by side. */
+const RATES = [
+  { legend: "Complaints (% of delivered mail)", warn: "complaintWarnPercent", stop: "complaintStopPercent" },
+  { legend: "Permanent bounces (% of delivered mail)", warn: "hardBounceWarnPercent", stop: "hardBounceStopPercent" },
+] as const;
+
 /**
  * The guardrail's thresholds for this workspace's campaigns: past a warning the campaign page and
  * the overview say so; at a stop the campaign is paused until a person resumes it.
@@ -68,44 +74,27 @@ export function GuardrailSettingsCard({
       </CardHeader>
       <CardContent>
         <form onSubmit={submit} className="grid gap-6" noValidate>
-          <fieldset className="grid min-w-0 gap-3 rounded-md border p-4">
-            <legend className="px-1 text-sm font-semibold">Complaints (% of delivered mail)</legend>
-            <div className="grid gap-4 sm:grid-cols-2 sm:items-start">
-              <TextField
-                form={form}
-                name="complaintWarnPercent"
-                label="Warn at"
-                type="text"
-                hint={`Default ${percentText(defaults.complaintWarnPercent)}`}
-              />
-              <TextField
-                form={form}
-                name="complaintStopPercent"
-                label="Pause at"
-                type="text"
-                hint={`Default ${percentText(defaults.complaintStopPercent)}`}
-              />
-            </div>
-          </fieldset>
-          <fieldset className="grid min-w-0 gap-3 rounded-md border p-4">
-            <legend className="px-1 text-sm font-semibold">Permanent bounces (% of delivered mail)</legend>
-            <div className="grid gap-4 sm:grid-cols-2 sm:items-start">
-              <TextField
-                form={form}
-                name="hardBounceWarnPercent"
-                label="Warn at"
-                type="text"
-                hint={`Default ${percentText(defaults.hardBounceWarnPercent)}`}
-              />
-              <TextField
-                form={form}
-                name="hardBounceStopPercent"
-                label="Pause at"
-                type="text"
-                hint={`Default ${percentText(defaults.hardBounceStopPercent)}`}
-              />
-            </div>
-          </fieldset>
+          {RATES.map((rate) => (
+            <fieldset key={rate.legend} className="grid min-w-0 gap-3 rounded-md border p-4">
+              <legend className="px-1 text-sm font-semibold">{rate.legend}</legend>
+              <div className="grid gap-4 sm:grid-cols-2 sm:items-start">
+                <TextField
+                  form={form}
+                  name={rate.warn}
+                  label="Warn at"
+                  type="text"
+                  hint={`Default ${percentText(defaults[rate.warn])}`}
+                />
+                <TextField
+                  form={form}
+                  name={rate.stop}
+                  label="Pause at"
+                  type="text"
+                  hint={`Default ${percentText(defaults[rate.stop])}`}
+                />
+              </div>
+            </fieldset>
+          ))}
           <TextField
             form={form}
             name="minimumDelivered"
