@@ -41,7 +41,7 @@ export async function acknowledgeGuardrailPause(
       type: "invalid_request_error",
       code: "harm_not_acknowledged",
       param: "acknowledged",
-      message: `${why} Resume it only after reading the figures, and say so (acknowledged).`,
+      message: `${why} Resume it only after reading the figures, and confirm that you have.`,
     });
   await ctx.db
     .update(campaignGuardrails)
