@@ -26,6 +26,7 @@ export default async function DeliverabilityPage({ params }: { params: Promise<{
   return (
     <>
       <PageHeader
+        crumbs={[{ label: "Overview", href: `/w/${workspaceId}` }, { label: "Deliverability" }]}
         title="Deliverability"
         description="How the service protects your sending reputation: when a campaign stops by itself, how fast each mailbox provider is sent to, and who is left out."
       />
