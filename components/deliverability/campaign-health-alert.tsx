@@ -1,7 +1,8 @@
 import { OctagonPause, TriangleAlert } from "lucide-react";
 
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
-import type { CampaignHealthView } from "@/lib/deliverability/campaign-health-view";
+import type { CampaignStatus } from "@/lib/db/schema";
+import { guardrailStanding, type CampaignHealthView } from "@/lib/deliverability/campaign-health-view";
 import { REASON_WORDS } from "@/lib/deliverability/judge-health";
 
 import { HealthFigures } from "./health-figures";
@@ -10,8 +11,9 @@ import { HealthFigures } from "./health-figures";
  * The campaign page's word from the guardrail: why it paused the campaign (the figures it stopped on,
  * and that a person resumes it), or that a sending campaign is past a warning threshold. Nothing when all is well.
  */
-export function CampaignHealthAlert({ health, status }: { health: CampaignHealthView; status: string }) {
-  if (status === "paused" && health.pausedBy) {
+export function CampaignHealthAlert({ health, status }: { health: CampaignHealthView; status: CampaignStatus }) {
+  const standing = guardrailStanding(status, health);
+  if (standing === "paused" && health.pausedBy) {
     const whose = health.pausedBy.scope === "brand" ? "its brand's" : "its";
     return (
       <Alert variant="destructive">
@@ -30,7 +32,7 @@ export function CampaignHealthAlert({ health, status }: { health: CampaignHealth
       </Alert>
     );
   }
-  if (status !== "sending" || health.verdict === "ok" || !health.reason) return null;
+  if (standing !== "warned" || !health.reason) return null;
   const whose = health.scope === "brand" ? "Its brand's" : "Its";
   return (
     <Alert variant="warning">

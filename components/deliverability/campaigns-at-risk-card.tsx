@@ -2,11 +2,12 @@ import { OctagonPause, TriangleAlert } from "lucide-react";
 import Link from "next/link";
 
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import type { CampaignHealthView } from "@/lib/deliverability/campaign-health-view";
+import type { CampaignStatus } from "@/lib/db/schema";
+import { guardrailStanding, type CampaignHealthView } from "@/lib/deliverability/campaign-health-view";
 import { percentText, REASON_WORDS } from "@/lib/deliverability/judge-health";
 
 export interface CampaignAtRiskView {
-  campaign: { id: string; name: string; status: string };
+  campaign: { id: string; name: string; status: CampaignStatus };
   health: CampaignHealthView;
 }
 
@@ -32,7 +33,7 @@ export function CampaignsAtRiskCard({
       <CardContent>
         <ul className="grid gap-3">
           {campaigns.map(({ campaign, health }) => {
-            const paused = campaign.status === "paused" && health.pausedBy;
+            const paused = guardrailStanding(campaign.status, health) === "paused";
             const reason = paused ? health.pausedBy!.reason : health.reason;
             const scope = paused ? health.pausedBy!.scope : health.scope;
             const figures = scope === "brand" ? health.brand : health.campaign;

@@ -1,3 +1,4 @@
+import type { CampaignStatus } from "@/lib/db/schema";
 import type { GuardrailReason, GuardrailScope, HarmCounts } from "@/lib/db/schema/deliverability";
 
 import type { CampaignHealth } from "./campaign-health";
@@ -28,4 +29,15 @@ export function campaignHealthView(health: CampaignHealth): CampaignHealthView {
     sinceResume: health.acknowledgedAt !== null,
     pausedBy: health.pausedBy && { reason: health.pausedBy.reason, scope: health.pausedBy.scope },
   };
+}
+
+/**
+ * What the guardrail has to say of a campaign in this status (docs/readings.md, "Guardrails: pausing
+ * on harm"): `paused` while it stands paused by the guardrail (a person resumes it with the figures),
+ * `warned` while it sends past a warning threshold, else nothing.
+ */
+export function guardrailStanding(status: CampaignStatus, health: CampaignHealthView): "paused" | "warned" | null {
+  if (status === "paused" && health.pausedBy) return "paused";
+  if (status === "sending" && health.verdict !== "ok" && health.reason) return "warned";
+  return null;
 }

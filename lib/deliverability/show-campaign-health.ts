@@ -4,7 +4,7 @@ import { and, eq, isNotNull, or } from "drizzle-orm";
 
 import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
-import { campaignGuardrails, campaigns } from "@/lib/db/schema";
+import { campaignGuardrails, campaigns, type CampaignStatus } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
 import { campaignHealth, type CampaignHealth } from "./campaign-health";
@@ -20,7 +20,7 @@ export async function getCampaignHealthOrThrow(ctx: Ctx, actor: Actor, campaignI
 }
 
 export interface CampaignAtRisk {
-  campaign: { id: string; name: string; status: string };
+  campaign: { id: string; name: string; status: CampaignStatus };
   health: CampaignHealth;
 }
 

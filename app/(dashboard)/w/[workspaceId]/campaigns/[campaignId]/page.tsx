@@ -40,7 +40,7 @@ import { dashboardFiles } from "@/lib/dashboard/dashboard-reads";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import type { CampaignStatus } from "@/lib/db/schema";
-import { campaignHealthView } from "@/lib/deliverability/campaign-health-view";
+import { campaignHealthView, guardrailStanding } from "@/lib/deliverability/campaign-health-view";
 import { getCampaignHealthOrThrow } from "@/lib/deliverability/show-campaign-health";
 import { scoreOutgoingMessage } from "@/lib/deliverability/spam-score";
 
@@ -119,7 +119,7 @@ export default async function CampaignPage({
         duplicate: duplicateCampaignAction,
       }}
       resume={
-        campaign.status === "paused" && health?.pausedBy ? (
+        health && guardrailStanding(campaign.status, health) === "paused" ? (
           <GuardrailResumeDialog
             workspaceId={workspaceId}
             campaignId={campaign.id}
