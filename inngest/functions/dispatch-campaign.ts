@@ -4,10 +4,8 @@ import { workflowCtx } from "@/inngest/workflow-ctx";
 import { startScheduledCampaign } from "@/lib/campaigns/campaign-actions";
 import { classifyCampaignDomains } from "@/lib/campaigns/classify-campaign-domains";
 import { completeCampaign } from "@/lib/campaigns/complete-campaign";
-import { sendNextBatch, type BatchResult } from "@/lib/campaigns/send-batch";
+import { dispatchBatch, type DispatchBatchResult } from "@/lib/campaigns/dispatch-batch";
 import { snapshotAudience } from "@/lib/campaigns/snapshot-audience";
-import { checkWarmUpAllowance } from "@/lib/campaigns/warm-up-wait";
-import { guardCampaign } from "@/lib/deliverability/guard-campaign";
 import { env } from "@/lib/env";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 
@@ -17,9 +15,9 @@ const batchPauseMs = () => env().DISPATCH_BATCH_PAUSE_MS;
 
 /**
  * Waits for the scheduled time, snapshots the audience into sends, then
- * sends batch after batch, checking between batches whether the campaign was
- * paused or cancelled and what its domain's warm-up still allows today, and
- * finally records campaign.sent.
+ * sends batch after batch, checking before each whether the guardrail or a
+ * person paused or cancelled the campaign and what its domain's warm-up still
+ * allows today, and finally records campaign.sent.
  */
 export const dispatchCampaign = inngest.createFunction(
   { id: "dispatch-campaign", triggers: [campaignDispatchRequested], retries: 5 },
@@ -38,27 +36,26 @@ export const dispatchCampaign = inngest.createFunction(
     if (snapshot.status !== "sending") return { stopped: snapshot.status };
     // Each batch starts after the last send the previous one took: a walk along the campaign's key range.
     let after: string | null = null;
+    let guard = false;
     for (let batch = 0; ; batch++) {
       const from = after;
-      // A domain in warm-up sends its day's cap, then the campaign sleeps until the next UTC day and goes on.
-      const warmUp = await step.run(`warm-up-allowance-${batch}`, () =>
-        checkWarmUpAllowance(workflowCtx(), campaignId),
-      );
-      if (warmUp.waitUntil) {
-        await step.sleepUntil(`warm-up-wait-${batch}`, warmUp.waitUntil);
-        continue;
-      }
-      const result: BatchResult = await step.run(`batch-${batch}`, () =>
-        sendNextBatch(workflowCtx(), getMailTransport(), {
+      // The guardrail on the previous batch's mail, the domain's warm-up cap, then the batch (dispatch-batch.ts).
+      const result: DispatchBatchResult = await step.run(`batch-${batch}`, () =>
+        dispatchBatch(workflowCtx(), getMailTransport(), {
           campaignId,
-          size: Math.min(batchSize(), warmUp.allowance ?? Infinity),
+          size: batchSize(),
           claimant: runId,
           after: from,
+          guard,
         }),
       );
       if (result.stopped) return { stopped: result.stopped };
-      // The guardrail (guard-campaign.ts): a pause it makes is found by the next batch's claim.
-      if (result.sent > 0) await step.run(`guardrail-${batch}`, () => guardCampaign(workflowCtx(), campaignId));
+      // A domain in warm-up sends its day's cap, then the campaign sleeps until the next UTC day and goes on.
+      if (result.warmUpUntil) {
+        await step.sleepUntil(`warm-up-wait-${batch}`, result.warmUpUntil);
+        continue;
+      }
+      guard = result.sent > 0;
       if (result.next === null) {
         // Sends wait for their provider's pace or their retry after a temporary refusal: sleep until the first may go.
         if (result.wakeAt) await step.sleepUntil(`wait-for-pace-${batch}`, result.wakeAt);

@@ -19,20 +19,22 @@ export interface WarmUpAllowance {
 }
 
 /**
- * System: dispatch asks before each batch. Under the cap it answers what is left of the day's; with the
+ * System: dispatch asks before each batch (dispatch-batch.ts). Under the cap it answers what is left of the day's; with the
  * day's cap used and sends still queued it records on the campaign that it waits for the next UTC day
  * (its page says so) and answers when that starts, for the run to sleep until then. The claim enforces
  * the cap again under a lock: this answer only spares a batch that could take nothing.
  */
 export async function checkWarmUpAllowance(ctx: Ctx, campaignId: string): Promise<WarmUpAllowance> {
+  const [campaign] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
+  // Asked before every batch: the campaign is written only when it stops waiting.
   const unlimited = async (): Promise<WarmUpAllowance> => {
-    await ctx.db
-      .update(campaigns)
-      .set({ waitingUntil: null, waitingReason: null })
-      .where(and(eq(campaigns.id, campaignId), eq(campaigns.waitingReason, WARM_UP_WAIT)));
+    if (campaign?.waitingReason === WARM_UP_WAIT)
+      await ctx.db
+        .update(campaigns)
+        .set({ waitingUntil: null, waitingReason: null })
+        .where(and(eq(campaigns.id, campaignId), eq(campaigns.waitingReason, WARM_UP_WAIT)));
     return { allowance: null, waitUntil: null };
   };
-  const [campaign] = await ctx.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
   // Not sending any more: the batch's claim says why and stops the run.
   if (!campaign || campaign.status !== "sending") return unlimited();
   const domain = await campaignSendingDomain(ctx, campaign);
