@@ -1,6 +1,6 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 
 import { actorLabel, type WorkspaceActor } from "@/lib/actor";
 import { refundSends } from "@/lib/billing/send-allowance";
@@ -67,95 +67,120 @@ export async function eraseContactConfirmed(
  * contact counts lose the erased contacts, as they would any contact removed.
  */
 export async function eraseContacts(ctx: Ctx, actor: WorkspaceActor, contactIds: string[]): Promise<Erasure> {
-  const workspaceId = actor.workspaceId;
   if (contactIds.length === 0) return { erased: 0, cancelledSends: 0 };
+  return eraseContactsWhere(ctx, actor, sql`contacts.id = any(${idArray(contactIds)})`);
+}
+
+/**
+ * Internal: eraseContacts of the actor's workspace's contacts that match a condition on `contacts`
+ * (a bulk action's chunk: a run of ids in order, under the table's filters), set-based: the people
+ * are locked and noted once in a temporary table (`erasing`: id, email) that every statement joins,
+ * so no id or address leaves the database and each table is written by one statement per call.
+ * Contacts go before their subscriptions (which hold no key to them): the status recount the
+ * contacts' deletion makes then finds them gone, and the subscriptions' own finds nothing left to
+ * recount, where the other order recounted every contact twice.
+ */
+export async function eraseContactsWhere(ctx: Ctx, actor: WorkspaceActor, which: SQL): Promise<Erasure> {
+  const workspaceId = actor.workspaceId;
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now().toISOString();
-    const run = (query: ReturnType<typeof sql>) => tx.db.execute(query);
-    const people = (await run(sql`
-      select id, email from contacts where workspace_id = ${workspaceId} and id = any(${idArray(contactIds)})
-      order by id for update`)) as unknown as { id: string; email: string }[];
-    if (people.length === 0) return { erased: 0, cancelledSends: 0 };
-    const ids = idArray(people.map((p) => p.id));
-    // The ids' range, beside each `contact_id = any(ids)` on a table keyed by contact: a bulk action's
-    // chunk is a run of ids in order, and for thousands of ids PostgreSQL otherwise reads the whole
-    // table (subscriptions: 500,000 rows per chunk in npm run bench:bulk) rather than the index.
-    const inRange = (column: ReturnType<typeof sql>) =>
-      sql`${column} between ${people[0]!.id} and ${people.at(-1)!.id} and ${column} = any(${ids})`;
-    // A valid address holds no comma (email-address.ts), so addresses pass as ids do.
-    const emails = idArray(people.map((p) => p.email));
+    const run = (query: SQL) => tx.db.execute(query);
+    const one = async <T>(query: SQL) => ((await run(query)) as unknown as T[])[0]!;
+    await run(sql`drop table if exists erasing`);
+    await run(sql`
+      create temporary table erasing on commit drop as
+      select contacts.id, contacts.email from contacts
+      where contacts.workspace_id = ${workspaceId} and (${which})
+      order by contacts.id for update`);
+    const { n: erased } = await one<{ n: number }>(sql`select count(*)::int as n from erasing`);
+    if (erased === 0) {
+      await run(sql`drop table erasing`);
+      return { erased: 0, cancelledSends: 0 };
+    }
+    // Its statistics, so that each join below is planned for the chunk's true size.
+    await run(sql`analyze erasing`);
 
     await run(sql`
       insert into erased_contacts (workspace_id, address_hash, contact_id, erased_by, erased_at)
-      select ${workspaceId}, ${erasedAddressHashSql(sql`c.email`)}, c.id, ${actorLabel(actor)}, ${now}
-      from contacts c where c.id = any(${ids})
+      select ${workspaceId}, ${erasedAddressHashSql(sql`e.email`)}, e.id, ${actorLabel(actor)}, ${now}
+      from erasing e
       on conflict (workspace_id, address_hash) do update set contact_id = excluded.contact_id, erased_by = excluded.erased_by, erased_at = excluded.erased_at`);
 
     // Sends carry no contact index (see the sends schema): reach them through the workspace's campaigns.
-    const cancelled = await run(sql`
+    const { cancelled: cancelledSends } = await one<{ cancelled: number }>(sql`
       with theirs as (
         select s.id from campaigns c
         cross join lateral (
           select id from sends
           where case when c.send_id_prefix is not null then sends.id >= c.send_id_prefix and sends.id < c.send_id_prefix || '~'
                      else sends.campaign_id = c.id end
-            and sends.contact_id = any(${ids})) s
-        where c.workspace_id = ${workspaceId})
-      update sends set email = '',
-        state = case when state = 'queued' then 'cancelled' else state end,
-        failure_reason = case when state = 'queued' then 'erased' else failure_reason end,
-        updated_at = ${now}
-      where id in (select id from theirs)
-      returning (failure_reason = 'erased' and state = 'cancelled') as cancelled`);
+            and sends.contact_id in (select id from erasing)) s
+        where c.workspace_id = ${workspaceId}),
+      scrubbed as (
+        update sends set email = '',
+          state = case when state = 'queued' then 'cancelled' else state end,
+          failure_reason = case when state = 'queued' then 'erased' else failure_reason end,
+          updated_at = ${now}
+        where id in (select id from theirs)
+        returning (failure_reason = 'erased' and state = 'cancelled') as cancelled)
+      select (count(*) filter (where cancelled))::int as cancelled from scrubbed`);
 
     // Every event about them: the address goes from the payload, wherever it appears (a link with a
     // merge tag in it included); the rest (campaign, link, device) keeps the campaign report whole.
-    const scrubbed = (await run(sql`
-      update events e set data = jsonb_set(
-          replace(replace(e.data::text, x.email, ''), replace(x.email, '@', '%40'), '')::jsonb,
-          '{email}', 'null'::jsonb, false)
-      from contacts x
-      where x.id = any(${ids}) and e.workspace_id = ${workspaceId}
-        and e.data->>'contact_id' = x.id
-      returning e.id`)) as unknown as { id: string }[];
-    if (scrubbed.length > 0) {
-      const eventIds = idArray(scrubbed.map((e) => e.id));
-      await run(sql`
-        update webhook_attempts set response_excerpt = null
-        where delivery_id in (select id from webhook_deliveries where event_id = any(${eventIds}))`);
-      await run(sql`delete from webhook_deliveries where event_id = any(${eventIds}) and status = 'pending'`);
-    }
+    // Their ids are kept for the webhook rows below, in the database.
+    await run(sql`drop table if exists erasing_events`);
+    await run(sql`create temporary table erasing_events (id text primary key) on commit drop`);
+    await run(sql`
+      with scrubbed as (
+        update events e set data = jsonb_set(
+            replace(replace(e.data::text, x.email, ''), replace(x.email, '@', '%40'), '')::jsonb,
+            '{email}', 'null'::jsonb, false)
+        from erasing x
+        where e.workspace_id = ${workspaceId} and e.data->>'contact_id' = x.id
+        returning e.id)
+      insert into erasing_events (id) select id from scrubbed`);
+    await run(sql`
+      update webhook_attempts set response_excerpt = null
+      where delivery_id in (select d.id from webhook_deliveries d join erasing_events v on v.id = d.event_id)`);
+    await run(
+      sql`delete from webhook_deliveries where event_id in (select id from erasing_events) and status = 'pending'`,
+    );
 
-    await run(sql`delete from mail_messages where workspace_id = ${workspaceId} and to_address = any(${emails})`);
+    await run(
+      sql`delete from mail_messages where workspace_id = ${workspaceId} and to_address in (select email from erasing)`,
+    );
     // A bounce or complaint report quotes the mail: those about the address or one of its sends lose
     // their text; what they reported (a bounce, a complaint) stays in the campaign's figures.
     await run(sql`
       update provider_events p set raw = '', event = p.event - 'address' - 'reason'
-      where (p.workspace_id = ${workspaceId} and p.event->'address'->>'email' = any(${emails}))
-         or exists (select 1 from sends s where s.id = p.event->>'sendId' and s.contact_id = any(${ids}))`);
-    await run(sql`delete from suppressions where workspace_id = ${workspaceId} and email = any(${emails})`);
-    await run(sql`delete from suppression_lifts where workspace_id = ${workspaceId} and email = any(${emails})`);
+      where (p.workspace_id = ${workspaceId} and p.event->'address'->>'email' in (select email from erasing))
+         or exists (select 1 from sends s where s.id = p.event->>'sendId' and s.contact_id in (select id from erasing))`);
+    await run(
+      sql`delete from suppressions where workspace_id = ${workspaceId} and email in (select email from erasing)`,
+    );
+    await run(
+      sql`delete from suppression_lifts where workspace_id = ${workspaceId} and email in (select email from erasing)`,
+    );
 
-    const subscriptionIds = sql`array(select id from subscriptions where ${inRange(sql`contact_id`)})::text[]`;
+    const subscriptionIds = sql`array(select s.id from subscriptions s join erasing e on e.id = s.contact_id)::text[]`;
     await run(sql`
       update signup_form_submissions f
       set subscription_ids = array(select unnest(f.subscription_ids) except select unnest(${subscriptionIds}))
       where f.workspace_id = ${workspaceId} and f.subscription_ids && ${subscriptionIds}`);
-    await run(sql`delete from opt_outs_on_behalf where workspace_id = ${workspaceId} and contact_id = any(${ids})`);
-    // Their confirmation requests go with them (a foreign key that cascades).
-    await run(sql`delete from subscriptions where ${inRange(sql`contact_id`)}`);
-    await scrubImportFiles(
-      tx,
-      workspaceId,
-      people.map((p) => p.email),
+    await run(
+      sql`delete from opt_outs_on_behalf where workspace_id = ${workspaceId} and contact_id in (select id from erasing)`,
     );
-    await run(sql`delete from contact_engagement where contact_id = any(${ids})`);
+    await scrubImportFiles(tx, workspaceId, sql`select email from erasing`);
+    await run(sql`delete from contact_engagement where contact_id in (select id from erasing)`);
     // List memberships go with the contact (a foreign key that cascades); the report triggers recount.
-    await run(sql`delete from contacts where id = any(${ids})`);
+    await run(sql`delete from contacts where id in (select id from erasing)`);
+    // Their confirmation requests go with them (a foreign key that cascades).
+    await run(sql`delete from subscriptions where contact_id in (select id from erasing)`);
+    await run(sql`drop table erasing_events`);
+    await run(sql`drop table erasing`);
 
-    const cancelledSends = (cancelled as unknown as { cancelled: boolean }[]).filter((row) => row.cancelled).length;
     // A send that never left the service is not counted against the plan.
     await refundSends(tx, workspaceId, cancelledSends);
-    return { erased: people.length, cancelledSends };
+    return { erased, cancelledSends };
   });
 }

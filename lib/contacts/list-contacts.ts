@@ -1,5 +1,8 @@
 import "server-only";
 
+import { sql as drizzleSql, type SQL } from "drizzle-orm";
+import type postgres from "postgres";
+
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
@@ -149,11 +152,33 @@ async function afterKey(ctx: Ctx, workspaceId: string, afterId: string, by: "nam
 
 /**
  * The filters' conditions (`and …`), for a page and for the count alike (count-contacts.ts), so the
- * total counts exactly the rows the pages show.
+ * total counts exactly the rows the pages show. On the driver's client (outside transactions); the
+ * bulk actions take the same conditions as Drizzle SQL (filterConditionsSql) for their chunks'
+ * transactions.
  */
 export function filterConditions(ctx: Ctx, workspaceId: string, filters: ContactFilters) {
   const sql = rawClient(ctx.db);
-  const status = sql.unsafe(CONTACT_STATUS_SQL);
+  return conditionsWith(
+    (strings, ...values) => sql(strings, ...(values as postgres.ParameterOrFragment<never>[])),
+    (text) => sql.unsafe(text),
+    workspaceId,
+    filters,
+  );
+}
+
+/** filterConditions as Drizzle SQL, to run in a transaction: the same text, the same rule. */
+export function filterConditionsSql(workspaceId: string, filters: ContactFilters): SQL {
+  return conditionsWith(drizzleSql, (text) => drizzleSql.raw(text), workspaceId, filters);
+}
+
+/** The one text of the filters' conditions, written with either tag (both nest fragments and bind values). */
+function conditionsWith<F>(
+  sql: (strings: TemplateStringsArray, ...values: unknown[]) => F,
+  verbatim: (text: string) => F,
+  workspaceId: string,
+  filters: ContactFilters,
+): F {
+  const status = verbatim(CONTACT_STATUS_SQL);
   return sql`
       ${filters.status ? sql`and ${status} = ${filters.status}` : sql``}
       ${filters.topicId ? sql`and exists (select 1 from subscriptions s where s.contact_id = contacts.id and s.topic_id = ${filters.topicId} and s.state = 'subscribed')` : sql``}
