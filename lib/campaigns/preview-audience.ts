@@ -137,7 +137,7 @@ export async function classifiedAudience(
   const listId = campaign.listId;
   const rules = await sendingRules(ctx, campaign, brand);
   const original = await originalRecipients(ctx, campaign);
-  const kept = await campaignSegmentFilter(ctx, campaign, "c");
+  const kept = await campaignSegmentFilter(ctx, campaign, "c", "s");
   // Joins rather than EXISTS probes: a probe inside CASE runs once per person, a join once per table.
   return (part: Part) => sql`
     select c.email, c.id as contact_id, case
@@ -154,7 +154,7 @@ export async function classifiedAudience(
       when d.id is not null then 'suppressed_domain'
       ${rules.whens}
       else 'recipient' end as reason
-    from (select contact_id, state from subscriptions where topic_id = ${campaign.topicId} ${inPart(sql`contact_id`, part)}) s
+    from (select contact_id, state, source, origin, subscribed_at from subscriptions where topic_id = ${campaign.topicId} ${inPart(sql`contact_id`, part)}) s
     ${listId ? sql`full join (select contact_id from list_members where list_id = ${listId} ${inPart(sql`contact_id`, part)}) m on m.contact_id = s.contact_id` : sql``}
     join contacts c on c.id = ${listId ? sql`coalesce(s.contact_id, m.contact_id)` : sql`s.contact_id`} ${inPart(sql`c.id`, part)}
     ${original ? sql`left join (${original}) o on o.contact_id = c.id ${inPart(sql`o.contact_id`, part)}` : sql``}

@@ -144,7 +144,7 @@ export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part)
     const [brand] = await tx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
     const rules = await sendingRules(tx, campaign, brand!);
     const original = await originalRecipients(tx, campaign);
-    const kept = await campaignSegmentFilter(tx, campaign, "c");
+    const kept = await campaignSegmentFilter(tx, campaign, "c", "s");
     const now = tx.clock.now().toISOString();
     // Without a rule (a cleared brand, no merge tag a contact may lack) every row is queued and nothing is read back.
     const reason = rules.any ? sql`(case ${rules.whens} else null end)::text` : sql`null::text`;

@@ -8,7 +8,8 @@ import { segments, type SegmentMode } from "@/lib/db/schema";
 import { segmentPredicate } from "./compile-segment";
 
 /**
- * Internal: the condition on the contacts row `contact` that keeps someone in a campaign's audience
+ * Internal: the condition on the contacts row `contact` (and `subscription`, its subscription to the
+ * campaign's topic when the query joined it: SegmentScope) that keeps someone in a campaign's audience
  * by its segment: the rule's predicate when the campaign includes the segment, its complement when
  * it excludes it; null without a segment. The rule as saved now, evaluated now: the snapshot calls
  * this when dispatch starts, the exclusion preview whenever it is shown.
@@ -17,6 +18,7 @@ export async function campaignSegmentFilter(
   ctx: Ctx,
   campaign: { workspaceId: string; topicId: string; segmentId: string | null; segmentMode: SegmentMode | null },
   contact = "c",
+  subscription?: string,
 ): Promise<SQL | null> {
   if (!campaign.segmentId) return null;
   const [segment] = await ctx.db
@@ -29,6 +31,7 @@ export async function campaignSegmentFilter(
     topicId: campaign.topicId,
     now: ctx.clock.now(),
     contact,
+    subscription,
   });
   return campaign.segmentMode === "exclude" ? sql`not ${predicate}` : predicate;
 }

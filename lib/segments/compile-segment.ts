@@ -18,6 +18,13 @@ export interface SegmentScope {
   topicId: string;
   now: Date;
   contact: string;
+  /**
+   * The alias of the contact's subscription to the topic when the query has joined it already (null
+   * columns when the contact has none): the `subscribed` and `source` conditions then read that row
+   * instead of looking it up again for every contact (measured at a million: an OR with a source
+   * took twice the time of the same rule written by hand).
+   */
+  subscription?: string;
 }
 
 /**
@@ -30,11 +37,18 @@ export interface SegmentScope {
  */
 export function compileSegment(rule: SegmentRule, scope: SegmentScope, types: AttributeTypes): SQL {
   const c = sql.identifier(scope.contact);
+  const subscription = sql.identifier(scope.subscription ?? "seg_s");
   const groups = rule.groups.map((group) => {
     const conditions = group.conditions.map((condition) => sql`coalesce((${compileCondition(condition)}), false)`);
     return sql`(${sql.join(conditions, group.match === "all" ? sql` and ` : sql` or `)})`;
   });
   return sql`(${sql.join(groups, rule.match === "all" ? sql` and ` : sql` or `)})`;
+
+  /** A test of the contact's subscription to the topic, true or false (false without one). */
+  function ofSubscription(test: SQL): SQL {
+    if (scope.subscription) return sql`coalesce((${test}), false)`;
+    return sql`exists (select 1 from subscriptions seg_s where seg_s.contact_id = ${c}.id and seg_s.topic_id = ${scope.topicId} and ${test})`;
+  }
 
   function compileCondition(condition: SegmentCondition): SQL {
     switch (condition.kind) {
@@ -46,15 +60,15 @@ export function compileSegment(rule: SegmentRule, scope: SegmentScope, types: At
         const member = sql`exists (select 1 from list_members seg_m where seg_m.list_id = ${condition.listId} and seg_m.contact_id = ${c}.id)`;
         return condition.op === "in" ? member : sql`not ${member}`;
       }
-      case "subscribed":
-        return sql`exists (select 1 from subscriptions seg_s where seg_s.contact_id = ${c}.id and seg_s.topic_id = ${scope.topicId}
-          and seg_s.subscribed_at ${condition.op === "before" ? sql`<` : sql`>`} ${instant(condition.value)}::timestamptz)`;
+      case "subscribed": {
+        const when = sql`${subscription}.subscribed_at ${condition.op === "before" ? sql`<` : sql`>`} ${instant(condition.value)}::timestamptz`;
+        return ofSubscription(when);
+      }
       case "source": {
         const origin = condition.origin
-          ? sql`and ${condition.origin} in (seg_s.origin->>'form_id', seg_s.origin->>'key_id', seg_s.origin->>'import_id')`
+          ? sql`and ${condition.origin} in (${subscription}.origin->>'form_id', ${subscription}.origin->>'key_id', ${subscription}.origin->>'import_id')`
           : sql``;
-        const made = sql`exists (select 1 from subscriptions seg_s where seg_s.contact_id = ${c}.id and seg_s.topic_id = ${scope.topicId}
-          and seg_s.source = ${condition.source} ${origin})`;
+        const made = ofSubscription(sql`${subscription}.source = ${condition.source} ${origin}`);
         return condition.op === "is" ? made : sql`not ${made}`;
       }
       case "engagement": {

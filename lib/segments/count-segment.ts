@@ -33,6 +33,7 @@ export async function countSegmentRule(
     topicId: input.topicId,
     now: ctx.clock.now(),
     contact: "c",
+    subscription: "s",
   });
   return countMatching(ctx, workspaceId, input.topicId, predicate, cap);
 }
