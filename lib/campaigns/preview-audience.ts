@@ -8,6 +8,7 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, campaigns } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 import { campaignSegmentFilter, segmentExclusionReason } from "@/lib/segments/campaign-segment";
+import { SEGMENT_WORK_MEM } from "@/lib/segments/compile-segment";
 
 import { originalRecipients } from "./resend-audience";
 import { NOT_VERIFIED, sendingRules } from "./sending-rules";
@@ -76,6 +77,7 @@ export async function previewAudience(ctx: Ctx, actor: Actor, campaignId: string
     parts.map((part) =>
       withTransaction(ctx, async (tx) => {
         await tx.db.execute(sql`set local enable_sort = off`);
+        if (campaign.segmentId) await tx.db.execute(SEGMENT_WORK_MEM);
         return tx.db.execute<{ reason: string; count: number; sample: string[] | null }>(sql`
           select reason, count(*)::int as count,
                  (select array_agg(e) from (select e from unnest(array_agg(email) filter (where reason <> 'recipient')) e order by e limit ${SAMPLE}) t) as sample
@@ -116,9 +118,12 @@ async function takeOverAllowance(
   const recipients = merged.get("recipient")?.count ?? 0;
   const over = recipients - (await allowanceLeft(ctx, campaign.workspaceId));
   if (over <= 0) return;
-  const [cut] = await ctx.db.execute<{ sample: string[] }>(sql`
-    select (array_agg(email order by email))[1:${SAMPLE}] as sample
-    from (select email from (${everyone}) people where reason = 'recipient' order by contact_id desc limit ${over}) cut`);
+  const [cut] = await withTransaction(ctx, async (tx) => {
+    if (campaign.segmentId) await tx.db.execute(SEGMENT_WORK_MEM);
+    return tx.db.execute<{ sample: string[] }>(sql`
+      select (array_agg(email order by email))[1:${SAMPLE}] as sample
+      from (select email from (${everyone}) people where reason = 'recipient' order by contact_id desc limit ${over}) cut`);
+  });
   if (over === recipients) merged.delete("recipient");
   else merged.set("recipient", { count: recipients - over, sample: [] });
   merged.set("over_allowance", { count: over, sample: cut?.sample ?? [] });

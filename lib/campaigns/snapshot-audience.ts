@@ -9,6 +9,7 @@ import { audienceSnapshotParts, brands, campaigns, sends, workspaceBilling } fro
 import { providerOfEmailSql } from "@/lib/deliverability/mailbox-provider";
 import { bulkIdPrefix } from "@/lib/ids";
 import { campaignSegmentFilter } from "@/lib/segments/campaign-segment";
+import { SEGMENT_WORK_MEM } from "@/lib/segments/compile-segment";
 import { notSuppressedSql } from "@/lib/suppressions/suppressed";
 
 import type { BatchFailure } from "./build-batch";
@@ -145,6 +146,7 @@ export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part)
     const rules = await sendingRules(tx, campaign, brand!);
     const original = await originalRecipients(tx, campaign);
     const kept = await campaignSegmentFilter(tx, campaign, "c", "s");
+    if (kept) await tx.db.execute(SEGMENT_WORK_MEM);
     const now = tx.clock.now().toISOString();
     // Without a rule (a cleared brand, no merge tag a contact may lack) every row is queued and nothing is read back.
     const reason = rules.any ? sql`(case ${rules.whens} else null end)::text` : sql`null::text`;

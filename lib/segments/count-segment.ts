@@ -5,11 +5,11 @@ import { sql, type SQL } from "drizzle-orm";
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { ContactCount } from "@/lib/contacts/contact-list-query";
 import { CONTACT_COUNT_CAP } from "@/lib/contacts/count-contacts";
-import type { Ctx } from "@/lib/context";
+import { withTransaction, type Ctx } from "@/lib/context";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 import { parseInput } from "@/lib/validation/parse-input";
 
-import { segmentPredicate } from "./compile-segment";
+import { SEGMENT_WORK_MEM, segmentPredicate } from "./compile-segment";
 import { getSegmentOrThrow } from "./list-segments";
 import { segmentRuleSchema, type SegmentRule } from "./segment-rule-schema";
 
@@ -57,12 +57,15 @@ async function countMatching(
   predicate: SQL,
   cap: number,
 ): Promise<ContactCount> {
-  const [row] = await ctx.db.execute<{ count: number }>(sql`
-    select count(*)::int as count from (
-      select 1 from subscriptions s join contacts c on c.id = s.contact_id
-      where s.topic_id = ${topicId} and s.state = 'subscribed' and c.workspace_id = ${workspaceId}
-        and c.opted_out_at is null and ${predicate}
-      limit ${cap + 1}) matching`);
+  const [row] = await withTransaction(ctx, async (tx) => {
+    await tx.db.execute(SEGMENT_WORK_MEM);
+    return tx.db.execute<{ count: number }>(sql`
+      select count(*)::int as count from (
+        select 1 from subscriptions s join contacts c on c.id = s.contact_id
+        where s.topic_id = ${topicId} and s.state = 'subscribed' and c.workspace_id = ${workspaceId}
+          and c.opted_out_at is null and ${predicate}
+        limit ${cap + 1}) matching`);
+  });
   const count = Number(row?.count ?? 0);
   return count > cap ? { count: cap, more: true } : { count, more: false };
 }
