@@ -14,6 +14,9 @@ export const subscriptionConfirmed = eventType(events.subscriptionConfirmed.name
 export const campaignDispatchRequested = eventType(events.campaignDispatchRequested.name, {
   schema: events.campaignDispatchRequested.schema,
 });
+export const campaignAbTestWaiting = eventType(events.campaignAbTestWaiting.name, {
+  schema: events.campaignAbTestWaiting.schema,
+});
 export const webhookEndpointDue = eventType(events.webhookEndpointDue.name, {
   schema: events.webhookEndpointDue.schema,
 });

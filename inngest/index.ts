@@ -1,3 +1,4 @@
+import { abTestWinner } from "./functions/ab-test-winner";
 import { applyProviderEventFunction } from "./functions/apply-provider-event";
 import { billingLadder, endTrialsFunction } from "./functions/billing-ladder";
 import { confirmation } from "./functions/confirmation";
@@ -18,6 +19,7 @@ export const functions = [
   confirmation,
   welcome,
   dispatchCampaign,
+  abTestWinner,
   webhookDelivery,
   webhookSweep,
   foldReportCounters,

@@ -1,6 +1,7 @@
 import { inngest } from "@/inngest/client";
 import { campaignDispatchRequested } from "@/inngest/events";
 import { workflowCtx } from "@/inngest/workflow-ctx";
+import { assignAbVariants, holdForAbWinner } from "@/lib/campaigns/ab-test-dispatch";
 import { startScheduledCampaign } from "@/lib/campaigns/campaign-actions";
 import { classifyCampaignDomains } from "@/lib/campaigns/classify-campaign-domains";
 import { completeCampaign } from "@/lib/campaigns/complete-campaign";
@@ -34,6 +35,8 @@ export const dispatchCampaign = inngest.createFunction(
     await step.run("classify-recipient-domains", () => classifyCampaignDomains(workflowCtx(), campaignId));
     const snapshot = await step.run("snapshot-audience", () => snapshotAudience(workflowCtx(), campaignId));
     if (snapshot.status !== "sending") return { stopped: snapshot.status };
+    // An A/B test's share gets its variants; the rest wait for the winner (ab-test-dispatch.ts).
+    await step.run("assign-ab-variants", () => assignAbVariants(workflowCtx(), campaignId));
     // Each batch starts after the last send the previous one took: a walk along the campaign's key range.
     let after: string | null = null;
     let guard = false;
@@ -67,6 +70,8 @@ export const dispatchCampaign = inngest.createFunction(
       after = result.next;
       if (batchPauseMs() > 0) await step.sleep(`throttle-${batch}`, `${batchPauseMs()}ms`);
     }
+    const abTest = await step.run("hold-for-ab-winner", () => holdForAbWinner(workflowCtx(), campaignId));
+    if (abTest.waiting) return { stopped: "ab_test_waiting" };
     return step.run("complete", () => completeCampaign(workflowCtx(), campaignId));
   },
 );

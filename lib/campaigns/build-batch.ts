@@ -3,12 +3,13 @@ import "server-only";
 import { eq, inArray, sql } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
-import { brands, contacts } from "@/lib/db/schema";
+import { brands, campaignAbTests, contacts } from "@/lib/db/schema";
 import { domainSigningKey } from "@/lib/domains/domain-signing-key";
 import type { OutgoingMessage } from "@/lib/mail/outgoing-message";
 import { suppressedAmong } from "@/lib/suppressions/suppressed";
 import { brandClearance } from "@/lib/workspaces/sending-clearance";
 
+import { withAbVariant } from "./ab-test";
 import { campaignMessage } from "./campaign-message";
 import type { Campaign, ClaimedSend } from "./claim-batch";
 import { renderCampaignMail } from "./render-campaign-mail";
@@ -50,6 +51,7 @@ export async function buildBatch(
   );
   const blocked = await suppressedAmong(ctx, campaign.workspaceId, emails);
   const { open } = await brandClearance(ctx, campaign.brandId);
+  const [abTest] = await ctx.db.select().from(campaignAbTests).where(eq(campaignAbTests.campaignId, campaign.id));
   const verified = open
     ? null
     : new Set(
@@ -81,13 +83,15 @@ export async function buildBatch(
       fail("recipient_not_verified");
       continue;
     }
-    const mail = renderCampaignMail(campaign, brand!, contact, row.id, { tracked: true });
+    // An A/B test's send carries its variant; the rest carry the winner (ab-test.ts).
+    const variant = withAbVariant(campaign, brand!, abTest ?? null, row.ab_variant ?? abTest?.winner ?? null);
+    const mail = renderCampaignMail(variant.campaign, brand!, contact, row.id, { tracked: true });
     if ("missing" in mail) {
       fail(`missing_merge_tag:${mail.missing}`);
       continue;
     }
     messages.push({
-      ...campaignMessage(campaign, brand!, { contactId: contact.id, email: row.email }, row.id, mail),
+      ...campaignMessage(campaign, variant.brand, { contactId: contact.id, email: row.email }, row.id, mail),
       ...(dkim ? { dkim } : {}),
     });
   }

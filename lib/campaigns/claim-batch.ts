@@ -8,10 +8,18 @@ import { brands, campaigns, sends, workspaceBilling } from "@/lib/db/schema";
 import type { MailboxProvider } from "@/lib/deliverability/mailbox-provider";
 import { claimWarmUpAllowance } from "@/lib/domains/domain-warm-up";
 
+import { notHeldForAbWinner } from "./ab-test-dispatch";
 import { claimByProvider } from "./claim-by-provider";
 import { sendsOfCampaign } from "./send-id-range";
 
-export type ClaimedSend = { id: string; contact_id: string; email: string; provider: MailboxProvider };
+/** `ab_variant`: the A/B test variant the send carries; null without a test, or for the rest (sent the winner). */
+export type ClaimedSend = {
+  id: string;
+  contact_id: string;
+  email: string;
+  provider: MailboxProvider;
+  ab_variant: number | null;
+};
 export type Campaign = typeof campaigns.$inferSelect;
 
 /**
@@ -70,7 +78,7 @@ export async function claimBatch(ctx: Ctx, request: BatchRequest): Promise<Batch
     const warmUp = await claimWarmUpAllowance(tx, campaign, request.size);
     if (warmUp.allowed === 0) {
       const [left] = await tx.db.execute<{ held: boolean }>(sql`
-        select exists (select 1 from ${sends} where ${sendsOfCampaign(campaign)} and state in ('queued', 'sending')) as held`);
+        select exists (select 1 from ${sends} where ${sendsOfCampaign(campaign)} and state in ('queued', 'sending') ${notHeldForAbWinner(campaign)}) as held`);
       return { campaign, rows: [], heldElsewhere: Boolean(left!.held), wakeAt: null };
     }
     // Each provider's share of the batch, within its pace (claim-by-provider.ts); sends taken back after a

@@ -7,6 +7,7 @@ import { idArray } from "@/lib/db/id-array";
 import { sends } from "@/lib/db/schema";
 import { MAILBOX_PROVIDERS, type MailboxProvider } from "@/lib/deliverability/mailbox-provider";
 
+import { notHeldForAbWinner } from "./ab-test-dispatch";
 import type { BatchRequest, Campaign, ClaimedSend } from "./claim-batch";
 import { claimStep, refilledAt, spendAllowances, takeAllowances } from "./provider-pacing";
 import { sendsOfCampaign } from "./send-id-range";
@@ -50,6 +51,7 @@ export async function claimByProvider(
         where ${sendsOfCampaign(campaign)} ${from ? sql`and ${sends.id} > ${from}` : sql``}
           and ((state = 'queued' and (not_before is null or not_before <= ${now.toISOString()}::timestamptz))
                or (state = 'sending' and (claimed_by = ${request.claimant} or updated_at < ${abandonedBefore.toISOString()}::timestamptz)))
+          ${notHeldForAbWinner(campaign)}
         order by id
         limit ${window}
         for update skip locked`);
@@ -75,7 +77,7 @@ export async function claimByProvider(
     const rows = await ctx.db.execute<ClaimedSend>(sql`
       update ${sends} set state = 'sending', claimed_by = ${request.claimant}, updated_at = ${now.toISOString()}
       where id = any(${idArray(picked)})
-      returning id, contact_id, email, coalesce(provider, 'other') as provider`);
+      returning id, contact_id, email, coalesce(provider, 'other') as provider, ab_variant`);
     const fresh = Object.values(taken).reduce((sum, n) => sum + n, 0);
     // In key order, as they were picked: an UPDATE returns its rows in no promised order.
     const inOrder = [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -86,7 +88,7 @@ export async function claimByProvider(
     select coalesce(provider, 'other') as provider,
            count(*) filter (where not_before is null or not_before <= ${now.toISOString()}::timestamptz)::int as due,
            min(not_before) filter (where not_before > ${now.toISOString()}::timestamptz) as next
-    from ${sends} where ${sendsOfCampaign(campaign)} and state = 'queued'
+    from ${sends} where ${sendsOfCampaign(campaign)} and state = 'queued' ${notHeldForAbWinner(campaign)}
     group by 1`);
   const times = waiting.map((row) =>
     row.due > 0 ? refilledAt(allowances, row.provider, request.size) : new Date(row.next!),

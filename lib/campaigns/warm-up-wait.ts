@@ -8,6 +8,7 @@ import { campaigns, sends } from "@/lib/db/schema";
 import { campaignSendingDomain, warmUpToday } from "@/lib/domains/domain-warm-up";
 import { nextWarmUpDayStart } from "@/lib/domains/warm-up-schedule";
 
+import { notHeldForAbWinner } from "./ab-test-dispatch";
 import { sendsOfCampaign } from "./send-id-range";
 
 export const WARM_UP_WAIT = "warm_up_cap";
@@ -48,7 +49,7 @@ export async function checkWarmUpAllowance(ctx: Ctx, campaignId: string): Promis
   }
   // A campaign that has sent its last recipient does not wait a night to be marked sent.
   const [pending] = await ctx.db.execute<{ left: boolean }>(sql`
-    select exists (select 1 from ${sends} where ${sendsOfCampaign(campaign)} and state in ('queued', 'sending')) as left`);
+    select exists (select 1 from ${sends} where ${sendsOfCampaign(campaign)} and state in ('queued', 'sending') ${notHeldForAbWinner(campaign)}) as left`);
   if (!pending?.left) return unlimited();
   const until = nextWarmUpDayStart(ctx.clock.now());
   await ctx.db

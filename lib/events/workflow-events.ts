@@ -22,6 +22,12 @@ export const campaignDispatchRequested = {
   schema: z.object({ campaignId: z.string(), at: z.string().nullable() }),
 } as const;
 
+/** A campaign's A/B test share is sent: at `at` its winner is chosen by the test's metric, unless a person chose sooner. */
+export const campaignAbTestWaiting = {
+  name: "campaign/ab-test.waiting",
+  schema: z.object({ campaignId: z.string(), at: z.string() }),
+} as const;
+
 /** An endpoint has deliveries due (new ones, or a retry at the event's `ts`): its delivery run posts them. */
 export const webhookEndpointDue = {
   name: "webhook/endpoint.due",
@@ -62,6 +68,7 @@ type Definition =
   | typeof confirmationRequested
   | typeof subscriptionConfirmed
   | typeof campaignDispatchRequested
+  | typeof campaignAbTestWaiting
   | typeof webhookEndpointDue
   | typeof contactImportRequested
   | typeof contactBulkActionRequested

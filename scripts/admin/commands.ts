@@ -1,3 +1,4 @@
+import { abTestCommands } from "./ab-test-commands";
 import type { AdminCommand } from "./admin-command";
 import { audienceCommands } from "./audience-commands";
 import { billingCommands } from "./billing-commands";
@@ -28,6 +29,7 @@ export const commands: Record<string, AdminCommand> = {
   ...domainCommands,
   ...providerEventCommands,
   ...campaignCommands,
+  ...abTestCommands,
   ...webhookCommands,
   ...userCommands,
   ...importCommands,

@@ -29,3 +29,4 @@ export * from "./signup-forms";
 export * from "./domain-warm-up";
 export * from "./deliverability";
 export * from "./provider-pacing";
+export * from "./campaign-ab-tests";

@@ -58,6 +58,11 @@ export const sends = pgTable(
     humanOpenedAt: at("human_opened_at"),
     clickedAt: at("clicked_at"),
     unsubscribedAt: at("unsubscribed_at"),
+    /**
+     * The A/B test variant this send carries (lib/campaigns/ab-test-dispatch.ts): given at random to the
+     * test share, the winner's to the rest once chosen. Null while a send waits for the winner, or without a test.
+     */
+    abVariant: smallint("ab_variant"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
