@@ -177,6 +177,7 @@ const PARAMETERS: ParameterTable = {
         "minimumDelivered",
       ],
       ...["waitHours", "timeZone"],
+      ...["dimension", "variants", "testShare", "metric", "waitMinutes", "variant"],
 
       ...["rule", "rule_json", "segmentMode", "match", "groups", "conditions"],
     ].map((name) => [name, null]),

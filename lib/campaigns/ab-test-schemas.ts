@@ -25,42 +25,48 @@ const variantValue = {
  * A campaign's A/B test: 2 or 3 values of one dimension, the share of the audience in the test (a
  * percent, or everyone), the metric that picks the winner and how long to wait for it.
  */
-export const abTestSchema = z
-  .strictObject({
-    dimension: z.enum(AB_DIMENSION_VALUES, { error: "choose what the variants differ in" }),
-    variants: z
-      .array(z.string().max(2 * 1024 * 1024))
-      .min(2, "give at least two variants")
-      .max(3, "give at most three variants"),
-    /** Percent of the audience in the test; "everyone" sends every variant to a share and nobody waits. */
-    testShare: z.union([
-      z.literal("everyone"),
-      z.coerce
-        .number({ error: "give a percent" })
-        .int("give a whole percent")
-        .min(1, "at least 1 %")
-        .max(99, "at most 99 %, or everyone"),
-    ]),
-    metric: z.enum(AB_METRIC_VALUES).default("clicks"),
-    waitMinutes: z.coerce
-      .number({ error: "give a number of minutes" })
-      .int("give a whole number of minutes")
-      .min(1, "wait at least 1 minute")
-      .max(MAX_AB_WAIT_MINUTES, `wait at most ${MAX_AB_WAIT_MINUTES} minutes`)
-      .default(DEFAULT_AB_WAIT_MINUTES),
-  })
-  .superRefine((test, ctx) => {
-    const rule = variantValue[test.dimension];
-    const seen = new Set<string>();
-    test.variants.forEach((value, index) => {
-      const parsed = rule.safeParse(value);
-      if (!parsed.success)
-        ctx.addIssue({ code: "custom", path: ["variants", index], message: parsed.error.issues[0]!.message });
-      else if (seen.has(parsed.data))
-        ctx.addIssue({ code: "custom", path: ["variants", index], message: "must differ from the other variants" });
-      else seen.add(parsed.data);
-    });
+export const abTestFields = z.strictObject({
+  dimension: z.enum(AB_DIMENSION_VALUES, { error: "choose what the variants differ in" }),
+  variants: z
+    .array(z.string().max(2 * 1024 * 1024))
+    .min(2, "give at least two variants")
+    .max(3, "give at most three variants"),
+  /** Percent of the audience in the test; "everyone" sends every variant to a share and nobody waits. */
+  testShare: z.union([
+    z.literal("everyone"),
+    z.coerce
+      .number({ error: "give a percent" })
+      .int("give a whole percent")
+      .min(1, "at least 1 %")
+      .max(99, "at most 99 %, or everyone"),
+  ]),
+  metric: z.enum(AB_METRIC_VALUES).default("clicks"),
+  waitMinutes: z.coerce
+    .number({ error: "give a number of minutes" })
+    .int("give a whole number of minutes")
+    .min(1, "wait at least 1 minute")
+    .max(MAX_AB_WAIT_MINUTES, `wait at most ${MAX_AB_WAIT_MINUTES} minutes`)
+    .default(DEFAULT_AB_WAIT_MINUTES),
+});
+
+/** Each variant checked by its dimension's rule, and no two alike; the issue names the variant (`variants.1`). */
+export function checkVariants(
+  test: { dimension: keyof typeof variantValue; variants: string[] },
+  ctx: z.RefinementCtx,
+) {
+  const rule = variantValue[test.dimension];
+  const seen = new Set<string>();
+  test.variants.forEach((value, index) => {
+    const parsed = rule.safeParse(value);
+    if (!parsed.success)
+      ctx.addIssue({ code: "custom", path: ["variants", index], message: parsed.error.issues[0]!.message });
+    else if (seen.has(parsed.data))
+      ctx.addIssue({ code: "custom", path: ["variants", index], message: "must differ from the other variants" });
+    else seen.add(parsed.data);
   });
+}
+
+export const abTestSchema = abTestFields.superRefine(checkVariants);
 export type AbTestInput = z.input<typeof abTestSchema>;
 export type AbTestSettings = z.output<typeof abTestSchema>;
 

@@ -4,6 +4,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 
+import { AbTestEditor } from "@/components/campaigns/ab-test-editor";
+import { AbTestResults } from "@/components/campaigns/ab-test-results";
 import { AudiencePreviewTable, whyNobody, type Nobody } from "@/components/campaigns/audience-preview";
 import { CampaignControls } from "@/components/campaigns/campaign-controls";
 import { CampaignProgressBar } from "@/components/campaigns/campaign-progress";
@@ -25,6 +27,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
 import { When } from "@/components/ui/when";
+import { getAbTestView } from "@/lib/campaigns/ab-test-view";
 import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
 import { canEdit } from "@/lib/campaigns/campaign-status";
 import { getCampaignWithBrandOrThrow } from "@/lib/campaigns/campaign-with-brand";
@@ -56,6 +59,7 @@ import {
   sendTestMailAction,
   unscheduleCampaignAction,
 } from "../actions";
+import { pickAbWinnerAction, removeAbTestAction, saveAbTestAction } from "./ab-test/actions";
 
 export const metadata: Metadata = { title: "Campaign" };
 
@@ -97,6 +101,7 @@ export default async function CampaignPage({
     started ? getCampaignHealthOrThrow(ctx, actor, campaignId).then(campaignHealthView) : null,
     resendLinks(ctx, actor, campaign),
   ]);
+  const abTest = await getAbTestView(ctx, actor, campaign);
   // SpamAssassin takes a second or more: the preview shows at once and the score streams in.
   const spamScore = preview.asSent ? scoreOutgoingMessage(ctx.clock, preview.asSent) : null;
   const brand = options.brands.find((candidate) => candidate.id === campaign.brandId);
@@ -248,6 +253,32 @@ export default async function CampaignPage({
                 )}
               </CardContent>
             </Card>
+          )}
+          {started && abTest && (
+            <AbTestResults
+              workspaceId={workspaceId}
+              campaignId={campaign.id}
+              test={abTest}
+              pick={campaign.status === "cancelled" ? undefined : pickAbWinnerAction}
+            />
+          )}
+          {!started && (
+            <AbTestEditor
+              workspaceId={workspaceId}
+              campaignId={campaign.id}
+              initial={
+                abTest && {
+                  dimension: abTest.dimension,
+                  variants: abTest.variants,
+                  testShare: abTest.testPercent ?? "everyone",
+                  metric: abTest.metric,
+                  waitMinutes: abTest.waitMinutes,
+                }
+              }
+              defaults={{ subject: campaign.subject, senderName: shown.brand.name, html: campaign.html }}
+              save={saveAbTestAction}
+              remove={removeAbTestAction}
+            />
           )}
           {providers && (
             <Suspense

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 
+import { AbTestEditor } from "@/components/campaigns/ab-test-editor";
 import { EditCampaignForm } from "@/components/campaigns/campaign-form";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
+import { getAbTest } from "@/lib/campaigns/ab-test";
 import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
 import { canEdit } from "@/lib/campaigns/campaign-status";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
@@ -11,6 +13,7 @@ import { findOrNull } from "@/lib/dashboard/find-or-null";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 
 import { countMissingMergeTagsAction, updateCampaignAction } from "../../actions";
+import { removeAbTestAction, saveAbTestAction } from "../ab-test/actions";
 
 export const metadata: Metadata = { title: "Edit campaign" };
 
@@ -21,9 +24,10 @@ export default async function EditCampaignPage({
 }) {
   const { workspaceId, campaignId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [shown, options] = await Promise.all([
+  const [shown, options, abTest] = await Promise.all([
     findOrNull(showCampaign(ctx, actor, campaignId)),
     campaignFormOptions(ctx, actor),
+    getAbTest(ctx, actor, campaignId),
   ]);
   if (!shown) notFound();
   const { campaign } = shown;
@@ -37,27 +41,49 @@ export default async function EditCampaignPage({
     <>
       <PageHeader crumbs={crumbs} title={`Edit ${campaign.name}`} />
       {canEdit(campaign.status) ? (
-        <EditCampaignForm
-          workspaceId={workspaceId}
-          campaignId={campaign.id}
-          {...options}
-          initial={{
-            name: campaign.name,
-            subject: campaign.subject,
-            brandId: campaign.brandId,
-            topicId: campaign.topicId,
-            listId: campaign.listId ?? "",
-            segmentId: campaign.segmentId ?? "",
-            segmentMode: campaign.segmentMode ?? "include",
-            previewText: campaign.previewText ?? "",
-            html: campaign.document ? "" : campaign.html,
-            text: campaign.document ? "" : (campaign.text ?? ""),
-            document: campaign.document,
-            includeInactive: campaign.includeInactive,
-          }}
-          action={updateCampaignAction}
-          countMissing={countMissingMergeTagsAction}
-        />
+        <div className="grid gap-6">
+          <EditCampaignForm
+            workspaceId={workspaceId}
+            campaignId={campaign.id}
+            {...options}
+            initial={{
+              name: campaign.name,
+              subject: campaign.subject,
+              brandId: campaign.brandId,
+              topicId: campaign.topicId,
+              listId: campaign.listId ?? "",
+              segmentId: campaign.segmentId ?? "",
+              segmentMode: campaign.segmentMode ?? "include",
+              previewText: campaign.previewText ?? "",
+              html: campaign.document ? "" : campaign.html,
+              text: campaign.document ? "" : (campaign.text ?? ""),
+              document: campaign.document,
+              includeInactive: campaign.includeInactive,
+            }}
+            action={updateCampaignAction}
+            countMissing={countMissingMergeTagsAction}
+          />
+          <AbTestEditor
+            workspaceId={workspaceId}
+            campaignId={campaign.id}
+            initial={
+              abTest && {
+                dimension: abTest.dimension,
+                variants: abTest.variants,
+                testShare: abTest.testPercent ?? "everyone",
+                metric: abTest.metric,
+                waitMinutes: abTest.waitMinutes,
+              }
+            }
+            defaults={{
+              subject: campaign.subject,
+              senderName: options.brands.find((brand) => brand.id === campaign.brandId)?.name ?? "",
+              html: campaign.html,
+            }}
+            save={saveAbTestAction}
+            remove={removeAbTestAction}
+          />
+        </div>
       ) : (
         <Alert>
           <AlertTitle>This campaign can no longer be edited</AlertTitle>

@@ -2,12 +2,14 @@ import { BarChart3 } from "lucide-react";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 
+import { AbTestResults } from "@/components/campaigns/ab-test-results";
 import { EngagementChart } from "@/components/campaigns/engagement-chart";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { When } from "@/components/ui/when";
+import { getAbTestView } from "@/lib/campaigns/ab-test-view";
 import { notSentReason } from "@/lib/campaigns/not-sent-reasons";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
 import { findOrNull } from "@/lib/dashboard/find-or-null";
@@ -44,6 +46,7 @@ export default async function CampaignReportPage({
     );
   }
   const { row } = report;
+  const abTest = await getAbTestView(ctx, actor, campaign);
   const figures: [string, number, string?][] = [
     ["Recipients", row.recipients],
     ["Accepted", row.accepted],
@@ -87,6 +90,7 @@ export default async function CampaignReportPage({
             </div>
           ))}
         </dl>
+        {abTest && <AbTestResults workspaceId={workspaceId} campaignId={campaign.id} test={abTest} />}
         <Card>
           <CardHeader>
             <CardTitle>Opens and clicks over time</CardTitle>
