@@ -1,4 +1,5 @@
 import { test as base } from "@playwright/test";
+import { sql } from "drizzle-orm";
 
 import { connectWorkflowEvents } from "@/inngest/emit";
 import { systemActor } from "@/lib/actor";
@@ -70,6 +71,11 @@ export interface Seed {
    * after a week, deletion scheduled after 67 days, deleted after 97.
    */
   unpaidSince(workspaceId: string, daysAgo: number): Promise<void>;
+  /**
+   * The clock moved past a campaign's A/B test wait: its winner's workflow, asleep until the wait
+   * ends, is due now (its sleep is memoised as done, as when the time comes) and picks the winner.
+   */
+  pastAbTestWait(campaignId: string): Promise<void>;
 }
 
 function seedOf(ctx: Ctx): Seed {
@@ -111,6 +117,11 @@ function seedOf(ctx: Ctx): Seed {
     key: async (workspaceId, kind, options = {}) =>
       (await createApiKey(ctx, as(workspaceId), { kind, environment: "live", origins: options.origins ?? [] })).key,
     mailTo: (address) => listMailbox(ctx, systemActor("e2e-seed"), { to: address }),
+    pastAbTestWait: async (campaignId) => {
+      await ctx.db.execute(sql`
+        update workflow_runs set wake_at = now()
+        where function_id like '%ab-test-winner' and status = 'pending' and event->'data'->>'campaignId' = ${campaignId}`);
+    },
     unpaidSince: async (workspaceId, daysAgo) => {
       // One transaction: the app's own ladder run cannot see the episode (and take its steps on today's date) before these are taken.
       await ctx.db.transaction(async (db) => {
