@@ -18,7 +18,10 @@ import { sendsOfCampaign } from "./send-id-range";
 
 type CampaignRow = typeof campaigns.$inferSelect;
 
-async function move(
+/** Sent now, at one instant, or a draft again: no longer at a local time (local-time-schedule.ts). */
+const AT_ONE_INSTANT = { localDate: null, localTime: null };
+
+export async function move(
   ctx: Ctx,
   actor: Actor,
   campaignId: string,
@@ -57,7 +60,7 @@ export async function startScheduledCampaign(ctx: Ctx, campaignId: string, at: D
 }
 
 /** A dispatch run per request; the event id makes a repeated request start nothing new. */
-function requestDispatch(ctx: Ctx, campaign: CampaignRow, at: Date | null, attempt: string) {
+export function requestDispatch(ctx: Ctx, campaign: CampaignRow, at: Date | null, attempt: string) {
   return emitEvents(ctx, [
     {
       name: campaignDispatchRequested.name,
@@ -70,7 +73,7 @@ function requestDispatch(ctx: Ctx, campaign: CampaignRow, at: Date | null, attem
 /** Refused with `no_recipients` when nobody would get it now (assert-reaches-someone.ts). */
 export function sendCampaignNow(ctx: Ctx, actor: Actor, campaignId: string) {
   return withTransaction(ctx, async (tx) => {
-    const { campaign } = await move(tx, actor, campaignId, "sending", { scheduledAt: null });
+    const { campaign } = await move(tx, actor, campaignId, "sending", { scheduledAt: null, ...AT_ONE_INSTANT });
     await assertReachesSomeone(tx, campaign);
     await requestDispatch(tx, campaign, null, `now-${tx.clock.now().getTime()}`);
     return campaign;
@@ -85,7 +88,7 @@ export function scheduleCampaign(ctx: Ctx, actor: Actor, campaignId: string, at:
   return withTransaction(ctx, async (tx) => {
     if (Number.isNaN(at.getTime()) || at <= tx.clock.now())
       throw validationFailed("at", "at: pick a time in the future.");
-    const { campaign } = await move(tx, actor, campaignId, "scheduled", { scheduledAt: at });
+    const { campaign } = await move(tx, actor, campaignId, "scheduled", { scheduledAt: at, ...AT_ONE_INSTANT });
     await assertReachesSomeone(tx, campaign);
     await requestDispatch(tx, campaign, at, `at-${at.getTime()}`);
     return campaign;
@@ -96,7 +99,7 @@ export function scheduleCampaign(ctx: Ctx, actor: Actor, campaignId: string, at:
 export function unscheduleCampaign(ctx: Ctx, actor: Actor, campaignId: string) {
   return withTransaction(
     ctx,
-    async (tx) => (await move(tx, actor, campaignId, "draft", { scheduledAt: null })).campaign,
+    async (tx) => (await move(tx, actor, campaignId, "draft", { scheduledAt: null, ...AT_ONE_INSTANT })).campaign,
   );
 }
 

@@ -56,9 +56,10 @@ export async function getProviderProgressOrThrow(
     }>(sql`
       select coalesce(provider, 'other') as provider, count(*)::int as recipients,
              count(*) filter (where state = 'accepted')::int as accepted,
-             count(*) filter (where state in ('queued', 'sending') and (not_before is null or not_before <= ${now.toISOString()}::timestamptz))::int as queued,
-             count(*) filter (where state = 'queued' and not_before > ${now.toISOString()}::timestamptz)::int as deferred,
-             min(not_before) filter (where state = 'queued' and not_before > ${now.toISOString()}::timestamptz) as retry_at,
+             count(*) filter (where state in ('queued', 'sending') and (not_before is null or not_before <= ${now.toISOString()}::timestamptz or deferrals = 0))::int as queued,
+             -- Waiting for a retry after a refusal; a send waiting for its local-time slice (due_at) is queued.
+             count(*) filter (where state = 'queued' and not_before > ${now.toISOString()}::timestamptz and deferrals > 0)::int as deferred,
+             min(not_before) filter (where state = 'queued' and not_before > ${now.toISOString()}::timestamptz and deferrals > 0) as retry_at,
              count(*) filter (where state = 'failed')::int as failed
       from ${sends} where ${sendsOfCampaign(campaign)}
       group by 1`),

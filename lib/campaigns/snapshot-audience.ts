@@ -15,6 +15,7 @@ import { notSuppressedSql } from "@/lib/suppressions/suppressed";
 import type { BatchFailure } from "./build-batch";
 import { recordCampaignEvent } from "./campaign-events";
 import { announceFailures, recordFailures } from "./record-batch";
+import { localTimeDueSql } from "./local-time-schedule";
 import { originalRecipients } from "./resend-audience";
 import { sendsOfCampaign } from "./send-id-range";
 import { sendingRules } from "./sending-rules";
@@ -148,19 +149,22 @@ export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part)
     const kept = await campaignSegmentFilter(tx, campaign, "c", "s");
     if (kept) await tx.db.execute(SEGMENT_WORK_MEM);
     const now = tx.clock.now().toISOString();
+    // Sent at a local time: each send due at its recipient's slice, and not claimed before (local-time-schedule.ts).
+    const due = await localTimeDueSql(tx, campaign);
     // Without a rule (a cleared brand, no merge tag a contact may lack) every row is queued and nothing is read back.
     const reason = rules.any ? sql`(case ${rules.whens} else null end)::text` : sql`null::text`;
     const insert = sql`
-        insert into ${sends} (id, workspace_id, campaign_id, contact_id, email, provider, state, failure_reason, created_at, updated_at)
+        insert into ${sends} (id, workspace_id, campaign_id, contact_id, email, provider, state, failure_reason, due_at, not_before, created_at, updated_at)
         select ${`${campaign.sendIdPrefix}${part.part.toString(16)}`} || lpad(to_hex(row_number() over ()), 7, '0'),
                c.workspace_id, ${campaign.id}, c.id, c.email, ${providerOfEmailSql(sql`c.email`, sql`md`)},
-               case when r.reason is null then 'queued' else 'failed' end, r.reason, ${now}, ${now}
+               case when r.reason is null then 'queued' else 'failed' end, r.reason, d.due, d.due, ${now}, ${now}
         from subscriptions s
         join contacts c on c.id = s.contact_id
         -- Each send's mailbox provider, so that dispatch paces providers apart (classify-campaign-domains.ts filled the cache).
         left join mailbox_domains md on md.domain = split_part(c.email, '@', 2)
         ${rules.joins}
         cross join lateral (select ${reason} as reason) r
+        cross join lateral (select ${due} as due) d
         where s.topic_id = ${campaign.topicId} and s.state = 'subscribed' and c.opted_out_at is null
           -- The range on each table, not only on contacts: the planner does not carry it across the joins,
           -- and each part would otherwise read the whole topic and list (measured: 1.6 s instead of 0.7 s for half a million).

@@ -18,7 +18,7 @@ export async function lockOrCreateContact(
   ctx: Ctx,
   workspaceId: string,
   email: string,
-  initial: Pick<ContactRow, "firstName" | "lastName" | "attributes">,
+  initial: Pick<ContactRow, "firstName" | "lastName" | "attributes"> & { timeZone?: string | null },
 ): Promise<{ contact: ContactRow; created: boolean }> {
   const inserted = await createContact(ctx, workspaceId, email, initial);
   if (inserted) return { contact: inserted, created: true };
@@ -40,7 +40,7 @@ export async function createContact(
   ctx: Ctx,
   workspaceId: string,
   email: string,
-  initial: Pick<ContactRow, "firstName" | "lastName" | "attributes">,
+  initial: Pick<ContactRow, "firstName" | "lastName" | "attributes"> & { timeZone?: string | null },
 ): Promise<ContactRow | null> {
   const now = ctx.clock.now();
   const [inserted] = await ctx.db

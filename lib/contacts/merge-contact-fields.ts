@@ -32,8 +32,8 @@ function mergeValue<T>(
 }
 
 /**
- * A contact's time zone under the same policies as their other fields; not a field of the /v1
- * contact, so only an import brings one in (undefined: the file has no time zone column).
+ * A contact's time zone under the same policies as their other fields (undefined: the import's file
+ * has no time zone column, the API request or the form names none).
  */
 export function mergeTimeZone(policy: MergePolicy, stored: string | null, incoming: string | null | undefined) {
   return mergeValue(policy, stored, incoming, incoming !== undefined) || null;

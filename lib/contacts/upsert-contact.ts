@@ -14,13 +14,16 @@ import { getContactOrThrow, type ContactView } from "./contact-view";
 import { contactErased, isErasedAddress } from "./erased-address";
 import { hasOptedOut } from "./has-opted-out";
 import { createContact, lockContact, lockOrCreateContact } from "./lock-contact";
-import { mergeContactFields } from "./merge-contact-fields";
+import { mergeContactFields, mergeTimeZone } from "./merge-contact-fields";
+import { canonicalTimeZone } from "./time-zone";
 
 export interface UpsertContactInput {
   email: string;
   firstName?: string | null;
   lastName?: string | null;
   attributes?: Record<string, unknown>;
+  /** An IANA time zone (time-zone.ts), checked by the caller's schema; merged like the names. */
+  timeZone?: string | null;
   topicIds?: string[];
 }
 
@@ -46,8 +49,11 @@ export async function upsertContact(
 ): Promise<{ contact: ContactView; created: boolean }> {
   const workspaceId = requireActorWorkspace(actor);
   const topicIds = [...new Set(input.topicIds ?? [])];
-  const initialFields = (attributes: Record<string, AttributeValue | null>) =>
-    mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, { ...input, attributes });
+  const timeZone = input.timeZone ? canonicalTimeZone(input.timeZone) : input.timeZone;
+  const initialFields = (attributes: Record<string, AttributeValue | null>) => ({
+    ...mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, { ...input, attributes }),
+    timeZone: timeZone ?? null,
+  });
   // Topics are looked up before attributes are checked, so a request wrong in both is told about the topic.
   const checkedAttributes =
     topicIds.length === 0 ? await validateAttributes(ctx, workspaceId, input.attributes ?? {}) : null;
@@ -93,13 +99,15 @@ export async function upsertContact(
         ...input,
         attributes: attributes as Record<string, AttributeValue | null>,
       });
+      const mergedZone = mergeTimeZone(workspace!.mergePolicy, contact.timeZone, timeZone);
       if (
+        mergedZone !== contact.timeZone ||
         JSON.stringify(merged) !==
-        JSON.stringify({ firstName: contact.firstName, lastName: contact.lastName, attributes: contact.attributes })
+          JSON.stringify({ firstName: contact.firstName, lastName: contact.lastName, attributes: contact.attributes })
       ) {
         await tx.db
           .update(contacts)
-          .set({ ...merged, updatedAt: tx.clock.now() })
+          .set({ ...merged, timeZone: mergedZone, updatedAt: tx.clock.now() })
           .where(eq(contacts.id, contact.id));
       }
     }

@@ -58,6 +58,13 @@ export const campaigns = pgTable(
     resendOf: id("resend_of").references((): AnyPgColumn => campaigns.id, { onDelete: "cascade" }),
     status: text("status", { enum: CAMPAIGN_STATUSES }).notNull().default("draft"),
     scheduledAt: at("scheduled_at"),
+    /**
+     * Sent "at a local time" (docs/readings.md, "Sending at a local time"): each recipient gets it at
+     * `local_time` (HH:MM) on `local_date` (YYYY-MM-DD) in their own time zone. `scheduled_at` is then the
+     * first slice, when dispatch takes the audience. Null for a campaign sent at one instant.
+     */
+    localDate: text("local_date"),
+    localTime: text("local_time"),
     /** When dispatch started: the campaign's send time in reports. */
     sentAt: at("sent_at"),
     completedAt: at("completed_at"),

@@ -39,6 +39,12 @@ export const sends = pgTable(
      * a batch can take each provider's share without looking anything up. Null on sends made before it existed: `other`.
      */
     provider: text("provider"),
+    /**
+     * For a campaign sent at a local time: the instant the recipient's slice is due (their zone's HH:MM on
+     * the day), set by the snapshot; null otherwise. The snapshot also sets `not_before` to it, so that a
+     * batch claims only sends that are due; this column keeps the slice when a deferral moves `not_before`.
+     */
+    dueAt: at("due_at"),
     /** A send put back after a temporary refusal is not claimed before this (lib/campaigns/defer-sends.ts). */
     notBefore: at("not_before"),
     /** Temporary refusals so far: each waits longer, and past the last the send fails. */

@@ -27,5 +27,10 @@ export const workspaces = pgTable("workspaces", {
   sunsetEnabled: boolean("sunset_enabled").notNull().default(false),
   sunsetAfterCampaigns: integer("sunset_after_campaigns"),
   sunsetAfterDays: integer("sunset_after_days"),
+  /**
+   * The zone a campaign sent "at a local time" uses for contacts without one of their own (docs/readings.md,
+   * "Sending at a local time"); an IANA name as lib/contacts/time-zone.ts names it.
+   */
+  timeZone: text("time_zone").notNull().default("UTC"),
   createdAt: createdAt(),
 });
