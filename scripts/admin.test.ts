@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 
 import { systemActor } from "@/lib/actor";
 import { hashKey } from "@/lib/api-keys/key-format";
+import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { defaultCtx } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
@@ -28,6 +29,7 @@ import { newId } from "@/lib/ids";
 import { resolveDataDir } from "@/lib/runtime/data-dir";
 import { createSegment } from "@/lib/segments/save-segment";
 import { seedAcceptedSend } from "@/lib/testing/campaign-fixture";
+import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { startDnsServer } from "@/lib/testing/dns-server";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { sendingCampaign } from "@/lib/testing/guardrail-fixture";
@@ -720,6 +722,36 @@ describe("admin CLI", () => {
     const again = await admin([...args, "--wait-hours", "24", "--json"]);
     expect(again.code).toBe(1);
     expect(again.stdout + again.stderr).toContain("campaign_already_resent");
+  });
+
+  it("campaign:schedule --local-time sends at HH:MM in each recipient's zone, the workspace's for those without: it prints the slices; a malformed time is refused", async () => {
+    const ctx = defaultCtx();
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    await clearForSending(ctx, workspaceId);
+    const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+    const actor = systemActor("test", workspaceId);
+    await upsertContact(ctx, actor, { email: "tokyo-cli@example.com", timeZone: "Asia/Tokyo", topicIds: [topicId] });
+    await upsertContact(ctx, actor, { email: "nozone-cli@example.com", topicIds: [topicId] });
+    expect(await adminJson(["workspace:time-zone", "--workspace", workspaceId, "--set", "america/new_york"])).toEqual({
+      workspace_id: workspaceId,
+      time_zone: "America/New_York",
+    });
+    const { campaignId } = await createCampaign(ctx, actor, { brandId, topicId, name: "Local", subject: "Hi", html: "<p>Hi</p>" });
+    const date = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const refused = await admin(["campaign:schedule", "--campaign", campaignId, "--local-time", "9:00", "--date", date]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout + refused.stderr).toContain("time");
+    const scheduled = await adminJson(["campaign:schedule", "--campaign", campaignId, "--local-time", "09:00", "--date", date]);
+    expect(scheduled).toMatchObject({
+      campaign_id: campaignId,
+      status: "scheduled",
+      local_time: "09:00",
+      date,
+      slices: [
+        { utc_offset: "UTC+09:00", time_zones: ["Asia/Tokyo"] },
+        { utc_offset: expect.stringMatching(/^UTC−0[45]:00$/), time_zones: ["America/New_York"] },
+      ],
+    });
   });
 
   it("domain:add and domain:check print the records and the DMARC alignment: without a record it says to publish one", async () => {

@@ -9,6 +9,9 @@ import {
   sendCampaignNow,
   unscheduleCampaign,
 } from "@/lib/campaigns/campaign-actions";
+import { scheduleCampaignAtLocalTime } from "@/lib/campaigns/local-time-schedule";
+import { scheduleSchema, type Schedule } from "@/lib/campaigns/local-time-schemas";
+import { offsetLabel } from "@/lib/campaigns/local-time-zones";
 import { resendToNonOpeners } from "@/lib/campaigns/resend-to-non-openers";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
@@ -16,6 +19,7 @@ import type { Ctx } from "@/lib/context";
 import type { CampaignHealth } from "@/lib/deliverability/campaign-health";
 import { getCampaignHealthOrThrow } from "@/lib/deliverability/show-campaign-health";
 import { validationFailed } from "@/lib/errors";
+import { parseInput } from "@/lib/validation/parse-input";
 
 import { opt, str, string, type AdminCommand } from "./admin-command";
 
@@ -98,10 +102,34 @@ export const campaignCommands: Record<string, AdminCommand> = {
   },
   ...campaignAction("campaign:cancel", async (ctx, actor, id) => (await cancelCampaign(ctx, actor, id)).campaign),
   "campaign:schedule": {
-    summary: "--campaign ID --at TIMESTAMP",
-    options: { campaign: string, at: string },
-    required: ["campaign", "at"],
+    summary:
+      "--campaign ID (--at TIMESTAMP | --local-time HH:MM --date YYYY-MM-DD)   (--local-time: at HH:MM in each recipient's time zone)",
+    options: { campaign: string, at: string, "local-time": string, date: string },
+    required: ["campaign"],
     run: async (ctx, v) => {
+      if (opt(v, "local-time") !== undefined || opt(v, "date") !== undefined) {
+        const input = { mode: "local", date: opt(v, "date"), time: opt(v, "local-time") };
+        const local = parseInput(scheduleSchema, input) as Extract<Schedule, { mode: "local" }>;
+        const { campaign, slices } = await scheduleCampaignAtLocalTime(
+          ctx,
+          systemActor("admin-cli"),
+          str(v, "campaign"),
+          local,
+        );
+        return {
+          campaign_id: campaign.id,
+          status: campaign.status,
+          scheduled_at: campaign.scheduledAt!.toISOString(),
+          local_time: local.time,
+          date: local.date,
+          slices: slices.map((slice) => ({
+            at: slice.dueAt.toISOString(),
+            utc_offset: offsetLabel(slice.offsetMinutes),
+            time_zones: slice.zones,
+          })),
+        };
+      }
+      if (opt(v, "at") === undefined) throw validationFailed("at", "at: give --at TIMESTAMP, or --local-time and --date.");
       const at = new Date(str(v, "at"));
       if (Number.isNaN(at.getTime()))
         throw validationFailed("at", "at: must be a timestamp such as 2026-12-01T09:00:00Z.");

@@ -3,10 +3,11 @@ import type { Currency } from "@/lib/billing/plans";
 import { getSunsetSettings, updateSunsetSettings } from "@/lib/deliverability/sunset-settings";
 import { approveWorkspace } from "@/lib/workspaces/approve-workspace";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
+import { getWorkspaceTimeZone, updateWorkspaceTimeZone } from "@/lib/workspaces/workspace-time-zone";
 
 import { opt, str, string, type AdminCommand } from "./admin-command";
 
-/** Workspaces: creating one with its owner, approving it (the review before it may send), and its sunset of inactive contacts. */
+/** Workspaces: creating one with its owner, approving it (the review before it may send), its sunset of inactive contacts and its time zone. */
 export const workspaceCommands: Record<string, AdminCommand> = {
   "workspace:create": {
     summary: "--name N --owner EMAIL [--currency usd|eur|gbp]   (the billing currency cannot change later)",
@@ -58,6 +59,21 @@ export const workspaceCommands: Record<string, AdminCommand> = {
         after_campaigns: settings.afterCampaigns,
         after_days: settings.afterDays,
       };
+    },
+  },
+  "workspace:time-zone": {
+    summary:
+      "--workspace ID [--set ZONE]   (the zone a campaign sent at a local time uses for contacts without one; without --set: shows it)",
+    options: { workspace: string, set: string },
+    required: ["workspace"],
+    run: async (ctx, v) => {
+      const actor = systemActor("admin:workspace:time-zone", str(v, "workspace"));
+      const zone = opt(v, "set");
+      const timeZone =
+        zone === undefined
+          ? await getWorkspaceTimeZone(ctx, actor)
+          : (await updateWorkspaceTimeZone(ctx, actor, { timeZone: zone })).timeZone;
+      return { workspace_id: str(v, "workspace"), time_zone: timeZone };
     },
   },
 };
