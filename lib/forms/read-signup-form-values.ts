@@ -1,6 +1,7 @@
 import "server-only";
 
 import { attributeFromText } from "@/lib/contacts/attribute-schemas";
+import { canonicalTimeZone } from "@/lib/contacts/time-zone";
 import type { AttributeValue } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import type { FormSubmission } from "@/lib/subscriptions/subscribe-from-form";
@@ -75,6 +76,8 @@ export function readSignupFormValues(form: LoadedSignupForm, values: SubmittedVa
       email: email.data,
       firstName,
       lastName,
+      // The browser's own zone (the hidden field the form's script fills); one the runtime does not know is dropped.
+      timeZone: canonicalTimeZone(single(values.time_zone)) ?? undefined,
       attributes: Object.keys(attributes).length > 0 ? attributes : undefined,
     },
     topicIds,

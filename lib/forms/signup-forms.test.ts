@@ -21,10 +21,12 @@ import { testCtx } from "@/lib/testing/test-context";
 import { verifyToken } from "@/lib/tokens/signed-token";
 
 import { buildSignupFormScript, SIGNUP_FORM_SCRIPT_BUDGET_BYTES } from "./embed/build-signup-form-script";
+import { formMarkup } from "./embed/form-markup";
 import { sha256Hex } from "./embed/sha256";
 import { solveChallenge } from "./embed/solve-challenge";
 import { deleteSignupForm, getSignupFormOrThrow } from "./get-signup-form";
 import { listSignupForms } from "./list-signup-forms";
+import { loadSignupForm } from "./load-signup-form";
 import { publicSignupForm } from "./public-signup-form";
 import { createSignupForm, updateSignupForm } from "./save-signup-form";
 import { SIGNUP_FORM_DEFAULTS, type SignupFormInput } from "./signup-form-schemas";
@@ -146,6 +148,21 @@ describe("signup forms", () => {
       .from(subscriptions)
       .where(eq(subscriptions.contactId, gone!.id));
     expect(state!.state).toBe("unsubscribed");
+  });
+
+  it("time zone: the form carries a hidden time_zone field its script fills from the browser; the zone is stored, fills only a blank one on a known contact, and an unknown one is dropped, not refused", async () => {
+    const { formId, workspaceId } = await setup();
+    const loaded = (await loadSignupForm(ctx, formId))!;
+    const view = publicSignupForm(loaded, loaded.topics, loaded.attributeTypes, "http://localhost");
+    expect(formMarkup(view, "sf")).toContain('<input type="hidden" name="time_zone" value="">');
+    await post(formId, { email: "tz-form@example.com", time_zone: "asia/tokyo" });
+    expect((await contactByEmail(workspaceId, "tz-form@example.com"))!.timeZone).toBe("Asia/Tokyo");
+    // A stranger cannot move a known contact's zone.
+    await post(formId, { email: "tz-form@example.com", time_zone: "Europe/Paris" });
+    expect((await contactByEmail(workspaceId, "tz-form@example.com"))!.timeZone).toBe("Asia/Tokyo");
+    const answer = await json(await post(formId, { email: "tz-odd@example.com", time_zone: "Not/A_Zone" }));
+    expect(answer.status).toBe(200);
+    expect((await contactByEmail(workspaceId, "tz-odd@example.com"))!.timeZone).toBeNull();
   });
 
   it("honeypot: a filled website field is answered like a genuine signup and nothing is stored", async () => {

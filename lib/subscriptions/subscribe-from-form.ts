@@ -6,7 +6,7 @@ import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { emitConfirmationRequested, recordConfirmationRequest } from "@/lib/consent/record-confirmation-request";
 import { validateAttributes } from "@/lib/contacts/attributes";
 import { lockOrCreateContact } from "@/lib/contacts/lock-contact";
-import { mergeContactFields } from "@/lib/contacts/merge-contact-fields";
+import { mergeContactFields, mergeTimeZone } from "@/lib/contacts/merge-contact-fields";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { confirmationRequests, contacts, subscriptions, type SubscriptionOrigin } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
@@ -21,6 +21,8 @@ export interface FormSubmission {
   firstName?: string;
   lastName?: string;
   attributes?: Record<string, unknown>;
+  /** The visitor's time zone as their browser names it, already canonical (time-zone.ts); fills a blank one only. */
+  timeZone?: string;
   /** The honeypot: people leave it empty, bots fill it. */
   website?: string;
 }
@@ -60,7 +62,10 @@ export async function subscribeFromForm(
 
     const incoming = { firstName: submission.firstName, lastName: submission.lastName, attributes };
     const initial = mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, incoming);
-    const { contact, created } = await lockOrCreateContact(tx, workspaceId, submission.email, initial);
+    const { contact, created } = await lockOrCreateContact(tx, workspaceId, submission.email, {
+      ...initial,
+      timeZone: submission.timeZone ?? null,
+    });
     if (contact.optedOutAt) return answer;
 
     // A contact made just now has no subscriptions: skip the look-up (this is the form's common path).
@@ -75,9 +80,10 @@ export async function subscribeFromForm(
     if (!created) {
       // An anonymous form only fills blanks: it must not let anyone rewrite a known contact's name.
       const merged = mergeContactFields("keep_existing", contact, incoming);
+      const timeZone = mergeTimeZone("keep_existing", contact.timeZone, submission.timeZone);
       await tx.db
         .update(contacts)
-        .set({ ...merged, updatedAt: tx.clock.now() })
+        .set({ ...merged, timeZone, updatedAt: tx.clock.now() })
         .where(eq(contacts.id, contact.id));
     }
 

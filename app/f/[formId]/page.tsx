@@ -60,7 +60,8 @@ export default async function HostedSignupFormPage({ params, searchParams }: Pro
         <p className="text-lg font-semibold">{form.brandName}</p>
       </header>
       <div className="w-full" dangerouslySetInnerHTML={{ __html: markup }} />
-      {form.challenge && <script src="/embed/signup-form.js" async />}
+      {/* Solves the challenge when there is one, and fills the visitor's time zone into its hidden field. */}
+      <script src="/embed/signup-form.js" async />
     </main>
   );
 }

@@ -51,6 +51,27 @@ describe("POST /v1/contacts", () => {
     });
   });
 
+  it("takes an optional time_zone: stored as the zone database names it, merged like the names, an offset or unknown name refused on time_zone; the answer's fields do not change", async () => {
+    const { api, workspaceId } = await setup();
+    const created = await api.post("/v1/contacts", { email: "tz@example.com", time_zone: "europe/berlin" });
+    expect(created.status).toBe(201);
+    expect(Object.keys(created.body.data).sort()).toEqual(["created_at", "email", "id", "status"]);
+    const zoneOf = async () =>
+      (await ctx.db.select().from(contacts).where(eq(contacts.workspaceId, workspaceId)))[0]!.timeZone;
+    expect(await zoneOf()).toBe("Europe/Berlin");
+    // The default per_field policy: a request naming no zone keeps the stored one, one naming another replaces it.
+    await api.post("/v1/contacts", { email: "tz@example.com", first_name: "Tia" });
+    expect(await zoneOf()).toBe("Europe/Berlin");
+    await api.post("/v1/contacts", { email: "tz@example.com", time_zone: "America/New_York" });
+    expect(await zoneOf()).toBe("America/New_York");
+    for (const time_zone of ["+01:00", "Mars/Olympus_Mons"]) {
+      const refused = await api.post("/v1/contacts", { email: "tz@example.com", time_zone });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: "validation_failed", param: "time_zone" });
+    }
+    expect(await zoneOf()).toBe("America/New_York");
+  });
+
   it("is idempotent on the email address: a retry merges (200) rather than duplicates", async () => {
     const { api, workspaceId } = await setup();
     const first = await api.post("/v1/contacts", { email: "retry@example.com", first_name: "Ret" });

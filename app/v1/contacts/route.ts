@@ -6,6 +6,7 @@ import { toListJson } from "@/lib/api/pagination";
 import { contact, contactWritten, dataOf, listOf } from "@/lib/api/response-schemas";
 import { CONTACT_STATUSES } from "@/lib/contacts/contact-status";
 import { listContactsJson } from "@/lib/contacts/list-contacts";
+import { timeZoneField } from "@/lib/contacts/time-zone-field";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { attributesField, idField } from "@/lib/validation/api-fields";
 import { emailField } from "@/lib/validation/fields";
@@ -19,6 +20,10 @@ const upsertBody = z.strictObject({
   last_name: optionalName,
   attributes: attributesField.optional(),
   topic_ids: z.array(idField).max(100).optional(),
+  time_zone: timeZoneField.nullable().optional().meta({
+    description:
+      "The contact's IANA time zone, such as Europe/Berlin: campaigns sent at a local time reach them at that hour. Merged like the names; null clears it where the merge policy lets a value be cleared.",
+  }),
 });
 
 // GET /v1/contacts — newest first, filtered by status or topic.
@@ -81,7 +86,9 @@ export const POST = apiRoute(
           when: "The key is brand-scoped and a topic belongs to another brand.",
         },
       ],
-      example: { body: { email: "ada@example.com", first_name: "Ada", last_name: "Lovelace" } },
+      example: {
+        body: { email: "ada@example.com", first_name: "Ada", last_name: "Lovelace", time_zone: "Europe/London" },
+      },
     },
   },
   async ({ ctx, actor, body }) => {
@@ -90,6 +97,7 @@ export const POST = apiRoute(
       firstName: body.first_name,
       lastName: body.last_name,
       attributes: body.attributes,
+      timeZone: body.time_zone,
       topicIds: body.topic_ids,
     });
     return {

@@ -4,6 +4,7 @@ import { apiRoute } from "@/lib/api/api-route";
 import { preflightResponse } from "@/lib/api/cors";
 import { methodsNotAllowed } from "@/lib/api/methods-not-allowed";
 import { dataOf, subscribeResult } from "@/lib/api/response-schemas";
+import { canonicalTimeZone } from "@/lib/contacts/time-zone";
 import { subscribeFromForm } from "@/lib/subscriptions/subscribe-from-form";
 import { attributesField, idField } from "@/lib/validation/api-fields";
 import { emailField } from "@/lib/validation/fields";
@@ -16,6 +17,11 @@ const subscribeBody = z.strictObject({
   first_name: nameField.optional(),
   last_name: nameField.optional(),
   attributes: attributesField.optional(),
+  /** The visitor's browser's zone; one the runtime does not know is dropped rather than refusing the signup. */
+  time_zone: z.string().max(64).optional().meta({
+    description:
+      "The visitor's IANA time zone (Intl.DateTimeFormat().resolvedOptions().timeZone); fills a blank one only.",
+  }),
   website: z.string().max(1000).optional(),
 });
 
@@ -56,6 +62,7 @@ export const POST = apiRoute(
       firstName: body.first_name,
       lastName: body.last_name,
       attributes: body.attributes,
+      timeZone: (body.time_zone && canonicalTimeZone(body.time_zone)) || undefined,
       website: body.website,
     });
     return { body: { data: { status } } };

@@ -59,7 +59,7 @@ export function formMarkup(form: PublicSignupForm, scope: string, state: FormMar
 ${form.title ? `<h2>${escape(form.title)}</h2>` : ""}${form.description ? `<p class="sf-muted">${escape(form.description)}</p>` : ""}
 ${form.fields.map(input).join("\n")}
 ${topics}
-<div class="sf-hp" aria-hidden="true"><label>Leave this empty <input type="text" name="website" tabindex="-1" autocomplete="off"></label></div>${challenge}
+<div class="sf-hp" aria-hidden="true"><label>Leave this empty <input type="text" name="website" tabindex="-1" autocomplete="off"></label></div>${challenge}<input type="hidden" name="time_zone" value="">
 ${form.consent || privacy ? `<p class="sf-muted">${escape(form.consent)}${privacy}</p>` : ""}
 <button type="submit">${escape(form.button)}</button>
 <p class="sf-status" role="alert">${escape(errors.form ?? "")}</p>

@@ -54,8 +54,22 @@ function valuesOf(element: HTMLFormElement): Record<string, string | string[]> {
   return values;
 }
 
+/** The visitor's own time zone in the form's hidden field: campaigns sent at a local time reach them at that hour. */
+function fillTimeZone(scope: ParentNode): void {
+  let zone = "";
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "";
+  } catch {
+    // A browser without time zone data: the contact gets the workspace's.
+  }
+  scope.querySelectorAll<HTMLInputElement>('input[type="hidden"][name="time_zone"]').forEach((input) => {
+    if (!input.value) input.value = zone;
+  });
+}
+
 function bind(root: ShadowRoot, form: PublicSignupForm): void {
   render(root, formMarkup(form, SCOPE));
+  fillTimeZone(root);
   const element = root.querySelector("form")!;
   const status = root.querySelector(".sf-status")!;
   const button = element.querySelector("button")!;
@@ -132,6 +146,7 @@ function enhance(element: HTMLFormElement): void {
 function start(): void {
   document.querySelectorAll("[data-signup-form]").forEach(mount);
   document.querySelectorAll<HTMLFormElement>("form[data-challenge-url]").forEach(enhance);
+  fillTimeZone(document);
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
