@@ -178,6 +178,7 @@ const PARAMETERS: ParameterTable = {
       ],
       ...["waitHours", "timeZone"],
       ...["dimension", "variants", "testShare", "metric", "waitMinutes", "variant"],
+      ...["mode", "date", "time", "time_zone"],
 
       ...["rule", "rule_json", "segmentMode", "match", "groups", "conditions"],
     ].map((name) => [name, null]),

@@ -52,6 +52,8 @@ export interface Seed {
       lastName?: string;
       topicIds?: string[];
       attributes?: Record<string, string | number | boolean>;
+      /** An IANA time zone, as the signup form or the API gives one. */
+      timeZone?: string;
     },
   ): Promise<string>;
   /** The person opted out of everything (as from a link in mail). */

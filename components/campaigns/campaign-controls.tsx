@@ -3,10 +3,11 @@
 import { CalendarClock, Copy, Pause, Pencil, Play, Send, Undo2, X } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, useTransition, type ReactNode } from "react";
+import { useTransition, type ReactNode } from "react";
 import { toast } from "sonner";
 
 import type { Nobody } from "@/components/campaigns/audience-preview";
+import { ScheduleDialog, type ScheduleAction } from "@/components/campaigns/schedule-dialog";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -19,17 +20,6 @@ import {
 } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from "@/components/ui/dialog";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { canEdit, canMove } from "@/lib/campaigns/campaign-status";
 import type { ActionState } from "@/lib/dashboard/action-state";
 import type { CampaignStatus } from "@/lib/db/schema";
@@ -38,7 +28,7 @@ type CampaignAction = (workspaceId: string, input: { campaignId: string }) => Pr
 
 export interface CampaignControlActions {
   sendNow: CampaignAction;
-  schedule: (workspaceId: string, input: { campaignId: string; at: string }) => Promise<ActionState<unknown>>;
+  schedule: ScheduleAction;
   unschedule: CampaignAction;
   pause: CampaignAction;
   resume: CampaignAction;
@@ -58,6 +48,7 @@ export function CampaignControls({
   nobody,
   actions,
   resume,
+  workspaceTimeZone = "UTC",
 }: {
   workspaceId: string;
   campaign: { id: string; name: string; status: CampaignStatus };
@@ -68,6 +59,8 @@ export function CampaignControls({
   actions: CampaignControlActions;
   /** Replaces the plain Resume when resuming asks for more (the guardrail's confirmation with its figures). */
   resume?: ReactNode;
+  /** The zone a campaign sent at a local time uses for recipients without one. */
+  workspaceTimeZone?: string;
 }) {
   const router = useRouter();
   const [duplicating, startDuplicate] = useTransition();
@@ -128,6 +121,7 @@ export function CampaignControls({
           workspaceId={workspaceId}
           campaignId={campaign.id}
           audience={audience}
+          workspaceTimeZone={workspaceTimeZone}
           action={actions.schedule}
         />
       )}
@@ -244,81 +238,5 @@ function NobodyDialog({ workspaceId, reason }: { workspaceId: string; reason: No
         </AlertDialogFooter>
       </AlertDialogContent>
     </AlertDialog>
-  );
-}
-
-/** A date and time in the sender's own time zone, shown beside the field. */
-function ScheduleDialog({
-  workspaceId,
-  campaignId,
-  audience,
-  action,
-}: {
-  workspaceId: string;
-  campaignId: string;
-  audience: string;
-  action: CampaignControlActions["schedule"];
-}) {
-  const router = useRouter();
-  const [open, setOpen] = useState(false);
-  const [value, setValue] = useState("");
-  const [error, setError] = useState<string>();
-  const [pending, startTransition] = useTransition();
-  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const submit = () =>
-    startTransition(async () => {
-      setError(undefined);
-      // datetime-local has no zone: the browser reads it in the sender's, and the server gets the instant.
-      const at = value ? new Date(value) : null;
-      const state = await action(workspaceId, {
-        campaignId,
-        at: at && !Number.isNaN(at.getTime()) ? at.toISOString() : "",
-      });
-      if (!state.ok) return setError(state.fieldErrors.at ?? state.message);
-      setOpen(false);
-      toast.success(`Scheduled for ${at!.toLocaleString()}.`);
-      router.refresh();
-    });
-  return (
-    <Dialog open={open} onOpenChange={(next) => (setOpen(next), setError(undefined))}>
-      <DialogTrigger asChild>
-        <Button variant="outline" size="sm">
-          <CalendarClock />
-          Schedule
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Schedule the campaign</DialogTitle>
-          <DialogDescription>
-            It goes to {audience} at the time you choose. You can unschedule it until then.
-          </DialogDescription>
-        </DialogHeader>
-        <div className="grid gap-2">
-          <Label htmlFor="schedule-at">Send at</Label>
-          <Input
-            id="schedule-at"
-            type="datetime-local"
-            value={value}
-            onChange={(event) => setValue(event.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby="schedule-at-zone"
-          />
-          <p id="schedule-at-zone" className="text-sm text-muted-foreground">
-            Your time zone: {timeZone}
-          </p>
-          {error && (
-            <p role="alert" className="text-sm text-destructive">
-              {error}
-            </p>
-          )}
-        </div>
-        <DialogFooter>
-          <Button onClick={submit} disabled={pending}>
-            Schedule
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
   );
 }

@@ -3,9 +3,9 @@ import "server-only";
 import { eq, sql, type SQL } from "drizzle-orm";
 
 import type { Actor } from "@/lib/actor";
+import { canonicalTimeZone } from "@/lib/contacts/time-zone";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns } from "@/lib/db/schema";
-import { canonicalTimeZone } from "@/lib/contacts/time-zone";
 import { validationFailed } from "@/lib/errors";
 
 import { assertReachesSomeone } from "./assert-reaches-someone";
@@ -44,6 +44,12 @@ export async function subscriberZones(
   return { workspaceZone, zones, stored };
 }
 
+/** A slice's first zone, and its offset unless the zone's name says it. */
+const where = (slice: PlannedSlice) => {
+  const offset = offsetLabel(slice.offsetMinutes);
+  return slice.zones[0] === offset ? offset : `${slice.zones[0]} (${offset})`;
+};
+
 /**
  * Schedules the campaign at `time` on `date` in each recipient's own time zone (docs/readings.md,
  * "Sending at a local time"). Dispatch starts, and takes the audience, at the first slice the
@@ -67,7 +73,7 @@ export function scheduleCampaignAtLocalTime(
     if (first.dueAt <= tx.clock.now())
       throw validationFailed(
         "date",
-        `date: ${local.time} on ${local.date} has already come in ${first.zones[0]} (${offsetLabel(first.offsetMinutes)}), where some recipients are. Pick a later date.`,
+        `date: ${local.time} on ${local.date} has already come in ${where(first)}, where some recipients are. Pick a later date.`,
       );
     await tx.db.update(campaigns).set({ scheduledAt: first.dueAt }).where(eq(campaigns.id, campaign.id));
     await assertReachesSomeone(tx, campaign);

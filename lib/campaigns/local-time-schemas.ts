@@ -25,3 +25,16 @@ export const scheduleSchema = z.discriminatedUnion("mode", [
 ]);
 export type ScheduleInput = z.input<typeof scheduleSchema>;
 export type Schedule = z.output<typeof scheduleSchema>;
+
+/**
+ * The schedule dialog's action: the campaign and its schedule as the form sends them, every field a
+ * string. Checked again with `scheduleSchema` (scheduleFromForm), so a field's error comes back beside it.
+ */
+export const scheduleFormSchema = z.strictObject({
+  campaignId: z.string(),
+  mode: z.enum(["at", "local"]),
+  at: z.string().optional(),
+  date: z.string().optional(),
+  time: z.string().optional(),
+});
+export type ScheduleFormInput = z.input<typeof scheduleFormSchema>;

@@ -14,12 +14,15 @@ import { campaignFromEditor } from "@/lib/campaigns/campaign-body";
 import { campaignFormSchema, editCampaignFormSchema } from "@/lib/campaigns/campaign-form-schema";
 import { resendToNonOpenersSchema } from "@/lib/campaigns/campaign-schemas";
 import { countMissingMergeTags } from "@/lib/campaigns/count-missing-merge-tags";
+import { scheduleCampaignAtLocalTime } from "@/lib/campaigns/local-time-schedule";
+import { scheduleFormSchema, scheduleSchema } from "@/lib/campaigns/local-time-schemas";
 import { resendToNonOpeners } from "@/lib/campaigns/resend-to-non-openers";
 import { createCampaign, duplicateCampaign, updateCampaign } from "@/lib/campaigns/save-campaign";
 import { sendTestMail } from "@/lib/campaigns/send-test-mail";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 import { saveCampaignAsTemplate, saveTemplateSchema } from "@/lib/templates/templates";
+import { parseInput } from "@/lib/validation/parse-input";
 
 const oneCampaign = z.strictObject({ campaignId: z.string() });
 
@@ -65,12 +68,13 @@ export const sendCampaignNowAction = workspaceAction(oneCampaign, async ({ ctx, 
   await sendCampaignNow(ctx, actor, campaignId);
 });
 
-export const scheduleCampaignAction = workspaceAction(
-  z.strictObject({ campaignId: z.string(), at: z.coerce.date({ error: "pick a date and time" }) }),
-  async ({ ctx, actor }, { campaignId, at }) => {
-    await scheduleCampaign(ctx, actor, campaignId, at);
-  },
-);
+// At one instant, or at a time in each recipient's zone (docs/readings.md, "Sending at a local time").
+export const scheduleCampaignAction = workspaceAction(scheduleFormSchema, async ({ ctx, actor }, input) => {
+  const { campaignId, ...form } = input;
+  const schedule = parseInput(scheduleSchema, form.mode === "at" ? { mode: "at", at: form.at } : form);
+  if (schedule.mode === "at") await scheduleCampaign(ctx, actor, campaignId, schedule.at);
+  else await scheduleCampaignAtLocalTime(ctx, actor, campaignId, schedule);
+});
 
 export const unscheduleCampaignAction = workspaceAction(oneCampaign, async ({ ctx, actor }, { campaignId }) => {
   await unscheduleCampaign(ctx, actor, campaignId);

@@ -7,6 +7,8 @@ import { setGuardrailThresholds } from "@/lib/deliverability/guardrail-threshold
 import { providerRateSchema } from "@/lib/deliverability/provider-pace-schemas";
 import { sunsetSettingsSchema } from "@/lib/deliverability/sunset-schemas";
 import { updateSunsetSettings } from "@/lib/deliverability/sunset-settings";
+import { updateWorkspaceTimeZone } from "@/lib/workspaces/workspace-time-zone";
+import { workspaceTimeZoneSchema } from "@/lib/workspaces/workspace-time-zone-schema";
 
 export const setGuardrailThresholdsAction = workspaceAction(guardrailThresholdsSchema, ({ ctx, actor }, thresholds) =>
   setGuardrailThresholds(ctx, actor, thresholds),
@@ -18,4 +20,8 @@ export const updateSunsetSettingsAction = workspaceAction(sunsetSettingsSchema, 
 
 export const setProviderRateAction = workspaceAction(providerRateSchema, ({ ctx, actor }, input) =>
   setProviderRate(ctx, actor, input),
+);
+
+export const updateWorkspaceTimeZoneAction = workspaceAction(workspaceTimeZoneSchema, ({ ctx, actor }, input) =>
+  updateWorkspaceTimeZone(ctx, actor, input),
 );

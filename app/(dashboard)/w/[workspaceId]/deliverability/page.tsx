@@ -3,14 +3,21 @@ import type { Metadata } from "next";
 import { GuardrailSettingsCard } from "@/components/deliverability/guardrail-settings-card";
 import { ProviderPaceCard } from "@/components/deliverability/provider-pace-card";
 import { SunsetSettingsCard } from "@/components/deliverability/sunset-settings-card";
+import { WorkspaceTimeZoneCard } from "@/components/deliverability/workspace-time-zone-card";
 import { PageHeader } from "@/components/ui/page-header";
 import { listProviderPaces } from "@/lib/campaigns/provider-pacing";
 import { getWorkspaceSession } from "@/lib/dashboard/workspace-session";
 import { DEFAULT_GUARDRAIL_THRESHOLDS } from "@/lib/deliverability/guardrail-schemas";
 import { getGuardrailThresholds } from "@/lib/deliverability/guardrail-thresholds";
 import { getSunsetSettings } from "@/lib/deliverability/sunset-settings";
+import { getWorkspaceTimeZone } from "@/lib/workspaces/workspace-time-zone";
 
-import { setGuardrailThresholdsAction, setProviderRateAction, updateSunsetSettingsAction } from "./actions";
+import {
+  setGuardrailThresholdsAction,
+  setProviderRateAction,
+  updateSunsetSettingsAction,
+  updateWorkspaceTimeZoneAction,
+} from "./actions";
 
 export const metadata: Metadata = { title: "Deliverability" };
 
@@ -18,10 +25,11 @@ export const metadata: Metadata = { title: "Deliverability" };
 export default async function DeliverabilityPage({ params }: { params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [{ thresholds, custom }, sunset, paces] = await Promise.all([
+  const [{ thresholds, custom }, sunset, paces, timeZone] = await Promise.all([
     getGuardrailThresholds(ctx, actor),
     getSunsetSettings(ctx, actor),
     listProviderPaces(ctx, actor),
+    getWorkspaceTimeZone(ctx, actor),
   ]);
   return (
     <>
@@ -40,6 +48,7 @@ export default async function DeliverabilityPage({ params }: { params: Promise<{
         />
         <ProviderPaceCard workspaceId={workspaceId} paces={paces} action={setProviderRateAction} />
         <SunsetSettingsCard workspaceId={workspaceId} settings={sunset} action={updateSunsetSettingsAction} />
+        <WorkspaceTimeZoneCard workspaceId={workspaceId} timeZone={timeZone} action={updateWorkspaceTimeZoneAction} />
       </div>
     </>
   );

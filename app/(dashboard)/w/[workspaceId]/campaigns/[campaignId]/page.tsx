@@ -10,6 +10,7 @@ import { AudiencePreviewTable, whyNobody, type Nobody } from "@/components/campa
 import { CampaignControls } from "@/components/campaigns/campaign-controls";
 import { CampaignProgressBar } from "@/components/campaigns/campaign-progress";
 import { CampaignStatusBadge } from "@/components/campaigns/campaign-status-badge";
+import { LocalTimeSlicesCard } from "@/components/campaigns/local-time-slices-card";
 import { MailPreview } from "@/components/campaigns/mail-preview";
 import { NotSentCard } from "@/components/campaigns/not-sent-card";
 import { ProviderProgressCard } from "@/components/campaigns/provider-progress-card";
@@ -33,6 +34,7 @@ import { canEdit } from "@/lib/campaigns/campaign-status";
 import { getCampaignWithBrandOrThrow } from "@/lib/campaigns/campaign-with-brand";
 import { getCampaignProgressOrThrow } from "@/lib/campaigns/get-campaign-progress";
 import { listNotSent } from "@/lib/campaigns/list-not-sent";
+import { getLocalTimeSlices } from "@/lib/campaigns/local-time-slices";
 import { previewAudience } from "@/lib/campaigns/preview-audience";
 import { previewCampaignMail } from "@/lib/campaigns/preview-campaign-mail";
 import { getProviderProgressOrThrow } from "@/lib/campaigns/provider-progress";
@@ -46,6 +48,7 @@ import type { CampaignStatus } from "@/lib/db/schema";
 import { campaignHealthView, guardrailStanding } from "@/lib/deliverability/campaign-health-view";
 import { getCampaignHealthOrThrow } from "@/lib/deliverability/show-campaign-health";
 import { scoreOutgoingMessage } from "@/lib/deliverability/spam-score";
+import { getWorkspaceTimeZone } from "@/lib/workspaces/workspace-time-zone";
 
 import {
   cancelCampaignAction,
@@ -90,6 +93,11 @@ export default async function CampaignPage({
   const audiencePreview = started ? null : previewAudience(ctx, actor, campaignId);
   // Per provider: one pass over the campaign's sends, streamed in beside the progress.
   const providers = started ? getProviderProgressOrThrow(ctx, actor, campaignId) : null;
+  // Sent at a local time: its slices (docs/readings.md, "Sending at a local time"), and the zone for those without one.
+  const [localTime, workspaceTimeZone] = await Promise.all([
+    getLocalTimeSlices(ctx, actor, campaignId),
+    getWorkspaceTimeZone(ctx, actor),
+  ]);
   const [options, progress, preview, testAddresses, notSent, warmUpWait, health, resends] = await Promise.all([
     campaignFormOptions(ctx, actor),
     getCampaignProgressOrThrow(ctx, actor, campaignId),
@@ -114,6 +122,7 @@ export default async function CampaignPage({
       campaign={{ id: campaign.id, name: campaign.name, status: campaign.status }}
       audience={audience}
       nobody={nobody}
+      workspaceTimeZone={workspaceTimeZone}
       actions={{
         sendNow: sendCampaignNowAction,
         schedule: scheduleCampaignAction,
@@ -148,9 +157,15 @@ export default async function CampaignPage({
         description={
           <span className="inline-flex flex-wrap items-center gap-2">
             <CampaignStatusBadge status={campaign.status} />
-            {campaign.status === "scheduled" && (
+            {campaign.status === "scheduled" && !localTime && (
               <span>
                 Goes out <When at={campaign.scheduledAt} />
+              </span>
+            )}
+            {campaign.status === "scheduled" && localTime && (
+              <span>
+                Goes out at {localTime.time} in each recipient&apos;s time zone on {localTime.date}, from{" "}
+                <When at={campaign.scheduledAt} />
               </span>
             )}
           </span>
@@ -213,6 +228,7 @@ export default async function CampaignPage({
             </Alert>
           )}
           {health && <CampaignHealthAlert health={health} status={campaign.status} />}
+          {localTime && <LocalTimeSlicesCard slices={localTime} now={ctx.clock.now()} />}
           {started && (
             <Card>
               <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-4">
