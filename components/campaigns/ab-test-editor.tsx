@@ -251,13 +251,13 @@ export function AbTestEditor({
               id="ab-share"
               label="Test share"
               error={errors.testShare}
-              hint="Everyone: for a small audience, each person gets a variant."
+              hint="Of the audience. Everyone: for a small audience."
             >
               {(control) => (
                 <NativeSelect {...control} value={share} onChange={(event) => setShare(event.target.value)}>
                   {SHARES.map((s) => (
                     <option key={s} value={s}>
-                      {s === "everyone" ? "Everyone" : `${s} % of the audience`}
+                      {s === "everyone" ? "Everyone" : `${s} %`}
                     </option>
                   ))}
                 </NativeSelect>
@@ -267,12 +267,12 @@ export function AbTestEditor({
               id="ab-metric"
               label="Winner by"
               error={errors.metric}
-              hint="Opens by Apple Mail Privacy Protection and link scanners never count."
+              hint="Only people's opens: Apple Mail Privacy Protection and link scanners never count."
             >
               {(control) => (
                 <NativeSelect {...control} value={metric} onChange={(event) => setMetric(event.target.value as Metric)}>
                   <option value="clicks">Clicks</option>
-                  <option value="human_opens">Opens by people</option>
+                  <option value="human_opens">Opens</option>
                 </NativeSelect>
               )}
             </Field>

@@ -77,13 +77,13 @@ export function AbTestResults({
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-3">
-        <div className="overflow-x-auto">
+        <div>
           <Table>
             <TableHeader>
               <TableRow>
                 <TableHead>Variant</TableHead>
                 <TableHead className="text-right">Sent</TableHead>
-                <TableHead className="text-right">Opens by people</TableHead>
+                <TableHead className="text-right">Opens</TableHead>
                 <TableHead className="text-right">Clicks</TableHead>
                 {canPick && <TableHead className="sr-only">Pick</TableHead>}
               </TableRow>
@@ -94,18 +94,20 @@ export function AbTestResults({
                   key={row.variant ?? "rest"}
                   data-testid={`ab-variant-${row.variant === null ? "rest" : AB_VARIANT_LABELS[row.variant]}`}
                 >
-                  <TableCell className="max-w-64">
+                  <TableCell className="max-w-36 sm:max-w-80">
                     {row.variant === null ? (
                       <span className="font-medium">The rest</span>
                     ) : (
-                      <span className="flex min-w-0 items-center gap-2">
-                        <span className="font-medium">{AB_VARIANT_LABELS[row.variant]}</span>
-                        {test.winner === row.variant && (
-                          <Badge variant="success">
-                            <Trophy className="size-3" />
-                            Winner
-                          </Badge>
-                        )}
+                      <span className="grid min-w-0 gap-0.5">
+                        <span className="flex items-center gap-2">
+                          <span className="font-medium">{AB_VARIANT_LABELS[row.variant]}</span>
+                          {test.winner === row.variant && (
+                            <Badge variant="success">
+                              <Trophy className="size-3" />
+                              Winner
+                            </Badge>
+                          )}
+                        </span>
                         <span className="truncate text-muted-foreground" title={test.variants[row.variant]}>
                           {test.variants[row.variant]}
                         </span>
@@ -129,6 +131,10 @@ export function AbTestResults({
             </TableBody>
           </Table>
         </div>
+        <p className="text-sm text-muted-foreground">
+          Opens count people only: those by Apple Mail Privacy Protection and link scanners are left out. Sent: handed
+          to the mail provider.
+        </p>
         {message && (
           <p role="alert" className="text-sm text-destructive">
             {message}
