@@ -85,7 +85,6 @@ export function AbTestResults({
                 <TableHead className="text-right">Sent</TableHead>
                 <TableHead className="text-right">Opens</TableHead>
                 <TableHead className="text-right">Clicks</TableHead>
-                {canPick && <TableHead className="sr-only">Pick</TableHead>}
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -117,15 +116,6 @@ export function AbTestResults({
                   <TableCell className="text-right tabular-nums">{row.sent.toLocaleString("en")}</TableCell>
                   <TableCell className="text-right tabular-nums">{row.humanOpens.toLocaleString("en")}</TableCell>
                   <TableCell className="text-right tabular-nums">{row.clicks.toLocaleString("en")}</TableCell>
-                  {canPick && (
-                    <TableCell className="text-right">
-                      {row.variant !== null && (
-                        <Button size="sm" variant="outline" disabled={pending} onClick={() => choose(row.variant!)}>
-                          Pick {AB_VARIANT_LABELS[row.variant]}
-                        </Button>
-                      )}
-                    </TableCell>
-                  )}
                 </TableRow>
               ))}
             </TableBody>
@@ -135,6 +125,17 @@ export function AbTestResults({
           Opens count people only: those by Apple Mail Privacy Protection and link scanners are left out. Sent: handed
           to the mail provider.
         </p>
+        {canPick && (
+          <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Pick the winner now">
+            <span className="text-sm">Pick the winner now:</span>
+            {test.variants.map((_, variant) => (
+              <Button key={variant} size="sm" variant="outline" disabled={pending} onClick={() => choose(variant)}>
+                <Trophy />
+                {AB_VARIANT_LABELS[variant]}
+              </Button>
+            ))}
+          </div>
+        )}
         {message && (
           <p role="alert" className="text-sm text-destructive">
             {message}
