@@ -736,12 +736,34 @@ describe("admin CLI", () => {
       workspace_id: workspaceId,
       time_zone: "America/New_York",
     });
-    const { campaignId } = await createCampaign(ctx, actor, { brandId, topicId, name: "Local", subject: "Hi", html: "<p>Hi</p>" });
+    const { campaignId } = await createCampaign(ctx, actor, {
+      brandId,
+      topicId,
+      name: "Local",
+      subject: "Hi",
+      html: "<p>Hi</p>",
+    });
     const date = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
-    const refused = await admin(["campaign:schedule", "--campaign", campaignId, "--local-time", "9:00", "--date", date]);
+    const refused = await admin([
+      "campaign:schedule",
+      "--campaign",
+      campaignId,
+      "--local-time",
+      "9:00",
+      "--date",
+      date,
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stdout + refused.stderr).toContain("time");
-    const scheduled = await adminJson(["campaign:schedule", "--campaign", campaignId, "--local-time", "09:00", "--date", date]);
+    const scheduled = await adminJson([
+      "campaign:schedule",
+      "--campaign",
+      campaignId,
+      "--local-time",
+      "09:00",
+      "--date",
+      date,
+    ]);
     expect(scheduled).toMatchObject({
       campaign_id: campaignId,
       status: "scheduled",

@@ -75,7 +75,12 @@ describe("sending at a local time", () => {
       [NEW_YORK.toISOString(), -300, ["America/New_York"]],
     ]);
     // Dispatch starts, and takes the audience, at the first slice.
-    expect(campaign).toMatchObject({ status: "scheduled", scheduledAt: BERLIN, localDate: DAY.date, localTime: "09:00" });
+    expect(campaign).toMatchObject({
+      status: "scheduled",
+      scheduledAt: BERLIN,
+      localDate: DAY.date,
+      localTime: "09:00",
+    });
     const page = await getLocalTimeSlices(ctx, actor, campaignId);
     expect(page).toMatchObject({ planned: true });
     expect(page!.slices.map((slice) => slice.recipients)).toEqual([3, 1, 1]);
@@ -114,7 +119,9 @@ describe("sending at a local time", () => {
     expect(await mailTo(workspaceId)).toHaveLength(4);
     const page = await getLocalTimeSlices(ctx, actor, campaignId);
     expect(page!.planned).toBe(false);
-    expect(page!.slices.map((slice) => [slice.dueAt.toISOString(), slice.recipients, slice.sent, slice.waiting])).toEqual([
+    expect(
+      page!.slices.map((slice) => [slice.dueAt.toISOString(), slice.recipients, slice.sent, slice.waiting]),
+    ).toEqual([
       [BERLIN.toISOString(), 3, 3, 0],
       [LONDON.toISOString(), 1, 1, 0],
       [NEW_YORK.toISOString(), 1, 0, 1],

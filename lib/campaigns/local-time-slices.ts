@@ -57,7 +57,13 @@ export async function getLocalTimeSlices(ctx: Ctx, actor: Actor, campaignId: str
     }));
     return { date, time, planned: true, slices };
   }
-  const rows = await ctx.db.execute<{ due_at: string; recipients: number; sent: number; failed: number; waiting: number }>(sql`
+  const rows = await ctx.db.execute<{
+    due_at: string;
+    recipients: number;
+    sent: number;
+    failed: number;
+    waiting: number;
+  }>(sql`
     select due_at, count(*)::int as recipients,
            count(*) filter (where state = 'accepted')::int as sent,
            count(*) filter (where state in ('failed', 'cancelled'))::int as failed,

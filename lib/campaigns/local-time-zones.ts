@@ -85,7 +85,12 @@ export function groupZonesIntoSlices(zones: Iterable<string>, date: string, time
     const dueAt = zoneInstant(zone, date, time);
     const slice = byInstant.get(dueAt.getTime());
     if (slice) slice.zones.push(zone);
-    else byInstant.set(dueAt.getTime(), { dueAt, offsetMinutes: Math.round((wall - dueAt.getTime()) / 60_000), zones: [zone] });
+    else
+      byInstant.set(dueAt.getTime(), {
+        dueAt,
+        offsetMinutes: Math.round((wall - dueAt.getTime()) / 60_000),
+        zones: [zone],
+      });
   }
   return [...byInstant.values()]
     .map((slice) => ({ ...slice, zones: slice.zones.sort() }))

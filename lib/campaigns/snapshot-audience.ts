@@ -14,8 +14,8 @@ import { notSuppressedSql } from "@/lib/suppressions/suppressed";
 
 import type { BatchFailure } from "./build-batch";
 import { recordCampaignEvent } from "./campaign-events";
-import { announceFailures, recordFailures } from "./record-batch";
 import { localTimeDueSql } from "./local-time-schedule";
+import { announceFailures, recordFailures } from "./record-batch";
 import { originalRecipients } from "./resend-audience";
 import { sendsOfCampaign } from "./send-id-range";
 import { sendingRules } from "./sending-rules";

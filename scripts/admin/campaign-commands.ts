@@ -129,7 +129,8 @@ export const campaignCommands: Record<string, AdminCommand> = {
           })),
         };
       }
-      if (opt(v, "at") === undefined) throw validationFailed("at", "at: give --at TIMESTAMP, or --local-time and --date.");
+      if (opt(v, "at") === undefined)
+        throw validationFailed("at", "at: give --at TIMESTAMP, or --local-time and --date.");
       const at = new Date(str(v, "at"));
       if (Number.isNaN(at.getTime()))
         throw validationFailed("at", "at: must be a timestamp such as 2026-12-01T09:00:00Z.");
