@@ -59,7 +59,7 @@ test("local time: a time already past in a recipient's zone is refused beside th
   const slices = page.getByTestId("local-time-slice");
   await expect(slices).toHaveCount(2);
   await expect(slices.nth(0)).toContainText(`${time} UTC`);
-  await expect(slices.nth(0)).toContainText("1 subscribers");
+  await expect(slices.nth(0)).toContainText("1 subscriber");
   await expect(slices.nth(1)).toContainText(/UTC−0[45]:00/);
   await expect(slices.nth(1)).toContainText("America/New_York");
   await screenshot(page, "local-time-scheduled");

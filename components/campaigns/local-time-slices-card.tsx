@@ -68,7 +68,10 @@ export function LocalTimeSlicesCard({ slices, now }: { slices: LocalTimeSlices; 
                     <span className="tabular-nums">{utc(slice.dueAt)}</span>
                     <span className="flex flex-wrap items-center justify-end gap-2 text-muted-foreground tabular-nums">
                       {slices.planned ? (
-                        <>{slice.recipients.toLocaleString("en")} subscribers</>
+                        <>
+                          {slice.recipients.toLocaleString("en")}{" "}
+                          {slice.recipients === 1 ? "subscriber" : "subscribers"}
+                        </>
                       ) : (
                         <>
                           {slice.sent.toLocaleString("en")} of {slice.recipients.toLocaleString("en")} sent
