@@ -222,6 +222,15 @@ try {
   for (let pass = 1; pass <= RUNS; pass++) {
     if (RUNS > 1) console.log(`\nrun ${pass} of ${RUNS}, on the same seed:`);
     const lines: Line[] = [];
+    const format = (line: Line) =>
+      `${line.measure.padEnd(9)} ${line.what.padEnd(62)} ${line.n.padStart(9)} ${line.ms.toFixed(0).padStart(7)}  ${line.floor.padEnd(38)} ${line.floorMs.toFixed(0).padStart(8)} ${(line.ms / line.floorMs).toFixed(2).padStart(6)}`;
+    const goalOf = (line: Line) =>
+      `≤ ${GOAL[line.measure]}× ${line.ms / line.floorMs <= GOAL[line.measure] ? "met" : "missed"}`;
+    // Each line as soon as it is measured too: a run on a busy machine may be cut short.
+    const measured = (line: Line) => {
+      lines.push(line);
+      console.log(`  ${format(line).replace(/ {2,}/g, " ")}`);
+    };
 
     // 1 and 2: the count and the audience, each run beside its floor in turn, after one warm-up of each.
     for (const rule of rules) {
@@ -253,7 +262,7 @@ try {
         }
         if (counted !== handCounted)
           throw new Error(`${rule.name}: the segment counted ${counted}, the hand-written ${handCounted}`);
-        lines.push({
+        measured({
           measure: "count",
           what: `${rule.name}, ${label}`,
           ms: median(lib),
@@ -300,7 +309,7 @@ try {
           hand.push(b.ms);
         }
       }
-      lines.push({
+      measured({
         measure: "audience",
         what: `${rule.name}, preview`,
         ms: median(lib),
@@ -344,7 +353,7 @@ try {
         );
       for (const mode of MODES) {
         const found = snapshots.get(`${rule.key} ${mode}`)!;
-        lines.push({
+        measured({
           measure: "snapshot",
           what: `${mode === "include" ? "with" : "excluding"} ${rule.name}`,
           ms: median(found.ms),
@@ -358,13 +367,7 @@ try {
     console.log(
       `\n${"measure".padEnd(9)} ${"rule".padEnd(62)} ${"matched".padStart(9)} ${"ms".padStart(7)}  ${"floor".padEnd(38)} ${"floor ms".padStart(8)} ${"ratio".padStart(6)}  goal`,
     );
-    for (const line of lines) {
-      const ratio = line.ms / line.floorMs;
-      const goal = GOAL[line.measure];
-      console.log(
-        `${line.measure.padEnd(9)} ${line.what.padEnd(62)} ${line.n.padStart(9)} ${line.ms.toFixed(0).padStart(7)}  ${line.floor.padEnd(38)} ${line.floorMs.toFixed(0).padStart(8)} ${ratio.toFixed(2).padStart(6)}  ≤ ${goal}× ${ratio <= goal ? "met" : "missed"}`,
-      );
-    }
+    for (const line of lines) console.log(`${format(line)}  ${goalOf(line)}`);
     const missed = lines.filter((line) => line.ms / line.floorMs > GOAL[line.measure]);
     console.log(
       `\ngoal: the count and the audience within 2× of the hand-written statement, the snapshot with a segment within 1.5× of the snapshot without: ${missed.length === 0 ? "met" : `missed by ${missed.length} of ${lines.length}`} (${load()})`,
