@@ -117,7 +117,7 @@ async function lockedTest(ctx: Ctx, actor: Actor | null, campaignId: string) {
     .for("update");
   if (!campaign) return null;
   const [test] = await ctx.db.select().from(campaignAbTests).where(eq(campaignAbTests.campaignId, campaignId));
-  return test ? { campaign, test } : null;
+  return { campaign, test: test ?? null };
 }
 
 /**
@@ -127,8 +127,9 @@ async function lockedTest(ctx: Ctx, actor: Actor | null, campaignId: string) {
 export function pickAbWinner(ctx: Ctx, actor: Actor, campaignId: string, variant: number) {
   return withTransaction(ctx, async (tx) => {
     const found = await lockedTest(tx, actor, campaignId);
-    if (!found) throw notFound("campaign_not_found", `No A/B test on campaign ${campaignId}.`);
+    if (!found) throw notFound("campaign_not_found", `No campaign ${campaignId}.`);
     const { campaign, test } = found;
+    if (!test) throw validationFailed("variant", "variant: this campaign has no A/B test.");
     if (!Number.isInteger(variant) || variant < 0 || variant >= test.variants.length)
       throw validationFailed(
         "variant",
@@ -147,7 +148,7 @@ export function pickAbWinner(ctx: Ctx, actor: Actor, campaignId: string, variant
 export function decideAbWinner(ctx: Ctx, campaignId: string) {
   return withTransaction(ctx, async (tx) => {
     const found = await lockedTest(tx, null, campaignId);
-    if (!found || found.test.winner !== null || found.campaign.status === "cancelled") return { winner: null };
+    if (!found?.test || found.test.winner !== null || found.campaign.status === "cancelled") return { winner: null };
     const figures = await abVariantFigures(tx, found.campaign, found.test);
     const winner = winnerByMetric(found.test, figures);
     await settleWinner(tx, found.campaign, found.test, winner, "metric");

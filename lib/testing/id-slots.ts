@@ -94,6 +94,8 @@ const HINTS: Record<string, unknown> = {
   outcome: "delivered",
   rule: MATRIX_RULE,
   rule_json: JSON.stringify(MATRIX_RULE),
+  variants: ["Matrix A", "Matrix B"],
+  testShare: 20,
 };
 
 /**
