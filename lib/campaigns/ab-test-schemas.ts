@@ -79,3 +79,15 @@ export const abWinnerSchema = z.strictObject({
 
 export const variantIndex = (variant: (typeof AB_VARIANT_LABELS)[number] | number): number =>
   typeof variant === "number" ? variant : AB_VARIANT_LABELS.indexOf(variant);
+
+/** A saved test as its form shows it: its percent, or "everyone" for a test of the whole audience. */
+export function abTestFormValues(test: {
+  dimension: (typeof AB_DIMENSION_VALUES)[number];
+  variants: string[];
+  testPercent: number | null;
+  metric: (typeof AB_METRIC_VALUES)[number];
+  waitMinutes: number;
+}) {
+  const { dimension, variants, metric, waitMinutes } = test;
+  return { dimension, variants, testShare: test.testPercent ?? ("everyone" as const), metric, waitMinutes };
+}

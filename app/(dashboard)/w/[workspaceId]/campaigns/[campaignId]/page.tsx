@@ -28,6 +28,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { PageHeader } from "@/components/ui/page-header";
 import { When } from "@/components/ui/when";
+import { abTestFormValues } from "@/lib/campaigns/ab-test-schemas";
 import { getAbTestView } from "@/lib/campaigns/ab-test-view";
 import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
 import { canEdit } from "@/lib/campaigns/campaign-status";
@@ -282,15 +283,7 @@ export default async function CampaignPage({
             <AbTestEditor
               workspaceId={workspaceId}
               campaignId={campaign.id}
-              initial={
-                abTest && {
-                  dimension: abTest.dimension,
-                  variants: abTest.variants,
-                  testShare: abTest.testPercent ?? "everyone",
-                  metric: abTest.metric,
-                  waitMinutes: abTest.waitMinutes,
-                }
-              }
+              initial={abTest && abTestFormValues(abTest)}
               defaults={{ subject: campaign.subject, senderName: shown.brand.name, html: campaign.html }}
               save={saveAbTestAction}
               remove={removeAbTestAction}

@@ -6,6 +6,7 @@ import { EditCampaignForm } from "@/components/campaigns/campaign-form";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { getAbTest } from "@/lib/campaigns/ab-test";
+import { abTestFormValues } from "@/lib/campaigns/ab-test-schemas";
 import { campaignFormOptions } from "@/lib/campaigns/campaign-form-options";
 import { canEdit } from "@/lib/campaigns/campaign-status";
 import { showCampaign } from "@/lib/campaigns/show-campaign";
@@ -66,15 +67,7 @@ export default async function EditCampaignPage({
           <AbTestEditor
             workspaceId={workspaceId}
             campaignId={campaign.id}
-            initial={
-              abTest && {
-                dimension: abTest.dimension,
-                variants: abTest.variants,
-                testShare: abTest.testPercent ?? "everyone",
-                metric: abTest.metric,
-                waitMinutes: abTest.waitMinutes,
-              }
-            }
+            initial={abTest && abTestFormValues(abTest)}
             defaults={{
               subject: campaign.subject,
               senderName: options.brands.find((brand) => brand.id === campaign.brandId)?.name ?? "",
