@@ -20,9 +20,7 @@
 // read, before each: where its time goes).
 // The machine the figures are taken on may be shared (the load average is printed beside each step): compare each
 // action's ratio to its same-run floor, which shares its slowness, before its seconds.
-import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql as drizzleSql, TransactionRollbackError } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
@@ -40,6 +38,7 @@ import { closeDb, type Database } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
 import * as schema from "@/lib/db/schema";
 
+import { freshBenchDatabase } from "./bench/bench-database";
 import { seedAudience } from "./bench/seed-audience";
 
 const { values: options } = parseArgs({
@@ -58,20 +57,9 @@ const BY_TOPIC = options.filter === "topic";
 const ACTIONS = new Set(options.actions.split(","));
 const GOAL_S = 120;
 
-const serverUrl = process.env.DATABASE_URL;
-const benchDb = `bench_bulk_${Date.now().toString(36)}`;
-const dataDir = path.resolve(".data", `bench-bulk-${Date.now()}`);
-process.env.DATA_DIR = dataDir;
+const benchDatabase = await freshBenchDatabase("bulk");
 // One log line per workflow step would bury the figures: only warnings and errors, unless LOG_LEVEL says.
 process.env.LOG_LEVEL ||= "warn";
-if (serverUrl) {
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${benchDb}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${benchDb}`;
-  process.env.DATABASE_URL = url.toString();
-}
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
 const load = () => `load ${loadavg()[0]!.toFixed(2)}`;
@@ -227,12 +215,7 @@ try {
 } finally {
   await closeDb();
   await database.close();
-  if (serverUrl) {
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`drop database if exists "${benchDb}" with (force)`);
-    await admin.end();
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await benchDatabase.remove();
 }
 
 /**

@@ -20,9 +20,7 @@
 // same seed, each with its own table: seeding a million takes minutes on a busy machine; default 1), --rules
 // attribute,date,engaged,any,lapsed (default all), --modes include,exclude (the snapshot's, default both),
 // --explain (the plans of each rule's count and its floor).
-import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql as drizzleSql } from "drizzle-orm";
 import postgres from "postgres";
@@ -39,6 +37,8 @@ import { segmentPredicate } from "@/lib/segments/compile-segment";
 import { countSegmentRule } from "@/lib/segments/count-segment";
 import type { SegmentRule } from "@/lib/segments/segment-rule-schema";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
+
+import { freshBenchDatabase } from "./bench/bench-database";
 
 const { values: options } = parseArgs({
   options: {
@@ -59,19 +59,8 @@ const MODES = options.modes
   .filter((mode): mode is "include" | "exclude" => mode === "include" || mode === "exclude");
 const GOAL = { count: 2, audience: 2, snapshot: 1.5 };
 
-const serverUrl = process.env.DATABASE_URL;
-const benchDb = `bench_segments_${Date.now().toString(36)}`;
-const dataDir = path.resolve(".data", `bench-segments-${Date.now()}`);
-process.env.DATA_DIR = dataDir;
+const benchDatabase = await freshBenchDatabase("segments");
 process.env.LOG_LEVEL ||= "warn";
-if (serverUrl) {
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${benchDb}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${benchDb}`;
-  process.env.DATABASE_URL = url.toString();
-}
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
 const load = () => `load ${loadavg()[0]!.toFixed(2)}`;
@@ -377,12 +366,7 @@ try {
 } finally {
   await closeDb();
   await database.close();
-  if (serverUrl) {
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`drop database if exists "${benchDb}" with (force)`);
-    await admin.end();
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await benchDatabase.remove();
 }
 
 /** --explain: the plans of the segment's exact count, as countSegmentRule sends it, and of its floor. */
