@@ -75,7 +75,7 @@ export function SchemaFields({
               )}
             </dt>
             {(raw.description ?? field.description) && (
-              <dd className="mt-0.5 text-sm text-muted-foreground">
+              <dd className="mt-0.5 text-sm wrap-anywhere text-muted-foreground">
                 <Prose text={(raw.description ?? field.description)!} />
               </dd>
             )}

@@ -19,8 +19,7 @@ const subscribeBody = z.strictObject({
   attributes: attributesField.optional(),
   /** The visitor's browser's zone; one the runtime does not know is dropped rather than refusing the signup. */
   time_zone: z.string().max(64).optional().meta({
-    description:
-      "The visitor's IANA time zone (Intl.DateTimeFormat().resolvedOptions().timeZone); fills a blank one only.",
+    description: "The visitor's IANA time zone, as their browser reports it; fills a blank one only.",
   }),
   website: z.string().max(1000).optional(),
 });
