@@ -52,7 +52,8 @@ export function AbTestResults({
       if (!state.ok) setMessage(state.message);
       else router.refresh();
     });
-  const canPick = pick && test.running && test.winner === null;
+  // Given only while a person may pick (lib/campaigns/ab-test-winner.ts canPickAbWinner).
+  const canPick = pick !== undefined;
   const metricWords = test.metric === "clicks" ? "clicks" : "opens by people";
   return (
     <Card data-testid="ab-test-results">

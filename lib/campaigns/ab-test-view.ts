@@ -7,7 +7,7 @@ import type { Ctx } from "@/lib/context";
 import { users, type campaigns } from "@/lib/db/schema";
 
 import { getAbTest, type AbTest } from "./ab-test";
-import { abVariantFigures, type AbVariantFigures } from "./ab-test-winner";
+import { abVariantFigures, canPickAbWinner, type AbVariantFigures } from "./ab-test-winner";
 
 type Campaign = typeof campaigns.$inferSelect;
 
@@ -22,6 +22,8 @@ export interface AbTestView {
   pickedBy: string | null;
   decideAt: Date | null;
   running: boolean;
+  /** Whether a person may pick the winner now (ab-test-winner.ts canPickAbWinner). */
+  pickable: boolean;
   figures: AbVariantFigures[];
 }
 
@@ -40,6 +42,7 @@ export async function getAbTestView(ctx: Ctx, actor: Actor, campaign: Campaign):
     pickedBy: await pickedByInWords(ctx, test.winnerPickedBy),
     decideAt: test.decideAt,
     running: test.assignedAt !== null,
+    pickable: test.winner === null && canPickAbWinner(campaign.status, test),
     figures,
   };
 }

@@ -120,6 +120,11 @@ async function lockedTest(ctx: Ctx, actor: Actor | null, campaignId: string) {
   return { campaign, test: test ?? null };
 }
 
+/** Whether a person may pick the winner: the test's share taken, and the campaign going on or sent (not cancelled). */
+export function canPickAbWinner(status: string, test: { assignedAt: Date | null }): boolean {
+  return test.assignedAt !== null && ["sending", "paused", "sent"].includes(status);
+}
+
 /**
  * A person picks the winner, any variant, before the wait ends: the rest are sent it at once. Only
  * while the test runs (its share taken, no winner yet, the campaign not cancelled).
@@ -137,7 +142,7 @@ export function pickAbWinner(ctx: Ctx, actor: Actor, campaignId: string, variant
       );
     if (test.winner !== null)
       throw validationFailed("variant", `variant: the winner is already ${AB_VARIANT_LABELS[test.winner]}.`);
-    if (!test.assignedAt || !["sending", "paused", "sent"].includes(campaign.status))
+    if (!canPickAbWinner(campaign.status, test))
       throw validationFailed("variant", "variant: a winner is picked while the test runs, once its share is sent to.");
     await settleWinner(tx, campaign, test, variant, actorLabel(actor));
     return { winner: variant, label: AB_VARIANT_LABELS[variant]! };

@@ -276,7 +276,7 @@ export default async function CampaignPage({
               workspaceId={workspaceId}
               campaignId={campaign.id}
               test={abTest}
-              pick={campaign.status === "cancelled" ? undefined : pickAbWinnerAction}
+              pick={abTest.pickable ? pickAbWinnerAction : undefined}
             />
           )}
           {!started && (
