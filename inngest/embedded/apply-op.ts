@@ -8,13 +8,19 @@ import type { MemoisedStep } from "@/lib/db/schema";
 import type { Op } from "./call-function";
 import type { Run } from "./claim-runs";
 import { retryAfterMs, retryDelayMs } from "./retry-delay";
+import { readWaitMatch } from "./wait-match";
+
+/** Why the executor cannot go on with an op: the run fails with this. */
+export interface Unsupported {
+  unsupported: string;
+}
 
 /**
  * Applies one op the SDK reported to the run: a step's result or final error memoised, a retry
- * scheduled with backoff, a sleep begun. Returns the run's changes, `wakeAt` saying when it is
- * called next; an op the executor does not support is "unsupported".
+ * scheduled with backoff, a sleep or a wait for an event begun. Returns the run's changes, `wakeAt`
+ * saying when it is called next; an op the executor does not support is `{ unsupported }`.
  */
-export function applyOp(ctx: Ctx, run: Run, op: Op, retryAfter: string | null): Partial<Run> | "unsupported" {
+export function applyOp(ctx: Ctx, run: Run, op: Op, retryAfter: string | null): Partial<Run> | Unsupported {
   const now = ctx.clock.now().getTime();
   const memoise = (step: MemoisedStep) => ({
     steps: { ...run.steps, [op.id]: step },
@@ -35,12 +41,26 @@ export function applyOp(ctx: Ctx, run: Run, op: Op, retryAfter: string | null): 
       return { attempt, wakeAt: new Date(now + delay), error: op.error?.message ?? null };
     }
     case "Sleep": {
-      const name = op.name ?? "0s";
-      const wakeAt = /^\d{4}-\d\d-\d\dT/.test(name) ? new Date(name) : new Date(now + durationToMs(name as "1s"));
+      const wakeAt = timeFrom(op.name ?? "0s", now);
       // The run is not called again before wakeAt, so the sleep can be memoised as done now.
       return { ...memoise({ type: "data", data: null }), wakeAt };
     }
+    case "WaitForEvent": {
+      const wait = readWaitMatch(op.name ?? "", op.opts?.if, run.event);
+      if ("unsupported" in wait) return wait;
+      const timeout = timeFrom(op.opts?.timeout ?? "0s", now);
+      // Already timed out: resolved now, as Inngest resolves a wait whose timeout has passed.
+      if (timeout.getTime() <= now) return { ...memoise({ type: "data", data: null }), wakeAt: new Date(now) };
+      // Begun when this is saved: from then on an arriving event finds it (resumeWaitingRuns); the claim
+      // that takes the run at `wakeAt` resolves it with null (claim-runs.ts).
+      return { waitStep: op.id, waitEvent: wait.event, waitKey: wait.key, waitMatch: wait.match, wakeAt: timeout };
+    }
     default:
-      return "unsupported";
+      return { unsupported: `step tool not supported by the embedded executor: ${op.op}` };
   }
+}
+
+/** A sleep's or a timeout's end: a date the SDK wrote as ISO 8601, or a duration ("1h30m") from now. */
+function timeFrom(value: string, now: number): Date {
+  return /^\d{4}-\d\d-\d\dT/.test(value) ? new Date(value) : new Date(now + durationToMs(value as "1s"));
 }

@@ -13,6 +13,8 @@ export interface Op {
   name?: string;
   /** The step's own id, as written in the function (`id` is its hash). */
   userland?: { id: string };
+  /** A waitForEvent's `timeout` and `if` (`match` arrives as an `if`). */
+  opts?: { timeout?: string; if?: string };
   data?: unknown;
   error?: { name: string; message: string; stack?: string };
 }

@@ -9,6 +9,9 @@ import { workflowRuns } from "@/lib/db/schema";
 /** A run's row, as an executor claimed it and keeps it while the run is in hand. */
 export type Run = typeof workflowRuns.$inferSelect;
 
+/** The columns of a wait for an event, cleared when the wait ends (by its event or its timeout). */
+export const NOT_WAITING = { waitStep: null, waitEvent: null, waitKey: null, waitMatch: null } as const;
+
 /**
  * An executor's claims: which due runs it takes, and the concurrency keys of the runs it has in
  * hand until it lets them go.
@@ -45,7 +48,18 @@ export function createRunClaims(leaseMs: number) {
     // so the claim, one statement, goes through the counters' pool and needs no transaction of its own.
     const claimed = await countersDb(ctx.db)
       .update(workflowRuns)
-      .set({ leaseUntil })
+      .set({
+        leaseUntil,
+        // A run still waiting for an event when it comes due has timed out: the claim resolves its wait
+        // with null in the same statement, so an event arriving from now on finds no wait to resume,
+        // and one whose statement holds the row is skipped (skip locked) and wins instead.
+        steps: sql`case when "workflow_runs"."wait_step" is null then "workflow_runs"."steps"
+          else "workflow_runs"."steps" || jsonb_build_object("workflow_runs"."wait_step", '{"type":"data","data":null}'::jsonb) end`,
+        stepOrder: sql`case when "workflow_runs"."wait_step" is null then "workflow_runs"."step_order"
+          else "workflow_runs"."step_order" || jsonb_build_array("workflow_runs"."wait_step") end`,
+        attempt: sql`case when "workflow_runs"."wait_step" is null then "workflow_runs"."attempt" else 0 end`,
+        ...NOT_WAITING,
+      })
       .where(
         sql`"workflow_runs"."id" in (
           select id from (

@@ -7,6 +7,7 @@ import { workflowRuns, type RunEvent } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 
 import type { RegisteredFunction } from "./registry";
+import { resumeWaitingRuns } from "./resume-waiting-runs";
 
 export interface OutgoingEvent {
   readonly name: string;
@@ -20,7 +21,7 @@ export interface OutgoingEvent {
  * Turns events into runs of the functions they trigger, in the caller's
  * transaction when there is one: a state change and the workflow it starts
  * are committed together or not at all. Also cancels pending runs that an
- * event cancels (`cancelOn`).
+ * event cancels (`cancelOn`), and resumes the runs waiting for it (waitForEvent).
  */
 export async function enqueueEvents(
   ctx: Ctx,
@@ -79,6 +80,8 @@ export async function enqueueEvents(
         where not exists (select 1 from workflow_runs where function_id = ${run.functionId} and (event->>'id') = ${event.id})
         on conflict do nothing`);
     }
+    // After the cancellations: a run this event cancels is not resumed by it.
+    await resumeWaitingRuns(ctx, event, now);
   }
   return ids;
 }

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { eq, sql } from "drizzle-orm";
-import { eventType, NonRetriableError } from "inngest";
+import { eventType, NonRetriableError, referenceFunction } from "inngest";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 
@@ -78,7 +78,7 @@ const functions = [
     }),
   ),
   inngest.createFunction({ id: "waiting", triggers: [waiting] }, async ({ step }) => {
-    await step.waitForEvent("wait", { event: "test/never", timeout: "1h" });
+    await step.invoke("call-another", { function: referenceFunction({ functionId: "elsewhere" }), data: {} });
   }),
   inngest.createFunction(
     {
@@ -192,7 +192,7 @@ describe("embedded executor", () => {
     const [run] = await runsOf("waiting");
     expect(run).toMatchObject({
       status: "failed",
-      error: "step tool not supported by the embedded executor: WaitForEvent",
+      error: "step tool not supported by the embedded executor: InvokeFunction",
     });
   });
 

@@ -30,9 +30,10 @@ export interface ExecutorOptions {
  * workflow_runs; the executor claims a due run, calls the SDK's own serve
  * handler in-process with the run's memoised steps (the request an Inngest
  * server would send), stores what the SDK reports (a step's result, a sleep,
- * a retriable error) and calls again until the function returns. Replay
- * semantics are the SDK's own: memoised steps are not run again. Only the
- * step tools our functions use are supported; any other op fails the run.
+ * a retriable error, a wait for an event) and calls again until the function
+ * returns. Replay semantics are the SDK's own: memoised steps are not run
+ * again. step.run, sleep, sleepUntil, sendEvent and waitForEvent are
+ * supported; any other op fails the run.
  */
 export function createEmbeddedExecutor(options: ExecutorOptions) {
   const registry = registerFunctions(options.client, options.functions);
@@ -90,15 +91,16 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
           )
         : ops.map((op) => ({ op, ms: calledMs }));
       let changes: Partial<Run> = {};
+      // A run keeps one wait and one wake time: a wait beside other steps (Promise.all) would lose one.
+      const waitInParallel = performed.length > 1 && performed.some(({ op }) => op.op === "WaitForEvent");
       for (const { op, ms } of performed) {
         const current = { ...run, ...changes } as Run;
-        const applied = applyOp(ctx, current, op, response.retryAfter);
+        const applied = waitInParallel
+          ? { unsupported: "step.waitForEvent in parallel with other steps" }
+          : applyOp(ctx, current, op, response.retryAfter);
         logStep(current, op, ms, applied);
-        if (applied === "unsupported") {
-          await leases.save(ctx, run, {
-            status: "failed",
-            error: `step tool not supported by the embedded executor: ${op.op}`,
-          });
+        if ("unsupported" in applied) {
+          await leases.save(ctx, run, { status: "failed", error: applied.unsupported });
           return;
         }
         changes = { ...changes, ...applied };

@@ -2,22 +2,28 @@ import "server-only";
 
 import { logger } from "@/lib/log/logger";
 
+import type { Unsupported } from "./apply-op";
 import type { Op } from "./call-function";
 import type { Run } from "./claim-runs";
 
-/** How a step's call ended: its result memoised, a retry planned, given up (the function sees the error), a sleep begun. */
-type StepOutcome = "ok" | "error" | "failed" | "sleep" | "unsupported";
+/**
+ * How a step's call ended: its result memoised, a retry planned, given up (the function sees the
+ * error), a sleep or a wait for an event begun.
+ */
+type StepOutcome = "ok" | "error" | "failed" | "sleep" | "wait" | "unsupported";
 
 const STEP_OUTCOMES: Record<string, StepOutcome> = {
   StepRun: "ok",
   StepError: "error",
   StepFailed: "failed",
   Sleep: "sleep",
+  WaitForEvent: "wait",
 };
 
 /** One line per step call: which step of which run, its attempt (0 the first), the time it took and how it ended. */
-export function logStep(run: Run, op: Op, ms: number, applied: Partial<Run> | "unsupported"): void {
-  const outcome: StepOutcome = applied === "unsupported" ? "unsupported" : (STEP_OUTCOMES[op.op] ?? "unsupported");
+export function logStep(run: Run, op: Op, ms: number, applied: Partial<Run> | Unsupported): void {
+  const unsupported = "unsupported" in applied;
+  const outcome: StepOutcome = unsupported ? "unsupported" : (STEP_OUTCOMES[op.op] ?? "unsupported");
   const line = {
     function_id: run.functionId,
     run_id: run.id,
@@ -25,17 +31,17 @@ export function logStep(run: Run, op: Op, ms: number, applied: Partial<Run> | "u
     attempt: run.attempt,
     duration_ms: Math.round(ms),
     outcome,
-    // When a sleep ends, or the retry is due.
-    ...(applied !== "unsupported" && (outcome === "sleep" || outcome === "error")
+    // When a sleep ends, the retry is due, or the wait times out (with the event it waits for).
+    ...(!unsupported && (outcome === "sleep" || outcome === "error" || outcome === "wait")
       ? { wake_at: applied.wakeAt?.toISOString() }
       : {}),
+    ...(!unsupported && applied.waitEvent ? { wait_event: applied.waitEvent } : {}),
     ...(op.error ? { err: revive(op.error) } : {}),
-    ...(outcome === "unsupported" ? { op: op.op } : {}),
+    ...(unsupported ? { op: op.op, reason: applied.unsupported } : {}),
   };
-  logger()[outcome === "ok" || outcome === "sleep" ? "info" : outcome === "error" ? "warn" : "error"](
-    line,
-    "workflow step",
-  );
+  logger()[
+    outcome === "ok" || outcome === "sleep" || outcome === "wait" ? "info" : outcome === "error" ? "warn" : "error"
+  ](line, "workflow step");
 }
 
 /**

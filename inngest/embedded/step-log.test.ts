@@ -12,6 +12,7 @@ import { createEmbeddedExecutor } from "./executor";
 const { ctx, clock } = testCtx(new Date("2026-03-01T08:00:00.000Z"));
 const logged = eventType("test/logged");
 const doomed = eventType("test/logged-doomed");
+const awaiting = eventType("test/logged-awaiting");
 let wobbles = 0;
 
 const functions = [
@@ -28,6 +29,9 @@ const functions = [
     await step.run("give-up", () => {
       throw new NonRetriableError("no point retrying");
     });
+  }),
+  inngest.createFunction({ id: "logged-awaiting", triggers: [awaiting] }, async ({ step }) => {
+    await step.waitForEvent("confirmation", { event: "test/logged-confirmed", timeout: "2h" });
   }),
 ];
 const executor = createEmbeddedExecutor({ client: inngest, functions });
@@ -71,6 +75,21 @@ describe("Logs: one line per workflow step", () => {
         run_id: runId,
         outcome: "completed",
         level: "info",
+      }),
+    ]);
+  });
+
+  it("a wait for an event is logged as one line with outcome wait, the event it waits for and its timeout", async () => {
+    await executor.enqueue(ctx, [{ name: awaiting.name }]);
+    await executor.runDue(ctx);
+    expect(logs.withMessage("workflow step")).toEqual([
+      expect.objectContaining({
+        function_id: "mailservice-logged-awaiting",
+        step: "confirmation",
+        outcome: "wait",
+        level: "info",
+        wait_event: "test/logged-confirmed",
+        wake_at: new Date(clock.now().getTime() + 2 * 60 * 60_000).toISOString(),
       }),
     ]);
   });

@@ -39,6 +39,16 @@ export const workflowRuns = pgTable(
     leaseUntil: at("lease_until"),
     /** Runs sharing a key run one at a time, oldest first (the function's `concurrency` key, limit 1). */
     concurrencyKey: text("concurrency_key"),
+    /**
+     * While the run waits for an event (step.waitForEvent): the wait's hashed step id, the event's name,
+     * and what the event must contain (`waitMatch`), one condition of it also as `waitKey` ("path=json")
+     * for the index. `wakeAt` is then the timeout. All four are null whenever the run is not waiting, and
+     * a waiting run is never in an executor's hands: the save that begins a wait releases the lease.
+     */
+    waitStep: text("wait_step"),
+    waitEvent: text("wait_event"),
+    waitKey: text("wait_key"),
+    waitMatch: jsonb("wait_match").$type<Record<string, unknown>>(),
     result: jsonb("result"),
     error: text("error"),
     createdAt: createdAt(),
@@ -51,6 +61,10 @@ export const workflowRuns = pgTable(
     index("workflow_runs_concurrency_idx")
       .on(t.concurrencyKey)
       .where(sql`${t.status} = 'pending' and ${t.concurrencyKey} is not null`),
+    // An arriving event finds the runs waiting for it (resumeWaitingRuns in enqueue.ts).
+    index("workflow_runs_wait_idx")
+      .on(t.waitEvent, t.waitKey)
+      .where(sql`${t.status} = 'pending' and ${t.waitStep} is not null`),
     // An event id starts a function at most once, however often it is sent.
     uniqueIndex("workflow_runs_function_event_key").on(t.functionId, sqlEventId(t.event)),
   ],
