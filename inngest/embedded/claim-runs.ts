@@ -43,6 +43,8 @@ export function createRunClaims(leaseMs: number) {
           sql`, `,
         )})`
       : sql`true`;
+    // "offset 0" keeps the not-exists a probe of workflow_runs_concurrency_idx per keyed candidate: without
+    // it the planner may hash it instead, a scan of every pending run (every sleeping one) at each claim.
     // Raw SQL with aliases: in a one-table statement Drizzle renders columns bare, which would bind to the inner tables.
     // A lease lost to a database crash only makes the run claimable again: no need to wait for the disk,
     // so the claim, one statement, goes through the counters' pool and needs no transaction of its own.
@@ -69,7 +71,8 @@ export function createRunClaims(leaseMs: number) {
                 and (r.lease_until is null or r.lease_until < ${now}::timestamptz)
                 and (r.concurrency_key is null or (${notInHand} and not exists (
                   select 1 from workflow_runs held
-                  where held.concurrency_key = r.concurrency_key and held.status = 'pending' and held.lease_until >= ${now}::timestamptz)))
+                  where held.concurrency_key = r.concurrency_key and held.status = 'pending' and held.lease_until >= ${now}::timestamptz
+                  offset 0)))
               order by r.wake_at, r.id
               limit ${limit * 4 + 16}
               for update skip locked
