@@ -20,6 +20,7 @@ const trialStarted = eventType("test/wait.trial-started", { schema: contact });
 const upgraded = eventType("test/wait.upgraded", { schema: contact });
 const noted = eventType("test/wait.noted", { schema: contact });
 const oddWait = eventType("test/wait.odd", { schema: contact });
+const resting = eventType("test/wait.resting", { schema: contact });
 
 /** What each run's step after its wait saw, by contact: the awaited event, or null on timeout. */
 const seen: { contactId: string; got: { id: string; name: string; data: unknown; ts: number } | null }[] = [];
@@ -50,6 +51,14 @@ const functions = [
       executor.enqueue(ctx, [{ name: confirmed.name, data: { contactId: event.data.contactId } }]),
     );
     const got = await step.waitForEvent("confirmed", { event: confirmed, match: "data.contactId", timeout: "1h" });
+    await step.run("after", () => {
+      seen.push({ contactId: event.data.contactId, got: got as never });
+    });
+  }),
+  // After its wait, the run sleeps: a wait that is over must not be met again by a later event.
+  inngest.createFunction({ id: "wait-then-sleep", triggers: [resting] }, async ({ event, step }) => {
+    const got = await step.waitForEvent("confirmed", { event: confirmed, match: "data.contactId", timeout: "1h" });
+    await step.sleep("rest", "1d");
     await step.run("after", () => {
       seen.push({ contactId: event.data.contactId, got: got as never });
     });
@@ -93,6 +102,15 @@ describe("embedded executor: step.waitForEvent", () => {
     expect(await runOf("wait-confirmed", "ct_match")).toMatchObject({ status: "completed", waitStep: null });
   });
 
+  it("one event resumes every run waiting for it, as with Inngest", async () => {
+    await send(signedUp.name, "ct_both");
+    await send(signedUp.name, "ct_both");
+    await executor.runDue(ctx);
+    const [eventId] = await send(confirmed.name, "ct_both");
+    await executor.runDue(ctx);
+    expect(seenBy("ct_both").map((got) => got?.id)).toEqual([eventId, eventId]);
+  });
+
   it("the timeout passing resumes the run with null, not before", async () => {
     await send(signedUp.name, "ct_timeout");
     await executor.runDue(ctx);
@@ -106,6 +124,20 @@ describe("embedded executor: step.waitForEvent", () => {
     await send(confirmed.name, "ct_timeout");
     await executor.runDue(ctx);
     expect(seenBy("ct_timeout")).toEqual([null]);
+  });
+
+  it("a wait that timed out is over: a later matching event neither resumes nor wakes the run", async () => {
+    await send(resting.name, "ct_over");
+    await executor.runDue(ctx);
+    clock.advance(HOUR);
+    await executor.runDue(ctx);
+    expect(await runOf("wait-then-sleep", "ct_over")).toMatchObject({ status: "pending", waitStep: null });
+    await send(confirmed.name, "ct_over");
+    await executor.runDue(ctx);
+    expect(seenBy("ct_over")).toEqual([]);
+    clock.advance(24 * HOUR);
+    await executor.runDue(ctx);
+    expect(seenBy("ct_over")).toEqual([null]);
   });
 
   it("an event that does not match does not resume the run: another name, another value of the matched field, or failing the if expression", async () => {
