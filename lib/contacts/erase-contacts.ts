@@ -92,13 +92,23 @@ export async function eraseContactsWhere(ctx: Ctx, actor: WorkspaceActor, which:
       select contacts.id, contacts.email from contacts
       where contacts.workspace_id = ${workspaceId} and (${which})
       order by contacts.id for update`);
-    const { n: erased } = await one<{ n: number }>(sql`select count(*)::int as n from erasing`);
+    const {
+      n: erased,
+      first,
+      last,
+    } = await one<{ n: number; first: string | null; last: string | null }>(
+      sql`select count(*)::int as n, min(id) as first, max(id) as last from erasing`,
+    );
     if (erased === 0) {
       await run(sql`drop table erasing`);
       return { erased: 0, cancelledSends: 0 };
     }
     // Its statistics, so that each join below is planned for the chunk's true size.
     await run(sql`analyze erasing`);
+    // Their ids' range, given to the statements that reach a table by its contact index: a bulk chunk is a
+    // run of ids in order, so the index is read over that range only, not over the whole workspace (ids are
+    // text COLLATE "C" everywhere, so the range holds every id of the chunk).
+    const inRange = (contactId: SQL) => sql`${contactId} collate "C" between ${first} and ${last}`;
 
     await run(sql`
       insert into erased_contacts (workspace_id, address_hash, contact_id, erased_by, erased_at)
@@ -127,7 +137,8 @@ export async function eraseContactsWhere(ctx: Ctx, actor: WorkspaceActor, which:
 
     // Every event about them: the address goes from the payload, wherever it appears (a link with a
     // merge tag in it included); the rest (campaign, link, device) keeps the campaign report whole.
-    // Their ids are kept for the webhook rows below, in the database.
+    // Their ids are kept for the webhook rows below, in the database. The events are reached by their index
+    // by contact (events_workspace_contact_idx), over the chunk's range.
     await run(sql`drop table if exists erasing_events`);
     await run(sql`create temporary table erasing_events (id text primary key) on commit drop`);
     await run(sql`
@@ -137,6 +148,7 @@ export async function eraseContactsWhere(ctx: Ctx, actor: WorkspaceActor, which:
             '{email}', 'null'::jsonb, false)
         from erasing x
         where e.workspace_id = ${workspaceId} and e.data->>'contact_id' = x.id
+          and ${inRange(sql`(e.data->>'contact_id')`)}
         returning e.id)
       insert into erasing_events (id) select id from scrubbed`);
     await run(sql`
@@ -168,14 +180,19 @@ export async function eraseContactsWhere(ctx: Ctx, actor: WorkspaceActor, which:
       set subscription_ids = array(select unnest(f.subscription_ids) except select unnest(${subscriptionIds}))
       where f.workspace_id = ${workspaceId} and f.subscription_ids && ${subscriptionIds}`);
     await run(
-      sql`delete from opt_outs_on_behalf where workspace_id = ${workspaceId} and contact_id in (select id from erasing)`,
+      sql`delete from opt_outs_on_behalf where workspace_id = ${workspaceId} and contact_id in (select id from erasing)
+        and ${inRange(sql`contact_id`)}`,
     );
     await scrubImportFiles(tx, workspaceId, sql`select email from erasing`);
-    await run(sql`delete from contact_engagement where contact_id in (select id from erasing)`);
+    await run(
+      sql`delete from contact_engagement where contact_id in (select id from erasing) and ${inRange(sql`contact_id`)}`,
+    );
     // List memberships go with the contact (a foreign key that cascades); the report triggers recount.
     await run(sql`delete from contacts where id in (select id from erasing)`);
     // Their confirmation requests go with them (a foreign key that cascades).
-    await run(sql`delete from subscriptions where contact_id in (select id from erasing)`);
+    await run(
+      sql`delete from subscriptions where contact_id in (select id from erasing) and ${inRange(sql`contact_id`)}`,
+    );
     await run(sql`drop table erasing_events`);
     await run(sql`drop table erasing`);
 

@@ -135,7 +135,7 @@ export async function exportContactData(ctx: Ctx, actor: Actor, contactId: strin
     ctx.db
       .select({ id: events.id, type: events.type, occurred_at: events.occurredAt, data: events.data })
       .from(events)
-      .where(and(mine(events.workspaceId), sql`${events.data}->>'contact_id' = ${contactId}`))
+      .where(and(mine(events.workspaceId), sql`(${events.data}->>'contact_id') collate "C" = ${contactId}`))
       .orderBy(asc(events.id)),
   ]);
 

@@ -142,7 +142,7 @@ export async function getContactDetailsOrThrow(
         and(eq(optOutsOnBehalf.eventId, events.id), eq(optOutsOnBehalf.workspaceId, events.workspaceId)),
       )
       .leftJoin(users, eq(optOutsOnBehalf.madeBy, sql`'user:' || ${users.id}`))
-      .where(and(eq(events.workspaceId, workspaceId), sql`${events.data}->>'contact_id' = ${contactId}`))
+      .where(and(eq(events.workspaceId, workspaceId), sql`(${events.data}->>'contact_id') collate "C" = ${contactId}`))
       .orderBy(desc(events.id))
       .limit(RECENT),
   ]);

@@ -78,8 +78,8 @@ export function compileSegment(rule: SegmentRule, scope: SegmentScope, types: At
             ? sql`seg_e.data->>'campaign_id' = ${condition.campaignId}`
             : sql`seg_e.occurred_at >= ${new Date(scope.now.getTime() - condition.days! * DAY).toISOString()}::timestamptz`;
         // A person's only: opens by Apple's privacy proxy and clicks by link scanners are marked (events.machine).
-        // Not correlated with the contact: events have no index by contact, so a probe per contact would read
-        // the workspace's events once per person; this set is read once and hashed.
+        // Not correlated with the contact: a probe per contact (events_workspace_contact_idx) would be made for
+        // every contact of the workspace, where this set of the engaged is read once and hashed.
         const engaged = sql`${c}.id in (select (seg_e.data->>'contact_id') collate "C" from events seg_e
           where seg_e.workspace_id = ${scope.workspaceId} and seg_e.type = ${type} and seg_e.machine is null
             and seg_e.data->>'contact_id' is not null and ${which})`;

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 
 import { at, createdAt, id } from "./columns";
@@ -23,5 +24,11 @@ export const events = pgTable(
     machine: text("machine"),
     createdAt: createdAt(),
   },
-  (t) => [index("events_workspace_idx").on(t.workspaceId, t.id)],
+  (t) => [
+    index("events_workspace_idx").on(t.workspaceId, t.id),
+    // Events about one contact: its timeline, its access request, and an erasure, which scrubs the
+    // person from each of their events (a bulk erasure probes it once per person rather than reading
+    // the workspace's events once per chunk). Compared with contact ids, whose collation is "C".
+    index("events_workspace_contact_idx").on(t.workspaceId, sql`(${t.data}->>'contact_id') collate "C"`),
+  ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "events_workspace_contact_idx" ON "events" USING btree ("workspace_id",("data"->>'contact_id') collate "C");
