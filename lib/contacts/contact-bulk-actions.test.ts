@@ -1,10 +1,15 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
+import { systemActor } from "@/lib/actor";
+import { unsubscribe } from "@/lib/consent/unsubscribe";
 import { idArray } from "@/lib/db/id-array";
 import { contactBulkActions, listMembers, optOutsOnBehalf } from "@/lib/db/schema";
 import { createList } from "@/lib/lists/create-list";
+import { unsubscribeOnBehalf } from "@/lib/subscriptions/unsubscribe-on-behalf";
+import { seedTopic } from "@/lib/testing/factories";
 import { importTestFixture } from "@/lib/testing/import-fixture";
+import { createEndpoint } from "@/lib/webhooks/endpoints";
 
 import { runBulkActionChunks, startBulkAction } from "./contact-bulk-actions";
 import { upsertContact } from "./upsert-contact";
@@ -49,6 +54,75 @@ async function keptAndRecounted(workspaceId: string) {
   const kept = await keptCounts(workspaceId);
   await ctx.db.execute(sql`select report_rebuild(${workspaceId})`);
   return { kept, recounted: await keptCounts(workspaceId) };
+}
+
+/**
+ * A workspace whose people stand in each state an opt-out meets, with an endpoint for every event: ada on
+ * both topics, bob on the first only, cy on none, dee opted out of everything already (by a member), eve
+ * off the first topic by her own link.
+ */
+async function optOutAudience() {
+  const w = await workspace();
+  const operator = systemActor("test", w.workspaceId);
+  await createEndpoint(ctx, operator, { url: "https://93.184.215.14/hooks", eventTypes: [] });
+  const offers = await seedTopic(ctx, w.workspaceId, w.brandId, { requiresConfirmation: false });
+  const add = async (name: string, topicIds: string[]) =>
+    (await upsertContact(ctx, w.actor, { email: `${name}@example.org`, firstName: name, topicIds })).contact.id;
+  const people = {
+    ada: await add("ada", [w.topicId, offers]),
+    bob: await add("bob", [w.topicId]),
+    cy: await add("cy", []),
+    dee: await add("dee", [w.topicId, offers]),
+    eve: await add("eve", [w.topicId]),
+  };
+  await unsubscribeOnBehalf(ctx, w.actor, { contactId: people.dee, topicId: null, note: "earlier" });
+  await unsubscribe(ctx, { contactId: people.eve, scope: "topic", topicId: w.topicId });
+  return { w, offers, people };
+}
+
+/**
+ * What an opt-out writes in a workspace, with every id and name that differs from workspace to workspace
+ * replaced by a label: contacts, subscriptions, contact.unsubscribed events with their webhook deliveries,
+ * the members' notes, the activity series and the kept counts.
+ */
+async function optOutRecord(workspaceId: string) {
+  const read = async (query: ReturnType<typeof sql>) => (await ctx.db.execute(query)).map((row) => ({ ...row }));
+  const names: [string, string][] = [];
+  for (const row of await read(sql`select id, email from contacts where workspace_id = ${workspaceId}`))
+    names.push([String(row.id), String(row.email)]);
+  for (const [i, row] of (
+    await read(sql`select id, name from topics where workspace_id = ${workspaceId} order by id`)
+  ).entries())
+    names.push([String(row.id), `topic${i}`], [String(row.name), `topic${i} name`]);
+  for (const row of await read(sql`select id from brands where workspace_id = ${workspaceId}`))
+    names.push([String(row.id), "brand"]);
+  for (const row of await read(sql`select id from webhook_endpoints where workspace_id = ${workspaceId}`))
+    names.push([String(row.id), "endpoint"]);
+  for (const row of await read(sql`select user_id from memberships where workspace_id = ${workspaceId}`))
+    names.push([String(row.user_id), "member"]);
+  const record = {
+    contacts: await read(sql`select email, opted_out_at, updated_at from contacts where workspace_id = ${workspaceId}`),
+    subscriptions: await read(sql`
+      select s.contact_id, s.topic_id, s.state, s.unsubscribed_at, s.updated_at
+      from subscriptions s where s.workspace_id = ${workspaceId}`),
+    events: await read(sql`
+      select e.type, e.data, e.occurred_at, e.created_at,
+             (select array_agg(d.order_key order by d.order_key) from webhook_deliveries d where d.event_id = e.id) as deliveries
+      from events e where e.workspace_id = ${workspaceId} and e.type = 'contact.unsubscribed'`),
+    notes: await read(sql`
+      select o.contact_id, o.scope, o.topic_id, o.made_by, o.note, o.created_at, e.data->>'contact_id' as event_about
+      from opt_outs_on_behalf o left join events e on e.id = o.event_id where o.workspace_id = ${workspaceId}`),
+    activity: await read(sql`
+      select grain, bucket_at, brand_id, contacts_added, unsubscribes from report_activity where workspace_id = ${workspaceId}`),
+    ...(await keptAndRecounted(workspaceId)),
+  };
+  // Labelled, then each table's rows in a stable order.
+  let text = JSON.stringify(record);
+  for (const [id, label] of names) text = text.replaceAll(id, label);
+  const labelled = JSON.parse(text) as Record<string, unknown>;
+  for (const rows of Object.values(labelled))
+    if (Array.isArray(rows)) rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  return labelled;
 }
 
 const progress = async (id: string) =>
@@ -101,6 +175,44 @@ describe("bulk actions on contacts", () => {
     expect(notes.map((n) => n.contactId).sort()).toEqual([...anns].sort());
     expect(new Set(notes.map((n) => n.note))).toEqual(new Set(["letters received on 3 March"]));
   });
+
+  for (const scope of ["everything", "one topic"] as const)
+    it(`unsubscribing in bulk from ${scope} is the one-contact opt-out for each person: the same subscriptions, status, events, webhooks, notes and counts`, async () => {
+      // The same people twice: opted out one at a time in the first workspace, by the bulk action in the second.
+      const one = await optOutAudience();
+      const bulk = await optOutAudience();
+      const note = "letters received on 3 March";
+      for (const contactId of Object.values(one.people))
+        await unsubscribeOnBehalf(ctx, one.w.actor, {
+          contactId,
+          topicId: scope === "everything" ? null : one.w.topicId,
+          note,
+        });
+      const { bulkActionId } = await startBulkAction(ctx, bulk.w.actor, {
+        kind: "unsubscribe",
+        topicId: scope === "everything" ? null : bulk.w.topicId,
+        note,
+        filters: {},
+      });
+      // Its step, at the same time as the one-contact opt-outs (drain would move the clock).
+      while (!(await runBulkActionChunks(ctx, bulkActionId)).done);
+      expect(await progress(bulkActionId)).toMatchObject({ status: "completed", total: 5, done: 5 });
+      const expected = await optOutRecord(one.w.workspaceId);
+      const made = await optOutRecord(bulk.w.workspaceId);
+      expect(made).toEqual(expected);
+      expect(made.kept).toEqual(made.recounted);
+      // Who it opted out, each with a note beside their event: from everything, all but dee (already out); from the
+      // topic, ada and bob (cy had no subscription: the wish is kept as one, recording nothing; eve had left it).
+      const notes = (made.notes as { note: string; contact_id: string; event_about: string }[]).filter(
+        (row) => row.note === note,
+      );
+      expect(notes.every((row) => row.event_about === row.contact_id)).toBe(true);
+      expect(notes.map((row) => row.contact_id).sort()).toEqual(
+        scope === "everything"
+          ? ["ada@example.org", "bob@example.org", "cy@example.org", "eve@example.org"]
+          : ["ada@example.org", "bob@example.org"],
+      );
+    });
 
   it("is refused, with nothing started, without its list, its note, the erase confirmation, or a list of the workspace", async () => {
     const { w, anns, listId } = await people(1);

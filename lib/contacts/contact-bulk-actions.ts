@@ -10,7 +10,7 @@ import { notFound } from "@/lib/errors";
 import { emitEvents } from "@/lib/events/emit-events";
 import { contactBulkActionRequested } from "@/lib/events/workflow-events";
 import { newId } from "@/lib/ids";
-import { unsubscribeOnBehalf } from "@/lib/subscriptions/unsubscribe-on-behalf";
+import { unsubscribeOnBehalfWhere } from "@/lib/subscriptions/unsubscribe-on-behalf";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 import { parseInput } from "@/lib/validation/parse-input";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
@@ -24,17 +24,16 @@ export type BulkAction = typeof contactBulkActions.$inferSelect;
 
 /**
  * Contacts per chunk, each chunk one transaction: as many as keep a chunk to several seconds. Each
- * chunk acts with one statement per table whatever its size, so a chunk's fixed costs (the
- * transaction, the report triggers' recount, and for an erasure one pass over the workspace's events
- * and sends, neither of which has an index by contact, see eraseContactsWhere) are paid
- * total / size times: at 20,000 an erasure of 1,000,000 contacts read its 650,000 events 50 times
- * (npm run bench:bulk). An opt-out is one contact at a time (the person's own path, with its events
- * and webhooks).
+ * chunk acts with one statement per table whatever its size (an opt-out too: its events, webhook
+ * deliveries and notes are written for the whole chunk at once, see unsubscribeOnBehalfWhere), so a
+ * chunk's fixed costs (the transaction, the report triggers' recount, and for an erasure one pass over
+ * the workspace's sends, which have no index by contact, see eraseContactsWhere) are paid
+ * total / size times (npm run bench:bulk).
  */
 export const BULK_ACTION_CHUNK: Record<BulkActionKind, number> = {
   add_to_list: 100_000,
   remove_from_list: 100_000,
-  unsubscribe: 200,
+  unsubscribe: 100_000,
   erase: 100_000,
 };
 
@@ -242,14 +241,9 @@ async function act(ctx: Ctx, action: BulkAction, chunk: SQL): Promise<void> {
         delete from list_members where list_id = ${action.listId} and workspace_id = ${action.workspaceId}
           and contact_id in (select contacts.id from contacts where ${chunk})`);
       return;
-    case "unsubscribe": {
-      const ids = (await ctx.db.execute(
-        sql`select contacts.id from contacts where ${chunk} order by contacts.id`,
-      )) as unknown as { id: string }[];
-      for (const { id: contactId } of ids)
-        await unsubscribeOnBehalf(ctx, starter(action), { contactId, topicId: action.topicId, note: action.note! });
+    case "unsubscribe":
+      await unsubscribeOnBehalfWhere(ctx, starter(action), chunk, { topicId: action.topicId, note: action.note! });
       return;
-    }
     case "erase":
       await eraseContactsWhere(ctx, starter(action), chunk);
       return;

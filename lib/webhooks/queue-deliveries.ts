@@ -1,8 +1,9 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
+import { idArray } from "@/lib/db/id-array";
 import { webhookDeliveries, type events } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 
@@ -55,4 +56,38 @@ export async function queueDeliveries(ctx: Ctx, events: EventRow[]): Promise<voi
     ctx,
     endpoints.map((endpoint) => endpoint.id),
   );
+}
+
+/**
+ * queueDeliveries for events already written by one statement (a bulk action's chunk): `eventIds` is a
+ * query of their ids (`count` of them), all of one workspace and one type. The rows are made in the
+ * database, one statement whatever their number, with the order key queueDeliveries gives; only the
+ * new deliveries' ids come from here (lib/ids.ts makes every id).
+ */
+export async function queueDeliveriesOf(
+  ctx: Ctx,
+  opts: { workspaceId: string; type: string; eventIds: SQL; count: number },
+): Promise<void> {
+  if (opts.count === 0) return;
+  const endpoints = await ctx.db.execute<{ id: string }>(sql`
+    select e.id, pg_advisory_xact_lock_shared(${wakeLockKey(sql`e.id`)}) from (
+      select id from webhook_endpoints
+      where workspace_id = ${opts.workspaceId} and enabled and (cardinality(event_types) = 0 or ${opts.type} = any(event_types))
+      order by id
+    ) e`);
+  if (endpoints.length === 0) return;
+  const endpointIds = endpoints.map((endpoint) => endpoint.id);
+  const ids = Array.from({ length: opts.count * endpointIds.length }, () => newId("whd"));
+  const now = ctx.clock.now().toISOString();
+  await ctx.db.execute(sql`
+    insert into webhook_deliveries (id, workspace_id, endpoint_id, event_id, order_key, next_attempt_at, created_at)
+    select d.id, ${opts.workspaceId}, w.endpoint_id, w.event_id, w.order_key, ${now}::timestamptz, ${now}::timestamptz
+    from (
+      select p.id as endpoint_id, ev.id as event_id,
+             p.id || ':' || coalesce(ev.data->>'contact_id', ev.data->>'campaign_id', ev.id) as order_key,
+             row_number() over (order by ev.id, p.id) as k
+      from events ev cross join unnest(${idArray(endpointIds)}) as p(id)
+      where ev.id in (${opts.eventIds})) w
+    join unnest(${idArray(ids)}) with ordinality as d(id, k) on d.k = w.k`);
+  await askForRuns(ctx, endpointIds);
 }
