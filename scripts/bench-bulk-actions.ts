@@ -13,9 +13,16 @@
 // keys and the list_members cascade), and with none (session_replication_role = replica: the rows alone).
 // Goal (the issue): each action under 2 minutes at 1,000,000 contacts.
 //  1b. take them off that list again (remove), beside a bare DELETE … USING of the same memberships, rolled back;
+//  1c. (only when --actions names it) unsubscribe them from everything at their request, beside its floor: the bare
+//     UPDATEs of the same subscriptions and contacts, in a transaction rolled back; the action also writes a
+//     contact.unsubscribed event and a note for each person it opted out (with --actions …,unsubscribe,erase the
+//     erasure then scrubs those events too).
+// Before the actions, the write cost of the events' index by contact (events_workspace_contact_idx): 100,000 events
+// inserted by one statement, and 20,000 by one statement each (as recordEvent writes an open or a click), each with
+// the index and without it (dropped in the transaction), rolled back.
 // Options: --contacts N (default 1000000), --sent N (recipients of the sent campaign, default 100000),
 // --filter everyone|topic (default everyone: the whole workspace; topic: its subscribers), --actions add,remove,erase
-// (default all three; remove needs add; the erasure after an add without remove also removes the list memberships
+// (default add,remove,erase; also unsubscribe; remove needs add; the erasure after an add without remove also removes the list memberships
 // the add made), --explain (the plans of the statements of one add chunk and one erase chunk, and of the chunk
 // read, before each: where its time goes).
 // The machine the figures are taken on may be shared (the load average is printed beside each step): compare each
@@ -111,7 +118,10 @@ try {
   };
 
   /** The action as its workflow runs it: started, then its step body until done; seconds, with each step's progress. */
-  const runAction = async (kind: BulkActionKind, extra: { listId?: string; confirmation?: string }) => {
+  const runAction = async (
+    kind: BulkActionKind,
+    extra: { listId?: string; confirmation?: string; topicId?: string | null; note?: string },
+  ) => {
     const t = performance.now();
     const { bulkActionId } = await startBulkAction(ctx, actor, { kind, filters, ...extra });
     for (let step = 1; ; step++) {
@@ -131,6 +141,8 @@ try {
   };
 
   const results: { name: string; s: number; floors: { name: string; s: number }[] }[] = [];
+
+  await measureEventIndex(sql, seed.workspaceId);
 
   // 1. Add the filter to a list. Floor: the same rows into another list, rolled back.
   if (ACTIONS.has("add")) {
@@ -159,6 +171,34 @@ try {
       const removed = await runAction("remove_from_list", { listId: targetList });
       results.push({ name: `remove ${filterName} from it`, s: removed, floors: removeFloors });
     }
+  }
+
+  // 1c. Unsubscribe the filter from everything at their request. Floor: the bare UPDATEs of the same rows, rolled back.
+  if (ACTIONS.has("unsubscribe")) {
+    const optOutFloor = async () => {
+      await sql`
+      update subscriptions s set state = 'unsubscribed', unsubscribed_at = now(), updated_at = now()
+      from contacts c where s.contact_id = c.id and s.state <> 'unsubscribed' and c.workspace_id = ${seed.workspaceId} ${inFilter}`;
+      await sql`
+      update contacts c set opted_out_at = now(), updated_at = now()
+      where c.opted_out_at is null and c.workspace_id = ${seed.workspaceId} ${inFilter}`;
+    };
+    const optOutFloors = [
+      { name: "bare UPDATE subscriptions+contacts, triggers on", s: await rolledBack(true, optOutFloor) },
+      { name: "bare UPDATEs, replica (no triggers)", s: await rolledBack(false, optOutFloor) },
+    ];
+    await sql`vacuum contacts, subscriptions`;
+    const [before] = await sql<[{ n: number }]>`select count(*)::int as n from events`;
+    const unsubscribed = await runAction("unsubscribe", { topicId: null, note: "asked by letter" });
+    results.push({ name: `unsubscribe ${filterName}`, s: unsubscribed, floors: optOutFloors });
+    const [made] = await sql<[{ events: number; notes: number; open: number }]>`
+    select (select count(*)::int from events) - ${before.n} as events,
+           (select count(*)::int from opt_outs_on_behalf where workspace_id = ${seed.workspaceId}) as notes,
+           (select count(*)::int from subscriptions s join contacts c on c.id = s.contact_id
+              where s.state <> 'unsubscribed' and c.workspace_id = ${seed.workspaceId} ${inFilter}) as open`;
+    console.log(
+      `  the opt-out wrote ${fmt(made.events)} contact.unsubscribed events and ${fmt(made.notes)} notes; ${made.open} subscriptions of the filter left open`,
+    );
   }
 
   // 2. Erase the filter. Floor first, on the same rows, rolled back.
@@ -327,4 +367,53 @@ async function seedHistory(sql: postgres.Sql, seed: Awaited<ReturnType<typeof se
             from generate_series(1, ${CONTACTS}, 2) i`;
   const [{ n }] = await sql<[{ n: number }]>`select count(*)::int as n from events`;
   return { campaignId, events: n };
+}
+
+/**
+ * What the events' index by contact (events_workspace_contact_idx) adds to writing events, with it and without it
+ * (dropped inside the transaction), each rolled back: 100,000 contact.subscribed-like events by one INSERT … SELECT
+ * (an import's chunk), and 20,000 by one INSERT each in a loop on the server (an open or a click, as recordEvent
+ * writes them, less the round trip the service adds to each).
+ */
+async function measureEventIndex(sql: postgres.Sql, workspaceId: string) {
+  const payload = `jsonb_build_object('contact_id', 'ct_' || lpad(i::text, 26, '0'), 'email', 'seed' || i || '@bench.example',
+    'topic_id', 'tp_x', 'topic_name', 'News', 'source', 'api', 'occurred_at', now())`;
+  const bulk = () =>
+    sql.unsafe(`insert into events (id, workspace_id, type, data, occurred_at)
+      select 'evt_idxb' || lpad(i::text, 22, '0'), '${workspaceId}', 'contact.subscribed', ${payload}, now()
+      from generate_series(1, 100000) i`);
+  const single = () =>
+    sql.unsafe(`do $$ begin for i in 1..20000 loop
+      insert into events (id, workspace_id, type, data, occurred_at)
+      values ('evt_idxs' || lpad(i::text, 22, '0'), '${workspaceId}', 'contact.subscribed', ${payload}, now());
+    end loop; end $$`);
+  /** The statement's seconds, with the index or without it (dropped in the transaction), rolled back. */
+  const timed = async (index: boolean, statement: () => Promise<unknown>) => {
+    await sql`begin`;
+    try {
+      if (!index) await sql`drop index events_workspace_contact_idx`;
+      const t = performance.now();
+      await statement();
+      return (performance.now() - t) / 1000;
+    } finally {
+      await sql`rollback`;
+    }
+  };
+  // Timed without the index first, then with it, then again without: the two without show the noise.
+  const rows: [string, number, number][] = [];
+  for (const [name, run] of [
+    ["100,000 events, one INSERT … SELECT", bulk],
+    ["20,000 events, one INSERT each", single],
+  ] as const) {
+    const without1 = await timed(false, run);
+    const withIndex = await timed(true, run);
+    const without2 = await timed(false, run);
+    rows.push([name, withIndex, Math.min(without1, without2)]);
+  }
+  console.log("write cost of the events' index by contact (rolled back; without: the better of two runs):");
+  for (const [name, withIndex, without] of rows)
+    console.log(
+      `  ${name.padEnd(38)} with ${withIndex.toFixed(2)} s, without ${without.toFixed(2)} s: ${(withIndex / without).toFixed(2)}× (+${(((withIndex - without) / without) * 100).toFixed(0)} %)`,
+    );
+  console.log("");
 }
