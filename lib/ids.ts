@@ -96,3 +96,19 @@ export function randomSecret(bytes = 32): string {
 export function bulkIdPrefix(prefix: IdPrefix, at: Date): string {
   return `${prefix}_${at.getTime().toString(16).padStart(12, "0")}${randomBytes(3).toString("hex")}`;
 }
+
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/**
+ * The start of ids one SQL statement makes in bulk, each finished there by a fixed-width suffix of
+ * `suffixChars` lower-case hex digits (a row number, an ordinal): the prefix, then a ULID's time
+ * and random characters up to the suffix. Hex digits are ULID characters, so the ids are shaped and
+ * sort like every other id (by creation time) without a random draw per row.
+ */
+export function bulkUlidPrefix(prefix: IdPrefix, suffixChars: number): string {
+  const random = randomBytes(16 - suffixChars);
+  // The time of a ULID made now, as newId's: ids made one by one and in bulk sort together.
+  let text = `${prefix}_${nextUlid().slice(0, 10).toLowerCase()}`;
+  for (const byte of random) text += CROCKFORD[byte & 31];
+  return text;
+}

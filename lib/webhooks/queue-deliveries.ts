@@ -29,13 +29,7 @@ function orderKey(endpointId: string, event: EventRow): string {
 export async function queueDeliveries(ctx: Ctx, events: EventRow[]): Promise<void> {
   const [first] = events;
   if (!first) return;
-  // With each endpoint's shared wake lock, in id order (see request-delivery.ts).
-  const endpoints = await ctx.db.execute<{ id: string }>(sql`
-    select e.id, pg_advisory_xact_lock_shared(${wakeLockKey(sql`e.id`)}) from (
-      select id from webhook_endpoints
-      where workspace_id = ${first.workspaceId} and enabled and (cardinality(event_types) = 0 or ${first.type} = any(event_types))
-      order by id
-    ) e`);
+  const endpoints = await endpointsWanting(ctx, first.workspaceId, first.type);
   if (endpoints.length === 0) return;
   const now = ctx.clock.now();
   const wanted = events.flatMap((event) =>
@@ -69,12 +63,7 @@ export async function queueDeliveriesOf(
   opts: { workspaceId: string; type: string; eventIds: SQL; count: number },
 ): Promise<void> {
   if (opts.count === 0) return;
-  const endpoints = await ctx.db.execute<{ id: string }>(sql`
-    select e.id, pg_advisory_xact_lock_shared(${wakeLockKey(sql`e.id`)}) from (
-      select id from webhook_endpoints
-      where workspace_id = ${opts.workspaceId} and enabled and (cardinality(event_types) = 0 or ${opts.type} = any(event_types))
-      order by id
-    ) e`);
+  const endpoints = await endpointsWanting(ctx, opts.workspaceId, opts.type);
   if (endpoints.length === 0) return;
   const endpointIds = endpoints.map((endpoint) => endpoint.id);
   const ids = Array.from({ length: opts.count * endpointIds.length }, () => newId("whd"));
@@ -90,4 +79,19 @@ export async function queueDeliveriesOf(
       where ev.id in (${opts.eventIds})) w
     join unnest(${idArray(ids)}) with ordinality as d(id, k) on d.k = w.k`);
   await askForRuns(ctx, endpointIds);
+}
+
+/**
+ * The enabled endpoints of the workspace that want events of this type, in id order, each with its
+ * shared wake lock held until the transaction ends (see request-delivery.ts): what a transaction
+ * that queues deliveries for such events takes first. A caller that queues them itself (an import
+ * chunk, in SQL) then asks for their runs with askForRuns.
+ */
+export async function endpointsWanting(ctx: Ctx, workspaceId: string, type: string): Promise<{ id: string }[]> {
+  return ctx.db.execute<{ id: string }>(sql`
+    select e.id, pg_advisory_xact_lock_shared(${wakeLockKey(sql`e.id`)}) from (
+      select id from webhook_endpoints
+      where workspace_id = ${workspaceId} and enabled and (cardinality(event_types) = 0 or ${type} = any(event_types))
+      order by id
+    ) e`);
 }
