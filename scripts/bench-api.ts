@@ -1,4 +1,5 @@
-// npm run bench:api — throughput and latency of the /v1 routes on the built app with an embedded
+// npm run bench:api — throughput and latency of the /v1 routes on the built app, served as `npm start`
+// serves it (scripts/serve.ts), with an embedded
 // database of 100,000 contacts, each against its floor measured in the same run: for a read route
 // an empty Next.js route; for a write route the lower of that and a bare Node server doing the
 // route's single statement (an upsert, bound by its commit). Many keys, so rate limits never bind.
@@ -59,11 +60,13 @@ try {
   const profiling = options.profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(options.profile)}`] : [];
   // The app logs one line per request, synchronously, to a file (as it would in production): read back for the profile.
   const appLog = path.join(dataDir, "app.log");
-  const app = spawn(
-    process.execPath,
-    [...profiling, "node_modules/next/dist/bin/next", "start", "-p", String(APP_PORT)],
-    { env, stdio: ["ignore", openSync(appLog, "a"), "ignore"], detached: true },
-  );
+  // What ships: the server `npm start` runs (scripts/serve.ts start: a custom Node server in front of
+  // Next.js), not `next start`. Run by node with tsx's loader, as `tsx` does, so that --cpu-prof profiles it.
+  const app = spawn(process.execPath, [...profiling, "--import", "tsx", "scripts/serve.ts", "start"], {
+    env: { ...env, PORT: String(APP_PORT) },
+    stdio: ["ignore", openSync(appLog, "a"), "ignore"],
+    detached: true,
+  });
   children.push(app);
   const requestLinesFrom = (offset: number): RequestLine[] =>
     readFileSync(appLog)
