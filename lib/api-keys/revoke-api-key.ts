@@ -7,7 +7,10 @@ import type { Ctx } from "@/lib/context";
 import { apiKeys } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
-/** Takes effect on the very next request: keys are looked up on every call, never cached. */
+/**
+ * Takes effect on the very next request, on every app instance: the cached key is dropped by the
+ * notification its update sends at commit (lib/api/authenticate.ts, KeyAdmission).
+ */
 export async function revokeApiKey(ctx: Ctx, actor: Actor, keyId: string): Promise<{ keyId: string; revokedAt: Date }> {
   const [key] = await ctx.db
     .select()

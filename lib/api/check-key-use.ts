@@ -11,8 +11,8 @@ export const BROWSER_REFUSALS = new Set(["secret_key_in_browser", "origin_not_al
 /**
  * The refusals that come before the rate limit, in order: a publishable key
  * off POST /v1/subscribe, a secret key from a browser, an origin off the
- * key's allowlist, an inactive workspace. The key look-up does not count
- * these requests (authenticate.ts mirrors this function in SQL).
+ * key's allowlist, an inactive workspace. Authentication does not count
+ * these requests against the rate limit (authenticate.ts asks this function).
  */
 export function checkKeyUse(
   key: Pick<AuthenticatedKey, "kind" | "allowedOrigins" | "billingStage">,

@@ -158,8 +158,50 @@ export function countersDb(db: Executor): PostgresJsDatabase<typeof schema> {
 /** ISO 8601 UTC with milliseconds, as the API prints timestamps. */
 export const ISO_TIMESTAMP = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
+/**
+ * One connection of its own, for a process-wide cache that PostgreSQL keeps fresh with NOTIFY
+ * (KeyAdmission in lib/api/authenticate.ts): never idle-closed or recycled, so that its LISTEN holds; `onclose` says
+ * when it dropped (what was notified meanwhile is lost: the caller forgets what it cached). Its
+ * commits do not wait for the disk, as the counters' pool's do: counters only. Made for the database
+ * of getDb(); closeDb() ends it.
+ */
+export function openListeningConnection(handlers: {
+  onnotify: (channel: string, payload: string) => void;
+  onclose: () => void;
+}): postgres.Sql {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set");
+  const sql = postgres(url, {
+    max: 1,
+    idle_timeout: 0,
+    max_lifetime: null,
+    onnotice: () => {},
+    // postgres-js calls `onnotify` for every notification its connection receives (its own `listen`
+    // uses it); the option is missing from its types.
+    ...({ onnotify: handlers.onnotify } as object),
+    onclose: handlers.onclose,
+    connection: { jit: "off", synchronous_commit: "off", ...connectionLimits() },
+  });
+  listeningConnections.add(sql);
+  return sql;
+}
+
+const listeningConnections = new Set<postgres.Sql>();
+
+/** Ends a connection from openListeningConnection. */
+export async function closeListeningConnection(sql: postgres.Sql): Promise<void> {
+  listeningConnections.delete(sql);
+  await sql.end({ timeout: 5 });
+}
+
 export async function closeDb(): Promise<void> {
   const current = globalForDb.__db;
   globalForDb.__db = undefined;
-  await Promise.all([current?.sql.end({ timeout: 5 }), current?.counters.end({ timeout: 5 })]);
+  const listening = [...listeningConnections];
+  listeningConnections.clear();
+  await Promise.all([
+    current?.sql.end({ timeout: 5 }),
+    current?.counters.end({ timeout: 5 }),
+    ...listening.map((sql) => sql.end({ timeout: 5 })),
+  ]);
 }
