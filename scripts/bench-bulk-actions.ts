@@ -287,7 +287,10 @@ async function explainEraseChunk(
       plans.push({ ms: Number(/duration: ([\d.]+) ms/.exec(text)?.[1] ?? 0), text });
     },
   });
-  const db = Object.assign(drizzle(client, { schema }), { $counters: client }) as unknown as Database;
+  const db = Object.assign(drizzle(client, { schema }), {
+    $counters: client,
+    $cachedPlans: client,
+  }) as unknown as Database;
   const t = performance.now();
   let erased = 0;
   try {

@@ -373,7 +373,10 @@ describe("contact export against its row-by-row rendering", () => {
       select 'ct_y' || lpad(g::text, 6, '0'), ${w.workspaceId}, 'p' || g || '@example.com', repeat('x', 200) from generate_series(1, 20000) g`;
     // One connection: an export that left it busy would stall the query after it.
     const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-    const solo: Ctx = { ...ctx, db: Object.assign(drizzle(client, { schema }), { $counters: client }) };
+    const solo: Ctx = {
+      ...ctx,
+      db: Object.assign(drizzle(client, { schema }), { $counters: client, $cachedPlans: client }),
+    };
     const count = async () =>
       (
         await rawClient(solo.db)<

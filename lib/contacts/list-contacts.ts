@@ -5,7 +5,7 @@ import type postgres from "postgres";
 
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
-import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
+import { cachedPlansClient, ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
 import { CONTACT_NAME_KEY_SQL } from "@/lib/db/schema/contacts";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 
@@ -77,7 +77,11 @@ export async function listContactsJson(
 ): Promise<ContactJson[]> {
   const sql = rawClient(ctx.db);
   const { from } = await contactPage(ctx, actor, filters, { ...page, sort: "newest" });
-  return sql<ContactJson[]>`
+  // Unfiltered, the page walks the workspace's (workspace, id) index whatever its size: planned once
+  // per connection (cachedPlansClient). A filter's best plan depends on the workspace: planned each time.
+  const planned =
+    filters.status || filters.topicId || filters.listId || filters.search ? sql : cachedPlansClient(ctx.db);
+  return planned<ContactJson[]>`
     select c.id, row_to_json(c)::text as json
     from (select id, email, first_name, last_name, ${sql.unsafe(CONTACT_STATUS_SQL)} as status, attributes,
                  to_char(created_at at time zone 'UTC', ${sql.unsafe(ISO_TIMESTAMP)}) as created_at

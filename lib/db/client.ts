@@ -7,13 +7,17 @@ import { env } from "@/lib/env";
 
 import * as schema from "./schema";
 
-export type Database = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql; $counters: postgres.Sql };
+export type Database = PostgresJsDatabase<typeof schema> & {
+  $client: postgres.Sql;
+  $counters: postgres.Sql;
+  $cachedPlans: postgres.Sql;
+};
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 /** Either the pool or an open transaction: domain verbs accept both. */
 export type Executor = Database | Transaction;
 
 const globalForDb = globalThis as unknown as {
-  __db?: { url: string; db: Database; sql: postgres.Sql; counters: postgres.Sql };
+  __db?: { url: string; db: Database; sql: postgres.Sql; counters: postgres.Sql; cachedPlans: postgres.Sql };
 };
 
 /** The process-wide pool for DATABASE_URL (kept on globalThis so dev reloads reuse it). */
@@ -34,8 +38,16 @@ export function getDb(): Database {
       onnotice: () => {},
       connection: { jit: "off", synchronous_commit: "off", ...connectionLimits() },
     });
-    const db = Object.assign(drizzle(preparingEveryQuery(sql), { schema }), { $counters: counters });
-    globalForDb.__db = { url, sql, counters, db };
+    const cachedPlans = postgres(url, {
+      max: CACHED_PLANS_POOL_SIZE,
+      onnotice: () => {},
+      connection: { jit: "off", plan_cache_mode: "force_generic_plan", ...connectionLimits() },
+    });
+    const db = Object.assign(drizzle(preparingEveryQuery(sql), { schema }), {
+      $counters: counters,
+      $cachedPlans: cachedPlans,
+    });
+    globalForDb.__db = { url, sql, counters, cachedPlans, db };
   }
   return globalForDb.__db.db;
 }
@@ -117,6 +129,23 @@ function preparingEveryQuery(sql: postgres.Sql): postgres.Sql {
 export function rawClient(db: Executor): postgres.Sql {
   if (!("$client" in db)) throw new Error("rawClient runs outside transactions only");
   return db.$client;
+}
+
+/** The pool of cachedPlansClient: short reads only. */
+const CACHED_PLANS_POOL_SIZE = 4;
+
+/**
+ * A third pool, for the /v1 reads whose one plan is right whatever the workspace (a page of a
+ * workspace's newest contacts walks its (workspace, id) index; a row is found by its key): each
+ * prepared statement is planned once per connection (force_generic_plan), not on every call as the
+ * main pool's are (force_custom_plan, for statements whose best plan depends on the workspace's
+ * size). PostgreSQL's default, `auto`, would not do it here: with the page size a parameter it
+ * judges the generic plan dearer and keeps planning each call. Reads outside transactions only;
+ * timestamps come back as Date (format them in SQL, as for rawClient).
+ */
+export function cachedPlansClient(db: Executor): postgres.Sql {
+  if (!("$cachedPlans" in db)) throw new Error("cachedPlansClient runs outside transactions only");
+  return db.$cachedPlans;
 }
 
 /** The counters' pool: two short single statements per /v1 request at most, and one executor claim at a time. */
@@ -202,6 +231,7 @@ export async function closeDb(): Promise<void> {
   await Promise.all([
     current?.sql.end({ timeout: 5 }),
     current?.counters.end({ timeout: 5 }),
+    current?.cachedPlans.end({ timeout: 5 }),
     ...listening.map((sql) => sql.end({ timeout: 5 })),
   ]);
 }
