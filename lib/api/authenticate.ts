@@ -68,7 +68,7 @@ const invalid = () =>
 const LAST_USED_EVERY_MS = 60_000;
 /** Keys kept per process before the cache starts again from empty (a key is about 300 bytes). */
 const MAX_CACHED_KEYS = 50_000;
-/** Where drizzle/0057_api_key_changes.sql announces what changed: a key's hash, `ws:<id>` or `*`. */
+/** Where lib/db/sql/api-key-changes.sql announces what changed: a key's hash, `ws:<id>` or `*`. */
 const CHANNEL = "api_key_changes";
 
 /**
@@ -119,7 +119,7 @@ interface Count {
  *
  * Keys. Each key's row (with its workspace's billing stage) is cached in the process once read.
  * Every write that changes what a request checks notifies the channel `api_key_changes` at commit
- * (triggers, drizzle/0057_api_key_changes.sql: revocation, an allowlist edit, a deleted key,
+ * (triggers, lib/db/sql/api-key-changes.sql: revocation, an allowlist edit, a deleted key,
  * brand or workspace, a billing stage), and each process LISTENs on its own connection and drops
  * what changed. That alone would leave a gap: a request arriving just after a revocation's commit
  * could read the cache before the notification is read. The count closes it: it runs on the same
