@@ -392,7 +392,13 @@ async function explainCounts(
   hand: Fragment,
   now: Date,
 ) {
-  const predicate = await segmentPredicate(ctx, rule.rule, { workspaceId: ws, topicId: topic, now, contact: "c" });
+  const predicate = await segmentPredicate(ctx, rule.rule, {
+    workspaceId: ws,
+    topicId: topic,
+    now,
+    contact: "c",
+    placement: "where",
+  });
   // With the work_mem the count sets (compile-segment.ts, SEGMENT_WORK_MEM), in its own transaction.
   const segment = await withTransaction(ctx, async (tx) => {
     await tx.db.execute(SEGMENT_WORK_MEM);

@@ -142,7 +142,7 @@ export async function classifiedAudience(
   const listId = campaign.listId;
   const rules = await sendingRules(ctx, campaign, brand);
   const original = await originalRecipients(ctx, campaign);
-  const kept = await campaignSegmentFilter(ctx, campaign, "c", "s");
+  const kept = await campaignSegmentFilter(ctx, campaign, "c", "s", "expression");
   // Joins rather than EXISTS probes: a probe inside CASE runs once per person, a join once per table.
   return (part: Part) => sql`
     select c.email, c.id as contact_id, case

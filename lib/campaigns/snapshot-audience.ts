@@ -146,7 +146,7 @@ export async function takeSnapshotPart(ctx: Ctx, campaign: Campaign, part: Part)
     const [brand] = await tx.db.select().from(brands).where(eq(brands.id, campaign.brandId));
     const rules = await sendingRules(tx, campaign, brand!);
     const original = await originalRecipients(tx, campaign);
-    const kept = await campaignSegmentFilter(tx, campaign, "c", "s");
+    const kept = await campaignSegmentFilter(tx, campaign, "c", "s", "where");
     if (kept) await tx.db.execute(SEGMENT_WORK_MEM);
     const now = tx.clock.now().toISOString();
     // Sent at a local time: each send due at its recipient's slice, and not claimed before (local-time-schedule.ts).

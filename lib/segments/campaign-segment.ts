@@ -17,8 +17,10 @@ import { segmentPredicate } from "./compile-segment";
 export async function campaignSegmentFilter(
   ctx: Ctx,
   campaign: { workspaceId: string; topicId: string; segmentId: string | null; segmentMode: SegmentMode | null },
-  contact = "c",
-  subscription?: string,
+  contact: string,
+  subscription: string,
+  /** `where` when the caller ANDs the condition into its WHERE as it is (the snapshot); see SegmentScope. */
+  placement: "where" | "expression",
 ): Promise<SQL | null> {
   if (!campaign.segmentId) return null;
   const [segment] = await ctx.db
@@ -32,6 +34,8 @@ export async function campaignSegmentFilter(
     now: ctx.clock.now(),
     contact,
     subscription,
+    // Excluded, the rule is under a NOT: no join can be made of it.
+    placement: campaign.segmentMode === "exclude" ? "expression" : placement,
   });
   return campaign.segmentMode === "exclude" ? sql`not ${predicate}` : predicate;
 }

@@ -25,12 +25,18 @@ export interface SegmentScope {
    * took twice the time of the same rule written by hand).
    */
   subscription?: string;
+  /**
+   * Where the predicate goes: `where` when the query ANDs it into its WHERE as it is (a count, the snapshot
+   * of a campaign that includes the segment), else `expression` (the default: inside a CASE, under a NOT).
+   * It only chooses the shape of an engagement test (see compileCondition); the meaning is the same.
+   */
+  placement?: "where" | "expression";
 }
 
 /**
  * The one translation of a saved rule into SQL (docs/readings.md, "Segments"): a predicate on the
- * contacts row named by `scope.contact`, never NULL (each condition is coalesced to false, so `not`
- * of it is the exact complement an exclusion needs). Every value is a bound parameter; the only
+ * contacts row named by `scope.contact`, never NULL (each condition that could be is coalesced to false,
+ * so `not` of it is the exact complement an exclusion needs). Every value is a bound parameter; the only
  * name written into the text is the alias, quoted as an identifier. The live count, the campaign's
  * exclusion preview and its audience snapshot all call this, so they cannot disagree.
  * `types` are the workspace's attribute definitions, as checkSegmentRule returned them.
@@ -39,7 +45,18 @@ export function compileSegment(rule: SegmentRule, scope: SegmentScope, types: At
   const c = sql.identifier(scope.contact);
   const subscription = sql.identifier(scope.subscription ?? "seg_s");
   const groups = rule.groups.map((group) => {
-    const conditions = group.conditions.map((condition) => sql`coalesce((${compileCondition(condition)}), false)`);
+    // A condition ANDed into the WHERE as it is: PostgreSQL can make an EXISTS there a semi- or anti-join.
+    const joinable =
+      scope.placement === "where" &&
+      (rule.match === "all" || rule.groups.length === 1) &&
+      (group.match === "all" || group.conditions.length === 1);
+    // Only a field or attribute test can be NULL; the others are left bare, since a join cannot be made
+    // of a test inside coalesce().
+    const conditions = group.conditions.map((condition) =>
+      condition.kind === "field" || condition.kind === "attribute"
+        ? sql`coalesce((${compileCondition(condition, joinable)}), false)`
+        : sql`(${compileCondition(condition, joinable)})`,
+    );
     return sql`(${sql.join(conditions, group.match === "all" ? sql` and ` : sql` or `)})`;
   });
   return sql`(${sql.join(groups, rule.match === "all" ? sql` and ` : sql` or `)})`;
@@ -50,7 +67,7 @@ export function compileSegment(rule: SegmentRule, scope: SegmentScope, types: At
     return sql`exists (select 1 from subscriptions seg_s where seg_s.contact_id = ${c}.id and seg_s.topic_id = ${scope.topicId} and ${test})`;
   }
 
-  function compileCondition(condition: SegmentCondition): SQL {
+  function compileCondition(condition: SegmentCondition, joinable: boolean): SQL {
     switch (condition.kind) {
       case "field":
         return textTest(sql`${c}.${sql.identifier(condition.field)}`, condition.op, condition.value ?? "");
@@ -78,11 +95,16 @@ export function compileSegment(rule: SegmentRule, scope: SegmentScope, types: At
             ? sql`seg_e.data->>'campaign_id' = ${condition.campaignId}`
             : sql`seg_e.occurred_at >= ${new Date(scope.now.getTime() - condition.days! * DAY).toISOString()}::timestamptz`;
         // A person's only: opens by Apple's privacy proxy and clicks by link scanners are marked (events.machine).
-        // Not correlated with the contact: a probe per contact (events_workspace_contact_idx) would be made for
-        // every contact of the workspace, where this set of the engaged is read once and hashed.
-        const engaged = sql`${c}.id in (select (seg_e.data->>'contact_id') collate "C" from events seg_e
-          where seg_e.workspace_id = ${scope.workspaceId} and seg_e.type = ${type} and seg_e.machine is null
-            and seg_e.data->>'contact_id' is not null and ${which})`;
+        const wanted = sql`seg_e.workspace_id = ${scope.workspaceId} and seg_e.type = ${type} and seg_e.machine is null and ${which}`;
+        // Joinable: correlated, so PostgreSQL makes it a join and chooses, probing events_workspace_contact_idx
+        // per contact where the query stops early (a capped count), hashing the set where it reads everyone.
+        // Elsewhere (a CASE, a NOT) it stays a subplan: then the set of the engaged is read once and hashed,
+        // as a correlated one there may be planned as a probe per contact (measured at a million: the
+        // snapshot excluding "on a list and opened a campaign" took 2.05× the one without a segment).
+        const engaged = joinable
+          ? sql`exists (select 1 from events seg_e where (seg_e.data->>'contact_id') collate "C" = ${c}.id and ${wanted})`
+          : sql`${c}.id in (select (seg_e.data->>'contact_id') collate "C" from events seg_e
+              where seg_e.data->>'contact_id' is not null and ${wanted})`;
         return condition.op === "did" ? engaged : sql`not ${engaged}`;
       }
     }

@@ -34,6 +34,7 @@ export async function countSegmentRule(
     now: ctx.clock.now(),
     contact: "c",
     subscription: "s",
+    placement: "where",
   });
   return countMatching(ctx, workspaceId, input.topicId, predicate, cap);
 }
