@@ -35,3 +35,9 @@ export const billingLadderStarted = eventType(events.billingLadderStarted.name, 
 export const billingLadderEnded = eventType(events.billingLadderEnded.name, {
   schema: events.billingLadderEnded.schema,
 });
+export const automationEntryStarted = eventType(events.automationEntryStarted.name, {
+  schema: events.automationEntryStarted.schema,
+});
+export const automationResumed = eventType(events.automationResumed.name, {
+  schema: events.automationResumed.schema,
+});

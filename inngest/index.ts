@@ -1,5 +1,6 @@
 import { abTestWinner } from "./functions/ab-test-winner";
 import { applyProviderEventFunction } from "./functions/apply-provider-event";
+import { automationEntry } from "./functions/automation-entry";
 import { billingLadder, endTrialsFunction } from "./functions/billing-ladder";
 import { confirmation } from "./functions/confirmation";
 import { contactBulkAction } from "./functions/contact-bulk-action";
@@ -32,4 +33,5 @@ export const functions = [
   endTrialsFunction,
   pruneExpiredFunction,
   pruneImportsFunction,
+  automationEntry,
 ];

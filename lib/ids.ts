@@ -49,7 +49,11 @@ export type IdPrefix =
   | "bep"
   | "oob"
   | "cba"
-  | "seg";
+  | "seg"
+  | "aut"
+  | "auv"
+  | "aen"
+  | "asn";
 
 /**
  * A type prefix plus a ULID, lower-cased. ULIDs sort by creation time, so

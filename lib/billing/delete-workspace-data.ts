@@ -34,6 +34,11 @@ const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL 
         where c.workspace_id = ${workspaceId}
         limit ${limit})`,
   },
+  // An automation's entries and sends are reached through its automations (their indexes lead with the automation).
+  throughAutomations("automation_sends"),
+  throughAutomations("automation_entries"),
+  byWorkspace("automation_versions"),
+  byWorkspace("automations"),
   byWorkspace("mail_messages"),
   byWorkspace("confirmation_requests"),
   byWorkspace("list_members"),
@@ -83,6 +88,16 @@ const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL 
   byWorkspace("report_workspace_counters"),
   byWorkspace("deliverability_settings"),
 ];
+
+function throughAutomations(table: "automation_sends" | "automation_entries") {
+  return {
+    name: table,
+    chunk: (workspaceId: string, limit: number) => sql`
+      delete from ${sql.identifier(table)} where ctid in (
+        select r.ctid from automations a join ${sql.identifier(table)} r on r.automation_id = a.id
+        where a.workspace_id = ${workspaceId} limit ${limit})`,
+  };
+}
 
 function byWorkspace(table: string) {
   return {

@@ -3,6 +3,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 
 import { systemActor } from "@/lib/actor";
+import { enterAutomations } from "@/lib/automations/enter-automation";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { brands, confirmationRequests, contacts, subscriptions, topics } from "@/lib/db/schema";
 import { emitEvents } from "@/lib/events/emit-events";
@@ -95,6 +96,11 @@ export async function confirmSubscription(
         data: { subscriptionId: row.subscription.id },
       },
     ]);
+    await enterAutomations(tx, row.subscription.workspaceId, {
+      topicId: row.topic.id,
+      contactId: row.contact.id,
+      trigger: "topic_confirmed",
+    });
     return { outcome: "confirmed", ...base };
   });
 }

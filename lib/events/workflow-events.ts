@@ -64,6 +64,18 @@ export const billingLadderEnded = {
   schema: z.object({ episodeId: z.string() }),
 } as const;
 
+/** A person entered an automation (docs/readings.md, "Automations"): their run walks the entry's version. */
+export const automationEntryStarted = {
+  name: "automation/entry.started",
+  schema: z.object({ entryId: z.string() }),
+} as const;
+
+/** A paused automation was resumed: the runs waiting at a send go on. */
+export const automationResumed = {
+  name: "automation/resumed",
+  schema: z.object({ automationId: z.string() }),
+} as const;
+
 type Definition =
   | typeof confirmationRequested
   | typeof subscriptionConfirmed
@@ -74,7 +86,9 @@ type Definition =
   | typeof contactBulkActionRequested
   | typeof providerEventReceived
   | typeof billingLadderStarted
-  | typeof billingLadderEnded;
+  | typeof billingLadderEnded
+  | typeof automationEntryStarted
+  | typeof automationResumed;
 
 /** The payload of the workflow event named `N`. */
 export type WorkflowEventData<N extends Definition["name"]> = z.infer<Extract<Definition, { name: N }>["schema"]>;

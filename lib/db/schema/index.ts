@@ -30,3 +30,4 @@ export * from "./domain-warm-up";
 export * from "./deliverability";
 export * from "./provider-pacing";
 export * from "./campaign-ab-tests";
+export * from "./automations";

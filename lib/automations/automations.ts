@@ -1,0 +1,231 @@
+import "server-only";
+
+import { and, asc, count, desc, eq, max } from "drizzle-orm";
+
+import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { automationEntries, automations, automationSends, automationVersions, topics } from "@/lib/db/schema";
+import { ApiError, notFound } from "@/lib/errors";
+import { emitEvents } from "@/lib/events/emit-events";
+import { automationResumed } from "@/lib/events/workflow-events";
+import { newId } from "@/lib/ids";
+import { parseInput } from "@/lib/validation/parse-input";
+
+import { assertKnownMergeTagsOfSteps } from "./automation-merge-tags";
+import {
+  createAutomationSchema,
+  setStepsSchema,
+  type AutomationStatus,
+  type AutomationStep,
+  type CreateAutomationInput,
+  type SetStepsInput,
+} from "./automation-schemas";
+
+export type AutomationRow = typeof automations.$inferSelect;
+
+const missing = (automationId: string) =>
+  notFound("automation_not_found", `No automation ${automationId}.`, "automation_id");
+
+/** Creates a draft automation on a topic of the actor's workspace (and brand, for a brand-locked key). */
+export async function createAutomation(
+  ctx: Ctx,
+  actor: Actor,
+  input: CreateAutomationInput,
+): Promise<{ automationId: string }> {
+  const values = parseInput(createAutomationSchema, input);
+  const workspaceId = requireActorWorkspace(actor);
+  const [topic] = await ctx.db
+    .select({ id: topics.id, brandId: topics.brandId })
+    .from(topics)
+    .where(and(eq(topics.id, values.topic_id), eq(topics.workspaceId, workspaceId)));
+  if (!topic || (actor.brandId && topic.brandId !== actor.brandId))
+    throw notFound("topic_not_found", `No topic ${values.topic_id}.`, "topic_id");
+  const automationId = newId("aut");
+  const now = ctx.clock.now();
+  await ctx.db.insert(automations).values({
+    id: automationId,
+    workspaceId,
+    topicId: topic.id,
+    name: values.name,
+    trigger: values.trigger,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { automationId };
+}
+
+/** The automation in the actor's workspace (any, for the operator naming it by id), locked for the transaction when `lock`; "not found" otherwise. */
+async function automationOrThrow(ctx: Ctx, actor: Actor, automationId: string, lock = false): Promise<AutomationRow> {
+  const query = ctx.db
+    .select({ automation: automations, brandId: topics.brandId })
+    .from(automations)
+    .innerJoin(topics, eq(topics.id, automations.topicId))
+    .where(and(eq(automations.id, automationId), inActorWorkspace(actor, automations.workspaceId)));
+  const [row] = lock ? await query.for("update", { of: automations }) : await query;
+  if (!row || (actor.brandId && row.brandId !== actor.brandId)) throw missing(automationId);
+  return row.automation;
+}
+
+export async function getAutomationOrThrow(ctx: Ctx, actor: Actor, automationId: string): Promise<AutomationRow> {
+  return automationOrThrow(ctx, actor, automationId);
+}
+
+/**
+ * Sets the automation's steps as a new version. People already inside finish the version they
+ * entered; whoever enters from now on walks this one.
+ */
+export async function setAutomationSteps(
+  ctx: Ctx,
+  actor: Actor,
+  automationId: string,
+  input: SetStepsInput,
+): Promise<{ automationId: string; versionId: string; version: number }> {
+  const { steps } = parseInput(setStepsSchema, input);
+  return withTransaction(ctx, async (tx) => {
+    const automation = await automationOrThrow(tx, actor, automationId, true);
+    await assertKnownMergeTagsOfSteps(tx, automation.workspaceId, steps);
+    const [latest] = await tx.db
+      .select({ number: max(automationVersions.number) })
+      .from(automationVersions)
+      .where(eq(automationVersions.automationId, automationId));
+    const version = (latest?.number ?? 0) + 1;
+    const versionId = newId("auv");
+    const now = tx.clock.now();
+    await tx.db.insert(automationVersions).values({
+      id: versionId,
+      workspaceId: automation.workspaceId,
+      automationId,
+      number: version,
+      steps,
+      createdAt: now,
+    });
+    await tx.db.update(automations).set({ updatedAt: now }).where(eq(automations.id, automationId));
+    return { automationId, versionId, version };
+  });
+}
+
+/** Internal: the version people entering now walk (the newest), or null before any steps were set. */
+export async function latestVersion(
+  ctx: Ctx,
+  automationId: string,
+): Promise<{ id: string; number: number; steps: AutomationStep[] } | null> {
+  const [row] = await ctx.db
+    .select({ id: automationVersions.id, number: automationVersions.number, steps: automationVersions.steps })
+    .from(automationVersions)
+    .where(eq(automationVersions.automationId, automationId))
+    .orderBy(desc(automationVersions.number))
+    .limit(1);
+  return row ?? null;
+}
+
+const notAllowed = (code: string, message: string) =>
+  new ApiError({ type: "invalid_request_error", code, param: "automation_id", message });
+
+async function setStatus(
+  ctx: Ctx,
+  actor: Actor,
+  automationId: string,
+  from: AutomationStatus[],
+  to: AutomationStatus,
+): Promise<{ automationId: string; status: AutomationStatus }> {
+  return withTransaction(ctx, async (tx) => {
+    const automation = await automationOrThrow(tx, actor, automationId, true);
+    if (automation.status === to) return { automationId, status: to };
+    if (!from.includes(automation.status))
+      throw notAllowed("automation_status", `The automation is ${automation.status}; it cannot become ${to}.`);
+    if (to === "active" && !(await latestVersion(tx, automationId)))
+      throw notAllowed("automation_without_steps", "Set the automation's steps before activating it.");
+    await tx.db
+      .update(automations)
+      .set({ status: to, updatedAt: tx.clock.now() })
+      .where(eq(automations.id, automationId));
+    // Resuming wakes the runs waiting at a send (the same transaction: no resume without its wake-up).
+    if (automation.status === "paused" && to === "active")
+      await emitEvents(tx, [{ name: automationResumed.name, data: { automationId } }]);
+    return { automationId, status: to };
+  });
+}
+
+/** From now on, a confirmed subscription to the topic enters the person. Needs steps. */
+export const activateAutomation = (ctx: Ctx, actor: Actor, automationId: string) =>
+  setStatus(ctx, actor, automationId, ["draft"], "active");
+
+/** Nobody new enters and nothing is sent; everyone keeps their place (their run waits at its next send). */
+export const pauseAutomation = (ctx: Ctx, actor: Actor, automationId: string) =>
+  setStatus(ctx, actor, automationId, ["active"], "paused");
+
+/** People enter again, and the runs waiting at a send go on from where they were. */
+export const resumeAutomation = (ctx: Ctx, actor: Actor, automationId: string) =>
+  setStatus(ctx, actor, automationId, ["paused"], "active");
+
+export interface AutomationStepFigures {
+  index: number;
+  type: AutomationStep["type"];
+  /** Active entries at this step: waiting out a wait, or at a send (a paused automation holds them there). */
+  waiting: number;
+  /** Send steps: mails handed over, and mails skipped by reason. */
+  sent?: number;
+  skipped?: Record<string, number>;
+}
+
+export interface AutomationView {
+  automation: AutomationRow;
+  version: { id: string; number: number; steps: AutomationStep[] } | null;
+  entered: number;
+  active: number;
+  completed: number;
+  exited: Record<string, number>;
+  steps: AutomationStepFigures[];
+}
+
+/**
+ * The automation with its newest version's steps and per-step figures: how many entered, are at each
+ * step (across versions, by step position), were sent or skipped at each send, and left by reason.
+ */
+export async function showAutomation(ctx: Ctx, actor: Actor, automationId: string): Promise<AutomationView> {
+  const automation = await automationOrThrow(ctx, actor, automationId);
+  const version = await latestVersion(ctx, automationId);
+  const byStatus = await ctx.db
+    .select({
+      status: automationEntries.status,
+      exitReason: automationEntries.exitReason,
+      stepIndex: automationEntries.stepIndex,
+      n: count(),
+    })
+    .from(automationEntries)
+    .where(eq(automationEntries.automationId, automationId))
+    .groupBy(automationEntries.status, automationEntries.exitReason, automationEntries.stepIndex);
+  const sends = await ctx.db
+    .select({
+      stepIndex: automationSends.stepIndex,
+      status: automationSends.status,
+      reason: automationSends.reason,
+      n: count(),
+    })
+    .from(automationSends)
+    .where(eq(automationSends.automationId, automationId))
+    .groupBy(automationSends.stepIndex, automationSends.status, automationSends.reason)
+    .orderBy(asc(automationSends.stepIndex));
+  const exited: Record<string, number> = {};
+  let entered = 0;
+  let active = 0;
+  let completed = 0;
+  for (const row of byStatus) {
+    entered += row.n;
+    if (row.status === "active") active += row.n;
+    if (row.status === "completed") completed += row.n;
+    if (row.status === "exited") exited[row.exitReason!] = (exited[row.exitReason!] ?? 0) + row.n;
+  }
+  const steps = (version?.steps ?? []).map((step, index): AutomationStepFigures => {
+    const waiting = byStatus
+      .filter((r) => r.status === "active" && r.stepIndex === index)
+      .reduce((sum, r) => sum + r.n, 0);
+    if (step.type !== "send") return { index, type: step.type, waiting };
+    const here = sends.filter((s) => s.stepIndex === index);
+    const skipped: Record<string, number> = {};
+    for (const s of here.filter((s) => s.status === "skipped")) skipped[s.reason ?? ""] = s.n;
+    const sent = here.filter((s) => s.status === "sent").reduce((sum, s) => sum + s.n, 0);
+    return { index, type: step.type, waiting, sent, skipped };
+  });
+  return { automation, version, entered, active, completed, exited, steps };
+}

@@ -1,0 +1,121 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+
+import type { AutomationStep } from "../../automations/automation-schemas";
+import { at, createdAt, id, updatedAt } from "./columns";
+import { contacts } from "./contacts";
+import { topics } from "./topics";
+import { workspaces } from "./workspaces";
+
+/**
+ * A series of mails each person walks on their own clock (lib/automations/, docs/readings.md
+ * "Automations"). It belongs to one topic, and so to that topic's brand: it mails only the topic's
+ * subscribers, with the topic's unsubscribe link.
+ */
+export const automations = pgTable(
+  "automations",
+  {
+    id: id("id").primaryKey(),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    topicId: id("topic_id")
+      .notNull()
+      .references(() => topics.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    status: text("status", { enum: ["draft", "active", "paused"] })
+      .notNull()
+      .default("draft"),
+    trigger: text("trigger", { enum: ["topic_confirmed"] }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("automations_workspace_idx").on(t.workspaceId, t.id),
+    // Entry: the active automations a topic's event starts.
+    index("automations_topic_idx")
+      .on(t.topicId, t.trigger)
+      .where(sql`${t.status} = 'active'`),
+  ],
+);
+
+/** The steps of an automation as they were set; a new set of steps is a new version, the newest the one people enter. */
+export const automationVersions = pgTable(
+  "automation_versions",
+  {
+    id: id("id").primaryKey(),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    automationId: id("automation_id")
+      .notNull()
+      .references(() => automations.id, { onDelete: "cascade" }),
+    number: integer("number").notNull(),
+    steps: jsonb("steps").$type<AutomationStep[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("automation_versions_number_key").on(t.automationId, t.number)],
+);
+
+/**
+ * One person's way through an automation: the version they entered, where they are (the step they
+ * wait at or do next) and how it ended. Erasing the contact keeps the row without them (figures stay).
+ */
+export const automationEntries = pgTable(
+  "automation_entries",
+  {
+    id: id("id").primaryKey(),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    automationId: id("automation_id")
+      .notNull()
+      .references(() => automations.id, { onDelete: "cascade" }),
+    versionId: id("version_id")
+      .notNull()
+      .references(() => automationVersions.id, { onDelete: "cascade" }),
+    contactId: id("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    status: text("status", { enum: ["active", "completed", "exited"] })
+      .notNull()
+      .default("active"),
+    exitReason: text("exit_reason", { enum: ["unsubscribed", "opted_out", "suppressed", "erased"] }),
+    stepIndex: integer("step_index").notNull().default(0),
+    enteredAt: at("entered_at").notNull(),
+    endedAt: at("ended_at"),
+  },
+  (t) => [
+    // Once per person: re-entry is not offered yet.
+    uniqueIndex("automation_entries_contact_key").on(t.automationId, t.contactId),
+    index("automation_entries_figures_idx").on(t.automationId, t.status, t.stepIndex),
+    check("automation_entries_exit_reason", sql`(${t.status} = 'exited') = (${t.exitReason} is not null)`),
+  ],
+);
+
+/**
+ * Each send step an entry reached, once: the mail handed over, or skipped with why (a merge tag without
+ * a value). A retried step finds its row and mails nothing.
+ */
+export const automationSends = pgTable(
+  "automation_sends",
+  {
+    id: id("id").primaryKey(),
+    workspaceId: id("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    automationId: id("automation_id")
+      .notNull()
+      .references(() => automations.id, { onDelete: "cascade" }),
+    entryId: id("entry_id")
+      .notNull()
+      .references(() => automationEntries.id, { onDelete: "cascade" }),
+    stepIndex: integer("step_index").notNull(),
+    status: text("status", { enum: ["sent", "skipped"] }).notNull(),
+    /** Why a mail was skipped: `missing_merge_tag:<tag>`. */
+    reason: text("reason"),
+    sentAt: at("sent_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("automation_sends_step_key").on(t.entryId, t.stepIndex),
+    index("automation_sends_figures_idx").on(t.automationId, t.stepIndex),
+  ],
+);
