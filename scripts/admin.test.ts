@@ -898,6 +898,73 @@ describe("admin CLI", () => {
     expect(missing.stderr).toContain("segment_not_found");
   });
 
+  it("automation:create, :steps (from a JSON file), :activate, :pause, :resume and :show drive an automation by its id", async () => {
+    const { workspaceId, brandId } = await seedWorkspace(defaultCtx());
+    const topicId = await seedTopic(defaultCtx(), workspaceId, brandId);
+    const created = await adminJson([
+      "automation:create",
+      "--workspace",
+      workspaceId,
+      "--topic",
+      topicId,
+      "--name",
+      "Welcome",
+    ]);
+    expect(created).toEqual({ automation_id: expect.stringMatching(/^aut_/), status: "draft" });
+    const automationId = created.automation_id!;
+    const dir = mkdtempSync(path.join(tmpdir(), "automation-cli-"));
+    try {
+      const file = path.join(dir, "steps.json");
+      const steps = [
+        { type: "send", subject: "Hello {{contact.email}}", text: "Welcome." },
+        { type: "wait", minutes: 1440 },
+        { type: "send", subject: "Day two", html: "<p>More.</p>" },
+      ];
+      writeFileSync(file, JSON.stringify(steps));
+      expect(await adminJson(["automation:steps", "--automation", automationId, "--file", file])).toEqual({
+        automation_id: automationId,
+        version_id: expect.stringMatching(/^auv_/),
+        version: 1,
+      });
+      writeFileSync(file, JSON.stringify([{ type: "send", subject: "Hi {{contact.nickname}}", text: "x" }]));
+      const refused = await admin(["automation:steps", "--automation", automationId, "--file", file]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("validation_failed");
+      for (const [command, status] of [
+        ["automation:activate", "active"],
+        ["automation:pause", "paused"],
+        ["automation:resume", "active"],
+      ] as const)
+        expect(await adminJson([command, "--automation", automationId])).toEqual({
+          automation_id: automationId,
+          status,
+        });
+      expect(await adminJson(["automation:show", "--automation", automationId])).toEqual({
+        automation_id: automationId,
+        workspace_id: workspaceId,
+        topic_id: topicId,
+        name: "Welcome",
+        status: "active",
+        trigger: "topic_confirmed",
+        version: 1,
+        entered: 0,
+        active: 0,
+        completed: 0,
+        exited: {},
+        steps: [
+          { ...steps[0], index: 0, waiting: 0, sent: 0, skipped: {} },
+          { ...steps[1], index: 1, waiting: 0 },
+          { ...steps[2], index: 2, waiting: 0, sent: 0, skipped: {} },
+        ],
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const missing = await admin(["automation:show", "--automation", "aut_missing"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("automation_not_found");
+  });
+
   it("help lists every command", async () => {
     const help = await admin(["help"]);
     expect(help.code).toBe(0);
@@ -939,6 +1006,12 @@ describe("admin CLI", () => {
       "campaign:health",
       "segment:list",
       "segment:count",
+      "automation:create",
+      "automation:steps",
+      "automation:activate",
+      "automation:pause",
+      "automation:resume",
+      "automation:show",
     ]) {
       expect(help.stdout).toContain(command);
     }

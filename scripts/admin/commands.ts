@@ -1,6 +1,7 @@
 import { abTestCommands } from "./ab-test-commands";
 import type { AdminCommand } from "./admin-command";
 import { audienceCommands } from "./audience-commands";
+import { automationCommands } from "./automation-commands";
 import { billingCommands } from "./billing-commands";
 import { brandCommands } from "./brand-commands";
 import { campaignCommands } from "./campaign-commands";
@@ -24,6 +25,7 @@ export const commands: Record<string, AdminCommand> = {
   ...brandCommands,
   ...audienceCommands,
   ...segmentCommands,
+  ...automationCommands,
   ...keyCommands,
   ...mailboxCommands,
   ...domainCommands,

@@ -1,0 +1,117 @@
+import { readFileSync } from "node:fs";
+
+import { systemActor, type Actor } from "@/lib/actor";
+import {
+  activateAutomation,
+  createAutomation,
+  pauseAutomation,
+  resumeAutomation,
+  setAutomationSteps,
+  showAutomation,
+} from "@/lib/automations/automations";
+import type { Ctx } from "@/lib/context";
+import { validationFailed } from "@/lib/errors";
+
+import { str, string, type AdminCommand } from "./admin-command";
+
+// Commands naming an automation by id act across workspaces: the automation's own workspace applies.
+const operator = systemActor("admin-cli");
+
+/** A status change by automation id, printing the automation and its status. */
+function statusCommand(
+  name: string,
+  summary: string,
+  change: (ctx: Ctx, actor: Actor, automationId: string) => Promise<{ automationId: string; status: string }>,
+): Record<string, AdminCommand> {
+  return {
+    [name]: {
+      summary,
+      options: { automation: string },
+      required: ["automation"],
+      run: async (ctx, v) => {
+        const { automationId, status } = await change(ctx, operator, str(v, "automation"));
+        return { automation_id: automationId, status };
+      },
+    },
+  };
+}
+
+/** The steps file: a JSON array of steps, or an object with `steps` (docs/readings.md, "Automations"). */
+function readSteps(path: string): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw validationFailed("steps", `steps: ${path} is not a JSON file (${(error as Error).message}).`);
+  }
+  return Array.isArray(parsed) ? parsed : (parsed as { steps?: unknown })?.steps;
+}
+
+/** Automations: a topic's series of mails, each person on their own clock. */
+export const automationCommands: Record<string, AdminCommand> = {
+  "automation:create": {
+    summary: "--workspace ID --topic ID --name NAME   (a draft; trigger: a subscription to the topic confirmed)",
+    options: { workspace: string, topic: string, name: string },
+    required: ["workspace", "topic", "name"],
+    run: async (ctx, v) => {
+      const { automationId } = await createAutomation(ctx, systemActor("admin-cli", str(v, "workspace")), {
+        name: str(v, "name"),
+        topic_id: str(v, "topic"),
+      });
+      return { automation_id: automationId, status: "draft" };
+    },
+  },
+  "automation:steps": {
+    summary:
+      '--automation ID --file STEPS.json   (a new version: [{"type":"send","subject":…,"html"|"text":…}, {"type":"wait","minutes":N}, …])',
+    options: { automation: string, file: string },
+    required: ["automation", "file"],
+    run: async (ctx, v) => {
+      const steps = readSteps(str(v, "file"));
+      const { automationId, versionId, version } = await setAutomationSteps(ctx, operator, str(v, "automation"), {
+        steps: steps as never,
+      });
+      return { automation_id: automationId, version_id: versionId, version };
+    },
+  },
+  ...statusCommand(
+    "automation:activate",
+    "--automation ID   (people confirming from now on enter; needs steps)",
+    activateAutomation,
+  ),
+  ...statusCommand(
+    "automation:pause",
+    "--automation ID   (nothing sent, nobody enters; everyone keeps their place)",
+    pauseAutomation,
+  ),
+  ...statusCommand("automation:resume", "--automation ID   (the runs held at a send go on)", resumeAutomation),
+  "automation:show": {
+    summary: "--automation ID   (its steps and figures: entered, at each step, sent and skipped, exited by reason)",
+    options: { automation: string },
+    required: ["automation"],
+    document: true,
+    run: async (ctx, v) => {
+      const shown = await showAutomation(ctx, operator, str(v, "automation"));
+      const { automation, version } = shown;
+      return {
+        automation_id: automation.id,
+        workspace_id: automation.workspaceId,
+        topic_id: automation.topicId,
+        name: automation.name,
+        status: automation.status,
+        trigger: automation.trigger,
+        version: version?.number ?? null,
+        entered: shown.entered,
+        active: shown.active,
+        completed: shown.completed,
+        exited: shown.exited,
+        steps: shown.steps.map((figures) => ({
+          ...version!.steps[figures.index],
+          index: figures.index,
+          waiting: figures.waiting,
+          ...(figures.sent !== undefined ? { sent: figures.sent, skipped: figures.skipped } : {}),
+        })),
+      };
+    },
+  },
+};
