@@ -56,6 +56,7 @@ ALTER TABLE "automations" ADD CONSTRAINT "automations_workspace_id_workspaces_id
 ALTER TABLE "automations" ADD CONSTRAINT "automations_topic_id_topics_id_fk" FOREIGN KEY ("topic_id") REFERENCES "public"."topics"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "automation_entries_contact_key" ON "automation_entries" USING btree ("automation_id","contact_id");--> statement-breakpoint
 CREATE INDEX "automation_entries_figures_idx" ON "automation_entries" USING btree ("automation_id","status","step_index");--> statement-breakpoint
+CREATE INDEX "automation_entries_contact_idx" ON "automation_entries" USING btree ("contact_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "automation_sends_step_key" ON "automation_sends" USING btree ("entry_id","step_index");--> statement-breakpoint
 CREATE INDEX "automation_sends_figures_idx" ON "automation_sends" USING btree ("automation_id","step_index");--> statement-breakpoint
 CREATE UNIQUE INDEX "automation_versions_number_key" ON "automation_versions" USING btree ("automation_id","number");--> statement-breakpoint

@@ -18,6 +18,7 @@ import {
 import { enterAutomations } from "@/lib/automations/enter-automation";
 import { sendAutomationStep } from "@/lib/automations/run-entry";
 import { confirmSubscription } from "@/lib/consent/confirm-subscription";
+import { eraseContact } from "@/lib/contacts/erase-contacts";
 import { automationEntries, automationSends, contacts } from "@/lib/db/schema";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import { smtpTransport } from "@/lib/mail/transports/smtp-transport";
@@ -162,6 +163,24 @@ describe("automations: a person's run through the steps", () => {
     await executor.runDue(ctx);
     expect(await seriesTo("bounced@example.com")).toHaveLength(1);
     expect((await entries())[0]).toMatchObject({ status: "exited", exitReason: "suppressed" });
+  });
+
+  it("an erased person leaves the automation at the next mail as erased, and a person who opted out of everything as opted_out", async () => {
+    const { workspaceId, confirm, entries } = await setup();
+    const erased = await confirm("erased@example.com");
+    const optedOut = await confirm("everything@example.com");
+    await executor.runDue(ctx);
+    await eraseContact(ctx, systemActor("test", workspaceId), erased);
+    await optOut(ctx, optedOut, "all");
+    clock.advance(60 * MINUTE);
+    await executor.runDue(ctx);
+    const rows = await entries();
+    expect(rows.map((r) => [r.contactId, r.status, r.exitReason]).sort()).toEqual(
+      [
+        [null, "exited", "erased"],
+        [optedOut, "exited", "opted_out"],
+      ].sort(),
+    );
   });
 
   it("a used merge tag without a value skips that mail, recorded with the tag, and the run goes on", async () => {

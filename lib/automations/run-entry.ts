@@ -24,19 +24,26 @@ import { feedbackId } from "@/lib/mail/feedback-id";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
 import { suppressedAmong } from "@/lib/suppressions/suppressed";
 
-import type { AutomationStep, ExitReason } from "./automation-schemas";
+import type { ExitReason } from "./automation-schemas";
 
 // The steps of an entry's run (inngest/functions/automation-entry.ts), each a verb the run calls in a
 // step: System: called by the workflow with the entry id its event carries, never on a person's request.
 
-/** System: the steps of the version the entry entered, or null when the entry is no longer active. */
-export async function entrySteps(ctx: Ctx, entryId: string): Promise<AutomationStep[] | null> {
+/** A step as the run walks it: its kind and a wait's length (the mail itself is read at send time). */
+export type RunStep = { type: "send" } | { type: "wait"; minutes: number };
+
+/**
+ * System: the steps of the version the entry entered, or null when the entry is no longer active. Only
+ * their kinds and waits: the run keeps this in its log, and a mail's body has no place there.
+ */
+export async function entrySteps(ctx: Ctx, entryId: string): Promise<RunStep[] | null> {
   const [row] = await ctx.db
     .select({ status: automationEntries.status, steps: automationVersions.steps })
     .from(automationEntries)
     .innerJoin(automationVersions, eq(automationVersions.id, automationEntries.versionId))
     .where(eq(automationEntries.id, entryId));
-  return row && row.status === "active" ? row.steps : null;
+  if (!row || row.status !== "active") return null;
+  return row.steps.map((step) => (step.type === "wait" ? { type: "wait", minutes: step.minutes } : { type: "send" }));
 }
 
 /** System: the entry is now at this step (a wait it sleeps through), for the figures. */

@@ -87,6 +87,8 @@ export const automationEntries = pgTable(
     // Once per person: re-entry is not offered yet.
     uniqueIndex("automation_entries_contact_key").on(t.automationId, t.contactId),
     index("automation_entries_figures_idx").on(t.automationId, t.status, t.stepIndex),
+    // Erasing or deleting a contact sets its entries' contact to null: found by this, not a scan.
+    index("automation_entries_contact_idx").on(t.contactId),
     check("automation_entries_exit_reason", sql`(${t.status} = 'exited') = (${t.exitReason} is not null)`),
   ],
 );
