@@ -17,6 +17,7 @@ import {
 } from "@/lib/automations/automations";
 import { enterAutomations } from "@/lib/automations/enter-automation";
 import { sendAutomationStep } from "@/lib/automations/run-entry";
+import { resumeWorkspaceSending } from "@/lib/billing/resume-workspace-sending";
 import { confirmSubscription } from "@/lib/consent/confirm-subscription";
 import { eraseContact } from "@/lib/contacts/erase-contacts";
 import { automationEntries, automationSends, contacts } from "@/lib/db/schema";
@@ -24,7 +25,8 @@ import { listMailbox } from "@/lib/mail/list-mailbox";
 import { smtpTransport } from "@/lib/mail/transports/smtp-transport";
 import { createSuppression } from "@/lib/suppressions/create-suppression";
 import { apiClient } from "@/lib/testing/api-client";
-import { optOut, seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { clearForSending } from "@/lib/testing/clear-for-sending";
+import { optOut, seedKey, seedTopic, seedWorkspace, setBillingStage } from "@/lib/testing/factories";
 import { startSmtpCapture } from "@/lib/testing/smtp-sink";
 import { testCtx } from "@/lib/testing/test-context";
 
@@ -47,8 +49,9 @@ const series: AutomationStep[] = [
 ];
 
 /** A workspace with an active automation of these steps on a double opt-in topic. */
-async function setup(steps: AutomationStep[] = series) {
+async function setup(steps: AutomationStep[] = series, options: { sandbox?: boolean } = {}) {
   const { workspaceId, brandId } = await seedWorkspace(ctx);
+  if (!options.sandbox) await clearForSending(ctx, workspaceId);
   const topicId = await seedTopic(ctx, workspaceId, brandId);
   const actor = systemActor("test", workspaceId);
   const { automationId } = await createAutomation(ctx, actor, { name: "Welcome series", topic_id: topicId });
@@ -81,6 +84,24 @@ async function setup(steps: AutomationStep[] = series) {
 }
 
 describe("automations: a person's run through the steps", () => {
+  it("while billing pauses the workspace's sending nothing is sent; sending resumed, the held mail goes", async () => {
+    const { workspaceId, confirm, seriesTo, entries } = await setup([
+      { type: "wait", minutes: 60 },
+      { type: "send", subject: "Held by billing", text: "Later." },
+    ]);
+    await confirm("billing@example.com");
+    await executor.runDue(ctx);
+    await setBillingStage(ctx, workspaceId, "overdue");
+    clock.advance(2 * 60 * MINUTE);
+    await executor.runDue(ctx);
+    expect(await seriesTo("billing@example.com")).toEqual([]);
+    expect((await entries())[0]).toMatchObject({ status: "active", stepIndex: 1 });
+    await setBillingStage(ctx, workspaceId, "active");
+    await resumeWorkspaceSending(ctx, workspaceId);
+    await executor.runDue(ctx);
+    expect((await seriesTo("billing@example.com")).map((m) => m.subject)).toEqual(["Held by billing"]);
+  });
+
   it("a confirmed subscription enters the automation once", async () => {
     const { workspaceId, actor, automationId, topicId, confirm, lastToken, entries } = await setup();
     const contactId = await confirm("once@example.com");
@@ -194,6 +215,21 @@ describe("automations: a person's run through the steps", () => {
     expect((await entries())[0]).toMatchObject({ status: "completed" });
     const shown = await showAutomation(ctx, actor, automationId);
     expect(shown.steps[0]).toMatchObject({ sent: 0, skipped: { "missing_merge_tag:contact.first_name": 1 } });
+  });
+
+  it("in the sandbox, a mail to an address that is not verified is skipped as recipient_not_verified, as a campaign's", async () => {
+    const { actor, automationId, confirm, seriesTo, entries } = await setup(
+      [{ type: "send", subject: "Series sandboxed", text: "Hi." }],
+      { sandbox: true },
+    );
+    await confirm("stranger@example.com");
+    await executor.runDue(ctx);
+    expect(await seriesTo("stranger@example.com")).toEqual([]);
+    expect((await entries())[0]).toMatchObject({ status: "completed" });
+    expect((await showAutomation(ctx, actor, automationId)).steps[0]).toMatchObject({
+      sent: 0,
+      skipped: { recipient_not_verified: 1 },
+    });
   });
 
   it("a retried send step does not mail twice", async () => {

@@ -1,9 +1,11 @@
 import "server-only";
 
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 
+import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
 import { renderMergeTags } from "@/lib/campaigns/merge-tags";
 import { mergeValuesFor } from "@/lib/campaigns/render-campaign-mail";
+import { NOT_VERIFIED } from "@/lib/campaigns/sending-rules";
 import { consentFooter, withConsentFooter } from "@/lib/consent/consent-footer";
 import { listHeaders } from "@/lib/consent/list-headers";
 import { withTransaction, type Ctx } from "@/lib/context";
@@ -16,6 +18,7 @@ import {
   contacts,
   subscriptions,
   topics,
+  workspaceBilling,
 } from "@/lib/db/schema";
 import { domainSigningKey } from "@/lib/domains/domain-signing-key";
 import { newId } from "@/lib/ids";
@@ -23,6 +26,7 @@ import { escapeHtml } from "@/lib/mail/escape-html";
 import { feedbackId } from "@/lib/mail/feedback-id";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
 import { suppressedAmong } from "@/lib/suppressions/suppressed";
+import { brandClearance } from "@/lib/workspaces/sending-clearance";
 
 import type { ExitReason } from "./automation-schemas";
 
@@ -68,7 +72,7 @@ export type SendOutcome =
   /** The step's row was there: a retried step, nothing mailed again. */
   | { outcome: "already" }
   /** The automation is paused: nothing sent, the entry stays at this step. */
-  | { outcome: "paused"; automationId: string }
+  | { outcome: "paused"; automationId: string; why: "automation" | "billing" }
   | { outcome: "exited"; reason: ExitReason }
   /** The entry is no longer active (ended by another run, or gone). */
   | { outcome: "ended" };
@@ -77,7 +81,8 @@ export type SendOutcome =
  * System: one send step of an entry (docs/readings.md, "Automations"). Re-checked at send time: the
  * person still exists (else the entry exits `erased`), has not opted out of everything (`opted_out`),
  * is still subscribed to the topic (`unsubscribed`) and not suppressed (`suppressed`); a paused
- * automation sends nothing. A used merge tag without a value skips this mail, recorded with the tag.
+ * automation, or a workspace whose billing stage pauses sending, sends nothing and holds the entry here. In the sandbox, an address that is not verified skips this mail
+ * (`recipient_not_verified`), as a campaign leaves it out. A used merge tag without a value skips this mail, recorded with the tag.
  * The mail carries the topic's consent footer and List-Unsubscribe headers. Sent once per entry and
  * step: the row of the step is looked for first, and the transport's idempotency key (entry and step)
  * drops a repeat of a hand-over whose record was lost.
@@ -137,11 +142,31 @@ export async function sendAutomationStep(
       .where(and(eq(automationEntries.id, entryId), eq(automationEntries.status, "active")));
     return { outcome: "exited", reason: exitReason };
   }
-  if (automation.status !== "active") {
+  const [billing] = await ctx.db
+    .select({ stage: workspaceBilling.stage, trialEndsAt: workspaceBilling.trialEndsAt })
+    .from(workspaceBilling)
+    .where(eq(workspaceBilling.workspaceId, entry.workspaceId));
+  const why =
+    automation.status !== "active"
+      ? "automation"
+      : billing && !billingAllowsSending(billing, ctx.clock.now())
+        ? "billing"
+        : null;
+  if (why) {
     await markEntryAt(ctx, entryId, stepIndex);
-    return { outcome: "paused", automationId: automation.id };
+    return { outcome: "paused", automationId: automation.id, why };
   }
 
+  // The sandbox, as for a campaign: until the brand is cleared, only the workspace's verified addresses.
+  if (!(await brandClearance(ctx, brand.id)).open) {
+    const verified = await ctx.db.execute(
+      sql`select 1 from sandbox_recipients where workspace_id = ${entry.workspaceId} and email = ${contact!.email} limit 1`,
+    );
+    if (verified.length === 0) {
+      await recordSend(ctx, entry, stepIndex, "skipped", NOT_VERIFIED);
+      return { outcome: "skipped", reason: NOT_VERIFIED };
+    }
+  }
   const values = mergeValuesFor(contact!, brand);
   const subject = renderMergeTags(step.subject, values, "header");
   const html = renderMergeTags(step.html ?? "", values, "html");
