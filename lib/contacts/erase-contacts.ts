@@ -13,6 +13,7 @@ import { eraseContactSchema, type EraseContactInput } from "./contact-schemas";
 import { getContactOrThrow } from "./contact-view";
 import { normalizeEmail } from "./email-address";
 import { erasedAddressHashSql } from "./erased-address";
+import { lockContactsInto } from "./lock-contact";
 import { scrubImportFiles } from "./scrub-import-files";
 
 /** What an erasure removed, for the caller to report. */
@@ -86,12 +87,7 @@ export async function eraseContactsWhere(ctx: Ctx, actor: WorkspaceActor, which:
     const now = tx.clock.now().toISOString();
     const run = (query: SQL) => tx.db.execute(query);
     const one = async <T>(query: SQL) => ((await run(query)) as unknown as T[])[0]!;
-    await run(sql`drop table if exists erasing`);
-    await run(sql`
-      create temporary table erasing on commit drop as
-      select contacts.id, contacts.email from contacts
-      where contacts.workspace_id = ${workspaceId} and (${which})
-      order by contacts.id for update`);
+    await lockContactsInto(tx, "erasing", workspaceId, which);
     const {
       n: erased,
       first,

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
 import { contacts } from "@/lib/db/schema";
@@ -49,4 +49,20 @@ export async function createContact(
     .onConflictDoNothing()
     .returning();
   return inserted ?? null;
+}
+
+/**
+ * Internal: the workspace's contacts matching `which` (a condition on `contacts`: a bulk action's chunk),
+ * locked for the rest of the transaction, in id order so that two chunks cannot deadlock, and noted in the
+ * temporary table `table` (id, email, dropped at commit) that the set-based verbs join instead of
+ * sending ids back and forth.
+ */
+export async function lockContactsInto(ctx: Ctx, table: string, workspaceId: string, which: SQL): Promise<void> {
+  const name = sql.identifier(table);
+  await ctx.db.execute(sql`drop table if exists ${name}`);
+  await ctx.db.execute(sql`
+    create temporary table ${name} on commit drop as
+    select contacts.id, contacts.email from contacts
+    where contacts.workspace_id = ${workspaceId} and (${which})
+    order by contacts.id for update`);
 }

@@ -5,6 +5,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import { actorLabel, inActorWorkspace, type WorkspaceActor } from "@/lib/actor";
 import { unsubscribe } from "@/lib/consent/unsubscribe";
 import { getContactOrThrow } from "@/lib/contacts/contact-view";
+import { lockContactsInto } from "@/lib/contacts/lock-contact";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { idArray } from "@/lib/db/id-array";
 import { topics } from "@/lib/db/schema";
@@ -89,12 +90,7 @@ export async function unsubscribeOnBehalfWhere(
       }[];
       if (!topic) return { changed: 0 };
     }
-    await run(sql`drop table if exists opting_out`);
-    await run(sql`
-      create temporary table opting_out on commit drop as
-      select contacts.id, contacts.email from contacts
-      where contacts.workspace_id = ${workspaceId} and (${which})
-      order by contacts.id for update`);
+    await lockContactsInto(tx, "opting_out", workspaceId, which);
     await run(sql`alter table opting_out add primary key (id)`);
     await run(sql`analyze opting_out`);
     // Their ids' range: a bulk chunk is a run of ids in order, so subscriptions are read by their contact
