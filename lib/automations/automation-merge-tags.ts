@@ -6,11 +6,11 @@ import { assertKnownMergeTags } from "@/lib/campaigns/merge-tags";
 import type { Ctx } from "@/lib/context";
 import { attributeDefinitions } from "@/lib/db/schema";
 
-import type { AutomationStep } from "./automation-schemas";
+import { numberSteps, type AutomationStep } from "./automation-schemas";
 
 /**
  * Internal: the campaign rule for merge tags, per send step: only `contact.` and `brand.` tags the
- * workspace knows, refused naming the step's field (`steps.2.subject`).
+ * workspace knows, refused naming the step's field by its number (`steps.2.subject`, numberSteps).
  */
 export async function assertKnownMergeTagsOfSteps(
   ctx: Ctx,
@@ -22,7 +22,7 @@ export async function assertKnownMergeTagsOfSteps(
     .from(attributeDefinitions)
     .where(eq(attributeDefinitions.workspaceId, workspaceId));
   const keys = new Set(definitions.map((d) => d.key));
-  steps.forEach((step, index) => {
+  numberSteps(steps).forEach(({ step, index }) => {
     if (step.type !== "send") return;
     assertKnownMergeTags(
       {

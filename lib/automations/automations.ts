@@ -48,6 +48,9 @@ export async function createAutomation(
     topicId: topic.id,
     name: values.name,
     trigger: values.trigger,
+    triggerSettings: values.trigger_settings,
+    reentryAfterMinutes: values.reentry_after_minutes ?? null,
+    exitCondition: values.exit_condition ?? null,
     createdAt: now,
     updatedAt: now,
   });

@@ -1,7 +1,13 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 
-import type { AutomationStep } from "../../automations/automation-schemas";
+import {
+  AUTOMATION_TRIGGERS,
+  EXIT_REASONS,
+  type AutomationCondition,
+  type AutomationStep,
+  type TriggerSettings,
+} from "../../automations/automation-schemas";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { contacts } from "./contacts";
 import { topics } from "./topics";
@@ -26,7 +32,13 @@ export const automations = pgTable(
     status: text("status", { enum: ["draft", "active", "paused"] })
       .notNull()
       .default("draft"),
-    trigger: text("trigger", { enum: ["topic_confirmed"] }).notNull(),
+    trigger: text("trigger", { enum: AUTOMATION_TRIGGERS }).notNull(),
+    /** The trigger's settings, checked by its schema (triggerSettingsSchemas): a list, an attribute, an event name… */
+    triggerSettings: jsonb("trigger_settings").$type<TriggerSettings>().notNull().default({}),
+    /** Minutes after an entry ended before the person may enter again; null: they never do. */
+    reentryAfterMinutes: integer("reentry_after_minutes"),
+    /** When it holds at a step, the person's run ends (exit reason `exit_condition`). */
+    exitCondition: jsonb("exit_condition").$type<AutomationCondition>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -78,7 +90,7 @@ export const automationEntries = pgTable(
     status: text("status", { enum: ["active", "completed", "exited"] })
       .notNull()
       .default("active"),
-    exitReason: text("exit_reason", { enum: ["unsubscribed", "opted_out", "suppressed", "erased"] }),
+    exitReason: text("exit_reason", { enum: EXIT_REASONS }),
     stepIndex: integer("step_index").notNull().default(0),
     enteredAt: at("entered_at").notNull(),
     endedAt: at("ended_at"),
