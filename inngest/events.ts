@@ -41,3 +41,6 @@ export const automationEntryStarted = eventType(events.automationEntryStarted.na
 export const automationResumed = eventType(events.automationResumed.name, {
   schema: events.automationResumed.schema,
 });
+export const contactEventRecorded = eventType(events.contactEventRecorded.name, {
+  schema: events.contactEventRecorded.schema,
+});

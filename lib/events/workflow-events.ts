@@ -76,6 +76,22 @@ export const automationResumed = {
   schema: z.object({ automationId: z.string() }),
 } as const;
 
+/**
+ * A custom event was recorded for a contact (POST /v1/events): runs waiting for it go on
+ * (`wait_for_event`, matched on `key`, "<contactId>:<name>"), and automations it triggers take the
+ * person in. Properties stay in the database row, never in the run's log.
+ */
+export const contactEventRecorded = {
+  name: "contact/event.recorded",
+  schema: z.object({
+    eventId: z.string(),
+    workspaceId: z.string(),
+    contactId: z.string(),
+    name: z.string(),
+    key: z.string(),
+  }),
+} as const;
+
 type Definition =
   | typeof confirmationRequested
   | typeof subscriptionConfirmed
@@ -88,7 +104,8 @@ type Definition =
   | typeof billingLadderStarted
   | typeof billingLadderEnded
   | typeof automationEntryStarted
-  | typeof automationResumed;
+  | typeof automationResumed
+  | typeof contactEventRecorded;
 
 /** The payload of the workflow event named `N`. */
 export type WorkflowEventData<N extends Definition["name"]> = z.infer<Extract<Definition, { name: N }>["schema"]>;
