@@ -1,45 +1,76 @@
 import { inngest } from "@/inngest/client";
-import { automationEntryStarted, automationResumed } from "@/inngest/events";
+import { automationEntryStarted, automationResumed, contactEventRecorded } from "@/inngest/events";
 import { workflowCtx } from "@/inngest/workflow-ctx";
-import { waitMs } from "@/lib/automations/automation-schemas";
-import { completeEntry, entrySteps, markEntryAt, sendAutomationStep } from "@/lib/automations/run-entry";
+import { MAX_STEPS } from "@/lib/automations/automation-schemas";
+import { runActionStep } from "@/lib/automations/run-action-step";
+import { advanceEntry, entryPosition } from "@/lib/automations/run-entry";
+import { sendAutomationStep } from "@/lib/automations/run-send";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 
-/** How long a run held at a send by a pause waits for the resume event before looking again. */
+/** How long a run held at a send (a pause, billing, the allowance) waits for the resume event before looking again. */
 const PAUSED_RECHECK = "1d";
+/**
+ * Step boundaries one run may pass: every step of the longest path several times over, room for moves
+ * to newer versions. A run that reaches it stops (the entry stays active where it is) rather than loop.
+ */
+const MAX_BOUNDARIES = MAX_STEPS * 10;
 
 /**
- * One run per automation entry (docs/readings.md, "Automations"): walks the steps of the version the
- * person entered. A wait sleeps; a send re-checks consent and sends once (sendAutomationStep). A paused
- * automation holds the run at its next send: it waits for the automation's resume event (or a day,
- * then looks again) and sends then, so nobody loses their place. An exit ends the run.
+ * One run per automation entry (docs/readings.md, "Automations", "The run"). At each step boundary it
+ * reads where the entry is (the entry row: its version and step number, so a move to a newer version
+ * is picked up there), checking the exit condition, and does that step: a wait sleeps (`wait`) or
+ * sleeps until a local time (`wait_until`); `wait_for_event` waits for the contact's event or its
+ * timeout; a send re-checks consent and sends once (sendAutomationStep); list, attribute, branch and
+ * exit steps are one step each (runActionStep). A run held at a send waits for the automation's
+ * resume event (or a day, then looks again), so nobody loses their place. Step names carry the
+ * boundary's count, so a run that went down a branch, or was moved, replays the same names.
  */
 export const automationEntry = inngest.createFunction(
   { id: "automation-entry", triggers: [automationEntryStarted], retries: 5 },
   async ({ event, step }) => {
     const { entryId } = event.data;
-    const steps = await step.run("steps", () => entrySteps(workflowCtx(), entryId));
-    if (!steps) return { ended: true };
-    for (const [index, current] of steps.entries()) {
-      if (current.type === "wait") {
-        await step.run(`at-${index}`, () => markEntryAt(workflowCtx(), entryId, index));
-        await step.sleep(`wait-${index}`, waitMs(current));
-        continue;
-      }
-      for (let attempt = 0; ; attempt++) {
-        const sent = await step.run(`send-${index}-${attempt}`, () =>
-          sendAutomationStep(workflowCtx(), getMailTransport(), entryId, index),
-        );
-        if (sent.outcome === "exited" || sent.outcome === "ended") return sent;
-        if (sent.outcome !== "paused") break;
-        await step.waitForEvent(`resumed-${index}-${attempt}`, {
-          event: automationResumed,
-          if: `async.data.automationId == '${sent.automationId}'`,
-          timeout: PAUSED_RECHECK,
-        });
+    for (let k = 0; k < MAX_BOUNDARIES; k++) {
+      const position = await step.run(`at-${k}`, () => entryPosition(workflowCtx(), entryId));
+      if (!("at" in position)) return position;
+      const here = position.at;
+      switch (here.type) {
+        case "wait":
+          await step.sleep(`wait-${k}`, here.minutes * 60_000);
+          await step.run(`waited-${k}`, () => advanceEntry(workflowCtx(), entryId, here));
+          break;
+        case "wait_until":
+          await step.sleepUntil(`wait-${k}`, here.until);
+          await step.run(`waited-${k}`, () => advanceEntry(workflowCtx(), entryId, here));
+          break;
+        case "wait_for_event": {
+          const seen = await step.waitForEvent(`event-${k}`, {
+            event: contactEventRecorded,
+            if: `async.data.key == '${here.key}'`,
+            timeout: here.timeoutMinutes * 60_000,
+          });
+          await step.run(`waited-${k}`, () => advanceEntry(workflowCtx(), entryId, here).then(() => ({ seen: Boolean(seen) })));
+          break;
+        }
+        case "send":
+          for (let attempt = 0; ; attempt++) {
+            const sent = await step.run(`send-${k}-${attempt}`, () =>
+              sendAutomationStep(workflowCtx(), getMailTransport(), entryId, here.index),
+            );
+            if (sent.outcome === "exited" || sent.outcome === "ended") return sent;
+            if (sent.outcome !== "paused") break;
+            await step.waitForEvent(`resumed-${k}-${attempt}`, {
+              event: automationResumed,
+              if: `async.data.automationId == '${sent.automationId}'`,
+              timeout: PAUSED_RECHECK,
+            });
+          }
+          break;
+        default: {
+          const done = await step.run(`${here.type}-${k}`, () => runActionStep(workflowCtx(), entryId, here.index));
+          if (done.outcome === "exited" || done.outcome === "ended") return done;
+        }
       }
     }
-    await step.run("complete", () => completeEntry(workflowCtx(), entryId, steps.length));
-    return { completed: true };
+    return { stopped: MAX_BOUNDARIES };
   },
 );

@@ -10,6 +10,7 @@ import { newId } from "@/lib/ids";
 
 import type { AutomationTrigger } from "./automation-schemas";
 import { latestVersion } from "./automations";
+import { mayEnterAgain } from "./reentry";
 
 /**
  * Internal: a person's trigger happened on a topic (confirmSubscription calls it with the
@@ -23,7 +24,7 @@ export async function enterAutomations(
   on: { topicId: string; contactId: string; trigger: AutomationTrigger },
 ): Promise<{ entryIds: string[] }> {
   const active = await ctx.db
-    .select({ id: automations.id })
+    .select({ id: automations.id, reentryAfterMinutes: automations.reentryAfterMinutes })
     .from(automations)
     .where(
       and(
@@ -37,6 +38,7 @@ export async function enterAutomations(
   for (const automation of active) {
     const version = await latestVersion(ctx, automation.id);
     if (!version) continue;
+    if (!(await mayEnterAgain(ctx, automation, on.contactId))) continue;
     const [entry] = await ctx.db
       .insert(automationEntries)
       .values({

@@ -5,6 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
+import { isAutomationSendId, recordAutomationClick, recordAutomationOpen } from "@/lib/automations/automation-mail-events";
 import { emailEventBase } from "@/lib/events/email-event-base";
 import { recordEvent } from "@/lib/events/record-event";
 
@@ -35,6 +36,8 @@ export async function recordOpen(
   sendId: string,
   details: { country: string | null; request?: TrackingRequest },
 ): Promise<void> {
+  // An automation's mail has its own row (automation_sends), found by its id's prefix.
+  if (isAutomationSendId(sendId)) return recordAutomationOpen(ctx, sendId, details);
   await withTransaction(ctx, async (tx) => {
     const row = await loadSend(tx, sendId);
     if (!row) return;
@@ -72,6 +75,7 @@ export async function recordClick(
     request?: TrackingRequest;
   },
 ): Promise<void> {
+  if (isAutomationSendId(sendId)) return recordAutomationClick(ctx, sendId, details);
   await withTransaction(ctx, async (tx) => {
     const row = await loadSend(tx, sendId);
     if (!row) return;

@@ -12,12 +12,20 @@ const id = z.string();
 const count = z.int().nonnegative();
 
 const emailBase = {
-  send_id: id.meta({ description: "Unique per recipient per campaign (prefix `snd_`)." }),
-  campaign_id: id,
-  campaign_name: z.string(),
+  send_id: id.meta({
+    description: "Unique per recipient per campaign (prefix `snd_`), or per automation entry and step (prefix `asn_`).",
+  }),
+  campaign_id: id.nullable().meta({ description: "Null for an automation's mail." }),
+  campaign_name: z.string().nullable().meta({ description: "Null for an automation's mail." }),
   contact_id: id,
   email: z.string(),
   occurred_at: timestamp.meta({ description: "When it happened at the provider, not when the service saw it." }),
+  automation_id: id.optional().meta({ description: "Set for an automation's mail: the automation that sent it." }),
+  step: z
+    .int()
+    .nonnegative()
+    .optional()
+    .meta({ description: "Set for an automation's mail: the number of the send step that sent it." }),
 };
 const campaignBase = {
   campaign_id: id,

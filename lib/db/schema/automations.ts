@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 
 import {
   AUTOMATION_TRIGGERS,
@@ -96,12 +96,39 @@ export const automationEntries = pgTable(
     endedAt: at("ended_at"),
   },
   (t) => [
-    // Once per person: re-entry is not offered yet.
-    uniqueIndex("automation_entries_contact_key").on(t.automationId, t.contactId),
+    // One active entry per automation and person; whether an ended entry lets them in again is the
+    // automation's re-entry rule (lib/automations/reentry.ts), which reads their last entry here.
+    uniqueIndex("automation_entries_active_key")
+      .on(t.automationId, t.contactId)
+      .where(sql`${t.status} = 'active'`),
     index("automation_entries_figures_idx").on(t.automationId, t.status, t.stepIndex),
     // Erasing or deleting a contact sets its entries' contact to null: found by this, not a scan.
-    index("automation_entries_contact_idx").on(t.contactId),
+    // Also a contact's position in every automation (contactAutomations) and their last entry (re-entry).
+    index("automation_entries_contact_idx").on(t.contactId, t.automationId),
     check("automation_entries_exit_reason", sql`(${t.status} = 'exited') = (${t.exitReason} is not null)`),
+  ],
+);
+
+/**
+ * The arm a branch step sent an entry down (`yes` or `no`), once per entry and step: the figures
+ * count them, and a retried branch step finds its row and does not decide again.
+ */
+export const automationBranchArms = pgTable(
+  "automation_branch_arms",
+  {
+    entryId: id("entry_id")
+      .notNull()
+      .references(() => automationEntries.id, { onDelete: "cascade" }),
+    automationId: id("automation_id")
+      .notNull()
+      .references(() => automations.id, { onDelete: "cascade" }),
+    stepIndex: integer("step_index").notNull(),
+    arm: text("arm", { enum: ["yes", "no"] }).notNull(),
+    decidedAt: at("decided_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.entryId, t.stepIndex] }),
+    index("automation_branch_arms_figures_idx").on(t.automationId, t.stepIndex),
   ],
 );
 
@@ -127,6 +154,12 @@ export const automationSends = pgTable(
     /** Why a mail was skipped: `missing_merge_tag:<tag>`. */
     reason: text("reason"),
     sentAt: at("sent_at").notNull(),
+    /** Tracking, as a campaign send's (lib/tracking/record-engagement.ts): the pixel whoever loaded it, and a person's open or click. */
+    openedAt: at("opened_at"),
+    humanOpenedAt: at("human_opened_at"),
+    clickedAt: at("clicked_at"),
+    /** A branch's `clicked` condition reads only a person's click, not a scanner's. */
+    humanClickedAt: at("human_clicked_at"),
   },
   (t) => [
     uniqueIndex("automation_sends_step_key").on(t.entryId, t.stepIndex),

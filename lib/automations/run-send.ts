@@ -1,0 +1,249 @@
+import "server-only";
+
+import { and, eq, sql } from "drizzle-orm";
+
+import { systemActor } from "@/lib/actor";
+import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
+import { refundSends, reserveSends } from "@/lib/billing/send-allowance";
+import { renderMergeTags } from "@/lib/campaigns/merge-tags";
+import { mergeValuesFor } from "@/lib/campaigns/render-campaign-mail";
+import { NOT_VERIFIED } from "@/lib/campaigns/sending-rules";
+import { consentFooter, withConsentFooter } from "@/lib/consent/consent-footer";
+import { listHeaders } from "@/lib/consent/list-headers";
+import { withTransaction, type Ctx } from "@/lib/context";
+import {
+  automationEntries,
+  automations,
+  automationSends,
+  automationVersions,
+  brands,
+  contacts,
+  subscriptions,
+  topics,
+  workspaceBilling,
+} from "@/lib/db/schema";
+import { domainSigningKey } from "@/lib/domains/domain-signing-key";
+import { recordEvent } from "@/lib/events/record-event";
+import { escapeHtml } from "@/lib/mail/escape-html";
+import { feedbackId } from "@/lib/mail/feedback-id";
+import type { MailTransport } from "@/lib/mail/transports/mail-transport";
+import { suppressedAmong } from "@/lib/suppressions/suppressed";
+import { addTracking } from "@/lib/tracking/tracking-links";
+import { brandClearance } from "@/lib/workspaces/sending-clearance";
+
+import { automationEmailEventBase, automationSendId } from "./automation-mail-events";
+import type { ExitReason } from "./automation-schemas";
+import { exitConditionHolds, exitEntry } from "./run-entry";
+import { placeSteps } from "./step-tree";
+
+export type SendOutcome =
+  | { outcome: "sent" }
+  | { outcome: "skipped"; reason: string }
+  /** The step's row was there: a retried step, nothing mailed again. */
+  | { outcome: "already" }
+  /** Nothing sent, the entry stays at this step: the automation is paused, billing pauses sending, or the period's send allowance is spent. */
+  | { outcome: "paused"; automationId: string; why: "automation" | "billing" | "allowance" }
+  | { outcome: "exited"; reason: ExitReason }
+  /** The entry is not at this step (moved to another version): the run reads its place again. */
+  | { outcome: "moved" }
+  /** The entry is no longer active (ended by another run, or gone). */
+  | { outcome: "ended" };
+
+/**
+ * System: one send step of an entry (docs/readings.md, "Automations"). Re-checked at send time: the
+ * person still exists (else the entry exits `erased`), has not opted out of everything (`opted_out`),
+ * is still subscribed to the topic (`unsubscribed`), not suppressed (`suppressed`), and the automation's
+ * exit condition does not hold (`exit_condition`); a paused automation, a workspace whose billing stage
+ * pauses sending, or one whose period's send allowance is spent sends nothing and holds the entry here.
+ * In the sandbox, an address that is not verified skips this mail (`recipient_not_verified`), as a
+ * campaign leaves it out. A used merge tag without a value skips this mail, recorded with the tag. The
+ * mail carries the topic's consent footer and List-Unsubscribe headers, and its links and opens are
+ * tracked as a campaign's. Sent once per entry and step number: the row of the step is looked for
+ * first, and the transport's idempotency key (entry and step) drops a repeat of a hand-over whose
+ * record was lost. The mail is the step of the version the entry is on at send time.
+ */
+export async function sendAutomationStep(
+  ctx: Ctx,
+  transport: MailTransport,
+  entryId: string,
+  stepIndex: number,
+): Promise<SendOutcome> {
+  const [row] = await ctx.db
+    .select({
+      entry: automationEntries,
+      automation: automations,
+      steps: automationVersions.steps,
+      topic: topics,
+      brand: brands,
+      contact: contacts,
+      subscriptionState: subscriptions.state,
+    })
+    .from(automationEntries)
+    .innerJoin(automations, eq(automations.id, automationEntries.automationId))
+    .innerJoin(automationVersions, eq(automationVersions.id, automationEntries.versionId))
+    .innerJoin(topics, eq(topics.id, automations.topicId))
+    .innerJoin(brands, eq(brands.id, topics.brandId))
+    .leftJoin(contacts, eq(contacts.id, automationEntries.contactId))
+    .leftJoin(
+      subscriptions,
+      and(eq(subscriptions.contactId, automationEntries.contactId), eq(subscriptions.topicId, automations.topicId)),
+    )
+    .where(eq(automationEntries.id, entryId));
+  if (!row || row.entry.status !== "active") return { outcome: "ended" };
+  const [done] = await ctx.db
+    .select({ id: automationSends.id })
+    .from(automationSends)
+    .where(and(eq(automationSends.entryId, entryId), eq(automationSends.stepIndex, stepIndex)));
+  const step = placeSteps(row.steps)[stepIndex]?.step;
+  if (row.entry.stepIndex !== stepIndex || step?.type !== "send") {
+    // A send that went before its record moved the entry on; anything else is a move to another version.
+    return done ? { outcome: "already" } : { outcome: "moved" };
+  }
+  if (done) {
+    await moveEntryPast(ctx, entryId, stepIndex);
+    return { outcome: "already" };
+  }
+  const { entry, automation, brand, topic, contact } = row;
+  const exitReason: ExitReason | null = !contact
+    ? "erased"
+    : contact.optedOutAt
+      ? "opted_out"
+      : row.subscriptionState !== "subscribed"
+        ? "unsubscribed"
+        : (await suppressedAmong(ctx, entry.workspaceId, [contact.email])).size > 0
+          ? "suppressed"
+          : (await exitConditionHolds(ctx, entry, automation))
+            ? "exit_condition"
+            : null;
+  if (exitReason) {
+    await exitEntry(ctx, entryId, exitReason, stepIndex);
+    return { outcome: "exited", reason: exitReason };
+  }
+  const [billing] = await ctx.db
+    .select({ stage: workspaceBilling.stage, trialEndsAt: workspaceBilling.trialEndsAt })
+    .from(workspaceBilling)
+    .where(eq(workspaceBilling.workspaceId, entry.workspaceId));
+  const why =
+    automation.status !== "active"
+      ? "automation"
+      : billing && !billingAllowsSending(billing, ctx.clock.now())
+        ? "billing"
+        : null;
+  if (why) return { outcome: "paused", automationId: automation.id, why };
+
+  const sendId = automationSendId(entryId, stepIndex);
+  const eventBase = { sendId, automationId: automation.id, stepIndex, contactId: contact!.id, email: contact!.email };
+  // The sandbox, as for a campaign: until the brand is cleared, only the workspace's verified addresses.
+  if (!(await brandClearance(ctx, brand.id)).open) {
+    const verified = await ctx.db.execute(
+      sql`select 1 from sandbox_recipients where workspace_id = ${entry.workspaceId} and email = ${contact!.email} limit 1`,
+    );
+    if (verified.length === 0) {
+      await recordSend(ctx, entry, stepIndex, "skipped", NOT_VERIFIED, eventBase);
+      return { outcome: "skipped", reason: NOT_VERIFIED };
+    }
+  }
+  const values = mergeValuesFor(contact!, brand);
+  const subject = renderMergeTags(step.subject, values, "header");
+  const html = renderMergeTags(step.html ?? "", values, "html");
+  const text = renderMergeTags(step.text ?? "", values, "text");
+  const missing = [subject, html, text].find((r): r is { missing: string } => "missing" in r);
+  if (missing) {
+    const reason = `missing_merge_tag:${missing.missing}`;
+    await recordSend(ctx, entry, stepIndex, "skipped", reason, eventBase);
+    return { outcome: "skipped", reason };
+  }
+  // The allowance, as a campaign's recipients take it: one send reserved, given back if nothing leaves.
+  if ((await reserveSends(ctx, entry.workspaceId, 1)) < 1) {
+    await refundSends(ctx, entry.workspaceId, 1);
+    return { outcome: "paused", automationId: automation.id, why: "allowance" };
+  }
+  const rendered = { subject: (subject as { text: string }).text, html: (html as { text: string }).text };
+  const body = { text: (text as { text: string }).text };
+  const target = { contactId: contact!.id, topicId: topic.id };
+  const footer = consentFooter(target, brand);
+  const htmlBody = rendered.html.trim()
+    ? rendered.html
+    : `<!doctype html><html><body><div style="white-space:pre-wrap;font-family:system-ui,sans-serif">${escapeHtml(body.text)}</div></body></html>`;
+  const dkim = await domainSigningKey(ctx, brand);
+  try {
+    await transport.send(ctx, {
+      workspaceId: entry.workspaceId,
+      idempotencyKey: `automation-${entryId}-${stepIndex}`,
+      from: { name: brand.name, address: brand.senderEmail },
+      replyTo: brand.replyTo ?? undefined,
+      to: contact!.email,
+      subject: rendered.subject,
+      html: withConsentFooter(addTracking(htmlBody, sendId), footer, { blocks: false }),
+      text: `${body.text}${footer.text}`,
+      headers: {
+        ...listHeaders(target, brand),
+        "Feedback-ID": feedbackId({ stream: automation.id, brandId: brand.id, workspaceId: entry.workspaceId }),
+      },
+      ...(dkim ? { dkim } : {}),
+    });
+  } catch (error) {
+    await refundSends(ctx, entry.workspaceId, 1);
+    throw error;
+  }
+  await recordSend(ctx, entry, stepIndex, "sent", null, eventBase);
+  return { outcome: "sent" };
+}
+
+/** The entry moves past its send step, if it is still there (a move may have put it elsewhere). */
+async function moveEntryPast(ctx: Ctx, entryId: string, stepIndex: number): Promise<void> {
+  const [row] = await ctx.db
+    .select({ steps: automationVersions.steps })
+    .from(automationEntries)
+    .innerJoin(automationVersions, eq(automationVersions.id, automationEntries.versionId))
+    .where(eq(automationEntries.id, entryId));
+  if (!row) return;
+  const placed = placeSteps(row.steps);
+  const here = placed[stepIndex];
+  if (here?.step.type !== "send") return;
+  await ctx.db
+    .update(automationEntries)
+    .set({ stepIndex: here.next ?? placed.length })
+    .where(
+      and(eq(automationEntries.id, entryId), eq(automationEntries.status, "active"), eq(automationEntries.stepIndex, stepIndex)),
+    );
+}
+
+/**
+ * The step's row and the entry moved past it, together; a skipped mail is an `email.failed` event, as
+ * a campaign recipient's is, carrying the automation and step.
+ */
+async function recordSend(
+  ctx: Ctx,
+  entry: typeof automationEntries.$inferSelect,
+  stepIndex: number,
+  status: "sent" | "skipped",
+  reason: string | null,
+  event: Parameters<typeof automationEmailEventBase>[0],
+): Promise<void> {
+  await withTransaction(ctx, async (tx) => {
+    const [inserted] = await tx.db
+      .insert(automationSends)
+      .values({
+        id: event.sendId,
+        workspaceId: entry.workspaceId,
+        automationId: entry.automationId,
+        entryId: entry.id,
+        stepIndex,
+        status,
+        reason,
+        sentAt: tx.clock.now(),
+      })
+      .onConflictDoNothing()
+      .returning({ id: automationSends.id });
+    await moveEntryPast(tx, entry.id, stepIndex);
+    if (inserted && status === "skipped")
+      await recordEvent(
+        tx,
+        systemActor(`automation:${entry.automationId}`, entry.workspaceId),
+        "email.failed",
+        { ...automationEmailEventBase(event, tx.clock.now()), reason: reason! },
+        tx.clock.now(),
+      );
+  });
+}
