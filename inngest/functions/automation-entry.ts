@@ -48,7 +48,9 @@ export const automationEntry = inngest.createFunction(
             if: `async.data.key == '${here.key}'`,
             timeout: here.timeoutMinutes * 60_000,
           });
-          await step.run(`waited-${k}`, () => advanceEntry(workflowCtx(), entryId, here).then(() => ({ seen: Boolean(seen) })));
+          await step.run(`waited-${k}`, () =>
+            advanceEntry(workflowCtx(), entryId, here).then(() => ({ seen: Boolean(seen) })),
+          );
           break;
         }
         case "send":

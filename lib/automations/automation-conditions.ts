@@ -5,7 +5,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { automationSends } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
-import { compileSegment, checkSegmentRule } from "@/lib/segments/compile-segment";
+import { checkSegmentRule, compileSegment } from "@/lib/segments/compile-segment";
 
 import type { AutomationCondition } from "./automation-schemas";
 
@@ -24,7 +24,11 @@ export interface ConditionEntry {
  * opened/clicked read the person's own open or click of that send step's mail (not a machine's);
  * an event is one recorded for the person since they entered, or in the last `within_minutes`.
  */
-export async function conditionHolds(ctx: Ctx, entry: ConditionEntry, condition: AutomationCondition): Promise<boolean> {
+export async function conditionHolds(
+  ctx: Ctx,
+  entry: ConditionEntry,
+  condition: AutomationCondition,
+): Promise<boolean> {
   switch (condition.kind) {
     case "segment":
       return segmentHolds(ctx, entry, condition.rule);

@@ -14,7 +14,8 @@ import { machineClick, machineOpen, type TrackingRequest } from "@/lib/tracking/
 // and the automation and step number added.
 
 /** The send id of an entry's send step: fixed before the mail leaves, so its tracking links name the row recorded after. */
-export const automationSendId = (entryId: string, stepIndex: number) => `asn_${entryId.replace(/^aen_/, "")}_${stepIndex}`;
+export const automationSendId = (entryId: string, stepIndex: number) =>
+  `asn_${entryId.replace(/^aen_/, "")}_${stepIndex}`;
 
 /** Whether a tracking token's send id is an automation mail's rather than a campaign recipient's. */
 export const isAutomationSendId = (sendId: string) => sendId.startsWith("asn_");
@@ -48,7 +49,13 @@ async function loadMail(ctx: Ctx, sendId: string) {
 
 const baseOf = (row: NonNullable<Awaited<ReturnType<typeof loadMail>>>, at: Date) =>
   automationEmailEventBase(
-    { sendId: row.send.id, automationId: row.send.automationId, stepIndex: row.send.stepIndex, contactId: row.contactId, email: row.email },
+    {
+      sendId: row.send.id,
+      automationId: row.send.automationId,
+      stepIndex: row.send.stepIndex,
+      contactId: row.contactId,
+      email: row.email,
+    },
     at,
   );
 
@@ -85,7 +92,13 @@ export async function recordAutomationOpen(
 export async function recordAutomationClick(
   ctx: Ctx,
   sendId: string,
-  details: { url: string; country: string | null; deviceType: DeviceType | null; client: string | null; request?: TrackingRequest },
+  details: {
+    url: string;
+    country: string | null;
+    deviceType: DeviceType | null;
+    client: string | null;
+    request?: TrackingRequest;
+  },
 ): Promise<void> {
   await withTransaction(ctx, async (tx) => {
     const row = await loadMail(tx, sendId);
@@ -104,7 +117,13 @@ export async function recordAutomationClick(
       tx,
       systemActor("tracking:click", row.send.workspaceId),
       "email.clicked",
-      { ...baseOf(row, now), url: details.url, country: details.country, device_type: details.deviceType, client: details.client },
+      {
+        ...baseOf(row, now),
+        url: details.url,
+        country: details.country,
+        device_type: details.deviceType,
+        client: details.client,
+      },
       now,
       machine,
     );

@@ -4,7 +4,14 @@ import { and, asc, count, desc, eq, max } from "drizzle-orm";
 
 import { inActorWorkspace, requireActorWorkspace, type Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { automationEntries, automations, automationSends, automationVersions, topics } from "@/lib/db/schema";
+import {
+  automationBranchArms,
+  automationEntries,
+  automations,
+  automationSends,
+  automationVersions,
+  topics,
+} from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
 import { emitEvents } from "@/lib/events/emit-events";
 import { automationResumed } from "@/lib/events/workflow-events";
@@ -14,6 +21,7 @@ import { parseInput } from "@/lib/validation/parse-input";
 import { assertKnownMergeTagsOfSteps } from "./automation-merge-tags";
 import {
   createAutomationSchema,
+  numberSteps,
   setStepsSchema,
   type AutomationStatus,
   type AutomationStep,
@@ -166,9 +174,13 @@ export interface AutomationStepFigures {
   type: AutomationStep["type"];
   /** Active entries at this step: waiting out a wait, or at a send (a paused automation holds them there). */
   waiting: number;
-  /** Send steps: mails handed over, and mails skipped by reason. */
+  /** Send steps: mails handed over, and mails skipped by reason; people who opened and clicked them (a person's, not a machine's). */
   sent?: number;
   skipped?: Record<string, number>;
+  opened?: number;
+  clicked?: number;
+  /** Branch steps: how many went down each arm. */
+  arms?: { yes: number; no: number };
 }
 
 export interface AutomationView {
@@ -183,7 +195,8 @@ export interface AutomationView {
 
 /**
  * The automation with its newest version's steps and per-step figures: how many entered, are at each
- * step (across versions, by step position), were sent or skipped at each send, and left by reason.
+ * step (across versions, by step number), were sent or skipped at each send and opened or clicked it,
+ * went down each arm of a branch, and left by reason.
  */
 export async function showAutomation(ctx: Ctx, actor: Actor, automationId: string): Promise<AutomationView> {
   const automation = await automationOrThrow(ctx, actor, automationId);
@@ -204,11 +217,18 @@ export async function showAutomation(ctx: Ctx, actor: Actor, automationId: strin
       status: automationSends.status,
       reason: automationSends.reason,
       n: count(),
+      opened: count(automationSends.humanOpenedAt),
+      clicked: count(automationSends.humanClickedAt),
     })
     .from(automationSends)
     .where(eq(automationSends.automationId, automationId))
     .groupBy(automationSends.stepIndex, automationSends.status, automationSends.reason)
     .orderBy(asc(automationSends.stepIndex));
+  const arms = await ctx.db
+    .select({ stepIndex: automationBranchArms.stepIndex, arm: automationBranchArms.arm, n: count() })
+    .from(automationBranchArms)
+    .where(eq(automationBranchArms.automationId, automationId))
+    .groupBy(automationBranchArms.stepIndex, automationBranchArms.arm);
   const exited: Record<string, number> = {};
   let entered = 0;
   let active = 0;
@@ -219,16 +239,21 @@ export async function showAutomation(ctx: Ctx, actor: Actor, automationId: strin
     if (row.status === "completed") completed += row.n;
     if (row.status === "exited") exited[row.exitReason!] = (exited[row.exitReason!] ?? 0) + row.n;
   }
-  const steps = (version?.steps ?? []).map((step, index): AutomationStepFigures => {
+  const steps = numberSteps(version?.steps ?? []).map(({ index, step }): AutomationStepFigures => {
     const waiting = byStatus
       .filter((r) => r.status === "active" && r.stepIndex === index)
       .reduce((sum, r) => sum + r.n, 0);
+    if (step.type === "branch") {
+      const arm = (which: "yes" | "no") => arms.find((a) => a.stepIndex === index && a.arm === which)?.n ?? 0;
+      return { index, type: step.type, waiting, arms: { yes: arm("yes"), no: arm("no") } };
+    }
     if (step.type !== "send") return { index, type: step.type, waiting };
     const here = sends.filter((s) => s.stepIndex === index);
     const skipped: Record<string, number> = {};
     for (const s of here.filter((s) => s.status === "skipped")) skipped[s.reason ?? ""] = s.n;
-    const sent = here.filter((s) => s.status === "sent").reduce((sum, s) => sum + s.n, 0);
-    return { index, type: step.type, waiting, sent, skipped };
+    const sentRows = here.filter((s) => s.status === "sent");
+    const sum = (key: "n" | "opened" | "clicked") => sentRows.reduce((total, s) => total + s[key], 0);
+    return { index, type: step.type, waiting, sent: sum("n"), skipped, opened: sum("opened"), clicked: sum("clicked") };
   });
   return { automation, version, entered, active, completed, exited, steps };
 }

@@ -27,7 +27,11 @@ export interface ContactAutomationPosition {
  * A contact's place in the workspace's automations, newest entry first (a person who entered again
  * has an entry for each time): for their page. A brand-locked actor sees its brand's automations only.
  */
-export async function contactAutomations(ctx: Ctx, actor: Actor, contactId: string): Promise<ContactAutomationPosition[]> {
+export async function contactAutomations(
+  ctx: Ctx,
+  actor: Actor,
+  contactId: string,
+): Promise<ContactAutomationPosition[]> {
   const workspaceId = requireActorWorkspace(actor);
   const rows = await ctx.db
     .select({

@@ -6,8 +6,8 @@ import type { Actor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { automationEntries, automations, automationVersions } from "@/lib/db/schema";
 
-import { getAutomationOrThrow, latestVersion } from "./automations";
 import { numberSteps } from "./automation-schemas";
+import { getAutomationOrThrow, latestVersion } from "./automations";
 
 /**
  * Moves everyone still inside an older version of the automation to its newest version
@@ -53,7 +53,11 @@ export async function activeEntriesByVersion(
 ): Promise<{ versionId: string; version: number; active: number }[]> {
   await getAutomationOrThrow(ctx, actor, automationId);
   const rows = await ctx.db
-    .select({ versionId: automationVersions.id, version: automationVersions.number, active: count(automationEntries.id) })
+    .select({
+      versionId: automationVersions.id,
+      version: automationVersions.number,
+      active: count(automationEntries.id),
+    })
     .from(automationVersions)
     .leftJoin(
       automationEntries,

@@ -78,7 +78,13 @@ export async function runActionStep(ctx: Ctx, entryId: string, index: number): P
       case "branch": {
         const holds = await conditionHolds(
           tx,
-          { id: entry.id, workspaceId: entry.workspaceId, topicId: row.topicId, contactId: entry.contactId, enteredAt: entry.enteredAt },
+          {
+            id: entry.id,
+            workspaceId: entry.workspaceId,
+            topicId: row.topicId,
+            contactId: entry.contactId,
+            enteredAt: entry.enteredAt,
+          },
           step.condition,
         );
         const arm = holds ? "yes" : "no";
@@ -115,8 +121,5 @@ async function setAttribute(
   const attributes = { ...contact.attributes };
   if (checked[key] === null || checked[key] === undefined) delete attributes[key];
   else attributes[key] = checked[key];
-  await ctx.db
-    .update(contacts)
-    .set({ attributes, updatedAt: ctx.clock.now() })
-    .where(eq(contacts.id, contactId));
+  await ctx.db.update(contacts).set({ attributes, updatedAt: ctx.clock.now() }).where(eq(contacts.id, contactId));
 }

@@ -57,7 +57,12 @@ export async function lockEntry(ctx: Ctx, entryId: string) {
 export async function exitEntry(ctx: Ctx, entryId: string, reason: ExitReason, stepIndex?: number): Promise<void> {
   await ctx.db
     .update(automationEntries)
-    .set({ status: "exited", exitReason: reason, ...(stepIndex === undefined ? {} : { stepIndex }), endedAt: ctx.clock.now() })
+    .set({
+      status: "exited",
+      exitReason: reason,
+      ...(stepIndex === undefined ? {} : { stepIndex }),
+      endedAt: ctx.clock.now(),
+    })
     .where(and(eq(automationEntries.id, entryId), eq(automationEntries.status, "active")));
 }
 
@@ -70,7 +75,13 @@ export async function exitConditionHolds(
   if (!automation.exitCondition || !entry.contactId) return false;
   return conditionHolds(
     ctx,
-    { id: entry.id, workspaceId: entry.workspaceId, topicId: automation.topicId, contactId: entry.contactId, enteredAt: entry.enteredAt },
+    {
+      id: entry.id,
+      workspaceId: entry.workspaceId,
+      topicId: automation.topicId,
+      contactId: entry.contactId,
+      enteredAt: entry.enteredAt,
+    },
     automation.exitCondition,
   );
 }
@@ -116,7 +127,12 @@ async function runStepOf(ctx: Ctx, entry: EntryRow, step: AutomationStep, index:
       return { index, type: "wait_until", until: nextLocalTime(zone, ctx.clock.now(), step).toISOString() };
     }
     case "wait_for_event":
-      return { index, type: "wait_for_event", key: `${entry.contactId}:${step.name}`, timeoutMinutes: step.timeout_minutes };
+      return {
+        index,
+        type: "wait_for_event",
+        key: `${entry.contactId}:${step.name}`,
+        timeoutMinutes: step.timeout_minutes,
+      };
     default:
       return { index, type: step.type };
   }

@@ -205,7 +205,11 @@ async function moveEntryPast(ctx: Ctx, entryId: string, stepIndex: number): Prom
     .update(automationEntries)
     .set({ stepIndex: here.next ?? placed.length })
     .where(
-      and(eq(automationEntries.id, entryId), eq(automationEntries.status, "active"), eq(automationEntries.stepIndex, stepIndex)),
+      and(
+        eq(automationEntries.id, entryId),
+        eq(automationEntries.status, "active"),
+        eq(automationEntries.stepIndex, stepIndex),
+      ),
     );
 }
 

@@ -17,7 +17,11 @@ export function nextLocalTime(
   const days = at.weekdays && at.weekdays.length > 0 ? new Set(at.weekdays) : null;
   // The zone's calendar date now, as a UTC date to step through days with.
   const wallNow = now.getTime() + offsetMinutes(zone, now.getTime()) * 60_000;
-  const today = Date.UTC(new Date(wallNow).getUTCFullYear(), new Date(wallNow).getUTCMonth(), new Date(wallNow).getUTCDate());
+  const today = Date.UTC(
+    new Date(wallNow).getUTCFullYear(),
+    new Date(wallNow).getUTCMonth(),
+    new Date(wallNow).getUTCDate(),
+  );
   // Eight days: today's time may have passed, and the same weekday comes round a week later.
   for (let d = 0; d <= 8; d++) {
     const day = new Date(today + d * DAY);

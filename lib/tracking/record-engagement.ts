@@ -3,9 +3,13 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 
 import { systemActor } from "@/lib/actor";
+import {
+  isAutomationSendId,
+  recordAutomationClick,
+  recordAutomationOpen,
+} from "@/lib/automations/automation-mail-events";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
-import { isAutomationSendId, recordAutomationClick, recordAutomationOpen } from "@/lib/automations/automation-mail-events";
 import { emailEventBase } from "@/lib/events/email-event-base";
 import { recordEvent } from "@/lib/events/record-event";
 

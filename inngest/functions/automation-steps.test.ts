@@ -1,0 +1,395 @@
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { functions } from "@/inngest";
+import { inngest, routeEmbeddedEvents } from "@/inngest/client";
+import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
+import { setWorkflowCtx } from "@/inngest/workflow-ctx";
+import { systemActor } from "@/lib/actor";
+import type { AutomationCondition, AutomationStep, CreateAutomationInput } from "@/lib/automations/automation-schemas";
+import {
+  activateAutomation,
+  createAutomation,
+  setAutomationSteps,
+  showAutomation,
+} from "@/lib/automations/automations";
+import { contactAutomations } from "@/lib/automations/contact-automations";
+import { enterAutomations } from "@/lib/automations/enter-automation";
+import { activeEntriesByVersion, moveEntriesToLatest } from "@/lib/automations/move-entries";
+import { resumeWorkspaceSending } from "@/lib/billing/resume-workspace-sending";
+import { defineAttribute } from "@/lib/contacts/define-attribute";
+import { upsertContact } from "@/lib/contacts/upsert-contact";
+import { automationEntries, contacts, events, listMembers, workspaceBilling } from "@/lib/db/schema";
+import { emitEvents } from "@/lib/events/emit-events";
+import { contactEventRecorded } from "@/lib/events/workflow-events";
+import { newId } from "@/lib/ids";
+import { createList } from "@/lib/lists/create-list";
+import { listMailbox } from "@/lib/mail/list-mailbox";
+import { clearForSending } from "@/lib/testing/clear-for-sending";
+import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
+import { testCtx } from "@/lib/testing/test-context";
+import { recordClick } from "@/lib/tracking/record-engagement";
+import { readClickToken } from "@/lib/tracking/tracking-links";
+
+// The step vocabulary of an automation's run (docs/readings.md, "Automations", "The run"), driven by
+// the embedded executor and a test clock, as automation-entry.test.ts does.
+const { ctx, clock } = testCtx(new Date(Date.now() + 60 * 60_000));
+const executor = createEmbeddedExecutor({ client: inngest, functions });
+beforeAll(async () => {
+  setWorkflowCtx(ctx);
+  routeEmbeddedEvents((batch) => executor.enqueue(ctx, batch));
+  // POST /v1/events records custom events here (built beside this work); the shape it has there.
+  await ctx.db.execute(sql`
+    create table if not exists contact_events (
+      id text primary key, workspace_id text not null, contact_id text not null, name text not null,
+      properties jsonb not null default '{}', occurred_at timestamptz not null)`);
+});
+afterAll(() => setWorkflowCtx(undefined));
+
+const MINUTE = 60_000;
+
+/** A workspace with a topic; `automation` adds an active automation of these steps and a way to put people in it. */
+async function workspace() {
+  const { workspaceId, brandId } = await seedWorkspace(ctx);
+  await clearForSending(ctx, workspaceId);
+  const topicId = await seedTopic(ctx, workspaceId, brandId, { requiresConfirmation: false });
+  const actor = systemActor("test", workspaceId);
+  const mailsTo = async (email: string) =>
+    (await listMailbox(ctx, actor, { to: email })).filter((m) => m.subject.startsWith("Step")).reverse();
+  const subjectsTo = async (email: string) => (await mailsTo(email)).map((m) => m.subject);
+  const automation = async (steps: AutomationStep[], options: Partial<CreateAutomationInput> = {}) => {
+    const { automationId } = await createAutomation(ctx, actor, { name: "Series", topic_id: topicId, ...options });
+    await setAutomationSteps(ctx, actor, automationId, { steps });
+    await activateAutomation(ctx, actor, automationId);
+    /** A subscribed contact (made once), entered into the automation; answers the contact's id. */
+    const enter = async (email: string, fields: { firstName?: string; timeZone?: string } = {}) => {
+      const { contact } = await upsertContact(ctx, actor, { email, ...fields, topicIds: [topicId] });
+      await enterAutomations(ctx, workspaceId, { topicId, contactId: contact.id, trigger: "topic_confirmed" });
+      return contact.id;
+    };
+    const entries = () =>
+      ctx.db.select().from(automationEntries).where(eq(automationEntries.automationId, automationId));
+    return { automationId, enter, entries };
+  };
+  return { workspaceId, brandId, topicId, actor, mailsTo, subjectsTo, automation };
+}
+
+const send = (subject: string, html?: string): AutomationStep =>
+  html ? { type: "send", subject, html } : { type: "send", subject, text: `${subject}.` };
+const firstNameIs = (value: string): AutomationCondition => ({
+  kind: "segment",
+  rule: {
+    match: "all",
+    groups: [{ match: "all", conditions: [{ kind: "field", field: "first_name", op: "equals", value }] }],
+  },
+});
+
+describe("automations: the step vocabulary", () => {
+  it("list_add, set_attribute and list_remove change the contact, and the run goes on to the next step", async () => {
+    const { workspaceId, brandId, actor, automation, subjectsTo } = await workspace();
+    const { listId: joined } = await createList(ctx, actor, { brandId, name: "Joined" });
+    const { listId: leaving } = await createList(ctx, actor, { brandId, name: "Leaving" });
+    await defineAttribute(ctx, actor, { key: "plan", type: "string" });
+    const { enter, entries } = await automation([
+      { type: "list_add", list_id: joined },
+      { type: "set_attribute", attribute: "plan", value: "gold" },
+      { type: "list_remove", list_id: leaving },
+      send("Step after the changes"),
+    ]);
+    const { contact } = await upsertContact(ctx, actor, { email: "lists@example.com" });
+    await ctx.db
+      .insert(listMembers)
+      .values({ listId: leaving, contactId: contact.id, workspaceId, addedAt: clock.now() });
+    const contactId = await enter("lists@example.com");
+    await executor.runDue(ctx);
+    const member = await ctx.db
+      .select({ listId: listMembers.listId })
+      .from(listMembers)
+      .where(eq(listMembers.contactId, contactId));
+    expect(member.map((m) => m.listId)).toEqual([joined]);
+    const [row] = await ctx.db
+      .select({ attributes: contacts.attributes })
+      .from(contacts)
+      .where(eq(contacts.id, contactId));
+    expect(row!.attributes).toMatchObject({ plan: "gold" });
+    expect(await subjectsTo("lists@example.com")).toEqual(["Step after the changes"]);
+    expect((await entries())[0]).toMatchObject({ status: "completed", stepIndex: 4 });
+  });
+
+  it("a branch sends the person down yes when its condition holds and down no otherwise, then on after the branch; the figures count each arm", async () => {
+    const { actor, automation, subjectsTo } = await workspace();
+    const { automationId, enter } = await automation([
+      {
+        type: "branch",
+        condition: firstNameIs("Ann"),
+        yes: [send("Step yes")],
+        no: [send("Step no 1"), send("Step no 2")],
+      },
+      send("Step after"),
+    ]);
+    await enter("ann@example.com", { firstName: "Ann" });
+    await enter("bob@example.com", { firstName: "Bob" });
+    await executor.runDue(ctx);
+    expect(await subjectsTo("ann@example.com")).toEqual(["Step yes", "Step after"]);
+    expect(await subjectsTo("bob@example.com")).toEqual(["Step no 1", "Step no 2", "Step after"]);
+    const shown = await showAutomation(ctx, actor, automationId);
+    expect(shown.steps.map((s) => s.type)).toEqual(["branch", "send", "send", "send", "send"]);
+    expect(shown.steps[0]).toMatchObject({ arms: { yes: 1, no: 1 } });
+    expect(shown.steps.map((s) => s.sent ?? null)).toEqual([null, 1, 1, 1, 2]);
+  });
+
+  it("an exit step ends the entry as exit_step; no later step runs", async () => {
+    const { actor, automation, subjectsTo } = await workspace();
+    const { automationId, enter, entries } = await automation([send("Step one"), { type: "exit" }, send("Step never")]);
+    await enter("exit@example.com");
+    await executor.runDue(ctx);
+    expect(await subjectsTo("exit@example.com")).toEqual(["Step one"]);
+    expect((await entries())[0]).toMatchObject({ status: "exited", exitReason: "exit_step", stepIndex: 1 });
+    expect((await showAutomation(ctx, actor, automationId)).exited).toEqual({ exit_step: 1 });
+  });
+
+  it("when the exit condition holds the run ends before its next step as exit_condition", async () => {
+    const { automation, subjectsTo } = await workspace();
+    const { enter, entries } = await automation([send("Step one"), { type: "wait", minutes: 60 }, send("Step two")], {
+      exit_condition: firstNameIs("Bought"),
+    });
+    const contactId = await enter("exitcond@example.com", { firstName: "Browsing" });
+    await executor.runDue(ctx);
+    await ctx.db.update(contacts).set({ firstName: "Bought" }).where(eq(contacts.id, contactId));
+    clock.advance(60 * MINUTE);
+    await executor.runDue(ctx);
+    expect(await subjectsTo("exitcond@example.com")).toEqual(["Step one"]);
+    expect((await entries())[0]).toMatchObject({ status: "exited", exitReason: "exit_condition", stepIndex: 2 });
+  });
+
+  it("wait_until wakes the run at the next chosen weekday and hour in the contact's time zone, not before", async () => {
+    const { automation, mailsTo } = await workspace();
+    const { enter } = await automation([
+      { type: "wait_until", weekdays: [1], hour: 9, minute: 30 },
+      send("Step Monday"),
+    ]);
+    const zone = "America/New_York";
+    // The oracle: minute by minute from now, the first minute New York's clocks read Monday 09:30.
+    const read = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      weekday: "short",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    let due = Math.ceil((clock.now().getTime() + 1) / MINUTE) * MINUTE;
+    while (read.format(new Date(due)) !== "Mon 09:30") due += MINUTE;
+    await enter("monday@example.com", { timeZone: zone });
+    await executor.runDue(ctx);
+    clock.set(new Date(due - MINUTE));
+    await executor.runDue(ctx);
+    expect(await mailsTo("monday@example.com")).toEqual([]);
+    clock.set(new Date(due));
+    await executor.runDue(ctx);
+    const mails = await mailsTo("monday@example.com");
+    expect(mails.map((m) => m.subject)).toEqual(["Step Monday"]);
+    expect(read.format(mails[0]!.sentAt)).toBe("Mon 09:30");
+  });
+
+  it("wait_for_event goes on when the contact's event arrives, and a branch on that event then holds", async () => {
+    const { workspaceId, automation, subjectsTo } = await workspace();
+    const { enter } = await automation([
+      { type: "wait_for_event", name: "purchase", timeout_minutes: 24 * 60 },
+      {
+        type: "branch",
+        condition: { kind: "event", name: "purchase" },
+        yes: [send("Step thanks")],
+        no: [send("Step reminder")],
+      },
+    ]);
+    const contactId = await enter("buyer@example.com");
+    await executor.runDue(ctx);
+    clock.advance(10 * MINUTE);
+    await executor.runDue(ctx);
+    expect(await subjectsTo("buyer@example.com")).toEqual([]);
+    // What POST /v1/events does: the row, and the event the waiting run matches on `key`.
+    const eventId = newId("evt");
+    await ctx.db.execute(sql`
+      insert into contact_events (id, workspace_id, contact_id, name, properties, occurred_at)
+      values (${eventId}, ${workspaceId}, ${contactId}, 'purchase', '{}', ${clock.now().toISOString()})`);
+    await emitEvents(ctx, [
+      {
+        name: contactEventRecorded.name,
+        data: { eventId, workspaceId, contactId, name: "purchase", key: `${contactId}:purchase` },
+      },
+    ]);
+    await executor.runDue(ctx);
+    expect(await subjectsTo("buyer@example.com")).toEqual(["Step thanks"]);
+  });
+
+  it("wait_for_event goes on after its timeout without the event, and another contact's event does not wake it", async () => {
+    const { workspaceId, automation, subjectsTo } = await workspace();
+    const { enter } = await automation([
+      { type: "wait_for_event", name: "purchase", timeout_minutes: 60 },
+      {
+        type: "branch",
+        condition: { kind: "event", name: "purchase" },
+        yes: [send("Step thanks")],
+        no: [send("Step reminder")],
+      },
+    ]);
+    const contactId = await enter("waits@example.com");
+    const other = await enter("other@example.com");
+    await executor.runDue(ctx);
+    await emitEvents(ctx, [
+      {
+        name: contactEventRecorded.name,
+        data: { eventId: newId("evt"), workspaceId, contactId: other, name: "purchase", key: `${other}:purchase` },
+      },
+    ]);
+    await executor.runDue(ctx);
+    clock.advance(59 * MINUTE);
+    await executor.runDue(ctx);
+    expect(await subjectsTo("waits@example.com")).toEqual([]);
+    clock.advance(MINUTE);
+    await executor.runDue(ctx);
+    expect(await subjectsTo("waits@example.com")).toEqual(["Step reminder"]);
+    void contactId;
+  });
+
+  it("a person's click on an automation mail makes `clicked` and `opened` hold, and is an email.clicked event carrying the automation and step", async () => {
+    const { workspaceId, automation, mailsTo, subjectsTo } = await workspace();
+    const { automationId, enter } = await automation([
+      send("Step offer", '<p><a href="https://shop.example.com/offer">See the offer</a></p>'),
+      { type: "wait", minutes: 60 },
+      {
+        type: "branch",
+        condition: { kind: "clicked", step: 0 },
+        yes: [send("Step clicked")],
+        no: [send("Step not clicked")],
+      },
+      { type: "branch", condition: { kind: "opened", step: 0 }, yes: [send("Step opened")], no: [] },
+    ]);
+    await enter("clicker@example.com");
+    await enter("idle@example.com");
+    await executor.runDue(ctx);
+    const [offer] = await mailsTo("clicker@example.com");
+    const token = offer!.links.find((l) => l.includes("/t/c/"))!.split("/t/c/")[1]!;
+    const click = readClickToken(token)!;
+    expect(click.url).toBe("https://shop.example.com/offer");
+    await recordClick(ctx, click.sendId, { url: click.url, country: null, deviceType: null, client: null });
+    clock.advance(60 * MINUTE);
+    await executor.runDue(ctx);
+    expect(await subjectsTo("clicker@example.com")).toEqual(["Step offer", "Step clicked", "Step opened"]);
+    expect(await subjectsTo("idle@example.com")).toEqual(["Step offer", "Step not clicked"]);
+    const [event] = await ctx.db
+      .select({ data: events.data })
+      .from(events)
+      .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "email.clicked")));
+    expect(event!.data).toMatchObject({
+      send_id: click.sendId,
+      campaign_id: null,
+      automation_id: automationId,
+      step: 0,
+    });
+  });
+
+  it("re-entry: refused when the automation does not allow it; allowed once the last entry ended the set minutes ago, never while one is active", async () => {
+    const { workspaceId, topicId, automation } = await workspace();
+    const once = await automation([send("Step once")]);
+    const again = await automation([{ type: "wait", minutes: 30 }, send("Step again")], { reentry_after_minutes: 60 });
+    const contactId = await once.enter("reenter@example.com");
+    await executor.runDue(ctx);
+    const enterBoth = () => enterAutomations(ctx, workspaceId, { topicId, contactId, trigger: "topic_confirmed" });
+    // Inside `again` now (entered with `once`): active, so not again.
+    expect((await enterBoth()).entryIds).toEqual([]);
+    clock.advance(30 * MINUTE);
+    await executor.runDue(ctx);
+    expect((await again.entries())[0]).toMatchObject({ status: "completed" });
+    clock.advance(59 * MINUTE);
+    expect((await enterBoth()).entryIds).toEqual([]);
+    clock.advance(MINUTE);
+    expect((await enterBoth()).entryIds).toHaveLength(1);
+    expect(await once.entries()).toHaveLength(1);
+    expect(await again.entries()).toHaveLength(2);
+  });
+
+  it("moving people to the newest version: each goes on from the same step number there, and no step's mail reaches them twice", async () => {
+    const { actor, automation, subjectsTo } = await workspace();
+    const { automationId, enter, entries } = await automation([
+      send("Step A v1"),
+      { type: "wait", minutes: 60 },
+      send("Step B v1"),
+    ]);
+    await enter("mover@example.com");
+    await executor.runDue(ctx);
+    await setAutomationSteps(ctx, actor, automationId, {
+      steps: [send("Step A v2"), { type: "wait", minutes: 30 }, send("Step B v2"), send("Step C v2")],
+    });
+    expect((await activeEntriesByVersion(ctx, actor, automationId)).map((v) => [v.version, v.active])).toEqual([
+      [2, 0],
+      [1, 1],
+    ]);
+    expect(await moveEntriesToLatest(ctx, actor, automationId)).toEqual({ moved: 1, version: 2 });
+    expect((await activeEntriesByVersion(ctx, actor, automationId)).map((v) => [v.version, v.active])).toEqual([
+      [2, 1],
+      [1, 0],
+    ]);
+    // Moving again moves nobody; the run wakes at the end of the wait it was in and goes on in version 2.
+    expect((await moveEntriesToLatest(ctx, actor, automationId)).moved).toBe(0);
+    clock.advance(60 * MINUTE);
+    await executor.runDue(ctx);
+    expect(await subjectsTo("mover@example.com")).toEqual(["Step A v1", "Step B v2", "Step C v2"]);
+    expect((await entries())[0]).toMatchObject({ status: "completed", stepIndex: 4 });
+  });
+
+  it("a contact's position shows each automation they are in: its version, step and status, and since when", async () => {
+    const { actor, automation } = await workspace();
+    const { automationId, enter } = await automation([
+      send("Step one"),
+      { type: "wait", minutes: 60 },
+      send("Step two"),
+    ]);
+    const contactId = await enter("position@example.com");
+    await executor.runDue(ctx);
+    expect(await contactAutomations(ctx, actor, contactId)).toEqual([
+      expect.objectContaining({
+        automationId,
+        automationName: "Series",
+        version: 1,
+        step: 1,
+        stepType: "wait",
+        status: "active",
+        since: expect.any(Date),
+      }),
+    ]);
+    clock.advance(60 * MINUTE);
+    await executor.runDue(ctx);
+    expect(await contactAutomations(ctx, actor, contactId)).toEqual([
+      expect.objectContaining({ automationId, step: null, status: "completed" }),
+    ]);
+    // Another workspace's actor sees none of it.
+    const stranger = await workspace();
+    expect(await contactAutomations(ctx, stranger.actor, contactId)).toEqual([]);
+  });
+
+  it("automation mail counts against the send allowance; at the limit the run is held at its send, and goes on when sending resumes", async () => {
+    const { workspaceId, automation, subjectsTo } = await workspace();
+    const { enter, entries } = await automation([send("Step counted")]);
+    await ctx.db
+      .update(workspaceBilling)
+      .set({ stage: "active", sendAllowance: 1, sendsUsed: 1 })
+      .where(eq(workspaceBilling.workspaceId, workspaceId));
+    await enter("allowance@example.com");
+    await executor.runDue(ctx);
+    expect(await subjectsTo("allowance@example.com")).toEqual([]);
+    expect((await entries())[0]).toMatchObject({ status: "active", stepIndex: 0 });
+    await ctx.db
+      .update(workspaceBilling)
+      .set({ sendAllowance: 2 })
+      .where(eq(workspaceBilling.workspaceId, workspaceId));
+    await resumeWorkspaceSending(ctx, workspaceId);
+    await executor.runDue(ctx);
+    expect(await subjectsTo("allowance@example.com")).toEqual(["Step counted"]);
+    const [billing] = await ctx.db
+      .select({ used: workspaceBilling.sendsUsed })
+      .from(workspaceBilling)
+      .where(eq(workspaceBilling.workspaceId, workspaceId));
+    expect(billing!.used).toBe(2);
+  });
+});
