@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 
+import { ContactAutomations } from "@/components/contacts/contact-automations";
 import { AddToListForm, EditContactDialog, RemoveFromListButton } from "@/components/contacts/contact-edits";
 import { ContactStatusBadge } from "@/components/contacts/contact-status-badge";
 import { EraseContactDialog } from "@/components/contacts/erase-contact-dialog";
@@ -14,6 +15,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { When } from "@/components/ui/when";
+import { contactAutomations } from "@/lib/automations/contact-automations";
 import { notSentReason } from "@/lib/campaigns/not-sent-reasons";
 import { getContactDetailsOrThrow, type ContactSendRow } from "@/lib/contacts/get-contact-details";
 import { listAttributeTypes } from "@/lib/contacts/list-attribute-definitions";
@@ -53,10 +55,11 @@ function outcome(send: ContactSendRow): string {
 export default async function ContactPage({ params }: { params: Promise<{ workspaceId: string; contactId: string }> }) {
   const { workspaceId, contactId } = await params;
   const { ctx, actor } = await getWorkspaceSession(workspaceId);
-  const [details, allLists, definitions] = await Promise.all([
+  const [details, allLists, definitions, automationPositions] = await Promise.all([
     findOrNull(getContactDetailsOrThrow(ctx, actor, contactId)),
     listLists(ctx, actor, { limit: 500, afterId: null }),
     listAttributeTypes(ctx, actor),
+    contactAutomations(ctx, actor, contactId),
   ]);
   if (!details) notFound();
   const suppression = await suppressionsOfAddress(ctx, actor, details.contact.email);
@@ -307,6 +310,7 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
             )}
           </CardContent>
         </Card>
+        <ContactAutomations positions={automationPositions} />
         <Card>
           <CardHeader>
             <CardTitle>Timeline</CardTitle>
