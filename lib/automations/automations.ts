@@ -83,7 +83,7 @@ export async function getAutomationOrThrow(ctx: Ctx, actor: Actor, automationId:
 
 /**
  * Sets the automation's steps as a new version. People already inside finish the version they
- * entered; whoever enters from now on walks this one.
+ * entered unless moved (moveEntriesToLatest); whoever enters from now on walks this one.
  */
 export async function setAutomationSteps(
   ctx: Ctx,
