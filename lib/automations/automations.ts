@@ -239,6 +239,7 @@ export async function showAutomation(ctx: Ctx, actor: Actor, automationId: strin
     if (row.status === "completed") completed += row.n;
     if (row.status === "exited") exited[row.exitReason!] = (exited[row.exitReason!] ?? 0) + row.n;
   }
+  // Every step, those inside branches too, by its pre-order number: the number entries and sends record.
   const steps = numberSteps(version?.steps ?? []).map(({ index, step }): AutomationStepFigures => {
     const waiting = byStatus
       .filter((r) => r.status === "active" && r.stepIndex === index)

@@ -9,6 +9,7 @@ import {
   setAutomationSteps,
   showAutomation,
 } from "@/lib/automations/automations";
+import { numberSteps } from "@/lib/automations/automation-schemas";
 import type { Ctx } from "@/lib/context";
 import { validationFailed } from "@/lib/errors";
 
@@ -93,6 +94,7 @@ export const automationCommands: Record<string, AdminCommand> = {
     run: async (ctx, v) => {
       const shown = await showAutomation(ctx, operator, str(v, "automation"));
       const { automation, version } = shown;
+      const numbered = numberSteps(version?.steps ?? []);
       return {
         automation_id: automation.id,
         workspace_id: automation.workspaceId,
@@ -106,7 +108,7 @@ export const automationCommands: Record<string, AdminCommand> = {
         completed: shown.completed,
         exited: shown.exited,
         steps: shown.steps.map((figures) => ({
-          ...version!.steps[figures.index],
+          ...numbered[figures.index]!.step,
           index: figures.index,
           waiting: figures.waiting,
           ...(figures.sent !== undefined ? { sent: figures.sent, skipped: figures.skipped } : {}),
