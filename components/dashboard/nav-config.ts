@@ -20,6 +20,7 @@ import {
   Tags,
   Users,
   Webhook,
+  Workflow,
   type LucideIcon,
 } from "lucide-react";
 
@@ -39,6 +40,7 @@ export const NAV_GROUPS: { label: string; screens: NavScreen[] }[] = [
     label: "Mail",
     screens: [
       { path: "/campaigns", label: "Campaigns", icon: Send },
+      { path: "/automations", label: "Automations", icon: Workflow },
       { path: "/templates", label: "Templates", icon: LayoutTemplate },
       { path: "/reports", label: "Reports", icon: ChartLine },
       { path: "/mailbox", label: "Test mailbox", icon: Inbox, requires: "mailbox" },

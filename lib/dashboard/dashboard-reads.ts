@@ -1,3 +1,4 @@
+import type { AutomationFigures } from "@/lib/automations/automation-figures";
 import type { CampaignProgress } from "@/lib/campaigns/campaign-progress";
 import type { BulkActionView } from "@/lib/contacts/bulk-action-view";
 import {
@@ -42,6 +43,8 @@ export const dashboardKeys = {
   campaignProgress: (workspaceId: string, campaignId: string) =>
     ["dashboard", workspaceId, "campaigns", campaignId, "progress"] as const,
   importStatus: (workspaceId: string, importId: string) => ["dashboard", workspaceId, "imports", importId] as const,
+  automationFigures: (workspaceId: string, automationId: string) =>
+    ["dashboard", workspaceId, "automations", automationId, "figures"] as const,
   bulkAction: (workspaceId: string, bulkActionId: string) =>
     ["dashboard", workspaceId, "bulk-actions", bulkActionId] as const,
 };
@@ -79,6 +82,8 @@ export const dashboardReads = {
     getJson<OverviewCounts>(`${base(workspaceId)}/overview`, signal),
   campaignProgress: (workspaceId: string, campaignId: string, signal?: AbortSignal) =>
     getJson<CampaignProgress>(`${base(workspaceId)}/campaigns/${encodeURIComponent(campaignId)}`, signal),
+  automationFigures: (workspaceId: string, automationId: string, signal?: AbortSignal) =>
+    getJson<AutomationFigures>(`${base(workspaceId)}/automations/${encodeURIComponent(automationId)}`, signal),
   importStatus: (workspaceId: string, importId: string, signal?: AbortSignal) =>
     getJson<ImportStatusView>(`${base(workspaceId)}/imports/${encodeURIComponent(importId)}`, signal),
   bulkAction: (workspaceId: string, bulkActionId: string, signal?: AbortSignal) =>

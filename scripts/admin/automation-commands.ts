@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 
 import { systemActor, type Actor } from "@/lib/actor";
+import { numberSteps } from "@/lib/automations/automation-schemas";
 import {
   activateAutomation,
   createAutomation,
@@ -9,7 +10,6 @@ import {
   setAutomationSteps,
   showAutomation,
 } from "@/lib/automations/automations";
-import { numberSteps } from "@/lib/automations/automation-schemas";
 import type { Ctx } from "@/lib/context";
 import { validationFailed } from "@/lib/errors";
 
