@@ -82,6 +82,7 @@ const PARAMETERS: ParameterTable = {
   messageId: "message",
   templateId: "template",
   segmentId: "segment",
+  automationId: "automation",
   // Names that name no id.
   ...Object.fromEntries(
     [
@@ -181,6 +182,7 @@ const PARAMETERS: ParameterTable = {
       ...["mode", "date", "time", "time_zone"],
 
       ...["rule", "rule_json", "segmentMode", "match", "groups", "conditions"],
+      ...["trigger", "trigger_settings", "reentry_after_minutes", "exit_condition", "steps"],
     ].map((name) => [name, null]),
   ),
 };

@@ -1,5 +1,6 @@
 import { systemActor, userActor } from "@/lib/actor";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { createAutomation } from "@/lib/automations/automations";
 import { createBrand } from "@/lib/brands/create-brand";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
@@ -39,6 +40,7 @@ export const ID_KINDS = [
   "template",
   "bulk_action",
   "segment",
+  "automation",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
@@ -158,6 +160,8 @@ export async function seedTenant(ctx: Ctx, tag: string): Promise<Tenant> {
     name: `Segment ${tag}`,
     rule: { match: "all", groups: [{ match: "all", conditions: [{ kind: "list", op: "in", listId }] }] },
   });
+  // A draft without steps: activating it is refused for a reason of its own, not for its id.
+  const { automationId } = await createAutomation(ctx, actor, { name: `Automation ${tag}`, topic_id: topicId });
   const key = async (input: Parameters<typeof seedKey>[2]) => (await seedKey(ctx, workspaceId, input)).key;
   return {
     workspaceId,
@@ -180,6 +184,7 @@ export async function seedTenant(ctx: Ctx, tag: string): Promise<Tenant> {
       template: templateId,
       bulk_action: bulkActionId,
       segment: segmentId,
+      automation: automationId,
     },
     otherBrand: { brandId: otherBrandId, topicId: otherTopicId, listId: otherListId },
     verifiedEmail,
@@ -198,6 +203,7 @@ export async function seedTenant(ctx: Ctx, tag: string): Promise<Tenant> {
       `Campaign ${tag}`,
       `Template ${tag}`,
       `Segment ${tag}`,
+      `Automation ${tag}`,
     ],
   };
 }
