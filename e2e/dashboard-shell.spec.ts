@@ -12,6 +12,8 @@ const SCREENS = [
   "",
   "/campaigns",
   "/campaigns/new",
+  "/automations",
+  "/automations/new",
   "/templates",
   "/reports",
   "/contacts",

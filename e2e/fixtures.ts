@@ -78,6 +78,11 @@ export interface Seed {
    * ends, is due now (its sleep is memoised as done, as when the time comes) and picks the winner.
    */
   pastAbTestWait(campaignId: string): Promise<void>;
+  /**
+   * The clock moved past every wait of an automation's runs: each run of its entries asleep in a
+   * wait (or waiting for an event) is due now, as when its time comes. Returns how many it woke.
+   */
+  pastAutomationWaits(automationId: string): Promise<number>;
 }
 
 function seedOf(ctx: Ctx): Seed {
@@ -123,6 +128,14 @@ function seedOf(ctx: Ctx): Seed {
       await ctx.db.execute(sql`
         update workflow_runs set wake_at = now()
         where function_id like '%ab-test-winner' and status = 'pending' and event->'data'->>'campaignId' = ${campaignId}`);
+    },
+    pastAutomationWaits: async (automationId) => {
+      const woken = await ctx.db.execute(sql`
+        update workflow_runs set wake_at = now()
+        where function_id like '%automation-entry' and status = 'pending' and wake_at > now()
+          and event->'data'->>'entryId' in (select id from automation_entries where automation_id = ${automationId})
+        returning id`);
+      return woken.length;
     },
     unpaidSince: async (workspaceId, daysAgo) => {
       // One transaction: the app's own ladder run cannot see the episode (and take its steps on today's date) before these are taken.

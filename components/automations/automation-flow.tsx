@@ -175,6 +175,9 @@ export function AutomationFlow({ model }: { model: FlowModel }) {
         nodesDraggable={false}
         nodesConnectable={false}
         elementsSelectable={false}
+        // The cards' own buttons take the focus; the nodes and edges around them would be empty tab stops.
+        nodesFocusable={false}
+        edgesFocusable={false}
         zoomOnScroll={false}
         preventScrolling={false}
         proOptions={{ hideAttribution: false }}

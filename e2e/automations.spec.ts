@@ -1,0 +1,202 @@
+import type { Page } from "@playwright/test";
+
+import type { MailboxMessage } from "@/lib/mail/list-mailbox";
+
+import { expect, test, type Seed } from "./fixtures";
+import { inspectScreen } from "./inspect-screen";
+import { screenshot } from "./screenshot";
+import { signInAs } from "./sign-in-as";
+
+// A welcome series as a sender builds it and as readers get it: made on a topic in the builder
+// (send, wait a day, send), saved and activated; two readers sign up and confirm, the first mail
+// arrives at once, the clock moves a day and the second arrives, but not for the reader who
+// unsubscribed after the first mail: their run ends, and the builder's figures say why.
+test.describe.configure({ mode: "serial" });
+
+const owner = { email: "automation-owner@example.com", password: "automation owner pass" };
+const reader = "reader.welcome@example.com";
+const leaver = "leaver.welcome@example.com";
+const FIRST = "Welcome to Product News";
+const SECOND = "Two things to try this week";
+let workspaceId: string;
+let publishable: string;
+let topicId: string;
+let automationPath: string;
+let automationId: string;
+let page: Page;
+
+test.beforeAll(async ({ browser, seed }) => {
+  workspaceId = await seed.workspace("Automation Co", owner.email);
+  await seed.user(owner.email, owner.password);
+  const brand = await seed.brand(workspaceId, "Automation Co", { postalAddress: "3 Drip Lane, Springfield" });
+  await seed.approve(workspaceId);
+  topicId = await seed.topic(workspaceId, brand, "Product News");
+  publishable = await seed.key(workspaceId, "publishable");
+  page = await browser.newPage();
+  await signInAs(page, owner);
+});
+test.afterAll(() => page.close());
+
+const subjectsTo = async (seed: Seed, address: string) =>
+  (await seed.mailTo(address)).filter((mail) => mail.serviceMail === null).map((mail) => mail.subject);
+
+const header = (mail: MailboxMessage, name: string) =>
+  Object.entries(mail.headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+
+test("the list says what an automation is before there is one; a sender creates a welcome series on a topic", async () => {
+  await page.goto(`/w/${workspaceId}/automations`);
+  await expect(page.getByRole("heading", { name: "Create your first automation" })).toBeVisible();
+  await expect(page.getByText(/belongs to one topic and mails only its subscribers/)).toBeVisible();
+  await screenshot(page, "automations-empty");
+
+  await page.getByRole("link", { name: "New automation" }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "New automation" })).toBeVisible();
+  // A trigger's missing setting is refused beside it.
+  await page.getByLabel("Starts when").selectOption({ label: "Added to a list" });
+  await page.getByLabel("Name").fill("Welcome series");
+  await page.getByRole("button", { name: "Create and add steps" }).click();
+  await expect(page.locator("#trigger-list_id-error")).toBeVisible();
+
+  await page.getByLabel("Starts when").selectOption({ label: "Subscription to the topic confirmed" });
+  await page.getByLabel("Topic").selectOption({ label: "Product News" });
+  await screenshot(page, "automation-new");
+  await page.getByRole("button", { name: "Create and add steps" }).click();
+  await expect(page).toHaveURL(/\/automations\/aut_/);
+  automationPath = new URL(page.url()).pathname;
+  automationId = automationPath.split("/").at(-1)!;
+  await expect(page.getByRole("heading", { level: 1, name: "Welcome series" })).toBeVisible();
+  await expect(page.getByTestId("builder-state")).toHaveText("No steps saved yet: add some, then save.");
+});
+
+test("in the builder: send, wait a day, send; a step's problem shows on its node; save makes version 1, then activate", async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(automationPath);
+  const panel = page.getByRole("dialog");
+
+  await page.getByRole("button", { name: "Add a step after the trigger" }).click();
+  await page.getByRole("menuitem", { name: "Send a mail" }).click();
+  await expect(panel.getByRole("heading", { name: "Step 1: Send a mail" })).toBeVisible();
+  // Written in blocks: the starting document is a letter to type over.
+  await expect(panel.getByRole("textbox", { name: "Body" })).toContainText("Write your message here.");
+  await panel.getByRole("button", { name: "Done" }).click();
+
+  // Saved without a subject: refused, and the problem is on step 1's node.
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByTestId("builder-message")).toHaveText("Check the steps marked in red.");
+  const first = page.getByRole("button", { name: "Edit step 1: Send a mail" });
+  await expect(first.getByRole("alert")).toBeVisible();
+  await first.click();
+  await expect(panel.locator("#step-subject-error")).toBeVisible();
+  await panel.getByLabel("Subject").fill(FIRST);
+  await panel.getByRole("button", { name: "Done" }).click();
+  await expect(first.getByRole("alert")).toBeHidden();
+
+  await page.getByRole("button", { name: "Add a step after step 1" }).click();
+  await page.getByRole("menuitem", { name: "Wait", exact: true }).click();
+  await expect(panel.getByLabel("Wait for", { exact: true })).toHaveValue("1");
+  await expect(panel.getByLabel("Wait for: unit")).toHaveValue("days");
+  await panel.getByRole("button", { name: "Done" }).click();
+
+  await page.getByRole("button", { name: "Add a step after step 2" }).click();
+  await page.getByRole("menuitem", { name: "Send a mail" }).click();
+  await panel.getByLabel("Subject").fill(SECOND);
+  await panel.getByRole("button", { name: "HTML" }).click();
+  await panel.getByLabel("Body (HTML)").fill("<p>Hello {{contact.email}}, here are two things to try.</p>");
+  await panel.getByRole("button", { name: "Done" }).click();
+
+  await expect(page.getByRole("button", { name: /^Edit step \d/ })).toHaveCount(3);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByTestId("builder-message")).toHaveText("Version 1 saved.");
+  await page.getByRole("button", { name: "Activate" }).click();
+  await expect(page.getByTestId("automation-status")).toHaveText("Active");
+  await expect(page.getByRole("button", { name: "Pause" })).toBeVisible();
+});
+
+test("a confirmed signup gets the first mail at once and the second a day later; whoever unsubscribed after the first never gets the second", async ({
+  page: visitor,
+  playwright,
+  seed,
+}) => {
+  test.setTimeout(240_000);
+  for (const email of [reader, leaver]) {
+    const response = await visitor.request.post("/v1/subscribe", {
+      headers: { authorization: `Bearer ${publishable}` },
+      data: { topic_id: topicId, email },
+    });
+    expect(response.ok()).toBe(true);
+  }
+  // Each confirms from their mail (a GET of the link, as a person's click).
+  for (const email of [reader, leaver]) {
+    let link: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          link = (await seed.mailTo(email)).flatMap((mail) => mail.links).find((href) => href.includes("/confirm/"));
+          return Boolean(link);
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    await visitor.goto(link!);
+    await expect(visitor.getByRole("heading", { name: "You are subscribed" })).toBeVisible();
+  }
+
+  // The first mail, at once, to both.
+  for (const email of [reader, leaver])
+    await expect.poll(() => subjectsTo(seed, email), { timeout: 60_000 }).toContain(FIRST);
+  expect(await subjectsTo(seed, reader)).not.toContain(SECOND);
+
+  // The leaver unsubscribes from the first mail with one click (its List-Unsubscribe).
+  const welcome = (await seed.mailTo(leaver)).find((mail) => mail.subject === FIRST)!;
+  const oneClick = header(welcome, "List-Unsubscribe")!.replace(/^<|>$/g, "");
+  const cookieless = await playwright.request.newContext();
+  expect((await cookieless.post(oneClick, { form: { "List-Unsubscribe": "One-Click" } })).status()).toBe(200);
+  await cookieless.dispose();
+
+  // A day passes: every run asleep in the wait is due now. (A run may still be on its way into the wait: move again until the mail comes.)
+  await expect
+    .poll(
+      async () => {
+        await seed.pastAutomationWaits(automationId);
+        return subjectsTo(seed, reader);
+      },
+      { timeout: 90_000, intervals: [2_000] },
+    )
+    .toContain(SECOND);
+
+  // The leaver's run reached the second send, found them unsubscribed and ended there.
+  await page.goto(automationPath);
+  const figures = page.getByTestId("automation-figures");
+  await expect(figures.getByTestId("exited-by-reason")).toHaveText("Left early: 1 unsubscribed from the topic.", {
+    timeout: 30_000,
+  });
+  expect(await subjectsTo(seed, leaver)).toEqual([FIRST]);
+  await expect(figures).toContainText(/Entered\s*2/);
+  await expect(figures).toContainText(/Completed\s*1/);
+  await expect(
+    page.getByRole("button", { name: "Edit step 3: Send a mail" }).getByTestId("step-figures"),
+  ).toContainText("1 sent");
+  await screenshot(page, "automation-builder-figures");
+  for (const scheme of ["light", "dark"] as const) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({
+      path: `e2e/screenshots/automation-builder-figures-phone${scheme === "dark" ? "-dark" : ""}.png`,
+      fullPage: true,
+    });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto(`/w/${workspaceId}/automations`);
+  const row = page.getByTestId("automation-row");
+  await expect(row).toContainText("Welcome series");
+  await expect(row).toContainText("Active");
+  await screenshot(page, "automations-list");
+});
+
+test("the automation screens fit a phone, read in both themes and raise no console error", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: await page.context().storageState() });
+  await inspectScreen(context, `/w/${workspaceId}/automations`, "automations");
+  await inspectScreen(context, `/w/${workspaceId}/automations/new`, "automation-new");
+  await inspectScreen(context, automationPath, "automation-builder");
+  await context.close();
+});
