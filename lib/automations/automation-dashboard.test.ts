@@ -34,7 +34,7 @@ async function entry(
   at: { status?: "active" | "completed" | "exited"; stepIndex?: number } = {},
 ) {
   const { contact } = await upsertContact(ctx, systemActor("test", workspaceId), {
-    email: `p-${newId("x").slice(-8).toLowerCase()}@example.com`,
+    email: `p-${newId("aen").slice(-8).toLowerCase()}@example.com`,
   });
   const id = newId("aen");
   await ctx.db.insert(automationEntries).values({
@@ -98,7 +98,7 @@ describe("the automations list and figures are the actor's workspace's only", ()
     await entry(workspaceId, automationId, versionId, { stepIndex: 2 });
     const sent = await entry(workspaceId, automationId, versionId, { stepIndex: 4 });
     await ctx.db.insert(automationSends).values({
-      id: newId("asd"),
+      id: newId("asn"),
       workspaceId,
       automationId,
       entryId: sent,
