@@ -53,7 +53,7 @@ test("the list says what an automation is before there is one; a sender creates 
   await expect(page.getByRole("heading", { level: 1, name: "New automation" })).toBeVisible();
   // A trigger's missing setting is refused beside it.
   await page.getByLabel("Starts when").selectOption({ label: "Added to a list" });
-  await page.getByLabel("Name").fill("Welcome series");
+  await page.getByLabel("Name", { exact: true }).fill("Welcome series");
   await page.getByRole("button", { name: "Create and add steps" }).click();
   await expect(page.locator("#trigger-list_id-error")).toBeVisible();
 

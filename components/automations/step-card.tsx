@@ -63,7 +63,8 @@ export function AddStepMenu({
   className?: string;
 }) {
   return (
-    <DropdownMenu>
+    // Not modal: the step's panel opens as the menu closes, and a modal menu would leave the page inert behind it.
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button
           type="button"
