@@ -12,6 +12,7 @@ import { upsertContact } from "@/lib/contacts/upsert-contact";
 import type { Ctx } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
+import { seedAutomationAudience } from "@/lib/testing/automation-chaos";
 import { recount, seedBulkCampaign } from "@/lib/testing/dispatch-chaos";
 import { seedKey, seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { startSmtpSink } from "@/lib/testing/smtp-sink";
@@ -117,6 +118,44 @@ describe("two instances on one database", () => {
       const counts = [...batches.values()].map((runs) => runs.filter((id) => id === runId).length);
       console.log(`dispatch: batches by instance a=${counts[0]} b=${counts[1]}`);
       expect(counts.every((n) => n > 0)).toBe(true);
+    },
+  );
+
+  it(
+    "automations: 500 people walking a three-mail automation, their runs taken by two instances at once, get each mail exactly once (counted at an SMTP peer)",
+    { timeout: 300_000 },
+    async () => {
+      const people = 500;
+      // Sends only: the instances run on the real clock, and a wait of the shortest length is a minute.
+      const { workspaceId, automationId } = await seedAutomationAudience(ctx, {
+        people,
+        steps: [1, 2, 3].map((n) => ({ type: "send" as const, subject: `Series ${n}`, text: `Mail ${n}.` })),
+        domain: "two-instances.example",
+      });
+      const completed = async () =>
+        (
+          await one<{ n: number }>(
+            sql`select count(*)::int as n from automation_entries where automation_id = ${automationId} and status = 'completed'`,
+          )
+        ).n;
+      await waitUntil(async () => (await completed()) === people, instances, "every entry to complete");
+
+      const emails = await ctx.db.execute<{ email: string }>(
+        sql`select email from contacts where workspace_id = ${workspaceId}`,
+      );
+      const got = emails.map(({ email }) => sink.perRecipient.get(email) ?? 0);
+      const sent = {
+        people: emails.length,
+        messages: got.reduce((a, n) => a + n, 0),
+        duplicates: got.reduce((a, n) => a + Math.max(0, n - 3), 0),
+        short: got.filter((n) => n < 3).length,
+      };
+      console.log(`automations: ${JSON.stringify(sent)}`);
+      expect(sent).toEqual({ people, messages: people * 3, duplicates: 0, short: 0 });
+      // Both instances sent some of the mails: the runs were shared, not left to one.
+      const sends = stepsBy("mailservice-automation-entry", (step) => step.startsWith("send-"));
+      console.log(`automations: send steps by a=${sends.get("a")!.length} b=${sends.get("b")!.length}`);
+      expect([...sends.values()].every((runs) => runs.length > 0)).toBe(true);
     },
   );
 
