@@ -53,7 +53,8 @@ export type IdPrefix =
   | "aut"
   | "auv"
   | "aen"
-  | "asn";
+  | "asn"
+  | "cev";
 
 /**
  * A type prefix plus a ULID, lower-cased. ULIDs sort by creation time, so

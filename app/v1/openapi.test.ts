@@ -108,6 +108,6 @@ describe("the OpenAPI document of /v1", () => {
         operations++;
       }
     }
-    expect(operations).toBe(15);
+    expect(operations).toBe(16);
   });
 });

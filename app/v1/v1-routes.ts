@@ -2,6 +2,7 @@ import type { DocumentedPath } from "@/lib/api/openapi/build-openapi";
 
 import * as contact from "./contacts/[id]/route";
 import * as contacts from "./contacts/route";
+import * as events from "./events/route";
 import * as listMembers from "./lists/[id]/members/route";
 import * as lists from "./lists/route";
 import * as activityReport from "./reports/activity/route";
@@ -17,6 +18,7 @@ export const V1_ROUTES: DocumentedPath[] = [
   { path: "/v1/subscribe", module: subscribe },
   { path: "/v1/contacts", module: contacts },
   { path: "/v1/contacts/{id}", module: contact },
+  { path: "/v1/events", module: events },
   { path: "/v1/topics", module: topics },
   { path: "/v1/lists", module: lists },
   { path: "/v1/lists/{id}/members", module: listMembers },

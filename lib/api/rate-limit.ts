@@ -14,6 +14,7 @@ export const BUCKET_LIMITS = {
   "topics.list": 120,
   "lists.list": 120,
   "lists.members": 60,
+  "events.create": 300,
   "suppressions.list": 120,
   "suppressions.write": 120,
   reports: 30,

@@ -63,6 +63,15 @@ export const contactWritten = z
   .strictObject({ id: z.string(), email: z.string(), status: z.enum(CONTACT_STATUSES), created_at: timestamp })
   .meta({ id: "ContactWritten" });
 
+export const contactEventAccepted = z
+  .strictObject({
+    id: z.string().meta({ description: "The event's id (prefix `cev_`)." }),
+    contact_id: z.string(),
+    name: z.string(),
+    occurred_at: timestamp,
+  })
+  .meta({ id: "ContactEventAccepted" });
+
 export const topic = z
   .strictObject({
     id: z.string().meta({ description: "Prefix `tp_`." }),

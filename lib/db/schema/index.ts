@@ -31,3 +31,4 @@ export * from "./deliverability";
 export * from "./provider-pacing";
 export * from "./campaign-ab-tests";
 export * from "./automations";
+export * from "./contact-events";

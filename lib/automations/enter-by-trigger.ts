@@ -1,0 +1,79 @@
+import "server-only";
+
+import { sql, type SQL } from "drizzle-orm";
+
+import type { Ctx } from "@/lib/context";
+import { emitEvents } from "@/lib/events/emit-events";
+import { automationEntryStarted } from "@/lib/events/workflow-events";
+import { bulkUlidPrefix } from "@/lib/ids";
+
+import type { AutomationTrigger } from "./automation-schemas";
+
+/** Which people a trigger happened to, and which of the trigger's automations it concerns. */
+export interface TriggerOccurrence {
+  trigger: AutomationTrigger;
+  /**
+   * A query whose rows carry a `contact_id` column: the people the trigger happened to. It may be a
+   * data-modifying statement with `returning contact_id` (a bulk list add), which then runs in the
+   * same statement as the entries, so a million people cost one statement, not a query each.
+   */
+  people: SQL;
+  /** Conditions on the automation (alias `a`), e.g. on `a.trigger_settings`; left out: every one with the trigger. */
+  settings?: SQL;
+  /** A brand-locked API key reaches only its brand's automations (through the automation's topic). */
+  brandId?: string | null;
+}
+
+/**
+ * Internal: a trigger happened to these people. Every active automation of the workspace with that
+ * trigger (and matching settings) takes in those of them subscribed to its topic — consent lives on
+ * the topic, so a person without a confirmed subscription is not entered at all, now or later — on
+ * its newest version, once per person (the entries' unique key; `on conflict do nothing`, so a second
+ * occurrence enters nobody twice), and each entry's run is emitted in the caller's transaction.
+ *
+ * The one place the triggers beyond topic_confirmed enter people (docs/readings.md, "Automations").
+ */
+export async function enterByTrigger(
+  ctx: Ctx,
+  workspaceId: string,
+  on: TriggerOccurrence,
+): Promise<{ entryIds: string[] }> {
+  const brand = on.brandId
+    ? sql`and exists (select 1 from topics t where t.id = a.topic_id and t.brand_id = ${on.brandId})`
+    : sql``;
+  const rows = (await ctx.db.execute(sql`
+    with people as (${on.people}),
+    targets as (
+      select a.id, a.topic_id,
+        (select v.id from automation_versions v where v.automation_id = a.id order by v.number desc limit 1) as version_id
+      from automations a
+      where a.workspace_id = ${workspaceId} and a.trigger = ${on.trigger} and a.status = 'active'
+        ${on.settings ? sql`and (${on.settings})` : sql``} ${brand}
+    )
+    insert into automation_entries (id, workspace_id, automation_id, version_id, contact_id, entered_at)
+    select ${bulkUlidPrefix("aen", 8)} || lpad(to_hex(row_number() over ()), 8, '0'), ${workspaceId},
+      targets.id, targets.version_id, p.contact_id, ${ctx.clock.now().toISOString()}::timestamptz
+    from targets
+    join (select distinct contact_id from people) p on true
+    join subscriptions s on s.contact_id = p.contact_id and s.topic_id = targets.topic_id
+      and s.workspace_id = ${workspaceId} and s.state = 'subscribed'
+    where targets.version_id is not null
+    on conflict do nothing
+    returning id`)) as unknown as { id: string }[];
+  const entryIds = rows.map((r) => r.id);
+  if (entryIds.length > 0)
+    await emitEvents(
+      ctx,
+      entryIds.map((entryId) => ({ name: automationEntryStarted.name, id: `entry-${entryId}`, data: { entryId } })),
+    );
+  return { entryIds };
+}
+
+/** The people of a plain list of contact ids, as `enterByTrigger` takes them. */
+export function contactIdsQuery(contactIds: readonly string[]): SQL {
+  const ids = sql.join(
+    contactIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  return sql`select unnest(array[${ids}]::text[]) as contact_id`;
+}

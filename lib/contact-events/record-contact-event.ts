@@ -1,0 +1,82 @@
+import "server-only";
+
+import { and, eq, sql } from "drizzle-orm";
+
+import type { WorkspaceActor } from "@/lib/actor";
+import { enterByTrigger } from "@/lib/automations/enter-by-trigger";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { contactEvents, contacts } from "@/lib/db/schema";
+import { notFound } from "@/lib/errors";
+import { emitEvents } from "@/lib/events/emit-events";
+import { contactEventRecorded } from "@/lib/events/workflow-events";
+import { newId } from "@/lib/ids";
+
+export interface RecordContactEventInput {
+  /** The contact, by id or by (normalised) address: exactly one. */
+  contactId?: string;
+  email?: string;
+  name: string;
+  properties: Record<string, unknown>;
+  /** When it happened; left out: now. */
+  occurredAt?: Date;
+}
+
+/**
+ * The sender's systems say a contact did something (POST /v1/events). In one transaction: the
+ * event is stored, runs waiting for it are told (`contact/event.recorded`, keyed
+ * "<contactId>:<name>"), and active automations triggered by that name take the person in — only
+ * those of a topic the person is subscribed to (consent lives on the topic; otherwise nobody enters,
+ * and a later subscription does not replay the event), and only the key's brand's for a brand-locked
+ * key. A test key finds the contact and records nothing.
+ */
+export async function recordContactEvent(
+  ctx: Ctx,
+  actor: WorkspaceActor,
+  input: RecordContactEventInput,
+): Promise<{ id: string; contactId: string; entered: number }> {
+  return withTransaction(ctx, async (tx) => {
+    const byWhat = input.contactId !== undefined ? eq(contacts.id, input.contactId) : eq(contacts.email, input.email!);
+    const [contact] = await tx.db
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(and(eq(contacts.workspaceId, actor.workspaceId), byWhat));
+    if (!contact)
+      throw notFound(
+        "contact_not_found",
+        input.contactId !== undefined ? `No contact ${input.contactId}.` : "No contact with that address.",
+        input.contactId !== undefined ? "contact_id" : "email",
+      );
+    const id = newId("cev");
+    if (actor.mode === "test") return { id, contactId: contact.id, entered: 0 };
+    const now = tx.clock.now();
+    await tx.db.insert(contactEvents).values({
+      id,
+      workspaceId: actor.workspaceId,
+      contactId: contact.id,
+      name: input.name,
+      properties: input.properties,
+      occurredAt: input.occurredAt ?? now,
+      createdAt: now,
+    });
+    await emitEvents(tx, [
+      {
+        name: contactEventRecorded.name,
+        id: `contact-event-${id}`,
+        data: {
+          eventId: id,
+          workspaceId: actor.workspaceId,
+          contactId: contact.id,
+          name: input.name,
+          key: `${contact.id}:${input.name}`,
+        },
+      },
+    ]);
+    const { entryIds } = await enterByTrigger(tx, actor.workspaceId, {
+      trigger: "event",
+      people: sql`select ${contact.id}::text as contact_id`,
+      settings: sql`a.trigger_settings->>'name' = ${input.name}`,
+      brandId: actor.brandId,
+    });
+    return { id, contactId: contact.id, entered: entryIds.length };
+  });
+}
