@@ -1,5 +1,6 @@
 import { abTestWinner } from "./functions/ab-test-winner";
 import { applyProviderEventFunction } from "./functions/apply-provider-event";
+import { automationDates } from "./functions/automation-dates";
 import { automationEntry } from "./functions/automation-entry";
 import { billingLadder, endTrialsFunction } from "./functions/billing-ladder";
 import { confirmation } from "./functions/confirmation";
@@ -34,4 +35,5 @@ export const functions = [
   pruneExpiredFunction,
   pruneImportsFunction,
   automationEntry,
+  automationDates,
 ];

@@ -6,6 +6,7 @@ import type { Ctx } from "@/lib/context";
 import { workflowRuns, type RunEvent } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 
+import { batchable, enqueueEventBatch } from "./enqueue-batch";
 import type { RegisteredFunction } from "./registry";
 import { resumeWaitingRuns } from "./resume-waiting-runs";
 
@@ -29,14 +30,20 @@ export async function enqueueEvents(
   events: readonly OutgoingEvent[],
 ): Promise<string[]> {
   const now = ctx.clock.now();
+  const runEvent = (outgoing: OutgoingEvent): RunEvent => ({
+    id: outgoing.id ?? newId("ev"),
+    name: outgoing.name,
+    data: (outgoing.data ?? {}) as Record<string, unknown>,
+    ts: outgoing.ts ?? now.getTime(),
+  });
+  // Many events of one name (a bulk trigger's entries): a statement per function, not per event.
+  if (batchable(registry, events))
+    return enqueueEventBatch(ctx, registry, events, (outgoing) =>
+      resumeWaitingRuns(ctx, runEvent(outgoing), now).then(() => undefined),
+    );
   const ids: string[] = [];
   for (const outgoing of events) {
-    const event: RunEvent = {
-      id: outgoing.id ?? newId("ev"),
-      name: outgoing.name,
-      data: (outgoing.data ?? {}) as Record<string, unknown>,
-      ts: outgoing.ts ?? now.getTime(),
-    };
+    const event = runEvent(outgoing);
     ids.push(event.id);
     // As with Inngest, an event stamped in the future starts its runs then.
     const startAt = event.ts > now.getTime() ? new Date(event.ts) : now;

@@ -7,7 +7,7 @@ export interface RouteDoc {
   summary: string;
   description?: string;
   /** Each success status with its body's schema (none for a 304). */
-  responses: Partial<Record<200 | 201, { description: string; schema: z.ZodType }>>;
+  responses: Partial<Record<200 | 201 | 202, { description: string; schema: z.ZodType }>>;
   /** This route's own error codes, beyond those of the pipeline (keys, rate limit, input, workspace). */
   errors?: { status: number; code: string; when: string }[];
   /** Answers 304 to a matching If-None-Match (reports). */

@@ -3,6 +3,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
+import { idArray } from "@/lib/db/id-array";
 import { emitEvents } from "@/lib/events/emit-events";
 import { automationEntryStarted } from "@/lib/events/workflow-events";
 import { bulkUlidPrefix } from "@/lib/ids";
@@ -20,6 +21,11 @@ export interface TriggerOccurrence {
   people: SQL;
   /** Conditions on the automation (alias `a`), e.g. on `a.trigger_settings`; left out: every one with the trigger. */
   settings?: SQL;
+  /**
+   * Conditions on a person's row (`p`, with the columns `people` gives beside `contact_id`) and the
+   * automation's settings (`targets.settings`): an attribute change's key and values, a click's link.
+   */
+  match?: SQL;
   /** A brand-locked API key reaches only its brand's automations (through the automation's topic). */
   brandId?: string | null;
 }
@@ -44,20 +50,24 @@ export async function enterByTrigger(
   const rows = (await ctx.db.execute(sql`
     with people as (${on.people}),
     targets as (
-      select a.id, a.topic_id,
+      select a.id, a.topic_id, a.trigger_settings as settings,
         (select v.id from automation_versions v where v.automation_id = a.id order by v.number desc limit 1) as version_id
       from automations a
       where a.workspace_id = ${workspaceId} and a.trigger = ${on.trigger} and a.status = 'active'
         ${on.settings ? sql`and (${on.settings})` : sql``} ${brand}
+    ),
+    chosen as (
+      select distinct on (targets.id, p.contact_id) targets.id as automation_id, targets.version_id, p.contact_id
+      from targets
+      join people p on ${on.match ?? sql`true`}
+      join subscriptions s on s.contact_id = p.contact_id and s.topic_id = targets.topic_id
+        and s.workspace_id = ${workspaceId} and s.state = 'subscribed'
+      where targets.version_id is not null
     )
     insert into automation_entries (id, workspace_id, automation_id, version_id, contact_id, entered_at)
     select ${bulkUlidPrefix("aen", 8)} || lpad(to_hex(row_number() over ()), 8, '0'), ${workspaceId},
-      targets.id, targets.version_id, p.contact_id, ${ctx.clock.now().toISOString()}::timestamptz
-    from targets
-    join (select distinct contact_id from people) p on true
-    join subscriptions s on s.contact_id = p.contact_id and s.topic_id = targets.topic_id
-      and s.workspace_id = ${workspaceId} and s.state = 'subscribed'
-    where targets.version_id is not null
+      chosen.automation_id, chosen.version_id, chosen.contact_id, ${ctx.clock.now().toISOString()}::timestamptz
+    from chosen
     on conflict do nothing
     returning id`)) as unknown as { id: string }[];
   const entryIds = rows.map((r) => r.id);
@@ -71,9 +81,5 @@ export async function enterByTrigger(
 
 /** The people of a plain list of contact ids, as `enterByTrigger` takes them. */
 export function contactIdsQuery(contactIds: readonly string[]): SQL {
-  const ids = sql.join(
-    contactIds.map((id) => sql`${id}`),
-    sql`, `,
-  );
-  return sql`select unnest(array[${ids}]::text[]) as contact_id`;
+  return sql`select unnest(${idArray(contactIds)}) as contact_id`;
 }

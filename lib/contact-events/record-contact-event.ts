@@ -1,9 +1,9 @@
 import "server-only";
 
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 
 import type { WorkspaceActor } from "@/lib/actor";
-import { enterByTrigger } from "@/lib/automations/enter-by-trigger";
+import { enterOnEvent } from "@/lib/automations/trigger-matching";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { contactEvents, contacts } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
@@ -71,12 +71,7 @@ export async function recordContactEvent(
         },
       },
     ]);
-    const { entryIds } = await enterByTrigger(tx, actor.workspaceId, {
-      trigger: "event",
-      people: sql`select ${contact.id}::text as contact_id`,
-      settings: sql`a.trigger_settings->>'name' = ${input.name}`,
-      brandId: actor.brandId,
-    });
+    const { entryIds } = await enterOnEvent(tx, actor.workspaceId, contact.id, input.name, actor.brandId);
     return { id, contactId: contact.id, entered: entryIds.length };
   });
 }

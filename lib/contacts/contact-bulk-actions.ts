@@ -8,6 +8,7 @@ import { idArray } from "@/lib/db/id-array";
 import { contactBulkActions, lists, topics, type BulkSelection } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 import { emitEvents } from "@/lib/events/emit-events";
+import { enterListAdded } from "@/lib/automations/trigger-matching";
 import { contactBulkActionRequested } from "@/lib/events/workflow-events";
 import { newId } from "@/lib/ids";
 import { unsubscribeOnBehalfWhere } from "@/lib/subscriptions/unsubscribe-on-behalf";
@@ -227,14 +228,20 @@ async function act(ctx: Ctx, action: BulkAction, chunk: SQL): Promise<void> {
   const now = ctx.clock.now().toISOString();
   switch (action.kind) {
     case "add_to_list":
-      // The list is joined, not assumed: a list deleted meanwhile adds no one.
-      await ctx.db.execute(sql`
-        insert into list_members (list_id, contact_id, workspace_id, created_at)
-        select l.id, contacts.id, contacts.workspace_id, ${now}::timestamptz from contacts
-        join lists l on l.id = ${action.listId} and l.workspace_id = contacts.workspace_id
-        where ${chunk}
-        for key share of contacts
-        on conflict do nothing`);
+      // The list is joined, not assumed: a list deleted meanwhile adds no one. Those new to the list
+      // enter its list_added automations in the same statement: a chunk of 100,000 is one statement.
+      await enterListAdded(
+        ctx,
+        action.workspaceId,
+        action.listId!,
+        sql`insert into list_members (list_id, contact_id, workspace_id, created_at)
+          select l.id, contacts.id, contacts.workspace_id, ${now}::timestamptz from contacts
+          join lists l on l.id = ${action.listId} and l.workspace_id = contacts.workspace_id
+          where ${chunk}
+          for key share of contacts
+          on conflict do nothing
+          returning contact_id`,
+      );
       return;
     case "remove_from_list":
       await ctx.db.execute(sql`

@@ -3,6 +3,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 
 import type { WorkspaceActor } from "@/lib/actor";
+import { attributeChanges, enterAttributeChanged } from "@/lib/automations/trigger-matching";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { contacts } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
@@ -45,6 +46,7 @@ export async function editContact(
         updatedAt: tx.clock.now(),
       })
       .where(eq(contacts.id, contact.id));
+    await enterAttributeChanged(tx, actor.workspaceId, attributeChanges(contact.id, contact.attributes, fields.attributes));
     return { contactId };
   });
 }

@@ -1,5 +1,6 @@
 import "server-only";
 
+import { attributeChanges, enterAttributeChanged } from "@/lib/automations/trigger-matching";
 import { and, eq, inArray } from "drizzle-orm";
 
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
@@ -109,6 +110,8 @@ export async function upsertContact(
           .update(contacts)
           .set({ ...merged, timeZone: mergedZone, updatedAt: tx.clock.now() })
           .where(eq(contacts.id, contact.id));
+        if (actor.mode === "live")
+          await enterAttributeChanged(tx, workspaceId, attributeChanges(contact.id, contact.attributes, merged.attributes));
       }
     }
     // A member adding someone in the dashboard asserts consent as an API caller does; the source says which door.

@@ -2,6 +2,8 @@ import "server-only";
 
 import { and, eq, sql } from "drizzle-orm";
 
+import { contactIdsQuery } from "@/lib/automations/enter-by-trigger";
+import { enterListAdded } from "@/lib/automations/trigger-matching";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { idArray } from "@/lib/db/id-array";
 import { imports, lists, users, type ImportCounts, type ImportRefusal } from "@/lib/db/schema";
@@ -118,6 +120,10 @@ async function applyChunk(tx: Ctx, importId: string, wanted: RowChunk | undefine
   const updates: ChunkPlan["updates"] = [];
   for (const row of written.existing) mergeRow(scope, row, updates, counts);
   await updateContacts(tx, updates, now);
+  // Only when the import's sender ticked it: an import is usually a migration of people already
+  // mailed elsewhere, whom a list's welcome series should not greet again.
+  if (imp.options!.startAutomations && written.listId && written.listed.length > 0)
+    await enterListAdded(tx, imp.workspaceId, written.listId, contactIdsQuery(written.listed));
   counts.refused = await countRefusals(tx, imp.id, from, to);
   counts.rows =
     counts.created +
@@ -220,6 +226,9 @@ interface WrittenChunk {
   endpointIds: string[];
   /** The chunk's rows of contacts that exist, not refused: for the merge, which is the only thing left to do. */
   existing: (StagedRow & { contact_id: string })[];
+  /** The import's list, if it still exists, and the contacts this chunk added to it (not those already on it). */
+  listId: string | null;
+  listed: string[];
 }
 
 /**
@@ -342,11 +351,13 @@ async function writeChunk(ctx: Ctx, imp: ImportRow, from: number, to: number, no
       insert into list_members (list_id, contact_id, workspace_id, created_at)
       select ${list?.id ?? null}::text, k.contact_id, ${workspaceId}, ${time}
       from (select id as contact_id from fresh union all select contact_id from known) k where ${list?.id ?? null}::text is not null
-      on conflict do nothing)
+      on conflict do nothing
+      returning contact_id)
     select (select count(*) from fresh)::int as fresh, (select count(*) from created)::int as created,
       (select count(*) from subscribed_new)::int + (select count(*) from subscribed_known)::int as subscribed,
       (select count(*) from announced)::int as announced,
       (select coalesce(array_agg(distinct contact_id), '{}') from subscribed_known) as resubscribed,
+      (select coalesce(array_agg(contact_id), '{}') from members) as listed,
       (select coalesce(json_agg(s), '[]') from staged s where s.contact_id is not null and s.refusal is null) as existing`;
   const [result] = (await ctx.db.execute(q)) as unknown as [
     {
@@ -355,6 +366,7 @@ async function writeChunk(ctx: Ctx, imp: ImportRow, from: number, to: number, no
       subscribed: number;
       announced: number;
       resubscribed: string[];
+      listed: string[];
       existing: (StagedRow & { contact_id: string })[];
     },
   ];
@@ -369,6 +381,8 @@ async function writeChunk(ctx: Ctx, imp: ImportRow, from: number, to: number, no
     announced: result.announced,
     endpointIds,
     existing: result.existing,
+    listId: list?.id ?? null,
+    listed: result.listed,
   };
 }
 

@@ -61,7 +61,7 @@ export async function checkImport(
   for (const [index, topicId] of topicIds.entries())
     await getTopicForActorOrThrow(ctx, actor, topicId, `topicIds.${index}`);
   if (input.listId) await getListOrThrow(ctx, actor, input.listId);
-  const options = { policy: input.policy, topicIds, listId: input.listId };
+  const options = { policy: input.policy, topicIds, listId: input.listId, startAutomations: input.startAutomations };
 
   await ctx.db
     .update(imports)

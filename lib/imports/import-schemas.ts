@@ -11,6 +11,8 @@ const checkFields = {
   listId: z.preprocess((value) => (value === "" ? null : value), z.string().nullable().default(null)),
   /** Subscribing people to topics asserts that the sender holds their consent: it must be said. */
   consentAsserted: z.boolean().default(false),
+  /** Whether the people this import adds to its list enter the list's automations (list_added); unticked, nobody does. */
+  startAutomations: z.boolean().default(false),
 };
 
 const consentStated = (input: { topicIds: string[]; consentAsserted: boolean }) =>

@@ -4,6 +4,8 @@ import { and, count, eq, inArray } from "drizzle-orm";
 
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import { keyReachesBrand } from "@/lib/api-keys/key-brand-scope";
+import { contactIdsQuery } from "@/lib/automations/enter-by-trigger";
+import { enterListAdded } from "@/lib/automations/trigger-matching";
 import { contactErased, isErasedContact } from "@/lib/contacts/erased-address";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { contacts, listMembers, lists } from "@/lib/db/schema";
@@ -52,6 +54,9 @@ export async function addListMembers(ctx: Ctx, actor: Actor, listId: string, con
       .values(ids.map((contactId) => ({ listId, contactId, workspaceId, addedAt: tx.clock.now() })))
       .onConflictDoNothing()
       .returning({ contactId: listMembers.contactId });
+    // Only those new to the list: adding a member again is not a list_added occurrence.
+    if (actor.mode === "live")
+      await enterListAdded(tx, workspaceId, listId, contactIdsQuery(inserted.map((m) => m.contactId)));
     return {
       added: inserted.length,
       alreadyMembers: ids.length - inserted.length,

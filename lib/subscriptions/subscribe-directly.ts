@@ -1,5 +1,6 @@
 import "server-only";
 
+import { enterAutomations } from "@/lib/automations/enter-automation";
 import { and, eq, inArray } from "drizzle-orm";
 
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
@@ -81,5 +82,10 @@ export async function subscribeDirectly(
       now,
     );
   }
+  // Subscribed without a confirmation (the topic skips it, or the caller asserts consent): the
+  // topic's welcome series starts as it does for a confirmed double opt-in. A test key mails nothing.
+  if (actor.mode === "live")
+    for (const { topicId } of changed)
+      await enterAutomations(ctx, workspaceId, { topicId, contactId: contact.id, trigger: "topic_confirmed" });
   return changed.map((c) => c.topicId);
 }

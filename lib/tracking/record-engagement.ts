@@ -8,6 +8,7 @@ import {
   recordAutomationClick,
   recordAutomationOpen,
 } from "@/lib/automations/automation-mail-events";
+import { enterLinkClicked } from "@/lib/automations/trigger-matching";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
 import { emailEventBase } from "@/lib/events/email-event-base";
@@ -94,7 +95,11 @@ export async function recordClick(
           humanOpenedAt: machine ? row.send.humanOpenedAt : (row.send.humanOpenedAt ?? now),
         })
         .where(eq(sends.id, sendId));
-    if (!machine) await markEngaged(tx, row.send, now);
+    if (!machine) {
+      await markEngaged(tx, row.send, now);
+      // A scanner's click is not the person's interest: only a person's starts link_clicked automations.
+      await enterLinkClicked(tx, row.send.workspaceId, row.send.contactId, row.send.campaignId, details.url);
+    }
     await recordEvent(
       tx,
       systemActor("tracking:click", row.send.workspaceId),

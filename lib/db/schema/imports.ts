@@ -32,6 +32,8 @@ export interface ImportOptions {
   policy: ImportPolicy;
   topicIds: string[];
   listId: string | null;
+  /** The sender ticked "start automations" for this import: its list adds enter list_added automations. Absent on older imports: no. */
+  startAutomations?: boolean;
 }
 
 /** What a dry run found, or what the apply did so far: the same shape, so they compare line by line. */
