@@ -93,12 +93,14 @@ function layout(model: FlowModel): { nodes: Node[]; edges: Edge[]; height: numbe
 
 const hidden = "!size-1 !min-h-0 !min-w-0 !border-0 !bg-transparent";
 
+// xyflow gives a node that is neither dragged nor selected `pointer-events: none`; the cards' buttons
+// take theirs back (pointer-events-auto), and `nopan` keeps a click on them from panning the canvas.
 function CardNode({ data }: NodeProps<Node<CardData>>) {
   const { model, address } = data;
   const card = address === "trigger" ? null : model.cards.get(keyOf(address));
   const number = card ? card.placed.index + 1 : undefined;
   return (
-    <div className="relative" style={{ width: CARD_W, height: CARD_H }}>
+    <div className="nopan pointer-events-auto relative" style={{ width: CARD_W, height: CARD_H }}>
       <Handle type="target" position={Position.Top} className={hidden} isConnectable={false} />
       <StepCard
         kind={card ? card.placed.step.type : "trigger"}
@@ -125,7 +127,7 @@ function ArmNode({ data }: NodeProps<Node<ArmData>>) {
   const branch = data.model.cards.get(keyOf(data.listAddress.slice(0, -1)));
   return (
     <div
-      className="flex items-center justify-between gap-1 rounded-full border bg-muted px-3 text-xs font-medium"
+      className="nopan pointer-events-auto flex items-center justify-between gap-1 rounded-full border bg-muted px-3 text-xs font-medium"
       style={{ width: ARM_W, height: ARM_H }}
     >
       <Handle type="target" position={Position.Top} className={hidden} isConnectable={false} />

@@ -102,7 +102,7 @@ export function AutomationForm({
     >
       <Card>
         <CardContent className="grid gap-4 sm:grid-cols-2">
-          <Field id="automation-name" label="Name" error={errorText(errors.name)}>
+          <Field id="automation-name" label="Name" className="content-start" error={errorText(errors.name)}>
             {(aria) => <Input {...aria} value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />}
           </Field>
           <Field
@@ -144,6 +144,8 @@ export function AutomationForm({
                 onChange={(e) => {
                   setTrigger(e.target.value as AutomationTrigger);
                   setSettings({});
+                  setErrors({});
+                  setMessage(null);
                 }}
               >
                 {AUTOMATION_TRIGGERS.map((value) => (
