@@ -170,7 +170,8 @@ test("a confirmed signup gets the first mail at once and the second a day later;
   await expect(figures.getByTestId("exited-by-reason")).toHaveText("Left early: 1 unsubscribed from the topic.", {
     timeout: 30_000,
   });
-  expect(await subjectsTo(seed, leaver)).toEqual([FIRST]);
+  // Their confirmation and the topic's welcome aside: the first mail of the series, never the second.
+  expect((await subjectsTo(seed, leaver)).filter((subject) => [FIRST, SECOND].includes(subject))).toEqual([FIRST]);
   await expect(figures).toContainText(/Entered\s*2/);
   await expect(figures).toContainText(/Completed\s*1/);
   await expect(
