@@ -195,6 +195,8 @@ test("a confirmed signup gets the first mail at once and the second a day later;
 });
 
 test("the automation screens fit a phone, read in both themes and raise no console error", async ({ browser }) => {
+  // Three screens, each loaded afresh four times (two widths, two themes): minutes on a busy two-core machine.
+  test.setTimeout(360_000);
   const context = await browser.newContext({ storageState: await page.context().storageState() });
   await inspectScreen(context, `/w/${workspaceId}/automations`, "automations");
   await inspectScreen(context, `/w/${workspaceId}/automations/new`, "automation-new");
