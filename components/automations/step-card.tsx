@@ -133,7 +133,7 @@ export function StepCard({
         >
           <Icon />
         </span>
-        <span className="truncate">
+        <span className="min-w-0 truncate">
           {number !== undefined && <span className="text-muted-foreground">{number}. </span>}
           {title}
         </span>
@@ -162,7 +162,8 @@ export function StepCard({
     </>
   );
   const frame = cn(
-    "grid w-full gap-1 rounded-lg border bg-card p-3 text-left text-card-foreground shadow-xs",
+    // min-w-0 and overflow-hidden: a long title or subject is cut short inside the card, never past its border.
+    "grid w-full min-w-0 gap-1 overflow-hidden rounded-lg border bg-card p-3 text-left text-card-foreground shadow-xs",
     error && "border-destructive",
     className,
   );
