@@ -23,6 +23,7 @@ type CheckAction = (
     topicIds: string[];
     listId: string | null;
     consentAsserted: boolean;
+    startAutomations: boolean;
   },
 ) => Promise<ActionState<ImportCounts>>;
 
@@ -63,6 +64,7 @@ export function MappingForm({
   const [policy, setPolicy] = useState(options.policy);
   const [topicIds, setTopicIds] = useState(options.topicIds);
   const [listId, setListId] = useState(options.listId ?? "");
+  const [startAutomations, setStartAutomations] = useState(options.startAutomations ?? false);
   // Topics are kept only by a dry run the sender vouched for, so kept topics mean the box was ticked.
   const [consent, setConsent] = useState(options.topicIds.length > 0);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -79,6 +81,7 @@ export function MappingForm({
         topicIds,
         listId: listId || null,
         consentAsserted: consent,
+        startAutomations: Boolean(listId) && startAutomations,
       });
       if (state.ok) {
         setErrors({});
@@ -195,6 +198,18 @@ export function MappingForm({
               </option>
             ))}
           </NativeSelect>
+          {listId && (
+            <Label className="font-normal">
+              <Checkbox checked={startAutomations} onChange={(event) => setStartAutomations(event.target.checked)} />
+              Start this list&rsquo;s automations for the people added
+            </Label>
+          )}
+          {listId && (
+            <p className="text-sm text-muted-foreground">
+              Unticked, an import adds people quietly: automations that start when someone joins the list leave them
+              out.
+            </p>
+          )}
         </div>
       )}
 

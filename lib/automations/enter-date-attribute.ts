@@ -21,7 +21,11 @@ export async function enterDueDateAttributes(ctx: Ctx): Promise<{ entered: numbe
   const automations = (await ctx.db.execute(sql`
     select id, workspace_id, trigger_settings from automations
     where trigger = 'date_attribute' and status = 'active'
-    order by id`)) as unknown as { id: string; workspace_id: string; trigger_settings: TriggerSettings<"date_attribute"> }[];
+    order by id`)) as unknown as {
+    id: string;
+    workspace_id: string;
+    trigger_settings: TriggerSettings<"date_attribute">;
+  }[];
   let entered = 0;
   for (const automation of automations) {
     const { attribute, offset_days: offset = 0, yearly = false } = automation.trigger_settings;

@@ -66,7 +66,9 @@ export function attributeChanges(
  */
 export async function enterAttributeChanged(ctx: Ctx, workspaceId: string, changes: AttributeChange[]) {
   if (changes.length === 0) return { entryIds: [] };
-  const rows = JSON.stringify(changes.map((c) => ({ contact_id: c.contactId, attribute: c.attribute, from: c.from, to: c.to })));
+  const rows = JSON.stringify(
+    changes.map((c) => ({ contact_id: c.contactId, attribute: c.attribute, from: c.from, to: c.to })),
+  );
   return enterByTrigger(ctx, workspaceId, {
     trigger: "attribute_changed",
     people: sql`select * from jsonb_to_recordset(${rows}::jsonb) as x(contact_id text, attribute text, "from" text, "to" text)`,

@@ -78,8 +78,10 @@ async function bulkAdd(n: number) {
   // Each entry's run started with it.
   const [runs] = (await ctx.db.execute(sql`
     select count(*)::int as n from workflow_runs r join automation_entries e on e.id = r.event->'data'->>'entryId'
-    where r.event->>'name' = 'automation/entry.started' and e.automation_id = ${automationId}`)) as unknown as { n: number }[];
-  expect(runs!.n).toBe(entered.length);
+    where r.event->>'name' = 'automation/entry.started' and e.automation_id = ${automationId}`)) as unknown as {
+    n: number;
+  }[];
+  expect(runs!.n).toBe((await enteredContacts(ctx, automationId)).length);
   return { entered, statements: counted.count() };
 }
 
@@ -120,9 +122,15 @@ describe("trigger attribute_changed", () => {
       from: "free",
       to: "pro",
     });
-    const anyChange = await activeAutomation(ctx, w.workspaceId, w.topicId, "attribute_changed", { attribute: "seats" });
+    const anyChange = await activeAutomation(ctx, w.workspaceId, w.topicId, "attribute_changed", {
+      attribute: "seats",
+    });
     const ann = (
-      await upsertContact(ctx, w.actor, { email: "ann@example.org", topicIds: [w.topicId], attributes: { plan: "free" } })
+      await upsertContact(ctx, w.actor, {
+        email: "ann@example.org",
+        topicIds: [w.topicId],
+        attributes: { plan: "free" },
+      })
     ).contact.id;
     await editContact(ctx, w.actor, { contactId: ann, firstName: "", lastName: "", attributes: { plan: "team" } });
     expect(await enteredContacts(ctx, automationId)).toEqual([]);
@@ -130,14 +138,22 @@ describe("trigger attribute_changed", () => {
     await upsertContact(ctx, w.actor, { email: "ann@example.org", attributes: { plan: "pro" } });
     expect(await enteredContacts(ctx, automationId)).toEqual([ann]);
     expect(await enteredContacts(ctx, anyChange)).toEqual([]);
-    await editContact(ctx, w.actor, { contactId: ann, firstName: "", lastName: "", attributes: { plan: "pro", seats: 3 } });
+    await editContact(ctx, w.actor, {
+      contactId: ann,
+      firstName: "",
+      lastName: "",
+      attributes: { plan: "pro", seats: 3 },
+    });
     expect(await enteredContacts(ctx, anyChange)).toEqual([ann]);
   });
 
   it("a contact not subscribed to the automation's topic does not enter", async () => {
     const w = await workspace();
-    const automationId = await activeAutomation(ctx, w.workspaceId, w.topicId, "attribute_changed", { attribute: "plan" });
-    const bob = (await upsertContact(ctx, w.actor, { email: "bob@example.org", attributes: { plan: "free" } })).contact.id;
+    const automationId = await activeAutomation(ctx, w.workspaceId, w.topicId, "attribute_changed", {
+      attribute: "plan",
+    });
+    const bob = (await upsertContact(ctx, w.actor, { email: "bob@example.org", attributes: { plan: "free" } })).contact
+      .id;
     await editContact(ctx, w.actor, { contactId: bob, firstName: "", lastName: "", attributes: { plan: "pro" } });
     expect(await enteredContacts(ctx, automationId)).toEqual([]);
   });
@@ -153,7 +169,10 @@ describe("trigger link_clicked", () => {
     });
     return { ...seeded, automationId };
   }
-  const person = { userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Safari/605.1.15", ip: "198.51.100.7" };
+  const person = {
+    userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Safari/605.1.15",
+    ip: "198.51.100.7",
+  };
   const click = (sendId: string, url: string, request = person) =>
     recordClick(ctx, sendId, { url, country: null, deviceType: null, client: null, request });
 

@@ -2,7 +2,7 @@ import "server-only";
 
 import { and, eq } from "drizzle-orm";
 
-import type { WorkspaceActor } from "@/lib/actor";
+import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { enterOnEvent } from "@/lib/automations/trigger-matching";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { contactEvents, contacts } from "@/lib/db/schema";
@@ -31,15 +31,16 @@ export interface RecordContactEventInput {
  */
 export async function recordContactEvent(
   ctx: Ctx,
-  actor: WorkspaceActor,
+  actor: Actor,
   input: RecordContactEventInput,
 ): Promise<{ id: string; contactId: string; entered: number }> {
+  const workspaceId = requireActorWorkspace(actor);
   return withTransaction(ctx, async (tx) => {
     const byWhat = input.contactId !== undefined ? eq(contacts.id, input.contactId) : eq(contacts.email, input.email!);
     const [contact] = await tx.db
       .select({ id: contacts.id })
       .from(contacts)
-      .where(and(eq(contacts.workspaceId, actor.workspaceId), byWhat));
+      .where(and(eq(contacts.workspaceId, workspaceId), byWhat));
     if (!contact)
       throw notFound(
         "contact_not_found",
@@ -51,7 +52,7 @@ export async function recordContactEvent(
     const now = tx.clock.now();
     await tx.db.insert(contactEvents).values({
       id,
-      workspaceId: actor.workspaceId,
+      workspaceId: workspaceId,
       contactId: contact.id,
       name: input.name,
       properties: input.properties,
@@ -64,14 +65,14 @@ export async function recordContactEvent(
         id: `contact-event-${id}`,
         data: {
           eventId: id,
-          workspaceId: actor.workspaceId,
+          workspaceId: workspaceId,
           contactId: contact.id,
           name: input.name,
           key: `${contact.id}:${input.name}`,
         },
       },
     ]);
-    const { entryIds } = await enterOnEvent(tx, actor.workspaceId, contact.id, input.name, actor.brandId);
+    const { entryIds } = await enterOnEvent(tx, workspaceId, contact.id, input.name, actor.brandId);
     return { id, contactId: contact.id, entered: entryIds.length };
   });
 }

@@ -3,12 +3,12 @@ import "server-only";
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 
 import { actorLabel, inActorWorkspace, systemActor, userActor, type WorkspaceActor } from "@/lib/actor";
+import { enterListAdded } from "@/lib/automations/trigger-matching";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { idArray } from "@/lib/db/id-array";
 import { contactBulkActions, lists, topics, type BulkSelection } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 import { emitEvents } from "@/lib/events/emit-events";
-import { enterListAdded } from "@/lib/automations/trigger-matching";
 import { contactBulkActionRequested } from "@/lib/events/workflow-events";
 import { newId } from "@/lib/ids";
 import { unsubscribeOnBehalfWhere } from "@/lib/subscriptions/unsubscribe-on-behalf";

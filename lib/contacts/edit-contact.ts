@@ -46,7 +46,11 @@ export async function editContact(
         updatedAt: tx.clock.now(),
       })
       .where(eq(contacts.id, contact.id));
-    await enterAttributeChanged(tx, actor.workspaceId, attributeChanges(contact.id, contact.attributes, fields.attributes));
+    await enterAttributeChanged(
+      tx,
+      actor.workspaceId,
+      attributeChanges(contact.id, contact.attributes, fields.attributes),
+    );
     return { contactId };
   });
 }

@@ -1,9 +1,9 @@
 import "server-only";
 
-import { attributeChanges, enterAttributeChanged } from "@/lib/automations/trigger-matching";
 import { and, eq, inArray } from "drizzle-orm";
 
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
+import { attributeChanges, enterAttributeChanged } from "@/lib/automations/trigger-matching";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { contacts, subscriptions, workspaces, type AttributeValue } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
@@ -111,7 +111,11 @@ export async function upsertContact(
           .set({ ...merged, timeZone: mergedZone, updatedAt: tx.clock.now() })
           .where(eq(contacts.id, contact.id));
         if (actor.mode === "live")
-          await enterAttributeChanged(tx, workspaceId, attributeChanges(contact.id, contact.attributes, merged.attributes));
+          await enterAttributeChanged(
+            tx,
+            workspaceId,
+            attributeChanges(contact.id, contact.attributes, merged.attributes),
+          );
       }
     }
     // A member adding someone in the dashboard asserts consent as an API caller does; the source says which door.

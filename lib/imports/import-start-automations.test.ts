@@ -21,7 +21,11 @@ describe("an import and list_added automations", () => {
   it("an import enters the people it adds to the list only when its sender ticks start automations", async () => {
     const unticked = await listSetup();
     const csv = "email\ncarl@example.org\ndora@example.org\n";
-    await importCsv(unticked.w, csv, { listId: unticked.listId, topicIds: [unticked.w.topicId], consentAsserted: true });
+    await importCsv(unticked.w, csv, {
+      listId: unticked.listId,
+      topicIds: [unticked.w.topicId],
+      consentAsserted: true,
+    });
     expect(await enteredContacts(ctx, unticked.automationId)).toEqual([]);
 
     const ticked = await listSetup();

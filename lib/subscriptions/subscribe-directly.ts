@@ -1,9 +1,9 @@
 import "server-only";
 
-import { enterAutomations } from "@/lib/automations/enter-automation";
 import { and, eq, inArray } from "drizzle-orm";
 
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
+import { enterAutomations } from "@/lib/automations/enter-automation";
 import type { Ctx } from "@/lib/context";
 import { subscriptions, type SubscriptionOrigin, type SubscriptionSource } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";

@@ -3,6 +3,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
+import { attributeChanges, enterAttributeChanged } from "@/lib/automations/trigger-matching";
 import { emitConfirmationRequested, recordConfirmationRequest } from "@/lib/consent/record-confirmation-request";
 import { validateAttributes } from "@/lib/contacts/attributes";
 import { lockOrCreateContact } from "@/lib/contacts/lock-contact";
@@ -85,6 +86,12 @@ export async function subscribeFromForm(
         .update(contacts)
         .set({ ...merged, timeZone, updatedAt: tx.clock.now() })
         .where(eq(contacts.id, contact.id));
+      if (actor.mode === "live")
+        await enterAttributeChanged(
+          tx,
+          workspaceId,
+          attributeChanges(contact.id, contact.attributes, merged.attributes),
+        );
     }
 
     if (!topic.requiresConfirmation) {

@@ -48,16 +48,32 @@ function readSteps(path: string): unknown {
   return Array.isArray(parsed) ? parsed : (parsed as { steps?: unknown })?.steps;
 }
 
+/** `--settings`: the trigger's settings as a JSON object. */
+function readSettings(text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw validationFailed("trigger_settings", `settings: not JSON (${(error as Error).message}).`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw validationFailed("trigger_settings", 'settings: a JSON object, e.g. {"name":"order.completed"}.');
+  return parsed as Record<string, unknown>;
+}
+
 /** Automations: a topic's series of mails, each person on their own clock. */
 export const automationCommands: Record<string, AdminCommand> = {
   "automation:create": {
-    summary: "--workspace ID --topic ID --name NAME   (a draft; trigger: a subscription to the topic confirmed)",
-    options: { workspace: string, topic: string, name: string },
+    summary:
+      '--workspace ID --topic ID --name NAME [--trigger T] [--settings JSON]   (a draft; trigger topic_confirmed (default), list_added, attribute_changed, date_attribute, link_clicked or event, with its settings, e.g. \'{"list_id":"ls_…"}\')',
+    options: { workspace: string, topic: string, name: string, trigger: string, settings: string },
     required: ["workspace", "topic", "name"],
     run: async (ctx, v) => {
       const { automationId } = await createAutomation(ctx, systemActor("admin-cli", str(v, "workspace")), {
         name: str(v, "name"),
         topic_id: str(v, "topic"),
+        ...(v.trigger === undefined ? {} : { trigger: str(v, "trigger") as never }),
+        ...(v.settings === undefined ? {} : { trigger_settings: readSettings(str(v, "settings")) }),
       });
       return { automation_id: automationId, status: "draft" };
     },

@@ -6,6 +6,7 @@ import { billingCommands } from "./billing-commands";
 import { brandCommands } from "./brand-commands";
 import { campaignCommands } from "./campaign-commands";
 import { domainCommands } from "./domain-commands";
+import { eventCommands } from "./event-commands";
 import { importCommands } from "./import-commands";
 import { keyCommands } from "./key-commands";
 import { mailboxCommands } from "./mailbox-commands";
@@ -35,6 +36,7 @@ export const commands: Record<string, AdminCommand> = {
   ...webhookCommands,
   ...userCommands,
   ...importCommands,
+  ...eventCommands,
   ...billingCommands,
   ...workflowCommands,
 };

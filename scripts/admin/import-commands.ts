@@ -39,7 +39,7 @@ function countsJson(counts: ImportCounts | null) {
 export const importCommands: Record<string, AdminCommand> = {
   "import:run": {
     summary:
-      "--workspace ID --file F [--map COLUMN=FIELD]... [--topic ID]... [--list ID] [--policy keep|overwrite] [--dry-run]",
+      "--workspace ID --file F [--map COLUMN=FIELD]... [--topic ID]... [--list ID [--start-automations]] [--policy keep|overwrite] [--dry-run]",
     options: {
       workspace: string,
       file: string,
@@ -48,6 +48,7 @@ export const importCommands: Record<string, AdminCommand> = {
       list: string,
       policy: string,
       "dry-run": { type: "boolean" },
+      "start-automations": { type: "boolean" },
     },
     required: ["workspace", "file"],
     run: async (ctx, v) => {
@@ -72,6 +73,8 @@ export const importCommands: Record<string, AdminCommand> = {
         topicIds,
         listId: v.list ?? null,
         consentAsserted: topicIds.length > 0,
+        // The people added to the list enter its list_added automations only when asked for.
+        startAutomations: v["start-automations"] === true,
       });
       const checked = await checkImport(ctx, actor, importId, input);
       if (v["dry-run"])

@@ -2,7 +2,6 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
 import { connectWorkflowEvents } from "@/inngest/emit";
-
 import { systemActor } from "@/lib/actor";
 import { createBrand } from "@/lib/brands/create-brand";
 import { contactEvents } from "@/lib/db/schema";
@@ -33,14 +32,20 @@ async function recordedEvents(contactId: string) {
 async function entryRuns(automationId: string): Promise<number> {
   const [row] = (await ctx.db.execute(sql`
     select count(*)::int as n from workflow_runs r join automation_entries e on e.id = r.event->'data'->>'entryId'
-    where r.event->>'name' = 'automation/entry.started' and e.automation_id = ${automationId}`)) as unknown as { n: number }[];
+    where r.event->>'name' = 'automation/entry.started' and e.automation_id = ${automationId}`)) as unknown as {
+    n: number;
+  }[];
   return row!.n;
 }
 
 describe("POST /v1/events", () => {
   it("records the event, by id or by address, and answers 202 with its id", async () => {
     const { api, subscribed } = await setup();
-    const byId = await api.post("/v1/events", { contact_id: subscribed, name: "order.completed", properties: { total: 42 } });
+    const byId = await api.post("/v1/events", {
+      contact_id: subscribed,
+      name: "order.completed",
+      properties: { total: 42 },
+    });
     expect(byId.status).toBe(202);
     expect(byId.body.data).toEqual({
       id: expect.stringMatching(/^cev_/),
@@ -109,7 +114,11 @@ describe("POST /v1/events", () => {
     const theirs = apiClient((await seedKey(ctx, other.workspaceId)).key);
     const response = await theirs.post("/v1/events", { contact_id: subscribed, name: "order.completed" });
     expect(response.status).toBe(404);
-    expect(response.body.error).toMatchObject({ type: "not_found_error", code: "contact_not_found", param: "contact_id" });
+    expect(response.body.error).toMatchObject({
+      type: "not_found_error",
+      code: "contact_not_found",
+      param: "contact_id",
+    });
     const byEmail = await theirs.post("/v1/events", { email: "sub@example.com", name: "order.completed" });
     expect(byEmail.body.error).toMatchObject({ code: "contact_not_found", param: "email" });
     expect(await recordedEvents(subscribed)).toEqual([]);
@@ -161,8 +170,16 @@ describe("POST /v1/events refuses what it cannot take, with validation_failed on
     ["a name with spaces", { email: "a@example.com", name: "order completed" }, "name"],
     ["a name over 100 characters", { email: "a@example.com", name: "x".repeat(101) }, "name"],
     ["properties that are not an object", { email: "a@example.com", name: "x", properties: [1] }, "properties"],
-    ["properties over 8 KiB", { email: "a@example.com", name: "x", properties: { blob: "x".repeat(8200) } }, "properties"],
-    ["occurred_at that is not a timestamp", { email: "a@example.com", name: "x", occurred_at: "yesterday" }, "occurred_at"],
+    [
+      "properties over 8 KiB",
+      { email: "a@example.com", name: "x", properties: { blob: "x".repeat(8200) } },
+      "properties",
+    ],
+    [
+      "occurred_at that is not a timestamp",
+      { email: "a@example.com", name: "x", occurred_at: "yesterday" },
+      "occurred_at",
+    ],
     ["an unknown field", { email: "a@example.com", name: "x", value: 1 }, "value"],
   ];
   for (const [what, body, param] of cases)
