@@ -19,7 +19,8 @@ import { activeEntriesByVersion, moveEntriesToLatest } from "@/lib/automations/m
 import { resumeWorkspaceSending } from "@/lib/billing/resume-workspace-sending";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
-import { automationEntries, contacts, events, listMembers, workspaceBilling } from "@/lib/db/schema";
+import { automationEntries, automationSends, contacts, events, listMembers, workspaceBilling } from "@/lib/db/schema";
+import { recordProviderEvent } from "@/lib/deliverability/record-provider-event";
 import { emitEvents } from "@/lib/events/emit-events";
 import { contactEventRecorded } from "@/lib/events/workflow-events";
 import { newId } from "@/lib/ids";
@@ -287,6 +288,42 @@ describe("automations: the step vocabulary", () => {
       automation_id: automationId,
       step: 0,
     });
+  });
+
+  it("a provider's reports of an automation mail are email.delivered and email.bounced events carrying the automation and step; a hard bounce suppresses, and the run exits at its next mail", async () => {
+    const { workspaceId, automation, subjectsTo } = await workspace();
+    const { automationId, enter, entries } = await automation([
+      send("Step first"),
+      { type: "wait", minutes: 60 },
+      send("Step second"),
+    ]);
+    await enter("reported@example.com");
+    await executor.runDue(ctx);
+    const [mail] = await ctx.db.select().from(automationSends).where(eq(automationSends.automationId, automationId));
+    // Found by the provider's id (as Resend reports), then by the send id a bounce's signed return path carries.
+    expect(mail!.providerMessageId).toEqual(expect.any(String));
+    const at = clock.now();
+    expect(
+      await recordProviderEvent(ctx, {
+        type: "delivered",
+        providerMessageId: mail!.providerMessageId!,
+        occurredAt: at,
+      }),
+    ).toMatchObject({ matched: true });
+    expect(
+      await recordProviderEvent(ctx, { type: "bounced", bounceType: "permanent", sendId: mail!.id, occurredAt: at }),
+    ).toMatchObject({ matched: true, suppressed: true });
+    const reported = await ctx.db
+      .select({ type: events.type, data: events.data })
+      .from(events)
+      .where(and(eq(events.workspaceId, workspaceId), sql`${events.type} in ('email.delivered', 'email.bounced')`));
+    expect(reported.map((e) => e.type).sort()).toEqual(["email.bounced", "email.delivered"]);
+    for (const event of reported)
+      expect(event.data).toMatchObject({ send_id: mail!.id, automation_id: automationId, step: 0, campaign_id: null });
+    clock.advance(60 * MINUTE);
+    await executor.runDue(ctx);
+    expect(await subjectsTo("reported@example.com")).toEqual(["Step first"]);
+    expect((await entries())[0]).toMatchObject({ status: "exited", exitReason: "suppressed" });
   });
 
   it("re-entry: refused when the automation does not allow it; allowed once the last entry ended the set minutes ago, never while one is active", async () => {

@@ -5,6 +5,8 @@ import { eq } from "drizzle-orm";
 import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { automationEntries, automationSends, contacts } from "@/lib/db/schema";
+import { applyDeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
+import type { ProviderEvent } from "@/lib/deliverability/record-provider-event";
 import { recordEvent } from "@/lib/events/record-event";
 import type { DeviceType } from "@/lib/tracking/describe-client";
 import { machineClick, machineOpen, type TrackingRequest } from "@/lib/tracking/machine-engagement";
@@ -127,5 +129,70 @@ export async function recordAutomationClick(
       now,
       machine,
     );
+  });
+}
+
+/**
+ * A provider's report about an automation's mail (recordProviderEvent hands over what it does not find
+ * among campaign sends): found by the send id its signed return path or Message-ID carries, or by the
+ * provider's id; each outcome stamped once, applied to the audience as a campaign recipient's is
+ * (suppressions, contact status), and recorded as its email.* event. Null when no automation mail matches.
+ */
+export async function recordAutomationProviderEvent(
+  ctx: Ctx,
+  event: ProviderEvent,
+  key: { sendId: string } | { providerMessageId: string },
+  evidenceEventId: string | null,
+): Promise<{ matched: true; suppressed: boolean; workspaceId: string } | null> {
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .select({ send: automationSends, contactId: automationEntries.contactId, email: contacts.email })
+      .from(automationSends)
+      .innerJoin(automationEntries, eq(automationEntries.id, automationSends.entryId))
+      .leftJoin(contacts, eq(contacts.id, automationEntries.contactId))
+      .where(
+        "sendId" in key
+          ? eq(automationSends.id, key.sendId)
+          : eq(automationSends.providerMessageId, key.providerMessageId),
+      )
+      .for("update", { of: automationSends });
+    if (!row || row.send.status !== "sent" || !row.email) return null;
+    const { send } = row;
+    if (event.recipient !== undefined && event.recipient.toLowerCase() !== row.email) return null;
+    const stamp =
+      event.type === "delivered"
+        ? send.deliveredAt
+          ? null
+          : { deliveredAt: event.occurredAt }
+        : event.type === "complained"
+          ? send.complainedAt
+            ? null
+            : { complainedAt: event.occurredAt }
+          : send.bouncedAt && (send.bounceType === "permanent" || event.bounceType !== "permanent")
+            ? null
+            : { bouncedAt: event.occurredAt, bounceType: event.bounceType };
+    if (!stamp) return { matched: true, suppressed: false, workspaceId: send.workspaceId };
+    await tx.db.update(automationSends).set(stamp).where(eq(automationSends.id, send.id));
+    const { suppressed } = await applyDeliveryOutcome(tx, send.workspaceId, row.email, event, evidenceEventId);
+    const base = baseOf({ ...row, email: row.email }, event.occurredAt);
+    const actor = systemActor("provider-event", send.workspaceId);
+    if (event.type === "delivered") await recordEvent(tx, actor, "email.delivered", base, event.occurredAt);
+    if (event.type === "bounced")
+      await recordEvent(
+        tx,
+        actor,
+        "email.bounced",
+        { ...base, bounce_type: event.bounceType, reason: event.reason ?? null, suppressed },
+        event.occurredAt,
+      );
+    if (event.type === "complained")
+      await recordEvent(
+        tx,
+        actor,
+        "email.complained",
+        { ...base, complaint_type: event.complaintType ?? null, suppressed: true },
+        event.occurredAt,
+      );
+    return { matched: true, suppressed, workspaceId: send.workspaceId };
   });
 }

@@ -59,7 +59,7 @@ export type SendOutcome =
  * campaign leaves it out. A used merge tag without a value skips this mail, recorded with the tag. The
  * mail carries the topic's consent footer and List-Unsubscribe headers, and its links and opens are
  * tracked as a campaign's. Sent once per entry and step number: the row of the step is looked for
- * first, and the transport's idempotency key (entry and step) drops a repeat of a hand-over whose
+ * first, and the transport's idempotency key (the send id, of entry and step) drops a repeat of a hand-over whose
  * record was lost. The mail is the step of the version the entry is on at send time.
  */
 export async function sendAutomationStep(
@@ -166,10 +166,12 @@ export async function sendAutomationStep(
     ? rendered.html
     : `<!doctype html><html><body><div style="white-space:pre-wrap;font-family:system-ui,sans-serif">${escapeHtml(body.text)}</div></body></html>`;
   const dkim = await domainSigningKey(ctx, brand);
+  let sent;
   try {
-    await transport.send(ctx, {
+    sent = await transport.send(ctx, {
       workspaceId: entry.workspaceId,
-      idempotencyKey: `automation-${entryId}-${stepIndex}`,
+      // The send id: it becomes the signed Message-ID and return path, so bounces and complaints find the row.
+      idempotencyKey: sendId,
       from: { name: brand.name, address: brand.senderEmail },
       replyTo: brand.replyTo ?? undefined,
       to: contact!.email,
@@ -186,7 +188,7 @@ export async function sendAutomationStep(
     await refundSends(ctx, entry.workspaceId, 1);
     throw error;
   }
-  await recordSend(ctx, entry, stepIndex, "sent", null, eventBase);
+  await recordSend(ctx, entry, stepIndex, "sent", null, eventBase, sent.providerMessageId);
   return { outcome: "sent" };
 }
 
@@ -224,6 +226,7 @@ async function recordSend(
   status: "sent" | "skipped",
   reason: string | null,
   event: Parameters<typeof automationEmailEventBase>[0],
+  providerMessageId: string | null = null,
 ): Promise<void> {
   await withTransaction(ctx, async (tx) => {
     const [inserted] = await tx.db
@@ -237,6 +240,7 @@ async function recordSend(
         status,
         reason,
         sentAt: tx.clock.now(),
+        providerMessageId,
       })
       .onConflictDoNothing()
       .returning({ id: automationSends.id });

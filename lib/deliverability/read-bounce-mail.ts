@@ -83,10 +83,13 @@ export async function readBounceMail(raw: Buffer, envelopeRecipients: string[] =
   const sendKey =
     recipients.map((address) => readReturnPath(address.replace(/^.*</, "").replace(/>.*$/, ""))).find(Boolean) ??
     undefined;
-  const sendId = sendKey?.startsWith("snd_") ? sendKey : undefined;
+  // A campaign recipient's send id, or an automation mail's (automation_sends).
+  const isSendKey = (key: string | null | undefined): key is string =>
+    Boolean(key && (key.startsWith("snd_") || key.startsWith("asn_")));
+  const sendId = isSendKey(sendKey) ? sendKey : undefined;
   const quoted = originalMessageId(mail.attachments);
   const quotedKey = sendId || !quoted ? null : readMessageId(quoted);
-  const quotedSendId = quotedKey?.startsWith("snd_") ? quotedKey : undefined;
+  const quotedSendId = isSendKey(quotedKey) ? quotedKey : undefined;
   const occurredAt = mail.date && !Number.isNaN(Date.parse(mail.date)) ? new Date(mail.date) : new Date();
   /** A report matched by its quoted Message-ID carries the recipient it names, if any: it applies only if that is the send's. */
   const about = (named: string | undefined) =>

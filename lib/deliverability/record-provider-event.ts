@@ -3,6 +3,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 
 import { systemActor } from "@/lib/actor";
+import { isAutomationSendId, recordAutomationProviderEvent } from "@/lib/automations/automation-mail-events";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
 import { emailEventBase } from "@/lib/events/email-event-base";
@@ -56,12 +57,27 @@ export async function recordProviderEvent(
         ? eq(sends.providerMessageId, byProviderId)
         : undefined;
     if (!key) return { matched: false, suppressed: false };
+    // An automation's mail has its own rows (automation_sends): its send id says so; a provider's id is looked for there when no campaign send has it.
+    if (event.sendId && isAutomationSendId(event.sendId))
+      return (
+        (await recordAutomationProviderEvent(tx, event, { sendId: event.sendId }, evidenceEventId)) ?? {
+          matched: false,
+          suppressed: false,
+        }
+      );
     const [row] = await tx.db
       .select({ send: sends, campaignName: campaigns.name, campaignStatus: campaigns.status })
       .from(sends)
       .innerJoin(campaigns, eq(campaigns.id, sends.campaignId))
       .where(key)
       .for("update", { of: sends });
+    if (!row && byProviderId && !event.sendId)
+      return (
+        (await recordAutomationProviderEvent(tx, event, { providerMessageId: byProviderId }, evidenceEventId)) ?? {
+          matched: false,
+          suppressed: false,
+        }
+      );
     if (!row) return { matched: false, suppressed: false };
     const { send } = row;
     if (event.recipient !== undefined && event.recipient.toLowerCase() !== send.email)

@@ -160,9 +160,19 @@ export const automationSends = pgTable(
     clickedAt: at("clicked_at"),
     /** A branch's `clicked` condition reads only a person's click, not a scanner's. */
     humanClickedAt: at("human_clicked_at"),
+    /** The provider's id for the mail (Resend's), by which its reports find this row; the return path and Message-ID carry the row's id. */
+    providerMessageId: text("provider_message_id"),
+    /** A provider's reports, each recorded once (lib/automations/automation-mail-events.ts). */
+    deliveredAt: at("delivered_at"),
+    bouncedAt: at("bounced_at"),
+    bounceType: text("bounce_type", { enum: ["permanent", "transient", "undetermined"] }),
+    complainedAt: at("complained_at"),
   },
   (t) => [
     uniqueIndex("automation_sends_step_key").on(t.entryId, t.stepIndex),
     index("automation_sends_figures_idx").on(t.automationId, t.stepIndex),
+    index("automation_sends_provider_message_idx")
+      .on(t.providerMessageId)
+      .where(sql`${t.providerMessageId} is not null`),
   ],
 );
