@@ -952,10 +952,16 @@ describe("admin CLI", () => {
         completed: 0,
         exited: {},
         steps: [
-          { ...steps[0], index: 0, waiting: 0, sent: 0, skipped: {} },
+          { ...steps[0], index: 0, waiting: 0, sent: 0, skipped: {}, opened: 0, clicked: 0 },
           { ...steps[1], index: 1, waiting: 0 },
-          { ...steps[2], index: 2, waiting: 0, sent: 0, skipped: {} },
+          { ...steps[2], index: 2, waiting: 0, sent: 0, skipped: {}, opened: 0, clicked: 0 },
         ],
+        versions: [{ version: 1, active: 0 }],
+      });
+      expect(await adminJson(["automation:move", "--automation", automationId])).toEqual({
+        automation_id: automationId,
+        moved: 0,
+        version: 1,
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import {
   setAutomationSteps,
   showAutomation,
 } from "@/lib/automations/automations";
+import { activeEntriesByVersion, moveEntriesToLatest } from "@/lib/automations/move-entries";
 import type { Ctx } from "@/lib/context";
 import { validationFailed } from "@/lib/errors";
 
@@ -103,7 +104,8 @@ export const automationCommands: Record<string, AdminCommand> = {
   ),
   ...statusCommand("automation:resume", "--automation ID   (the runs held at a send go on)", resumeAutomation),
   "automation:show": {
-    summary: "--automation ID   (its steps and figures: entered, at each step, sent and skipped, exited by reason)",
+    summary:
+      "--automation ID   (its steps and figures: entered, at each step, sent, skipped, opened and clicked, branch arms, exited by reason; people per version)",
     options: { automation: string },
     required: ["automation"],
     document: true,
@@ -123,13 +125,32 @@ export const automationCommands: Record<string, AdminCommand> = {
         active: shown.active,
         completed: shown.completed,
         exited: shown.exited,
-        steps: shown.steps.map((figures) => ({
-          ...numbered[figures.index]!.step,
-          index: figures.index,
-          waiting: figures.waiting,
-          ...(figures.sent !== undefined ? { sent: figures.sent, skipped: figures.skipped } : {}),
-        })),
+        // Each step by its number (through branches); a branch without its arms, whose steps follow it.
+        steps: shown.steps.map((figures) => {
+          const step = numbered[figures.index]!.step;
+          return {
+            ...(step.type === "branch" ? { type: step.type, condition: step.condition } : step),
+            index: figures.index,
+            waiting: figures.waiting,
+            ...(figures.sent !== undefined
+              ? { sent: figures.sent, skipped: figures.skipped, opened: figures.opened, clicked: figures.clicked }
+              : {}),
+            ...(figures.arms ? { arms: figures.arms } : {}),
+          };
+        }),
+        versions: await activeEntriesByVersion(ctx, operator, automation.id).then((rows) =>
+          rows.map((row) => ({ version: row.version, active: row.active })),
+        ),
       };
+    },
+  },
+  "automation:move": {
+    summary: "--automation ID   (everyone inside an older version goes on in the newest, at the same step number)",
+    options: { automation: string },
+    required: ["automation"],
+    run: async (ctx, v) => {
+      const { moved, version } = await moveEntriesToLatest(ctx, operator, str(v, "automation"));
+      return { automation_id: str(v, "automation"), moved, version };
     },
   },
 };
