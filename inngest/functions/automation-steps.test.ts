@@ -10,6 +10,8 @@ import type { AutomationCondition, AutomationStep, CreateAutomationInput } from 
 import {
   activateAutomation,
   createAutomation,
+  pauseAutomation,
+  resumeAutomation,
   setAutomationSteps,
   showAutomation,
 } from "@/lib/automations/automations";
@@ -149,18 +151,38 @@ describe("automations: the step vocabulary", () => {
     expect((await showAutomation(ctx, actor, automationId)).exited).toEqual({ exit_step: 1 });
   });
 
-  it("when the exit condition holds the run ends before its next step as exit_condition", async () => {
+  it("when the exit condition holds the run ends at its next step boundary as exit_condition, whatever that step is", async () => {
     const { automation, subjectsTo } = await workspace();
-    const { enter, entries } = await automation([send("Step one"), { type: "wait", minutes: 60 }, send("Step two")], {
-      exit_condition: firstNameIs("Bought"),
-    });
+    const { enter, entries } = await automation(
+      [send("Step one"), { type: "wait", minutes: 60 }, { type: "wait", minutes: 60 }, send("Step two")],
+      { exit_condition: firstNameIs("Bought") },
+    );
     const contactId = await enter("exitcond@example.com", { firstName: "Browsing" });
     await executor.runDue(ctx);
     await ctx.db.update(contacts).set({ firstName: "Bought" }).where(eq(contacts.id, contactId));
+    // The first wait over: the second wait is not begun.
+    clock.advance(60 * MINUTE);
+    await executor.runDue(ctx);
+    expect((await entries())[0]).toMatchObject({ status: "exited", exitReason: "exit_condition", stepIndex: 2 });
     clock.advance(60 * MINUTE);
     await executor.runDue(ctx);
     expect(await subjectsTo("exitcond@example.com")).toEqual(["Step one"]);
-    expect((await entries())[0]).toMatchObject({ status: "exited", exitReason: "exit_condition", stepIndex: 2 });
+  });
+
+  it("the exit condition is checked again at a send held by a pause", async () => {
+    const { actor, automation, subjectsTo } = await workspace();
+    const { automationId, enter, entries } = await automation([send("Step held")], {
+      exit_condition: firstNameIs("Bought"),
+    });
+    const contactId = await enter("held-exit@example.com", { firstName: "Browsing" });
+    await pauseAutomation(ctx, actor, automationId);
+    await executor.runDue(ctx);
+    expect((await entries())[0]).toMatchObject({ status: "active", stepIndex: 0 });
+    await ctx.db.update(contacts).set({ firstName: "Bought" }).where(eq(contacts.id, contactId));
+    await resumeAutomation(ctx, actor, automationId);
+    await executor.runDue(ctx);
+    expect(await subjectsTo("held-exit@example.com")).toEqual([]);
+    expect((await entries())[0]).toMatchObject({ status: "exited", exitReason: "exit_condition", stepIndex: 0 });
   });
 
   it("wait_until wakes the run at the next chosen weekday and hour in the contact's time zone, not before", async () => {
