@@ -114,8 +114,8 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
     }
   }
 
-  async function work(ctx: Ctx, run: Run): Promise<void> {
-    const stopRenewing = leases.keepRenewed(ctx, run);
+  /** Works on a run taken in hand; `stopRenewing` ends the renewal of its lease begun when it was claimed. */
+  async function work(ctx: Ctx, run: Run, stopRenewing: () => void): Promise<void> {
     try {
       await advance(ctx, run);
     } catch (error) {
@@ -130,28 +130,50 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
   /**
    * Runs everything due now, `workers` runs at a time, claiming more as runs
    * finish (a finished run can free a concurrency key); resolves with how
-   * many runs were worked on.
+   * many runs were worked on. Claims are made a batch at a time: up to
+   * `workers` runs wait in hand, leased and their leases renewed, for a worker
+   * to free up, and a claim is made when a batch's room is free, so that one
+   * claim statement serves many runs rather than one.
    */
   async function runDue(ctx: Ctx): Promise<number> {
     await fireDueCrons(ctx, registry);
     let count = 0;
     let finished = 0;
     const inFlight = new Set<Promise<void>>();
-    for (;;) {
-      const finishedBefore = finished;
-      const claimed = !stopping && inFlight.size < workers ? await claims.claim(ctx, workers - inFlight.size) : [];
-      for (const run of claimed) {
-        count++;
-        const working: Promise<void> = work(ctx, run).finally(() => {
+    const waiting: { run: Run; stopRenewing: () => void }[] = [];
+    const startWaiting = () => {
+      while (inFlight.size < workers && waiting.length > 0) {
+        const { run, stopRenewing } = waiting.shift()!;
+        const working: Promise<void> = work(ctx, run, stopRenewing).finally(() => {
           finished++;
           inFlight.delete(working);
         });
         inFlight.add(working);
       }
-      if (claimed.length > 0 && inFlight.size < workers) continue;
+    };
+    for (;;) {
+      if (stopping) {
+        // Claimed but not begun: handed back, for another executor (or this one after a restart) to take at once.
+        for (const { run, stopRenewing } of waiting.splice(0)) {
+          stopRenewing();
+          await leases.handBack(ctx, run).finally(() => claims.letGo(run));
+        }
+      }
+      startWaiting();
+      const finishedBefore = finished;
+      const room = 2 * workers - inFlight.size - waiting.length;
+      const idle = inFlight.size === 0 && waiting.length === 0;
+      const claimed = !stopping && (room >= workers || idle) ? await claims.claim(ctx, room) : [];
+      for (const run of claimed) {
+        count++;
+        waiting.push({ run, stopRenewing: leases.keepRenewed(ctx, run) });
+      }
+      startWaiting();
+      // A full batch: more may be due.
+      if (claimed.length > 0 && claimed.length === room) continue;
       // A run that finished while the claim was made may have freed a key the claim still saw taken.
-      if (finished !== finishedBefore) continue;
-      if (inFlight.size === 0) return count;
+      if (finished !== finishedBefore && (room >= workers || idle)) continue;
+      if (inFlight.size === 0 && waiting.length === 0) return count;
       await Promise.race(inFlight);
     }
   }
