@@ -122,10 +122,10 @@ describe("two instances on one database", () => {
   );
 
   it(
-    "automations: 500 people walking a three-mail automation, their runs taken by two instances at once, get each mail exactly once (counted at an SMTP peer)",
+    "automations: 200 people walking a three-mail automation, their runs taken by two instances at once, get each mail exactly once (counted at an SMTP peer)",
     { timeout: 300_000 },
     async () => {
-      const people = 500;
+      const people = 200;
       // Sends only: the instances run on the real clock, and a wait of the shortest length is a minute.
       const { workspaceId, automationId } = await seedAutomationAudience(ctx, {
         people,
