@@ -71,21 +71,29 @@ function movedClock(): Clock & { offsetMs: number } {
   };
 }
 
-/** A worker on the moved clock (clocked-worker-child.ts), started with node itself so that SIGKILL reaches it. */
-function startWorker(offsetMs: number, workers: number): ChildProcess {
-  return spawn(
+/**
+ * A worker on the moved clock (clocked-worker-child.ts), started with node itself so that SIGKILL
+ * reaches it. Once it listens it is told the clock as it is then: a move made while it was loading
+ * would otherwise be lost, and its runs would never come due.
+ */
+function startWorker(clock: { offsetMs: number }, workers: number): ChildProcess {
+  const child = spawn(
     process.execPath,
     ["--import", "tsx", "--conditions=react-server", "inngest/embedded/testing/clocked-worker-child.ts"],
     {
       env: {
         ...process.env,
         MAIL_TRANSPORT: "local",
-        CLOCK_OFFSET_MS: String(offsetMs),
+        CLOCK_OFFSET_MS: String(clock.offsetMs),
         WORKFLOW_WORKERS: String(workers),
       },
       stdio: ["ignore", "ignore", "inherit", "ipc"],
     },
   );
+  child.on("message", (message: { listening?: boolean }) => {
+    if (message.listening && child.connected) child.send({ clockOffsetMs: clock.offsetMs });
+  });
+  return child;
 }
 
 async function kill(worker: ChildProcess): Promise<void> {
@@ -134,7 +142,7 @@ export async function runAutomationChaos(ctx: Ctx, options: AutomationChaosOptio
     (a, b) => a - b,
   );
   const phases: Record<string, number> = {};
-  let worker = startWorker(clock.offsetMs, workers);
+  let worker = startWorker(clock, workers);
   /** Waits passed so far: the series' mail going out is the next one. */
   let waitsPassed = 0;
   let kills = 0;
@@ -150,7 +158,7 @@ export async function runAutomationChaos(ctx: Ctx, options: AutomationChaosOptio
       const phase = `mail ${waitsPassed + 1}`;
       phases[phase] = (phases[phase] ?? 0) + 1;
       log(`kill ${kills}: during ${phase}, ${n} mails so far`);
-      worker = startWorker(clock.offsetMs, workers);
+      worker = startWorker(clock, workers);
       atStart = n;
       continue;
     }

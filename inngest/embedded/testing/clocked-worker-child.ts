@@ -16,6 +16,8 @@ let offsetMs = Number(process.env.CLOCK_OFFSET_MS ?? 0);
 process.on("message", (message: { clockOffsetMs?: number }) => {
   if (typeof message.clockOffsetMs === "number") offsetMs = message.clockOffsetMs;
 });
+// A move sent while this process was loading found no listener and is lost: the parent answers this with the clock as it is now.
+process.send?.({ listening: true });
 const clock: Clock = { now: () => new Date(Date.now() + offsetMs) };
 const ctx: Ctx = { db: getDb(), clock };
 setWorkflowCtx(ctx);
