@@ -78,7 +78,7 @@ export function compileSegment(rule: SegmentRule, scope: SegmentScope, types: At
         return condition.op === "in" ? member : sql`not ${member}`;
       }
       case "subscribed": {
-        const when = sql`${subscription}.subscribed_at ${condition.op === "before" ? sql`<` : sql`>`} ${instant(condition.value)}::timestamptz`;
+        const when = sql`${subscription}.subscribed_at ${condition.op === "before" ? sql`<` : sql`>`} ${instant(condition.value)}`;
         return ofSubscription(when);
       }
       case "source": {
@@ -129,19 +129,52 @@ export function compileSegment(rule: SegmentRule, scope: SegmentScope, types: At
       }
       case "boolean":
         return sql`${value} = to_jsonb(${Boolean(condition.value)}::boolean)`;
-      case "date": {
-        // A date without a time is midnight UTC, as Date.parse reads it.
-        const stored = sql`(case when length(${text}) = 10 then ${text} || 'T00:00:00Z' else ${text} end)::timestamptz`;
-        return typed(
-          "string",
-          sql`${stored} ${condition.op === "before" ? sql`<` : sql`>`} ${instant(String(condition.value))}::timestamptz`,
-        );
-      }
+      case "date":
+        return dateTest(text, condition.op === "before" ? "before" : "after", String(condition.value));
     }
   }
 }
 
 const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * A date attribute's stored text before or after the rule's date, as Date.parse reads both (a date without a
+ * time is midnight UTC); text that is not a date is neither, and never an error. Reading a stored date as an
+ * instant (iso_instant) is dear: most are decided by comparing text instead, exact for every value the
+ * service stores (checked as dates on the way in: YYYY-MM-DD, then perhaps a time and a zone). Such a value
+ * whose first ten characters are day p names an instant less than a day before the midnight starting p and
+ * less than two after (a time up to 24:00, an offset up to 23:59), and Date.parse reads a day past a month's
+ * end (2025-02-30) as one of the next month's first three days, which text puts before them. So, with D the
+ * day the rule's instant falls in: after it is the text from day D+2 on that has the shape of a date (text
+ * written around the service's checks might not), not text before day D-4; before it is such text before
+ * day D-4, not text from the day after the one the instant ends in. Only the text between (five to six days'
+ * worth, whatever the rule) is read as an instant.
+ */
+function dateTest(stored: SQL, op: "before" | "after", value: string): SQL {
+  const text = sql`(${stored}) collate "C"`;
+  const exact = sql`iso_instant(${stored}) ${op === "before" ? sql`<` : sql`>`} ${instant(value)}`;
+  const at = Date.parse(value);
+  const dated = sql`${stored} like '____-__-__%'`;
+  const day = Math.floor(at / DAY);
+  // [the first day of text decided by its shape alone, the first day of text not in the rule]
+  const [sure, beyond] =
+    op === "after" ? [dayText(day + 2), dayText(day - 4)] : [dayText(day - 4), dayText(Math.ceil(at / DAY) + 1)];
+  const branches: SQL[] = [];
+  if (op === "after") {
+    if (sure) branches.push(sql`when ${text} >= ${sure}::text then ${dated}`);
+    branches.push(beyond ? sql`when ${text} >= ${beyond}::text then ${exact}` : sql`when true then ${exact}`);
+  } else {
+    if (sure) branches.push(sql`when ${text} < ${sure}::text then ${dated}`);
+    branches.push(beyond ? sql`when ${text} < ${beyond}::text then ${exact}` : sql`when true then ${exact}`);
+  }
+  return sql`case ${sql.join(branches, sql` `)} else false end`;
+}
+
+/** Day n since 1970 as YYYY-MM-DD, or null outside the years 0000 to 9999 a stored date can have (no bound then). */
+function dayText(n: number): string | null {
+  const text = new Date(n * DAY).toISOString();
+  return /^\d{4}-/.test(text) ? text.slice(0, 10) : null;
+}
 
 /**
  * Internal: run in the transaction of a query that evaluates a segment, before it. An engagement
@@ -152,8 +185,13 @@ const DAY = 24 * 60 * 60 * 1000;
  */
 export const SEGMENT_WORK_MEM = sql`set local work_mem = '64MB'`;
 
-function instant(date: string): string {
-  return new Date(Date.parse(date)).toISOString();
+/**
+ * A rule's date (checked as the schema takes it) as the instant Date.parse reads, read by PostgreSQL as it
+ * reads stored dates: a cast of its ISO text would raise on the year 0000 ("0000-01-03" is a date the schema
+ * takes), and on an instant past 9999 (a late time with a negative offset on 9999-12-31).
+ */
+function instant(date: string): SQL {
+  return sql`iso_instant(${date}::text)`;
 }
 
 /** Text compared without regard to case; a missing value is empty, so it is "not equal" to any value and not set. */
