@@ -66,6 +66,7 @@ const PARAMETERS: ParameterTable = {
   listId: "list",
   list: "list",
   contactId: "contact",
+  contact_id: "contact",
   contact_ids: "contact",
   contactIds: "contact",
   ids: "contact",
@@ -178,6 +179,7 @@ const PARAMETERS: ParameterTable = {
         "minimumDelivered",
       ],
       ...["waitHours", "timeZone"],
+      ...["properties", "occurred_at", "startAutomations"],
       ...["dimension", "variants", "testShare", "metric", "waitMinutes", "variant"],
       ...["mode", "date", "time", "time_zone"],
 

@@ -19,13 +19,11 @@ import { contactAutomations } from "@/lib/automations/contact-automations";
 import { enterAutomations } from "@/lib/automations/enter-automation";
 import { activeEntriesByVersion, moveEntriesToLatest } from "@/lib/automations/move-entries";
 import { resumeWorkspaceSending } from "@/lib/billing/resume-workspace-sending";
+import { recordContactEvent } from "@/lib/contact-events/record-contact-event";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { automationEntries, automationSends, contacts, events, listMembers, workspaceBilling } from "@/lib/db/schema";
 import { recordProviderEvent } from "@/lib/deliverability/record-provider-event";
-import { emitEvents } from "@/lib/events/emit-events";
-import { contactEventRecorded } from "@/lib/events/workflow-events";
-import { newId } from "@/lib/ids";
 import { createList } from "@/lib/lists/create-list";
 import { listMailbox } from "@/lib/mail/list-mailbox";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
@@ -41,11 +39,6 @@ const executor = createEmbeddedExecutor({ client: inngest, functions });
 beforeAll(async () => {
   setWorkflowCtx(ctx);
   routeEmbeddedEvents((batch) => executor.enqueue(ctx, batch));
-  // POST /v1/events records custom events here (built beside this work); the shape it has there.
-  await ctx.db.execute(sql`
-    create table if not exists contact_events (
-      id text primary key, workspace_id text not null, contact_id text not null, name text not null,
-      properties jsonb not null default '{}', occurred_at timestamptz not null)`);
 });
 afterAll(() => setWorkflowCtx(undefined));
 
@@ -88,7 +81,7 @@ const firstNameIs = (value: string): AutomationCondition => ({
 });
 
 describe("automations: the step vocabulary", () => {
-  it("list_add, set_attribute and list_remove change the contact, and the run goes on to the next step", async () => {
+  it("list_add, set_attribute and list_remove change the contact, and the run goes on to the next step; the attribute change enters an automation watching it", async () => {
     const { workspaceId, brandId, actor, automation, subjectsTo } = await workspace();
     const { listId: joined } = await createList(ctx, actor, { brandId, name: "Joined" });
     const { listId: leaving } = await createList(ctx, actor, { brandId, name: "Leaving" });
@@ -99,6 +92,10 @@ describe("automations: the step vocabulary", () => {
       { type: "list_remove", list_id: leaving },
       send("Step after the changes"),
     ]);
+    const watcher = await automation([send("Step upgraded")], {
+      trigger: "attribute_changed",
+      trigger_settings: { attribute: "plan", to: "gold" },
+    });
     const { contact } = await upsertContact(ctx, actor, { email: "lists@example.com" });
     await ctx.db
       .insert(listMembers)
@@ -115,8 +112,10 @@ describe("automations: the step vocabulary", () => {
       .from(contacts)
       .where(eq(contacts.id, contactId));
     expect(row!.attributes).toMatchObject({ plan: "gold" });
-    expect(await subjectsTo("lists@example.com")).toEqual(["Step after the changes"]);
     expect((await entries())[0]).toMatchObject({ status: "completed", stepIndex: 4 });
+    await executor.runDue(ctx);
+    expect((await watcher.entries()).map((e) => e.contactId)).toEqual([contactId]);
+    expect((await subjectsTo("lists@example.com")).sort()).toEqual(["Step after the changes", "Step upgraded"]);
   });
 
   it("a branch sends the person down yes when its condition holds and down no otherwise, then on after the branch; the figures count each arm", async () => {
@@ -231,16 +230,7 @@ describe("automations: the step vocabulary", () => {
     await executor.runDue(ctx);
     expect(await subjectsTo("buyer@example.com")).toEqual([]);
     // What POST /v1/events does: the row, and the event the waiting run matches on `key`.
-    const eventId = newId("evt");
-    await ctx.db.execute(sql`
-      insert into contact_events (id, workspace_id, contact_id, name, properties, occurred_at)
-      values (${eventId}, ${workspaceId}, ${contactId}, 'purchase', '{}', ${clock.now().toISOString()})`);
-    await emitEvents(ctx, [
-      {
-        name: contactEventRecorded.name,
-        data: { eventId, workspaceId, contactId, name: "purchase", key: `${contactId}:purchase` },
-      },
-    ]);
+    await recordContactEvent(ctx, systemActor("test", workspaceId), { contactId, name: "purchase", properties: {} });
     await executor.runDue(ctx);
     expect(await subjectsTo("buyer@example.com")).toEqual(["Step thanks"]);
   });
@@ -256,15 +246,14 @@ describe("automations: the step vocabulary", () => {
         no: [send("Step reminder")],
       },
     ]);
-    const contactId = await enter("waits@example.com");
+    await enter("waits@example.com");
     const other = await enter("other@example.com");
     await executor.runDue(ctx);
-    await emitEvents(ctx, [
-      {
-        name: contactEventRecorded.name,
-        data: { eventId: newId("evt"), workspaceId, contactId: other, name: "purchase", key: `${other}:purchase` },
-      },
-    ]);
+    await recordContactEvent(ctx, systemActor("test", workspaceId), {
+      contactId: other,
+      name: "purchase",
+      properties: {},
+    });
     await executor.runDue(ctx);
     clock.advance(59 * MINUTE);
     await executor.runDue(ctx);
@@ -272,7 +261,6 @@ describe("automations: the step vocabulary", () => {
     clock.advance(MINUTE);
     await executor.runDue(ctx);
     expect(await subjectsTo("waits@example.com")).toEqual(["Step reminder"]);
-    void contactId;
   });
 
   it("a person's click on an automation mail makes `clicked` and `opened` hold, and is an email.clicked event carrying the automation and step", async () => {

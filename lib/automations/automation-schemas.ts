@@ -23,7 +23,14 @@ export const ENTRY_STATUSES = ["active", "completed", "exited"] as const;
 export type EntryStatus = (typeof ENTRY_STATUSES)[number];
 
 /** Why a person left before the last step: re-checked at every send; `exit_step` and `exit_condition` are the sender's. */
-export const EXIT_REASONS = ["unsubscribed", "opted_out", "suppressed", "erased", "exit_step", "exit_condition"] as const;
+export const EXIT_REASONS = [
+  "unsubscribed",
+  "opted_out",
+  "suppressed",
+  "erased",
+  "exit_step",
+  "exit_condition",
+] as const;
 export type ExitReason = (typeof EXIT_REASONS)[number];
 
 const MINUTE = 60_000;
@@ -70,7 +77,9 @@ export const triggerSettingsSchemas = {
   event: z.strictObject({ name: eventNameSchema }),
 } satisfies Record<AutomationTrigger, z.ZodType>;
 
-export type TriggerSettings<T extends AutomationTrigger = AutomationTrigger> = z.output<(typeof triggerSettingsSchemas)[T]>;
+export type TriggerSettings<T extends AutomationTrigger = AutomationTrigger> = z.output<
+  (typeof triggerSettingsSchemas)[T]
+>;
 
 // ---- Conditions (branches and exit conditions) ----------------------------------------------
 
@@ -136,10 +145,21 @@ const setAttributeStep = z.strictObject({
 const exitStep = z.strictObject({ type: z.literal("exit") });
 
 type Leaf = z.output<
-  typeof sendStep | typeof waitStep | typeof waitUntilStep | typeof waitForEventStep | typeof listStep | typeof setAttributeStep | typeof exitStep
+  | typeof sendStep
+  | typeof waitStep
+  | typeof waitUntilStep
+  | typeof waitForEventStep
+  | typeof listStep
+  | typeof setAttributeStep
+  | typeof exitStep
 >;
 /** A branch: `yes` when the condition holds at that moment, `no` otherwise; the run goes on after the branch. */
-export type BranchStep = { type: "branch"; condition: AutomationCondition; yes: AutomationStep[]; no: AutomationStep[] };
+export type BranchStep = {
+  type: "branch";
+  condition: AutomationCondition;
+  yes: AutomationStep[];
+  no: AutomationStep[];
+};
 export type AutomationStep = Leaf | BranchStep;
 
 export const automationStepSchema: z.ZodType<AutomationStep> = z.lazy(() =>
@@ -194,7 +214,8 @@ export const automationStepsSchema = z
   .max(MAX_STEPS)
   .superRefine((steps, issue) => {
     const numbered = numberSteps(steps);
-    if (numbered.length > MAX_STEPS) issue.addIssue({ code: "custom", message: `At most ${MAX_STEPS} steps, counting those inside branches.` });
+    if (numbered.length > MAX_STEPS)
+      issue.addIssue({ code: "custom", message: `At most ${MAX_STEPS} steps, counting those inside branches.` });
     if (numbered.some((s) => s.depth > MAX_BRANCH_DEPTH))
       issue.addIssue({ code: "custom", message: `Branches nest at most ${MAX_BRANCH_DEPTH} deep.` });
     // An opened/clicked condition names an earlier send step of the same version.
@@ -203,7 +224,10 @@ export const automationStepsSchema = z
       if (condition && (condition.kind === "opened" || condition.kind === "clicked")) {
         const target = numbered[condition.step];
         if (!target || target.step.type !== "send" || condition.step >= index)
-          issue.addIssue({ code: "custom", message: `Step ${index}: step ${condition.step} is not an earlier send step.` });
+          issue.addIssue({
+            code: "custom",
+            message: `Step ${index}: step ${condition.step} is not an earlier send step.`,
+          });
       }
     }
   });

@@ -34,8 +34,9 @@ export interface TriggerOccurrence {
  * Internal: a trigger happened to these people. Every active automation of the workspace with that
  * trigger (and matching settings) takes in those of them subscribed to its topic — consent lives on
  * the topic, so a person without a confirmed subscription is not entered at all, now or later — on
- * its newest version, once per person (the entries' unique key; `on conflict do nothing`, so a second
- * occurrence enters nobody twice), and each entry's run is emitted in the caller's transaction.
+ * its newest version, by the re-entry rule (one active entry per person, another after an ended one only
+ * when the automation allows it; the unique index on active entries and `on conflict do nothing` hold
+ * that against a race), and each entry's run is emitted in the caller's transaction.
  *
  * The one place the triggers beyond topic_confirmed enter people (docs/readings.md, "Automations").
  */
@@ -47,10 +48,11 @@ export async function enterByTrigger(
   const brand = on.brandId
     ? sql`and exists (select 1 from topics t where t.id = a.topic_id and t.brand_id = ${on.brandId})`
     : sql``;
+  const now = ctx.clock.now().toISOString();
   const rows = (await ctx.db.execute(sql`
     with people as (${on.people}),
     targets as (
-      select a.id, a.topic_id, a.trigger_settings as settings,
+      select a.id, a.topic_id, a.trigger_settings as settings, a.reentry_after_minutes,
         (select v.id from automation_versions v where v.automation_id = a.id order by v.number desc limit 1) as version_id
       from automations a
       where a.workspace_id = ${workspaceId} and a.trigger = ${on.trigger} and a.status = 'active'
@@ -63,10 +65,18 @@ export async function enterByTrigger(
       join subscriptions s on s.contact_id = p.contact_id and s.topic_id = targets.topic_id
         and s.workspace_id = ${workspaceId} and s.state = 'subscribed'
       where targets.version_id is not null
+        -- Re-entry (lib/automations/reentry.ts, the same rule for one person): never beside an active entry;
+        -- after an ended one only when the automation allows it and that long has passed.
+        and not exists (
+          select 1 from automation_entries e
+          where e.automation_id = targets.id and e.contact_id = p.contact_id
+            and (e.status = 'active' or targets.reentry_after_minutes is null or e.ended_at is null
+              or e.ended_at > ${now}::timestamptz - make_interval(mins => targets.reentry_after_minutes))
+        )
     )
     insert into automation_entries (id, workspace_id, automation_id, version_id, contact_id, entered_at)
     select ${bulkUlidPrefix("aen", 8)} || lpad(to_hex(row_number() over ()), 8, '0'), ${workspaceId},
-      chosen.automation_id, chosen.version_id, chosen.contact_id, ${ctx.clock.now().toISOString()}::timestamptz
+      chosen.automation_id, chosen.version_id, chosen.contact_id, ${now}::timestamptz
     from chosen
     on conflict do nothing
     returning id`)) as unknown as { id: string }[];

@@ -12,6 +12,7 @@ import { addListMembers, removeListMembers } from "@/lib/lists/list-membership";
 import { conditionHolds } from "./automation-conditions";
 import { exitEntry, lockEntry } from "./run-entry";
 import { placeSteps } from "./step-tree";
+import { attributeChanges, enterAttributeChanged } from "./trigger-matching";
 
 export type ActionOutcome =
   | { outcome: "done" }
@@ -122,4 +123,6 @@ async function setAttribute(
   if (checked[key] === null || checked[key] === undefined) delete attributes[key];
   else attributes[key] = checked[key];
   await ctx.db.update(contacts).set({ attributes, updatedAt: ctx.clock.now() }).where(eq(contacts.id, contactId));
+  // A change made by an automation is a change like any other: automations watching the attribute take the person in.
+  await enterAttributeChanged(ctx, workspaceId, attributeChanges(contactId, contact.attributes, attributes));
 }

@@ -7,9 +7,9 @@ import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { editContact } from "@/lib/contacts/edit-contact";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import type { Ctx } from "@/lib/context";
-import { campaigns } from "@/lib/db/schema";
+import { automationEntries, automations, campaigns } from "@/lib/db/schema";
 import { createList } from "@/lib/lists/create-list";
-import { addListMembers } from "@/lib/lists/list-membership";
+import { addListMembers, removeListMembers } from "@/lib/lists/list-membership";
 import { seedAcceptedSend } from "@/lib/testing/campaign-fixture";
 import { seedKey, seedTopic } from "@/lib/testing/factories";
 import { importTestFixture } from "@/lib/testing/import-fixture";
@@ -54,6 +54,33 @@ describe("trigger list_added", () => {
     expect(small.entered).toHaveLength(3);
     expect(large.entered).toHaveLength(300);
     expect(large.statements).toBe(small.statements);
+  });
+});
+
+describe("re-entry through a trigger", () => {
+  it("a person whose entry ended enters again on the next occurrence only when the automation allows it and that long has passed", async () => {
+    const { w, listId, automationId: once, ann } = await listSetup();
+    const again = await activeAutomation(ctx, w.workspaceId, w.topicId, "list_added", { list_id: listId });
+    await ctx.db.update(automations).set({ reentryAfterMinutes: 60 }).where(eq(automations.id, again));
+    const readd = async () => {
+      await removeListMembers(ctx, w.actor, listId, [ann]);
+      await addListMembers(ctx, w.actor, listId, [ann]);
+    };
+    await addListMembers(ctx, w.actor, listId, [ann]);
+    // While the entry is active, a new occurrence enters nobody.
+    await readd();
+    expect(await enteredContacts(ctx, again)).toEqual([ann]);
+    await ctx.db
+      .update(automationEntries)
+      .set({ status: "completed", endedAt: clock.now() })
+      .where(eq(automationEntries.contactId, ann));
+    clock.advance(30 * 60_000);
+    await readd();
+    expect(await enteredContacts(ctx, again)).toEqual([ann]);
+    clock.advance(31 * 60_000);
+    await readd();
+    expect(await enteredContacts(ctx, again)).toEqual([ann, ann]);
+    expect(await enteredContacts(ctx, once)).toEqual([ann]);
   });
 });
 
