@@ -134,6 +134,14 @@ export function AutomationBuilder({
       const skipped = Object.values(counts.skipped ?? {}).reduce((sum, n) => sum + n, 0);
       if (counts.sent !== undefined)
         shown.push({ label: "skipped", value: skipped, tone: skipped ? "warn" : undefined });
+      // People who opened and clicked (a person's, not a machine's: lib/automations/automations.ts).
+      if (counts.opened !== undefined) shown.push({ label: "opened", value: counts.opened });
+      if (counts.clicked !== undefined) shown.push({ label: "clicked", value: counts.clicked });
+      // How many went down each arm, named as the arms are on the canvas.
+      if (counts.arms) {
+        shown.push({ label: "yes", value: counts.arms.yes });
+        shown.push({ label: "no", value: counts.arms.no });
+      }
       shown.push({ label: "waiting", value: counts.waiting });
     }
     const problems = errorsOf(at.index);

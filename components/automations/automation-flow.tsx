@@ -4,7 +4,7 @@ import "@xyflow/react/dist/style.css";
 
 import { Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
 import { useTheme } from "next-themes";
-import { useMemo } from "react";
+import { useMemo, type CSSProperties } from "react";
 
 import type { AutomationStep } from "@/lib/automations/automation-schemas";
 
@@ -16,8 +16,10 @@ import type { Address } from "./steps-tree";
 // (yes, no) that join again. Laid out here from the tree, top to bottom; nodes are not dragged, the
 // tree is the truth.
 
-const CARD_W = 260;
-const CARD_H = 118;
+// Wide enough for the longest trigger title ("Subscription to the topic confirmed"); tall enough for a
+// send's figures on two lines and a problem under them.
+const CARD_W = 300;
+const CARD_H = 132;
 const ARM_W = 120;
 const ARM_H = 36;
 const JOIN = 12;
@@ -151,6 +153,10 @@ function JoinNode() {
   );
 }
 
+const ATTRIBUTION = {
+  "--xy-attribution-background-color": "color-mix(in oklab, var(--background) 85%, transparent)",
+} as CSSProperties;
+
 const NODE_TYPES = { card: CardNode, arm: ArmNode, join: JoinNode };
 
 /** The canvas: as tall as the flow, as wide as its container (a wide flow is zoomed out to fit, never scrolled sideways). */
@@ -183,7 +189,9 @@ export function AutomationFlow({ model }: { model: FlowModel }) {
         zoomOnScroll={false}
         preventScrolling={false}
         proOptions={{ hideAttribution: false }}
-        style={{ background: "transparent" }}
+        // xyflow's attribution badge has its own colours (white in the light mode, a light grey in the
+        // dark): it takes the theme's background instead, as the canvas does.
+        style={{ background: "transparent", ...ATTRIBUTION }}
       />
     </div>
   );

@@ -124,7 +124,7 @@ export function StepCard({
   const Icon = STEP_ICONS[kind];
   const body = (
     <>
-      <span className="flex items-center gap-2 text-sm font-medium">
+      <span className="flex min-w-0 items-center gap-2 text-sm font-medium">
         <span
           className={cn(
             "flex size-6 shrink-0 items-center justify-center rounded-md [&_svg]:size-3.5",
@@ -133,7 +133,7 @@ export function StepCard({
         >
           <Icon />
         </span>
-        <span className="min-w-0 truncate">
+        <span className="min-w-0 truncate" title={title}>
           {number !== undefined && <span className="text-muted-foreground">{number}. </span>}
           {title}
         </span>
@@ -162,8 +162,9 @@ export function StepCard({
     </>
   );
   const frame = cn(
-    // min-w-0 and overflow-hidden: a long title or subject is cut short inside the card, never past its border.
-    "grid w-full min-w-0 gap-1 overflow-hidden rounded-lg border bg-card p-3 text-left text-card-foreground shadow-xs",
+    // One column no wider than the card (grid-cols-1 is minmax(0, 1fr)), min-w-0 and overflow-hidden: a long
+    // title or subject ends in an ellipsis inside the card, never past its border.
+    "grid w-full min-w-0 grid-cols-1 gap-1 overflow-hidden rounded-lg border bg-card p-3 text-left text-card-foreground shadow-xs",
     error && "border-destructive",
     className,
   );

@@ -1,3 +1,5 @@
+import Link from "next/link";
+
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -24,7 +26,13 @@ function where(position: ContactAutomationPosition): string {
 }
 
 /** The contact's place in each automation they entered (lib/automations/contact-automations.ts). */
-export function ContactAutomations({ positions }: { positions: ContactAutomationPosition[] }) {
+export function ContactAutomations({
+  workspaceId,
+  positions,
+}: {
+  workspaceId: string;
+  positions: ContactAutomationPosition[];
+}) {
   return (
     <Card>
       <CardHeader>
@@ -47,7 +55,14 @@ export function ContactAutomations({ positions }: { positions: ContactAutomation
             <TableBody>
               {positions.map((position) => (
                 <TableRow key={position.entryId}>
-                  <TableCell>{position.automationName}</TableCell>
+                  <TableCell>
+                    <Link
+                      className="font-medium text-primary hover:underline"
+                      href={`/w/${workspaceId}/automations/${position.automationId}`}
+                    >
+                      {position.automationName}
+                    </Link>
+                  </TableCell>
                   <TableCell>{position.version}</TableCell>
                   <TableCell>
                     {position.status === "active" ? <Badge variant="secondary">Active</Badge> : null} {where(position)}

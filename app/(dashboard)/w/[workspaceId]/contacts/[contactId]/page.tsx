@@ -310,7 +310,7 @@ export default async function ContactPage({ params }: { params: Promise<{ worksp
             )}
           </CardContent>
         </Card>
-        <ContactAutomations positions={automationPositions} />
+        <ContactAutomations workspaceId={workspaceId} positions={automationPositions} />
         <Card>
           <CardHeader>
             <CardTitle>Timeline</CardTitle>
