@@ -19,6 +19,7 @@ const leaver = "leaver.welcome@example.com";
 const FIRST = "Welcome to Product News";
 const SECOND = "Two things to try this week";
 let workspaceId: string;
+let brandId: string;
 let publishable: string;
 let topicId: string;
 let automationPath: string;
@@ -28,9 +29,9 @@ let page: Page;
 test.beforeAll(async ({ browser, seed }) => {
   workspaceId = await seed.workspace("Automation Co", owner.email);
   await seed.user(owner.email, owner.password);
-  const brand = await seed.brand(workspaceId, "Automation Co", { postalAddress: "3 Drip Lane, Springfield" });
+  brandId = await seed.brand(workspaceId, "Automation Co", { postalAddress: "3 Drip Lane, Springfield" });
   await seed.approve(workspaceId);
-  topicId = await seed.topic(workspaceId, brand, "Product News");
+  topicId = await seed.topic(workspaceId, brandId, "Product News");
   publishable = await seed.key(workspaceId, "publishable");
   page = await browser.newPage();
   await signInAs(page, owner);
@@ -201,5 +202,114 @@ test("the automation screens fit a phone, read in both themes and raise no conso
   await inspectScreen(context, `/w/${workspaceId}/automations`, "automations");
   await inspectScreen(context, `/w/${workspaceId}/automations/new`, "automation-new");
   await inspectScreen(context, automationPath, "automation-builder");
+  await context.close();
+});
+
+// A trial series driven by the sender's own systems: it starts on a custom event sent to POST /v1/events,
+// mails at once, waits a day, then branches on whether a `purchased` event came meanwhile. The person
+// who bought gets the yes arm's mail and never the no arm's.
+const TRIAL_FIRST = "Your trial has started";
+const BOUGHT = "Thanks for buying: getting the most from Pro";
+const NOT_BOUGHT = "Your trial ends soon";
+
+test("an event-triggered series mails when the event comes in, and after the wait follows the arm that the person's purchase decides", async ({
+  browser,
+  request,
+  seed,
+}) => {
+  // Built in the browser, walked through the API, the clock moved, then its screens loaded in both widths and themes.
+  test.setTimeout(480_000);
+  const trialTopic = await seed.topic(workspaceId, brandId, "Trial tips", { confirmation: false });
+  const trialist = "trialist.event@example.com";
+  await seed.contact(workspaceId, trialist, { topicIds: [trialTopic] });
+  const secret = await seed.key(workspaceId, "secret");
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/w/${workspaceId}/automations/new`);
+  await page.getByLabel("Name", { exact: true }).fill("Trial nudges");
+  await page.getByLabel("Starts when").selectOption({ label: "A custom event (POST /v1/events)" });
+  await page.getByLabel("Topic").selectOption({ label: "Trial tips" });
+  await page.getByLabel("Event name").fill("trial_started");
+  await page.getByRole("button", { name: "Create and add steps" }).click();
+  await expect(page).toHaveURL(/\/automations\/aut_/);
+  const trialPath = new URL(page.url()).pathname;
+  const trialId = trialPath.split("/").at(-1)!;
+  await expect(page.getByRole("heading", { level: 1, name: "Trial nudges" })).toBeVisible();
+
+  // Send, wait a day, branch on `purchased` with a send in each arm.
+  const panel = page.getByRole("dialog");
+  const addSend = async (place: string, subject: string) => {
+    await page.getByRole("button", { name: place }).click();
+    await page.getByRole("menuitem", { name: "Send a mail" }).click();
+    await panel.getByLabel("Subject").fill(subject);
+    await panel.getByRole("button", { name: "Done" }).click();
+  };
+  await addSend("Add a step after the trigger", TRIAL_FIRST);
+  await page.getByRole("button", { name: "Add a step after step 1" }).click();
+  await page.getByRole("menuitem", { name: "Wait", exact: true }).click();
+  await panel.getByRole("button", { name: "Done" }).click();
+  await page.getByRole("button", { name: "Add a step after step 2" }).click();
+  await page.getByRole("menuitem", { name: "Branch on a condition" }).click();
+  await expect(panel.getByRole("heading", { name: "Step 3: Branch on a condition" })).toBeVisible();
+  await expect(panel.getByLabel("Condition")).toHaveValue("event");
+  await panel.getByLabel("Event name").fill("purchased");
+  await panel.getByRole("button", { name: "Done" }).click();
+  await addSend("Add a step to the yes arm of step 3", BOUGHT);
+  await addSend("Add a step to the no arm of step 3", NOT_BOUGHT);
+
+  // Pre-order numbers: the yes arm's send is step 4, the no arm's step 5.
+  await expect(page.getByRole("button", { name: /^Edit step \d/ })).toHaveCount(5);
+  await expect(page.getByRole("button", { name: "Edit step 4: Send a mail" })).toContainText(BOUGHT);
+  await expect(page.getByRole("button", { name: "Edit step 5: Send a mail" })).toContainText(NOT_BOUGHT);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByTestId("builder-message")).toHaveText("Version 1 saved.");
+  await page.getByRole("button", { name: "Activate" }).click();
+  await expect(page.getByTestId("automation-status")).toHaveText("Active");
+
+  // The sender's systems report the trial: the first mail comes at once.
+  const headers = { authorization: `Bearer ${secret}` };
+  const started = await request.post("/v1/events", { headers, data: { email: trialist, name: "trial_started" } });
+  expect(started.status()).toBe(202);
+  await expect.poll(() => subjectsTo(seed, trialist), { timeout: 60_000 }).toContain(TRIAL_FIRST);
+  expect(await subjectsTo(seed, trialist)).not.toContain(BOUGHT);
+
+  // They buy during the wait; a day passes (move again until the run, perhaps still on its way into the wait, wakes).
+  const bought = await request.post("/v1/events", {
+    headers,
+    data: { email: trialist, name: "purchased", properties: { plan: "pro" } },
+  });
+  expect(bought.status()).toBe(202);
+  await expect
+    .poll(
+      async () => {
+        await seed.pastAutomationWaits(trialId);
+        return subjectsTo(seed, trialist);
+      },
+      { timeout: 90_000, intervals: [2_000] },
+    )
+    .toContain(BOUGHT);
+
+  // Their run walked the yes arm to the end: the no arm's mail can never come.
+  await page.goto(trialPath);
+  const figures = page.getByTestId("automation-figures");
+  await expect(figures).toContainText(/Completed\s*1/, { timeout: 30_000 });
+  expect(await subjectsTo(seed, trialist)).not.toContain(NOT_BOUGHT);
+  const branchFigures = page
+    .getByRole("button", { name: "Edit step 3: Branch on a condition" })
+    .getByTestId("step-figures");
+  await expect(branchFigures).toContainText("1 yes");
+  await expect(branchFigures).toContainText("0 no");
+  const firstFigures = page.getByRole("button", { name: "Edit step 1: Send a mail" }).getByTestId("step-figures");
+  await expect(firstFigures).toContainText("1 sent");
+  await expect(firstFigures).toContainText("0 opened");
+  await expect(firstFigures).toContainText("0 clicked");
+  await expect(
+    page.getByRole("button", { name: "Edit step 5: Send a mail" }).getByTestId("step-figures"),
+  ).toContainText("0 sent");
+
+  // The builder with its branch drawn, at desktop and phone width in both themes: no console error, no sideways scroll.
+  await screenshot(page, "automation-builder-branch");
+  const context = await browser.newContext({ storageState: await page.context().storageState() });
+  await inspectScreen(context, trialPath, "automation-builder-branch");
   await context.close();
 });
