@@ -18,7 +18,7 @@ import type { Address } from "./steps-tree";
 
 // Wide enough for the longest trigger title ("Subscription to the topic confirmed"); tall enough for a
 // send's figures on two lines and a problem under them.
-const CARD_W = 300;
+const CARD_W = 320;
 const CARD_H = 132;
 const ARM_W = 120;
 const ARM_H = 36;
