@@ -6,6 +6,7 @@ import { systemActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { automationEntries, automationSends, contacts } from "@/lib/db/schema";
 import { applyDeliveryOutcome } from "@/lib/deliverability/apply-delivery-outcome";
+import { recordDeliveryEvent } from "@/lib/deliverability/record-delivery-event";
 import type { ProviderEvent } from "@/lib/deliverability/record-provider-event";
 import { recordEvent } from "@/lib/events/record-event";
 import type { DeviceType } from "@/lib/tracking/describe-client";
@@ -176,23 +177,7 @@ export async function recordAutomationProviderEvent(
     const { suppressed } = await applyDeliveryOutcome(tx, send.workspaceId, row.email, event, evidenceEventId);
     const base = baseOf({ ...row, email: row.email }, event.occurredAt);
     const actor = systemActor("provider-event", send.workspaceId);
-    if (event.type === "delivered") await recordEvent(tx, actor, "email.delivered", base, event.occurredAt);
-    if (event.type === "bounced")
-      await recordEvent(
-        tx,
-        actor,
-        "email.bounced",
-        { ...base, bounce_type: event.bounceType, reason: event.reason ?? null, suppressed },
-        event.occurredAt,
-      );
-    if (event.type === "complained")
-      await recordEvent(
-        tx,
-        actor,
-        "email.complained",
-        { ...base, complaint_type: event.complaintType ?? null, suppressed: true },
-        event.occurredAt,
-      );
+    await recordDeliveryEvent(tx, actor, event, base, suppressed);
     return { matched: true, suppressed, workspaceId: send.workspaceId };
   });
 }

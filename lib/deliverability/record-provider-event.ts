@@ -7,10 +7,10 @@ import { isAutomationSendId, recordAutomationProviderEvent } from "@/lib/automat
 import { withTransaction, type Ctx } from "@/lib/context";
 import { campaigns, sends } from "@/lib/db/schema";
 import { emailEventBase } from "@/lib/events/email-event-base";
-import { recordEvent } from "@/lib/events/record-event";
 
 import { applyDeliveryOutcome, type DeliveryOutcome } from "./apply-delivery-outcome";
 import { countHardBounce, guardCampaign } from "./guard-campaign";
+import { recordDeliveryEvent } from "./record-delivery-event";
 
 export type ProviderEvent = DeliveryOutcome & {
   /** Our send id (from a signed return path or a signed Message-ID), or the provider's own id for the message. */
@@ -108,23 +108,7 @@ export async function recordProviderEvent(
       await guardCampaign(tx, send.campaignId);
     const base = emailEventBase(send, row.campaignName, event.occurredAt);
     const actor = systemActor("provider-event", send.workspaceId);
-    if (event.type === "delivered") await recordEvent(tx, actor, "email.delivered", base, event.occurredAt);
-    if (event.type === "bounced")
-      await recordEvent(
-        tx,
-        actor,
-        "email.bounced",
-        { ...base, bounce_type: event.bounceType, reason: event.reason ?? null, suppressed },
-        event.occurredAt,
-      );
-    if (event.type === "complained")
-      await recordEvent(
-        tx,
-        actor,
-        "email.complained",
-        { ...base, complaint_type: event.complaintType ?? null, suppressed: true },
-        event.occurredAt,
-      );
+    await recordDeliveryEvent(tx, actor, event, base, suppressed);
     return { matched: true, suppressed, workspaceId: send.workspaceId };
   });
 }
