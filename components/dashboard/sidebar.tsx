@@ -55,7 +55,7 @@ export function Sidebar({
           ))}
         </DropdownMenuContent>
       </DropdownMenu>
-      <nav aria-label="Workspace" className="flex flex-col gap-2.5">
+      <nav aria-label="Workspace" className="flex flex-col gap-2">
         {NAV_GROUPS.map((group) => {
           const screens = group.screens.filter((screen) => screen.requires !== "mailbox" || mailbox);
           if (screens.length === 0) return null;

@@ -13,6 +13,7 @@ export const metadata: Metadata = { title: "API reference" };
 const SECTIONS: Record<string, string> = {
   subscribe: "Subscribe",
   contacts: "Contacts",
+  events: "Events",
   topics: "Topics",
   lists: "Lists",
   suppressions: "Suppressions",
