@@ -28,7 +28,7 @@ test("the reference page at /docs/api lists every endpoint and webhook of GET /v
       listed++;
     }
   }
-  expect(listed).toBe(15);
+  expect(listed).toBe(16);
   for (const type of Object.keys(document.webhooks))
     await expect(page.getByRole("heading", { name: type, exact: true })).toBeVisible();
   await screenshot(page, "api-reference");
