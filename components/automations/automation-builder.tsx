@@ -11,8 +11,10 @@ import { Skeleton } from "@/components/ui/skeleton";
 import type { AutomationFigures } from "@/lib/automations/automation-figures";
 import {
   automationStepsSchema,
+  STATUS_CHANGE,
   type AutomationStep,
   type AutomationStepType,
+  type StatusChange,
 } from "@/lib/automations/automation-schemas";
 import type { AutomationFormOptions } from "@/lib/automations/list-automations";
 import { numberedPath, stepNumberOf } from "@/lib/automations/step-paths";
@@ -36,6 +38,13 @@ import {
   stepsToSave,
   type Address,
 } from "./steps-tree";
+
+const CHANGE_LABEL: Record<StatusChange, string> = { activate: "Activate", pause: "Pause", resume: "Resume" };
+const CHANGED: Record<StatusChange, string> = {
+  activate: "Active: people enter from now on.",
+  pause: "Paused: nothing is sent, everyone keeps their place.",
+  resume: "Resumed.",
+};
 
 type Act<I, R = unknown> = (workspaceId: string, input: I) => Promise<ActionState<R>>;
 export interface BuilderActions {
@@ -222,42 +231,20 @@ export function AutomationBuilder({
         <Button type="button" onClick={save} disabled={pending}>
           {pending ? "Saving…" : "Save"}
         </Button>
-        {figures.status === "draft" && (
-          <Button
-            type="button"
-            variant="outline"
-            disabled={pending || dirty || figures.version === null}
-            onClick={() => setStatus(actions.activate, "Active: people enter from now on.")}
-          >
-            Activate
-          </Button>
-        )}
-        {figures.status === "active" && (
-          <Button
-            type="button"
-            variant="outline"
-            disabled={pending}
-            onClick={() => setStatus(actions.pause, "Paused: nothing is sent, everyone keeps their place.")}
-          >
-            Pause
-          </Button>
-        )}
-        {figures.status === "paused" && (
-          <Button
-            type="button"
-            variant="outline"
-            disabled={pending}
-            onClick={() => setStatus(actions.resume, "Resumed.")}
-          >
-            Resume
-          </Button>
-        )}
+        <Button
+          type="button"
+          variant="outline"
+          disabled={pending || (STATUS_CHANGE[figures.status] === "activate" && (dirty || figures.version === null))}
+          onClick={() => setStatus(actions[STATUS_CHANGE[figures.status]], CHANGED[STATUS_CHANGE[figures.status]])}
+        >
+          {CHANGE_LABEL[STATUS_CHANGE[figures.status]]}
+        </Button>
         <span className="text-sm text-muted-foreground" data-testid="builder-state">
           {dirty
             ? "Unsaved changes."
             : figures.version === null
               ? "No steps saved yet: add some, then save."
-              : `Version ${figures.version}.${figures.status === "draft" ? " Activate it to let people in." : ""}`}
+              : `Version ${figures.version}.${STATUS_CHANGE[figures.status] === "activate" ? " Activate it to let people in." : ""}`}
         </span>
       </div>
       {message && (

@@ -8,6 +8,14 @@ import { segmentRuleSchema } from "../segments/segment-rule-schema";
 export const AUTOMATION_STATUSES = ["draft", "active", "paused"] as const;
 export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
 
+/** The one status change each status allows (lib/automations/automations.ts enforces it; the builder offers it). */
+export const STATUS_CHANGE = {
+  draft: "activate",
+  active: "pause",
+  paused: "resume",
+} as const satisfies Record<AutomationStatus, string>;
+export type StatusChange = (typeof STATUS_CHANGE)[AutomationStatus];
+
 /** What makes a person enter. Each has its settings (`triggerSettingsSchema`). */
 export const AUTOMATION_TRIGGERS = [
   "topic_confirmed",
