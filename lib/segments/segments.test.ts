@@ -102,6 +102,19 @@ describe("segments", () => {
     expect(await countSegment(ctx, actor, segmentId, otherTopicId)).toEqual({ count: 1, more: false });
   });
 
+  it("a missing or empty string attribute is not set and not equal to any value", async () => {
+    const { actor, topicId } = await workspace();
+    await upsertContact(ctx, actor, { email: "pro@example.com", attributes: { plan: "pro" }, topicIds: [topicId] });
+    await upsertContact(ctx, actor, { email: "free@example.com", attributes: { plan: "free" }, topicIds: [topicId] });
+    await upsertContact(ctx, actor, { email: "none@example.com", topicIds: [topicId] });
+    const count = async (condition: Parameters<typeof one>[0]) =>
+      (await countSegmentRule(ctx, actor, { rule: one(condition), topicId })).count;
+    expect(await count({ kind: "attribute", key: "plan", op: "not_equals", value: "pro" })).toBe(2);
+    expect(await count({ kind: "attribute", key: "plan", op: "is_not_set" })).toBe(1);
+    expect(await count({ kind: "attribute", key: "plan", op: "equals", value: "pro" })).toBe(1);
+    expect(await count({ kind: "attribute", key: "plan", op: "contains", value: "o" })).toBe(1);
+  });
+
   it("another workspace's segment is not found, to read, change, delete or count", async () => {
     const { actor, topicId } = await workspace();
     const other = await workspace();
