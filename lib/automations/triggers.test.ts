@@ -253,6 +253,23 @@ describe("trigger date_attribute", () => {
     expect(again.entered).toBe(0);
   });
 
+  it("a date comes round on the contact's own day: in their time zone, else the workspace's, once", async () => {
+    // The clock moved forward to the next 16:00 UTC: then it is already the next day in Tokyo (UTC+9, no summer time).
+    const day = 86_400_000;
+    const next = Math.ceil((clock.now().getTime() - 16 * 3_600_000) / day) * day + 16 * 3_600_000;
+    clock.set(new Date(next));
+    const tokyoDay = new Date(next + day).toISOString().slice(0, 10);
+    const { w, automationId, ids } = await dateSetup({ attribute: "renews_on" }, { tokyo: tokyoDay, london: tokyoDay });
+    await upsertContact(ctx, w.actor, { email: "tokyo@example.org", timeZone: "Asia/Tokyo" });
+    await enterDueDateAttributes(ctx);
+    expect(await enteredContacts(ctx, automationId)).toEqual([ids.tokyo]);
+    // Half past midnight UTC (the workspace's zone): London's day has come; Tokyo's entry is not made again.
+    clock.set(new Date(next + 8.5 * 3_600_000));
+    await enterDueDateAttributes(ctx);
+    await enterDueDateAttributes(ctx);
+    expect((await enteredContacts(ctx, automationId)).sort()).toEqual([ids.tokyo, ids.london].sort());
+  });
+
   it("yearly: the month and day come round whatever the year", async () => {
     const now = clock.now();
     const monthDay = now.toISOString().slice(5, 10);
