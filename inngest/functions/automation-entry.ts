@@ -29,18 +29,22 @@ export const automationEntry = inngest.createFunction(
   { id: "automation-entry", triggers: [automationEntryStarted], retries: 5 },
   async ({ event, step }) => {
     const { entryId } = event.data;
+    const locate = () => entryPosition(workflowCtx(), entryId);
+    // Each step's own work and the read of where the entry is next are one workflow step: a person walks
+    // their series in about half the executor's rounds. The names are not those of the older shape
+    // (at-k after every step), so a run begun before replays without mistaking one step's result for another's.
+    let position = await step.run("at-0", locate);
     for (let k = 0; k < MAX_BOUNDARIES; k++) {
-      const position = await step.run(`at-${k}`, () => entryPosition(workflowCtx(), entryId));
       if (!("at" in position)) return position;
       const here = position.at;
       switch (here.type) {
         case "wait":
           await step.sleep(`wait-${k}`, here.minutes * 60_000);
-          await step.run(`waited-${k}`, () => advanceEntry(workflowCtx(), entryId, here));
+          position = await step.run(`waited-${k}-next`, () => advanceEntry(workflowCtx(), entryId, here).then(locate));
           break;
         case "wait_until":
           await step.sleepUntil(`wait-${k}`, here.until);
-          await step.run(`waited-${k}`, () => advanceEntry(workflowCtx(), entryId, here));
+          position = await step.run(`waited-${k}-next`, () => advanceEntry(workflowCtx(), entryId, here).then(locate));
           break;
         case "wait_for_event": {
           const seen = await step.waitForEvent(`event-${k}`, {
@@ -48,18 +52,27 @@ export const automationEntry = inngest.createFunction(
             if: `async.data.key == '${here.key}'`,
             timeout: here.timeoutMinutes * 60_000,
           });
-          await step.run(`waited-${k}`, () =>
-            advanceEntry(workflowCtx(), entryId, here).then(() => ({ seen: Boolean(seen) })),
+          // Whether it came is in the run's log beside the position: the branch after it reads the event itself.
+          const next = await step.run(`waited-${k}-next`, () =>
+            advanceEntry(workflowCtx(), entryId, here)
+              .then(locate)
+              .then((at) => ({ seen: Boolean(seen), at })),
           );
+          position = next.at;
           break;
         }
         case "send":
           for (let attempt = 0; ; attempt++) {
-            const sent = await step.run(`send-${k}-${attempt}`, () =>
-              sendAutomationStep(workflowCtx(), getMailTransport(), entryId, here.index),
-            );
+            const sent = await step.run(`send-${k}-${attempt}-next`, async () => {
+              const outcome = await sendAutomationStep(workflowCtx(), getMailTransport(), entryId, here.index);
+              const goesOn = outcome.outcome !== "exited" && outcome.outcome !== "ended" && outcome.outcome !== "paused";
+              return { ...outcome, next: goesOn ? await locate() : null };
+            });
             if (sent.outcome === "exited" || sent.outcome === "ended") return sent;
-            if (sent.outcome !== "paused") break;
+            if (sent.outcome !== "paused") {
+              position = sent.next!;
+              break;
+            }
             await step.waitForEvent(`resumed-${k}-${attempt}`, {
               event: automationResumed,
               if: `async.data.automationId == '${sent.automationId}'`,
@@ -68,8 +81,13 @@ export const automationEntry = inngest.createFunction(
           }
           break;
         default: {
-          const done = await step.run(`${here.type}-${k}`, () => runActionStep(workflowCtx(), entryId, here.index));
+          const done = await step.run(`${here.type}-${k}-next`, async () => {
+            const outcome = await runActionStep(workflowCtx(), entryId, here.index);
+            const goesOn = outcome.outcome !== "exited" && outcome.outcome !== "ended";
+            return { ...outcome, next: goesOn ? await locate() : null };
+          });
           if (done.outcome === "exited" || done.outcome === "ended") return done;
+          position = done.next!;
         }
       }
     }
