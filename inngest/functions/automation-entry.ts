@@ -19,11 +19,12 @@ const MAX_BOUNDARIES = MAX_STEPS * 10;
  * One run per automation entry (docs/readings.md, "Automations", "The run"). At each step boundary it
  * reads where the entry is (the entry row: its version and step number, so a move to a newer version
  * is picked up there), checking the exit condition, and does that step: a wait sleeps (`wait`) or
- * sleeps until a local time (`wait_until`); `wait_for_event` waits for the contact's event or its
- * timeout; a send re-checks consent and sends once (sendAutomationStep); list, attribute, branch and
- * exit steps are one step each (runActionStep). A run held at a send waits for the automation's
- * resume event (or a day, then looks again), so nobody loses their place. Step names carry the
- * boundary's count, so a run that went down a branch, or was moved, replays the same names.
+ * sleeps until a local time (`wait_until`); `wait_for_event` waits for the contact's event (sent with a
+ * key of the automation's brand or of none) or its timeout; a send re-checks consent and sends once
+ * (sendAutomationStep); list, attribute, branch and exit steps are one step each (runActionStep). A
+ * run held at a send waits for the automation's resume event (or a day, then looks again), so nobody
+ * loses their place. Step names carry the boundary's count, so a run that went down a branch, or was
+ * moved, replays the same names.
  */
 export const automationEntry = inngest.createFunction(
   { id: "automation-entry", triggers: [automationEntryStarted], retries: 5 },
@@ -47,9 +48,10 @@ export const automationEntry = inngest.createFunction(
           position = await step.run(`waited-${k}-next`, () => advanceEntry(workflowCtx(), entryId, here).then(locate));
           break;
         case "wait_for_event": {
+          // The brand as well as the key: an event sent with another brand's locked key leaves this run waiting.
           const seen = await step.waitForEvent(`event-${k}`, {
             event: contactEventRecorded,
-            if: `async.data.key == '${here.key}'`,
+            if: `async.data.key == '${here.key}' && async.data.brands.${here.brandId} == true`,
             timeout: here.timeoutMinutes * 60_000,
           });
           // Whether it came is in the run's log beside the position: the branch after it reads the event itself.

@@ -5,7 +5,7 @@ import { functions } from "@/inngest";
 import { inngest, routeEmbeddedEvents } from "@/inngest/client";
 import { createEmbeddedExecutor } from "@/inngest/embedded/executor";
 import { setWorkflowCtx } from "@/inngest/workflow-ctx";
-import { systemActor } from "@/lib/actor";
+import { apiKeyActor, systemActor } from "@/lib/actor";
 import type { AutomationCondition, AutomationStep, CreateAutomationInput } from "@/lib/automations/automation-schemas";
 import {
   activateAutomation,
@@ -19,6 +19,7 @@ import { contactAutomations } from "@/lib/automations/contact-automations";
 import { enterAutomations } from "@/lib/automations/enter-automation";
 import { activeEntriesByVersion, moveEntriesToLatest } from "@/lib/automations/move-entries";
 import { resumeWorkspaceSending } from "@/lib/billing/resume-workspace-sending";
+import { createBrand } from "@/lib/brands/create-brand";
 import { recordContactEvent } from "@/lib/contact-events/record-contact-event";
 import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
@@ -261,6 +262,58 @@ describe("automations: the step vocabulary", () => {
     clock.advance(MINUTE);
     await executor.runDue(ctx);
     expect(await subjectsTo("waits@example.com")).toEqual(["Step reminder"]);
+  });
+
+  it("a brand-locked key's event wakes only its brand's automations' waits for the contact; an unlocked key's wakes every brand's", async () => {
+    const { workspaceId, topicId, actor } = await workspace();
+    const { brandId: otherBrand } = await createBrand(ctx, actor, {
+      name: "O",
+      legalName: "O Ltd",
+      postalAddress: "5 Ave",
+      websiteUrl: "https://o.test",
+      senderEmail: "o@o.test",
+    });
+    const otherTopic = await seedTopic(ctx, workspaceId, otherBrand, { requiresConfirmation: false });
+    const { contact } = await upsertContact(ctx, actor, { email: "both@example.com", topicIds: [topicId, otherTopic] });
+    // Each automation waits for the same contact's `purchase`, then ends at an exit step: an entry still
+    // active is a wait the event did not wake.
+    const waitingIn = async (topic: string) => {
+      const { automationId } = await createAutomation(ctx, actor, { name: "Waits", topic_id: topic });
+      await setAutomationSteps(ctx, actor, automationId, {
+        steps: [{ type: "wait_for_event", name: "purchase", timeout_minutes: 24 * 60 }, { type: "exit" }],
+      });
+      await activateAutomation(ctx, actor, automationId);
+      return automationId;
+    };
+    const ours = await waitingIn(topicId);
+    const theirs = await waitingIn(otherTopic);
+    const statusIn = async (automationId: string) =>
+      (
+        await ctx.db
+          .select({ status: automationEntries.status })
+          .from(automationEntries)
+          .where(eq(automationEntries.automationId, automationId))
+      ).map((e) => e.status);
+    for (const topic of [topicId, otherTopic])
+      await enterAutomations(ctx, workspaceId, { topicId: topic, contactId: contact.id, trigger: "topic_confirmed" });
+    await executor.runDue(ctx);
+    const lockedToOther = apiKeyActor({ keyId: "key_locked", workspaceId, brandId: otherBrand, mode: "live" });
+    await recordContactEvent(ctx, lockedToOther, { contactId: contact.id, name: "purchase", properties: {} });
+    await executor.runDue(ctx);
+    expect(await statusIn(theirs)).toEqual(["exited"]);
+    expect(await statusIn(ours)).toEqual(["active"]);
+
+    const again = await waitingIn(otherTopic);
+    await enterAutomations(ctx, workspaceId, {
+      topicId: otherTopic,
+      contactId: contact.id,
+      trigger: "topic_confirmed",
+    });
+    await executor.runDue(ctx);
+    await recordContactEvent(ctx, actor, { contactId: contact.id, name: "purchase", properties: {} });
+    await executor.runDue(ctx);
+    expect(await statusIn(ours)).toEqual(["exited"]);
+    expect(await statusIn(again)).toEqual(["exited"]);
   });
 
   it("a person's click on an automation mail makes `clicked` and `opened` hold, and is an email.clicked event carrying the automation and step", async () => {

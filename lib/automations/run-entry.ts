@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 
 import { canonicalTimeZone } from "@/lib/contacts/time-zone";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { automationEntries, automations, automationVersions, contacts, workspaces } from "@/lib/db/schema";
+import { automationEntries, automations, automationVersions, contacts, topics, workspaces } from "@/lib/db/schema";
 
 import { conditionHolds } from "./automation-conditions";
 import type { AutomationStep, ExitReason } from "./automation-schemas";
@@ -18,13 +18,14 @@ import { nextLocalTime } from "./wait-until";
 
 /**
  * The step the entry is at, as the run keeps it in its log: its kind and what a wait needs, never a
- * mail's body or a contact's data (the event key of a wait is the contact's id and the event's name).
+ * mail's body or a contact's data (the event key of a wait is the contact's id and the event's name;
+ * its brand, the automation's topic's, is the one a brand-locked key's event must name to wake it).
  */
 export type RunStep =
   | { index: number; type: "send" | "list_add" | "list_remove" | "set_attribute" | "branch" | "exit" }
   | { index: number; type: "wait"; minutes: number }
   | { index: number; type: "wait_until"; until: string }
-  | { index: number; type: "wait_for_event"; key: string; timeoutMinutes: number };
+  | { index: number; type: "wait_for_event"; key: string; brandId: string; timeoutMinutes: number };
 
 export type EntryPosition =
   | { at: RunStep }
@@ -43,11 +44,13 @@ export async function lockEntry(ctx: Ctx, entryId: string) {
       entry: automationEntries,
       steps: automationVersions.steps,
       topicId: automations.topicId,
+      brandId: topics.brandId,
       exitCondition: automations.exitCondition,
     })
     .from(automationEntries)
     .innerJoin(automationVersions, eq(automationVersions.id, automationEntries.versionId))
     .innerJoin(automations, eq(automations.id, automationEntries.automationId))
+    .innerJoin(topics, eq(topics.id, automations.topicId))
     .where(eq(automationEntries.id, entryId))
     .for("update", { of: automationEntries });
   return row ?? null;
@@ -114,11 +117,17 @@ export async function entryPosition(ctx: Ctx, entryId: string): Promise<EntryPos
       await exitEntry(tx, entryId, "exit_condition");
       return { exited: "exit_condition" };
     }
-    return { at: await runStepOf(tx, entry, here.step, here.index) };
+    return { at: await runStepOf(tx, entry, row.brandId, here.step, here.index) };
   });
 }
 
-async function runStepOf(ctx: Ctx, entry: EntryRow, step: AutomationStep, index: number): Promise<RunStep> {
+async function runStepOf(
+  ctx: Ctx,
+  entry: EntryRow,
+  brandId: string,
+  step: AutomationStep,
+  index: number,
+): Promise<RunStep> {
   switch (step.type) {
     case "wait":
       return { index, type: "wait", minutes: step.minutes };
@@ -131,6 +140,7 @@ async function runStepOf(ctx: Ctx, entry: EntryRow, step: AutomationStep, index:
         index,
         type: "wait_for_event",
         key: `${entry.contactId}:${step.name}`,
+        brandId,
         timeoutMinutes: step.timeout_minutes,
       };
     default:

@@ -78,8 +78,9 @@ export const automationResumed = {
 
 /**
  * A custom event was recorded for a contact (POST /v1/events): runs waiting for it go on
- * (`wait_for_event`, matched on `key`, "<contactId>:<name>"), and automations it triggers take the
- * person in. Properties stay in the database row, never in the run's log.
+ * (`wait_for_event`, matched on `key`, "<contactId>:<name>", and on their automation's brand being
+ * one of `brands`), and automations it triggers take the person in. Properties stay in the database
+ * row, never in the run's log.
  */
 export const contactEventRecorded = {
   name: "contact/event.recorded",
@@ -89,6 +90,12 @@ export const contactEventRecorded = {
     contactId: z.string(),
     name: z.string(),
     key: z.string(),
+    /**
+     * The brands whose automations' waits it may wake, each `true`: a brand-locked key's brand only,
+     * else every brand of the workspace. A set rather than "null for all" because a wait matches by
+     * containment, which cannot say "this brand or none".
+     */
+    brands: z.record(z.string(), z.literal(true)),
   }),
 } as const;
 

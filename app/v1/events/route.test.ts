@@ -68,8 +68,8 @@ describe("POST /v1/events", () => {
     expect(rows.find((r) => r.name === "cart.abandoned")!.occurredAt.toISOString()).toBe("2026-01-02T03:04:05.000Z");
   });
 
-  it("tells waiting runs: contact/event.recorded keyed <contactId>:<name>", async () => {
-    const { api, subscribed } = await setup();
+  it("tells waiting runs: contact/event.recorded keyed <contactId>:<name>, waking every brand's runs for an unlocked key", async () => {
+    const { api, subscribed, brandId } = await setup();
     const emitted: WorkflowEvent[] = [];
     setEventEmitter(async (_ctx, events) => void emitted.push(...events));
     try {
@@ -84,6 +84,7 @@ describe("POST /v1/events", () => {
             contactId: subscribed,
             name: "order.completed",
             key: `${subscribed}:order.completed`,
+            brands: { [brandId]: true },
           },
         },
       ]);
@@ -149,6 +150,27 @@ describe("POST /v1/events", () => {
     expect((await locked.post("/v1/events", { contact_id: subscribed, name: "order.completed" })).status).toBe(202);
     expect(await enteredContacts(ctx, otherAutomation)).toEqual([subscribed]);
     expect(await enteredContacts(ctx, automationId)).toEqual([]);
+  });
+
+  it("a brand-locked key's event wakes only its brand's automations' waiting runs: it names that brand alone", async () => {
+    const { workspaceId, subscribed } = await setup();
+    const { brandId: otherBrand } = await createBrand(ctx, systemActor("test", workspaceId), {
+      name: "O",
+      legalName: "O Ltd",
+      postalAddress: "5 Ave",
+      websiteUrl: "https://o.test",
+      senderEmail: "o@o.test",
+    });
+    const locked = apiClient((await seedKey(ctx, workspaceId, { brandId: otherBrand })).key);
+    const emitted: WorkflowEvent[] = [];
+    setEventEmitter(async (_ctx, events) => void emitted.push(...events));
+    try {
+      await locked.post("/v1/events", { contact_id: subscribed, name: "order.completed" });
+    } finally {
+      connectWorkflowEvents();
+    }
+    const told = emitted.filter((e) => e.name === "contact/event.recorded");
+    expect(told.map((e) => e.data)).toEqual([expect.objectContaining({ brands: { [otherBrand]: true } })]);
   });
 
   it("a test key checks everything and records nothing", async () => {
