@@ -2,10 +2,15 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
 import { apiKeyActor, systemActor, userActor } from "@/lib/actor";
+import { createBrand } from "@/lib/brands/create-brand";
+import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { automations, automationVersions } from "@/lib/db/schema";
+import { createList } from "@/lib/lists/create-list";
+import type { SegmentCondition } from "@/lib/segments/segment-rule-schema";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 
+import type { AutomationCondition, AutomationStep, CreateAutomationInput } from "./automation-schemas";
 import {
   activateAutomation,
   createAutomation,
@@ -87,5 +92,183 @@ describe("automations are reached only from their own workspace", () => {
       automationId,
       status: "active",
     });
+  });
+});
+
+/** A segment condition of one rule condition, as a branch or an exit condition holds it. */
+const segmentOf = (condition: SegmentCondition): AutomationCondition => ({
+  kind: "segment",
+  rule: { match: "all", groups: [{ match: "all", conditions: [condition] }] },
+});
+
+/** Workspace A with a second brand; each brand, and workspace B, with a list and a campaign of their own. */
+async function referenced() {
+  const t = await tenants();
+  const actorOfA = systemActor("test", t.a.workspaceId);
+  const actorOfB = systemActor("test", t.b.workspaceId);
+  const { brandId: sideBrand } = await createBrand(ctx, actorOfA, {
+    name: "Side",
+    legalName: "Side Ltd",
+    postalAddress: "5 Ave",
+    websiteUrl: "https://side.test",
+    senderEmail: "news@side.test",
+  });
+  const sideTopic = await seedTopic(ctx, t.a.workspaceId, sideBrand);
+  const topicOfB = await seedTopic(ctx, t.b.workspaceId, t.b.brandId);
+  const listOf = async (actor: typeof actorOfA, brandId: string) =>
+    (await createList(ctx, actor, { brandId, name: "Readers" })).listId;
+  const campaignOf = async (actor: typeof actorOfA, brandId: string, topicId: string) =>
+    (await createCampaign(ctx, actor, { brandId, topicId, name: "News", subject: "News", html: "<p>News</p>" }))
+      .campaignId;
+  return {
+    ...t,
+    sideBrand,
+    sideTopic,
+    ours: { list: await listOf(actorOfA, t.a.brandId), campaign: await campaignOf(actorOfA, t.a.brandId, t.topicOfA) },
+    side: { list: await listOf(actorOfA, sideBrand), campaign: await campaignOf(actorOfA, sideBrand, sideTopic) },
+    theirs: { list: await listOf(actorOfB, t.b.brandId), campaign: await campaignOf(actorOfB, t.b.brandId, topicOfB) },
+  };
+}
+
+const automationsOf = (workspaceId: string) =>
+  ctx.db.select().from(automations).where(eq(automations.workspaceId, workspaceId));
+
+describe("an automation names only lists, campaigns and attributes its actor reaches", () => {
+  it("createAutomation refuses a trigger or exit condition naming another workspace's list or campaign, or an undefined attribute: validation_failed on the field, nothing created", async () => {
+    const { a, topicOfA, memberOfA, theirs, ours } = await referenced();
+    const before = (await automationsOf(a.workspaceId)).length;
+    const cases: [Partial<CreateAutomationInput>, string][] = [
+      [{ trigger: "list_added", trigger_settings: { list_id: theirs.list } }, "trigger_settings.list_id"],
+      [{ trigger: "list_added", trigger_settings: { list_id: "ls_nowhere" } }, "trigger_settings.list_id"],
+      [{ trigger: "link_clicked", trigger_settings: { campaign_id: theirs.campaign } }, "trigger_settings.campaign_id"],
+      [
+        { exit_condition: segmentOf({ kind: "list", op: "in", listId: theirs.list }) },
+        "exit_condition.rule.groups.0.conditions.0.listId",
+      ],
+      [
+        {
+          exit_condition: segmentOf({ kind: "engagement", op: "did", action: "opened", campaignId: theirs.campaign }),
+        },
+        "exit_condition.rule.groups.0.conditions.0.campaignId",
+      ],
+      [
+        { exit_condition: segmentOf({ kind: "attribute", key: "plan", op: "equals", value: "pro" }) },
+        "exit_condition.rule.groups.0.conditions.0.key",
+      ],
+    ];
+    for (const [input, param] of cases)
+      await expect(
+        createAutomation(ctx, memberOfA, { name: "Refused", topic_id: topicOfA, ...input }),
+      ).rejects.toMatchObject({ type: "invalid_request_error", code: "validation_failed", param });
+    expect(await automationsOf(a.workspaceId)).toHaveLength(before);
+
+    await createAutomation(ctx, memberOfA, {
+      name: "Ours",
+      topic_id: topicOfA,
+      trigger: "link_clicked",
+      trigger_settings: { campaign_id: ours.campaign },
+      exit_condition: segmentOf({ kind: "list", op: "in", listId: ours.list }),
+    });
+    expect(await automationsOf(a.workspaceId)).toHaveLength(before + 1);
+  });
+
+  it("a brand-locked actor's automation names only its brand's lists and campaigns: another brand's of the same workspace is refused on the field", async () => {
+    const { a, sideBrand, sideTopic, ours, side } = await referenced();
+    const locked = apiKeyActor({ keyId: "key_side", workspaceId: a.workspaceId, brandId: sideBrand, mode: "live" });
+    const before = (await automationsOf(a.workspaceId)).length;
+    await expect(
+      createAutomation(ctx, locked, {
+        name: "Refused",
+        topic_id: sideTopic,
+        trigger: "list_added",
+        trigger_settings: { list_id: ours.list },
+      }),
+    ).rejects.toMatchObject({ code: "validation_failed", param: "trigger_settings.list_id" });
+    await expect(
+      createAutomation(ctx, locked, {
+        name: "Refused",
+        topic_id: sideTopic,
+        trigger: "link_clicked",
+        trigger_settings: { campaign_id: ours.campaign },
+      }),
+    ).rejects.toMatchObject({ code: "validation_failed", param: "trigger_settings.campaign_id" });
+    expect(await automationsOf(a.workspaceId)).toHaveLength(before);
+    const { automationId } = await createAutomation(ctx, locked, {
+      name: "Side",
+      topic_id: sideTopic,
+      trigger: "list_added",
+      trigger_settings: { list_id: side.list },
+    });
+    await expect(
+      setAutomationSteps(ctx, locked, automationId, { steps: [{ type: "list_add", list_id: ours.list }] }),
+    ).rejects.toMatchObject({ code: "validation_failed", param: "steps.0.list_id" });
+    expect(
+      await setAutomationSteps(ctx, locked, automationId, { steps: [{ type: "list_add", list_id: side.list }] }),
+    ).toMatchObject({ version: 1 });
+  });
+
+  it("setAutomationSteps refuses steps naming another workspace's list or campaign, in list steps, branches and their conditions: validation_failed on the step's field, no new version", async () => {
+    const { memberOfA, automationId, theirs, ours } = await referenced();
+    const hello: AutomationStep = { type: "send", subject: "Hello", text: "Hi." };
+    const cases: [AutomationStep[], string][] = [
+      [[{ type: "list_add", list_id: theirs.list }], "steps.0.list_id"],
+      [[hello, { type: "list_remove", list_id: theirs.list }], "steps.1.list_id"],
+      [
+        [
+          hello,
+          {
+            type: "branch",
+            condition: { kind: "event", name: "purchase" },
+            yes: [{ type: "list_add", list_id: ours.list }],
+            no: [{ type: "list_remove", list_id: theirs.list }],
+          },
+        ],
+        "steps.3.list_id",
+      ],
+      [
+        [
+          {
+            type: "branch",
+            condition: segmentOf({ kind: "list", op: "not_in", listId: theirs.list }),
+            yes: [hello],
+            no: [],
+          },
+        ],
+        "steps.0.condition.rule.groups.0.conditions.0.listId",
+      ],
+      [
+        [
+          hello,
+          {
+            type: "branch",
+            condition: segmentOf({ kind: "engagement", op: "did", action: "clicked", campaignId: theirs.campaign }),
+            yes: [],
+            no: [hello],
+          },
+        ],
+        "steps.1.condition.rule.groups.0.conditions.0.campaignId",
+      ],
+    ];
+    for (const [steps, param] of cases)
+      await expect(setAutomationSteps(ctx, memberOfA, automationId, { steps })).rejects.toMatchObject({
+        type: "invalid_request_error",
+        code: "validation_failed",
+        param,
+      });
+    const versions = () =>
+      ctx.db.select().from(automationVersions).where(eq(automationVersions.automationId, automationId));
+    expect(await versions()).toHaveLength(1);
+    expect(
+      await setAutomationSteps(ctx, memberOfA, automationId, {
+        steps: [
+          {
+            type: "branch",
+            condition: segmentOf({ kind: "engagement", op: "did", action: "clicked", campaignId: ours.campaign }),
+            yes: [{ type: "list_add", list_id: ours.list }],
+            no: [],
+          },
+        ],
+      }),
+    ).toMatchObject({ version: 2 });
   });
 });

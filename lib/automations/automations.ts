@@ -19,6 +19,7 @@ import { newId } from "@/lib/ids";
 import { parseInput } from "@/lib/validation/parse-input";
 
 import { assertKnownMergeTagsOfSteps } from "./automation-merge-tags";
+import { assertReferencesReachable, referencesOfSteps, referencesOfTrigger } from "./automation-references";
 import {
   createAutomationSchema,
   numberSteps,
@@ -34,7 +35,11 @@ export type AutomationRow = typeof automations.$inferSelect;
 const missing = (automationId: string) =>
   notFound("automation_not_found", `No automation ${automationId}.`, "automation_id");
 
-/** Creates a draft automation on a topic of the actor's workspace (and brand, for a brand-locked key). */
+/**
+ * Creates a draft automation on a topic of the actor's workspace (and brand, for a brand-locked key).
+ * The lists, campaigns and attributes its trigger and exit condition name must be ones the actor
+ * reaches (assertReferencesReachable); otherwise nothing is created.
+ */
 export async function createAutomation(
   ctx: Ctx,
   actor: Actor,
@@ -48,6 +53,12 @@ export async function createAutomation(
     .where(and(eq(topics.id, values.topic_id), eq(topics.workspaceId, workspaceId)));
   if (!topic || (actor.brandId && topic.brandId !== actor.brandId))
     throw notFound("topic_not_found", `No topic ${values.topic_id}.`, "topic_id");
+  await assertReferencesReachable(
+    ctx,
+    actor,
+    workspaceId,
+    referencesOfTrigger(values.trigger_settings, values.exit_condition),
+  );
   const automationId = newId("aut");
   const now = ctx.clock.now();
   await ctx.db.insert(automations).values({
@@ -83,7 +94,8 @@ export async function getAutomationOrThrow(ctx: Ctx, actor: Actor, automationId:
 
 /**
  * Sets the automation's steps as a new version. People already inside finish the version they
- * entered unless moved (moveEntriesToLatest); whoever enters from now on walks this one.
+ * entered unless moved (moveEntriesToLatest); whoever enters from now on walks this one. Lists,
+ * campaigns and attributes the steps name must be ones the actor reaches, as for createAutomation.
  */
 export async function setAutomationSteps(
   ctx: Ctx,
@@ -95,6 +107,7 @@ export async function setAutomationSteps(
   return withTransaction(ctx, async (tx) => {
     const automation = await automationOrThrow(tx, actor, automationId, true);
     await assertKnownMergeTagsOfSteps(tx, automation.workspaceId, steps);
+    await assertReferencesReachable(tx, actor, automation.workspaceId, referencesOfSteps(steps));
     const [latest] = await tx.db
       .select({ number: max(automationVersions.number) })
       .from(automationVersions)
