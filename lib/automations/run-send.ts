@@ -41,6 +41,11 @@ export type SendOutcome =
   | { outcome: "skipped"; reason: string }
   /** The step's row was there: a retried step, nothing mailed again. */
   | { outcome: "already" }
+  /**
+   * A retry found the step's `sending` mark (the run died after committing it, perhaps after the mail
+   * left): recorded as sent without handing the mail over again, as the transport could not drop a repeat.
+   */
+  | { outcome: "sent_unconfirmed" }
   /** Nothing sent, the entry stays at this step: the automation is paused, billing pauses sending, or the period's send allowance is spent. */
   | { outcome: "paused"; automationId: string; why: "automation" | "billing" | "allowance" }
   | { outcome: "exited"; reason: ExitReason }
@@ -58,9 +63,14 @@ export type SendOutcome =
  * In the sandbox, an address that is not verified skips this mail (`recipient_not_verified`), as a
  * campaign leaves it out. A used merge tag without a value skips this mail, recorded with the tag. The
  * mail carries the topic's consent footer and List-Unsubscribe headers, and its links and opens are
- * tracked as a campaign's. Sent once per entry and step number: the row of the step is looked for
- * first, and the transport's idempotency key (the send id, of entry and step) drops a repeat of a hand-over whose
- * record was lost. The mail is the step of the version the entry is on at send time.
+ * tracked as a campaign's. The mail is the step of the version the entry is on at send time.
+ *
+ * Sent once per entry and step number, a kill at any point included: the step's row is committed as
+ * `sending` (with the send reserved from the allowance) before the mail is handed over, and becomes
+ * `sent` or `skipped` after. A retry that finds a `sent` or `skipped` row mails nothing. One that finds
+ * the `sending` mark cannot tell whether the mail left: a transport that drops a repeat of the same
+ * idempotency key (the send id; local, Resend) is handed the mail again, and one that cannot (SMTP)
+ * is not — the mark is recorded as sent, since a second hand-over there could mail the person twice.
  */
 export async function sendAutomationStep(
   ctx: Ctx,
@@ -91,7 +101,7 @@ export async function sendAutomationStep(
     .where(eq(automationEntries.id, entryId));
   if (!row || row.entry.status !== "active") return { outcome: "ended" };
   const [done] = await ctx.db
-    .select({ id: automationSends.id })
+    .select({ id: automationSends.id, status: automationSends.status })
     .from(automationSends)
     .where(and(eq(automationSends.entryId, entryId), eq(automationSends.stepIndex, stepIndex)));
   const step = placeSteps(row.steps)[stepIndex]?.step;
@@ -99,11 +109,25 @@ export async function sendAutomationStep(
     // A send that went before its record moved the entry on; anything else is a move to another version.
     return done ? { outcome: "already" } : { outcome: "moved" };
   }
-  if (done) {
+  const { entry, automation, brand, topic, contact } = row;
+  const sendId = automationSendId(entryId, stepIndex);
+  const eventBase = {
+    sendId,
+    automationId: automation.id,
+    stepIndex,
+    contactId: contact?.id ?? null,
+    email: contact?.email ?? "",
+  };
+  const marked = done?.status === "sending";
+  if (done && !marked) {
     await moveEntryPast(ctx, entryId, stepIndex);
     return { outcome: "already" };
   }
-  const { entry, automation, brand, topic, contact } = row;
+  if (marked && !transport.dropsRepeats) {
+    // The checks passed and the send was reserved when the mark was committed; the mail may have left.
+    await recordSend(ctx, entry, stepIndex, "sent", null, eventBase);
+    return { outcome: "sent_unconfirmed" };
+  }
   const exitReason: ExitReason | null = !contact
     ? "erased"
     : contact.optedOutAt
@@ -131,8 +155,6 @@ export async function sendAutomationStep(
         : null;
   if (why) return { outcome: "paused", automationId: automation.id, why };
 
-  const sendId = automationSendId(entryId, stepIndex);
-  const eventBase = { sendId, automationId: automation.id, stepIndex, contactId: contact!.id, email: contact!.email };
   // The sandbox, as for a campaign: until the brand is cleared, only the workspace's verified addresses.
   if (!(await brandClearance(ctx, brand.id)).open) {
     const verified = await ctx.db.execute(
@@ -153,11 +175,10 @@ export async function sendAutomationStep(
     await recordSend(ctx, entry, stepIndex, "skipped", reason, eventBase);
     return { outcome: "skipped", reason };
   }
-  // The allowance, as a campaign's recipients take it: one send reserved, given back if nothing leaves.
-  if ((await reserveSends(ctx, entry.workspaceId, 1)) < 1) {
-    await refundSends(ctx, entry.workspaceId, 1);
+  // The allowance, as a campaign's recipients take it: one send reserved, given back if nothing leaves;
+  // a mark found by a retry was reserved by the attempt that committed it.
+  if (!marked && !(await reserveAndMark(ctx, entry, stepIndex, sendId)))
     return { outcome: "paused", automationId: automation.id, why: "allowance" };
-  }
   const rendered = { subject: (subject as { text: string }).text, html: (html as { text: string }).text };
   const body = { text: (text as { text: string }).text };
   const target = { contactId: contact!.id, topicId: topic.id };
@@ -185,11 +206,46 @@ export async function sendAutomationStep(
       ...(dkim ? { dkim } : {}),
     });
   } catch (error) {
-    await refundSends(ctx, entry.workspaceId, 1);
+    // A hand-over that failed with an error (a refusal, no connection) is taken as not made: the mark
+    // goes and the send is given back, so the retry sends it afresh. Only a kill leaves the mark behind.
+    await withTransaction(ctx, async (tx) => {
+      await tx.db
+        .delete(automationSends)
+        .where(and(eq(automationSends.id, sendId), eq(automationSends.status, "sending")));
+      await refundSends(tx, entry.workspaceId, 1);
+    });
     throw error;
   }
   await recordSend(ctx, entry, stepIndex, "sent", null, eventBase, sent.providerMessageId);
   return { outcome: "sent" };
+}
+
+/**
+ * One send reserved from the period's allowance and the step's `sending` mark, in one transaction, so
+ * that a kill leaves both or neither. False, with nothing kept, when the allowance is spent.
+ */
+async function reserveAndMark(
+  ctx: Ctx,
+  entry: typeof automationEntries.$inferSelect,
+  stepIndex: number,
+  sendId: string,
+): Promise<boolean> {
+  return withTransaction(ctx, async (tx) => {
+    if ((await reserveSends(tx, entry.workspaceId, 1)) < 1) {
+      await refundSends(tx, entry.workspaceId, 1);
+      return false;
+    }
+    await tx.db.insert(automationSends).values({
+      id: sendId,
+      workspaceId: entry.workspaceId,
+      automationId: entry.automationId,
+      entryId: entry.id,
+      stepIndex,
+      status: "sending",
+      sentAt: tx.clock.now(),
+    });
+    return true;
+  });
 }
 
 /** The entry moves past its send step, if it is still there (a move may have put it elsewhere). */
@@ -216,8 +272,8 @@ async function moveEntryPast(ctx: Ctx, entryId: string, stepIndex: number): Prom
 }
 
 /**
- * The step's row and the entry moved past it, together; a skipped mail is an `email.failed` event, as
- * a campaign recipient's is, carrying the automation and step.
+ * The step's row (new, or the `sending` mark made final) and the entry moved past it, together; a
+ * skipped mail is an `email.failed` event, as a campaign recipient's is, carrying the automation and step.
  */
 async function recordSend(
   ctx: Ctx,
@@ -242,7 +298,11 @@ async function recordSend(
         sentAt: tx.clock.now(),
         providerMessageId,
       })
-      .onConflictDoNothing()
+      .onConflictDoUpdate({
+        target: automationSends.id,
+        set: { status, reason, sentAt: tx.clock.now(), providerMessageId },
+        setWhere: eq(automationSends.status, "sending"),
+      })
       .returning({ id: automationSends.id });
     await moveEntryPast(tx, entry.id, stepIndex);
     if (inserted && status === "skipped")

@@ -150,7 +150,11 @@ export const automationSends = pgTable(
       .notNull()
       .references(() => automationEntries.id, { onDelete: "cascade" }),
     stepIndex: integer("step_index").notNull(),
-    status: text("status", { enum: ["sent", "skipped"] }).notNull(),
+    /**
+     * `sending`: committed before the mail is handed over, so that a retry after a kill knows it may have
+     * left (lib/automations/run-send.ts); then `sent`, or `skipped` when it was never handed over.
+     */
+    status: text("status", { enum: ["sending", "sent", "skipped"] }).notNull(),
     /** Why a mail was skipped: `missing_merge_tag:<tag>`. */
     reason: text("reason"),
     sentAt: at("sent_at").notNull(),

@@ -43,6 +43,7 @@ export function localTransport(): MailTransport {
   }
   return {
     name: "local",
+    dropsRepeats: true,
     send,
     sendBatch: async (ctx, messages) => Promise.all(messages.map((message) => send(ctx, message))),
     close: async () => {},

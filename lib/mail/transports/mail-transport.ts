@@ -8,6 +8,12 @@ export type TransportName = "local" | "smtp" | "resend";
 /** Hands messages to whatever delivers them. Chosen once by MAIL_TRANSPORT. */
 export interface MailTransport {
   readonly name: TransportName;
+  /**
+   * Whether a message handed over again with the same idempotency key is dropped (local, Resend) rather
+   * than delivered a second time (SMTP, which has no such key): a retry that cannot tell whether its
+   * first hand-over happened may hand over again only where this holds.
+   */
+  readonly dropsRepeats: boolean;
   send(ctx: Ctx, message: OutgoingMessage): Promise<SentMessage>;
   /**
    * Campaign batches: one call for many recipients where the provider allows it. Each message's

@@ -51,5 +51,5 @@ export function resendTransport(apiKey: string): MailTransport {
     return sent;
   }
 
-  return { name: "resend", send, sendBatch, close: async () => {} };
+  return { name: "resend", dropsRepeats: true, send, sendBatch, close: async () => {} };
 }

@@ -41,6 +41,7 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
   }
   return {
     name: "smtp",
+    dropsRepeats: false,
     send,
     // Enough in flight to keep every pooled connection busy.
     sendBatch: (ctx, messages) =>
