@@ -30,7 +30,7 @@ import { listMailbox } from "@/lib/mail/list-mailbox";
 import { clearForSending } from "@/lib/testing/clear-for-sending";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
-import { recordClick } from "@/lib/tracking/record-engagement";
+import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
 import { readClickToken } from "@/lib/tracking/tracking-links";
 
 // The step vocabulary of an automation's run (docs/readings.md, "Automations", "The run"), driven by
@@ -351,6 +351,44 @@ describe("automations: the step vocabulary", () => {
       automation_id: automationId,
       step: 0,
     });
+  });
+
+  it("a person's open or click of an automation mail makes the contact engaged for the sunset of inactive contacts, as a campaign's does; Apple's privacy proxy's open does not", async () => {
+    const { automation, mailsTo } = await workspace();
+    const { enter } = await automation([
+      send("Step offer", '<p><a href="https://shop.example.com/offer">Offer</a></p>'),
+    ]);
+    const opener = await enter("opener@example.com");
+    const clicker = await enter("clicker-engaged@example.com");
+    const proxied = await enter("proxied@example.com");
+    await executor.runDue(ctx);
+    const sendIdOf = async (email: string) => {
+      const [mail] = await mailsTo(email);
+      const token = mail!.links.find((l) => l.includes("/t/c/"))!.split("/t/c/")[1]!;
+      return readClickToken(token)!;
+    };
+    // Each already reached by campaigns, and not engaged since: what the sunset would count.
+    for (const contactId of [opener, clicker, proxied])
+      await ctx.db.execute(sql`
+        insert into contact_engagement (contact_id, workspace_id, campaigns_since_engaged, unengaged_since)
+        select id, workspace_id, 3, ${new Date(clock.now().getTime() - 90 * 24 * 60 * MINUTE).toISOString()}::timestamptz
+        from contacts where id = ${contactId}`);
+    await recordOpen(ctx, (await sendIdOf("opener@example.com")).sendId, { country: null });
+    const click = await sendIdOf("clicker-engaged@example.com");
+    await recordClick(ctx, click.sendId, { url: click.url, country: null, deviceType: null, client: null });
+    await recordOpen(ctx, (await sendIdOf("proxied@example.com")).sendId, {
+      country: null,
+      request: { userAgent: "Mozilla/5.0", ip: "17.58.0.1" },
+    });
+    const engagement = async (contactId: string) =>
+      (
+        await ctx.db.execute<{ last: string | null; since: number; unengaged: string | null }>(sql`
+          select last_engaged_at as last, campaigns_since_engaged as since, unengaged_since as unengaged
+          from contact_engagement where contact_id = ${contactId}`)
+      )[0]!;
+    for (const engaged of [opener, clicker])
+      expect(await engagement(engaged)).toEqual({ last: expect.anything(), since: 0, unengaged: null });
+    expect(await engagement(proxied)).toMatchObject({ last: null, since: 3 });
   });
 
   it("a provider's reports of an automation mail are email.delivered and email.bounced events carrying the automation and step; a hard bounce suppresses, and the run exits at its next mail", async () => {

@@ -11,6 +11,7 @@ import type { ProviderEvent } from "@/lib/deliverability/record-provider-event";
 import { recordEvent } from "@/lib/events/record-event";
 import type { DeviceType } from "@/lib/tracking/describe-client";
 import { machineClick, machineOpen, type TrackingRequest } from "@/lib/tracking/machine-engagement";
+import { markEngaged } from "@/lib/tracking/mark-engaged";
 
 // An automation's mail as the email.* events and tracking see it (docs/readings.md, "Automations",
 // "The run"): the same events as a campaign recipient's, with `campaign_id` and `campaign_name` null
@@ -47,10 +48,15 @@ async function loadMail(ctx: Ctx, sendId: string) {
     .leftJoin(contacts, eq(contacts.id, automationEntries.contactId))
     .where(eq(automationSends.id, sendId));
   // An erased contact's mail records nothing more about them.
-  return row && row.send.status === "sent" && row.email ? { ...row, email: row.email } : null;
+  return row && row.send.status === "sent" && row.email && row.contactId
+    ? { ...row, email: row.email, contactId: row.contactId }
+    : null;
 }
 
-const baseOf = (row: NonNullable<Awaited<ReturnType<typeof loadMail>>>, at: Date) =>
+const baseOf = (
+  row: { send: typeof automationSends.$inferSelect; contactId: string | null; email: string },
+  at: Date,
+) =>
   automationEmailEventBase(
     {
       sendId: row.send.id,
@@ -62,7 +68,10 @@ const baseOf = (row: NonNullable<Awaited<ReturnType<typeof loadMail>>>, at: Date
     at,
   );
 
-/** The pixel of an automation's mail loaded: as a campaign's (recordOpen), the person's open kept apart from a machine's. */
+/**
+ * The pixel of an automation's mail loaded: as a campaign's (recordOpen), the person's open kept apart
+ * from a machine's, and only the person's makes the contact engaged.
+ */
 export async function recordAutomationOpen(
   ctx: Ctx,
   sendId: string,
@@ -80,6 +89,8 @@ export async function recordAutomationOpen(
         humanOpenedAt: machine ? row.send.humanOpenedAt : (row.send.humanOpenedAt ?? now),
       })
       .where(eq(automationSends.id, sendId));
+    // A person's open of an automation's mail is their engagement as a campaign's is (the sunset).
+    if (!machine) await markEngaged(tx, { contactId: row.contactId, workspaceId: row.send.workspaceId }, now);
     await recordEvent(
       tx,
       systemActor("tracking:open", row.send.workspaceId),
@@ -91,7 +102,10 @@ export async function recordAutomationOpen(
   });
 }
 
-/** A tracked link of an automation's mail followed: as a campaign's (recordClick); a person's click is an open too. */
+/**
+ * A tracked link of an automation's mail followed: as a campaign's (recordClick); a person's click is an
+ * open too, and makes the contact engaged.
+ */
 export async function recordAutomationClick(
   ctx: Ctx,
   sendId: string,
@@ -116,6 +130,7 @@ export async function recordAutomationClick(
         humanOpenedAt: machine ? row.send.humanOpenedAt : (row.send.humanOpenedAt ?? now),
       })
       .where(eq(automationSends.id, sendId));
+    if (!machine) await markEngaged(tx, { contactId: row.contactId, workspaceId: row.send.workspaceId }, now);
     await recordEvent(
       tx,
       systemActor("tracking:click", row.send.workspaceId),

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 
 import { systemActor } from "@/lib/actor";
 import {
@@ -16,6 +16,7 @@ import { recordEvent } from "@/lib/events/record-event";
 
 import type { DeviceType } from "./describe-client";
 import { machineClick, machineOpen, type TrackingRequest } from "./machine-engagement";
+import { markEngaged } from "./mark-engaged";
 
 // Without `request` (the admin CLI, fixtures) an open or click is taken as the person's.
 
@@ -115,12 +116,4 @@ export async function recordClick(
       machine,
     );
   });
-}
-
-/** A person opened or clicked: engaged now, and no campaign has reached them since. */
-async function markEngaged(ctx: Ctx, send: { contactId: string; workspaceId: string }, now: Date): Promise<void> {
-  await ctx.db.execute(sql`
-    insert into contact_engagement (contact_id, workspace_id, last_engaged_at, campaigns_since_engaged, unengaged_since)
-    values (${send.contactId}, ${send.workspaceId}, ${now.toISOString()}, 0, null)
-    on conflict (contact_id) do update set last_engaged_at = excluded.last_engaged_at, campaigns_since_engaged = 0, unengaged_since = null`);
 }
