@@ -87,4 +87,56 @@ describe("admin CLI: triggers and events", () => {
     expect(nobody.code).toBe(1);
     expect(nobody.stderr).toContain("contact_not_found");
   });
+
+  it("automation:update changes only the settings it names (--trigger, --settings, --reentry, --exit), and a refusal changes nothing", async () => {
+    const ctx = defaultCtx();
+    const { workspaceId, brandId } = await seedWorkspace(ctx);
+    const topicId = await seedTopic(ctx, workspaceId, brandId);
+    const created = await admin(["automation:create", "--workspace", workspaceId, "--topic", topicId, "--name", "X"]);
+    const automationId = created.json.automation_id as string;
+    const exit = { kind: "event", name: "order.completed", within_minutes: null };
+    expect(
+      (
+        await admin([
+          "automation:update",
+          "--automation",
+          automationId,
+          "--trigger",
+          "event",
+          "--settings",
+          '{"name":"trial.started"}',
+          "--reentry",
+          "1440",
+          "--exit",
+          JSON.stringify(exit),
+        ])
+      ).json,
+    ).toEqual({
+      automation_id: automationId,
+      trigger: "event",
+      trigger_settings: { name: "trial.started" },
+      reentry_after_minutes: 1440,
+      exit_condition: exit,
+    });
+    expect((await admin(["automation:update", "--automation", automationId, "--reentry", "never"])).json).toEqual({
+      automation_id: automationId,
+      trigger: "event",
+      trigger_settings: { name: "trial.started" },
+      reentry_after_minutes: null,
+      exit_condition: exit,
+    });
+    for (const refused of [["--trigger", "list_added"], ["--reentry", "soon"], ["--exit", "{not json"], []]) {
+      const run = await admin(["automation:update", "--automation", automationId, ...refused]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("validation_failed");
+    }
+    expect((await admin(["automation:update", "--automation", automationId, "--exit", "none"])).json).toMatchObject({
+      trigger_settings: { name: "trial.started" },
+      reentry_after_minutes: null,
+      exit_condition: null,
+    });
+    const missing = await admin(["automation:update", "--automation", "aut_missing", "--reentry", "0"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("automation_not_found");
+  });
 });

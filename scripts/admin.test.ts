@@ -1014,6 +1014,7 @@ describe("admin CLI", () => {
       "segment:count",
       "automation:create",
       "automation:steps",
+      "automation:update",
       "automation:activate",
       "automation:pause",
       "automation:resume",

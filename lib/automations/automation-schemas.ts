@@ -242,28 +242,61 @@ export const automationStepsSchema = z
 
 // ---- The automation -------------------------------------------------------------------------
 
+/**
+ * What an automation's trigger, re-entry rule and exit condition are: set when it is created, changed
+ * later (updateAutomationSettings) with the same rules.
+ */
+const settingsShape = {
+  trigger: z.enum(AUTOMATION_TRIGGERS).default("topic_confirmed"),
+  /** The trigger's settings (`triggerSettingsSchemas`); left out for a trigger that has none. */
+  trigger_settings: z.record(z.string(), z.unknown()).default({}),
+  /** Whether a person may enter again after their entry ended, and after how many minutes; null: never. */
+  reentry_after_minutes: z.number().int().min(0).max(MAX_WAIT_MINUTES).nullish(),
+  /** When it holds at any step, the person's run ends (`exit_condition`). */
+  exit_condition: automationConditionSchema.nullish(),
+};
+
+/** The settings checked against the trigger chosen, each problem named under `trigger_settings`. */
+function checkTriggerSettings<T extends { trigger: AutomationTrigger; trigger_settings: Record<string, unknown> }>(
+  input: T,
+  issue: z.RefinementCtx<T>,
+): T & { trigger_settings: TriggerSettings } {
+  const settings = triggerSettingsSchemas[input.trigger].safeParse(input.trigger_settings);
+  if (!settings.success) {
+    for (const problem of settings.error.issues)
+      issue.addIssue({ ...problem, code: "custom", path: ["trigger_settings", ...problem.path] });
+    return z.NEVER;
+  }
+  return { ...input, trigger_settings: settings.data as TriggerSettings };
+}
+
 export const createAutomationSchema = z
-  .strictObject({
-    name: z.string().trim().min(1).max(200),
-    topic_id: z.string().min(1),
-    trigger: z.enum(AUTOMATION_TRIGGERS).default("topic_confirmed"),
-    /** The trigger's settings (`triggerSettingsSchemas`); left out for a trigger that has none. */
-    trigger_settings: z.record(z.string(), z.unknown()).default({}),
-    /** Whether a person may enter again after their entry ended, and after how many minutes; null: never. */
-    reentry_after_minutes: z.number().int().min(0).max(MAX_WAIT_MINUTES).nullish(),
-    /** When it holds at any step, the person's run ends (`exit_condition`). */
-    exit_condition: automationConditionSchema.nullish(),
-  })
-  .transform((input, issue) => {
-    const settings = triggerSettingsSchemas[input.trigger].safeParse(input.trigger_settings);
-    if (!settings.success) {
-      for (const problem of settings.error.issues)
-        issue.addIssue({ ...problem, code: "custom", path: ["trigger_settings", ...problem.path] });
-      return z.NEVER;
-    }
-    return { ...input, trigger_settings: settings.data as TriggerSettings };
-  });
+  .strictObject({ name: z.string().trim().min(1).max(200), topic_id: z.string().min(1), ...settingsShape })
+  .transform(checkTriggerSettings);
 export type CreateAutomationInput = z.input<typeof createAutomationSchema>;
+
+/** An automation's trigger with its settings, re-entry and exit condition, whole: what a change leaves them as. */
+export const automationSettingsSchema = z.strictObject(settingsShape).transform(checkTriggerSettings);
+export type AutomationSettingsInput = z.input<typeof automationSettingsSchema>;
+export type AutomationSettings = z.output<typeof automationSettingsSchema>;
+
+/**
+ * A change of settings: only what is named changes (null clears re-entry or the exit condition).
+ * Another trigger named without its settings starts from none (the old trigger's mean nothing to it);
+ * settings named without a trigger are the current trigger's. The result is checked whole, by
+ * `automationSettingsSchema`, so a change names its problems as creation does.
+ */
+export const updateAutomationSettingsSchema = z
+  .strictObject({
+    trigger: z.enum(AUTOMATION_TRIGGERS).optional(),
+    trigger_settings: z.record(z.string(), z.unknown()).optional(),
+    reentry_after_minutes: settingsShape.reentry_after_minutes,
+    exit_condition: settingsShape.exit_condition,
+  })
+  .refine((changes) => Object.values(changes).some((value) => value !== undefined), {
+    message: "Name at least one of trigger, trigger_settings, reentry_after_minutes and exit_condition to change.",
+  });
+export type UpdateAutomationSettingsInput = z.input<typeof updateAutomationSettingsSchema>;
 
 export const setStepsSchema = z.strictObject({ steps: automationStepsSchema });
 export type SetStepsInput = z.input<typeof setStepsSchema>;

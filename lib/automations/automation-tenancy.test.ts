@@ -18,6 +18,7 @@ import {
   resumeAutomation,
   setAutomationSteps,
   showAutomation,
+  updateAutomationSettings,
 } from "./automations";
 
 const { ctx } = testCtx();
@@ -43,8 +44,12 @@ describe("automations are reached only from their own workspace", () => {
     await expect(activateAutomation(ctx, memberOfB, automationId)).rejects.toMatchObject(notFound);
     await expect(pauseAutomation(ctx, memberOfB, automationId)).rejects.toMatchObject(notFound);
     await expect(resumeAutomation(ctx, memberOfB, automationId)).rejects.toMatchObject(notFound);
+    await expect(
+      updateAutomationSettings(ctx, memberOfB, automationId, { reentry_after_minutes: 0 }),
+    ).rejects.toMatchObject(notFound);
     const [row] = await ctx.db.select().from(automations).where(eq(automations.id, automationId));
     expect(row!.status).toBe("draft");
+    expect(row!.reentryAfterMinutes).toBeNull();
     const versions = await ctx.db
       .select()
       .from(automationVersions)

@@ -21,13 +21,17 @@ import { parseInput } from "@/lib/validation/parse-input";
 import { assertKnownMergeTagsOfSteps } from "./automation-merge-tags";
 import { assertReferencesReachable, referencesOfSteps, referencesOfTrigger } from "./automation-references";
 import {
+  automationSettingsSchema,
   createAutomationSchema,
   numberSteps,
   setStepsSchema,
+  updateAutomationSettingsSchema,
+  type AutomationSettings,
   type AutomationStatus,
   type AutomationStep,
   type CreateAutomationInput,
   type SetStepsInput,
+  type UpdateAutomationSettingsInput,
 } from "./automation-schemas";
 
 export type AutomationRow = typeof automations.$inferSelect;
@@ -125,6 +129,51 @@ export async function setAutomationSteps(
     });
     await tx.db.update(automations).set({ updatedAt: now }).where(eq(automations.id, automationId));
     return { automationId, versionId, version };
+  });
+}
+
+/**
+ * Changes the automation's trigger (with its settings), re-entry rule or exit condition, whatever its
+ * status; only what `input` names changes, and a refusal changes nothing. What a change means for the
+ * people it concerns, read where each setting is read:
+ * - the trigger and its settings: only occurrences from now on enter anyone (trigger-matching.ts and
+ *   the date pass read the row as they happen); nobody is entered for what happened before, and
+ *   nobody already inside leaves because of it;
+ * - re-entry: asked when a person's trigger happens (reentry.ts, enterByTrigger), so it applies to
+ *   every entry from now on, measured from the end of the person's last entry, whenever that was;
+ * - the exit condition: the run reads it at each step boundary and each send (run-entry.ts, run-send.ts),
+ *   so it applies to everyone already inside from their next step (a person asleep in a wait when they
+ *   wake); whoever left by the old condition stays out, and clearing it lets no one back in.
+ * None of it makes a new version: the steps, and who is on which, stay as they are.
+ */
+export async function updateAutomationSettings(
+  ctx: Ctx,
+  actor: Actor,
+  automationId: string,
+  input: UpdateAutomationSettingsInput,
+): Promise<{ automationId: string } & AutomationSettings> {
+  const changes = parseInput(updateAutomationSettingsSchema, input);
+  return withTransaction(ctx, async (tx) => {
+    const automation = await automationOrThrow(tx, actor, automationId, true);
+    const trigger = changes.trigger ?? automation.trigger;
+    const settings = parseInput(automationSettingsSchema, {
+      trigger,
+      trigger_settings: changes.trigger_settings ?? (trigger === automation.trigger ? automation.triggerSettings : {}),
+      reentry_after_minutes:
+        changes.reentry_after_minutes === undefined ? automation.reentryAfterMinutes : changes.reentry_after_minutes,
+      exit_condition: changes.exit_condition === undefined ? automation.exitCondition : changes.exit_condition,
+    });
+    await tx.db
+      .update(automations)
+      .set({
+        trigger: settings.trigger,
+        triggerSettings: settings.trigger_settings,
+        reentryAfterMinutes: settings.reentry_after_minutes ?? null,
+        exitCondition: settings.exit_condition ?? null,
+        updatedAt: tx.clock.now(),
+      })
+      .where(eq(automations.id, automationId));
+    return { automationId, ...settings };
   });
 }
 

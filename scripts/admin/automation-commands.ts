@@ -9,12 +9,13 @@ import {
   resumeAutomation,
   setAutomationSteps,
   showAutomation,
+  updateAutomationSettings,
 } from "@/lib/automations/automations";
 import { activeEntriesByVersion, moveEntriesToLatest } from "@/lib/automations/move-entries";
 import type { Ctx } from "@/lib/context";
 import { validationFailed } from "@/lib/errors";
 
-import { str, string, type AdminCommand } from "./admin-command";
+import { opt, str, string, type AdminCommand, type Values } from "./admin-command";
 
 // Commands naming an automation by id act across workspaces: the automation's own workspace applies.
 const operator = systemActor("admin-cli");
@@ -62,6 +63,35 @@ function readSettings(text: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+/** `--exit`: the exit condition as a JSON object, or `none` to clear it. */
+function readExitCondition(text: string): unknown {
+  if (text === "none") return null;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw validationFailed("exit_condition", `exit: not JSON (${(error as Error).message}), nor none.`);
+  }
+}
+
+/** `--reentry`: minutes after a person's entry ended before they may enter again, or `never`. */
+function readReentry(text: string): number | null {
+  if (text === "never") return null;
+  if (!/^\d+$/.test(text))
+    throw validationFailed("reentry_after_minutes", "reentry: whole minutes (0 or more), or never.");
+  return Number(text);
+}
+
+/** The settings `automation:update` was given, each only when named. */
+function settingsChanges(v: Values) {
+  const given = (name: string) => opt(v, name) !== undefined;
+  return {
+    ...(given("trigger") ? { trigger: str(v, "trigger") as never } : {}),
+    ...(given("settings") ? { trigger_settings: readSettings(str(v, "settings")) } : {}),
+    ...(given("reentry") ? { reentry_after_minutes: readReentry(str(v, "reentry")) } : {}),
+    ...(given("exit") ? { exit_condition: readExitCondition(str(v, "exit")) as never } : {}),
+  };
+}
+
 /** Automations: a topic's series of mails, each person on their own clock. */
 export const automationCommands: Record<string, AdminCommand> = {
   "automation:create": {
@@ -77,6 +107,22 @@ export const automationCommands: Record<string, AdminCommand> = {
         ...(v.settings === undefined ? {} : { trigger_settings: readSettings(str(v, "settings")) }),
       });
       return { automation_id: automationId, status: "draft" };
+    },
+  },
+  "automation:update": {
+    summary:
+      "--automation ID [--trigger T] [--settings JSON] [--reentry MINUTES|never] [--exit JSON|none]   (changes only what is named; a new trigger or re-entry rule applies to entries from now on, a new exit condition to everyone inside from their next step)",
+    options: { automation: string, trigger: string, settings: string, reentry: string, exit: string },
+    required: ["automation"],
+    run: async (ctx, v) => {
+      const updated = await updateAutomationSettings(ctx, operator, str(v, "automation"), settingsChanges(v));
+      return {
+        automation_id: updated.automationId,
+        trigger: updated.trigger,
+        trigger_settings: updated.trigger_settings,
+        reentry_after_minutes: updated.reentry_after_minutes ?? null,
+        exit_condition: updated.exit_condition ?? null,
+      };
     },
   },
   "automation:steps": {
