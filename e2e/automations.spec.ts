@@ -313,3 +313,58 @@ test("an event-triggered series mails when the event comes in, and after the wai
   await inspectScreen(context, trialPath, "automation-builder-branch");
   await context.close();
 });
+
+test("a sender changes the trigger, re-entry and exit condition afterwards in the builder's settings; a problem shows beside its field", async () => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto(automationPath);
+  const panel = page.getByRole("dialog");
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  await expect(panel.getByRole("heading", { name: "Settings" })).toBeVisible();
+  await expect(panel.getByTestId("automation-settings-now")).toContainText("A person enters once.");
+  await expect(panel.getByLabel("Starts when")).toHaveValue("topic_confirmed");
+
+  // Refused beside their fields, and nothing saved.
+  await panel.getByLabel("Starts when").selectOption({ label: "Added to a list" });
+  await panel.getByRole("button", { name: "Save settings" }).click();
+  await expect(panel.getByTestId("settings-message")).toHaveText("Check the highlighted fields.");
+  await expect(panel.locator("#trigger-list_id-error")).toBeVisible();
+  await panel.getByLabel("Starts when").selectOption({ label: "Subscription to the topic confirmed" });
+  await panel.getByLabel("Exit condition").selectOption({ label: "A custom event was seen" });
+  await panel.getByLabel("Event name").fill("bought elsewhere");
+  await panel.getByRole("button", { name: "Save settings" }).click();
+  await expect(panel.locator("#exit-condition-event-error")).toBeVisible();
+
+  await panel.getByLabel("Event name").fill("bought.elsewhere");
+  await panel.getByLabel("People may enter again after their run ended").check();
+  await panel.getByLabel("After (days)").fill("30");
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `e2e/screenshots/automation-settings${scheme === "dark" ? "-dark" : ""}.png` });
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({
+      path: `e2e/screenshots/automation-settings-phone${scheme === "dark" ? "-dark" : ""}.png`,
+    });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  // Nothing on the panel runs past a phone's width.
+  expect(await panel.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  await panel.getByRole("button", { name: "Save settings" }).click();
+  await expect(panel).toBeHidden();
+
+  // Saved, and read back as saved: the page loaded again, the panel opens on the new settings.
+  await page.reload();
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  const now = panel.getByTestId("automation-settings-now");
+  await expect(now).toContainText("A person may enter again 30 days after their run ended.");
+  await expect(now).toContainText("Exit condition:");
+  await expect(panel.getByLabel("After (days)")).toHaveValue("30");
+  await expect(panel.getByLabel("Event name")).toHaveValue("bought.elsewhere");
+  await panel.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("automation-status")).toHaveText("Active");
+  await page.setViewportSize({ width: 1280, height: 900 });
+});

@@ -12,6 +12,7 @@ import type { AutomationFigures } from "@/lib/automations/automation-figures";
 import {
   automationStepsSchema,
   STATUS_CHANGE,
+  type AutomationSettingsInput,
   type AutomationStep,
   type AutomationStepType,
   type StatusChange,
@@ -23,6 +24,7 @@ import { dashboardKeys, dashboardReads } from "@/lib/dashboard/dashboard-reads";
 
 import { AutomationFigureStrip } from "./automation-figure-strip";
 import { AutomationFlow } from "./automation-flow";
+import { AutomationSettingsPanel, type UpdateSettingsAction } from "./automation-settings-panel";
 import { AutomationStepList } from "./automation-step-list";
 import { STEP_WORDS, stepSummary } from "./automation-words";
 import { keyOf, type CardView, type FlowModel } from "./flow-model";
@@ -52,6 +54,7 @@ export interface BuilderActions {
   activate: Act<{ automationId: string }>;
   pause: Act<{ automationId: string }>;
   resume: Act<{ automationId: string }>;
+  updateSettings: UpdateSettingsAction;
 }
 
 const FIGURES_EVERY_MS = 5_000;
@@ -85,6 +88,7 @@ export function AutomationBuilder({
   workspaceId,
   automationId,
   trigger,
+  settings,
   initialSteps,
   initialFigures,
   options,
@@ -93,9 +97,11 @@ export function AutomationBuilder({
   workspaceId: string;
   automationId: string;
   trigger: { title: string; summary: string; details: string[] };
+  /** The trigger's settings, re-entry and exit condition as saved: the settings panel starts from them. */
+  settings: AutomationSettingsInput;
   initialSteps: AutomationStep[];
   initialFigures: AutomationFigures;
-  options: Pick<AutomationFormOptions, "lists" | "attributes">;
+  options: Pick<AutomationFormOptions, "lists" | "campaigns" | "attributes">;
   actions: BuilderActions;
 }) {
   const router = useRouter();
@@ -239,6 +245,9 @@ export function AutomationBuilder({
         >
           {CHANGE_LABEL[STATUS_CHANGE[figures.status]]}
         </Button>
+        <Button type="button" variant="outline" onClick={() => setOpen("trigger")}>
+          Settings
+        </Button>
         <span className="text-sm text-muted-foreground" data-testid="builder-state">
           {dirty
             ? "Unsaved changes."
@@ -268,15 +277,20 @@ export function AutomationBuilder({
       <Dialog open={open !== null} onOpenChange={(next) => !next && setOpen(null)}>
         <DialogContent className="top-0 right-0 left-auto h-dvh max-h-dvh w-full max-w-full translate-x-0 translate-y-0 content-start overflow-y-auto rounded-none sm:max-w-2xl">
           {open === "trigger" ? (
-            <DialogHeader>
-              <DialogTitle>{trigger.title}</DialogTitle>
-              <DialogDescription>The trigger and who may enter are set when the automation is made.</DialogDescription>
-              <ul className="mt-2 grid gap-1 text-sm">
-                {trigger.details.map((line) => (
-                  <li key={line}>{line}</li>
-                ))}
-              </ul>
-            </DialogHeader>
+            <AutomationSettingsPanel
+              workspaceId={workspaceId}
+              automationId={automationId}
+              saved={settings}
+              details={trigger.details}
+              options={options}
+              action={actions.updateSettings}
+              onSaved={() => {
+                setOpen(null);
+                // The trigger's card and the page's header read the saved settings on the server.
+                router.refresh();
+              }}
+              onCancel={() => setOpen(null)}
+            />
           ) : editing ? (
             <>
               <DialogHeader>

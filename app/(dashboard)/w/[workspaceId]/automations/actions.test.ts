@@ -10,6 +10,7 @@ import {
   createAutomationAction,
   pauseAutomationAction,
   saveAutomationStepsAction,
+  updateAutomationSettingsAction,
 } from "./actions";
 
 const signedIn = vi.hoisted(() => ({ user: null as { id: string; email: string; name: string } | null }));
@@ -100,5 +101,49 @@ describe("automation actions act for a member of the automation's workspace only
     expect(
       await ctx.db.select().from(automationVersions).where(eq(automationVersions.automationId, automationId)),
     ).toHaveLength(1);
+  });
+
+  it("a member changes an automation's trigger, re-entry and exit condition from the builder; a problem comes back beside its field and changes nothing", async () => {
+    const { workspaceId, topicId } = await signedInWorkspace();
+    const created = await createAutomationAction(workspaceId, { name: "Welcome", topic_id: topicId });
+    const { automationId } = (created as { result: { automationId: string } }).result;
+    const refused = await updateAutomationSettingsAction(workspaceId, {
+      automationId,
+      trigger: "list_added",
+      trigger_settings: {},
+      reentry_after_minutes: null,
+      exit_condition: null,
+    });
+    expect(refused).toMatchObject({ ok: false, fieldErrors: { "trigger_settings.list_id": expect.any(String) } });
+    expect(
+      await updateAutomationSettingsAction(workspaceId, { automationId, reentry_after_minutes: -5 }),
+    ).toMatchObject({ ok: false, fieldErrors: { reentry_after_minutes: expect.any(String) } });
+    const [unchanged] = await ctx.db.select().from(automations).where(eq(automations.id, automationId));
+    expect(unchanged).toMatchObject({ trigger: "topic_confirmed", reentryAfterMinutes: null, exitCondition: null });
+
+    const exit = { kind: "event" as const, name: "order.completed", within_minutes: null };
+    expect(
+      await updateAutomationSettingsAction(workspaceId, {
+        automationId,
+        trigger: "event",
+        trigger_settings: { name: "trial.started" },
+        reentry_after_minutes: 43_200,
+        exit_condition: exit,
+      }),
+    ).toMatchObject({ ok: true });
+    const [row] = await ctx.db.select().from(automations).where(eq(automations.id, automationId));
+    expect(row).toMatchObject({
+      trigger: "event",
+      triggerSettings: { name: "trial.started" },
+      reentryAfterMinutes: 43_200,
+      exitCondition: exit,
+    });
+
+    const stranger = await signedInWorkspace();
+    expect(
+      await updateAutomationSettingsAction(stranger.workspaceId, { automationId, reentry_after_minutes: null }),
+    ).toMatchObject({ ok: false, fieldErrors: { automation_id: expect.stringMatching(/No automation/) } });
+    const [after] = await ctx.db.select().from(automations).where(eq(automations.id, automationId));
+    expect(after!.reentryAfterMinutes).toBe(43_200);
   });
 });

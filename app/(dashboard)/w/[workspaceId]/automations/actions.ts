@@ -3,13 +3,18 @@
 import { z } from "zod";
 
 import { activeEntriesByVersion } from "@/lib/automations/automation-figures";
-import { createAutomationSchema, MAX_STEPS } from "@/lib/automations/automation-schemas";
+import {
+  createAutomationSchema,
+  MAX_STEPS,
+  updateAutomationSettingsSchema,
+} from "@/lib/automations/automation-schemas";
 import {
   activateAutomation,
   createAutomation,
   pauseAutomation,
   resumeAutomation,
   setAutomationSteps,
+  updateAutomationSettings,
 } from "@/lib/automations/automations";
 import { stepsFromEditor } from "@/lib/automations/steps-from-editor";
 import { workspaceAction } from "@/lib/dashboard/workspace-action";
@@ -43,4 +48,10 @@ export const pauseAutomationAction = workspaceAction(oneAutomation, ({ ctx, acto
 
 export const resumeAutomationAction = workspaceAction(oneAutomation, ({ ctx, actor }, { automationId }) =>
   resumeAutomation(ctx, actor, automationId),
+);
+
+// The changes are checked whole by updateAutomationSettings, against the trigger they leave; problems are named as at creation (`trigger_settings.list_id`).
+export const updateAutomationSettingsAction = workspaceAction(
+  z.strictObject({ automationId: z.string(), ...updateAutomationSettingsSchema.shape }),
+  ({ ctx, actor }, { automationId, ...changes }) => updateAutomationSettings(ctx, actor, automationId, changes),
 );

@@ -17,6 +17,7 @@ import {
   pauseAutomationAction,
   resumeAutomationAction,
   saveAutomationStepsAction,
+  updateAutomationSettingsAction,
 } from "../actions";
 
 export const metadata: Metadata = { title: "Automation" };
@@ -61,6 +62,7 @@ export default async function AutomationPage({
   const topic = options.topics.find((candidate) => candidate.id === automation.topicId);
   // A step's list is one of the topic's brand, as the trigger's is.
   const lists = options.lists.filter((list) => list.brandId === topic?.brandId);
+  const campaigns = options.campaigns.filter((campaign) => campaign.brandId === topic?.brandId);
   const status = STATUS_WORDS[automation.status];
   const summary = triggerSummary(automation.trigger, automation.triggerSettings, options);
   const details = [
@@ -97,14 +99,21 @@ export default async function AutomationPage({
         workspaceId={workspaceId}
         automationId={automationId}
         trigger={{ title: TRIGGER_WORDS[automation.trigger], summary, details }}
+        settings={{
+          trigger: automation.trigger,
+          trigger_settings: automation.triggerSettings,
+          reentry_after_minutes: automation.reentryAfterMinutes,
+          exit_condition: automation.exitCondition,
+        }}
         initialSteps={version?.steps ?? []}
         initialFigures={figures}
-        options={{ lists, attributes: options.attributes }}
+        options={{ lists, campaigns, attributes: options.attributes }}
         actions={{
           save: saveAutomationStepsAction,
           activate: activateAutomationAction,
           pause: pauseAutomationAction,
           resume: resumeAutomationAction,
+          updateSettings: updateAutomationSettingsAction,
         }}
       />
     </>
