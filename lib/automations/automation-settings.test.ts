@@ -5,6 +5,7 @@ import { apiKeyActor, userActor } from "@/lib/actor";
 import { recordContactEvent } from "@/lib/contact-events/record-contact-event";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { automationEntries, automations } from "@/lib/db/schema";
+import { createList } from "@/lib/lists/create-list";
 import { seedContactsWorkspace } from "@/lib/testing/contacts-workspace";
 import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
@@ -115,6 +116,28 @@ describe("an automation's trigger, re-entry and exit condition can be changed af
         code: "validation_failed",
         param,
       });
+    expect(await stored(automationId)).toEqual(before);
+  });
+
+  it("a changed trigger or exit condition names only lists the actor reaches: another workspace's is refused beside its field", async () => {
+    const { w, automationId } = await onSignup();
+    const other = await seedContactsWorkspace(ctx);
+    const { listId } = await createList(ctx, other.actor, { brandId: other.brandId, name: "Theirs" });
+    const before = await stored(automationId);
+    await expect(
+      updateAutomationSettings(ctx, w.actor, automationId, {
+        trigger: "list_added",
+        trigger_settings: { list_id: listId },
+      }),
+    ).rejects.toMatchObject({ code: "validation_failed", param: "trigger_settings.list_id" });
+    await expect(
+      updateAutomationSettings(ctx, w.actor, automationId, {
+        exit_condition: {
+          kind: "segment",
+          rule: { match: "all", groups: [{ match: "all", conditions: [{ kind: "list", op: "in", listId }] }] },
+        },
+      }),
+    ).rejects.toMatchObject({ code: "validation_failed", param: "exit_condition.rule.groups.0.conditions.0.listId" });
     expect(await stored(automationId)).toEqual(before);
   });
 

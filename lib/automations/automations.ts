@@ -163,6 +163,12 @@ export async function updateAutomationSettings(
         changes.reentry_after_minutes === undefined ? automation.reentryAfterMinutes : changes.reentry_after_minutes,
       exit_condition: changes.exit_condition === undefined ? automation.exitCondition : changes.exit_condition,
     });
+    await assertReferencesReachable(
+      tx,
+      actor,
+      automation.workspaceId,
+      referencesOfTrigger(settings.trigger_settings, settings.exit_condition),
+    );
     await tx.db
       .update(automations)
       .set({
