@@ -1,7 +1,10 @@
 import "server-only";
 
 import type { Inngest, InngestFunction } from "inngest";
-import { serve } from "inngest/edge";
+import { errors, type InngestExecution } from "inngest/internals";
+import { StepMode } from "inngest/types";
+
+import type { MemoisedStep } from "@/lib/db/schema";
 
 import type { Run } from "./claim-runs";
 import type { RegisteredFunction } from "./registry";
@@ -20,43 +23,209 @@ export interface Op {
 }
 
 /**
- * Calls a function through the SDK's own serve handler, in-process, with the request an Inngest
- * server would send: the run's event and its memoised steps, so the SDK replays them and runs the next.
+ * How one call of a function ended, as the SDK's serve handler would have answered an Inngest
+ * server: 200 with the function's result, 206 with the ops it reports, or an error (500 retriable,
+ * 400 not) with `retryAfter` a step's or the function's RetryAfterError.
+ */
+export interface Called {
+  status: 200 | 206 | 400 | 500;
+  retriable: boolean;
+  retryAfter: string | null;
+  body: unknown;
+}
+
+type Middleware = new (args: { client: Inngest.Any }) => object;
+/** What wrapRequest's `next` resolves with: the answer, as a response whose body is the answer itself. */
+interface Wrapped {
+  status: number;
+  headers: Record<string, string>;
+  body: Called;
+}
+type WrapRequest = (args: {
+  next: () => Promise<Wrapped>;
+  requestArgs: unknown[];
+  requestInfo: unknown;
+  runId: string;
+  fn: InngestFunction.Any;
+}) => Promise<Wrapped>;
+
+/** The SDK's own entry to a function's execution, the one its serve handler calls once a request is parsed. */
+interface Executable {
+  createExecution(opts: { partialOptions: Omit<InngestExecution.InngestExecutionOptions, "fn"> }): {
+    start(): Promise<InngestExecution.ExecutionResult>;
+  };
+}
+
+/**
+ * Calls a function through the SDK's execution engine, in-process, with what an Inngest server
+ * would send: the run's event and its memoised steps, so the SDK replays them and runs the next.
+ * The serve handler would do the same behind an HTTP request: building it, checking its signature,
+ * parsing its body, serialising the answer. The engine is the same code in both modes; only the
+ * request around it is skipped. Middleware still wraps each call (`wrapRequest`: the SDK's logger
+ * flushes there), seeing the answer's body as a value rather than JSON text.
  */
 export function createFunctionCaller(options: { client: Inngest.Any; functions: InngestFunction.Any[] }) {
-  const handler = serve({ client: options.client, functions: options.functions });
+  const client = options.client;
+  const clientMiddleware = (client as unknown as { middleware?: Middleware[] }).middleware ?? [];
+  const urls = new Map(
+    options.functions.map((fn) => {
+      const slug = fn.id(client.id);
+      return [slug, new URL(`http://embedded.local/api/inngest?fnId=${encodeURIComponent(slug)}`)] as const;
+    }),
+  );
 
-  return async function invoke(run: Run, registered: RegisteredFunction, stepId = "step", disableImmediate = false) {
-    const body = {
-      event: run.event,
-      events: [run.event],
-      steps: run.steps,
-      ctx: {
-        run_id: run.id,
-        attempt: run.attempt,
-        max_attempts: registered.maxAttempts,
-        disable_immediate_execution: disableImmediate,
-        use_api: false,
-        stack: { stack: run.stepOrder, current: run.stepOrder.length },
-      },
-      version: 2,
-    };
-    const url = `http://embedded.local/api/inngest?fnId=${encodeURIComponent(registered.slug)}&stepId=${encodeURIComponent(stepId)}`;
-    const response = await handler(
-      new Request(url, {
+  return async function invoke(
+    run: Run,
+    registered: RegisteredFunction,
+    stepId = "step",
+    disableImmediate = false,
+  ): Promise<Called> {
+    try {
+      const fnMiddleware = (registered.fn as unknown as { opts: { middleware?: Middleware[] } }).opts.middleware ?? [];
+      const middleware = [...clientMiddleware, ...fnMiddleware].map((Cls) => new Cls({ client }));
+      // A fresh copy for the function: what it does to its event or a step's result stays in this call,
+      // as it did when each call parsed its own request.
+      const { event, steps } = JSON.parse(JSON.stringify({ event: run.event, steps: run.steps })) as Pick<
+        Run,
+        "event" | "steps"
+      >;
+      const requestInfo = {
+        headers: {},
         method: "POST",
-        // No x-inngest-req-version header: the SDK reads the version from the body as well, and parsed the
-        // header's twice per call, each time through a zod union that builds an error per literal it tries.
-        headers: { host: "embedded.local", "content-type": "application/json" },
-        body: JSON.stringify(body),
-      }),
-    );
-    const text = await response.text();
-    return {
-      status: response.status,
-      retriable: response.headers.get("x-inngest-no-retry") !== "true",
-      retryAfter: response.headers.get("x-inngest-retry-after"),
-      body: text ? (JSON.parse(text) as unknown) : null,
-    };
+        url: urls.get(registered.slug)!,
+        body: () => Promise.resolve({ event, steps }),
+      };
+      const call = async (): Promise<Wrapped> => {
+        const execution = (registered.fn as unknown as Executable).createExecution({
+          partialOptions: {
+            client,
+            runId: run.id,
+            stepMode: StepMode.Async,
+            data: {
+              event,
+              events: [event],
+              runId: run.id,
+              attempt: run.attempt,
+              maxAttempts: registered.maxAttempts,
+            } as unknown as InngestExecution.InngestExecutionOptions["data"],
+            stepState: stepStateOf(steps),
+            priorDefers: {},
+            requestedRunStep: stepId === "step" ? undefined : stepId,
+            handlerKind: "main",
+            disableImmediateExecution: disableImmediate,
+            stepCompletionOrder: run.stepOrder,
+            reqArgs: [],
+            headers: {},
+            requestInfo,
+            middlewareInstances: middleware,
+          } as unknown as Omit<InngestExecution.InngestExecutionOptions, "fn">,
+        });
+        const called = answer(await execution.start());
+        return { status: called.status, headers: {}, body: called };
+      };
+      // The middleware's wrapRequest hooks around the call, the first outermost, as the serve handler chains them.
+      let chain = call;
+      for (const mw of [...middleware].reverse() as { wrapRequest?: WrapRequest }[]) {
+        if (!mw.wrapRequest) continue;
+        const next = chain;
+        const wrap = mw.wrapRequest.bind(mw);
+        chain = () => wrap({ next, requestArgs: [], requestInfo, runId: run.id, fn: registered.fn });
+      }
+      return (await chain()).body;
+    } catch (error) {
+      // As the serve handler answers a call it could not make: retriable.
+      return {
+        status: 500,
+        retriable: true,
+        retryAfter: null,
+        body: asJson({ type: "internal", ...errors.serializeError(error) }),
+      };
+    }
   };
+}
+
+/** The memoised steps as the SDK's engine takes them, an error given a name and a message as the serve handler's parse does. */
+function stepStateOf(steps: Record<string, MemoisedStep>): Record<string, InngestExecution.MemoizedOp> {
+  const state: Record<string, InngestExecution.MemoizedOp> = {};
+  for (const [id, step] of Object.entries(steps)) {
+    state[id] =
+      step.type === "data"
+        ? { id, data: step.data }
+        : {
+            id,
+            error: { ...step.error, name: step.error.name || "Error", message: step.error.message || "Unknown error" },
+          };
+  }
+  return state;
+}
+
+/** The serve handler's answer to an execution's result (InngestCommHandler.handleAction), its body as JSON would carry it. */
+function answer(result: InngestExecution.ExecutionResult): Called {
+  const retryAfter = (retriable: boolean | string | undefined) => (typeof retriable === "string" ? retriable : null);
+  switch (result.type) {
+    case "function-resolved":
+      return { status: 200, retriable: true, retryAfter: null, body: asJson(result.data ?? null) };
+    case "function-rejected":
+      return {
+        status: result.retriable ? 500 : 400,
+        retriable: Boolean(result.retriable),
+        retryAfter: retryAfter(result.retriable),
+        body: asJson(result.error ?? null),
+      };
+    case "step-ran":
+      return {
+        status: 206,
+        retriable: result.retriable === undefined ? true : Boolean(result.retriable),
+        retryAfter: retryAfter(result.retriable),
+        body: asJson([{ ...result.step, data: result.step.data ?? null }]),
+      };
+    case "steps-found":
+      return {
+        status: 206,
+        retriable: true,
+        retryAfter: null,
+        body: asJson(result.steps.map((step) => ({ ...step, data: step.data ?? null }))),
+      };
+    case "step-not-found":
+      return {
+        status: 500,
+        retriable: true,
+        retryAfter: null,
+        body: asJson({
+          error: `Could not find step "${result.step.displayName || result.step.id}" to run; timed out.`,
+          requestedStep: result.step.id,
+          foundSteps: result.foundSteps,
+          totalFoundSteps: result.totalFoundSteps,
+        }),
+      };
+    case "change-mode":
+      return {
+        status: 500,
+        retriable: false,
+        retryAfter: null,
+        body: { error: `the SDK asked to change mode to "${result.to}", which the embedded executor does not do` },
+      };
+  }
+}
+
+/**
+ * A value as JSON carries it, which is how a step's result is memoised and read back at the next
+ * replay: as the SDK serialises its answers, a BigInt is left out and a circular reference named.
+ */
+function asJson(value: unknown): unknown {
+  const noBigInt = (_key: string, v: unknown) => (typeof v === "bigint" ? undefined : v);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value, noBigInt);
+  } catch {
+    const seen = new WeakSet<object>();
+    text = JSON.stringify(value, (key, v: unknown) => {
+      if (v && typeof v === "object") {
+        if (seen.has(v)) return "[Circular ~]";
+        seen.add(v);
+      }
+      return noBigInt(key, v);
+    });
+  }
+  return text === undefined ? null : JSON.parse(text);
 }

@@ -27,10 +27,10 @@ export interface ExecutorOptions {
 
 /**
  * Runs Inngest functions without an Inngest server. Each run lives in
- * workflow_runs; the executor claims a due run, calls the SDK's own serve
- * handler in-process with the run's memoised steps (the request an Inngest
- * server would send), stores what the SDK reports (a step's result, a sleep,
- * a retriable error, a wait for an event) and calls again until the function
+ * workflow_runs; the executor claims a due run, calls the SDK's own execution
+ * engine in-process with the run's memoised steps (what an Inngest server
+ * would send), stores what the SDK reports (a step's result, a sleep, a
+ * retriable error, a wait for an event) and calls again until the function
  * returns. Replay semantics are the SDK's own: memoised steps are not run
  * again. step.run, sleep, sleepUntil, sendEvent and waitForEvent are
  * supported; any other op fails the run.
