@@ -139,16 +139,20 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
     await fireDueCrons(ctx, registry);
     let count = 0;
     let finished = 0;
-    const inFlight = new Set<Promise<void>>();
+    let inFlight = 0;
+    // Resolved when a run in hand finishes: one promise for all of them, not a race over each (with
+    // hundreds of runs in hand, a race per finished run would attach hundreds of callbacks each time).
+    let runFinished: () => void = () => {};
     const waiting: { run: Run; stopRenewing: () => void }[] = [];
     const startWaiting = () => {
-      while (inFlight.size < workers && waiting.length > 0) {
+      while (inFlight < workers && waiting.length > 0) {
         const { run, stopRenewing } = waiting.shift()!;
-        const working: Promise<void> = work(ctx, run, stopRenewing).finally(() => {
+        inFlight++;
+        void work(ctx, run, stopRenewing).finally(() => {
           finished++;
-          inFlight.delete(working);
+          inFlight--;
+          runFinished();
         });
-        inFlight.add(working);
       }
     };
     for (;;) {
@@ -161,8 +165,8 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       }
       startWaiting();
       const finishedBefore = finished;
-      const room = 2 * workers - inFlight.size - waiting.length;
-      const idle = inFlight.size === 0 && waiting.length === 0;
+      const room = 2 * workers - inFlight - waiting.length;
+      const idle = inFlight === 0 && waiting.length === 0;
       const claimed = !stopping && (room >= workers || idle) ? await claims.claim(ctx, room) : [];
       for (const run of claimed) {
         count++;
@@ -173,8 +177,8 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       if (claimed.length > 0 && claimed.length === room) continue;
       // A run that finished while the claim was made may have freed a key the claim still saw taken.
       if (finished !== finishedBefore && (room >= workers || idle)) continue;
-      if (inFlight.size === 0 && waiting.length === 0) return count;
-      await Promise.race(inFlight);
+      if (inFlight === 0 && waiting.length === 0) return count;
+      await new Promise<void>((resolve) => (runFinished = resolve));
     }
   }
 

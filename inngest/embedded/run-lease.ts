@@ -8,6 +8,7 @@ import { logger } from "@/lib/log/logger";
 
 import type { Run } from "./claim-runs";
 import { logRun } from "./run-log";
+import { createRunSaves } from "./run-saves";
 
 /** The longest a step keeps its run's lease renewed: past it the step is taken for stuck. */
 const MAX_STEP_MS = 15 * 60_000;
@@ -26,6 +27,7 @@ function underOurLease(run: Run) {
  * renewed while a step runs, and a run that goes on at once is handed back on shutdown.
  */
 export function createRunLeases(leaseMs: number) {
+  const saves = createRunSaves();
   /**
    * Lease writes of one run, one after another: each compares the lease it last wrote, so a renewal
    * racing a save would make the save look like a lost run. Chained per run, they never race.
@@ -44,7 +46,8 @@ export function createRunLeases(leaseMs: number) {
 
   /**
    * Saves progress only while this executor still holds the lease; false means
-   * it lost the run. A run that goes on at once keeps the lease; one that
+   * it lost the run. The saves of runs in hand go to the database together
+   * (run-saves.ts): one statement and one commit for many runs. A run that goes on at once keeps the lease; one that
    * waits (sleep, backoff) or has ended releases it.
    */
   function save(ctx: Ctx, run: Run, changes: Partial<Run>): Promise<boolean> {
@@ -56,13 +59,9 @@ export function createRunLeases(leaseMs: number) {
     const continuing =
       (changes.status ?? "pending") === "pending" && (changes.wakeAt ?? run.wakeAt).getTime() <= now.getTime();
     const leaseUntil = continuing ? new Date(now.getTime() + leaseMs) : null;
-    const saved = await ctx.db
-      .update(workflowRuns)
-      .set({ ...changes, leaseUntil, updatedAt: now })
-      .where(underOurLease(run))
-      .returning({ id: workflowRuns.id });
-    if (saved.length === 0) return false;
-    Object.assign(run, changes, { leaseUntil });
+    const next: Run = { ...run, ...changes, leaseUntil, updatedAt: now };
+    if (!(await saves.save(ctx, run, next))) return false;
+    Object.assign(run, next);
     lastSaved.set(run, performance.now());
     return true;
   }

@@ -1,0 +1,93 @@
+import { inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+
+import { workflowRuns } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
+import { testCtx } from "@/lib/testing/test-context";
+
+import type { Run } from "./claim-runs";
+import { createRunSaves } from "./run-saves";
+
+const { ctx, clock } = testCtx(new Date("2026-03-01T08:00:00.000Z"));
+
+/** Runs in hand: pending, leased by this executor until a minute from now. */
+async function runsInHand(count: number): Promise<Run[]> {
+  const leaseUntil = new Date(clock.now().getTime() + 60_000);
+  const rows = Array.from({ length: count }, () => {
+    const id = newId("run");
+    return {
+      id,
+      functionId: "mailservice-saved",
+      event: { id, name: "test/saved", data: {}, ts: clock.now().getTime() },
+      wakeAt: clock.now(),
+      leaseUntil,
+    };
+  });
+  return ctx.db.insert(workflowRuns).values(rows).returning();
+}
+
+function progressed(run: Run, data: unknown): Run {
+  return {
+    ...run,
+    steps: { ...run.steps, step1: { type: "data", data } },
+    stepOrder: [...run.stepOrder, "step1"],
+    wakeAt: new Date(clock.now().getTime() + 3_600_000),
+    leaseUntil: null,
+    updatedAt: clock.now(),
+  };
+}
+
+describe("saving the progress of many runs at once", () => {
+  it("the saves of runs in hand at one time are written together, each run's row as its own progress has it", async () => {
+    const runs = await runsInHand(3);
+    const saves = createRunSaves();
+    const saved = await Promise.all(runs.map((run, k) => saves.save(ctx, run, progressed(run, `result ${k}`))));
+    expect(saved).toEqual([true, true, true]);
+    const rows = await ctx.db
+      .select()
+      .from(workflowRuns)
+      .where(
+        inArray(
+          workflowRuns.id,
+          runs.map((r) => r.id),
+        ),
+      );
+    for (const [k, run] of runs.entries()) {
+      const row = rows.find((r) => r.id === run.id)!;
+      expect(row.steps).toEqual({ step1: { type: "data", data: `result ${k}` } });
+      expect(row.stepOrder).toEqual(["step1"]);
+      expect(row.leaseUntil).toBeNull();
+      expect(row.wakeAt.getTime()).toBe(clock.now().getTime() + 3_600_000);
+    }
+  });
+
+  it("a run whose lease was lost is not saved, and the runs saved with it are", async () => {
+    const [kept, lost] = await runsInHand(2);
+    // Another executor took the run over after this one's lease lapsed.
+    const takenOver = { ...lost!, leaseUntil: new Date(clock.now().getTime() + 120_000) };
+    await ctx.db
+      .update(workflowRuns)
+      .set({ leaseUntil: takenOver.leaseUntil })
+      .where(inArray(workflowRuns.id, [lost!.id]));
+    const saves = createRunSaves();
+    const saved = await Promise.all([
+      saves.save(ctx, kept!, progressed(kept!, "kept")),
+      saves.save(ctx, lost!, progressed(lost!, "lost")),
+    ]);
+    expect(saved).toEqual([true, false]);
+  });
+
+  it("a save the database refuses fails that run alone, not the runs saved with it", async () => {
+    const [before, refused, after] = await runsInHand(3);
+    const saves = createRunSaves();
+    const results = await Promise.allSettled([
+      saves.save(ctx, before!, progressed(before!, "fine")),
+      // PostgreSQL's jsonb holds no NUL character: the statement carrying this row fails.
+      saves.save(ctx, refused!, progressed(refused!, "nul \u0000 inside")),
+      saves.save(ctx, after!, progressed(after!, "fine too")),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(results[0]).toMatchObject({ value: true });
+    expect(results[2]).toMatchObject({ value: true });
+  });
+});
