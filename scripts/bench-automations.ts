@@ -10,10 +10,12 @@
 //     stamped for a time ahead, then the clock moved to it: how late each step runs after they came due;
 //  4. the clock moved one hour: how late each sleeper's step runs after its wake time passed.
 // "Late" is the wall time from the clock passing the due time to the step running: p50, p99 and max,
-// the wake-ups' beside the floor's and their ratio. All runs come due at one instant in both, so the
-// p99 is mostly how long the executor takes to get through RUNS runs; the ratio is the cost of waking.
+// the wake-ups' beside the floor's and their ratio, with this process's CPU per run. All runs come due
+// at one instant in both, so the p99 is mostly how long the executor takes to get through RUNS runs;
+// the ratio is the cost of waking.
 // Options: --runs N (default 100000), --workers N (default 8, as WORKFLOW_WORKERS), --poll-ms N (250, the
 // app's), --sleep-s N (seconds of RSS sampling while they sleep, default 10).
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
 import { freshBenchDatabase } from "./bench/bench-database";
@@ -164,22 +166,36 @@ try {
   await enqueueAll(direct.name, floorDue.getTime());
   clock.set(floorDue);
   const floorDueAt = performance.now();
+  const floorCpu = process.cpuUsage();
   await until("the floor's runs", () => ranAt.floor.length, RUNS);
-  const floor = lateness(ranAt.floor, floorDueAt);
+  const floor = { ...lateness(ranAt.floor, floorDueAt), cpu: process.cpuUsage(floorCpu) };
 
-  // 4. The wake-ups.
+  // 4. The wake-ups (BENCH_CPU_PROFILE=file.cpuprofile: a CPU profile of this phase alone).
+  const profiler = process.env.BENCH_CPU_PROFILE ? new (await import("node:inspector/promises")).Session() : undefined;
+  profiler?.connect();
+  await profiler?.post("Profiler.enable");
+  await profiler?.post("Profiler.start");
   clock.set(new Date(start.getTime() + HOUR));
   const wakeDueAt = performance.now();
+  const wakeCpu = process.cpuUsage();
   await until("the sleepers' steps", () => ranAt.sleeper.length, RUNS);
-  const woken = lateness(ranAt.sleeper, wakeDueAt);
+  const woken = { ...lateness(ranAt.sleeper, wakeDueAt), cpu: process.cpuUsage(wakeCpu) };
+  if (profiler) {
+    const { profile } = await profiler.post("Profiler.stop");
+    writeFileSync(process.env.BENCH_CPU_PROFILE!, JSON.stringify(profile));
+    profiler.disconnect();
+  }
 
   console.log(
     `lateness of ${RUNS.toLocaleString("en")} steps due at one instant (workers ${WORKERS}, poll ${POLL_MS} ms):`,
   );
-  console.log(`                      p50        p99        max`);
+  console.log(`                      p50        p99        max   process CPU per run`);
+  // This process's CPU (user + system) until the last step ran, per run: on a shared machine the
+  // lateness follows the load, the CPU a run costs much less so. The database's CPU is not in it.
   const row = (name: string, l: typeof floor) =>
     console.log(
-      `  ${name.padEnd(18)} ${l.p50.toFixed(2).padStart(7)} s ${l.p99.toFixed(2).padStart(7)} s ${l.max.toFixed(2).padStart(7)} s`,
+      `  ${name.padEnd(18)} ${l.p50.toFixed(2).padStart(7)} s ${l.p99.toFixed(2).padStart(7)} s ${l.max.toFixed(2).padStart(7)} s ` +
+        `${((l.cpu.user + l.cpu.system) / 1000 / RUNS).toFixed(2).padStart(7)} ms`,
     );
   row("after 1 h sleep", woken);
   row("floor (no sleep)", floor);
