@@ -45,10 +45,19 @@ export function toListBody<Row extends { id: string }, T>(
   return { data: pageRows.map(serialize), meta };
 }
 
-/** toListBody for rows already serialized (by PostgreSQL): the same body, as JSON text. */
-export function toListJson(rows: { id: string; json: string }[], page: PageRequest, scope: string): string {
-  const { pageRows, meta } = splitPage(rows, page, scope);
-  return `{"data":[${pageRows.map((row) => row.json).join(",")}],"meta":${JSON.stringify(meta)}}`;
+/** A list body from a page PostgreSQL already serialized: its rows' JSON objects joined by commas, whether more follow, and its last row's id. */
+export function toListJson(
+  serialized: { data: string; hasMore: boolean; lastId: string | null },
+  page: PageRequest,
+  scope: string,
+): string {
+  const { data, hasMore, lastId } = serialized;
+  const meta: ListBody<unknown>["meta"] = {
+    limit: page.limit,
+    has_more: hasMore,
+    next_cursor: hasMore && lastId ? encodeCursor(lastId, scope) : null,
+  };
+  return `{"data":[${data}],"meta":${JSON.stringify(meta)}}`;
 }
 
 function splitPage<Row extends { id: string }>(

@@ -57,36 +57,43 @@ export async function listContacts(
   return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
 }
 
-/** A contact as the API shows it, serialized by PostgreSQL, with its id for the cursor. */
-export interface ContactJson {
-  id: string;
-  json: string;
+/**
+ * A page for the API as PostgreSQL serialized it: the contacts' JSON objects (serializeContact's
+ * fields, in its order), newest first and joined by commas; whether more follow; the page's last id
+ * for the cursor.
+ */
+export interface ContactPageJson {
+  data: string;
+  hasMore: boolean;
+  lastId: string | null;
 }
 
 /**
- * The same page for the API, each contact already in its JSON form
- * (serializeContact's fields, in its order): the list route joins the texts
- * instead of parsing a hundred rows into objects and serializing them again,
- * which was most of its time.
+ * The same page for the API as one value: the route writes the text out instead of parsing a hundred
+ * rows into objects and serializing them again, or decoding a hundred rows at all. The query reads
+ * one row past the page, only to tell that there is more.
  */
 export async function listContactsJson(
   ctx: Ctx,
   actor: Actor,
   filters: ContactFilters,
   page: Omit<ContactPageRequest, "sort">,
-): Promise<ContactJson[]> {
+): Promise<ContactPageJson> {
   const sql = rawClient(ctx.db);
   const { from } = await contactPage(ctx, actor, filters, { ...page, sort: "newest" });
   // Unfiltered, the page walks the workspace's (workspace, id) index whatever its size: planned once
   // per connection (cachedPlansClient). A filter's best plan depends on the workspace: planned each time.
   const planned =
     filters.status || filters.topicId || filters.listId || filters.search ? sql : cachedPlansClient(ctx.db);
-  return planned<ContactJson[]>`
-    select c.id, row_to_json(c)::text as json
-    from (select id, email, first_name, last_name, ${sql.unsafe(CONTACT_STATUS_SQL)} as status, attributes,
-                 to_char(created_at at time zone 'UTC', ${sql.unsafe(ISO_TIMESTAMP)}) as created_at
-          ${from}) c
-    order by c.id desc`;
+  const [json] = await planned<{ data: string | null; rows: number; lastId: string | null }[]>`
+    select string_agg(p.json, ',' order by p.n) filter (where p.n <= ${page.limit}) as data,
+           count(*)::int as rows,
+           min(p.id) filter (where p.n <= ${page.limit}) as "lastId"
+    from (select c.id, row_to_json(c)::text as json, row_number() over (order by c.id desc) as n
+          from (select id, email, first_name, last_name, ${sql.unsafe(CONTACT_STATUS_SQL)} as status, attributes,
+                       to_char(created_at at time zone 'UTC', ${sql.unsafe(ISO_TIMESTAMP)}) as created_at
+                ${from}) c) p`;
+  return { data: json!.data ?? "", hasMore: json!.rows > page.limit, lastId: json!.lastId };
 }
 
 /**

@@ -49,8 +49,8 @@ export const GET = apiRoute(
     },
   },
   async ({ ctx, actor, query, page }) => {
-    const rows = await listContactsJson(ctx, actor, { status: query.status, topicId: query.topic_id }, page);
-    return { json: toListJson(rows, page, page.scope) };
+    const serialized = await listContactsJson(ctx, actor, { status: query.status, topicId: query.topic_id }, page);
+    return { json: toListJson(serialized, page, page.scope) };
   },
 );
 
