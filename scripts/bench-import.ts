@@ -5,10 +5,12 @@
 // upload, dry run and apply (through the embedded workflow executor, to the import's completion; its
 // vacuum step after, timed on its own), each with rows/s and the
 // process's peak RSS, beside the floor of the same run: a bare COPY of the same file into an
-// unindexed table. Then the export of every contact, beside a bare COPY … TO STDOUT of the table.
+// unindexed table; and the apply's CPU time, PostgreSQL's beside this process's. Then the export of
+// every contact, beside a bare COPY … TO STDOUT of the table.
 // Options: --rows N (default 1000000).
 import { once } from "node:events";
-import { createReadStream, createWriteStream, rmSync, statSync } from "node:fs";
+import { createReadStream, createWriteStream, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -56,6 +58,39 @@ async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: num
     return { result, ms: performance.now() - started, peakRss: Math.max(peakRss, process.memoryUsage.rss()) };
   } finally {
     clearInterval(sampler);
+  }
+}
+
+/**
+ * CPU seconds the embedded PostgreSQL has used so far: the server's own, its
+ * live processes' (backends, WAL writer, checkpointer) and those of the
+ * processes it has reaped. From Linux's /proc, in its usual 100 ticks a second;
+ * null where there is none. Beside the Node process's own, it says which side
+ * an apply's time went to, and how much of the machine's cores it kept busy.
+ */
+function postgresCpuSeconds(): number | null {
+  try {
+    const server = Number(readFileSync(path.join(dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
+    let ticks = 0;
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      } catch {
+        continue; // ended since the listing
+      }
+      // The fields after the command's closing parenthesis: state, ppid, … utime, stime, cutime, cstime.
+      const fields = stat
+        .slice(stat.lastIndexOf(")") + 2)
+        .split(" ")
+        .map(Number);
+      if (Number(entry) === server) ticks += fields[11]! + fields[12]! + fields[13]! + fields[14]!;
+      else if (fields[1] === server) ticks += fields[11]! + fields[12]!;
+    }
+    return ticks / 100;
+  } catch {
+    return null;
   }
 }
 
@@ -115,6 +150,7 @@ try {
   // The apply ends when the import is completed; the workflow's last step, the vacuum and analyze of
   // the tables it wrote (done in the background, the import being done by then), is timed on its own.
   const executor = createEmbeddedExecutor({ client: inngest, functions });
+  const cpuBefore = { postgres: postgresCpuSeconds(), node: process.cpuUsage() };
   let workflow: Promise<void> = Promise.resolve();
   const apply = await measured(async () => {
     await startImport(ctx, actor, importId);
@@ -128,6 +164,8 @@ try {
     while ((await getImportRowOrThrow(ctx, actor, importId)).status === "applying")
       await new Promise((resolve) => setTimeout(resolve, 20));
   });
+  const postgresCpu = postgresCpuSeconds();
+  const nodeCpu = process.cpuUsage(cpuBefore.node);
   const vacuum = await measured(() => workflow);
   const applied = (await getImportRowOrThrow(ctx, actor, importId)).applied!;
 
@@ -150,6 +188,11 @@ try {
   row("dry run", check.ms, check.peakRss);
   row("apply (contact-import workflow)", apply.ms, apply.peakRss);
   row("then vacuum and analyze", vacuum.ms, vacuum.peakRss);
+  const cpu = (seconds: number) =>
+    `${seconds.toFixed(2)} s (${((seconds / (apply.ms / 1000)) * 100).toFixed(0)} % of a core)`;
+  console.log(
+    `apply CPU: PostgreSQL ${postgresCpu === null || cpuBefore.postgres === null ? "unknown" : cpu(postgresCpu - cpuBefore.postgres)}, this process ${cpu((nodeCpu.user + nodeCpu.system) / 1e6)}; ${availableParallelism()} cores`,
+  );
   console.log(`RSS before the import (memory's floor): ${mib(rssBefore)}; peak RSS of each phase sampled while it ran`);
   console.log("goals: apply ≤ 20× the floor and ≤ 256 MiB RSS; dry run ≤ 10 s");
 
