@@ -335,6 +335,17 @@ test("a sender changes the trigger, re-entry and exit condition afterwards in th
   await panel.getByLabel("Event name").fill("bought elsewhere");
   await panel.getByRole("button", { name: "Save settings" }).click();
   await expect(panel.locator("#exit-condition-event-error")).toBeVisible();
+  // At a phone's width the refusal sits beside its field, with Save settings below it.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await panel.getByRole("button", { name: "Save settings" }).scrollIntoViewIfNeeded();
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({
+      path: `e2e/screenshots/automation-settings-refused-phone${scheme === "dark" ? "-dark" : ""}.png`,
+    });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   await panel.getByLabel("Event name").fill("bought.elsewhere");
   await panel.getByLabel("People may enter again after their run ended").check();

@@ -1,5 +1,6 @@
 "use client";
 
+import { errorText } from "@/components/forms/use-action-form";
 import { Field } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import type { AutomationCondition } from "@/lib/automations/automation-schemas";
@@ -50,7 +51,7 @@ export function ConditionFields({
   label?: string;
 }) {
   const kind = kindOf(value);
-  const error = (field: string) => errors[`${path}.${field}`];
+  const error = (field: string) => errorText(errors[`${path}.${field}`]);
   const choose = (next: Kind) => {
     if (next === "none") return onChange(null);
     if (next === "event") return onChange({ kind: "event", name: "", within_minutes: null });
@@ -60,7 +61,7 @@ export function ConditionFields({
   };
   return (
     <div className="grid gap-4">
-      <Field id={`${id}-kind`} label={label} error={errors[path]}>
+      <Field id={`${id}-kind`} label={label} error={errorText(errors[path])}>
         {(aria) => (
           <NativeSelect {...aria} value={kind} onChange={(e) => choose(e.target.value as Kind)}>
             {allowNone && <option value="none">None</option>}
