@@ -208,7 +208,9 @@ try {
 
   // 3. The floor: the same mail to the same people as one campaign, sent now (the runs sleep on meanwhile).
   const campaign = "cmp_bench0000000000000000000000";
-  await ctx.db.insert(campaigns).values({ id: campaign, workspaceId: ws, brandId: br, topicId: topic, name: "Floor", subject, html });
+  await ctx.db
+    .insert(campaigns)
+    .values({ id: campaign, workspaceId: ws, brandId: br, topicId: topic, name: "Floor", subject, html });
   const floorDue = clock.now();
   const floorStart = performance.now();
   await sendCampaignNow(ctx, actor, campaign);

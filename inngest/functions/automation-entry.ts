@@ -67,7 +67,8 @@ export const automationEntry = inngest.createFunction(
           for (let attempt = 0; ; attempt++) {
             const sent = await step.run(`send-${k}-${attempt}-next`, async () => {
               const outcome = await sendAutomationStep(workflowCtx(), getMailTransport(), entryId, here.index);
-              const goesOn = outcome.outcome !== "exited" && outcome.outcome !== "ended" && outcome.outcome !== "paused";
+              const goesOn =
+                outcome.outcome !== "exited" && outcome.outcome !== "ended" && outcome.outcome !== "paused";
               return { ...outcome, next: goesOn ? await locate() : null };
             });
             if (sent.outcome === "exited" || sent.outcome === "ended") return sent;

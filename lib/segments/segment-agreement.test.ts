@@ -218,7 +218,8 @@ function holds(condition: SegmentCondition, person: Person): boolean {
       switch (TYPES[condition.key as keyof typeof TYPES]) {
         case "string":
           // A missing value is empty: "not equal" to any value.
-          if (stored === undefined) return condition.op === "not_equals" && text(condition.op, stored, String(condition.value));
+          if (stored === undefined)
+            return condition.op === "not_equals" && text(condition.op, stored, String(condition.value));
           return typeof stored === "string" ? text(condition.op, stored, String(condition.value)) : false;
         case "number":
           if (condition.op === "not_equals") return stored !== condition.value;
