@@ -16,6 +16,7 @@ import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 
 import { freshBenchDatabase } from "./bench/bench-database";
+import { sampleRss } from "./bench/sample-rss";
 
 const { values: options } = parseArgs({
   options: {
@@ -195,14 +196,9 @@ try {
     PEOPLE,
   );
   gc?.();
-  const samples: number[] = [];
-  for (let s = 0; s < SLEEP_S; s++) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    samples.push(process.memoryUsage.rss());
-  }
-  const [rssFirst, rssLast] = [samples[0]!, samples[samples.length - 1]!];
+  const rss = await sampleRss(SLEEP_S);
   console.log(
-    `2. asleep: RSS over ${SLEEP_S} s of polls with ${PEOPLE.toLocaleString("en")} runs waiting: first ${mib(rssFirst)}, last ${mib(rssLast)}, max ${mib(Math.max(...samples))}; floor: RSS before they entered ${mib(rssBefore)}, ratio ${(rssLast / rssBefore).toFixed(2)}` +
+    `2. asleep: RSS over ${SLEEP_S} s of polls with ${PEOPLE.toLocaleString("en")} runs waiting: first ${mib(rss.first)}, last ${mib(rss.last)}, max ${mib(rss.max)}; floor: RSS before they entered ${mib(rssBefore)}, ratio ${(rss.last / rssBefore).toFixed(2)}` +
       (gc ? "" : " (no --expose-gc)"),
   );
 

@@ -20,6 +20,7 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
 import { freshBenchDatabase } from "./bench/bench-database";
+import { sampleRss } from "./bench/sample-rss";
 
 const { values: options } = parseArgs({
   options: {
@@ -142,14 +143,9 @@ try {
   // 2. Asleep: memory, and what each poll costs.
   clock.advance(HOUR / 2);
   gc?.();
-  const samples: number[] = [];
-  for (let s = 0; s < SLEEP_S; s++) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    samples.push(process.memoryUsage.rss());
-  }
-  const [first, last] = [samples[0]!, samples[samples.length - 1]!];
+  const { first, last, max } = await sampleRss(SLEEP_S);
   console.log(
-    `RSS while ${RUNS.toLocaleString("en")} runs sleep (${SLEEP_S} s of polls every ${POLL_MS} ms): first ${mib(first)}, last ${mib(last)}, max ${mib(Math.max(...samples))} ` +
+    `RSS while ${RUNS.toLocaleString("en")} runs sleep (${SLEEP_S} s of polls every ${POLL_MS} ms): first ${mib(first)}, last ${mib(last)}, max ${mib(max)} ` +
       `(drift ${last >= first ? "+" : ""}${mib(last - first)}); floor: RSS before they entered ${mib(rssBefore)}, ratio ${(last / rssBefore).toFixed(2)}` +
       (gc ? "" : " (no --expose-gc: garbage of the entry may still be counted)"),
   );
