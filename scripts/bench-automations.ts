@@ -16,7 +16,9 @@ import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 
 import { freshBenchDatabase } from "./bench/bench-database";
+import { seedBenchWorkspace } from "./bench/bench-workspace";
 import { sampleRss } from "./bench/sample-rss";
+import { until } from "./bench/until";
 
 const { values: options } = parseArgs({
   options: {
@@ -31,6 +33,8 @@ const SLEEP_S = Number(options["sleep-s"]);
 const SINK_PORT = 2527;
 const HOUR = 60 * 60_000;
 const GOAL_P99_S = 60;
+/** Progress is a count of a table: asked seldom, not to load the database the executor works on. */
+const SELDOM = 1000;
 
 const benchDatabase = await freshBenchDatabase("automations");
 // One log line per workflow step would bury the figures: only warnings and errors, unless LOG_LEVEL says.
@@ -76,20 +80,6 @@ async function count(query: ReturnType<typeof sql>): Promise<number> {
   return Number(row!.n);
 }
 
-/** Waits until `progress()` reaches `target`; fails if nothing moves for three minutes (stuck, not slow). */
-async function until(what: string, progress: () => Promise<number>, target: number): Promise<void> {
-  let last = -1;
-  let lastMoved = performance.now();
-  for (;;) {
-    const now = await progress();
-    if (now >= target) return;
-    if (now !== last) [last, lastMoved] = [now, performance.now()];
-    if (performance.now() - lastMoved > 180_000) throw new Error(`${what}: stuck at ${now} of ${target}`);
-    // A count of a table: seldom, not to load the database the executor works on.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
-
 /** Seconds from `due` (a clock instant) to each stamp the query returns, sorted. */
 async function lateness(query: ReturnType<typeof sql>, due: Date) {
   const rows = await ctx.db.execute<{ at: string }>(query);
@@ -122,13 +112,7 @@ try {
   const br = "br_bench0000000000000000000000";
   const topic = "tp_bench0000000000000000000000";
   const list = "ls_bench0000000000000000000000";
-  await ctx.db.execute(sql`insert into workspaces (id, name, approved_at) values (${ws}, 'Bench', now())`);
-  await ctx.db.execute(
-    sql`insert into workspace_billing (workspace_id, stage, stage_entered_at, send_allowance, period_started_at) values (${ws}, 'active', now(), 10000000, now())`,
-  );
-  await ctx.db.execute(
-    sql`insert into brands (id, workspace_id, name, legal_name, postal_address, website_url, sender_email, review_status) values (${br}, ${ws}, 'Bench', 'Bench Ltd', '1 Way', 'https://bench.example', 'news@bench.example', 'approved')`,
-  );
+  await seedBenchWorkspace(ctx, { workspaceId: ws, brandId: br });
   await ctx.db.execute(
     sql`insert into topics (id, workspace_id, brand_id, name, requires_confirmation) values (${topic}, ${ws}, ${br}, 'News', false)`,
   );
@@ -173,7 +157,7 @@ try {
   const entryStart = performance.now();
   const entryDue = clock.now();
   await startBulkAction(ctx, actor, { kind: "add_to_list", listId: list, filters: {} });
-  await until("first mails", mailed(0), PEOPLE);
+  await until("first mails", mailed(0), PEOPLE, SELDOM);
   const entryMs = performance.now() - entryStart;
   const first = await lateness(
     sql`select sent_at as at from automation_sends where automation_id = ${automationId} and step_index = 0`,
@@ -194,6 +178,7 @@ try {
         sql`select count(*)::int as n from workflow_runs where function_id = 'mailservice-automation-entry' and status = 'pending' and wake_at > ${new Date(clock.now().getTime() + HOUR / 2).toISOString()}::timestamptz`,
       ),
     PEOPLE,
+    SELDOM,
   );
   gc?.();
   const rss = await sampleRss(SLEEP_S);
@@ -214,6 +199,7 @@ try {
     "the campaign",
     () => count(sql`select count(*)::int as n from sends where campaign_id = ${campaign} and accepted_at is not null`),
     PEOPLE,
+    SELDOM,
   );
   const floorMs = performance.now() - floorStart;
   const floor = await lateness(
@@ -226,7 +212,7 @@ try {
   offsetMs += Math.max(0, lastWake - clock.now().getTime()) + 1000;
   const wakeDue = clock.now();
   const wakeStart = performance.now();
-  await until("second mails", mailed(2), PEOPLE);
+  await until("second mails", mailed(2), PEOPLE, SELDOM);
   const wakeMs = performance.now() - wakeStart;
   const woken = await lateness(
     sql`select sent_at as at from automation_sends where automation_id = ${automationId} and step_index = 2`,
@@ -254,6 +240,7 @@ try {
         sql`select count(*)::int as n from automation_entries where automation_id = ${automationId} and status = 'completed'`,
       ),
     PEOPLE,
+    SELDOM,
   );
   await executor.stop();
   sink.kill("SIGTERM");

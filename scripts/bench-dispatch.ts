@@ -23,6 +23,8 @@ import type { ClaimedSend } from "@/lib/campaigns/claim-batch";
 import type { BuiltMessage } from "@/lib/mail/build-message";
 import type { DkimKey, OutgoingMessage } from "@/lib/mail/outgoing-message";
 
+import { seedBenchWorkspace } from "./bench/bench-workspace";
+
 const { values: options } = parseArgs({
   options: {
     subscribers: { type: "string", default: "1000000" },
@@ -186,13 +188,7 @@ try {
   const small = "tp_bench000000000000000000small";
   const list = "ls_bench0000000000000000000000";
   const seedStart = Date.now();
-  await ctx.db.execute(sql`insert into workspaces (id, name, approved_at) values (${ws}, 'Bench', now())`);
-  await ctx.db.execute(
-    sql`insert into workspace_billing (workspace_id, stage, stage_entered_at, send_allowance, period_started_at) values (${ws}, 'active', now(), 10000000, now())`,
-  );
-  await ctx.db.execute(
-    sql`insert into brands (id, workspace_id, name, legal_name, postal_address, website_url, sender_email, review_status) values (${br}, ${ws}, 'Bench', 'Bench Ltd', '1 Way', 'https://bench.example', 'news@bench.example', 'approved')`,
-  );
+  await seedBenchWorkspace(ctx, { workspaceId: ws, brandId: br });
   await ctx.db.execute(
     sql`insert into topics (id, workspace_id, brand_id, name, requires_confirmation) values (${big}, ${ws}, ${br}, 'Big', false), (${small}, ${ws}, ${br}, 'Small', false)`,
   );

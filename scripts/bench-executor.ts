@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 
 import { freshBenchDatabase } from "./bench/bench-database";
 import { sampleRss } from "./bench/sample-rss";
+import { until } from "./bench/until";
 
 const { values: options } = parseArgs({
   options: {
@@ -80,24 +81,6 @@ routeEmbeddedEvents((events) => executor.enqueue(ctx, events));
 async function count(query: ReturnType<typeof sql>): Promise<number> {
   const [row] = await ctx.db.execute<{ n: number }>(query);
   return row!.n;
-}
-
-/** Waits until `progress()` reaches `target`; fails if nothing moves for two minutes (a stuck executor, not a slow one). */
-async function until(
-  what: string,
-  progress: () => Promise<number> | number,
-  target: number,
-  everyMs = 20,
-): Promise<void> {
-  let last = -1;
-  let lastMoved = performance.now();
-  for (;;) {
-    const now = await progress();
-    if (now >= target) return;
-    if (now !== last) [last, lastMoved] = [now, performance.now()];
-    if (performance.now() - lastMoved > 120_000) throw new Error(`${what}: stuck at ${now} of ${target}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
 }
 
 async function enqueueAll(name: string, ts?: number): Promise<number> {
