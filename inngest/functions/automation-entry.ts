@@ -3,7 +3,7 @@ import { automationEntryStarted, automationResumed, contactEventRecorded } from 
 import { workflowCtx } from "@/inngest/workflow-ctx";
 import { MAX_STEPS } from "@/lib/automations/automation-schemas";
 import { runActionStep } from "@/lib/automations/run-action-step";
-import { advanceEntry, entryPosition } from "@/lib/automations/run-entry";
+import { advanceAndLocate, entryPosition } from "@/lib/automations/run-entry";
 import { sendAutomationStep } from "@/lib/automations/run-send";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 
@@ -41,11 +41,11 @@ export const automationEntry = inngest.createFunction(
       switch (here.type) {
         case "wait":
           await step.sleep(`wait-${k}`, here.minutes * 60_000);
-          position = await step.run(`waited-${k}-next`, () => advanceEntry(workflowCtx(), entryId, here).then(locate));
+          position = await step.run(`waited-${k}-next`, () => advanceAndLocate(workflowCtx(), entryId, here));
           break;
         case "wait_until":
           await step.sleepUntil(`wait-${k}`, here.until);
-          position = await step.run(`waited-${k}-next`, () => advanceEntry(workflowCtx(), entryId, here).then(locate));
+          position = await step.run(`waited-${k}-next`, () => advanceAndLocate(workflowCtx(), entryId, here));
           break;
         case "wait_for_event": {
           // The brand as well as the key: an event sent with another brand's locked key leaves this run waiting.
@@ -56,9 +56,7 @@ export const automationEntry = inngest.createFunction(
           });
           // Whether it came is in the run's log beside the position: the branch after it reads the event itself.
           const next = await step.run(`waited-${k}-next`, () =>
-            advanceEntry(workflowCtx(), entryId, here)
-              .then(locate)
-              .then((at) => ({ seen: Boolean(seen), at })),
+            advanceAndLocate(workflowCtx(), entryId, here).then((at) => ({ seen: Boolean(seen), at })),
           );
           position = next.at;
           break;
@@ -67,6 +65,10 @@ export const automationEntry = inngest.createFunction(
           for (let attempt = 0; ; attempt++) {
             const sent = await step.run(`send-${k}-${attempt}-next`, async () => {
               const outcome = await sendAutomationStep(workflowCtx(), getMailTransport(), entryId, here.index);
+              if (outcome.outcome === "sent") {
+                const { position, ...sent } = outcome;
+                return { ...sent, next: position ?? (await locate()) };
+              }
               const goesOn =
                 outcome.outcome !== "exited" && outcome.outcome !== "ended" && outcome.outcome !== "paused";
               return { ...outcome, next: goesOn ? await locate() : null };

@@ -107,7 +107,10 @@ describe("an automation's send step is handed over once across a kill", () => {
     void sendAutomationStep(ctx, { ...local, send: never }, entryId, 0);
     await until(async () => (await row())?.status === "sending");
 
-    expect(await sendAutomationStep(ctx, local, entryId, 0)).toEqual({ outcome: "sent" });
+    expect(await sendAutomationStep(ctx, local, entryId, 0)).toEqual({
+      outcome: "sent",
+      position: { completed: true },
+    });
     const stored = await ctx.db.select().from(mailMessages).where(eq(mailMessages.idempotencyKey, sendId));
     expect(stored).toHaveLength(1);
     expect((await row())!).toMatchObject({ status: "sent", providerMessageId: stored[0]!.id });
@@ -128,7 +131,7 @@ describe("an automation's send step is handed over once across a kill", () => {
     expect(await row()).toBeNull();
     expect(await sendsUsed()).toBe(usedBefore);
 
-    expect(await sendAutomationStep(ctx, smtp, entryId, 0)).toEqual({ outcome: "sent" });
+    expect(await sendAutomationStep(ctx, smtp, entryId, 0)).toEqual({ outcome: "sent", position: { completed: true } });
     expect(deliveredTo(email)).toBe(1);
     const [sent] = await ctx.db
       .select()

@@ -4,7 +4,7 @@ import { and, eq, sql } from "drizzle-orm";
 
 import { systemActor } from "@/lib/actor";
 import { billingAllowsSending } from "@/lib/billing/billing-allows-sending";
-import { refundSends, reserveSends } from "@/lib/billing/send-allowance";
+import { refundSends, reserveOneSendCtes } from "@/lib/billing/send-allowance";
 import { renderMergeTags } from "@/lib/campaigns/merge-tags";
 import { mergeValuesFor } from "@/lib/campaigns/render-campaign-mail";
 import { NOT_VERIFIED } from "@/lib/campaigns/sending-rules";
@@ -18,26 +18,28 @@ import {
   automationVersions,
   brands,
   contacts,
+  sendingDomains,
   subscriptions,
   topics,
   workspaceBilling,
 } from "@/lib/db/schema";
-import { domainSigningKey } from "@/lib/domains/domain-signing-key";
+import { signingKeyOf } from "@/lib/domains/domain-signing-key";
 import { recordEvent } from "@/lib/events/record-event";
 import { escapeHtml } from "@/lib/mail/escape-html";
 import { feedbackId } from "@/lib/mail/feedback-id";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
-import { suppressedAmong } from "@/lib/suppressions/suppressed";
+import { suppressedSql } from "@/lib/suppressions/suppressed";
 import { addTracking } from "@/lib/tracking/tracking-links";
-import { brandClearance } from "@/lib/workspaces/sending-clearance";
+import { brandOpenSql } from "@/lib/workspaces/sending-clearance";
 
 import { automationEmailEventBase, automationSendId } from "./automation-mail-events";
 import type { ExitReason } from "./automation-schemas";
-import { exitConditionHolds, exitEntry } from "./run-entry";
+import { exitConditionHolds, exitEntry, positionFrom, type EntryPosition, type EntryState } from "./run-entry";
 import { placeSteps } from "./step-tree";
 
 export type SendOutcome =
-  | { outcome: "sent" }
+  /** With where the entry is now, when the send's own statement could tell (else the run reads it). */
+  | { outcome: "sent"; position: EntryPosition | null }
   | { outcome: "skipped"; reason: string }
   /** The step's row was there: a retried step, nothing mailed again. */
   | { outcome: "already" }
@@ -78,6 +80,8 @@ export async function sendAutomationStep(
   entryId: string,
   stepIndex: number,
 ): Promise<SendOutcome> {
+  // Everything the checks and the mail need, in one statement: at campaign scale every sleeping person
+  // wakes to this step together, and each round trip costs about as much CPU here as building the mail.
   const [row] = await ctx.db
     .select({
       entry: automationEntries,
@@ -87,6 +91,14 @@ export async function sendAutomationStep(
       brand: brands,
       contact: contacts,
       subscriptionState: subscriptions.state,
+      doneStatus: automationSends.status,
+      suppressed: suppressedSql(automationEntries.workspaceId, contacts.email).mapWith(Boolean),
+      billingStage: workspaceBilling.stage,
+      trialEndsAt: workspaceBilling.trialEndsAt,
+      cleared: brandOpenSql(brands.id).mapWith(Boolean),
+      sandboxVerified: sql`exists (select 1 from sandbox_recipients s
+        where s.workspace_id = ${automationEntries.workspaceId} and s.email = ${contacts.email})`.mapWith(Boolean),
+      domain: sendingDomains,
     })
     .from(automationEntries)
     .innerJoin(automations, eq(automations.id, automationEntries.automationId))
@@ -98,12 +110,15 @@ export async function sendAutomationStep(
       subscriptions,
       and(eq(subscriptions.contactId, automationEntries.contactId), eq(subscriptions.topicId, automations.topicId)),
     )
+    .leftJoin(
+      automationSends,
+      and(eq(automationSends.entryId, automationEntries.id), eq(automationSends.stepIndex, stepIndex)),
+    )
+    .leftJoin(workspaceBilling, eq(workspaceBilling.workspaceId, automationEntries.workspaceId))
+    .leftJoin(sendingDomains, eq(sendingDomains.id, brands.domainId))
     .where(eq(automationEntries.id, entryId));
   if (!row || row.entry.status !== "active") return { outcome: "ended" };
-  const [done] = await ctx.db
-    .select({ id: automationSends.id, status: automationSends.status })
-    .from(automationSends)
-    .where(and(eq(automationSends.entryId, entryId), eq(automationSends.stepIndex, stepIndex)));
+  const done = row.doneStatus;
   const step = placeSteps(row.steps)[stepIndex]?.step;
   if (row.entry.stepIndex !== stepIndex || step?.type !== "send") {
     // A send that went before its record moved the entry on; anything else is a move to another version.
@@ -118,7 +133,7 @@ export async function sendAutomationStep(
     contactId: contact?.id ?? null,
     email: contact?.email ?? "",
   };
-  const marked = done?.status === "sending";
+  const marked = done === "sending";
   if (done && !marked) {
     await moveEntryPast(ctx, entryId, stepIndex);
     return { outcome: "already" };
@@ -134,7 +149,7 @@ export async function sendAutomationStep(
       ? "opted_out"
       : row.subscriptionState !== "subscribed"
         ? "unsubscribed"
-        : (await suppressedAmong(ctx, entry.workspaceId, [contact.email])).size > 0
+        : row.suppressed
           ? "suppressed"
           : (await exitConditionHolds(ctx, entry, automation))
             ? "exit_condition"
@@ -143,10 +158,7 @@ export async function sendAutomationStep(
     await exitEntry(ctx, entryId, exitReason, stepIndex);
     return { outcome: "exited", reason: exitReason };
   }
-  const [billing] = await ctx.db
-    .select({ stage: workspaceBilling.stage, trialEndsAt: workspaceBilling.trialEndsAt })
-    .from(workspaceBilling)
-    .where(eq(workspaceBilling.workspaceId, entry.workspaceId));
+  const billing = row.billingStage ? { stage: row.billingStage, trialEndsAt: row.trialEndsAt } : null;
   const why =
     automation.status !== "active"
       ? "automation"
@@ -156,14 +168,9 @@ export async function sendAutomationStep(
   if (why) return { outcome: "paused", automationId: automation.id, why };
 
   // The sandbox, as for a campaign: until the brand is cleared, only the workspace's verified addresses.
-  if (!(await brandClearance(ctx, brand.id)).open) {
-    const verified = await ctx.db.execute(
-      sql`select 1 from sandbox_recipients where workspace_id = ${entry.workspaceId} and email = ${contact!.email} limit 1`,
-    );
-    if (verified.length === 0) {
-      await recordSend(ctx, entry, stepIndex, "skipped", NOT_VERIFIED, eventBase);
-      return { outcome: "skipped", reason: NOT_VERIFIED };
-    }
+  if (!row.cleared && !row.sandboxVerified) {
+    await recordSend(ctx, entry, stepIndex, "skipped", NOT_VERIFIED, eventBase);
+    return { outcome: "skipped", reason: NOT_VERIFIED };
   }
   const values = mergeValuesFor(contact!, brand);
   const subject = renderMergeTags(step.subject, values, "header");
@@ -186,7 +193,7 @@ export async function sendAutomationStep(
   const htmlBody = rendered.html.trim()
     ? rendered.html
     : `<!doctype html><html><body><div style="white-space:pre-wrap;font-family:system-ui,sans-serif">${escapeHtml(body.text)}</div></body></html>`;
-  const dkim = await domainSigningKey(ctx, brand);
+  const dkim = signingKeyOf(row.domain, brand);
   let sent;
   try {
     sent = await transport.send(ctx, {
@@ -216,12 +223,12 @@ export async function sendAutomationStep(
     });
     throw error;
   }
-  await recordSend(ctx, entry, stepIndex, "sent", null, eventBase, sent.providerMessageId);
-  return { outcome: "sent" };
+  const position = await recordSent(ctx, row, stepIndex, sendId, sent.providerMessageId);
+  return { outcome: "sent", position };
 }
 
 /**
- * One send reserved from the period's allowance and the step's `sending` mark, in one transaction, so
+ * One send reserved from the period's allowance and the step's `sending` mark, in one statement, so
  * that a kill leaves both or neither. False, with nothing kept, when the allowance is spent.
  */
 async function reserveAndMark(
@@ -230,21 +237,52 @@ async function reserveAndMark(
   stepIndex: number,
   sendId: string,
 ): Promise<boolean> {
-  return withTransaction(ctx, async (tx) => {
-    if ((await reserveSends(tx, entry.workspaceId, 1)) < 1) {
-      await refundSends(tx, entry.workspaceId, 1);
-      return false;
-    }
-    await tx.db.insert(automationSends).values({
-      id: sendId,
-      workspaceId: entry.workspaceId,
-      automationId: entry.automationId,
-      entryId: entry.id,
-      stepIndex,
-      status: "sending",
-      sentAt: tx.clock.now(),
-    });
-    return true;
+  const marked = await ctx.db.execute<{ id: string }>(sql`
+    with ${reserveOneSendCtes(entry.workspaceId)}
+    insert into automation_sends (id, workspace_id, automation_id, entry_id, step_index, status, sent_at)
+    select ${sendId}, ${entry.workspaceId}, ${entry.automationId}, ${entry.id}, ${stepIndex}, 'sending',
+      ${ctx.clock.now().toISOString()}::timestamptz
+    from covered_send where covered
+    returning id`);
+  return marked.length > 0;
+}
+
+/**
+ * A mail handed over: its `sending` mark made `sent` and the entry moved past the step, in one statement,
+ * and where that leaves the entry (null when the entry was not where the send found it, moved to another
+ * version meanwhile: the run reads its place again, and a send step there with this number finds the row).
+ */
+async function recordSent(
+  ctx: Ctx,
+  row: {
+    entry: typeof automationEntries.$inferSelect;
+    steps: EntryState["steps"];
+    automation: typeof automations.$inferSelect;
+    brand: typeof brands.$inferSelect;
+  },
+  stepIndex: number,
+  sendId: string,
+  providerMessageId: string | null,
+): Promise<EntryPosition | null> {
+  const { entry } = row;
+  const placed = placeSteps(row.steps);
+  const next = placed[stepIndex]!.next ?? placed.length;
+  const moved = await ctx.db.execute<{ id: string }>(sql`
+    with saved as (
+      update automation_sends set status = 'sent', reason = null,
+        sent_at = ${ctx.clock.now().toISOString()}::timestamptz, provider_message_id = ${providerMessageId}
+      where id = ${sendId} and status = 'sending'
+    )
+    update automation_entries set step_index = ${next}
+    where id = ${entry.id} and status = 'active' and step_index = ${stepIndex} and version_id = ${entry.versionId}
+    returning id`);
+  if (moved.length === 0) return null;
+  return positionFrom(ctx, {
+    entry: { ...entry, stepIndex: next },
+    steps: row.steps,
+    topicId: row.automation.topicId,
+    brandId: row.brand.id,
+    exitCondition: row.automation.exitCondition,
   });
 }
 

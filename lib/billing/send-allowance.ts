@@ -1,6 +1,6 @@
 import "server-only";
 
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
 import { workspaceBilling } from "@/lib/db/schema";
@@ -26,6 +26,24 @@ export async function reserveSends(ctx: Ctx, workspaceId: string, count: number)
   // A workspace without a billing row (older fixtures) is not limited.
   if (!row) return count;
   return Math.max(0, Math.min(count, row.allowance - (row.used - count)));
+}
+
+/**
+ * One send reserved as reserveSends reserves it, for a statement that writes its send only when the
+ * allowance covered it: two common table expressions, the second (`covered_send`) one row whose
+ * `covered` says so (a workspace without a billing row is not limited). Nothing is taken when it was
+ * not covered, so nothing needs giving back.
+ * Internal: a sender's statement, for the workspace of the send in hand.
+ */
+export function reserveOneSendCtes(workspaceId: string): SQL {
+  return sql`reserved_send as (
+      update workspace_billing set sends_used = sends_used + 1
+      where workspace_id = ${workspaceId} and sends_used < send_allowance
+      returning 1
+    ), covered_send as (
+      select exists (select 1 from reserved_send)
+        or not exists (select 1 from workspace_billing where workspace_id = ${workspaceId}) as covered
+    )`;
 }
 
 /** Never below zero: a refund after a new period began does not go negative. Internal: the dispatch worker and cancelCampaign, for the workspace of the campaign in hand. */

@@ -21,6 +21,14 @@ export async function domainSigningKey(
 ): Promise<DkimKey | null> {
   if (!brand.domainId) return null;
   const [domain] = await ctx.db.select().from(sendingDomains).where(eq(sendingDomains.id, brand.domainId));
+  return signingKeyOf(domain ?? null, brand);
+}
+
+/** The same, for a sender that read the brand's domain row with the rest of its mail. */
+export function signingKeyOf(
+  domain: typeof sendingDomains.$inferSelect | null,
+  brand: { senderEmail: string },
+): DkimKey | null {
   if (!domain || domain.state !== "ready") return null;
   if (!senderIsAtDomain(brand.senderEmail, domain.hostname)) return null;
   return {

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 
 import { emailDomain } from "@/lib/contacts/email-address";
 import type { Ctx } from "@/lib/context";
@@ -39,7 +39,7 @@ export async function suppressedAmong(ctx: Ctx, workspaceId: string, emails: str
  * reading went to probes of kinds the workspace had none of.
  * Internal: a condition inside queries already kept to the workspace in hand.
  */
-export function suppressedSql(workspaceId: string, email: SQL): SQL {
+export function suppressedSql(workspaceId: string | SQLWrapper, email: SQL | SQLWrapper): SQL {
   return sql`((exists (select 1 from suppressions where workspace_id = ${workspaceId} and email is not null)
       and exists (select 1 from suppressions x where x.workspace_id = ${workspaceId} and x.email = ${email}))
     or (exists (select 1 from suppressions where workspace_id = ${workspaceId} and domain is not null)
