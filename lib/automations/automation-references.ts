@@ -5,11 +5,16 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import { keyReachesBrand } from "@/lib/api-keys/key-brand-scope";
 import type { Ctx } from "@/lib/context";
-import { attributeDefinitions, campaigns, lists } from "@/lib/db/schema";
+import { attributeDefinitions, campaigns, lists, type AttributeType } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import { attributeIssues, type SegmentRule } from "@/lib/segments/segment-rule-schema";
 
-import { numberSteps, type AutomationCondition, type AutomationStep } from "./automation-schemas";
+import {
+  numberSteps,
+  type AutomationCondition,
+  type AutomationStep,
+  type AutomationTrigger,
+} from "./automation-schemas";
 
 // An automation names lists, campaigns and attributes in its trigger, its exit condition and its
 // steps. A run would act on whatever the id names, so an id another workspace (or, for a brand-locked
@@ -22,18 +27,34 @@ interface Reference {
   path: string;
 }
 
-/** What one save of an automation names: the ids, and the segment rules (for their attribute keys). */
+/** A custom attribute the automation reads or writes; `type` when only one type will do. */
+interface AttributeReference {
+  key: string;
+  path: string;
+  type?: AttributeType;
+}
+
+/** What one save of an automation names: the ids, the segment rules and the attributes (for their keys). */
 export interface AutomationReferences {
   ids: Reference[];
   rules: { rule: SegmentRule; path: string }[];
+  attributes: AttributeReference[];
 }
 
 /** What a trigger's settings and an exit condition name, under their input fields. */
 export function referencesOfTrigger(
+  trigger: AutomationTrigger,
   settings: Record<string, unknown>,
   exitCondition: AutomationCondition | null | undefined,
 ): AutomationReferences {
-  const found: AutomationReferences = { ids: [], rules: [] };
+  const found: AutomationReferences = { ids: [], rules: [], attributes: [] };
+  // A date comes round only for a date attribute; a change can be watched on any.
+  if (typeof settings.attribute === "string")
+    found.attributes.push({
+      key: settings.attribute,
+      path: "trigger_settings.attribute",
+      ...(trigger === "date_attribute" ? { type: "date" as const } : {}),
+    });
   if (typeof settings.list_id === "string")
     found.ids.push({ kind: "list", id: settings.list_id, path: "trigger_settings.list_id" });
   if (typeof settings.campaign_id === "string")
@@ -44,10 +65,11 @@ export function referencesOfTrigger(
 
 /** What the steps name, each under its step's number (`steps.3.list_id`), as merge tags are refused. */
 export function referencesOfSteps(steps: readonly AutomationStep[]): AutomationReferences {
-  const found: AutomationReferences = { ids: [], rules: [] };
+  const found: AutomationReferences = { ids: [], rules: [], attributes: [] };
   for (const { index, step } of numberSteps(steps)) {
     if (step.type === "list_add" || step.type === "list_remove")
       found.ids.push({ kind: "list", id: step.list_id, path: `steps.${index}.list_id` });
+    if (step.type === "set_attribute") found.attributes.push({ key: step.attribute, path: `steps.${index}.attribute` });
     if (step.type === "branch") addCondition(found, step.condition, `steps.${index}.condition`);
   }
   return found;
@@ -68,7 +90,8 @@ function addCondition(found: AutomationReferences, condition: AutomationConditio
 
 /**
  * Internal: every list and campaign named is the workspace's and within the actor's brand (a
- * brand-locked actor sees its brand's only), and every attribute a rule compares is defined. The first
+ * brand-locked actor sees its brand's only), and every attribute a rule compares, the trigger watches
+ * or a step sets is defined (a date trigger's a date). The first
  * that is not is a `validation_failed` naming its field; the caller has written nothing yet.
  */
 export async function assertReferencesReachable(
@@ -99,12 +122,18 @@ export async function assertReferencesReachable(
   const unknown = references.ids.find((r) => !reachable.has(`${r.kind}:${r.id}`));
   if (unknown) throw validationFailed(unknown.path, `${unknown.path}: no ${unknown.kind} ${unknown.id}.`);
 
-  if (references.rules.length === 0) return;
+  if (references.rules.length === 0 && references.attributes.length === 0) return;
   const definitions = await ctx.db
     .select({ key: attributeDefinitions.key, type: attributeDefinitions.type })
     .from(attributeDefinitions)
     .where(eq(attributeDefinitions.workspaceId, workspaceId));
   const types = new Map(definitions.map((d) => [d.key, d.type]));
+  for (const { key, path, type } of references.attributes) {
+    const defined = types.get(key);
+    if (!defined) throw validationFailed(path, `${path}: no attribute ${key} is defined on this workspace.`);
+    if (type && defined !== type)
+      throw validationFailed(path, `${path}: ${key} is a ${defined} attribute; this needs a ${type} attribute.`);
+  }
   for (const { rule, path } of references.rules) {
     const [issue] = attributeIssues(rule, types);
     if (issue) throw validationFailed(`${path}.${issue.path}`, `${path}.${issue.path}: ${issue.message}`);

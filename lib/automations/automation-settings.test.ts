@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { apiKeyActor, userActor } from "@/lib/actor";
 import { recordContactEvent } from "@/lib/contact-events/record-contact-event";
+import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { automationEntries, automations } from "@/lib/db/schema";
 import { createList } from "@/lib/lists/create-list";
@@ -86,6 +87,7 @@ describe("an automation's trigger, re-entry and exit condition can be changed af
     await updateAutomationSettings(ctx, w.actor, automationId, { trigger: "topic_confirmed" });
     expect(await stored(automationId)).toMatchObject({ trigger: "topic_confirmed", triggerSettings: {} });
     // A date trigger's defaults are filled in as at creation.
+    await defineAttribute(ctx, w.actor, { key: "renews_on", type: "date" });
     await updateAutomationSettings(ctx, w.actor, automationId, {
       trigger: "date_attribute",
       trigger_settings: { attribute: "renews_on" },

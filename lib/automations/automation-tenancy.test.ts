@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { apiKeyActor, systemActor, userActor } from "@/lib/actor";
 import { createBrand } from "@/lib/brands/create-brand";
 import { createCampaign } from "@/lib/campaigns/save-campaign";
+import { defineAttribute } from "@/lib/contacts/define-attribute";
 import { automations, automationVersions } from "@/lib/db/schema";
 import { createList } from "@/lib/lists/create-list";
 import type { SegmentCondition } from "@/lib/segments/segment-rule-schema";
@@ -139,7 +140,7 @@ const automationsOf = (workspaceId: string) =>
   ctx.db.select().from(automations).where(eq(automations.workspaceId, workspaceId));
 
 describe("an automation names only lists, campaigns and attributes its actor reaches", () => {
-  it("createAutomation refuses a trigger or exit condition naming another workspace's list or campaign, or an undefined attribute: validation_failed on the field, nothing created", async () => {
+  it("createAutomation refuses a trigger or exit condition naming another workspace's list or campaign, or an undefined attribute (a date trigger's must be a date): validation_failed on the field, nothing created", async () => {
     const { a, topicOfA, memberOfA, theirs, ours } = await referenced();
     const before = (await automationsOf(a.workspaceId)).length;
     const cases: [Partial<CreateAutomationInput>, string][] = [
@@ -160,13 +161,25 @@ describe("an automation names only lists, campaigns and attributes its actor rea
         { exit_condition: segmentOf({ kind: "attribute", key: "plan", op: "equals", value: "pro" }) },
         "exit_condition.rule.groups.0.conditions.0.key",
       ],
+      [{ trigger: "attribute_changed", trigger_settings: { attribute: "plan" } }, "trigger_settings.attribute"],
+      [{ trigger: "date_attribute", trigger_settings: { attribute: "renews_on" } }, "trigger_settings.attribute"],
+      // A date comes round only for a date attribute.
+      [{ trigger: "date_attribute", trigger_settings: { attribute: "seats" } }, "trigger_settings.attribute"],
     ];
+    await defineAttribute(ctx, memberOfA, { key: "seats", type: "number" });
     for (const [input, param] of cases)
       await expect(
         createAutomation(ctx, memberOfA, { name: "Refused", topic_id: topicOfA, ...input }),
       ).rejects.toMatchObject({ type: "invalid_request_error", code: "validation_failed", param });
     expect(await automationsOf(a.workspaceId)).toHaveLength(before);
 
+    await defineAttribute(ctx, memberOfA, { key: "renews_on", type: "date" });
+    await createAutomation(ctx, memberOfA, {
+      name: "Renewals",
+      topic_id: topicOfA,
+      trigger: "date_attribute",
+      trigger_settings: { attribute: "renews_on" },
+    });
     await createAutomation(ctx, memberOfA, {
       name: "Ours",
       topic_id: topicOfA,
@@ -174,7 +187,7 @@ describe("an automation names only lists, campaigns and attributes its actor rea
       trigger_settings: { campaign_id: ours.campaign },
       exit_condition: segmentOf({ kind: "list", op: "in", listId: ours.list }),
     });
-    expect(await automationsOf(a.workspaceId)).toHaveLength(before + 1);
+    expect(await automationsOf(a.workspaceId)).toHaveLength(before + 2);
   });
 
   it("a brand-locked actor's automation names only its brand's lists and campaigns: another brand's of the same workspace is refused on the field", async () => {
@@ -212,7 +225,7 @@ describe("an automation names only lists, campaigns and attributes its actor rea
     ).toMatchObject({ version: 1 });
   });
 
-  it("setAutomationSteps refuses steps naming another workspace's list or campaign, in list steps, branches and their conditions: validation_failed on the step's field, no new version", async () => {
+  it("setAutomationSteps refuses steps naming another workspace's list or campaign, in list steps, branches and their conditions, or an attribute the workspace has not defined: validation_failed on the step's field, no new version", async () => {
     const { memberOfA, automationId, theirs, ours } = await referenced();
     const hello: AutomationStep = { type: "send", subject: "Hello", text: "Hi." };
     const cases: [AutomationStep[], string][] = [
@@ -253,6 +266,7 @@ describe("an automation names only lists, campaigns and attributes its actor rea
         ],
         "steps.1.condition.rule.groups.0.conditions.0.campaignId",
       ],
+      [[hello, { type: "set_attribute", attribute: "tier", value: "gold" }], "steps.1.attribute"],
     ];
     for (const [steps, param] of cases)
       await expect(setAutomationSteps(ctx, memberOfA, automationId, { steps })).rejects.toMatchObject({

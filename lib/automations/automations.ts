@@ -61,7 +61,7 @@ export async function createAutomation(
     ctx,
     actor,
     workspaceId,
-    referencesOfTrigger(values.trigger_settings, values.exit_condition),
+    referencesOfTrigger(values.trigger, values.trigger_settings, values.exit_condition),
   );
   const automationId = newId("aut");
   const now = ctx.clock.now();
@@ -167,7 +167,7 @@ export async function updateAutomationSettings(
       tx,
       actor,
       automation.workspaceId,
-      referencesOfTrigger(settings.trigger_settings, settings.exit_condition),
+      referencesOfTrigger(settings.trigger, settings.trigger_settings, settings.exit_condition),
     );
     await tx.db
       .update(automations)
