@@ -11,7 +11,7 @@ import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import type { TopicRow } from "@/lib/topics/get-topic-for-actor";
 
-import { actorOrigin } from "./subscription-origin";
+import { actorOriginSql } from "./subscription-origin";
 
 /**
  * Subscribes a contact to topics without a confirmation mail: the actor
@@ -38,7 +38,6 @@ export async function subscribeDirectly(
   if (topics.length === 0) return [];
   const now = ctx.clock.now();
   const topicIds = topics.map((t) => t.id);
-  const from = origin ?? (await actorOrigin(ctx, actor));
   await ctx.db
     .insert(subscriptions)
     .values(
@@ -55,7 +54,7 @@ export async function subscribeDirectly(
     .onConflictDoNothing();
   const changed = await ctx.db
     .update(subscriptions)
-    .set({ state: "subscribed", source, origin: from, subscribedAt: now, updatedAt: now })
+    .set({ state: "subscribed", source, origin: origin ?? actorOriginSql(actor), subscribedAt: now, updatedAt: now })
     .where(
       and(
         eq(subscriptions.contactId, contact.id),

@@ -1,10 +1,10 @@
 import "server-only";
 
-import { eq } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 
 import type { Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
-import { apiKeys, users, type SubscriptionOrigin } from "@/lib/db/schema";
+import type { SubscriptionOrigin } from "@/lib/db/schema";
 
 /**
  * The origin of a subscription an API key or a member makes directly: the key's id and name, or
@@ -12,13 +12,23 @@ import { apiKeys, users, type SubscriptionOrigin } from "@/lib/db/schema";
  * the system (the admin CLI, a workflow).
  */
 export async function actorOrigin(ctx: Ctx, actor: Actor): Promise<SubscriptionOrigin | null> {
-  if (actor.kind === "api_key") {
-    const [key] = await ctx.db.select({ name: apiKeys.name }).from(apiKeys).where(eq(apiKeys.id, actor.keyId));
-    return { kind: "api_key", key_id: actor.keyId, key_name: key?.name || null };
-  }
-  if (actor.kind === "user") {
-    const [user] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, actor.userId));
-    return { kind: "member", user_id: actor.userId, member: user?.email ?? null };
-  }
-  return null;
+  if (actor.kind === "system") return null;
+  const [row] = (await ctx.db.execute(sql`select ${actorOriginSql(actor)} as origin`)) as unknown as {
+    origin: SubscriptionOrigin | null;
+  }[];
+  return row?.origin ?? null;
+}
+
+/**
+ * actorOrigin as a jsonb value inside the statement that writes the subscription: the key's name
+ * or the member's address is read there rather than in a round trip of its own.
+ */
+export function actorOriginSql(actor: Actor): SQL {
+  if (actor.kind === "api_key")
+    return sql`jsonb_build_object('kind', 'api_key', 'key_id', ${actor.keyId}::text,
+      'key_name', (select nullif(k.name, '') from api_keys k where k.id = ${actor.keyId}))`;
+  if (actor.kind === "user")
+    return sql`jsonb_build_object('kind', 'member', 'user_id', ${actor.userId}::text,
+      'member', (select u.email from users u where u.id = ${actor.userId}))`;
+  return sql`null::jsonb`;
 }
