@@ -1,9 +1,11 @@
+import type { SQL } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { setEventEmitter } from "@/lib/events/emit-events";
 import { workflowsAreEmbedded } from "@/lib/runtime/workflow-mode";
 
 import { inngest } from "./client";
-import { enqueueEvents, type OutgoingEvent } from "./embedded/enqueue";
+import { enqueueEvents, enqueueEventsWithin, type OutgoingEvent } from "./embedded/enqueue";
 import { registerFunctions } from "./embedded/registry";
 
 let registry: ReturnType<typeof registerFunctions> | undefined;
@@ -32,7 +34,14 @@ async function emitToWorkflows(ctx: Ctx, events: OutgoingEvent[]): Promise<void>
   await enqueueEvents(ctx, registry, events);
 }
 
+/** Embedded: the runs as part of the caller's statement (enqueueEventsWithin). With an Inngest server: null, the caller emits. */
+async function startWithin(ctx: Ctx, events: OutgoingEvent[], when: SQL): Promise<SQL | null> {
+  if (!workflowsAreEmbedded()) return null;
+  registry ??= registerFunctions(inngest, (await import("./index")).functions);
+  return enqueueEventsWithin(ctx, registry, events, when);
+}
+
 /** At a process's start: the events domain verbs emit (lib/events) start these workflows. */
 export function connectWorkflowEvents(): void {
-  setEventEmitter(emitToWorkflows);
+  setEventEmitter(emitToWorkflows, startWithin);
 }

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
 import { workflowRuns, type RunEvent } from "@/lib/db/schema";
@@ -8,7 +8,7 @@ import { newId } from "@/lib/ids";
 
 import { batchable, enqueueEventBatch } from "./enqueue-batch";
 import type { RegisteredFunction } from "./registry";
-import { resumeWaitingRuns } from "./resume-waiting-runs";
+import { resumeWaitingRuns, resumeWaitingRunsSql } from "./resume-waiting-runs";
 
 export interface OutgoingEvent {
   readonly name: string;
@@ -30,23 +30,15 @@ export async function enqueueEvents(
   events: readonly OutgoingEvent[],
 ): Promise<string[]> {
   const now = ctx.clock.now();
-  const runEvent = (outgoing: OutgoingEvent): RunEvent => ({
-    id: outgoing.id ?? newId("ev"),
-    name: outgoing.name,
-    data: (outgoing.data ?? {}) as Record<string, unknown>,
-    ts: outgoing.ts ?? now.getTime(),
-  });
   // Many events of one name (a bulk trigger's entries): a statement per function, not per event.
   if (batchable(registry, events))
     return enqueueEventBatch(ctx, registry, events, (outgoing) =>
-      resumeWaitingRuns(ctx, runEvent(outgoing), now).then(() => undefined),
+      resumeWaitingRuns(ctx, runEvent(outgoing, now), now).then(() => undefined),
     );
   const ids: string[] = [];
   for (const outgoing of events) {
-    const event = runEvent(outgoing);
+    const event = runEvent(outgoing, now);
     ids.push(event.id);
-    // As with Inngest, an event stamped in the future starts its runs then.
-    const startAt = event.ts > now.getTime() ? new Date(event.ts) : now;
     for (const registered of registry) {
       for (const cancel of registered.cancelOn.filter((c) => c.event === event.name)) {
         await ctx.db
@@ -60,35 +52,98 @@ export async function enqueueEvents(
             ),
           );
       }
-      if (!registered.events.includes(event.name)) continue;
-      const concurrencyKey =
-        registered.concurrencyKey === null
-          ? null
-          : `${registered.slug}:${String(event.data[registered.concurrencyKey] ?? "")}`;
-      const run = {
-        id: newId("run"),
-        functionId: registered.slug,
-        event,
-        wakeAt: startAt,
-        concurrencyKey,
-        createdAt: now,
-        updatedAt: now,
-      };
-      if (outgoing.id === undefined) {
-        await ctx.db.insert(workflowRuns).values(run);
-        continue;
-      }
-      // Many transactions may send one id (one run serving them all): once a run for it is committed, skip
-      // it without waiting; only a conflict with an uncommitted one waits for that transaction to end.
-      await ctx.db.execute(sql`
-        insert into workflow_runs (id, function_id, event, wake_at, concurrency_key, created_at, updated_at)
-        select ${run.id}, ${run.functionId}, ${JSON.stringify(event)}::jsonb, ${startAt.toISOString()}::timestamptz, ${concurrencyKey},
-          ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-        where not exists (select 1 from workflow_runs where function_id = ${run.functionId} and (event->>'id') = ${event.id})
-        on conflict do nothing`);
     }
-    // After the cancellations: a run this event cancels is not resumed by it.
-    await resumeWaitingRuns(ctx, event, now);
+    // The runs it starts and the waits it resumes in one statement, after the cancellations (a run this
+    // event cancels is not resumed by it).
+    const { starts, resume } = eventStatements(registry, outgoing, event, now, sql`true`);
+    await ctx.db.execute(
+      starts.length === 0
+        ? resume
+        : sql`with ${sql.join(
+            starts.map((start, i) => sql`${sql.raw(`started_${i}`)} as (${start})`),
+            sql`, `,
+          )} ${resume}`,
+    );
   }
   return ids;
+}
+
+/**
+ * enqueueEvents as common table expressions of a caller's statement (`, name as (…)` each), the runs
+ * started and the waits resumed only if `when` holds: the caller's change and its workflows in one
+ * statement, atomic without a transaction. Null for events that cancel runs, which enqueueEvents
+ * cancels first, in statements of their own.
+ */
+export function enqueueEventsWithin(
+  ctx: Ctx,
+  registry: RegisteredFunction[],
+  events: readonly OutgoingEvent[],
+  when: SQL,
+): SQL | null {
+  if (events.some((e) => registry.some((r) => r.cancelOn.some((c) => c.event === e.name)))) return null;
+  const now = ctx.clock.now();
+  const parts = events.flatMap((outgoing, e) => {
+    const { starts, resume } = eventStatements(registry, outgoing, runEvent(outgoing, now), now, when);
+    return [
+      ...starts.map((start, i) => sql`, ${sql.raw(`workflow_start_${e}_${i}`)} as (${start})`),
+      sql`, ${sql.raw(`workflow_resume_${e}`)} as (${resume})`,
+    ];
+  });
+  return sql.join(parts, sql` `);
+}
+
+function runEvent(outgoing: OutgoingEvent, now: Date): RunEvent {
+  return {
+    id: outgoing.id ?? newId("ev"),
+    name: outgoing.name,
+    data: (outgoing.data ?? {}) as Record<string, unknown>,
+    ts: outgoing.ts ?? now.getTime(),
+  };
+}
+
+/**
+ * One event's statements: a run of each function it triggers, and the resumption of the runs waiting for
+ * it. A run just started waits for nothing, so neither concerns the other's rows: they can go as one
+ * statement.
+ */
+function eventStatements(
+  registry: RegisteredFunction[],
+  outgoing: OutgoingEvent,
+  event: RunEvent,
+  now: Date,
+  when: SQL,
+): { starts: SQL[]; resume: SQL } {
+  // As with Inngest, an event stamped in the future starts its runs then.
+  const startAt = event.ts > now.getTime() ? new Date(event.ts) : now;
+  const starts: SQL[] = [];
+  for (const registered of registry) {
+    if (!registered.events.includes(event.name)) continue;
+    const concurrencyKey =
+      registered.concurrencyKey === null
+        ? null
+        : `${registered.slug}:${String(event.data[registered.concurrencyKey] ?? "")}`;
+    // The run's values in one parameter, as enqueue-batch.ts writes many: the statement it joins stays
+    // within the parameters of a prepared statement (lib/db/client.ts).
+    const run = JSON.stringify({
+      id: newId("run"),
+      function_id: registered.slug,
+      event,
+      wake_at: startAt.toISOString(),
+      concurrency_key: concurrencyKey,
+      at: now.toISOString(),
+    });
+    // Many transactions may send one id (one run serving them all): once a run for it is committed, skip
+    // it without waiting; only a conflict with an uncommitted one waits for that transaction to end.
+    const once =
+      outgoing.id === undefined
+        ? sql``
+        : sql`and not exists (select 1 from workflow_runs w where w.function_id = r.function_id and (w.event->>'id') = r.event->>'id')
+          on conflict do nothing`;
+    starts.push(sql`
+      insert into workflow_runs (id, function_id, event, wake_at, concurrency_key, created_at, updated_at)
+      select r.id, r.function_id, r.event, r.wake_at, r.concurrency_key, r.at, r.at
+      from jsonb_to_record(${run}::jsonb) as r(id text, function_id text, event jsonb, wake_at timestamptz, concurrency_key text, at timestamptz)
+      where ${when} ${once}`);
+  }
+  return { starts, resume: resumeWaitingRunsSql(event, now, when) };
 }

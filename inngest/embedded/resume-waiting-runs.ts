@@ -1,6 +1,6 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
 import type { RunEvent } from "@/lib/db/schema";
@@ -23,8 +23,13 @@ import { matchKeysOf } from "./wait-match";
  * see it, as with Inngest, where a wait sees only events received after it began.
  */
 export async function resumeWaitingRuns(ctx: Ctx, event: RunEvent, now: Date): Promise<number> {
+  return (await ctx.db.execute(resumeWaitingRunsSql(event, now))).count;
+}
+
+/** resumeWaitingRuns as a statement, for enqueueEvents to send with the runs an event starts; only if `when` holds. */
+export function resumeWaitingRunsSql(event: RunEvent, now: Date, when: SQL = sql`true`): SQL {
   const eventJson = JSON.stringify(event);
-  const resumed = await ctx.db.execute(sql`
+  return sql`
     update workflow_runs set
       steps = steps || jsonb_build_object(wait_step, jsonb_build_object('type', 'data', 'data', ${eventJson}::jsonb)),
       step_order = step_order || jsonb_build_array(wait_step),
@@ -33,6 +38,5 @@ export async function resumeWaitingRuns(ctx: Ctx, event: RunEvent, now: Date): P
       wake_at = ${now.toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz
     where status = 'pending' and wait_step is not null and wait_event = ${event.name}
       and (wait_key is null or wait_key = any(array(select jsonb_array_elements_text(${JSON.stringify(matchKeysOf(event))}::jsonb))))
-      and ${eventJson}::jsonb @> wait_match`);
-  return resumed.count;
+      and ${eventJson}::jsonb @> wait_match and ${when}`;
 }

@@ -3,7 +3,7 @@ import "server-only";
 import type { Ctx } from "@/lib/context";
 import { confirmationRequests } from "@/lib/db/schema";
 import { emitEvents } from "@/lib/events/emit-events";
-import { confirmationRequested } from "@/lib/events/workflow-events";
+import { confirmationRequested, type WorkflowEvent } from "@/lib/events/workflow-events";
 import { newId } from "@/lib/ids";
 
 /**
@@ -22,5 +22,10 @@ export async function recordConfirmationRequest(
 }
 
 export function emitConfirmationRequested(ctx: Ctx, requestId: string): Promise<void> {
-  return emitEvents(ctx, [{ name: confirmationRequested.name, id: requestId, data: { requestId } }]);
+  return emitEvents(ctx, [confirmationRequestedEvent(requestId)]);
+}
+
+/** The event that starts the confirmation workflow of a recorded request (its id: one run per request). */
+export function confirmationRequestedEvent(requestId: string): WorkflowEvent {
+  return { name: confirmationRequested.name, id: requestId, data: { requestId } };
 }

@@ -1,20 +1,21 @@
 import "server-only";
 
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { attributeChanges, enterAttributeChanged } from "@/lib/automations/trigger-matching";
-import { emitConfirmationRequested, recordConfirmationRequest } from "@/lib/consent/record-confirmation-request";
+import { confirmationRequestedEvent, emitConfirmationRequested } from "@/lib/consent/record-confirmation-request";
 import { validateAttributes } from "@/lib/contacts/attributes";
-import { lockOrCreateContact } from "@/lib/contacts/lock-contact";
+import { lockContact, lockOrCreateContact, type ContactRow } from "@/lib/contacts/lock-contact";
 import { mergeContactFields, mergeTimeZone } from "@/lib/contacts/merge-contact-fields";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { confirmationRequests, contacts, subscriptions, type SubscriptionOrigin } from "@/lib/db/schema";
+import { emitEvents, emitEventsWithin } from "@/lib/events/emit-events";
 import { newId } from "@/lib/ids";
-import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
+import { getTopicForActorOrThrow, type TopicRow } from "@/lib/topics/get-topic-for-actor";
 
 import { subscribeDirectly } from "./subscribe-directly";
-import { actorOrigin } from "./subscription-origin";
+import { actorOriginSql } from "./subscription-origin";
 
 export interface FormSubmission {
   topicId: string;
@@ -54,22 +55,39 @@ export async function subscribeFromForm(
   origin?: SubscriptionOrigin,
 ): Promise<FormOutcome> {
   const workspaceId = requireActorWorkspace(actor);
-  return withTransaction(ctx, async (tx) => {
-    const topic = await getTopicForActorOrThrow(tx, actor, submission.topicId);
-    const status: FormAnswer = topic.requiresConfirmation ? "confirmation_sent" : "subscribed";
-    const answer: FormOutcome = { status, subscriptionId: null };
-    if (submission.website) return answer;
-    const attributes = await validateAttributes(tx, workspaceId, submission.attributes ?? {});
+  // Read before the transaction opens: nothing in it locks the topic, so inside it would see the same row.
+  const topic = await getTopicForActorOrThrow(ctx, actor, submission.topicId);
+  const status: FormAnswer = topic.requiresConfirmation ? "confirmation_sent" : "subscribed";
+  const answer: FormOutcome = { status, subscriptionId: null };
+  if (submission.website) return answer;
+  const attributes = await validateAttributes(ctx, workspaceId, submission.attributes ?? {});
 
-    const incoming = { firstName: submission.firstName, lastName: submission.lastName, attributes };
-    const initial = mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, incoming);
-    const { contact, created } = await lockOrCreateContact(tx, workspaceId, submission.email, {
-      ...initial,
-      timeZone: submission.timeZone ?? null,
+  const incoming = { firstName: submission.firstName, lastName: submission.lastName, attributes };
+  const initial = {
+    ...mergeContactFields("overwrite", { firstName: null, lastName: null, attributes: {} }, incoming),
+    timeZone: submission.timeZone ?? null,
+  };
+  const live = actor.mode === "live"; // test keys write the audience but mail nothing
+  const from = origin ? sql`${JSON.stringify(origin)}::jsonb` : actorOriginSql(actor);
+  if (topic.requiresConfirmation) {
+    const pending = await createPendingContact(ctx, {
+      workspaceId,
+      email: submission.email,
+      initial,
+      topic,
+      from,
+      live,
     });
+    if (pending) return { status, subscriptionId: pending };
+  }
+  return withTransaction(ctx, async (tx) => {
+    // Known to exist when the pending path above found it (null only if erased meanwhile).
+    let contact = topic.requiresConfirmation ? await lockContact(tx, workspaceId, submission.email) : null;
+    let created = false;
+    if (!contact) ({ contact, created } = await lockOrCreateContact(tx, workspaceId, submission.email, initial));
     if (contact.optedOutAt) return answer;
 
-    // A contact made just now has no subscriptions: skip the look-up (this is the form's common path).
+    // A contact made just now has no subscriptions: skip the look-up.
     const [existing] = created
       ? []
       : await tx.db
@@ -102,28 +120,111 @@ export async function subscribeFromForm(
         .where(and(eq(subscriptions.contactId, contact.id), eq(subscriptions.topicId, topic.id)));
       return { status, subscriptionId: subscribed?.id ?? null };
     }
-    const now = tx.clock.now();
-    const from = origin ?? (await actorOrigin(tx, actor));
-    const live = actor.mode === "live"; // test keys write the audience but mail nothing
+    const now = tx.clock.now().toISOString();
+    const requestId = newId("cfr");
     if (existing) {
       // The latest signup is where the confirmation it asks for came from.
-      await tx.db.update(subscriptions).set({ origin: from }).where(eq(subscriptions.id, existing.id));
-      if (live) await recordConfirmationRequest(tx, { workspaceId, subscriptionId: existing.id, email: contact.email });
+      const setOrigin = sql`update ${subscriptions} set origin = ${from} where id = ${existing.id}`;
+      await tx.db.execute(
+        live
+          ? sql`with origin as (${setOrigin})
+                insert into ${confirmationRequests} (id, workspace_id, subscription_id, email, requested_at)
+                values (${requestId}, ${workspaceId}, ${existing.id}, ${contact.email}, ${now})`
+          : setOrigin,
+      );
+      if (live) await emitConfirmationRequested(tx, requestId);
       return { status, subscriptionId: existing.id };
     }
-    const requestId = newId("cfr");
     const subscriptionId = newId("sub");
     const insertPending = sql`insert into ${subscriptions} (id, workspace_id, contact_id, topic_id, state, origin, created_at, updated_at)
-      values (${subscriptionId}, ${workspaceId}, ${contact.id}, ${topic.id}, 'pending', ${from === null ? null : JSON.stringify(from)}::jsonb, ${now.toISOString()}, ${now.toISOString()})`;
-    // The pending subscription and its confirmation request in one statement: this is the form's common path.
+      values (${subscriptionId}, ${workspaceId}, ${contact.id}, ${topic.id}, 'pending', ${from}, ${now}, ${now})`;
+    // The pending subscription and its confirmation request in one statement.
     await tx.db.execute(
       live
         ? sql`with pending as (${insertPending} returning id)
               insert into ${confirmationRequests} (id, workspace_id, subscription_id, email, requested_at)
-              select ${requestId}, ${workspaceId}, pending.id, ${contact.email}, ${now.toISOString()} from pending`
+              select ${requestId}, ${workspaceId}, pending.id, ${contact.email}, ${now} from pending`
         : insertPending,
     );
     if (live) await emitConfirmationRequested(tx, requestId);
     return { status, subscriptionId };
   });
+}
+
+/**
+ * The form's common path in one statement, with no transaction around it: a contact new to the
+ * workspace, its pending subscription and (live keys) its confirmation request with the workflow run
+ * that mails it. Answers the subscription's id; null, and nothing written, when the workspace already
+ * has the address: the caller then takes the contact's lock and its history.
+ */
+async function createPendingContact(ctx: Ctx, input: PendingContact): Promise<string | null> {
+  const requestId = newId("cfr");
+  const event = confirmationRequestedEvent(requestId);
+  const workflows = input.live ? await emitEventsWithin(ctx, [event], sql`exists (select 1 from requested)`) : sql``;
+  if (workflows === null)
+    // The workflows cannot start within the statement (an Inngest server): the statement, then the event, together.
+    return withTransaction(ctx, async (tx) => {
+      const subscriptionId = await insertPendingContact(tx, input, requestId, sql``);
+      if (subscriptionId) await emitEvents(tx, [event]);
+      return subscriptionId;
+    });
+  return insertPendingContact(ctx, input, requestId, workflows);
+}
+
+interface PendingContact {
+  workspaceId: string;
+  email: string;
+  initial: Pick<ContactRow, "firstName" | "lastName" | "attributes" | "timeZone">;
+  topic: TopicRow;
+  from: SQL;
+  live: boolean;
+}
+
+async function insertPendingContact(
+  ctx: Ctx,
+  input: PendingContact,
+  requestId: string,
+  workflows: SQL,
+): Promise<string | null> {
+  const subscriptionId = newId("sub");
+  // The values in one parameter: with the workflows' own, the statement stays within the parameters a
+  // prepared statement takes (lib/db/client.ts), so it is parsed once per connection, not at every signup.
+  const values = JSON.stringify({
+    workspace_id: input.workspaceId,
+    email: input.email,
+    at: ctx.clock.now().toISOString(),
+    contact_id: newId("ct"),
+    first_name: input.initial.firstName,
+    last_name: input.initial.lastName,
+    attributes: input.initial.attributes,
+    time_zone: input.initial.timeZone,
+    subscription_id: subscriptionId,
+    topic_id: input.topic.id,
+    request_id: requestId,
+  });
+  const rows = await ctx.db.execute(sql`
+    with v as (
+      select * from jsonb_to_record(${values}::jsonb) as v(workspace_id text, email text, at timestamptz, contact_id text,
+        first_name text, last_name text, attributes jsonb, time_zone text, subscription_id text, topic_id text, request_id text)
+    ), created as (
+      insert into ${contacts} (id, workspace_id, email, first_name, last_name, attributes, time_zone, created_at, updated_at)
+      select v.contact_id, v.workspace_id, v.email, v.first_name, v.last_name, v.attributes, v.time_zone, v.at, v.at from v
+      on conflict do nothing
+      returning id
+    ), pending as (
+      insert into ${subscriptions} (id, workspace_id, contact_id, topic_id, state, origin, created_at, updated_at)
+      select v.subscription_id, v.workspace_id, created.id, v.topic_id, 'pending', ${input.from}, v.at, v.at
+      from v, created
+      returning id
+    )${
+      input.live
+        ? sql`, requested as (
+      insert into ${confirmationRequests} (id, workspace_id, subscription_id, email, requested_at)
+      select v.request_id, v.workspace_id, pending.id, v.email, v.at from v, pending
+      returning id
+    )`
+        : sql``
+    } ${workflows}
+    select id from created`);
+  return rows.length > 0 ? subscriptionId : null;
 }
