@@ -3,7 +3,8 @@
 // day; a worker process walks their runs on a clock this script moves, and is SIGKILLed 10 times at
 // random points of the progress and restarted. Prints the kills, where they landed, the messages in the
 // mailbox (the local transport's), duplicates, people missing a mail, people whose mails came out of order.
-// Options: --people N (default 10000), --kills N (default 10), --workers N (default 8), --seed N.
+// Options: --people N (default 10000), --kills N (default 10), --workers N (default WORKFLOW_WORKERS, else 32 as
+// the app), --seed N.
 import { parseArgs } from "node:util";
 
 import { freshBenchDatabase } from "./bench/bench-database";
@@ -12,7 +13,7 @@ const { values: options } = parseArgs({
   options: {
     people: { type: "string", default: "10000" },
     kills: { type: "string", default: "10" },
-    workers: { type: "string", default: "8" },
+    workers: { type: "string", default: process.env.WORKFLOW_WORKERS || "32" },
     seed: { type: "string" },
   },
 });
