@@ -75,7 +75,7 @@ describe("environment configuration", () => {
       DISPATCH_BATCH_PAUSE_MS: 0,
       IMPORT_CHUNK_ROWS: 5000,
       IMPORT_HASHED_ROWS: 4_000_000,
-      WORKFLOW_WORKERS: 8,
+      WORKFLOW_WORKERS: 32,
       SIGNUP_FORM_SUBMISSIONS_PER_IP: 20,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
       SERVICE_PEER_IP_HEADER_SET: false,
