@@ -186,68 +186,64 @@ async function contactZone(ctx: Ctx, entry: EntryRow): Promise<string> {
 }
 
 /**
- * Internal: the entry has done step `index` of kind `type`; it moves to the step after it. Only when it
- * is still there: an entry moved to another version meanwhile is at the step the move chose, and goes
- * on from there (a step of the same kind at the same number is the step it just did; any other is done
- * next). Returns false when the entry is not where the caller left it.
+ * Where an entry goes when it has done step `index` of its version: the step after it (out of a branch's
+ * arm, the step after the branch), or past the last. Null when the version's step there is not of kind
+ * `type`: the entry was moved to another version, where that number is another step.
  */
-export async function advanceEntry(
-  ctx: Ctx,
-  entryId: string,
-  done: { index: number; type: AutomationStep["type"]; to?: number | null },
-): Promise<boolean> {
-  return withTransaction(ctx, async (tx) => {
-    const row = await lockEntry(tx, entryId);
-    if (!row || row.entry.status !== "active" || row.entry.stepIndex !== done.index) return false;
-    const placed = placeSteps(row.steps);
-    const here = placed[done.index];
-    if (!here || here.step.type !== done.type) return false;
-    const next = done.to === undefined ? here.next : done.to;
-    await tx.db
-      .update(automationEntries)
-      .set({ stepIndex: next ?? placed.length })
-      .where(eq(automationEntries.id, entryId));
-    return true;
-  });
+export function nextStepAfter(steps: EntryState["steps"], index: number, type: AutomationStep["type"]): number | null {
+  const placed = placeSteps(steps);
+  const here = placed[index];
+  if (!here || here.step.type !== type) return null;
+  return here.next ?? placed.length;
 }
 
 /**
- * advanceEntry, then entryPosition, as their rules say, in two statements where they would take seven:
- * the entry is read without a lock and moved on only if it is still at that step of that version (a
- * compare-and-set), and its place follows from what was written. A wait's end is where every sleeping
- * person passes, all at once after a campaign-sized entry, so its round trips count. When the entry is
- * not where it was read (a move came between, or a retry finds it already moved on), both are done the
- * locked way.
+ * Moves an active entry from step `from` of version `versionId` to step `to`, only if it is still there
+ * (a compare-and-set: a move to another version or another run's step in between leaves it, and says so).
+ */
+export async function moveEntry(
+  ctx: Ctx,
+  entry: { id: string; versionId: string },
+  from: number,
+  to: number,
+): Promise<boolean> {
+  const moved = await ctx.db
+    .update(automationEntries)
+    .set({ stepIndex: to })
+    .where(
+      and(
+        eq(automationEntries.id, entry.id),
+        eq(automationEntries.status, "active"),
+        eq(automationEntries.versionId, entry.versionId),
+        eq(automationEntries.stepIndex, from),
+      ),
+    )
+    .returning({ id: automationEntries.id });
+  return moved.length > 0;
+}
+
+/**
+ * Internal: the entry has done step `index` of kind `type` (a wait); it moves to the step after it, and
+ * the answer is where it is then, as entryPosition says, in two statements: the entry is read without a
+ * lock and moved by compare-and-set, and its place follows from what was written. A wait's end is where
+ * every sleeping person passes, all at once after a campaign-sized entry, so its round trips count.
+ * An entry moved to another version meanwhile goes on from the step the move chose (one of the same
+ * kind at the same number is the step it just did; any other is done next): when the compare-and-set
+ * finds the entry changed, it is read again.
  */
 export async function advanceAndLocate(
   ctx: Ctx,
   entryId: string,
   done: { index: number; type: AutomationStep["type"] },
 ): Promise<EntryPosition> {
-  const [row] = await entryStateQuery(ctx, entryId);
-  if (row && row.entry.status === "active" && row.entry.stepIndex === done.index) {
-    const placed = placeSteps(row.steps);
-    const here = placed[done.index];
-    if (here && here.step.type === done.type) {
-      const next = here.next ?? placed.length;
-      const moved = await ctx.db
-        .update(automationEntries)
-        .set({ stepIndex: next })
-        .where(
-          and(
-            eq(automationEntries.id, entryId),
-            eq(automationEntries.status, "active"),
-            eq(automationEntries.versionId, row.entry.versionId),
-            eq(automationEntries.stepIndex, done.index),
-          ),
-        )
-        .returning({ id: automationEntries.id });
-      if (moved.length > 0)
-        return (
-          (await positionFrom(ctx, { ...row, entry: { ...row.entry, stepIndex: next } })) ?? entryPosition(ctx, entryId)
-        );
-    }
+  for (;;) {
+    const [row] = await entryStateQuery(ctx, entryId);
+    if (!row || row.entry.status !== "active" || row.entry.stepIndex !== done.index) return entryPosition(ctx, entryId);
+    const next = nextStepAfter(row.steps, done.index, done.type);
+    if (next === null) return entryPosition(ctx, entryId);
+    if (await moveEntry(ctx, row.entry, done.index, next))
+      return (
+        (await positionFrom(ctx, { ...row, entry: { ...row.entry, stepIndex: next } })) ?? entryPosition(ctx, entryId)
+      );
   }
-  await advanceEntry(ctx, entryId, done);
-  return entryPosition(ctx, entryId);
 }

@@ -15,6 +15,7 @@ import { testCtx } from "@/lib/testing/test-context";
 import { automationSendId } from "./automation-mail-events";
 import { activateAutomation, createAutomation, setAutomationSteps } from "./automations";
 import { enterAutomations } from "./enter-automation";
+import { moveEntry } from "./run-entry";
 import { sendAutomationStep } from "./run-send";
 
 // A send step across a kill: the step's `sending` mark is committed before the hand-over, and a retry
@@ -138,5 +139,19 @@ describe("an automation's send step is handed over once across a kill", () => {
       .from(automationSends)
       .where(and(eq(automationSends.entryId, entryId), eq(automationSends.status, "sent")));
     expect(sent).toBeDefined();
+  });
+});
+
+describe("an entry moves past a step only while it is still at that step of that version", () => {
+  it("moveEntry is a compare-and-set: another version, another step or a second move changes nothing and says so", async () => {
+    const { entryId, entry } = await atSendStep("compare-and-set@example.com");
+    const { versionId } = await entry();
+    expect(await moveEntry(ctx, { id: entryId, versionId: "av_another" }, 0, 1)).toBe(false);
+    expect(await moveEntry(ctx, { id: entryId, versionId }, 3, 1)).toBe(false);
+    expect((await entry()).stepIndex).toBe(0);
+    expect(await moveEntry(ctx, { id: entryId, versionId }, 0, 1)).toBe(true);
+    expect((await entry()).stepIndex).toBe(1);
+    expect(await moveEntry(ctx, { id: entryId, versionId }, 0, 1)).toBe(false);
+    expect((await entry()).stepIndex).toBe(1);
   });
 });

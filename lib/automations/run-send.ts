@@ -34,7 +34,15 @@ import { brandOpenSql } from "@/lib/workspaces/sending-clearance";
 
 import { automationEmailEventBase, automationSendId } from "./automation-mail-events";
 import type { ExitReason } from "./automation-schemas";
-import { exitConditionHolds, exitEntry, positionFrom, type EntryPosition, type EntryState } from "./run-entry";
+import {
+  exitConditionHolds,
+  exitEntry,
+  moveEntry,
+  nextStepAfter,
+  positionFrom,
+  type EntryPosition,
+  type EntryState,
+} from "./run-entry";
 import { placeSteps } from "./step-tree";
 
 export type SendOutcome =
@@ -265,8 +273,7 @@ async function recordSent(
   providerMessageId: string | null,
 ): Promise<EntryPosition | null> {
   const { entry } = row;
-  const placed = placeSteps(row.steps);
-  const next = placed[stepIndex]!.next ?? placed.length;
+  const next = nextStepAfter(row.steps, stepIndex, "send")!;
   const moved = await ctx.db.execute<{ id: string }>(sql`
     with saved as (
       update automation_sends set status = 'sent', reason = null,
@@ -289,24 +296,12 @@ async function recordSent(
 /** The entry moves past its send step, if it is still there (a move may have put it elsewhere). */
 async function moveEntryPast(ctx: Ctx, entryId: string, stepIndex: number): Promise<void> {
   const [row] = await ctx.db
-    .select({ steps: automationVersions.steps })
+    .select({ versionId: automationEntries.versionId, steps: automationVersions.steps })
     .from(automationEntries)
     .innerJoin(automationVersions, eq(automationVersions.id, automationEntries.versionId))
     .where(eq(automationEntries.id, entryId));
-  if (!row) return;
-  const placed = placeSteps(row.steps);
-  const here = placed[stepIndex];
-  if (here?.step.type !== "send") return;
-  await ctx.db
-    .update(automationEntries)
-    .set({ stepIndex: here.next ?? placed.length })
-    .where(
-      and(
-        eq(automationEntries.id, entryId),
-        eq(automationEntries.status, "active"),
-        eq(automationEntries.stepIndex, stepIndex),
-      ),
-    );
+  const next = row && nextStepAfter(row.steps, stepIndex, "send");
+  if (next != null) await moveEntry(ctx, { id: entryId, versionId: row!.versionId }, stepIndex, next);
 }
 
 /**
