@@ -60,6 +60,7 @@ const PARTS: { name: string; chunk: (workspaceId: string, limit: number) => SQL 
   byWorkspace("suppressions"),
   byWorkspace("provider_events"),
   byWorkspace("report_engagement_queue"),
+  byWorkspace("report_contact_count_queue"),
   byWorkspace("report_activity"),
   byWorkspace("signup_form_submissions"),
   byWorkspace("signup_forms"),

@@ -3,6 +3,7 @@ import "server-only";
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
+import { foldContactCounts } from "@/lib/reports/fold-contact-counts";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 
 import type { ContactCount } from "./contact-list-query";
@@ -21,7 +22,7 @@ export const CONTACT_COUNT_CAP = 100_000;
 /**
  * How many of the workspace's contacts the filters find, as the pages list them. With no filter, or
  * a status alone, the answer is the workspace's maintained counters (report_workspace_counters,
- * kept by the report triggers in the writing transaction): one row, exact at any size. Anything
+ * kept by the report triggers, new contacts folded in first): one row, exact at any size. Anything
  * else is counted up to the cap. The table shows it after its first page (streamed in or read
  * apart), so even a capped count never delays the rows.
  */
@@ -34,6 +35,7 @@ export async function countContacts(
   const workspaceId = requireActorWorkspace(actor);
   const sql = rawClient(ctx.db);
   if (!filters.search && !filters.topicId && !filters.listId) {
+    await foldContactCounts(ctx, workspaceId);
     const [row] = await sql<{ total: number; unsubscribed: number; bounced: number; complained: number }[]>`
       select contacts_total::int as total, contacts_unsubscribed::int as unsubscribed,
              contacts_bounced::int as bounced, contacts_complained::int as complained

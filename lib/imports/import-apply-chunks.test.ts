@@ -7,6 +7,7 @@ import { contacts, listMembers, reportWorkspaceCounters } from "@/lib/db/schema"
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { newId } from "@/lib/ids";
 import { createList } from "@/lib/lists/create-list";
+import { foldContactCounts } from "@/lib/reports/fold-contact-counts";
 import { importTestFixture } from "@/lib/testing/import-fixture";
 
 import type { RowChunk } from "./applied-rows";
@@ -251,6 +252,7 @@ describe("CSV import: applying", () => {
       expect(await written(w)).toEqual({ contacts: 400, announced: 400 });
       expect(await ctx.db.select().from(listMembers).where(eq(listMembers.listId, listId))).toHaveLength(400);
       // The report counts each new contact once, as if each row had come through the API.
+      await foldContactCounts(ctx, w.workspaceId);
       const [counters] = await ctx.db
         .select()
         .from(reportWorkspaceCounters)

@@ -5,6 +5,7 @@ import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { events, listMembers, reportWorkspaceCounters, topics } from "@/lib/db/schema";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { createList } from "@/lib/lists/create-list";
+import { foldContactCounts } from "@/lib/reports/fold-contact-counts";
 import { setBillingStage } from "@/lib/testing/factories";
 import { bytesOf, importTestFixture } from "@/lib/testing/import-fixture";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
@@ -115,6 +116,7 @@ describe("CSV import: applying", () => {
     });
     expect(Object.keys(n1).sort()).toEqual(Object.keys(subscribed.find((d) => d.source !== "import")!).sort());
     expect(await ctx.db.select().from(listMembers).where(eq(listMembers.listId, listId))).toHaveLength(3);
+    await foldContactCounts(ctx, w.workspaceId);
     const [counters] = await ctx.db
       .select()
       .from(reportWorkspaceCounters)

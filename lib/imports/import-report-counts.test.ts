@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { createList } from "@/lib/lists/create-list";
+import { foldContactCounts } from "@/lib/reports/fold-contact-counts";
 import { optOut, seedTopic } from "@/lib/testing/factories";
 import { importTestFixture } from "@/lib/testing/import-fixture";
 
@@ -10,6 +11,7 @@ const { ctx, workspace, importCsv } = importTestFixture();
 
 /** A workspace's contact figures: its status buckets, each contact's kept status, and contacts_added in the activity series. */
 async function figures(workspaceId: string) {
+  await foldContactCounts(ctx, workspaceId); // readers fold the queued new-contact counts first
   const read = async (query: ReturnType<typeof sql>) => (await ctx.db.execute(query)).map((row) => ({ ...row }));
   return {
     buckets: await read(

@@ -6,6 +6,7 @@ import { systemClock } from "@/lib/clock";
 import { contacts, events, listMembers, reportBrandCounters, reportWorkspaceCounters } from "@/lib/db/schema";
 import { overrideEnvForTests, reloadEnv } from "@/lib/env";
 import { createList } from "@/lib/lists/create-list";
+import { foldContactCounts } from "@/lib/reports/fold-contact-counts";
 import type { ContactsWorkspace } from "@/lib/testing/contacts-workspace";
 import { importTestFixture } from "@/lib/testing/import-fixture";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
@@ -92,6 +93,7 @@ describe("CSV import across a crash", () => {
       );
       expect(renamed[0]).toEqual({ n: 2000 });
       expect(await ctx.db.select().from(listMembers).where(eq(listMembers.listId, listId))).toHaveLength(2000);
+      await foldContactCounts(ctx, w.workspaceId);
       const [counters] = await ctx.db
         .select()
         .from(reportWorkspaceCounters)

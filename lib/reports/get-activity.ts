@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 
+import { foldContactCounts } from "./fold-contact-counts";
 import { bucketStarts, rollupCoverage, type Interval } from "./report-window";
 
 export const ACTIVITY_COUNTERS = ["contacts_added", "unsubscribes", "campaigns_sent", "opens", "clicks"] as const;
@@ -25,6 +26,7 @@ export async function getActivity(
   window: { from: Date; to: Date; interval: Interval },
 ): Promise<{ rows: ActivityRow[]; totals: ActivityCounts }> {
   const workspaceId = requireActorWorkspace(actor);
+  await foldContactCounts(ctx, workspaceId);
   const starts = bucketStarts(window.from, window.to, window.interval);
   const ranges = rollupCoverage(window.from, window.to).map(
     (r) => sql`(grain = ${r.grain} and bucket_at >= ${r.lo.toISOString()} and bucket_at < ${r.hi.toISOString()})`,

@@ -6,6 +6,8 @@ import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP } from "@/lib/db/client";
 
+import { foldContactCounts } from "./fold-contact-counts";
+
 export interface Summary {
   contacts: { total: number; subscribed: number; unsubscribed: number; bounced: number; complained: number };
   lists: { total: number; memberships: number };
@@ -22,6 +24,7 @@ export interface Summary {
  */
 export async function getSummary(ctx: Ctx, actor: Actor): Promise<Summary> {
   const workspaceId = requireActorWorkspace(actor);
+  await foldContactCounts(ctx, workspaceId);
   const [row] = await ctx.db.execute<Record<string, string | number | null>>(sql`
     select w.contacts_total, w.contacts_unsubscribed, w.contacts_bounced, w.contacts_complained,
            b.*, bl.sends_used, to_char(bl.period_started_at at time zone 'UTC', ${sql.raw(ISO_TIMESTAMP)}) as period_started_at

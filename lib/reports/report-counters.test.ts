@@ -5,6 +5,7 @@ import { apiKeyActor, systemActor } from "@/lib/actor";
 import { campaignCounts } from "@/lib/campaigns/campaign-counts";
 import { unsubscribe } from "@/lib/consent/unsubscribe";
 import { DERIVED_CONTACT_STATUS_SQL } from "@/lib/contacts/contact-status";
+import { countContacts } from "@/lib/contacts/count-contacts";
 import { upsertContact } from "@/lib/contacts/upsert-contact";
 import { withTransaction } from "@/lib/context";
 import { recordProviderEvent } from "@/lib/deliverability/record-provider-event";
@@ -19,13 +20,17 @@ import { testCtx } from "@/lib/testing/test-context";
 import { archiveTopic } from "@/lib/topics/archive-topic";
 import { recordClick, recordOpen } from "@/lib/tracking/record-engagement";
 
+import { foldAllContactCounts, foldContactCounts } from "./fold-contact-counts";
 import { foldEngagement } from "./fold-engagement";
+import { getActivity } from "./get-activity";
 import { getSummary } from "./get-summary";
+import { readReportVersions } from "./report-versions";
 
 const { ctx, clock } = testCtx();
 
 /** Every maintained figure of a workspace, to compare with a rebuild from the raw rows. */
 async function snapshot(workspaceId: string) {
+  await foldContactCounts(ctx, workspaceId); // readers fold the queued new-contact counts first
   const read = async (query: ReturnType<typeof sql>) => (await ctx.db.execute(query)).map((row) => ({ ...row }));
   return {
     workspace: await read(
@@ -295,5 +300,76 @@ describe("report counters maintained as changes happen", () => {
     });
     expect(await read()).toEqual({ delivered: "1", opened: "1" });
     expect(await foldEngagement(ctx)).toBe(0);
+  });
+
+  it("a new contact's count is queued, not held: two signups in open transactions do not wait for each other's commit", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const actor = systemActor("report test", workspaceId);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let firstInserted!: () => void;
+    const inserted = new Promise<void>((resolve) => (firstInserted = resolve));
+    // The first signup stays uncommitted until the second has committed: were the workspace's counter
+    // row part of a contact insert, the second would wait for the first, and the first for the second.
+    const first = withTransaction(ctx, async (tx) => {
+      await upsertContact(tx, actor, { email: "first@example.com" });
+      firstInserted();
+      await released;
+    });
+    await inserted;
+    await withTransaction(ctx, async (tx) => {
+      await tx.db.execute(sql`set local lock_timeout = '30s'`);
+      await upsertContact(tx, actor, { email: "second@example.com" });
+    });
+    release();
+    await first;
+    expect((await getSummary(ctx, actor)).contacts).toMatchObject({ total: 2, subscribed: 2 });
+  });
+
+  it("every reader folds the queued new-contact counts first: the summary, the versions and the activity count a contact added just before", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const actor = systemActor("report test", workspaceId);
+    const queued = async () =>
+      Number(
+        (
+          await ctx.db.execute<{ n: string }>(
+            sql`select count(*) as n from report_contact_count_queue where workspace_id = ${workspaceId}`,
+          )
+        )[0]!.n,
+      );
+    const before = await readReportVersions(ctx, actor);
+    await upsertContact(ctx, actor, { email: "ada@example.com" });
+    expect(await queued()).toBe(1);
+    const after = await readReportVersions(ctx, actor);
+    expect(await queued()).toBe(0);
+    expect(after.workspace).toBeGreaterThan(before.workspace);
+    expect(after.workspaceActivity).toBeGreaterThan(before.workspaceActivity);
+    await upsertContact(ctx, actor, { email: "bob@example.com" });
+    expect((await getSummary(ctx, actor)).contacts.total).toBe(2);
+    await upsertContact(ctx, actor, { email: "cy@example.com" });
+    const to = new Date(clock.now().getTime() + 60_000);
+    const { totals } = await getActivity(ctx, actor, {
+      from: new Date(to.getTime() - 86_400_000),
+      to,
+      interval: "day",
+    });
+    expect(totals.contacts_added).toBe(3);
+    expect(await countContacts(ctx, actor, {})).toEqual({ count: 3, more: false });
+  });
+
+  it("the report cron folds every workspace's queued counts, and the figures then equal a rebuild", async () => {
+    const a = await seedWorkspace(ctx);
+    const b = await seedWorkspace(ctx);
+    await upsertContact(ctx, systemActor("report test", a.workspaceId), { email: "a@example.com" });
+    await upsertContact(ctx, systemActor("report test", b.workspaceId), { email: "b@example.com" });
+    expect(await foldAllContactCounts(ctx)).toBeGreaterThanOrEqual(2);
+    for (const { workspaceId } of [a, b]) {
+      const kept = await snapshot(workspaceId);
+      await ctx.db.execute(sql`select report_rebuild(${workspaceId})`);
+      expect(await snapshot(workspaceId)).toEqual(kept);
+      expect(kept.workspace).toEqual([
+        { contacts_total: "1", contacts_unsubscribed: "0", contacts_bounced: "0", contacts_complained: "0" },
+      ]);
+    }
   });
 });

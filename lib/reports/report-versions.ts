@@ -5,12 +5,15 @@ import { sql } from "drizzle-orm";
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 
+import { foldContactCounts } from "./fold-contact-counts";
+
 /**
  * The versions the report figures of an actor's scope are made of: each
  * counter row carries a version bumped in the same statement that changes
  * its figures (lib/db/sql/reports.sql), so an ETag made of them
- * moves when the figures move. One indexed read; read before the figures, so
- * an ETag is never newer than the answer it is sent with.
+ * moves when the figures move. One indexed read, after the queued new-contact
+ * counts are folded in; read before the figures, so an ETag is never newer than
+ * the answer it is sent with.
  */
 export interface ReportVersions {
   workspace: number;
@@ -26,6 +29,7 @@ export interface ReportVersions {
 
 export async function readReportVersions(ctx: Ctx, actor: Actor): Promise<ReportVersions> {
   const workspaceId = requireActorWorkspace(actor);
+  await foldContactCounts(ctx, workspaceId);
   const [row] = await ctx.db.execute<Record<keyof ReportVersions, string | number>>(sql`
     select w.version as workspace, w.activity_version as "workspaceActivity",
            b.brands, b."brandCampaigns", b."brandActivity", b."brandCount",

@@ -8,6 +8,7 @@ import { createCampaign } from "@/lib/campaigns/save-campaign";
 import { systemClock } from "@/lib/clock";
 import type { Ctx } from "@/lib/context";
 import { campaigns, workspaceBilling } from "@/lib/db/schema";
+import { foldContactCounts } from "@/lib/reports/fold-contact-counts";
 
 import { clearForSending } from "./clear-for-sending";
 import { seedTopic, seedWorkspace } from "./factories";
@@ -236,6 +237,7 @@ export async function recount(ctx: Ctx, workspaceId: string, campaignId: string)
         sql`select recipients, queued, accepted, failed, skipped, cancelled from report_campaign_counters where workspace_id = ${workspaceId} order by campaign_id`,
       )),
     ]);
+  await foldContactCounts(ctx, workspaceId); // readers fold the queued new-contact counts first
   const before = await figures();
   await ctx.db.execute(sql`select report_rebuild(${workspaceId})`);
   const after = await figures();

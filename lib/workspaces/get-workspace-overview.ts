@@ -5,6 +5,7 @@ import { and, count, eq, isNull } from "drizzle-orm";
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { apiKeys, brands, lists, reportWorkspaceCounters, topics, workspaceBilling } from "@/lib/db/schema";
+import { foldContactCounts } from "@/lib/reports/fold-contact-counts";
 
 import { getWorkspaceOrThrow } from "./get-workspace-or-throw";
 
@@ -15,6 +16,7 @@ import { getWorkspaceOrThrow } from "./get-workspace-or-throw";
  */
 export async function getWorkspaceOverviewOrThrow(ctx: Ctx, actor: Actor) {
   const workspaceId = requireActorWorkspace(actor);
+  await foldContactCounts(ctx, workspaceId);
   const countOf = async (
     table: typeof brands | typeof lists | typeof topics | typeof apiKeys,
     extra?: ReturnType<typeof isNull>,

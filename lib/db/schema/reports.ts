@@ -120,6 +120,28 @@ export const reportEngagementQueue = pgTable(
   (t) => [index("report_engagement_queue_campaign_idx").on(t.campaignId)],
 );
 
+/**
+ * New contacts waiting to be counted into the workspace's status buckets and its contacts_added
+ * series: the contact insert trigger appends here instead of updating the workspace's one counter
+ * row, which every writer of the workspace would otherwise wait for until commit. Every reader of
+ * those figures folds the workspace's rows first (report_fold_contact_counts), so they are exact
+ * at the next request.
+ */
+export const reportContactCountQueue = pgTable(
+  "report_contact_count_queue",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    workspaceId: id("workspace_id").notNull(),
+    createdAt: at("created_at").notNull(),
+    added: count("added"),
+    total: count("total"),
+    unsubscribed: count("unsubscribed"),
+    bounced: count("bounced"),
+    complained: count("complained"),
+  },
+  (t) => [index("report_contact_count_queue_workspace_idx").on(t.workspaceId)],
+);
+
 /** Each contact's derived status as last computed, so a change moves exactly one count. */
 export const reportContactStatuses = pgTable(
   "report_contact_statuses",

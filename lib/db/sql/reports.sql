@@ -92,30 +92,52 @@ CREATE OR REPLACE TRIGGER report_brands_insert AFTER INSERT ON brands REFERENCIN
 -- at the instant they were created (workspace-wide, brand ''). The one home of that count: the
 -- contact insert trigger below calls it once per statement, and an import's chunk, which writes its
 -- new contacts' status rows itself in the statement that creates them, calls it once with the
--- chunk's totals, after its other writes (the counter row is the one every writer of the workspace
--- waits for). p_counts: [{ workspace_id, created_at, added, total, unsubscribed, bounced, complained }],
+-- chunk's totals. p_counts: [{ workspace_id, created_at, added, total, unsubscribed, bounced, complained }],
 -- where added counts new contacts and total the status rows written for them.
+-- The counts are queued, not added: the workspace's counter row is one row that every writer of the
+-- workspace would wait for until it commits (a contact insert held it through its commit, so
+-- concurrent signups took turns). report_fold_contact_counts adds them; every reader of these figures
+-- calls it first, so they are exact at the next request.
 CREATE OR REPLACE FUNCTION report_count_new_contacts(p_counts jsonb) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF coalesce(jsonb_array_length(p_counts), 0) = 0 THEN RETURN; END IF;
-  INSERT INTO report_activity (workspace_id, grain, bucket_at, brand_id, contacts_added)
-  SELECT c.workspace_id, g.grain, g.bucket_at, '', sum(c.added)
-  FROM jsonb_to_recordset(p_counts) AS c(workspace_id text, created_at timestamptz, added bigint)
-  CROSS JOIN LATERAL report_grains(c.created_at) g
-  GROUP BY 1, 2, 3
-  ON CONFLICT (workspace_id, grain, bucket_at, brand_id) DO UPDATE SET contacts_added = report_activity.contacts_added + excluded.contacts_added;
-  UPDATE report_workspace_counters w SET
-    contacts_total = w.contacts_total + d.total,
-    contacts_unsubscribed = w.contacts_unsubscribed + d.unsubscribed,
-    contacts_bounced = w.contacts_bounced + d.bounced,
-    contacts_complained = w.contacts_complained + d.complained,
-    version = w.version + CASE WHEN d.total > 0 THEN 1 ELSE 0 END,
-    activity_version = w.activity_version + 1
-  FROM (
-    SELECT c.workspace_id, sum(c.total) AS total, sum(c.unsubscribed) AS unsubscribed, sum(c.bounced) AS bounced, sum(c.complained) AS complained
-    FROM jsonb_to_recordset(p_counts) AS c(workspace_id text, total bigint, unsubscribed bigint, bounced bigint, complained bigint)
-    GROUP BY 1
-  ) d WHERE w.workspace_id = d.workspace_id;
+  INSERT INTO report_contact_count_queue (workspace_id, created_at, added, total, unsubscribed, bounced, complained)
+  SELECT c.workspace_id, c.created_at, c.added, c.total, c.unsubscribed, c.bounced, c.complained
+  FROM jsonb_to_recordset(p_counts) AS c(workspace_id text, created_at timestamptz, added bigint, total bigint, unsubscribed bigint, bounced bigint, complained bigint);
+END $$;
+
+-- Adds one workspace's queued new-contact counts to its status buckets and activity series, and bumps
+-- their versions. Takes the queued rows in id order and waits for rows another fold holds, so that a
+-- reader folding first sees every count committed before it, and two folds cannot deadlock. Returns
+-- how many queued rows it folded.
+CREATE OR REPLACE FUNCTION report_fold_contact_counts(p_ws text) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE folded int;
+BEGIN
+  WITH taken AS (
+    DELETE FROM report_contact_count_queue q WHERE q.id IN (
+      SELECT id FROM report_contact_count_queue WHERE workspace_id = p_ws ORDER BY id FOR UPDATE)
+    RETURNING q.workspace_id, q.created_at, q.added, q.total, q.unsubscribed, q.bounced, q.complained
+  ), activity AS (
+    INSERT INTO report_activity (workspace_id, grain, bucket_at, brand_id, contacts_added)
+    SELECT t.workspace_id, g.grain, g.bucket_at, '', sum(t.added)
+    FROM taken t CROSS JOIN LATERAL report_grains(t.created_at) g
+    GROUP BY 1, 2, 3
+    ON CONFLICT (workspace_id, grain, bucket_at, brand_id) DO UPDATE SET contacts_added = report_activity.contacts_added + excluded.contacts_added
+  ), counted AS (
+    UPDATE report_workspace_counters w SET
+      contacts_total = w.contacts_total + d.total,
+      contacts_unsubscribed = w.contacts_unsubscribed + d.unsubscribed,
+      contacts_bounced = w.contacts_bounced + d.bounced,
+      contacts_complained = w.contacts_complained + d.complained,
+      version = w.version + CASE WHEN d.total > 0 THEN 1 ELSE 0 END,
+      activity_version = w.activity_version + 1
+    FROM (
+      SELECT workspace_id, sum(total) AS total, sum(unsubscribed) AS unsubscribed, sum(bounced) AS bounced, sum(complained) AS complained
+      FROM taken GROUP BY 1
+    ) d WHERE w.workspace_id = d.workspace_id
+  )
+  SELECT count(*) INTO folded FROM taken;
+  RETURN folded;
 END $$;
 
 -- Contacts: a status row each, counted in by report_count_new_contacts.
@@ -443,6 +465,8 @@ END $$;
 -- benchmark's seed. Versions move forward, never back, so no old ETag matches afterwards.
 CREATE OR REPLACE FUNCTION report_rebuild(p_ws text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
+  -- Everything is recounted from the rows, queued new-contact counts included.
+  DELETE FROM report_contact_count_queue WHERE workspace_id = p_ws;
   DELETE FROM report_contact_statuses WHERE workspace_id = p_ws;
   INSERT INTO report_contact_statuses (contact_id, workspace_id, status)
   SELECT contact_id, workspace_id, status FROM derived_contact_statuses WHERE workspace_id = p_ws;
