@@ -6,6 +6,8 @@ import type { Ctx } from "@/lib/context";
 import { contacts } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 
+import { erasedSql } from "./erased-address";
+
 export type ContactRow = typeof contacts.$inferSelect;
 
 /**
@@ -36,7 +38,7 @@ export async function lockContact(ctx: Ctx, workspaceId: string, email: string):
 }
 
 /** The contact for this address, created now; null when the workspace already has one. Internal: upsertContact's building block, with its actor's workspace. */
-export async function createContact(
+async function createContact(
   ctx: Ctx,
   workspaceId: string,
   email: string,
@@ -49,6 +51,29 @@ export async function createContact(
     .onConflictDoNothing()
     .returning();
   return inserted ?? null;
+}
+
+/**
+ * The id of the contact for this address, created now; null when the workspace already has one or
+ * erased a person with this address (only their own signup brings them back: erased-address.ts).
+ * One statement, so the common case of POST /v1/contacts needs no transaction and no look-up first.
+ * Internal: upsertContact's building block, with its actor's workspace.
+ */
+export async function createContactUnlessErased(
+  ctx: Ctx,
+  workspaceId: string,
+  email: string,
+  initial: Pick<ContactRow, "firstName" | "lastName" | "attributes"> & { timeZone?: string | null },
+): Promise<string | null> {
+  const now = ctx.clock.now().toISOString();
+  const [row] = await ctx.db.execute<{ id: string }>(sql`
+    insert into contacts (id, workspace_id, email, first_name, last_name, attributes, time_zone, created_at, updated_at)
+    select ${newId("ct")}, ${workspaceId}, ${email}, ${initial.firstName}, ${initial.lastName},
+           ${JSON.stringify(initial.attributes)}::jsonb, ${initial.timeZone ?? null}, ${now}::timestamptz, ${now}::timestamptz
+    where not ${erasedSql(workspaceId, sql`${email}::text`)}
+    on conflict do nothing
+    returning id`);
+  return row?.id ?? null;
 }
 
 /**

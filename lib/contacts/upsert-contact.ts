@@ -14,7 +14,7 @@ import { validateAttributes } from "./attributes";
 import { getContactOrThrow, type ContactView } from "./contact-view";
 import { contactErased, isErasedAddress } from "./erased-address";
 import { hasOptedOut } from "./has-opted-out";
-import { createContact, lockContact, lockOrCreateContact } from "./lock-contact";
+import { createContactUnlessErased, lockContact, lockOrCreateContact } from "./lock-contact";
 import { mergeContactFields, mergeTimeZone } from "./merge-contact-fields";
 import { canonicalTimeZone } from "./time-zone";
 
@@ -58,13 +58,13 @@ export async function upsertContact(
   // Topics are looked up before attributes are checked, so a request wrong in both is told about the topic.
   const checkedAttributes =
     topicIds.length === 0 ? await validateAttributes(ctx, workspaceId, input.attributes ?? {}) : null;
+  if (checkedAttributes) {
+    // A new address without topics is one statement, which needs no transaction around it (the API's common case).
+    const created = await createContactUnlessErased(ctx, workspaceId, input.email, initialFields(checkedAttributes));
+    if (created) return { contact: await getContactOrThrow(ctx, actor, created), created: true };
+  }
   // An erased person comes back only by their own signup (a form, /v1/subscribe), never added by the sender.
   const erased = await isErasedAddress(ctx, workspaceId, input.email);
-  if (checkedAttributes && !erased) {
-    // A new address without topics is one statement, which needs no transaction around it (the API's common case).
-    const created = await createContact(ctx, workspaceId, input.email, initialFields(checkedAttributes));
-    if (created) return { contact: await getContactOrThrow(ctx, actor, created.id), created: true };
-  }
   return withTransaction(ctx, async (tx) => {
     const topics = [];
     for (const [index, topicId] of topicIds.entries())
