@@ -1,5 +1,7 @@
 import "server-only";
 
+import { sql, type SQL } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 import { confirmationRequests } from "@/lib/db/schema";
 import { emitEvents } from "@/lib/events/emit-events";
@@ -16,9 +18,24 @@ export async function recordConfirmationRequest(
   request: { workspaceId: string; subscriptionId: string; email: string },
 ): Promise<string> {
   const requestId = newId("cfr");
-  await ctx.db.insert(confirmationRequests).values({ id: requestId, ...request, requestedAt: ctx.clock.now() });
+  await ctx.db.execute(
+    insertConfirmationRequestSql(
+      sql`select ${requestId}, ${request.workspaceId}, ${request.subscriptionId}, ${request.email}, ${ctx.clock.now().toISOString()}::timestamptz`,
+    ),
+  );
   await emitConfirmationRequested(ctx, requestId);
   return requestId;
+}
+
+/**
+ * The one place a confirmation request row is written, as SQL for the statement that also writes
+ * what it confirms (the signup's pending subscription): `row` selects its id, workspace id,
+ * subscription id, address and the instant it was requested, in that order. Whoever writes it
+ * starts its workflow in the same transaction (emitConfirmationRequested) or the same statement
+ * (emitEventsWithin), so a recorded request is never left unmailed.
+ */
+export function insertConfirmationRequestSql(row: SQL): SQL {
+  return sql`insert into ${confirmationRequests} (id, workspace_id, subscription_id, email, requested_at) ${row}`;
 }
 
 export function emitConfirmationRequested(ctx: Ctx, requestId: string): Promise<void> {

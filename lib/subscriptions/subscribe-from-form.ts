@@ -4,12 +4,16 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { attributeChanges, enterAttributeChanged } from "@/lib/automations/trigger-matching";
-import { confirmationRequestedEvent, emitConfirmationRequested } from "@/lib/consent/record-confirmation-request";
+import {
+  confirmationRequestedEvent,
+  emitConfirmationRequested,
+  insertConfirmationRequestSql,
+} from "@/lib/consent/record-confirmation-request";
 import { validateAttributes } from "@/lib/contacts/attributes";
 import { lockContact, lockOrCreateContact, type ContactRow } from "@/lib/contacts/lock-contact";
 import { mergeContactFields, mergeTimeZone } from "@/lib/contacts/merge-contact-fields";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { confirmationRequests, contacts, subscriptions, type SubscriptionOrigin } from "@/lib/db/schema";
+import { contacts, subscriptions, type SubscriptionOrigin } from "@/lib/db/schema";
 import { emitEvents, emitEventsWithin } from "@/lib/events/emit-events";
 import { newId } from "@/lib/ids";
 import { getTopicForActorOrThrow, type TopicRow } from "@/lib/topics/get-topic-for-actor";
@@ -128,22 +132,22 @@ export async function subscribeFromForm(
       await tx.db.execute(
         live
           ? sql`with origin as (${setOrigin})
-                insert into ${confirmationRequests} (id, workspace_id, subscription_id, email, requested_at)
-                values (${requestId}, ${workspaceId}, ${existing.id}, ${contact.email}, ${now})`
+                ${insertConfirmationRequestSql(sql`select ${requestId}, ${workspaceId}, ${existing.id}, ${contact.email}, ${now}::timestamptz`)}`
           : setOrigin,
       );
       if (live) await emitConfirmationRequested(tx, requestId);
       return { status, subscriptionId: existing.id };
     }
     const subscriptionId = newId("sub");
-    const insertPending = sql`insert into ${subscriptions} (id, workspace_id, contact_id, topic_id, state, origin, created_at, updated_at)
-      values (${subscriptionId}, ${workspaceId}, ${contact.id}, ${topic.id}, 'pending', ${from}, ${now}, ${now})`;
+    const insertPending = insertPendingSql(
+      sql`select ${subscriptionId} as id, ${workspaceId} as workspace_id, ${contact.id} as contact_id, ${topic.id} as topic_id, ${now}::timestamptz as at`,
+      from,
+    );
     // The pending subscription and its confirmation request in one statement.
     await tx.db.execute(
       live
         ? sql`with pending as (${insertPending} returning id)
-              insert into ${confirmationRequests} (id, workspace_id, subscription_id, email, requested_at)
-              select ${requestId}, ${workspaceId}, pending.id, ${contact.email}, ${now} from pending`
+              ${insertConfirmationRequestSql(sql`select ${requestId}, ${workspaceId}, pending.id, ${contact.email}, ${now}::timestamptz from pending`)}`
         : insertPending,
     );
     if (live) await emitConfirmationRequested(tx, requestId);
@@ -212,19 +216,26 @@ async function insertPendingContact(
       on conflict do nothing
       returning id
     ), pending as (
-      insert into ${subscriptions} (id, workspace_id, contact_id, topic_id, state, origin, created_at, updated_at)
-      select v.subscription_id, v.workspace_id, created.id, v.topic_id, 'pending', ${input.from}, v.at, v.at
-      from v, created
+      ${insertPendingSql(sql`select v.subscription_id as id, v.workspace_id, created.id as contact_id, v.topic_id, v.at from v, created`, input.from)}
       returning id
     )${
       input.live
         ? sql`, requested as (
-      insert into ${confirmationRequests} (id, workspace_id, subscription_id, email, requested_at)
-      select v.request_id, v.workspace_id, pending.id, v.email, v.at from v, pending
+      ${insertConfirmationRequestSql(sql`select v.request_id, v.workspace_id, pending.id, v.email, v.at from v, pending`)}
       returning id
     )`
         : sql``
     } ${workflows}
     select id from created`);
   return rows.length > 0 ? subscriptionId : null;
+}
+
+/**
+ * The insert of a signup's pending subscription, the one place this file writes it: `row` selects its
+ * id, workspace_id, contact_id, topic_id and the instant (at) it is made; `origin` is where the signup
+ * came from (subscription-origin.ts).
+ */
+function insertPendingSql(row: SQL, origin: SQL): SQL {
+  return sql`insert into ${subscriptions} (id, workspace_id, contact_id, topic_id, state, origin, created_at, updated_at)
+    select p.id, p.workspace_id, p.contact_id, p.topic_id, 'pending', ${origin}, p.at, p.at from (${row}) p`;
 }
