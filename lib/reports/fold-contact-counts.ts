@@ -17,10 +17,15 @@ export async function foldContactCounts(ctx: Ctx, workspaceId: string): Promise<
   return Number(row!.n);
 }
 
-/** Folds every workspace's queued new-contact counts, so the queue stays short between reads (the report cron). */
+/**
+ * Folds every workspace's queued new-contact counts, so the queue stays short between reads (the report
+ * cron). One statement per workspace: each holds its workspace's counter row only while it runs.
+ */
 export async function foldAllContactCounts(ctx: Ctx): Promise<number> {
-  const [row] = await ctx.db.execute<{ n: number }>(sql`
-    select coalesce(sum(report_fold_contact_counts(workspace_id)), 0)::int as n
-    from (select distinct workspace_id from report_contact_count_queue) queued`);
-  return Number(row!.n);
+  const queued = await ctx.db.execute<{ workspace_id: string }>(
+    sql`select distinct workspace_id from report_contact_count_queue`,
+  );
+  let folded = 0;
+  for (const { workspace_id } of queued) folded += await foldContactCounts(ctx, workspace_id);
+  return folded;
 }
