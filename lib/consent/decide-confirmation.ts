@@ -3,6 +3,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 
 import { withTransaction, type Ctx } from "@/lib/context";
+import { cachedPlansDb } from "@/lib/db/client";
 import { confirmationRequests, subscriptions, type SubscriptionState } from "@/lib/db/schema";
 import { suppressedSql } from "@/lib/suppressions/suppressed";
 
@@ -17,7 +18,8 @@ export type ConfirmationDecision = { send: true } | { send: false; reason: strin
  * recorded answer (workflow steps may be retried).
  */
 export async function decideConfirmation(ctx: Ctx, requestId: string): Promise<ConfirmationDecision> {
-  return withTransaction(ctx, async (tx) => {
+  // Every row reached by its key or the address: planned once per connection (cachedPlansDb).
+  return withTransaction({ ...ctx, db: cachedPlansDb(ctx.db) }, async (tx) => {
     // One decision at a time per address, whatever the workspace: the cross-workspace cap counts them all.
     // Everything decided on is read after the lock, by a statement of its own, so it sees every decision
     // committed before the lock was granted (a statement sees what was committed when it began).

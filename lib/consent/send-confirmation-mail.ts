@@ -3,6 +3,7 @@ import "server-only";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
+import { cachedPlansDb } from "@/lib/db/client";
 import { brands, confirmationRequests, subscriptions, topics } from "@/lib/db/schema";
 import { domainSigningKey } from "@/lib/domains/domain-signing-key";
 import { feedbackId } from "@/lib/mail/feedback-id";
@@ -20,7 +21,9 @@ import { confirmationUrl } from "./links";
  * between the hand-over and the record: the request id is the idempotency key.
  */
 export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, requestId: string): Promise<void> {
-  const [row] = await ctx.db
+  // Reached by their keys: planned once per connection (cachedPlansDb).
+  const db = cachedPlansDb(ctx.db);
+  const [row] = await db
     .select({
       request: confirmationRequests,
       topic: topics,
@@ -61,7 +64,7 @@ export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, r
     ...(dkim ? { dkim } : {}),
   });
   // Never back in time: an older request's step finishing late must not hide a newer mail.
-  await ctx.db
+  await db
     .update(subscriptions)
     .set({ confirmationSentAt: row.request.mailedAt, updatedAt: ctx.clock.now() })
     .where(

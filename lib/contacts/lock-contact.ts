@@ -3,6 +3,7 @@ import "server-only";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
+import { cachedPlansDb } from "@/lib/db/client";
 import { contacts } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 
@@ -66,7 +67,8 @@ export async function createContactUnlessErased(
   initial: Pick<ContactRow, "firstName" | "lastName" | "attributes"> & { timeZone?: string | null },
 ): Promise<string | null> {
   const now = ctx.clock.now().toISOString();
-  const [row] = await ctx.db.execute<{ id: string }>(sql`
+  // Every row reached by its key: planned once per connection (cachedPlansDb).
+  const [row] = await cachedPlansDb(ctx.db).execute<{ id: string }>(sql`
     insert into contacts (id, workspace_id, email, first_name, last_name, attributes, time_zone, created_at, updated_at)
     select ${newId("ct")}, ${workspaceId}, ${email}, ${initial.firstName}, ${initial.lastName},
            ${JSON.stringify(initial.attributes)}::jsonb, ${initial.timeZone ?? null}, ${now}::timestamptz, ${now}::timestamptz

@@ -5,6 +5,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { attributeChanges, enterAttributeChanged } from "@/lib/automations/trigger-matching";
 import { withTransaction, type Ctx } from "@/lib/context";
+import { cachedPlansDb } from "@/lib/db/client";
 import { contacts, subscriptions, workspaces, type AttributeValue } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { subscribeDirectly } from "@/lib/subscriptions/subscribe-directly";
@@ -61,7 +62,8 @@ export async function upsertContact(
   if (checkedAttributes) {
     // A new address without topics is one statement, which needs no transaction around it (the API's common case).
     const created = await createContactUnlessErased(ctx, workspaceId, input.email, initialFields(checkedAttributes));
-    if (created) return { contact: await getContactOrThrow(ctx, actor, created), created: true };
+    if (created)
+      return { contact: await getContactOrThrow({ ...ctx, db: cachedPlansDb(ctx.db) }, actor, created), created: true };
   }
   // An erased person comes back only by their own signup (a form, /v1/subscribe), never added by the sender.
   const erased = await isErasedAddress(ctx, workspaceId, input.email);

@@ -13,6 +13,7 @@ import { validateAttributes } from "@/lib/contacts/attributes";
 import { lockContact, lockOrCreateContact, type ContactRow } from "@/lib/contacts/lock-contact";
 import { mergeContactFields, mergeTimeZone } from "@/lib/contacts/merge-contact-fields";
 import { withTransaction, type Ctx } from "@/lib/context";
+import { cachedPlansDb } from "@/lib/db/client";
 import { contacts, subscriptions, type SubscriptionOrigin } from "@/lib/db/schema";
 import { emitEvents, emitEventsWithin } from "@/lib/events/emit-events";
 import { newId } from "@/lib/ids";
@@ -206,7 +207,8 @@ async function insertPendingContact(
     topic_id: input.topic.id,
     request_id: requestId,
   });
-  const rows = await ctx.db.execute(sql`
+  // Every row reached by its key: planned once per connection (cachedPlansDb).
+  const rows = await cachedPlansDb(ctx.db).execute(sql`
     with v as (
       select * from jsonb_to_record(${values}::jsonb) as v(workspace_id text, email text, at timestamptz, contact_id text,
         first_name text, last_name text, attributes jsonb, time_zone text, subscription_id text, topic_id text, request_id text)
