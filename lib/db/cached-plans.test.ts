@@ -1,8 +1,16 @@
 import { sql } from "drizzle-orm";
+import type postgres from "postgres";
 import { expect, it } from "vitest";
 
 import { withTransaction } from "@/lib/context";
-import { cachedPlansDb, type Executor } from "@/lib/db/client";
+import {
+  cachedPlansClient,
+  cachedPlansDb,
+  closeListeningConnection,
+  countersClient,
+  openListeningConnection,
+  type Executor,
+} from "@/lib/db/client";
 import { testCtx } from "@/lib/testing/test-context";
 
 const { ctx } = testCtx();
@@ -26,4 +34,42 @@ it("inside a transaction a statement by key runs in that transaction, and a tran
   await withTransaction({ ...ctx, db: cachedPlansDb(ctx.db) }, async (tx) => {
     expect(await planMode(tx.db)).toBe("force_generic_plan");
   });
+});
+
+/** The plan a statement by key is first given on `client`, and what it is once its table has grown. */
+async function planAfterGrowth(client: postgres.Sql): Promise<string> {
+  const connection = await client.reserve();
+  try {
+    await connection.unsafe(`create temporary table grows (k text primary key, v int)`);
+    await connection.unsafe(`insert into grows values ('first', 1)`);
+    await connection.unsafe(`analyze grows`);
+    await connection.unsafe(`prepare by_key(text) as select v from grows where k = $1`);
+    // Six calls: by then even PostgreSQL's default (`auto`) has settled on a generic plan, made while the table held a row.
+    for (let i = 0; i < 6; i++) await connection.unsafe(`execute by_key('first')`);
+    await connection.unsafe(`insert into grows select 'k' || n, n from generate_series(1, 20000) n`);
+    const plan = await connection.unsafe<{ "QUERY PLAN": string }[]>(`explain execute by_key('k7')`);
+    return plan.map((line) => line["QUERY PLAN"]).join("\n");
+  } finally {
+    await connection.unsafe(`drop table if exists grows; deallocate all`).catch(() => {});
+    connection.release();
+  }
+}
+
+it.each([
+  ["the cached-plans pool", () => cachedPlansClient(ctx.db)],
+  ["the counters' pool", () => countersClient(ctx.db)],
+])(
+  "a plan made on %s while a table was small still reaches its rows by the key once the table has grown",
+  async (_, client) => {
+    expect(await planAfterGrowth(client())).toMatch(/Index (Only )?Scan using grows_pkey/);
+  },
+);
+
+it("a plan made on the listening connection while a table was small still reaches its rows by the key once the table has grown", async () => {
+  const listening = openListeningConnection({ onnotify: () => {}, onclose: () => {} });
+  try {
+    expect(await planAfterGrowth(listening)).toMatch(/Index (Only )?Scan using grows_pkey/);
+  } finally {
+    await closeListeningConnection(listening);
+  }
 });
