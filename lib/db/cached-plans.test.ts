@@ -36,6 +36,18 @@ it("inside a transaction a statement by key runs in that transaction, and a tran
   });
 });
 
+it("a statement on the counters' pool or the listening connection is planned once per connection, not at every call", async () => {
+  const mode = async (client: postgres.Sql) =>
+    (await client<{ mode: string }[]>`select current_setting('plan_cache_mode') as mode`)[0]?.mode;
+  expect(await mode(countersClient(ctx.db))).toBe("force_generic_plan");
+  const listening = openListeningConnection({ onnotify: () => {}, onclose: () => {} });
+  try {
+    expect(await mode(listening)).toBe("force_generic_plan");
+  } finally {
+    await closeListeningConnection(listening);
+  }
+});
+
 /** The plan a statement by key is first given on `client`, and what it is once its table has grown. */
 async function planAfterGrowth(client: postgres.Sql): Promise<string> {
   const connection = await client.reserve();
