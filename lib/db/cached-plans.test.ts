@@ -36,13 +36,34 @@ it("inside a transaction a statement by key runs in that transaction, and a tran
   });
 });
 
-it("a statement on the counters' pool or the listening connection is planned once per connection, not at every call", async () => {
-  const mode = async (client: postgres.Sql) =>
-    (await client<{ mode: string }[]>`select current_setting('plan_cache_mode') as mode`)[0]?.mode;
-  expect(await mode(countersClient(ctx.db))).toBe("force_generic_plan");
+/** How a statement by key prepared on `client` was planned over six calls: custom plans (one per call) and generic ones. */
+async function plansOverSixCalls(client: postgres.Sql): Promise<{ custom: number; generic: number }> {
+  const connection = await client.reserve();
+  try {
+    await connection.unsafe(`prepare planned_once(text) as select count(*) from api_keys where key_hash = $1`);
+    for (let i = 0; i < 6; i++) await connection.unsafe(`execute planned_once('no such key')`);
+    const [plans] = await connection.unsafe<{ custom: number; generic: number }[]>(
+      `select custom_plans::int as custom, generic_plans::int as generic from pg_prepared_statements where name = 'planned_once'`,
+    );
+    return plans!;
+  } finally {
+    // Only this statement: the pool's own prepared statements on the connection stay as the pool knows them.
+    await connection.unsafe(`deallocate planned_once`).catch(() => {}); // not there if the test failed before preparing it
+    connection.release();
+  }
+}
+
+it.each([
+  ["the cached-plans pool", () => cachedPlansClient(ctx.db)],
+  ["the counters' pool", () => countersClient(ctx.db)],
+])("a statement prepared on %s is planned once per connection, not at every call", async (_, client) => {
+  expect(await plansOverSixCalls(client())).toEqual({ custom: 0, generic: 6 });
+});
+
+it("a statement prepared on the listening connection is planned once per connection, not at every call", async () => {
   const listening = openListeningConnection({ onnotify: () => {}, onclose: () => {} });
   try {
-    expect(await mode(listening)).toBe("force_generic_plan");
+    expect(await plansOverSixCalls(listening)).toEqual({ custom: 0, generic: 6 });
   } finally {
     await closeListeningConnection(listening);
   }
