@@ -60,6 +60,27 @@ export function applyOp(ctx: Ctx, run: Run, op: Op, retryAfter: string | null): 
   }
 }
 
+/**
+ * The steps a checkpoint saves, applied in turn, with each one's run and changes (for its log line).
+ * A checkpoint carries the results of steps run; any other op is unsupported here.
+ */
+export function applyCheckpoint(
+  ctx: Ctx,
+  run: Run,
+  ops: Op[],
+): { changes: Partial<Run>; applied: [Run, Op, Partial<Run>][] } | Unsupported {
+  let changes: Partial<Run> = {};
+  const applied: [Run, Op, Partial<Run>][] = [];
+  for (const op of ops) {
+    if (op.op !== "StepRun") return { unsupported: `a checkpoint of ${op.op}` };
+    const current = { ...run, ...changes };
+    const change = applyOp(ctx, current, op, null) as Partial<Run>;
+    applied.push([current, op, change]);
+    changes = { ...changes, ...change };
+  }
+  return { changes, applied };
+}
+
 /** A sleep's or a timeout's end: a date the SDK wrote as ISO 8601, or a duration ("1h30m") from now. */
 function timeFrom(value: string, now: number): Date {
   return /^\d{4}-\d\d-\d\dT/.test(value) ? new Date(value) : new Date(now + durationToMs(value as "1s"));

@@ -74,12 +74,13 @@ export function createFunctionCaller(options: { client: Inngest.Any; functions: 
     }),
   );
 
-  return async function invoke(
-    run: Run,
-    registered: RegisteredFunction,
-    stepId = "step",
-    disableImmediate = false,
-  ): Promise<Called> {
+  const checkpoints = checkpointsOf(client);
+
+  return async function invoke(run: Run, registered: RegisteredFunction, how: CallOptions = {}): Promise<Called> {
+    const { plannedStep, checkpoint } = how;
+    // A checkpoint stands for this call only: a planned step's call reports its one step, as before.
+    const checkpointing = checkpoint !== undefined && plannedStep === undefined;
+    if (checkpointing) checkpoints.set(run.id, checkpoint);
     try {
       const fnMiddleware = (registered.fn as unknown as { opts: { middleware?: Middleware[] } }).opts.middleware ?? [];
       const middleware = [...clientMiddleware, ...fnMiddleware].map((Cls) => new Cls({ client }));
@@ -100,7 +101,9 @@ export function createFunctionCaller(options: { client: Inngest.Any; functions: 
           partialOptions: {
             client,
             runId: run.id,
-            stepMode: StepMode.Async,
+            stepMode: checkpointing ? StepMode.AsyncCheckpointing : StepMode.Async,
+            // What an Inngest server names the run's function and queue item; the checkpoint is found by the run's id.
+            ...(checkpointing ? { internalFnId: registered.slug, queueItemId: run.id } : {}),
             data: {
               event,
               events: [event],
@@ -110,9 +113,9 @@ export function createFunctionCaller(options: { client: Inngest.Any; functions: 
             } as unknown as InngestExecution.InngestExecutionOptions["data"],
             stepState: stepStateOf(steps),
             priorDefers: {},
-            requestedRunStep: stepId === "step" ? undefined : stepId,
+            requestedRunStep: plannedStep,
             handlerKind: "main",
-            disableImmediateExecution: disableImmediate,
+            disableImmediateExecution: plannedStep !== undefined,
             stepCompletionOrder: run.stepOrder,
             reqArgs: [],
             headers: {},
@@ -140,8 +143,63 @@ export function createFunctionCaller(options: { client: Inngest.Any; functions: 
         retryAfter: null,
         body: asJson({ type: "internal", ...errors.serializeError(error) }),
       };
+    } finally {
+      if (checkpointing) checkpoints.delete(run.id);
     }
   };
+}
+
+/**
+ * Saves the steps a call has run so far, before the function goes on in the same call. It resolves
+ * once they are saved; it rejects, with `haltCall`'s error, to end the call there.
+ */
+export type Checkpoint = (ops: Op[]) => Promise<void>;
+
+export interface CallOptions {
+  /** The planned step to run (one of parallel steps): only that step, reported as it ends. */
+  plannedStep?: string;
+  /**
+   * Given, the SDK runs the function on past each step in the same call (its async checkpointing),
+   * handing each step's result here to be saved first, where it would otherwise end the call with
+   * that step and be called again to replay it: a one-step function is one call, not two.
+   */
+  checkpoint?: Checkpoint;
+}
+
+/** What the SDK's checkpointing calls on its client's API; the rest of the API is left as it is. */
+interface CheckpointApi {
+  checkpointStepsAsync(args: { runId: string; steps: unknown[] }): Promise<void>;
+}
+
+const checkpointsByClient = new WeakMap<Inngest.Any, Map<string, Checkpoint>>();
+
+/**
+ * The checkpoints of the calls in progress, by run id. The SDK sends a checkpoint through its
+ * client's API, to an Inngest server; in this process the client's one method for it takes the
+ * checkpoints of runs called here, and passes any other on to the server as before.
+ */
+function checkpointsOf(client: Inngest.Any): Map<string, Checkpoint> {
+  const known = checkpointsByClient.get(client);
+  if (known) return known;
+  const checkpoints = new Map<string, Checkpoint>();
+  const api = (client as unknown as { inngestApi: CheckpointApi }).inngestApi;
+  const toServer = api.checkpointStepsAsync.bind(api);
+  api.checkpointStepsAsync = (args) => {
+    const checkpoint = checkpoints.get(args.runId);
+    return checkpoint ? checkpoint(asJson(args.steps) as Op[]) : toServer(args);
+  };
+  checkpointsByClient.set(client, checkpoints);
+  return checkpoints;
+}
+
+/**
+ * The error that ends a call at a checkpoint (its run's lease lost, or the executor stopping): the
+ * SDK's mark of a stale dispatch, on which it stops the function at once. Without the mark (another
+ * SDK version) it would retry the checkpoint and then report the steps as a call without checkpoints
+ * does; the caller knows the call was ended either way.
+ */
+export function haltCall(reason: string): Error {
+  return Object.assign(new Error(reason), { "~inngest": { kind: "StaleDispatchError" } });
 }
 
 /** The memoised steps as the SDK's engine takes them, an error given a name and a message as the serve handler's parse does. */

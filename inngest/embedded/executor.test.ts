@@ -25,6 +25,11 @@ const campaignEvent = eventType("test/campaign.started");
 const campaignCancelled = eventType("test/campaign.cancelled");
 const scheduled = eventType("test/scheduled", { schema: z.object({ at: z.string() }) });
 const slow = eventType("test/slow");
+const twoSteps = eventType("test/two-steps");
+const stopDuring = eventType("test/stop-during");
+
+/** Set by the stop-during function's first step: resolved once the step runs, so the test can stop the executor then. */
+let stopNow: () => void = () => {};
 
 let flakyFailures = 0;
 const functions = [
@@ -77,6 +82,22 @@ const functions = [
       return "done";
     }),
   ),
+  inngest.createFunction({ id: "two-steps", triggers: [twoSteps] }, async ({ step }) => {
+    effects.push("two-steps called");
+    const first = await step.run("first", () => (effects.push("two-steps first"), 1));
+    const second = await step.run("second", () => (effects.push("two-steps second"), first + 1));
+    return { first, second };
+  }),
+  inngest.createFunction({ id: "stop-during", triggers: [stopDuring] }, async ({ step }) => {
+    await step.run("before-stop", async () => {
+      effects.push("before-stop");
+      stopNow();
+      // Long enough for stop() to be called while this step is in hand.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    });
+    await step.run("after-stop", () => effects.push("after-stop"));
+    return "finished";
+  }),
   inngest.createFunction({ id: "waiting", triggers: [waiting] }, async ({ step }) => {
     await step.invoke("call-another", { function: referenceFunction({ functionId: "elsewhere" }), data: {} });
   }),
@@ -122,6 +143,41 @@ describe("embedded executor", () => {
     expect(done).toMatchObject({ status: "completed", result: { greeting: "hello ada", shout: "HELLO ADA" } });
     // step.sendEvent went to the embedded queue and started the flaky function.
     expect(await runsOf("flaky")).toHaveLength(1);
+  });
+
+  it("a function goes on past each step once the step is saved: its steps and its return are one call, not one call each", async () => {
+    await executor.enqueue(ctx, [{ name: "test/two-steps" }]);
+    await executor.runDue(ctx);
+    // Without checkpoints the function is called three times: each call runs one step, the last returns.
+    expect(countOf("two-steps called")).toBe(1);
+    expect(countOf("two-steps first")).toBe(1);
+    expect(countOf("two-steps second")).toBe(1);
+    const [run] = await runsOf("two-steps");
+    expect(run).toMatchObject({ status: "completed", result: { first: 1, second: 2 }, error: null });
+    expect(run!.stepOrder.map((id) => run!.steps[id])).toEqual([
+      { type: "data", data: 1 },
+      { type: "data", data: 2 },
+    ]);
+  });
+
+  it("an executor stopped during a step saves that step and hands the run back; another goes on from the next step", async () => {
+    const stopping = createEmbeddedExecutor({ client: inngest, functions });
+    await stopping.enqueue(ctx, [{ name: "test/stop-during" }]);
+    const stepRunning = new Promise<void>((resolve) => (stopNow = resolve));
+    await stopping.start(ctx, 60_000);
+    await stepRunning;
+    await stopping.stop();
+    expect(countOf("before-stop")).toBe(1);
+    expect(countOf("after-stop")).toBe(0);
+    const [handedBack] = await runsOf("stop-during");
+    expect(handedBack).toMatchObject({ status: "pending", leaseUntil: null });
+    expect(Object.values(handedBack!.steps)).toEqual([{ type: "data", data: null }]);
+
+    await executor.runDue(ctx);
+    expect(countOf("before-stop")).toBe(1);
+    expect(countOf("after-stop")).toBe(1);
+    const [done] = await runsOf("stop-during");
+    expect(done).toMatchObject({ status: "completed", result: "finished" });
   });
 
   it("sleepUntil wakes the run at the given time, not before", async () => {

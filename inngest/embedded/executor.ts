@@ -5,8 +5,8 @@ import type { Inngest, InngestFunction } from "inngest";
 import type { Ctx } from "@/lib/context";
 import { logger } from "@/lib/log/logger";
 
-import { applyOp } from "./apply-op";
-import { createFunctionCaller, type Op } from "./call-function";
+import { applyCheckpoint, applyOp } from "./apply-op";
+import { createFunctionCaller, haltCall, type Op } from "./call-function";
 import { createRunClaims, type Run } from "./claim-runs";
 import { fireDueCrons, scheduleCrons } from "./crons";
 import { enqueueEvents, type OutgoingEvent } from "./enqueue";
@@ -56,8 +56,32 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       return;
     }
     for (;;) {
-      const started = performance.now();
-      const response = await invoke(run, registered);
+      let started = performance.now();
+      /** Set when a checkpoint ended the call: the run is no longer ours, or is to be handed back. */
+      let halted: "lost" | "stopping" | null = null;
+      const checkpoint = async (ops: Op[]) => {
+        if (halted) throw haltCall(`the call was ended: ${halted}`);
+        const saved = applyCheckpoint(ctx, run, ops);
+        // Left to the call's answer, which reports the steps as a call without checkpoints does.
+        if ("unsupported" in saved) throw new Error(saved.unsupported);
+        const { changes, applied } = saved;
+        if (!(await leases.save(ctx, run, changes))) {
+          halted = "lost";
+          throw haltCall("the run's lease was lost");
+        }
+        for (const [current, op, change] of applied) logStep(current, op, performance.now() - started, change);
+        started = performance.now();
+        if (stopping) {
+          halted = "stopping";
+          throw haltCall("the executor is stopping");
+        }
+      };
+      const response = await invoke(run, registered, { checkpoint });
+      if (halted === "lost") return;
+      if (halted === "stopping") {
+        await leases.handBack(ctx, run);
+        return;
+      }
       if (response.status === 200) {
         if (await leases.save(ctx, run, { status: "completed", result: response.body ?? null, error: null }))
           logRun(run, "completed");
@@ -85,15 +109,18 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
         ? await Promise.all(
             ops.map(async (planned) => {
               const plannedStarted = performance.now();
-              const op = ((await invoke(run, registered, planned.id, true)).body as Op[])[0]!;
+              const op = ((await invoke(run, registered, { plannedStep: planned.id })).body as Op[])[0]!;
               return { op, ms: performance.now() - plannedStarted };
             }),
           )
         : ops.map((op) => ({ op, ms: calledMs }));
+      // With checkpoints, the function's return comes as an op after the steps not yet saved (if any).
+      const returned = performed.find(({ op }) => op.op === "RunComplete")?.op;
       let changes: Partial<Run> = {};
       // A run keeps one wait and one wake time: a wait beside other steps (Promise.all) would lose one.
       const waitInParallel = performed.length > 1 && performed.some(({ op }) => op.op === "WaitForEvent");
       for (const { op, ms } of performed) {
+        if (op === returned) continue;
         const current = { ...run, ...changes } as Run;
         const applied = waitInParallel
           ? { unsupported: "step.waitForEvent in parallel with other steps" }
@@ -104,6 +131,11 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
           return;
         }
         changes = { ...changes, ...applied };
+      }
+      if (returned) {
+        if (await leases.save(ctx, run, { ...changes, status: "completed", result: returned.data ?? null, error: null }))
+          logRun(run, "completed");
+        return;
       }
       if (!(await leases.save(ctx, run, changes))) return;
       if (run.wakeAt.getTime() > ctx.clock.now().getTime()) return;
