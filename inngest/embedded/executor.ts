@@ -61,6 +61,7 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
       let halted: "lost" | "stopping" | null = null;
       const checkpoint = async (ops: Op[]) => {
         if (halted) throw haltCall(`the call was ended: ${halted}`);
+        if (ops.length === 0) return;
         const saved = applyCheckpoint(ctx, run, ops);
         // Left to the call's answer, which reports the steps as a call without checkpoints does.
         if ("unsupported" in saved) throw new Error(saved.unsupported);
@@ -133,7 +134,9 @@ export function createEmbeddedExecutor(options: ExecutorOptions) {
         changes = { ...changes, ...applied };
       }
       if (returned) {
-        if (await leases.save(ctx, run, { ...changes, status: "completed", result: returned.data ?? null, error: null }))
+        if (
+          await leases.save(ctx, run, { ...changes, status: "completed", result: returned.data ?? null, error: null })
+        )
           logRun(run, "completed");
         return;
       }
