@@ -1,12 +1,14 @@
-import { inArray } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 
+import { cachedPlansClient } from "@/lib/db/client";
 import { workflowRuns } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { testCtx } from "@/lib/testing/test-context";
 
 import type { Run } from "./claim-runs";
-import { createRunSaves } from "./run-saves";
+import { createRunSaves, saveRunsSql } from "./run-saves";
 
 const { ctx, clock } = testCtx(new Date("2026-03-01T08:00:00.000Z"));
 
@@ -77,6 +79,39 @@ describe("saving the progress of many runs at once", () => {
     expect(saved).toEqual([true, false]);
   });
 
+  it("a save reads only the runs it saves, by their ids, whatever the statistics said when it was planned", async () => {
+    // Statistics that say a pending run is rare (a table of finished runs, as a running service's
+    // is), then many runs pending at once (a list entering an automation) that no ANALYZE has seen.
+    const finished = Array.from({ length: 2000 }, () => {
+      const id = newId("run");
+      return {
+        id,
+        functionId: "mailservice-saved",
+        event: { id, name: "test/saved", data: {}, ts: 0 },
+        status: "completed" as const,
+        wakeAt: clock.now(),
+      };
+    });
+    await ctx.db.insert(workflowRuns).values(finished);
+    await ctx.db.execute(sql`analyze workflow_runs`);
+    const runs = await runsInHand(2000);
+    const batch = runs.slice(0, 5).map((run) => ({ run, next: progressed(run, "saved") }));
+
+    const query = new PgDialect().sqlToQuery(saveRunsSql(batch));
+    const connection = await cachedPlansClient(ctx.db).reserve();
+    let plan: PlanNode;
+    try {
+      await connection`begin`;
+      const [row] = await connection.unsafe(`explain (analyze, format json) ${query.sql}`, query.params as never[]);
+      plan = (row!["QUERY PLAN"] as { Plan: PlanNode }[])[0]!.Plan;
+    } finally {
+      await connection`rollback`;
+      connection.release();
+    }
+    // The rows of workflow_runs its scans returned: the five saved, not the 2,000 pending.
+    expect(rowsRead(plan, "workflow_runs")).toBe(5);
+  });
+
   it("a save the database refuses fails that run alone, not the runs saved with it", async () => {
     const [before, refused, after] = await runsInHand(3);
     const saves = createRunSaves();
@@ -91,3 +126,20 @@ describe("saving the progress of many runs at once", () => {
     expect(results[2]).toMatchObject({ value: true });
   });
 });
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Actual Rows": number;
+  "Actual Loops": number;
+  Plans?: PlanNode[];
+}
+
+/** The rows the plan's scans of `table` returned, over all their loops (the update itself not counted). */
+function rowsRead(node: PlanNode, table: string): number {
+  const own =
+    node["Relation Name"] === table && node["Node Type"] !== "ModifyTable"
+      ? node["Actual Rows"] * node["Actual Loops"]
+      : 0;
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, table), 0);
+}

@@ -1,9 +1,10 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
 import { cachedPlansDb, type Executor } from "@/lib/db/client";
+import { idArray } from "@/lib/db/id-array";
 
 import type { Run } from "./claim-runs";
 
@@ -70,6 +71,20 @@ export function createRunSaves() {
 }
 
 async function write(db: Executor, batch: Save[]): Promise<Set<string>> {
+  // Planned once per connection, not at every save (0.34 ms of planning per save, measured over bench:api's signups).
+  const saved = await cachedPlansDb(db).execute<{ id: string }>(saveRunsSql(batch));
+  return new Set(saved.map((row) => row.id));
+}
+
+/**
+ * The statement that saves runs' progress, each row only while it is pending under the lease the
+ * executor last wrote; it returns the ids it saved. Each row is reached by its id whatever the
+ * table's size and whatever its statistics said when the statement was planned: the ids are given
+ * as a list for the primary key beside the recordset. Joined with the recordset alone, a plan made
+ * while the table was small hashed every pending run at each save (bench:executor, 20,000 runs due
+ * at once: 4–7 ms a save, and 85–90 s for the runs instead of 11 s).
+ */
+export function saveRunsSql(batch: { run: Run; next: Run }[]): SQL {
   const rows = batch.map(({ run, next }) => ({
     id: run.id,
     held: run.leaseUntil?.toISOString() ?? null,
@@ -87,9 +102,7 @@ async function write(db: Executor, batch: Save[]): Promise<Set<string>> {
     error: next.error,
     updated_at: next.updatedAt.toISOString(),
   }));
-  // Each row by its id, whatever the table's size: planned once per connection, not at every save
-  // (0.34 ms of planning per save, measured over bench:api's signups).
-  const saved = await cachedPlansDb(db).execute<{ id: string }>(sql`
+  return sql`
     update workflow_runs w set
       status = v.status, steps = v.steps, step_order = v.step_order, attempt = v.attempt, wake_at = v.wake_at,
       lease_until = v.lease_until, wait_step = v.wait_step, wait_event = v.wait_event, wait_key = v.wait_key,
@@ -98,7 +111,7 @@ async function write(db: Executor, batch: Save[]): Promise<Set<string>> {
       id text, held timestamptz, status text, steps jsonb, step_order jsonb, attempt integer, wake_at timestamptz,
       lease_until timestamptz, wait_step text, wait_event text, wait_key text, wait_match jsonb, result jsonb,
       error text, updated_at timestamptz)
-    where w.id = v.id and w.lease_until = v.held and w.status = 'pending'
-    returning w.id`);
-  return new Set(saved.map((row) => row.id));
+    where w.id = any(${idArray(rows.map((row) => row.id))}) and w.id = v.id and w.lease_until = v.held
+      and w.status = 'pending'
+    returning w.id`;
 }
