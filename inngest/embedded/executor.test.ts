@@ -27,6 +27,9 @@ const scheduled = eventType("test/scheduled", { schema: z.object({ at: z.string(
 const slow = eventType("test/slow");
 const twoSteps = eventType("test/two-steps");
 const stopDuring = eventType("test/stop-during");
+const takenOver = eventType("test/taken-over");
+/** The lease another executor writes when it takes a run over: far ahead, so that no later test here takes the run again. */
+const TAKEN_OVER_UNTIL = new Date("2099-01-01T00:00:00.000Z");
 
 /** Set by the stop-during function's first step: resolved once the step runs, so the test can stop the executor then. */
 let stopNow: () => void = () => {};
@@ -97,6 +100,14 @@ const functions = [
     });
     await step.run("after-stop", () => effects.push("after-stop"));
     return "finished";
+  }),
+  inngest.createFunction({ id: "taken-over", triggers: [takenOver] }, async ({ step, runId }) => {
+    await step.run("while-taken-over", async () => {
+      effects.push("while-taken-over");
+      // Another executor takes the run over while this step works (this one's lease lapsed meanwhile).
+      await ctx.db.update(workflowRuns).set({ leaseUntil: TAKEN_OVER_UNTIL }).where(eq(workflowRuns.id, runId));
+    });
+    await step.run("after-take-over", () => effects.push("after-take-over"));
   }),
   inngest.createFunction({ id: "waiting", triggers: [waiting] }, async ({ step }) => {
     await step.invoke("call-another", { function: referenceFunction({ functionId: "elsewhere" }), data: {} });
@@ -178,6 +189,16 @@ describe("embedded executor", () => {
     expect(countOf("after-stop")).toBe(1);
     const [done] = await runsOf("stop-during");
     expect(done).toMatchObject({ status: "completed", result: "finished" });
+  });
+
+  it("a run taken over by another executor during a step goes no further here: that step is not saved and the next does not run", async () => {
+    await executor.enqueue(ctx, [{ name: "test/taken-over" }]);
+    await executor.runDue(ctx);
+    expect(countOf("while-taken-over")).toBe(1);
+    expect(countOf("after-take-over")).toBe(0);
+    const [run] = await runsOf("taken-over");
+    // The other executor's lease stands, and the run is as that executor found it.
+    expect(run).toMatchObject({ status: "pending", leaseUntil: TAKEN_OVER_UNTIL, steps: {}, stepOrder: [] });
   });
 
   it("sleepUntil wakes the run at the given time, not before", async () => {
