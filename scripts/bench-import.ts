@@ -6,8 +6,10 @@
 // vacuum step after, timed on its own), each with rows/s and the
 // process's peak RSS, beside the floor of the same run: a bare COPY of the same file into an
 // unindexed table; and the apply's CPU time, PostgreSQL's beside this process's. Then the export of
-// every contact, beside a bare COPY … TO STDOUT of the table.
-// Options: --rows N (default 1000000).
+// every contact, beside a bare COPY … TO STDOUT of the table. The WAL the apply wrote, a figure no
+// machine's speed moves: bytes and records a row (the writes a row costs), and with --wal-split which
+// tables and indexes they went to.
+// Options: --rows N (default 1000000), --wal-split (reads the apply's WAL back after it: a minute a million rows).
 import { once } from "node:events";
 import { createReadStream, createWriteStream, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -34,7 +36,9 @@ import { checkImportSchema } from "@/lib/imports/import-schemas";
 import { receiveImport } from "@/lib/imports/receive-import";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 
-const { values: options } = parseArgs({ options: { rows: { type: "string", default: "1000000" } } });
+const { values: options } = parseArgs({
+  options: { rows: { type: "string", default: "1000000" }, "wal-split": { type: "boolean", default: false } },
+});
 const ROWS = Number(options.rows);
 
 const dataDir = path.resolve(".data", `bench-import-${Date.now()}`);
@@ -150,6 +154,7 @@ try {
   // The apply ends when the import is completed; the workflow's last step, the vacuum and analyze of
   // the tables it wrote (done in the background, the import being done by then), is timed on its own.
   const executor = createEmbeddedExecutor({ client: inngest, functions });
+  const walBefore = await walWritten(sql);
   const cpuBefore = { postgres: postgresCpuSeconds(), node: process.cpuUsage() };
   let workflow: Promise<void> = Promise.resolve();
   const apply = await measured(async () => {
@@ -166,6 +171,7 @@ try {
   });
   const postgresCpu = postgresCpuSeconds();
   const nodeCpu = process.cpuUsage(cpuBefore.node);
+  const walAfter = await walWritten(sql);
   const vacuum = await measured(() => workflow);
   const applied = (await getImportRowOrThrow(ctx, actor, importId)).applied!;
 
@@ -194,6 +200,11 @@ try {
     `apply CPU: PostgreSQL ${postgresCpu === null || cpuBefore.postgres === null ? "unknown" : cpu(postgresCpu - cpuBefore.postgres)}, this process ${cpu((nodeCpu.user + nodeCpu.system) / 1e6)}; ${availableParallelism()} cores`,
   );
   console.log(`RSS before the import (memory's floor): ${mib(rssBefore)}; peak RSS of each phase sampled while it ran`);
+  const walBytes = walAfter.bytes - walBefore.bytes;
+  const walRecords = walAfter.records - walBefore.records;
+  console.log(
+    `apply WAL: ${mib(walBytes)} in ${walRecords.toLocaleString("en")} records, ${Math.round(walBytes / ROWS).toLocaleString("en")} bytes and ${(walRecords / ROWS).toFixed(1)} records a row (${(walAfter.fullPages - walBefore.fullPages).toLocaleString("en")} full-page images)`,
+  );
   console.log("goals: apply ≤ 20× the floor and ≤ 256 MiB RSS; dry run ≤ 10 s");
 
   // Export: every contact of the workspace, streamed; the floor is the bare table COPYed out.
@@ -239,11 +250,60 @@ try {
       )} ${(exportMs / exportFloorMs).toFixed(2).padStart(9)} ${mib(rssMaxExport - rssBeforeExport).padStart(10)}`,
   );
   console.log("goal: ≥ 100,000 rows/s with flat memory");
+  if (options["wal-split"]) await printWalSplit(sql, walBefore.lsn, walAfter.lsn);
   await sql.end();
 } finally {
   await closeDb();
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+interface WalPosition {
+  lsn: string;
+  bytes: number;
+  records: number;
+  fullPages: number;
+}
+
+/** How much WAL the server has written so far, and where it is. */
+async function walWritten(sql: postgres.Sql): Promise<WalPosition> {
+  const [row] = await sql<{ lsn: string; bytes: string; records: string; full_pages: string }[]>`
+    select pg_current_wal_lsn()::text as lsn, wal_bytes::text as bytes, wal_records::text as records, wal_fpi::text as full_pages
+    from pg_stat_wal`;
+  return {
+    lsn: row!.lsn,
+    bytes: Number(row!.bytes),
+    records: Number(row!.records),
+    fullPages: Number(row!.full_pages),
+  };
+}
+
+/**
+ * The apply's WAL by the table or index it changed, read back from the WAL itself (pg_walinspect):
+ * each record counted whole under the relation of its first block, so an index's page split counts
+ * as the index's. Where an imported row's writes go, beside what they cost in all.
+ */
+async function printWalSplit(sql: postgres.Sql, from: string, to: string) {
+  await sql`create extension if not exists pg_walinspect`;
+  const rows = await sql<{ relation: string; records: string; bytes: string }[]>`
+    select coalesce(pg_filenode_relation(b.reltablespace, b.relfilenode)::text, 'filenode ' || b.relfilenode) as relation,
+      count(*)::text as records, sum(b.record_length)::text as bytes
+    from pg_get_wal_block_info(${from}::pg_lsn, ${to}::pg_lsn) b
+    where b.block_id = 0
+    group by 1 order by sum(b.record_length) desc`;
+  const total = rows.reduce((sum, row) => sum + Number(row.bytes), 0);
+  console.log(`\napply WAL by relation (records with a block; ${mib(total)} in all)`);
+  console.log(
+    `${"relation".padEnd(48)} ${"records".padStart(11)} ${"bytes a row".padStart(12)} ${"share".padStart(7)}`,
+  );
+  for (const row of rows.filter((row) => Number(row.bytes) >= total / 1000))
+    console.log(
+      `${row.relation.padEnd(48)} ${Number(row.records).toLocaleString("en").padStart(11)} ${Math.round(
+        Number(row.bytes) / ROWS,
+      )
+        .toLocaleString("en")
+        .padStart(12)} ${`${((Number(row.bytes) / total) * 100).toFixed(1)} %`.padStart(7)}`,
+    );
 }
 
 /** The file: names and attributes vary; every 100th row is bad, every 100th a duplicate, every 100th an opted-out contact's. */
