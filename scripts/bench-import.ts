@@ -7,8 +7,8 @@
 // process's peak RSS, beside the floor of the same run: a bare COPY of the same file into an
 // unindexed table; and the apply's CPU time, PostgreSQL's beside this process's. Then the export of
 // every contact, beside a bare COPY … TO STDOUT of the table. The WAL the apply wrote, a figure no
-// machine's speed moves: bytes and records a row (the writes a row costs), and with --wal-split which
-// tables and indexes they went to.
+// machine's speed moves: bytes and records a row (the writes a row costs) beside the floor COPY's, and
+// with --wal-split which tables and indexes they went to.
 // Options: --rows N (default 1000000), --wal-split (keeps the apply's WAL, about 3.3 GB a million rows, and
 // reads it back at the end).
 import { once } from "node:events";
@@ -126,10 +126,12 @@ try {
 
   // The floor: the same file COPYed into an unindexed table, nothing checked.
   await sql`create table bench_copy_floor (email text, first_name text, last_name text, plan text, seats text)`;
+  const floorWalBefore = await walWritten(sql);
   let t = performance.now();
   const copy = await sql`copy bench_copy_floor from stdin with (format csv, header true)`.writable();
   await pipeline(createReadStream(file), copy);
   const floorMs = performance.now() - t;
+  const floorWalBytes = (await walWritten(sql)).bytes - floorWalBefore.bytes;
 
   const rssBefore = process.memoryUsage.rss();
   const upload = await measured(() =>
@@ -209,7 +211,7 @@ try {
   const walBytes = walAfter.bytes - walBefore.bytes;
   const walRecords = walAfter.records - walBefore.records;
   console.log(
-    `apply WAL: ${mib(walBytes)} in ${walRecords.toLocaleString("en")} records, ${Math.round(walBytes / ROWS).toLocaleString("en")} bytes and ${(walRecords / ROWS).toFixed(1)} records a row (${(walAfter.fullPages - walBefore.fullPages).toLocaleString("en")} full-page images)`,
+    `apply WAL: ${mib(walBytes)} in ${walRecords.toLocaleString("en")} records, ${Math.round(walBytes / ROWS).toLocaleString("en")} bytes and ${(walRecords / ROWS).toFixed(1)} records a row (${(walAfter.fullPages - walBefore.fullPages).toLocaleString("en")} full-page images); the floor's COPY ${Math.round(floorWalBytes / ROWS).toLocaleString("en")} bytes a row, ${(walBytes / floorWalBytes).toFixed(1)}× it`,
   );
   console.log("goals: apply ≤ 20× the floor and ≤ 256 MiB RSS; dry run ≤ 10 s");
 
