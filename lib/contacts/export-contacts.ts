@@ -1,6 +1,5 @@
 import "server-only";
 
-import { finished } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
 import { stringify } from "csv-stringify/sync";
 import { asc, eq } from "drizzle-orm";
@@ -8,6 +7,7 @@ import { asc, eq } from "drizzle-orm";
 import type { WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
 import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
+import { endCopyOut } from "@/lib/db/copy-out";
 import { attributeDefinitions, SUBSCRIPTION_STATES, topics } from "@/lib/db/schema";
 import { Spool } from "@/lib/runtime/spool";
 import { takeTransferSlot } from "@/lib/runtime/transfer-slots";
@@ -126,15 +126,8 @@ async function copyToSpool(ctx: Ctx, copy: string, spool: Spool): Promise<void> 
     try {
       for await (const data of stream as AsyncIterable<Buffer>) await spool.write(data);
     } finally {
-      // Should writing fail, the rest is read and dropped: the connection is only free once the COPY is read to its
-      // end. postgres-js pauses the socket while the stream is full and resumes it only when the stream is read;
-      // when the last rows fill it, the socket stays paused past the COPY and the connection's next query never
-      // hears back (porsager/postgres#499, #1016). Asking the finished stream for more resumes it.
-      if (!stream.readableEnded && !stream.destroyed) {
-        stream.resume();
-        await finished(stream).catch(() => {});
-      }
-      stream._read(0);
+      // Should writing fail, the rest is read and dropped: the connection is only free once the COPY is read to its end.
+      await endCopyOut(stream);
     }
   });
   copied.then(

@@ -145,6 +145,14 @@ export function rawClient(db: Executor): postgres.Sql {
   return db.$client;
 }
 
+/**
+ * The postgres-js transaction a Drizzle transaction runs on, for what Drizzle cannot say: a COPY
+ * that belongs to the transaction's other writes.
+ */
+export function transactionClient(tx: Transaction): postgres.TransactionSql {
+  return (tx as unknown as { session: { client: postgres.TransactionSql } }).session.client;
+}
+
 /** The pool of cachedPlansClient and cachedPlansDb: short statements, each reaching its rows by their keys. */
 const CACHED_PLANS_POOL_SIZE = 10;
 

@@ -6,7 +6,8 @@ import { sql } from "drizzle-orm";
 
 import type { WorkspaceActor } from "@/lib/actor";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { importFileParts, imports } from "@/lib/db/schema";
+import { transactionClient } from "@/lib/db/client";
+import { imports } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { validationFailed } from "@/lib/errors";
 import { payloadTooLarge } from "@/lib/http/read-body-capped";
@@ -15,6 +16,7 @@ import { Spool } from "@/lib/runtime/spool";
 import { takeTransferSlot } from "@/lib/runtime/transfer-slots";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
 
+import { storeImportFile } from "./import-file";
 import { importStorageFull, importStorageUsed } from "./import-storage";
 import { encodingDetector, readCsv, sniffDelimiter } from "./read-csv";
 
@@ -143,9 +145,7 @@ export async function receiveImport(
         createdAt: now,
         updatedAt: now,
       });
-      let part = 0;
-      for await (const data of spool.read(PART_BYTES))
-        await tx.db.insert(importFileParts).values({ importId, part: part++, data });
+      await storeImportFile(transactionClient(tx.db), importId, spool.read(PART_BYTES));
       return { importId, rowCount: records - 1 };
     });
   } finally {

@@ -2,7 +2,6 @@ import "server-only";
 
 import type { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { and, asc, eq, gt } from "drizzle-orm";
 import type postgres from "postgres";
 
 import { attributeFromText } from "@/lib/contacts/attribute-schemas";
@@ -10,36 +9,15 @@ import { isValidEmail, normalizeEmail } from "@/lib/contacts/email-address";
 import { canonicalTimeZone } from "@/lib/contacts/time-zone";
 import type { Ctx } from "@/lib/context";
 import { rawClient } from "@/lib/db/client";
-import {
-  importFileParts,
-  type AttributeValue,
-  type ImportCounts,
-  type ImportRefusal,
-  type imports,
-} from "@/lib/db/schema";
+import { type AttributeValue, type ImportCounts, type ImportRefusal, type imports } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 
 import type { ImportField } from "./import-fields";
+import { importFileBytes } from "./import-file";
 import { readCsv } from "./read-csv";
 import { RepeatedAddresses } from "./repeated-addresses";
 
 const NAME_MAX = 120;
-
-/** The file's bytes part by part: never more than one part in memory. */
-export async function* importFileBytes(ctx: Ctx, importId: string): AsyncGenerator<Uint8Array> {
-  let after = -1;
-  for (;;) {
-    const [part] = await ctx.db
-      .select({ part: importFileParts.part, data: importFileParts.data })
-      .from(importFileParts)
-      .where(and(eq(importFileParts.importId, importId), gt(importFileParts.part, after)))
-      .orderBy(asc(importFileParts.part))
-      .limit(1);
-    if (!part) return;
-    after = part.part;
-    yield part.data;
-  }
-}
 
 interface MappedRow {
   email: string;
