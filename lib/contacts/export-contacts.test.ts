@@ -1,7 +1,7 @@
 import { stringify } from "csv-stringify/sync";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { userActor, type WorkspaceActor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
@@ -9,6 +9,7 @@ import { ISO_TIMESTAMP, rawClient } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { SUBSCRIPTION_STATES } from "@/lib/db/schema";
 import { createList } from "@/lib/lists/create-list";
+import { Spool } from "@/lib/runtime/spool";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 
@@ -391,6 +392,37 @@ describe("contact export against its row-by-row rendering", () => {
         expect(await count()).toBe(5000);
       }
     } finally {
+      await client.end();
+    }
+  });
+
+  it("an export whose spool cannot be written mid-COPY (a full disk) fails with that error and gives its connection back", async () => {
+    const w = await seedWorkspace(ctx);
+    const actor = userActor(w.ownerUserId, w.workspaceId);
+    // Megabytes of rows: far more than a socket's buffers hold once the spool stops taking them.
+    await rawClient(ctx.db)`
+      insert into contacts (id, workspace_id, email, first_name)
+      select 'ct_z' || lpad(g::text, 6, '0'), ${w.workspaceId}, 'q' || g || '@example.com', repeat('x', 300) from generate_series(1, 20000) g`;
+    const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const solo: Ctx = {
+      ...ctx,
+      db: Object.assign(drizzle(client, { schema }), { $counters: client, $cachedPlans: client }),
+    };
+    const write = Spool.prototype.write;
+    let writes = 0;
+    const full = vi.spyOn(Spool.prototype, "write").mockImplementation(function (this: Spool, chunk: Uint8Array) {
+      if (++writes === 2) return Promise.reject(new Error("ENOSPC: no space left on device, write"));
+      return write.call(this, chunk);
+    });
+    try {
+      await expect(exported(exportContactsCsv(solo, actor, {}))).rejects.toThrow("no space left on device");
+      full.mockRestore();
+      const [row] = await client<
+        { n: number }[]
+      >`select count(*)::int as n from contacts where workspace_id = ${w.workspaceId}`;
+      expect(row?.n).toBe(20000);
+    } finally {
+      full.mockRestore();
       await client.end();
     }
   });

@@ -124,9 +124,11 @@ async function copyToSpool(ctx: Ctx, copy: string, spool: Spool): Promise<void> 
     const stream = await tx.unsafe(copy).readable();
     started();
     try {
-      for await (const data of stream as AsyncIterable<Buffer>) await spool.write(data);
+      // Not destroyed should writing fail (a full disk): the rest is then read and dropped, the connection being free
+      // only once the COPY is read to its end. A destroyed stream took no more rows and left the socket paused.
+      for await (const data of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>)
+        await spool.write(data);
     } finally {
-      // Should writing fail, the rest is read and dropped: the connection is only free once the COPY is read to its end.
       await endCopyOut(stream);
     }
   });

@@ -9,7 +9,9 @@ import type postgres from "postgres";
  * while the stream is full and resumes it only when the stream is read; when
  * the last rows fill it, the socket stays paused past the COPY and the
  * connection's next query never hears back (porsager/postgres#499, #1016).
- * Asking the finished stream for more resumes it.
+ * Asking the finished stream for more resumes it. A destroyed stream takes no
+ * more rows and pauses the socket at each: iterate it with
+ * `stream.iterator({ destroyOnReturn: false })`, never a plain `for await`.
  */
 export async function endCopyOut(stream: Readable): Promise<void> {
   if (!stream.readableEnded && !stream.destroyed) {
