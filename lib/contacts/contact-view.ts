@@ -1,9 +1,10 @@
 import "server-only";
 
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import type { Ctx } from "@/lib/context";
+import { cachedPlansDb } from "@/lib/db/client";
 import { contacts, type AttributeValue } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
@@ -38,4 +39,20 @@ export async function getContactOrThrow(ctx: Ctx, actor: Actor, contactId: strin
     .where(and(eq(contacts.id, contactId), inActorWorkspace(actor, contacts.workspaceId)));
   if (!contact) throw notFound("contact_not_found", `No contact ${contactId}.`);
   return contact;
+}
+
+/**
+ * A contact this request has just created, shown from what it wrote: only its status is read, the
+ * value the report trigger kept in the statement that created it (CONTACT_STATUS_SQL reads the same
+ * row). Reading the whole contact back as getContactOrThrow does cost POST /v1/contacts about a fifth
+ * of its throughput (measured: 69 % of the empty route without the read, 53–55 % with it).
+ */
+export async function createdContactView(ctx: Ctx, written: Omit<ContactView, "status">): Promise<ContactView> {
+  // Inside a transaction (a caller's), the transaction itself: its insert is not yet visible to any other connection.
+  const [kept] = await cachedPlansDb(ctx.db).execute<{ status: ContactStatus }>(
+    sql`select status from report_contact_statuses where contact_id = ${written.id}`,
+  );
+  // Erased between the two statements: as the read-back would have found it.
+  if (!kept) throw notFound("contact_not_found", `No contact ${written.id}.`);
+  return { ...written, status: kept.status };
 }

@@ -55,8 +55,9 @@ async function createContact(
 }
 
 /**
- * The id of the contact for this address, created now; null when the workspace already has one or
- * erased a person with this address (only their own signup brings them back: erased-address.ts).
+ * The id and creation time of the contact for this address, created now; null when the workspace
+ * already has one or erased a person with this address (only their own signup brings them back:
+ * erased-address.ts).
  * One statement, so the common case of POST /v1/contacts needs no transaction and no look-up first.
  * Internal: upsertContact's building block, with its actor's workspace.
  */
@@ -65,8 +66,9 @@ export async function createContactUnlessErased(
   workspaceId: string,
   email: string,
   initial: Pick<ContactRow, "firstName" | "lastName" | "attributes"> & { timeZone?: string | null },
-): Promise<string | null> {
-  const now = ctx.clock.now().toISOString();
+): Promise<{ id: string; createdAt: Date } | null> {
+  const createdAt = ctx.clock.now();
+  const now = createdAt.toISOString();
   // Every row reached by its key: planned once per connection (cachedPlansDb).
   const [row] = await cachedPlansDb(ctx.db).execute<{ id: string }>(sql`
     insert into contacts (id, workspace_id, email, first_name, last_name, attributes, time_zone, created_at, updated_at)
@@ -75,7 +77,7 @@ export async function createContactUnlessErased(
     where not ${erasedSql(workspaceId, sql`${email}::text`)}
     on conflict do nothing
     returning id`);
-  return row?.id ?? null;
+  return row ? { id: row.id, createdAt } : null;
 }
 
 /**

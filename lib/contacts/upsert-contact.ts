@@ -5,14 +5,13 @@ import { and, eq, inArray } from "drizzle-orm";
 import { requireActorWorkspace, type Actor } from "@/lib/actor";
 import { attributeChanges, enterAttributeChanged } from "@/lib/automations/trigger-matching";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { cachedPlansDb } from "@/lib/db/client";
 import { contacts, subscriptions, workspaces, type AttributeValue } from "@/lib/db/schema";
 import { ApiError } from "@/lib/errors";
 import { subscribeDirectly } from "@/lib/subscriptions/subscribe-directly";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 
 import { validateAttributes } from "./attributes";
-import { getContactOrThrow, type ContactView } from "./contact-view";
+import { createdContactView, getContactOrThrow, type ContactView } from "./contact-view";
 import { contactErased, isErasedAddress } from "./erased-address";
 import { hasOptedOut } from "./has-opted-out";
 import { createContactUnlessErased, lockContact, lockOrCreateContact } from "./lock-contact";
@@ -61,9 +60,13 @@ export async function upsertContact(
     topicIds.length === 0 ? await validateAttributes(ctx, workspaceId, input.attributes ?? {}) : null;
   if (checkedAttributes) {
     // A new address without topics is one statement, which needs no transaction around it (the API's common case).
-    const created = await createContactUnlessErased(ctx, workspaceId, input.email, initialFields(checkedAttributes));
-    if (created)
-      return { contact: await getContactOrThrow({ ...ctx, db: cachedPlansDb(ctx.db) }, actor, created), created: true };
+    const fields = initialFields(checkedAttributes);
+    const created = await createContactUnlessErased(ctx, workspaceId, input.email, fields);
+    if (created) {
+      const { firstName, lastName, attributes } = fields;
+      const written = { ...created, email: input.email, firstName, lastName, attributes };
+      return { contact: await createdContactView(ctx, written), created: true };
+    }
   }
   // An erased person comes back only by their own signup (a form, /v1/subscribe), never added by the sender.
   const erased = await isErasedAddress(ctx, workspaceId, input.email);

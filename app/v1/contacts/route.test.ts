@@ -51,6 +51,29 @@ describe("POST /v1/contacts", () => {
     });
   });
 
+  it("a new contact's answer carries the status the rule gives its address, and the created_at it was stored with", async () => {
+    const { api, workspaceId } = await setup();
+    const system = systemActor("test", workspaceId);
+    await createSuppression(ctx, system, { email: "bounced@example.com" }, "bounce");
+    await createSuppression(ctx, system, { email: "complained@example.com" }, "complaint");
+    await createSuppression(ctx, system, { email: "kept-out@example.com" }, "manual");
+    await createSuppression(ctx, system, { domain: "blocked.example" }, "manual");
+    const expected = {
+      "fine@example.com": "subscribed",
+      "bounced@example.com": "bounced",
+      "complained@example.com": "complained",
+      "kept-out@example.com": "unsubscribed",
+      "anyone@blocked.example": "unsubscribed",
+    };
+    for (const [email, status] of Object.entries(expected)) {
+      const created = await api.post("/v1/contacts", { email, first_name: "New" });
+      expect(created.status, email).toBe(201);
+      expect(created.body.data, email).toMatchObject({ email, status });
+      const read = await api.get(`/v1/contacts/${created.body.data.id}`);
+      expect(read.body.data, email).toMatchObject({ status, created_at: created.body.data.created_at });
+    }
+  });
+
   it("takes an optional time_zone: stored as the zone database names it, merged like the names, an offset or unknown name refused on time_zone; the answer's fields do not change", async () => {
     const { api, workspaceId } = await setup();
     const created = await api.post("/v1/contacts", { email: "tz@example.com", time_zone: "europe/berlin" });
