@@ -367,17 +367,9 @@ describe("contact export against its row-by-row rendering", () => {
   });
 
   it("an export read to its end or given up half-way gives its connection back", async () => {
-    const w = await seedWorkspace(ctx);
-    const actor = userActor(w.ownerUserId, w.workspaceId);
-    await rawClient(ctx.db)`
-      insert into contacts (id, workspace_id, email, first_name)
-      select 'ct_y' || lpad(g::text, 6, '0'), ${w.workspaceId}, 'p' || g || '@example.com', repeat('x', 200) from generate_series(1, 5000) g`;
+    const { w, actor } = await workspaceOfContacts(5000, 200);
     // One connection: an export that left it busy would stall the query after it.
-    const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-    const solo: Ctx = {
-      ...ctx,
-      db: Object.assign(drizzle(client, { schema }), { $counters: client, $cachedPlans: client }),
-    };
+    const { client, solo } = oneConnection();
     const count = async () =>
       (
         await rawClient(solo.db)<
@@ -397,17 +389,9 @@ describe("contact export against its row-by-row rendering", () => {
   });
 
   it("an export whose spool cannot be written mid-COPY (a full disk) fails with that error and gives its connection back", async () => {
-    const w = await seedWorkspace(ctx);
-    const actor = userActor(w.ownerUserId, w.workspaceId);
     // Megabytes of rows: far more than a socket's buffers hold once the spool stops taking them.
-    await rawClient(ctx.db)`
-      insert into contacts (id, workspace_id, email, first_name)
-      select 'ct_z' || lpad(g::text, 6, '0'), ${w.workspaceId}, 'q' || g || '@example.com', repeat('x', 300) from generate_series(1, 20000) g`;
-    const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-    const solo: Ctx = {
-      ...ctx,
-      db: Object.assign(drizzle(client, { schema }), { $counters: client, $cachedPlans: client }),
-    };
+    const { w, actor } = await workspaceOfContacts(20000, 300);
+    const { client, solo } = oneConnection();
     const write = Spool.prototype.write;
     let writes = 0;
     const full = vi.spyOn(Spool.prototype, "write").mockImplementation(function (this: Spool, chunk: Uint8Array) {
@@ -427,6 +411,26 @@ describe("contact export against its row-by-row rendering", () => {
     }
   });
 });
+
+/** A new workspace with this many contacts, each with a first name this long, and its owner as the actor. */
+async function workspaceOfContacts(count: number, nameLength: number) {
+  const w = await seedWorkspace(ctx);
+  await rawClient(ctx.db)`
+    insert into contacts (id, workspace_id, email, first_name)
+    select 'ct_' || ${w.workspaceId} || lpad(g::text, 6, '0'), ${w.workspaceId}, 'p' || g || '@example.com', repeat('x', ${nameLength})
+    from generate_series(1, ${count}) g`;
+  return { w, actor: userActor(w.ownerUserId, w.workspaceId) };
+}
+
+/** A context over a pool of one connection, every pool of it: an export that left the connection busy stalls the next query. */
+function oneConnection() {
+  const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+  const solo: Ctx = {
+    ...ctx,
+    db: Object.assign(drizzle(client, { schema }), { $counters: client, $cachedPlans: client }),
+  };
+  return { client, solo };
+}
 
 async function topicNames(workspaceId: string) {
   return (
