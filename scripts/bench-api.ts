@@ -21,6 +21,8 @@ import { generateKey, hashKey } from "@/lib/api-keys/key-format";
 import { openDatabase } from "@/lib/db/database";
 import { newId } from "@/lib/ids";
 
+import { postgresCpuSeconds, processCpuSeconds } from "./bench/process-cpu";
+
 const { values: options } = parseArgs({
   options: {
     duration: { type: "string", default: "10" },
@@ -172,11 +174,18 @@ try {
       throw new Error(`warming the keys failed: ${result.non2xx + result.errors} requests`);
   }
 
+  const cpuNow = () => ({ app: processCpuSeconds(app.pid!), postgres: postgresCpuSeconds(dataDir) });
   const measure = async ({ name, base, method, make }: Scenario) => {
     const requests: autocannon.Request[] = [{ method, setupRequest: (request) => ({ ...request, ...make(next()) }) }];
     await autocannon({ url: base, connections, duration: 2, requests }); // warm-up
+    await settle(database.url);
+    const cpuBefore = cpuNow();
     const result = await autocannon({ url: base, connections, duration, requests });
-    await settle(database.url); // the workflows a scenario started (confirmation mail) must not run in the next one's time
+    // The workflows the scenario started (confirmation mail) are its work too, and must not run in the next one's time.
+    let cpuAfter = cpuBefore;
+    await settle(database.url, () => (cpuAfter = cpuNow()));
+    const perRequest = (before: number | null, after: number | null) =>
+      before === null || after === null ? null : ((after - before) * 1000) / result.requests.total;
     return {
       name,
       write: method !== "GET",
@@ -185,6 +194,9 @@ try {
       p99: result.latency.p99,
       non2xx: result.non2xx,
       errors: result.errors,
+      // CPU ms a request, from the timed run's start to its workflows' end: the app's (its scenarios only) and PostgreSQL's.
+      appCpuMs: base === appUrl ? perRequest(cpuBefore.app, cpuAfter.app) : null,
+      postgresCpuMs: perRequest(cpuBefore.postgres, cpuAfter.postgres),
     };
   };
   // The empty route's rate moves by half from one minute to the next on this kind of machine, more than
@@ -230,6 +242,28 @@ try {
         (row.floor === null ? "" : row.floor.toFixed(0)).padStart(13) +
         (row.floor === null ? "" : `${((row.rps / row.floor) * 100).toFixed(0)} %`).padStart(10) +
         String(row.non2xx + row.errors).padStart(9),
+    );
+  }
+
+  // CPU a request: what the machine's speed moves least, as the empty route's own moves with it.
+  const meanOf = (values: (number | null)[]) =>
+    values.includes(null) ? null : (values as number[]).reduce((sum, v) => sum + v, 0) / values.length;
+  const emptyCpu = meanOf(emptyRuns.map((run) => (run.appCpuMs ?? 0) + (run.postgresCpuMs ?? 0)));
+  const ms = (value: number | null) => (value === null ? "?" : value.toFixed(2));
+  console.log(
+    `\nCPU a request, ms, from a timed run's start to the end of the workflows it started; the empty route's: ${ms(emptyCpu)} (mean of its runs)`,
+  );
+  console.log(
+    "scenario".padEnd(48) + "app".padStart(9) + "PostgreSQL".padStart(12) + "total".padStart(9) + "  ÷ empty route's",
+  );
+  for (const row of [writeFloorRun, ...rows]) {
+    const total = row.postgresCpuMs === null ? null : (row.appCpuMs ?? 0) + row.postgresCpuMs;
+    console.log(
+      row.name.padEnd(48) +
+        (row.appCpuMs === null ? "" : ms(row.appCpuMs)).padStart(9) +
+        ms(row.postgresCpuMs).padStart(12) +
+        ms(total).padStart(9) +
+        (total === null || !emptyCpu ? "" : `${(total / emptyCpu).toFixed(1)}×`).padStart(17),
     );
   }
 
@@ -376,10 +410,12 @@ interface RequestLine {
  * Waits until no workflow run is due or running (the background work a scenario started is done),
  * then checkpoints: the writes of one scenario must not be flushed during the next one's time.
  */
-async function settle(url: string) {
+/** Waits for the workflows started so far to end (then calls `ended`), and writes out what they changed (a checkpoint). */
+async function settle(url: string, ended?: () => void) {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await waitForRuns(sql);
+    ended?.();
     await sql`checkpoint`;
   } finally {
     await sql.end();

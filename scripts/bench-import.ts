@@ -12,7 +12,7 @@
 // Options: --rows N (default 1000000), --wal-split (keeps the apply's WAL, about 3.3 GB a million rows, and
 // reads it back at the end).
 import { once } from "node:events";
-import { createReadStream, createWriteStream, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createReadStream, createWriteStream, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -36,6 +36,8 @@ import { startImport } from "@/lib/imports/import-actions";
 import { checkImportSchema } from "@/lib/imports/import-schemas";
 import { receiveImport } from "@/lib/imports/receive-import";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
+
+import { postgresCpuSeconds } from "./bench/process-cpu";
 
 const { values: options } = parseArgs({
   options: { rows: { type: "string", default: "1000000" }, "wal-split": { type: "boolean", default: false } },
@@ -63,39 +65,6 @@ async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: num
     return { result, ms: performance.now() - started, peakRss: Math.max(peakRss, process.memoryUsage.rss()) };
   } finally {
     clearInterval(sampler);
-  }
-}
-
-/**
- * CPU seconds the embedded PostgreSQL has used so far: the server's own, its
- * live processes' (backends, WAL writer, checkpointer) and those of the
- * processes it has reaped. From Linux's /proc, in its usual 100 ticks a second;
- * null where there is none. Beside the Node process's own, it says which side
- * an apply's time went to, and how much of the machine's cores it kept busy.
- */
-function postgresCpuSeconds(): number | null {
-  try {
-    const server = Number(readFileSync(path.join(dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
-    let ticks = 0;
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      } catch {
-        continue; // ended since the listing
-      }
-      // The fields after the command's closing parenthesis: state, ppid, … utime, stime, cutime, cstime.
-      const fields = stat
-        .slice(stat.lastIndexOf(")") + 2)
-        .split(" ")
-        .map(Number);
-      if (Number(entry) === server) ticks += fields[11]! + fields[12]! + fields[13]! + fields[14]!;
-      else if (fields[1] === server) ticks += fields[11]! + fields[12]!;
-    }
-    return ticks / 100;
-  } catch {
-    return null;
   }
 }
 
@@ -163,7 +132,7 @@ try {
     await sql`select pg_reload_conf()`;
   }
   const walBefore = await walWritten(sql);
-  const cpuBefore = { postgres: postgresCpuSeconds(), node: process.cpuUsage() };
+  const cpuBefore = { postgres: postgresCpuSeconds(dataDir), node: process.cpuUsage() };
   let workflow: Promise<void> = Promise.resolve();
   const apply = await measured(async () => {
     await startImport(ctx, actor, importId);
@@ -177,7 +146,7 @@ try {
     while ((await getImportRowOrThrow(ctx, actor, importId)).status === "applying")
       await new Promise((resolve) => setTimeout(resolve, 20));
   });
-  const postgresCpu = postgresCpuSeconds();
+  const postgresCpu = postgresCpuSeconds(dataDir);
   const nodeCpu = process.cpuUsage(cpuBefore.node);
   const walAfter = await walWritten(sql);
   const vacuum = await measured(() => workflow);
