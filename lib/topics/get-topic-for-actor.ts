@@ -5,6 +5,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { inActorWorkspace, type Actor } from "@/lib/actor";
 import { keyReachesBrand } from "@/lib/api-keys/key-brand-scope";
 import type { Ctx } from "@/lib/context";
+import { cachedPlansDb } from "@/lib/db/client";
 import { topics } from "@/lib/db/schema";
 import { ApiError, notFound } from "@/lib/errors";
 
@@ -21,7 +22,8 @@ export async function getTopicForActorOrThrow(
   topicId: string,
   param = "topic_id",
 ): Promise<TopicRow> {
-  const [topic] = await ctx.db
+  // Reached by its key: planned once per connection (cachedPlansDb).
+  const [topic] = await cachedPlansDb(ctx.db)
     .select()
     .from(topics)
     .where(and(eq(topics.id, topicId), inActorWorkspace(actor, topics.workspaceId), isNull(topics.archivedAt)));
