@@ -52,17 +52,33 @@ delete process.env.DATABASE_URL;
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+interface PhaseMemory {
+  /** RSS as the phase began: what it took over from the phases before, collected or not. */
+  startRss: number;
+  /** The highest RSS while it ran, with the V8 heap and the memory V8 tracks outside it (buffers, external strings) then. */
+  peak: { rss: number; heapTotal: number; external: number };
+}
+
 /**
  * The highest RSS while `work` runs, sampled every 20 ms: the process's maxRSS only ever grows, so
  * it would give every phase the peak of the phases before it.
  */
-async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; peakRss: number }> {
-  let peakRss = process.memoryUsage.rss();
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20);
+async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; memory: PhaseMemory }> {
+  const sample = () => {
+    const { rss, heapTotal, external } = process.memoryUsage();
+    return { rss, heapTotal, external };
+  };
+  const startRss = process.memoryUsage.rss();
+  let peak = sample();
+  const sampler = setInterval(() => {
+    if (process.memoryUsage.rss() > peak.rss) peak = sample();
+  }, 20);
   const started = performance.now();
   try {
     const result = await work();
-    return { result, ms: performance.now() - started, peakRss: Math.max(peakRss, process.memoryUsage.rss()) };
+    const ms = performance.now() - started;
+    if (process.memoryUsage.rss() > peak.rss) peak = sample();
+    return { result, ms, memory: { startRss, peak } };
   } finally {
     clearInterval(sampler);
   }
@@ -154,29 +170,34 @@ try {
 
   console.log(`dry run found: ${JSON.stringify(checked)}`);
   console.log(`apply did:     ${JSON.stringify(applied)}\n`);
-  const row = (name: string, ms: number, rss: number | null) =>
+  const row = (name: string, ms: number, memory: PhaseMemory | null) =>
     console.log(
       `${name.padEnd(34)} ${seconds(ms).padStart(9)} ${Math.round(ROWS / (ms / 1000))
         .toLocaleString("en")
-        .padStart(
-          11,
-        )} ${(ms / floorMs).toFixed(2).padStart(9)} ${(rss === null ? "" : mib(rss)).padStart(10)} ${(rss === null ? "" : `+${mib(rss - rssBefore)}`).padStart(12)}`,
+        .padStart(11)} ${(ms / floorMs).toFixed(2).padStart(9)} ${(memory ? mib(memory.peak.rss) : "").padStart(
+        10,
+      )} ${(memory ? `+${mib(memory.peak.rss - rssBefore)}` : "").padStart(12)} ${(memory
+        ? mib(memory.startRss)
+        : ""
+      ).padStart(10)} ${(memory ? `${mib(memory.peak.heapTotal)} + ${mib(memory.peak.external)}` : "").padStart(18)}`,
     );
   // Memory's floor is the process before the import: the growth is what the phase itself holds.
   console.log(
-    `${"phase".padEnd(34)} ${"time".padStart(9)} ${"rows/s".padStart(11)} ${"× floor".padStart(9)} ${"peak RSS".padStart(10)} ${"over before".padStart(12)}`,
+    `${"phase".padEnd(34)} ${"time".padStart(9)} ${"rows/s".padStart(11)} ${"× floor".padStart(9)} ${"peak RSS".padStart(10)} ${"over before".padStart(12)} ${"at start".padStart(10)} ${"heap + external".padStart(18)}`,
   );
   row("floor: bare COPY, unindexed table", floorMs, null);
-  row("upload (stored and parsed)", upload.ms, upload.peakRss);
-  row("dry run", check.ms, check.peakRss);
-  row("apply (contact-import workflow)", apply.ms, apply.peakRss);
-  row("then vacuum and analyze", vacuum.ms, vacuum.peakRss);
+  row("upload (stored and parsed)", upload.ms, upload.memory);
+  row("dry run", check.ms, check.memory);
+  row("apply (contact-import workflow)", apply.ms, apply.memory);
+  row("then vacuum and analyze", vacuum.ms, vacuum.memory);
   const cpu = (seconds: number) =>
     `${seconds.toFixed(2)} s (${((seconds / (apply.ms / 1000)) * 100).toFixed(0)} % of a core)`;
   console.log(
     `apply CPU: PostgreSQL ${postgresCpu === null || cpuBefore.postgres === null ? "unknown" : cpu(postgresCpu - cpuBefore.postgres)}, this process ${cpu((nodeCpu.user + nodeCpu.system) / 1e6)}; ${availableParallelism()} cores`,
   );
-  console.log(`RSS before the import (memory's floor): ${mib(rssBefore)}; peak RSS of each phase sampled while it ran`);
+  console.log(
+    `RSS before the import (memory's floor): ${mib(rssBefore)}; peak RSS of each phase sampled while it ran, its RSS at its start, and at the peak the V8 heap + the memory V8 tracks outside it (buffers, external strings): a phase starts with what the phases before it left and the collector has not taken back yet`,
+  );
   const walBytes = walAfter.bytes - walBefore.bytes;
   const walRecords = walAfter.records - walBefore.records;
   console.log(
