@@ -64,8 +64,9 @@ try {
   // The app logs one line per request, synchronously, to a file (as it would in production): read back for the profile.
   const appLog = path.join(dataDir, "app.log");
   // What ships: the server `npm start` runs (scripts/serve.ts start: a custom Node server in front of
-  // Next.js), not `next start`. Run by node with tsx's loader, as `tsx` does, so that --cpu-prof profiles it.
-  const app = spawn(process.execPath, [...profiling, "--import", "tsx", "scripts/serve.ts", "start"], {
+  // Next.js), not `next start`. Run by node with tsx's loader, as `tsx` does, so that --cpu-prof profiles it;
+  // with `npm start`'s --expose-gc.
+  const app = spawn(process.execPath, [...profiling, "--expose-gc", "--import", "tsx", "scripts/serve.ts", "start"], {
     env: { ...env, PORT: String(APP_PORT) },
     stdio: ["ignore", openSync(appLog, "a"), "ignore"],
     detached: true,

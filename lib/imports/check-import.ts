@@ -7,6 +7,7 @@ import type { Ctx } from "@/lib/context";
 import { imports, type ImportCounts } from "@/lib/db/schema";
 import { validationFailed } from "@/lib/errors";
 import { getListOrThrow } from "@/lib/lists/get-list-or-throw";
+import { collectGarbageAfter } from "@/lib/runtime/collect-garbage";
 import { getTopicForActorOrThrow } from "@/lib/topics/get-topic-for-actor";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
 
@@ -105,5 +106,6 @@ export async function checkImport(
       updatedAt: now,
     })
     .where(and(eq(imports.id, imp.id), eq(imports.status, "uploaded")));
+  collectGarbageAfter(imp.byteSize);
   return counts;
 }

@@ -12,6 +12,7 @@ import { env } from "@/lib/env";
 import { validationFailed } from "@/lib/errors";
 import { payloadTooLarge } from "@/lib/http/read-body-capped";
 import { newId } from "@/lib/ids";
+import { collectGarbageAfter } from "@/lib/runtime/collect-garbage";
 import { Spool } from "@/lib/runtime/spool";
 import { takeTransferSlot } from "@/lib/runtime/transfer-slots";
 import { checkWorkspaceWritable } from "@/lib/workspaces/check-workspace-writable";
@@ -123,7 +124,7 @@ export async function receiveImport(
       );
     spool.finish();
 
-    return await withTransaction(ctx, async (tx) => {
+    const received = await withTransaction(ctx, async (tx) => {
       // Uploads of one workspace that ran side by side take turns here, so that together they stay under the cap.
       await tx.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`import-storage:${actor.workspaceId}`}))`);
       if ((await importStorageUsed(tx.db, actor.workspaceId)) + total > storageBytes)
@@ -148,6 +149,8 @@ export async function receiveImport(
       await storeImportFile(transactionClient(tx.db), importId, spool.read(PART_BYTES));
       return { importId, rowCount: records - 1 };
     });
+    collectGarbageAfter(total);
+    return received;
   } finally {
     spool.finish();
     await spool.close();
