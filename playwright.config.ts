@@ -38,7 +38,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: "npx tsx scripts/serve.ts start",
+    command: "npx tsx --expose-gc scripts/serve.ts start", // as `npm start` runs it
     url: `${baseURL}/signin`,
     // Private targets allowed: the webhook test's receiver listens on loopback. The consent tests read
     // mail in the test mailbox, which a production start shows only for the local transport.

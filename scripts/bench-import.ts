@@ -4,7 +4,7 @@
 // contacts who already opted out; imported into a workspace subscribing everyone to one topic:
 // upload, dry run and apply (through the embedded workflow executor, to the import's completion; its
 // vacuum step after, timed on its own), each with rows/s and the
-// process's peak RSS, beside the floor of the same run: a bare COPY of the same file into an
+// process's peak RSS (and its RSS at the phase's start), beside the floor of the same run: a bare COPY of the same file into an
 // unindexed table; and the apply's CPU time, PostgreSQL's beside this process's. Then the export of
 // every contact, beside a bare COPY … TO STDOUT of the table. The WAL the apply wrote, a figure no
 // machine's speed moves: bytes and records a row (the writes a row costs) beside the floor COPY's, and
@@ -51,6 +51,8 @@ process.env.LOG_LEVEL ||= "warn";
 delete process.env.DATABASE_URL;
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+/** A growth, with its sign: a phase may end below where the import began, once the collector has run. */
+const signedMib = (bytes: number) => `${bytes < 0 ? "-" : "+"}${mib(Math.abs(bytes))}`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 interface PhaseMemory {
   /** RSS as the phase began: what it took over from the phases before, collected or not. */
@@ -176,7 +178,7 @@ try {
         .toLocaleString("en")
         .padStart(11)} ${(ms / floorMs).toFixed(2).padStart(9)} ${(memory ? mib(memory.peak.rss) : "").padStart(
         10,
-      )} ${(memory ? `+${mib(memory.peak.rss - rssBefore)}` : "").padStart(12)} ${(memory
+      )} ${(memory ? signedMib(memory.peak.rss - rssBefore) : "").padStart(12)} ${(memory
         ? mib(memory.startRss)
         : ""
       ).padStart(10)} ${(memory ? `${mib(memory.peak.heapTotal)} + ${mib(memory.peak.external)}` : "").padStart(18)}`,

@@ -13,8 +13,8 @@ const LARGE_FILE_BYTES = 16 * 1024 * 1024;
  * them) and its decoded text in V8's old generation, dead. V8 collects that generation when it grows,
  * and what usually runs next (an apply, whose rows never pass through Node, or a quiet server) hardly
  * allocates: measured with `npm run bench:import`, a million-row apply started at 285–308 MiB of RSS
- * and peaked at 294–322 MiB, 4–17 MiB of its own; with a collection after the dry run it started at
- * 218 MiB and peaked at 221 MiB.
+ * and peaked at 294–322 MiB, 9–17 MiB of its own, in four runs; with these collections it peaked at
+ * 236, 245 and 239 MiB in three.
  */
 export function collectGarbageAfter(fileBytes: number): void {
   if (fileBytes < LARGE_FILE_BYTES) return;
