@@ -1,8 +1,7 @@
 import { inngest } from "@/inngest/client";
 import { confirmationRequested } from "@/inngest/events";
 import { workflowCtx } from "@/inngest/workflow-ctx";
-import { decideConfirmation } from "@/lib/consent/decide-confirmation";
-import { sendConfirmationMail } from "@/lib/consent/send-confirmation-mail";
+import { decideAndSendConfirmation } from "@/lib/consent/send-confirmation-mail";
 import { getMailTransport } from "@/lib/mail/get-mail-transport";
 
 /**
@@ -14,9 +13,7 @@ import { getMailTransport } from "@/lib/mail/get-mail-transport";
 export const confirmation = inngest.createFunction(
   { id: "confirmation", triggers: [confirmationRequested], retries: 5 },
   async ({ event, step }) =>
-    step.run("decide-and-send", async () => {
-      const decision = await decideConfirmation(workflowCtx(), event.data.requestId);
-      if (decision.send) await sendConfirmationMail(workflowCtx(), getMailTransport(), event.data.requestId);
-      return decision;
-    }),
+    step.run("decide-and-send", () =>
+      decideAndSendConfirmation(workflowCtx(), getMailTransport(), event.data.requestId),
+    ),
 );

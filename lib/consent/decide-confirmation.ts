@@ -2,8 +2,8 @@ import "server-only";
 
 import { sql, type SQL } from "drizzle-orm";
 
-import { withTransaction, type Ctx } from "@/lib/context";
-import { cachedPlansDb } from "@/lib/db/client";
+import type { Ctx } from "@/lib/context";
+import { pipelinedTransaction, type RawRows } from "@/lib/db/pipelined-transaction";
 import { confirmationRequests, subscriptions } from "@/lib/db/schema";
 import { suppressedSql } from "@/lib/suppressions/suppressed";
 
@@ -31,24 +31,38 @@ const SKIP_REASONS: [reason: string, holds: SQL][] = [
  * recorded answer (workflow steps may be retried).
  */
 export async function decideConfirmation(ctx: Ctx, requestId: string): Promise<ConfirmationDecision> {
-  // Every row reached by its key or the address: planned once per connection (cachedPlansDb).
-  return withTransaction({ ...ctx, db: cachedPlansDb(ctx.db) }, async (tx) => {
-    // One decision at a time per address, whatever the workspace: the cross-workspace cap counts them all.
-    // The decision is a statement of its own after the lock's, so it sees every decision committed before
-    // the lock was granted (a statement sees what was committed when it began). The two are sent together,
-    // not one after the other's answer: a connection runs its statements in order, so the second still
-    // begins once the first has the lock, and the decision costs one round trip instead of two.
-    const [, [decided]] = await Promise.all([
-      tx.db.execute(sql`
-        select pg_advisory_xact_lock(hashtext('confirmation:' || email)) from ${confirmationRequests} where id = ${requestId}`),
-      tx.db.execute(decideSql(requestId, tx.clock.now())),
-    ]);
-    const decision = decided as unknown as Decided | undefined;
-    if (!decision) return { send: false, reason: "unknown_request" };
-    if (decision.mailed) return { send: true };
-    if (decision.skipped_reason) return { send: false, reason: decision.skipped_reason };
-    return decision.skip ? { send: false, reason: decision.skip } : { send: true };
-  });
+  const [decision] = await decideConfirmationThenRead(ctx, requestId, []);
+  return decision;
+}
+
+/**
+ * The decision, with `reads` run after it in its transaction and their rows answered beside it: they
+ * see the decision's record, and cost no round trip of their own (the sender reads its mail so).
+ */
+export async function decideConfirmationThenRead(
+  ctx: Ctx,
+  requestId: string,
+  reads: SQL[],
+): Promise<[ConfirmationDecision, ...RawRows[]]> {
+  // One decision at a time per address, whatever the workspace: the cross-workspace cap counts them all.
+  // The decision is a statement of its own after the lock's, so it sees every decision committed before
+  // the lock was granted (a statement sees what was committed when it began). The transaction's
+  // statements are sent together, not each after the one before has answered: a connection runs its
+  // statements in order, so the decision still begins once the lock is held, and costs one round trip.
+  // Every row reached by its key or the address: planned once per connection (the cached-plans pool).
+  const [, decided, ...read] = await pipelinedTransaction(ctx.db, [
+    sql`select pg_advisory_xact_lock(hashtext('confirmation:' || email)) from ${confirmationRequests} where id = ${requestId}`,
+    decideSql(requestId, ctx.clock.now()),
+    ...reads,
+  ]);
+  return [decisionOf(decided?.[0] as Decided | undefined), ...read];
+}
+
+function decisionOf(decided: Decided | undefined): ConfirmationDecision {
+  if (!decided) return { send: false, reason: "unknown_request" };
+  if (decided.mailed) return { send: true };
+  if (decided.skipped_reason) return { send: false, reason: decided.skipped_reason };
+  return decided.skip ? { send: false, reason: decided.skip } : { send: true };
 }
 
 interface Decided {

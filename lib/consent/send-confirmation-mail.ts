@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
 import { cachedPlansDb } from "@/lib/db/client";
@@ -10,7 +10,23 @@ import { feedbackId } from "@/lib/mail/feedback-id";
 import type { MailTransport } from "@/lib/mail/transports/mail-transport";
 
 import { renderConfirmationMail } from "./confirmation-mail";
+import { decideConfirmationThenRead, type ConfirmationDecision } from "./decide-confirmation";
 import { confirmationUrl } from "./links";
+
+/**
+ * Decides whether a requested confirmation is mailed (decideConfirmation) and mails it if so: the
+ * confirmation workflow's one step. The mail's read goes with the decision, in its transaction and
+ * round trip, so a signup's mail costs no statement of its own before it is sent.
+ */
+export async function decideAndSendConfirmation(
+  ctx: Ctx,
+  transport: MailTransport,
+  requestId: string,
+): Promise<ConfirmationDecision> {
+  const [decision, read] = await decideConfirmationThenRead(ctx, requestId, [confirmationMailSql(requestId)]);
+  if (decision.send) await mailConfirmation(ctx, transport, requestId, read?.[0] as ConfirmationMail | undefined);
+  return decision;
+}
 
 /**
  * Mails a confirmation that decideConfirmation let through, from the topic's
@@ -22,68 +38,86 @@ import { confirmationUrl } from "./links";
  */
 export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, requestId: string): Promise<void> {
   // Reached by their keys: planned once per connection (cachedPlansDb).
-  const db = cachedPlansDb(ctx.db);
-  // Only what the mail needs, the brand's domain with it (its key signs the mail): one statement.
-  const [row] = await db
-    .select({
-      workspaceId: confirmationRequests.workspaceId,
-      email: confirmationRequests.email,
-      mailedAt: confirmationRequests.mailedAt,
-      subscriptionId: subscriptions.id,
-      sentAt: subscriptions.confirmationSentAt,
-      topic: { name: topics.name, description: topics.description },
-      brand: {
-        id: brands.id,
-        name: brands.name,
-        legalName: brands.legalName,
-        postalAddress: brands.postalAddress,
-        websiteUrl: brands.websiteUrl,
-        senderEmail: brands.senderEmail,
-        replyTo: brands.replyTo,
-      },
-      domain: sendingDomains,
-    })
-    .from(confirmationRequests)
-    .innerJoin(subscriptions, eq(subscriptions.id, confirmationRequests.subscriptionId))
-    .innerJoin(topics, eq(topics.id, subscriptions.topicId))
-    .innerJoin(brands, eq(brands.id, topics.brandId))
-    .leftJoin(sendingDomains, eq(sendingDomains.id, brands.domainId))
-    .where(eq(confirmationRequests.id, requestId));
-  if (!row?.mailedAt) throw new Error(`confirmation ${requestId} was not cleared for sending`);
-  if (row.sentAt && row.sentAt.getTime() >= row.mailedAt.getTime()) return;
+  const [mail] = (await cachedPlansDb(ctx.db).execute(confirmationMailSql(requestId))) as unknown as ConfirmationMail[];
+  await mailConfirmation(ctx, transport, requestId, mail);
+}
+
+/** What the mail is made of, as confirmationMailSql reads it (raw rows: the decision's instant as text). */
+interface ConfirmationMail {
+  workspace_id: string;
+  email: string;
+  /** The decision's record; null while no decision let the mail through. */
+  mailed_at: string | null;
+  /** Whether the subscription records this request's mail, or a newer one, as sent. */
+  sent: boolean;
+  topic: { name: string; description: string };
+  brand: {
+    id: string;
+    name: string;
+    legalName: string;
+    postalAddress: string;
+    websiteUrl: string;
+    senderEmail: string;
+    replyTo: string | null;
+  };
+  /** The brand's sending domain, what signing needs of it; null when it has none. */
+  domain: Pick<typeof sendingDomains.$inferSelect, "state" | "hostname" | "dkimSelector" | "dkimPrivateKey"> | null;
+}
+
+/** Only what the mail needs, the brand's domain with it (its key signs the mail): one statement. */
+function confirmationMailSql(requestId: string): SQL {
+  return sql`
+    select r.workspace_id, r.email, r.mailed_at, coalesce(s.confirmation_sent_at >= r.mailed_at, false) as sent,
+      json_build_object('name', t.name, 'description', t.description) as topic,
+      json_build_object('id', b.id, 'name', b.name, 'legalName', b.legal_name, 'postalAddress', b.postal_address,
+        'websiteUrl', b.website_url, 'senderEmail', b.sender_email, 'replyTo', b.reply_to) as brand,
+      case when d.id is not null then json_build_object('state', d.state, 'hostname', d.hostname,
+        'dkimSelector', d.dkim_selector, 'dkimPrivateKey', d.dkim_private_key) end as domain
+    from ${confirmationRequests} r
+    join ${subscriptions} s on s.id = r.subscription_id
+    join ${topics} t on t.id = s.topic_id
+    join ${brands} b on b.id = t.brand_id
+    left join ${sendingDomains} d on d.id = b.domain_id
+    where r.id = ${requestId}`;
+}
+
+async function mailConfirmation(
+  ctx: Ctx,
+  transport: MailTransport,
+  requestId: string,
+  mail: ConfirmationMail | undefined,
+): Promise<void> {
+  if (!mail?.mailed_at) throw new Error(`confirmation ${requestId} was not cleared for sending`);
+  if (mail.sent) return;
   const { subject, text, html } = renderConfirmationMail({
-    brand: row.brand,
-    topic: row.topic,
+    brand: mail.brand,
+    topic: mail.topic,
     confirmUrl: confirmationUrl(requestId),
   });
   // Signed with the brand's ready domain, as its campaigns are: DMARC alignment for the first mail a person gets.
-  const dkim = signingKeyOf(row.domain, row.brand);
+  const dkim = signingKeyOf(mail.domain, mail.brand);
   await transport.send(ctx, {
-    workspaceId: row.workspaceId,
+    workspaceId: mail.workspace_id,
     idempotencyKey: requestId,
-    from: { name: row.brand.name, address: row.brand.senderEmail },
-    replyTo: row.brand.replyTo ?? undefined,
-    to: row.email,
+    from: { name: mail.brand.name, address: mail.brand.senderEmail },
+    replyTo: mail.brand.replyTo ?? undefined,
+    to: mail.email,
     subject,
     text,
     html,
     headers: {
       "Feedback-ID": feedbackId({
         stream: "confirmation",
-        brandId: row.brand.id,
-        workspaceId: row.workspaceId,
+        brandId: mail.brand.id,
+        workspaceId: mail.workspace_id,
       }),
     },
     ...(dkim ? { dkim } : {}),
   });
   // Never back in time: an older request's step finishing late must not hide a newer mail.
-  await db
-    .update(subscriptions)
-    .set({ confirmationSentAt: row.mailedAt, updatedAt: ctx.clock.now() })
-    .where(
-      and(
-        eq(subscriptions.id, row.subscriptionId),
-        or(isNull(subscriptions.confirmationSentAt), lt(subscriptions.confirmationSentAt, row.mailedAt)),
-      ),
-    );
+  await cachedPlansDb(ctx.db).execute(sql`
+    update ${subscriptions} s set confirmation_sent_at = r.mailed_at, updated_at = ${ctx.clock.now().toISOString()}::timestamptz
+    from ${confirmationRequests} r
+    where r.id = ${requestId} and s.id = r.subscription_id
+      and (s.confirmation_sent_at is null or s.confirmation_sent_at < r.mailed_at)`);
 }

@@ -90,7 +90,7 @@ type Callback = (sql: postgres.Sql) => unknown;
  * length prepared would stay in the connection's memory until it is
  * recycled. Below it, a query site has at most this many shapes.
  */
-const MAX_PREPARED_PARAMETERS = 16;
+export const MAX_PREPARED_PARAMETERS = 16;
 
 /**
  * postgres-js prepares its tagged-template queries but not `unsafe` ones,

@@ -26,7 +26,7 @@ export async function domainSigningKey(
 
 /** The same, for a sender that read the brand's domain row with the rest of its mail. */
 export function signingKeyOf(
-  domain: typeof sendingDomains.$inferSelect | null,
+  domain: Pick<typeof sendingDomains.$inferSelect, "state" | "hostname" | "dkimSelector" | "dkimPrivateKey"> | null,
   brand: { senderEmail: string },
 ): DkimKey | null {
   if (!domain || domain.state !== "ready") return null;
