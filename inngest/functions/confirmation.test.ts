@@ -10,7 +10,7 @@ import { setWorkflowCtx } from "@/inngest/workflow-ctx";
 import { systemActor } from "@/lib/actor";
 import { confirmSubscription } from "@/lib/consent/confirm-subscription";
 import { ADDRESS_DAILY_LIMIT } from "@/lib/consent/confirmation-windows";
-import { sendConfirmationMail } from "@/lib/consent/send-confirmation-mail";
+import { decideAndSendConfirmation } from "@/lib/consent/send-confirmation-mail";
 import { sendWelcomeMail } from "@/lib/consent/send-welcome-mail";
 import { brands, confirmationRequests, contacts, sendingDomains, subscriptions } from "@/lib/db/schema";
 import { encryptPrivateKey, generateDkimKeyPair } from "@/lib/domains/dkim-keys";
@@ -94,7 +94,7 @@ describe("double opt-in confirmation mail", () => {
     expect(await mailTo(workspaceId, "retried@example.com")).toHaveLength(1);
     const [request] = await requestsTo(workspaceId, "retried@example.com");
     // The step run again, as after a failure that came once the mail was recorded but before the step's result was saved.
-    expect(await againOverSmtp((smtp) => sendConfirmationMail(ctx, smtp, request!.id))).toHaveLength(0);
+    expect(await againOverSmtp((smtp) => decideAndSendConfirmation(ctx, smtp, request!.id))).toHaveLength(0);
   });
 
   it("an older confirmation's step run again after a newer one was mailed sends nothing and leaves the newer send time recorded", async () => {
@@ -106,7 +106,7 @@ describe("double opt-in confirmation mail", () => {
     await executor.runDue(ctx);
     expect(await mailTo(workspaceId, "older@example.com")).toHaveLength(2);
     const [older, newer] = await requestsTo(workspaceId, "older@example.com");
-    expect(await againOverSmtp((smtp) => sendConfirmationMail(ctx, smtp, older!.id))).toHaveLength(0);
+    expect(await againOverSmtp((smtp) => decideAndSendConfirmation(ctx, smtp, older!.id))).toHaveLength(0);
     const [subscription] = await ctx.db
       .select({ sentAt: subscriptions.confirmationSentAt })
       .from(subscriptions)
@@ -250,7 +250,7 @@ describe("double opt-in confirmation mail", () => {
     const [request] = await requestsTo(workspaceId, "signed@example.com");
     // Sent again over SMTP, where the transport signs: the record of the first send is taken back first.
     await ctx.db.update(subscriptions).set({ confirmationSentAt: null }).where(eq(subscriptions.topicId, topicId));
-    const [confirmation] = await againOverSmtp((smtp) => sendConfirmationMail(ctx, smtp, request!.id));
+    const [confirmation] = await againOverSmtp((smtp) => decideAndSendConfirmation(ctx, smtp, request!.id));
     const [subscription] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.topicId, topicId));
     await ctx.db.update(subscriptions).set({ state: "subscribed" }).where(eq(subscriptions.id, subscription!.id));
     const [welcome] = await againOverSmtp((smtp) => sendWelcomeMail(ctx, smtp, subscription!.id));

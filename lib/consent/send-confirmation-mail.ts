@@ -14,9 +14,13 @@ import { decideConfirmationThenRead, type ConfirmationDecision } from "./decide-
 import { confirmationUrl } from "./links";
 
 /**
- * Decides whether a requested confirmation is mailed (decideConfirmation) and mails it if so: the
- * confirmation workflow's one step. The mail's read goes with the decision, in its transaction and
- * round trip, so a signup's mail costs no statement of its own before it is sent.
+ * The confirmation workflow's one step: decides whether a requested confirmation is mailed
+ * (decideConfirmation) and, if so, mails it from the topic's brand and records it on the
+ * subscription. The mail's read goes with the decision, in its transaction and round trip. A step
+ * run again decides the same (the recorded answer) but does not mail again once the subscription's
+ * record shows this request's mail or a newer one (a step can fail after the record, before its own
+ * result is saved; a newer request's link serves as well), nor, where the transport can prevent it,
+ * if it failed between the hand-over and the record: the request id is the idempotency key.
  */
 export async function decideAndSendConfirmation(
   ctx: Ctx,
@@ -26,20 +30,6 @@ export async function decideAndSendConfirmation(
   const [decision, read] = await decideConfirmationThenRead(ctx, requestId, [confirmationMailSql(requestId)]);
   if (decision.send) await mailConfirmation(ctx, transport, requestId, read?.[0] as ConfirmationMail | undefined);
   return decision;
-}
-
-/**
- * Mails a confirmation that decideConfirmation let through, from the topic's
- * brand, and records it on the subscription. A retried step does not mail
- * again once that record shows this request's mail or a newer one (a step can
- * fail after the record, before its own result is saved; a newer request's
- * link serves as well), nor, where the transport can prevent it, if it failed
- * between the hand-over and the record: the request id is the idempotency key.
- */
-export async function sendConfirmationMail(ctx: Ctx, transport: MailTransport, requestId: string): Promise<void> {
-  // Reached by their keys: planned once per connection (cachedPlansDb).
-  const [mail] = (await cachedPlansDb(ctx.db).execute(confirmationMailSql(requestId))) as unknown as ConfirmationMail[];
-  await mailConfirmation(ctx, transport, requestId, mail);
 }
 
 /** What the mail is made of, as confirmationMailSql reads it (raw rows: the decision's instant as text). */

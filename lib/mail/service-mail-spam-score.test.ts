@@ -4,8 +4,7 @@ import { describe, expect, it } from "vitest";
 import { systemActor } from "@/lib/actor";
 import { ladderMail } from "@/lib/billing/ladder-mail";
 import { confirmSubscription } from "@/lib/consent/confirm-subscription";
-import { decideConfirmation } from "@/lib/consent/decide-confirmation";
-import { sendConfirmationMail } from "@/lib/consent/send-confirmation-mail";
+import { decideAndSendConfirmation } from "@/lib/consent/send-confirmation-mail";
 import { sendWelcomeMail } from "@/lib/consent/send-welcome-mail";
 import { brands, confirmationRequests, mailMessages, workspaces } from "@/lib/db/schema";
 import { scoreMessages } from "@/lib/deliverability/spam-score";
@@ -73,8 +72,7 @@ async function sendEveryServiceMail(): Promise<void> {
     .select()
     .from(confirmationRequests)
     .where(eq(confirmationRequests.workspaceId, workspaceId));
-  await decideConfirmation(ctx, request!.id);
-  await sendConfirmationMail(ctx, localTransport(), request!.id);
+  await decideAndSendConfirmation(ctx, localTransport(), request!.id);
   const confirmed = await confirmSubscription(ctx, signToken("confirm", { r: request!.id }), {
     ip: "203.0.113.7",
     userAgent: "Mozilla/5.0",
