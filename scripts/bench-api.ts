@@ -8,7 +8,9 @@
 // framework (what the client waited beyond the route's own time), authentication with the rate
 // limit, input, the handler and the answer, read from the app's request log.
 // Options: --duration SECONDS (default 10), --connections N (default 32), --no-build,
-// --only TEXT (scenarios whose name contains it, plus the floors), --profile DIR (CPU profiles of the app).
+// --only TEXT (scenarios whose name contains it, plus the floors), --profile DIR (CPU profiles of the app),
+// --statements (PostgreSQL's side of each scenario, statement by statement: see bench/statement-profile.ts;
+// pg_stat_statements costs a little of every statement, so compare such a run's ratios only with another).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
@@ -22,6 +24,7 @@ import { openDatabase } from "@/lib/db/database";
 import { newId } from "@/lib/ids";
 
 import { postgresCpuSeconds, processCpuSeconds } from "./bench/process-cpu";
+import { printStatementProfile, startStatementProfile, STATEMENT_PROFILE_SETTINGS } from "./bench/statement-profile";
 
 const { values: options } = parseArgs({
   options: {
@@ -30,6 +33,7 @@ const { values: options } = parseArgs({
     "no-build": { type: "boolean" },
     only: { type: "string" },
     profile: { type: "string" },
+    statements: { type: "boolean" },
   },
 });
 const duration = Number(options.duration);
@@ -50,7 +54,7 @@ if (!options["no-build"]) {
   if (spawnSync("npx", ["next", "build"], { stdio: "ignore" }).status !== 0) throw new Error("next build failed");
 }
 
-const database = await openDatabase();
+const database = await openDatabase(options.statements ? { settings: STATEMENT_PROFILE_SETTINGS } : {});
 const children: ChildProcess[] = [];
 try {
   const seed = await seedWorkspace(database.url);
@@ -180,11 +184,15 @@ try {
     const requests: autocannon.Request[] = [{ method, setupRequest: (request) => ({ ...request, ...make(next()) }) }];
     await autocannon({ url: base, connections, duration: 2, requests }); // warm-up
     await settle(database.url);
+    const statements = options.statements ? await startStatementProfile(database.url) : null;
     const cpuBefore = cpuNow();
     const result = await autocannon({ url: base, connections, duration, requests });
     // The workflows the scenario started (confirmation mail) are its work too, and must not run in the next one's time.
     let cpuAfter = cpuBefore;
-    await settle(database.url, () => (cpuAfter = cpuNow()));
+    await settle(database.url, async () => {
+      cpuAfter = cpuNow();
+      if (statements) await printStatementProfile(database.url, name, result.requests.total, statements);
+    });
     const perRequest = (before: number | null, after: number | null) =>
       before === null || after === null ? null : ((after - before) * 1000) / result.requests.total;
     return {
@@ -412,11 +420,11 @@ interface RequestLine {
  * then checkpoints: the writes of one scenario must not be flushed during the next one's time.
  */
 /** Waits for the workflows started so far to end (then calls `ended`), and writes out what they changed (a checkpoint). */
-async function settle(url: string, ended?: () => void) {
+async function settle(url: string, ended?: () => void | Promise<void>) {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await waitForRuns(sql);
-    ended?.();
+    await ended?.();
     await sql`checkpoint`;
   } finally {
     await sql.end();

@@ -18,7 +18,12 @@ export interface OpenedDatabase {
  * Reads process.env itself: it completes the environment that lib/env parses.
  */
 export async function openDatabase(
-  opts: { adoptRunningServer?: boolean; log?: (m: string) => void } = {},
+  opts: {
+    adoptRunningServer?: boolean;
+    log?: (m: string) => void;
+    /** The embedded server's extra settings, when this call starts it (a benchmark's statement profile). */
+    settings?: Record<string, string>;
+  } = {},
 ): Promise<OpenedDatabase> {
   const dataDir = resolveDataDir();
   applySecrets(dataDir);
@@ -33,6 +38,7 @@ export async function openDatabase(
     password: process.env.EMBEDDED_PG_PASSWORD!,
     adopt: opts.adoptRunningServer,
     log: opts.log,
+    settings: opts.settings,
   });
   try {
     await migrateDatabase(server.url);
