@@ -3,7 +3,6 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
-import { cachedPlansDb } from "@/lib/db/client";
 import { brands, confirmationRequests, sendingDomains, subscriptions, topics } from "@/lib/db/schema";
 import { signingKeyOf } from "@/lib/domains/domain-signing-key";
 import { feedbackId } from "@/lib/mail/feedback-id";
@@ -16,7 +15,8 @@ import { confirmationUrl } from "./links";
 /**
  * The confirmation workflow's one step: decides whether a requested confirmation is mailed
  * (decideConfirmation) and, if so, mails it from the topic's brand and records it on the
- * subscription. The mail's read goes with the decision, in its transaction and round trip. A step
+ * subscription (with the hand-over, in one statement, where that is the local mailbox's row:
+ * sendAndRecord). The mail's read goes with the decision, in its transaction and round trip. A step
  * run again decides the same (the recorded answer) but does not mail again once the subscription's
  * record shows this request's mail or a newer one (a step can fail after the record, before its own
  * result is saved; a newer request's link serves as well), nor, where the transport can prevent it,
@@ -86,28 +86,32 @@ async function mailConfirmation(
   });
   // Signed with the brand's ready domain, as its campaigns are: DMARC alignment for the first mail a person gets.
   const dkim = signingKeyOf(mail.domain, mail.brand);
-  await transport.send(ctx, {
-    workspaceId: mail.workspace_id,
-    idempotencyKey: requestId,
-    from: { name: mail.brand.name, address: mail.brand.senderEmail },
-    replyTo: mail.brand.replyTo ?? undefined,
-    to: mail.email,
-    subject,
-    text,
-    html,
-    headers: {
-      "Feedback-ID": feedbackId({
-        stream: "confirmation",
-        brandId: mail.brand.id,
-        workspaceId: mail.workspace_id,
-      }),
-    },
-    ...(dkim ? { dkim } : {}),
-  });
-  // Never back in time: an older request's step finishing late must not hide a newer mail.
-  await cachedPlansDb(ctx.db).execute(sql`
+  // Recorded on the subscription, never back in time: an older request's step finishing late must not hide a newer mail.
+  const record = sql`
     update ${subscriptions} s set confirmation_sent_at = r.mailed_at, updated_at = ${ctx.clock.now().toISOString()}::timestamptz
     from ${confirmationRequests} r
     where r.id = ${requestId} and s.id = r.subscription_id
-      and (s.confirmation_sent_at is null or s.confirmation_sent_at < r.mailed_at)`);
+      and (s.confirmation_sent_at is null or s.confirmation_sent_at < r.mailed_at)`;
+  await transport.sendAndRecord(
+    ctx,
+    {
+      workspaceId: mail.workspace_id,
+      idempotencyKey: requestId,
+      from: { name: mail.brand.name, address: mail.brand.senderEmail },
+      replyTo: mail.brand.replyTo ?? undefined,
+      to: mail.email,
+      subject,
+      text,
+      html,
+      headers: {
+        "Feedback-ID": feedbackId({
+          stream: "confirmation",
+          brandId: mail.brand.id,
+          workspaceId: mail.workspace_id,
+        }),
+      },
+      ...(dkim ? { dkim } : {}),
+    },
+    record,
+  );
 }

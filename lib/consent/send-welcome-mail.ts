@@ -15,10 +15,11 @@ import { listHeaders } from "./list-headers";
 /**
  * After a double opt-in is confirmed: a short "you're subscribed" mail from
  * the brand, carrying the unsubscribe headers and links like every topic
- * mail. Sent once per subscription, recorded on it: a retried step finds the
- * record and sends nothing (over SMTP nothing else would drop the repeat), and
- * one that failed between the hand-over and the record is dropped by the
- * transports that can (the idempotency key); nothing either if it is no longer subscribed.
+ * mail. Sent once per subscription, recorded on it (with the hand-over, where
+ * that is a row of the local mailbox): a retried step finds the record and
+ * sends nothing (over SMTP nothing else would drop the repeat), and one that
+ * failed between the hand-over and the record is dropped by the transports
+ * that can (the idempotency key); nothing either if it is no longer subscribed.
  */
 export async function sendWelcomeMail(
   ctx: Ctx,
@@ -38,29 +39,34 @@ export async function sendWelcomeMail(
   const footer = consentFooter(target, row.brand);
   const subject = `You're subscribed to ${row.topic.name}`;
   const dkim = await domainSigningKey(ctx, row.brand);
-  await transport.send(ctx, {
-    workspaceId: row.subscription.workspaceId,
-    idempotencyKey: `welcome-${subscriptionId}`,
-    from: { name: row.brand.name, address: row.brand.senderEmail },
-    replyTo: row.brand.replyTo ?? undefined,
-    to: row.contact.email,
-    subject,
-    text: `Thanks for confirming. You will receive ${row.topic.name} from ${row.brand.name}.\n${footer.text}`,
-    html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1d2330;line-height:1.5">
-<p>Thanks for confirming. You will receive <strong>${escapeHtml(row.topic.name)}</strong> from ${escapeHtml(row.brand.name)}.</p>${footer.html}</body></html>`,
-    headers: {
-      ...listHeaders(target, row.brand),
-      "Feedback-ID": feedbackId({
-        stream: "welcome",
-        brandId: row.brand.id,
-        workspaceId: row.subscription.workspaceId,
-      }),
-    },
-    ...(dkim ? { dkim } : {}),
-  });
-  await ctx.db
+  const record = ctx.db
     .update(subscriptions)
     .set({ welcomeSentAt: ctx.clock.now(), updatedAt: ctx.clock.now() })
-    .where(and(eq(subscriptions.id, subscriptionId), isNull(subscriptions.welcomeSentAt)));
+    .where(and(eq(subscriptions.id, subscriptionId), isNull(subscriptions.welcomeSentAt)))
+    .getSQL();
+  await transport.sendAndRecord(
+    ctx,
+    {
+      workspaceId: row.subscription.workspaceId,
+      idempotencyKey: `welcome-${subscriptionId}`,
+      from: { name: row.brand.name, address: row.brand.senderEmail },
+      replyTo: row.brand.replyTo ?? undefined,
+      to: row.contact.email,
+      subject,
+      text: `Thanks for confirming. You will receive ${row.topic.name} from ${row.brand.name}.\n${footer.text}`,
+      html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1d2330;line-height:1.5">
+<p>Thanks for confirming. You will receive <strong>${escapeHtml(row.topic.name)}</strong> from ${escapeHtml(row.brand.name)}.</p>${footer.html}</body></html>`,
+      headers: {
+        ...listHeaders(target, row.brand),
+        "Feedback-ID": feedbackId({
+          stream: "welcome",
+          brandId: row.brand.id,
+          workspaceId: row.subscription.workspaceId,
+        }),
+      },
+      ...(dkim ? { dkim } : {}),
+    },
+    record,
+  );
   return { sent: true };
 }

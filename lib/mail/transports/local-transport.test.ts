@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
 
-import { mailMessages } from "@/lib/db/schema";
+import { mailMessages, workspaces } from "@/lib/db/schema";
+import { seedWorkspace } from "@/lib/testing/factories";
 import { testCtx } from "@/lib/testing/test-context";
 
 import { localTransport } from "./local-transport";
@@ -38,6 +39,40 @@ describe("local transport", () => {
     const again = await transport.send(ctx, { ...message, idempotencyKey: "cfr_local_2" });
     expect(again.providerMessageId).toBe(first.providerMessageId);
     expect(await ctx.db.select().from(mailMessages).where(eq(mailMessages.idempotencyKey, "cfr_local_2"))).toHaveLength(
+      1,
+    );
+  });
+
+  it("sendAndRecord stores the message and its record in one statement: a record that fails leaves no message stored", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const transport = localTransport();
+    const recordAs = (name: string | null) => sql`update ${workspaces} set name = ${name} where id = ${workspaceId}`;
+    // The record fails (a workspace's name may not be null): the message goes with it.
+    await expect(
+      transport.sendAndRecord(ctx, { ...message, idempotencyKey: "cfr_local_3" }, recordAs(null)),
+    ).rejects.toThrow();
+    expect(await ctx.db.select().from(mailMessages).where(eq(mailMessages.idempotencyKey, "cfr_local_3"))).toHaveLength(
+      0,
+    );
+    const { providerMessageId } = await transport.sendAndRecord(
+      ctx,
+      { ...message, idempotencyKey: "cfr_local_3" },
+      recordAs("recorded"),
+    );
+    const [stored] = await ctx.db.select().from(mailMessages).where(eq(mailMessages.idempotencyKey, "cfr_local_3"));
+    expect(stored!.id).toBe(providerMessageId);
+    const [workspace] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
+    expect(workspace!.name).toBe("recorded");
+  });
+
+  it("sendAndRecord run again with the same idempotency key stores nothing twice and answers the first copy", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const transport = localTransport();
+    const record = sql`update ${workspaces} set name = name || '+' where id = ${workspaceId}`;
+    const first = await transport.sendAndRecord(ctx, { ...message, idempotencyKey: "cfr_local_4" }, record);
+    const again = await transport.sendAndRecord(ctx, { ...message, idempotencyKey: "cfr_local_4" }, record);
+    expect(again.providerMessageId).toBe(first.providerMessageId);
+    expect(await ctx.db.select().from(mailMessages).where(eq(mailMessages.idempotencyKey, "cfr_local_4"))).toHaveLength(
       1,
     );
   });

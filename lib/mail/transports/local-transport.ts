@@ -1,8 +1,9 @@
 import "server-only";
 
-import { eq } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 
 import type { Ctx } from "@/lib/context";
+import { cachedPlansDb } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 
@@ -13,27 +14,22 @@ import type { MailTransport } from "./mail-transport";
 /**
  * The embedded default: the complete message is stored in PostgreSQL, to be
  * read in the local mailbox. A retry with the same idempotency key stores
- * nothing new and answers the first copy's id.
+ * nothing new and answers the first copy's id. Storing is the hand-over, so
+ * a sender's record of it goes in the same statement (sendAndRecord).
  */
 export function localTransport(): MailTransport {
-  async function send(ctx: Ctx, message: OutgoingMessage): Promise<SentMessage> {
+  async function store(ctx: Ctx, message: OutgoingMessage, record: SQL | null): Promise<SentMessage> {
     const built = buildMessage(message, ctx.clock);
-    const [stored] = await ctx.db
-      .insert(mailMessages)
-      .values({
-        id: newId("msg"),
-        workspaceId: message.workspaceId,
-        serviceMail: message.serviceMail ?? null,
-        idempotencyKey: message.idempotencyKey,
-        toAddress: message.to,
-        fromAddress: message.from.address,
-        subject: message.subject,
-        messageId: built.messageId,
-        raw: built.raw.toString("utf8"),
-        createdAt: ctx.clock.now(),
-      })
-      .onConflictDoNothing()
-      .returning({ id: mailMessages.id });
+    const insert = sql`
+      insert into ${mailMessages} (id, workspace_id, service_mail, idempotency_key, to_address, from_address, subject, message_id, raw, created_at)
+      values (${newId("msg")}, ${message.workspaceId}, ${message.serviceMail ?? null}, ${message.idempotencyKey}, ${message.to},
+        ${message.from.address}, ${message.subject}, ${built.messageId}, ${built.raw.toString("utf8")}, ${ctx.clock.now().toISOString()}::timestamptz)
+      on conflict do nothing
+      returning id`;
+    // Every row reached by its key: planned once per connection (cachedPlansDb).
+    const [stored] = (await cachedPlansDb(ctx.db).execute(
+      record ? sql`with stored as (${insert}), recorded as (${record}) select id from stored` : insert,
+    )) as unknown as { id: string }[];
     if (stored) return { providerMessageId: stored.id };
     const [first] = await ctx.db
       .select({ id: mailMessages.id })
@@ -41,10 +37,12 @@ export function localTransport(): MailTransport {
       .where(eq(mailMessages.idempotencyKey, message.idempotencyKey));
     return { providerMessageId: first!.id };
   }
+  const send = (ctx: Ctx, message: OutgoingMessage) => store(ctx, message, null);
   return {
     name: "local",
     dropsRepeats: true,
     send,
+    sendAndRecord: store,
     sendBatch: async (ctx, messages) => Promise.all(messages.map((message) => send(ctx, message))),
     close: async () => {},
   };

@@ -1,3 +1,5 @@
+import type { SQL } from "drizzle-orm";
+
 import type { Ctx } from "@/lib/context";
 
 import type { OutgoingMessage, SentMessage } from "../outgoing-message";
@@ -15,6 +17,13 @@ export interface MailTransport {
    */
   readonly dropsRepeats: boolean;
   send(ctx: Ctx, message: OutgoingMessage): Promise<SentMessage>;
+  /**
+   * Hands the message over and writes `record`, the sender's note that it went: a data-modifying
+   * statement that may run more than once and writes its note once. Where the hand-over is itself a
+   * row of PostgreSQL (local), the two are one statement: one round trip and one commit, and never a
+   * message stored without its record. Elsewhere the record follows the hand-over (recordAfterSend).
+   */
+  sendAndRecord(ctx: Ctx, message: OutgoingMessage, record: SQL): Promise<SentMessage>;
   /**
    * Campaign batches: one call for many recipients where the provider allows it. Each message's
    * outcome in order: sent, or refused by the receiving server (SMTP answers each recipient apart).

@@ -6,6 +6,7 @@ import type { Ctx } from "@/lib/context";
 import { messageIdFor, singleLine } from "../build-message";
 import type { OutgoingMessage, SentMessage } from "../outgoing-message";
 import type { MailTransport } from "./mail-transport";
+import { recordAfterSend } from "./record-after-send";
 
 // Resend's batch endpoint takes at most 100 messages a call.
 const BATCH_SIZE = 100;
@@ -51,5 +52,12 @@ export function resendTransport(apiKey: string): MailTransport {
     return sent;
   }
 
-  return { name: "resend", dropsRepeats: true, send, sendBatch, close: async () => {} };
+  return {
+    name: "resend",
+    dropsRepeats: true,
+    send,
+    sendAndRecord: recordAfterSend(send),
+    sendBatch,
+    close: async () => {},
+  };
 }

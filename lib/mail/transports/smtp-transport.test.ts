@@ -1,10 +1,13 @@
 import { generateKeyPairSync } from "node:crypto";
 import { createServer, type AddressInfo } from "node:net";
+import { eq, sql } from "drizzle-orm";
 import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { workspaces } from "@/lib/db/schema";
+import { seedWorkspace } from "@/lib/testing/factories";
 import { startSmtpCapture, type SmtpCapture } from "@/lib/testing/smtp-sink";
 import { testCtx } from "@/lib/testing/test-context";
 
@@ -229,5 +232,29 @@ describe("SMTP transport", () => {
     await transport.close();
     await new Promise<void>((resolve) => closing.close(() => resolve()));
     expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected", "rejected", "rejected"]);
+  });
+
+  it("sendAndRecord writes the record once the server has taken the message, and none when the hand-over fails", async () => {
+    const { workspaceId } = await seedWorkspace(ctx);
+    const record = sql`update ${workspaces} set name = 'recorded' where id = ${workspaceId}`;
+    const nameOf = async () =>
+      (await ctx.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, workspaceId)))[0]!.name;
+    const closing = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => closing.listen(0, "127.0.0.1", resolve));
+    const failing = smtpTransport({ url: `smtp://127.0.0.1:${(closing.address() as AddressInfo).port}` });
+    await expect(failing.sendAndRecord(ctx, { ...message, idempotencyKey: "snd_record_1" }, record)).rejects.toThrow();
+    await failing.close();
+    await new Promise<void>((resolve) => closing.close(() => resolve()));
+    expect(await nameOf()).not.toBe("recorded");
+
+    const transport = smtpTransport({ url: capture.url });
+    const { providerMessageId } = await transport.sendAndRecord(
+      ctx,
+      { ...message, idempotencyKey: "snd_record_2" },
+      record,
+    );
+    await transport.close();
+    expect((await simpleParser(capture.received.at(-1)!.raw)).messageId).toBe(providerMessageId);
+    expect(await nameOf()).toBe("recorded");
   });
 });

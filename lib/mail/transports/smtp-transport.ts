@@ -8,6 +8,7 @@ import { composeMessage } from "../build-message";
 import type { DkimKey, OutgoingMessage, SentMessage } from "../outgoing-message";
 import { refusalOf, type Refusal } from "../refusal";
 import type { MailTransport } from "./mail-transport";
+import { recordAfterSend } from "./record-after-send";
 
 export interface SmtpOptions {
   /** e.g. smtp://user:pass@smtp.example.com:587 or smtps://…:465 */
@@ -43,6 +44,7 @@ export function smtpTransport(options: SmtpOptions): MailTransport {
     name: "smtp",
     dropsRepeats: false,
     send,
+    sendAndRecord: recordAfterSend(send),
     // Enough in flight to keep every pooled connection busy.
     sendBatch: (ctx, messages) =>
       sendEach(messages, (message) => send(ctx, message), (options.maxConnections ?? 5) * 4),
