@@ -26,10 +26,13 @@ export function localTransport(): MailTransport {
         ${message.from.address}, ${message.subject}, ${built.messageId}, ${built.raw.toString("utf8")}, ${ctx.clock.now().toISOString()}::timestamptz)
       on conflict do nothing
       returning id`;
-    // Every row reached by its key: planned once per connection (cachedPlansDb).
-    const [stored] = (await cachedPlansDb(ctx.db).execute(
-      record ? sql`with stored as (${insert}), recorded as (${record}) select id from stored` : insert,
-    )) as unknown as { id: string }[];
+    // A one-off mail with its record reaches each row by its key: planned once per connection
+    // (cachedPlansDb). A campaign's batch, many sends at once, stays on the main pool.
+    const [stored] = (record
+      ? await cachedPlansDb(ctx.db).execute(
+          sql`with stored as (${insert}), recorded as (${record}) select id from stored`,
+        )
+      : await ctx.db.execute(insert)) as unknown as { id: string }[];
     if (stored) return { providerMessageId: stored.id };
     const [first] = await ctx.db
       .select({ id: mailMessages.id })
