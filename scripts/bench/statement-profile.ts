@@ -16,7 +16,7 @@ const SHOWN = 14;
 /** Characters of a statement's text shown: enough to tell which one it is. */
 const TEXT_CHARS = 110;
 
-/** Where a profile began: the next transaction id, for counting the transactions that wrote (each takes one). */
+/** Where a profile began: the next transaction id, for counting the transactions that wrote (each takes one id). */
 export interface StatementProfileStart {
   nextXid: bigint;
 }
@@ -44,8 +44,10 @@ interface StatementRow {
 
 /**
  * Prints the statements since startStatementProfile, each with its calls and its execution time
- * a request (planning excluded, as the cached plans the app uses skip it), nested ones marked; and
- * the transactions that wrote a request, each a commit that waits for its WAL to reach the disk.
+ * a request (planning not counted: track_planning stays off, and the main pool plans every
+ * execution), nested ones marked; and the transactions that wrote a request: transaction ids taken,
+ * each a commit that waits for its WAL to reach the disk (a savepoint takes one too; the app's
+ * background work in the window, folds and crons, is counted with the scenario's).
  */
 export async function printStatementProfile(
   url: string,
