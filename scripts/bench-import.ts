@@ -10,7 +10,10 @@
 // machine's speed moves: bytes and records a row (the writes a row costs) beside the floor COPY's, and
 // with --wal-split which tables and indexes they went to.
 // Options: --rows N (default 1000000), --wal-split (keeps the apply's WAL, about 3.3 GB a million rows, and
-// reads it back at the end).
+// reads it back at the end), --statements (PostgreSQL's side of the apply, statement by statement: see
+// bench/statement-profile.ts; it costs a little of every statement, so compare such a run only with another),
+// --plans (the apply's chunk statements by plan node: which table's writes their time went to; see
+// bench/plan-profile.ts; every node timed, so the apply is slower and only the shares are its own).
 import { once } from "node:events";
 import { createReadStream, createWriteStream, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -37,10 +40,17 @@ import { checkImportSchema } from "@/lib/imports/import-schemas";
 import { receiveImport } from "@/lib/imports/receive-import";
 import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 
+import { PLAN_PROFILE_SETTINGS, planLog, printPlanProfile } from "./bench/plan-profile";
 import { postgresCpuSeconds } from "./bench/process-cpu";
+import { printStatementProfile, startStatementProfile, STATEMENT_PROFILE_SETTINGS } from "./bench/statement-profile";
 
 const { values: options } = parseArgs({
-  options: { rows: { type: "string", default: "1000000" }, "wal-split": { type: "boolean", default: false } },
+  options: {
+    rows: { type: "string", default: "1000000" },
+    "wal-split": { type: "boolean", default: false },
+    statements: { type: "boolean", default: false },
+    plans: { type: "boolean", default: false },
+  },
 });
 const ROWS = Number(options.rows);
 
@@ -87,7 +97,20 @@ async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: num
 }
 
 connectWorkflowEvents();
-const database = await openDatabase();
+const serverLog = options.plans ? planLog() : null;
+const database = await openDatabase({
+  settings: {
+    ...(options.statements ? STATEMENT_PROFILE_SETTINGS : {}),
+    ...(options.plans ? PLAN_PROFILE_SETTINGS : {}),
+    // Both want a library loaded at the server's start.
+    ...(options.statements && options.plans
+      ? {
+          shared_preload_libraries: `${STATEMENT_PROFILE_SETTINGS.shared_preload_libraries},${PLAN_PROFILE_SETTINGS.shared_preload_libraries}`,
+        }
+      : {}),
+  },
+  ...(serverLog ? { log: serverLog.log } : {}),
+});
 process.env.DATABASE_URL = database.url;
 try {
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
@@ -149,6 +172,7 @@ try {
     await sql`alter system set wal_keep_size = '16GB'`;
     await sql`select pg_reload_conf()`;
   }
+  const statements = options.statements ? await startStatementProfile(database.url) : null;
   const walBefore = await walWritten(sql);
   const cpuBefore = { postgres: postgresCpuSeconds(dataDir), node: process.cpuUsage() };
   let workflow: Promise<void> = Promise.resolve();
@@ -167,6 +191,10 @@ try {
   const postgresCpu = postgresCpuSeconds(dataDir);
   const nodeCpu = process.cpuUsage(cpuBefore.node);
   const walAfter = await walWritten(sql);
+  // Read as the apply ends, before the vacuum step's statements join it.
+  if (statements) await printStatementProfile(database.url, "apply", ROWS, statements, "row");
+  // The chunks' one statement each: the one with the CTE that creates contacts.
+  if (serverLog) printPlanProfile("apply's chunk statements", serverLog.plans("created as ("), ROWS);
   const vacuum = await measured(() => workflow);
   const applied = (await getImportRowOrThrow(ctx, actor, importId)).applied!;
 

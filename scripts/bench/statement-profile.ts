@@ -8,6 +8,7 @@ import postgres from "postgres";
  */
 export const STATEMENT_PROFILE_SETTINGS = {
   shared_preload_libraries: "pg_stat_statements",
+
   "pg_stat_statements.track": "all",
 };
 
@@ -54,6 +55,8 @@ export async function printStatementProfile(
   name: string,
   requests: number,
   start: StatementProfileStart,
+  /** What the figures are counted by: a request of a route, a row of an import. */
+  unit = "request",
 ): Promise<void> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
@@ -64,13 +67,18 @@ export async function printStatementProfile(
     const topLevelMs = rows.filter((row) => row.toplevel).reduce((sum, row) => sum + row.ms, 0);
     const perRequest = (ms: number) => ((ms * 1000) / Math.max(requests, 1)).toFixed(0);
     console.log(
-      `\n${name}: PostgreSQL's execution time ${perRequest(topLevelMs)} µs a request, ${(writes / Math.max(requests, 1)).toFixed(2)} transactions that wrote (top-level statements, ${requests} requests, the workflows they started included)`,
+      `\n${name}: PostgreSQL's execution time ${perRequest(topLevelMs)} µs a ${unit}, ${(writes / Math.max(requests, 1)).toFixed(2)} transactions that wrote (top-level statements, ${requests} ${unit}s, the workflows they started included)`,
     );
-    console.log(`${"µs/req".padStart(7)} ${"calls/req".padStart(9)}  statement (› run inside a trigger or function)`);
+    const per = unit === "request" ? "req" : unit;
+    console.log(
+      `${`µs/${per}`.padStart(7)} ${`calls/${per}`.padStart(9)} ${"calls".padStart(9)}  statement (› run inside a trigger or function)`,
+    );
     for (const row of rows.slice(0, SHOWN)) {
       const text = row.query.replace(/\s+/g, " ").trim().slice(0, TEXT_CHARS);
       const calls = (Number(row.calls) / Math.max(requests, 1)).toFixed(2);
-      console.log(`${perRequest(row.ms).padStart(7)} ${calls.padStart(9)}  ${row.toplevel ? "" : "› "}${text}`);
+      console.log(
+        `${perRequest(row.ms).padStart(7)} ${calls.padStart(9)} ${row.calls.padStart(9)}  ${row.toplevel ? "" : "› "}${text}`,
+      );
     }
   } finally {
     await sql.end();
