@@ -71,8 +71,8 @@ export function planLog() {
  * are computed by its own plan (listed apart, with its own times) the first time a CTE Scan reads
  * them, so a CTE Scan counts for nothing here and its reader's own time stays its own. A node with
  * CTEs or init plans below it (the statement's top) had their time inside its own, some of it twice
- * over (a CTE inside the init plan that read it, and apart): its own is left at nothing, which it
- * about is (a Result).
+ * over (a CTE inside the init plan that read it, and apart): its own comes out below nothing and
+ * is counted as nothing, about what such a node (a Result) does itself.
  */
 function ownTimes(node: PlanNode, into: Map<string, number>) {
   const total = (n: PlanNode) => (n["Actual Total Time"] ?? 0) * (n["Actual Loops"] ?? 1);

@@ -8,7 +8,6 @@ import postgres from "postgres";
  */
 export const STATEMENT_PROFILE_SETTINGS = {
   shared_preload_libraries: "pg_stat_statements",
-
   "pg_stat_statements.track": "all",
 };
 
