@@ -13,7 +13,9 @@
 // reads it back at the end), --statements (PostgreSQL's side of the apply, statement by statement: see
 // bench/statement-profile.ts; it costs a little of every statement, so compare such a run only with another),
 // --plans (the apply's chunk statements by plan node: which table's writes their time went to; see
-// bench/plan-profile.ts; every node timed, so the apply is slower and only the shares are its own).
+// bench/plan-profile.ts; every node timed, so the apply is slower and only the shares are its own),
+// --write-floor (a second floor for the apply, measured before it: the rows it writes for each contact,
+// made beforehand and inserted bare into copies of their tables; see bench/write-floor.ts).
 import { once } from "node:events";
 import { createReadStream, createWriteStream, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -33,6 +35,7 @@ import { exportContactsCsv } from "@/lib/contacts/export-contacts";
 import { defaultCtx } from "@/lib/context";
 import { closeDb } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
+import { importChunkRows } from "@/lib/imports/apply-import-chunk";
 import { checkImport } from "@/lib/imports/check-import";
 import { getImportRowOrThrow } from "@/lib/imports/get-import";
 import { startImport } from "@/lib/imports/import-actions";
@@ -43,6 +46,7 @@ import { seedTopic, seedWorkspace } from "@/lib/testing/factories";
 import { PLAN_PROFILE_SETTINGS, planLog, printPlanProfile } from "./bench/plan-profile";
 import { postgresCpuSeconds } from "./bench/process-cpu";
 import { printStatementProfile, startStatementProfile, STATEMENT_PROFILE_SETTINGS } from "./bench/statement-profile";
+import { measureWriteFloor } from "./bench/write-floor";
 
 const { values: options } = parseArgs({
   options: {
@@ -50,6 +54,7 @@ const { values: options } = parseArgs({
     "wal-split": { type: "boolean", default: false },
     statements: { type: "boolean", default: false },
     plans: { type: "boolean", default: false },
+    "write-floor": { type: "boolean", default: false },
   },
 });
 const ROWS = Number(options.rows);
@@ -142,6 +147,9 @@ try {
   await pipeline(createReadStream(file), copy);
   const floorMs = performance.now() - t;
   const floorWalBytes = (await walWritten(sql)).bytes - floorWalBefore.bytes;
+  const writeFloor = options["write-floor"]
+    ? await measureWriteFloor(database.url, "bench_copy_floor", { workspaceId, topicId, brandId }, importChunkRows())
+    : null;
 
   const rssBefore = process.memoryUsage.rss();
   const upload = await measured(() =>
@@ -234,6 +242,20 @@ try {
     `apply WAL: ${mib(walBytes)} in ${walRecords.toLocaleString("en")} records, ${Math.round(walBytes / ROWS).toLocaleString("en")} bytes and ${(walRecords / ROWS).toFixed(1)} records a row (${(walAfter.fullPages - walBefore.fullPages).toLocaleString("en")} full-page images); the floor's COPY ${Math.round(floorWalBytes / ROWS).toLocaleString("en")} bytes a row, ${(walBytes / floorWalBytes).toFixed(1)}× it`,
   );
   console.log("goals: apply ≤ 20× the floor and ≤ 256 MiB RSS; dry run ≤ 10 s");
+  if (writeFloor) {
+    console.log(
+      `\nthe apply's write floor: ${writeFloor.rows.toLocaleString("en")} rows a table, made beforehand, inserted bare into empty copies (same indexes; no triggers, no foreign keys), two chunks of ${importChunkRows().toLocaleString("en")} side by side`,
+    );
+    console.log(`${"".padEnd(38)} ${"time".padStart(9)} ${"× floor".padStart(9)}`);
+    for (const part of writeFloor.parts)
+      console.log(
+        `${part.name.padEnd(38)} ${seconds(part.ms).padStart(9)} ${(part.ms / floorMs).toFixed(2).padStart(9)}`,
+      );
+    console.log(
+      `${"the four tables as they are".padEnd(38)} ${seconds(writeFloor.totalMs).padStart(9)} ${(writeFloor.totalMs / floorMs).toFixed(2).padStart(9)}`,
+    );
+    console.log(`apply ÷ its write floor: ${(apply.ms / writeFloor.totalMs).toFixed(2)}`);
+  }
 
   // Export: every contact of the workspace, streamed; the floor is the bare table COPYed out.
   const contactsTotal = (
