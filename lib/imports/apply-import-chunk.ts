@@ -176,10 +176,10 @@ const STEP_BUDGET_MS = 2_000;
  * -- --rows 200000` on two cores: 19.3 s one at a time, 13.0 s two at a
  * time, 15.5 s three at a time.
  */
-const SIDE_BY_SIDE = 2;
+export const IMPORT_CHUNKS_SIDE_BY_SIDE = 2;
 
 /**
- * Applies chunks, SIDE_BY_SIDE at a time, each committed with its progress
+ * Applies chunks, IMPORT_CHUNKS_SIDE_BY_SIDE at a time, each committed with its progress
  * mark as applyNextImportChunk does, until the import is done or STEP_CHUNKS
  * are applied or STEP_BUDGET_MS have passed. A workflow step replays every
  * step before it (about 0.2 ms each, measured), and one step per chunk made a
@@ -209,7 +209,7 @@ export async function applyImportChunks(ctx: Ctx, importId: string): Promise<Chu
       throw error;
     }
   };
-  const ended = await Promise.allSettled(Array.from({ length: SIDE_BY_SIDE }, apply));
+  const ended = await Promise.allSettled(Array.from({ length: IMPORT_CHUNKS_SIDE_BY_SIDE }, apply));
   const errors = ended.flatMap((result) => (result.status === "rejected" ? [result.reason as unknown] : []));
   if (errors.length > 1) throw new AggregateError(errors, "import chunks failed side by side");
   if (errors.length === 1) throw errors[0];
